@@ -1,0 +1,59 @@
+/**
+ * Streams incoming media bytes to a local file while hashing (sha256), counting and keeping the first
+ * bytes for type detection. Memory stays bounded by the stream's chunk size plus the probe prefix;
+ * the upload is cut the moment it passes the byte limit.
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Enough for file-type's signatures and for image headers in all but unusual JPEGs. */
+export const PROBE_PREFIX_BYTES = 64 * 1024;
+
+export class MediaTooLargeError extends Error {
+  override readonly name = 'MediaTooLargeError';
+  constructor(readonly limit: number) {
+    super(`the media is larger than the limit of ${limit} bytes`);
+  }
+}
+
+export interface SpooledMedia {
+  path: string;
+  bytes: number;
+  sha256: string;
+  prefix: Buffer;
+}
+
+export async function spoolToFile(source: AsyncIterable<Uint8Array> | Readable, path: string, maxBytes: number): Promise<SpooledMedia> {
+  const hash = createHash('sha256');
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let bytes = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) return callback(new MediaTooLargeError(maxBytes));
+      hash.update(chunk);
+      if (headBytes < PROBE_PREFIX_BYTES) {
+        const slice = chunk.subarray(0, PROBE_PREFIX_BYTES - headBytes);
+        head.push(Buffer.from(slice));
+        headBytes += slice.length;
+      }
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, createWriteStream(path, { flags: 'wx' }));
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
+  return {
+    path,
+    bytes,
+    sha256: hash.digest('hex'),
+    prefix: Buffer.concat(head),
+  };
+}

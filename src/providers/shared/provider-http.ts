@@ -7,6 +7,7 @@
  * - parsing JSON answers and handing non-2xx answers to the adapter's own error mapper.
  * Platform-specific error mapping stays in each adapter (<p>.client.ts).
  */
+import { Readable } from 'node:stream';
 import { request, errors as undiciErrors } from 'undici';
 import { type Platform, ProviderError } from '../provider.js';
 
@@ -49,7 +50,7 @@ function headerMap(raw: Record<string, string | string[] | undefined>): Record<s
 
 export async function providerRequest(platform: Platform, req: ProviderHttpRequest): Promise<ProviderHttpResponse> {
   const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-  let body: string | Uint8Array | AsyncIterable<Uint8Array> | undefined;
+  let body: string | Uint8Array | Readable | undefined;
   if (req.json !== undefined) {
     headers['content-type'] ??= 'application/json';
     body = JSON.stringify(req.json);
@@ -57,7 +58,7 @@ export async function providerRequest(platform: Platform, req: ProviderHttpReque
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
     body = req.form.toString();
   } else if (req.body) {
-    body = req.body;
+    body = req.body instanceof Uint8Array ? req.body : Readable.from(req.body);
   }
   const signals = [AbortSignal.timeout(req.timeoutMs)];
   if (req.signal) signals.push(req.signal);

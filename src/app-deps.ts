@@ -1,0 +1,29 @@
+/** Everything buildApp needs, created by src/main/runtime.ts (or by the test harness). */
+import type { Config } from './config.js';
+import type { Counters } from './platform/counters/index.js';
+import type { DatabaseHandle } from './platform/db/database.js';
+import type { JobQueue } from './platform/queue/job-queue.js';
+import type { Encryptor } from './platform/secrets/encryption.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface StorageHealth {
+  ok: boolean;
+  mediaStorage: { configured: boolean } & Record<string, unknown>;
+}
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  counters: Counters;
+  jobs: JobQueue;
+  encryptor: Encryptor;
+  clock: Clock;
+  version: string;
+  /** filled by the media library; default reports the data dir disk store */
+  storageHealth?: () => Promise<StorageHealth>;
+}

@@ -1,0 +1,73 @@
+/**
+ * buildApp(deps): the Fastify application with every area's routes. No infrastructure is created
+ * here (that is src/main/runtime.ts); tests call buildApp with a harness's deps.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppDeps } from './app-deps.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
+import { installPublicAuth } from './http/public-auth.js';
+import { ErrorResponse } from './http/shared-schemas.js';
+import { registerBrandRoutes } from './modules/brands/brands.routes.js';
+import { BrandProduct, Brand } from './modules/brands/brands.schemas.js';
+import { BrandsService } from './modules/brands/brands.service.js';
+import { registerHealthRoutes } from './modules/health/health.routes.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface AppServices {
+  brands: BrandsService;
+}
+
+export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
+  const env = deps.config.env;
+  const app = Fastify({
+    logger:
+      opts.logger ?? {
+        level: env.SERVICE_LOG_LEVEL,
+        redact: {
+          paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers["x-service-internal-token"]', 'req.headers["x-service-principal-token"]', 'res.headers["set-cookie"]'],
+          censor: '[redacted]',
+        },
+      },
+    trustProxy: env.SERVICE_TRUST_PROXY,
+    bodyLimit: env.SERVICE_BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(10).toString('hex')}`;
+    },
+    ajv: {
+      customOptions: {
+        // reject unknown properties instead of silently dropping them (the spec's shapes are closed)
+        removeAdditional: false,
+        useDefaults: true,
+        coerceTypes: 'array',
+        allErrors: false,
+      },
+    },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+  app.addSchema(ErrorResponse);
+  app.addSchema(BrandProduct);
+  app.addSchema(Brand);
+  await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
+  installPublicAuth(app, deps);
+
+  const services: AppServices = { brands: new BrandsService(deps.database.db) };
+  registerHealthRoutes(app, deps);
+  registerBrandRoutes(app, services.brands);
+  // tools: register the tool API routes here
+  // media: register the media routes here
+  // channels: register channel, provider and profile routes here
+  // publishing: register publishing routes here
+
+  return app;
+}

@@ -1,0 +1,173 @@
+/**
+ * One TypeBox schema over the environment, parsed once at boot into a frozen Config. No other module
+ * reads process.env. Every variable is documented in the README table (generated from this schema by
+ * `service-api config --markdown`, so the table and the schema cannot drift).
+ */
+import path from 'node:path';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { PLATFORMS, type Platform } from './providers/provider.js';
+
+const Bool = (def: boolean, description: string) => Type.Boolean({ default: def, description });
+const Str = (description: string, def?: string) =>
+  def === undefined ? Type.Optional(Type.String({ description })) : Type.String({ default: def, description });
+const Int = (def: number, description: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  Type.Integer({ default: def, minimum: min, maximum: max, description });
+
+/** Feature gates: one boolean per 403 code of the specification, all on by default. */
+export const FEATURE_GATES = {
+  SERVICE_PUBLIC_API_ENABLED: 'public_api_disabled',
+  SERVICE_PUBLIC_OAUTH_ENABLED: 'public_oauth_disabled',
+  SERVICE_PUBLISH_JOB_WRITE_ENABLED: 'publish_job_write_disabled',
+  SERVICE_PUBLISH_ENQUEUE_ENABLED: 'publish_enqueue_disabled',
+  SERVICE_PUBLISH_SCHEDULE_WRITE_ENABLED: 'publish_schedule_write_disabled',
+  SERVICE_PUBLISH_CANCEL_WRITE_ENABLED: 'publish_cancel_write_disabled',
+  SERVICE_MEDIA_UPLOAD_WRITE_ENABLED: 'media_upload_write_disabled',
+  SERVICE_PROVIDER_COMMENT_REPLY_ENABLED: 'provider_comment_reply_disabled',
+  SERVICE_SOCIAL_COMMENT_WRITE_ENABLED: 'social_comment_write_disabled',
+  SERVICE_PUBLISH_URL_RECONCILIATION_ENABLED: 'publish_url_reconciliation_disabled',
+  SERVICE_WEBHOOK_WRITE_ENABLED: 'webhook_write_disabled',
+  SERVICE_AUTOMATION_WRITE_ENABLED: 'automation_write_disabled',
+} as const;
+export type FeatureGate = keyof typeof FEATURE_GATES;
+
+const gateSchemas = Object.fromEntries(
+  Object.entries(FEATURE_GATES).map(([name, code]) => [name, Bool(true, `Feature gate; when false the gated routes answer 403 ${code}.`)]),
+) as Record<FeatureGate, ReturnType<typeof Bool>>;
+
+const envKey = (p: Platform) => p.toUpperCase();
+const providerSchemas: Record<string, TSchema> = {};
+for (const p of PLATFORMS) {
+  const k = envKey(p);
+  providerSchemas[`SERVICE_${k}_CLIENT_ID`] = Str(`${p}: OAuth client id (app id / client key).`);
+  providerSchemas[`SERVICE_${k}_CLIENT_SECRET`] = Str(`${p}: OAuth client secret.`);
+  providerSchemas[`SERVICE_${k}_REDIRECT_URI`] = Str(`${p}: OAuth redirect URI registered with the platform; default {SERVICE_PUBLIC_BASE_URL}/v1/channel-accounts/oauth/callback/${p}.`);
+  providerSchemas[`SERVICE_${k}_API_BASE_URL`] = Str(`${p}: API base URL (default: the platform's production API).`);
+  providerSchemas[`SERVICE_${k}_AUTH_BASE_URL`] = Str(`${p}: authorization base URL (default: the platform's production URL).`);
+  providerSchemas[`SERVICE_${k}_UPLOAD_BASE_URL`] = Str(`${p}: upload base URL where the platform uses one (default: production).`);
+}
+
+export const EnvSchema = Type.Object({
+  NODE_ENV: Str('Node environment; `production` refuses test-only settings.', 'development'),
+  PORT: Int(8080, 'HTTP port of the API.', 0, 65535),
+  HOST: Str('HTTP bind address. The embedded default listens on all interfaces.', '0.0.0.0'),
+  SERVICE_PUBLIC_BASE_URL: Str('Public base URL of this service (links, publicUrl, OAuth callbacks); default http://localhost:{PORT}.'),
+  SERVICE_LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'Log level (pino).' },
+  ),
+  SERVICE_TRUST_PROXY: Bool(false, 'Trust X-Forwarded-* headers (behind a load balancer).'),
+  SERVICE_BODY_LIMIT_BYTES: Int(1_048_576, 'Largest JSON body accepted by the publishing API (413 payload_too_large above).', 1024),
+
+  // ---- storage
+  DATABASE_URL: Str('PostgreSQL connection string. Unset: embedded PGlite in SERVICE_DATA_DIR.'),
+  SERVICE_DATA_DIR: Str('Data directory (embedded database, media, key file).', './.data'),
+  SERVICE_DB_SOCKET_PATH: Str('Embedded mode: Unix socket on which the embedded database is served to the CLI and psql; default {SERVICE_DATA_DIR}/.s.PGSQL.5432.'),
+  SERVICE_DB_POOL_SIZE: Int(10, 'PostgreSQL pool size per process.', 1, 200),
+  REDIS_URL: Str('Redis URL. When set it backs every shared counter and readiness checks it.'),
+
+  // ---- credentials and secrets
+  SERVICE_INTERNAL_TOKEN: Str('Token for internal operational routes (x-service-internal-token). Unset: internal routes refuse everyone.'),
+  SERVICE_PRINCIPAL_TOKEN: Str('Token for policy-gated admin routes (x-service-principal-token). Unset: refused.'),
+  SERVICE_ENCRYPTION_KEY: Str('32-byte key (base64 or hex) encrypting provider tokens at rest (AES-256-GCM). Embedded default: a key file generated in the data dir with mode 0600.'),
+
+  // ---- public API
+  SERVICE_PUBLIC_API_ORIGIN: Str('Comma-separated origins (scheme://host[:port]) the public API may be reached at; other effective request origins answer 421. Unset: any.'),
+  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: Int(600, 'Requests per window per principal.', 1),
+  SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS: Int(60, 'Rate-limit window in seconds.', 1),
+  SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: Bool(false, 'Turns the public API rate limit off.'),
+  SERVICE_PUBLIC_API_RATE_LIMIT_STORE: Str('Counter store of the public API rate limit: memory or redis (redis needs REDIS_URL, else requests answer 400 redis_url_required; other values answer 400 invalid_public_api_rate_limit_store). Default: redis when REDIS_URL is set, else memory.'),
+  SERVICE_PUBLIC_API_NEGATIVE_CACHE_DISABLED: Bool(false, 'Turns off the 30-second cache of rejected credentials.'),
+  ...gateSchemas,
+
+  // ---- worker
+  SERVICE_WORKER_HEARTBEAT_SECONDS: Int(5, 'How often the worker writes its heartbeat.', 1),
+  SERVICE_WORKER_STALE_SECONDS: Int(30, 'Readiness reports the worker not ok when its last heartbeat is older than this.', 2),
+  SERVICE_SHUTDOWN_TIMEOUT_SECONDS: Int(30, 'Graceful shutdown: how long to wait for requests and jobs in flight.', 1),
+
+  // ---- media (media library)
+  SERVICE_MEDIA_MAX_UPLOAD_BYTES: Int(268_435_456, 'Largest direct media upload (400 media_file_too_large above).', 1),
+  SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE: Str('Counter store of the remote media import budgets: memory or redis (the production store; needs REDIS_URL). Default: redis when REDIS_URL is set, else memory.'),
+  SERVICE_MEDIA_S3_BUCKET: Str('S3-compatible bucket for media bytes. Unset: disk under the data dir.'),
+  SERVICE_MEDIA_S3_REGION: Str('S3 region.', 'us-east-1'),
+  SERVICE_MEDIA_S3_ENDPOINT: Str('S3 endpoint URL for S3-compatible servers.'),
+  SERVICE_MEDIA_S3_ACCESS_KEY_ID: Str('S3 access key id.'),
+  SERVICE_MEDIA_S3_SECRET_ACCESS_KEY: Str('S3 secret access key.'),
+  SERVICE_MEDIA_S3_FORCE_PATH_STYLE: Bool(true, 'Path-style bucket addressing (most S3-compatible servers).'),
+  SERVICE_MEDIA_S3_PUBLIC_BASE_URL: Str('Public URL prefix of the bucket; when set, publicUrl points there instead of the signed content route.'),
+  SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS: Int(86_400, 'Lifetime of signed media content URLs.', 60),
+  // media: further media settings go here
+
+  // ---- providers
+  SERVICE_PROVIDER_MODE: Type.Union([Type.Literal('live'), Type.Literal('sandbox')], {
+    default: 'live',
+    description: 'live: adapters call the platforms. sandbox: the built-in platform simulators are served by this process and every adapter points at them (no credentials needed).',
+  }),
+  SERVICE_PROVIDER_TIMEOUT_MS: Int(30_000, 'Timeout of one call to a platform.', 100),
+  ...providerSchemas,
+  // channels: further provider/channel settings go here
+
+  // tools: tool API settings go here
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  readonly env: Readonly<Env>;
+  readonly embedded: boolean;
+  readonly dataDir: string;
+  readonly dbSocketPath: string;
+  readonly publicBaseUrl: string;
+  readonly publicApiOrigins: readonly string[] | null;
+  gateOpen(gate: FeatureGate): boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment (or a given record, in tests) into a frozen Config. */
+export function loadConfig(source: Record<string, string | undefined> = process.env, overrides: Partial<Env> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const v = source[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw)) as Record<string, unknown>;
+  Object.assign(converted, overrides);
+  const problems = [...Value.Errors(EnvSchema, converted)].map(
+    (err) => `${err.path.replace(/^\//, '') || '(env)'}: ${err.message} (got ${JSON.stringify(err.value)})`,
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
+  const env = Object.freeze(converted as Env);
+  const dataDir = path.resolve(env.SERVICE_DATA_DIR);
+  const origins = env.SERVICE_PUBLIC_API_ORIGIN?.split(',')
+    .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
+    .filter(Boolean);
+  return Object.freeze({
+    env,
+    embedded: !env.DATABASE_URL,
+    dataDir,
+    dbSocketPath: env.SERVICE_DB_SOCKET_PATH ?? path.join(dataDir, '.s.PGSQL.5432'),
+    publicBaseUrl: (env.SERVICE_PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    publicApiOrigins: origins && origins.length > 0 ? origins : null,
+    gateOpen: (gate: FeatureGate) => env[gate] !== false,
+  });
+}
+
+/** Reads one platform's app settings from the environment record. */
+export function providerEnv(config: Config, platform: Platform) {
+  const k = envKey(platform);
+  const get = (suffix: string) => (config.env as Record<string, unknown>)[`SERVICE_${k}_${suffix}`] as string | undefined;
+  return {
+    clientId: get('CLIENT_ID') ?? null,
+    clientSecret: get('CLIENT_SECRET') ?? null,
+    redirectUri: get('REDIRECT_URI') ?? `${config.publicBaseUrl}/v1/channel-accounts/oauth/callback/${platform}`,
+    apiBaseUrl: get('API_BASE_URL') ?? null,
+    authBaseUrl: get('AUTH_BASE_URL') ?? null,
+    uploadBaseUrl: get('UPLOAD_BASE_URL') ?? null,
+  };
+}

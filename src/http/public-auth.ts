@@ -1,0 +1,97 @@
+/**
+ * Authentication, origin check and rate limiting of the public API, in the specification's order:
+ * public API enabled (403) -> effective origin allowed (421) -> bearer present (401 required) ->
+ * credential valid and not negatively cached (401 forbidden) -> scope (401 forbidden) -> rate limit (429).
+ * Routes declare their requirement with `config: { auth: { scope } }`; routes without it are public.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../app-deps.js';
+import { Authenticator } from '../modules/identity/authenticate.js';
+import { selectStore } from '../platform/counters/store-selection.js';
+import { AppError } from '../platform/errors.js';
+import { hasScope, type Principal, type ScopeRequirement } from './principal.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: { scope: ScopeRequirement };
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export function effectiveOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`.toLowerCase();
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+/**
+ * Fixed-window rate limit per principal. Headers (on every authenticated answer):
+ * RateLimit-Limit / X-RateLimit-Limit: requests per window; RateLimit-Remaining / X-RateLimit-Remaining;
+ * RateLimit-Reset: seconds until the window resets (delta, as in the IETF RateLimit fields draft);
+ * X-RateLimit-Reset: the reset time as Unix epoch seconds; Retry-After (429 only): seconds to wait.
+ */
+async function applyRateLimit(deps: AppDeps, principal: Principal, reply: FastifyReply): Promise<void> {
+  const env = deps.config.env;
+  if (env.SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED) return;
+  const store = selectStore(env.SERVICE_PUBLIC_API_RATE_LIMIT_STORE, deps.counters);
+  const limit = env.SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS;
+  const windowMs = env.SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS * 1000;
+  const now = deps.clock.now().getTime();
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const resetAt = windowStart + windowMs;
+  const key = `rl:public:${principal.kind}:${principal.subjectId}:${windowStart}`;
+  const result = await store.consume(key, 1, limit, windowMs + 1000);
+  const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
+  const remaining = Math.max(0, limit - result.count);
+  const headers: Record<string, string> = {
+    'ratelimit-limit': String(limit),
+    'ratelimit-remaining': String(remaining),
+    'ratelimit-reset': String(resetSeconds),
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+  };
+  reply.headers(headers);
+  if (!result.allowed) {
+    throw new AppError('public_api_rate_limited', {
+      message: `Rate limit of ${limit} requests per ${env.SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS} s exceeded; retry in ${resetSeconds} s.`,
+      headers: { ...headers, 'retry-after': String(resetSeconds) },
+    });
+  }
+}
+
+export function installPublicAuth(app: FastifyInstance, deps: AppDeps): Authenticator {
+  const authenticator = new Authenticator(deps);
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const requirement = request.routeOptions.config?.auth;
+    if (!requirement) return;
+    if (!deps.config.gateOpen('SERVICE_PUBLIC_API_ENABLED')) throw new AppError('public_api_disabled');
+    const allowed = deps.config.publicApiOrigins;
+    if (allowed && !allowed.includes(effectiveOrigin(request))) {
+      throw new AppError('request_origin_not_allowed', { message: `This API is not served at ${effectiveOrigin(request)}.` });
+    }
+    const token = bearer(request);
+    if (!token) throw new AppError('public_api_token_required', { message: 'Send the API key as Authorization: Bearer <key>.' });
+    const principal = await authenticator.authenticate(token);
+    if (!hasScope(principal, requirement.scope)) {
+      throw new AppError('public_api_token_forbidden', { message: `The credential lacks the scope ${requirement.scope} this route needs.` });
+    }
+    request.principal = principal;
+    await applyRateLimit(deps, principal, reply);
+  });
+  return authenticator;
+}
+
+/** The authenticated principal of a route that declared `auth` (never null there). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('public_api_token_required');
+  return request.principal;
+}

@@ -1,0 +1,65 @@
+/** Schemas shared by every area: ErrorResponse, list envelopes, pagination query. */
+import { type TSchema, Type } from '@sinclair/typebox';
+import { ERROR_CATALOG, type ErrorCode } from '../platform/errors.js';
+
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.String({ minLength: 1, description: 'error code' }),
+    message: Type.String({ minLength: 1 }),
+    fields: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.Array(Type.String()),
+          source: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('params')]),
+        }, { additionalProperties: true }),
+      ),
+    ),
+    requestId: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { $id: 'ErrorResponse', additionalProperties: true, description: 'Every error of the publishing API.' },
+);
+
+export const ErrorResponseRef = Type.Ref('ErrorResponse');
+
+export const PaginationQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size (1-100, default 50).' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Opaque cursor from a previous page (nextCursor).' })),
+};
+
+export const ListOf = <T extends TSchema>(item: T, description?: string) =>
+  Type.Object(
+    {
+      data: Type.Array(item),
+      nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Cursor of the next page; null on the last page.' }),
+    },
+    { additionalProperties: false, description },
+  );
+
+/** Response schemas for the given error codes, grouped by status, each described by its codes. */
+export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) {
+    const status = ERROR_CATALOG[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, TSchema> = {};
+  for (const [status, list] of byStatus) {
+    out[status] = Type.Ref('ErrorResponse', { description: `Error codes: ${list.join(', ')}.` });
+  }
+  return out;
+}
+
+/** Errors every authenticated public route can answer. */
+export const PUBLIC_AUTH_ERRORS: ErrorCode[] = [
+  'public_api_token_required',
+  'public_api_token_forbidden',
+  'public_api_disabled',
+  'request_origin_not_allowed',
+  'public_api_rate_limited',
+  'invalid_public_api_rate_limit_store',
+  'redis_url_required',
+  'internal_server_error',
+];
+
+export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description });
+export const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);

@@ -1,0 +1,145 @@
+/** The foundation's CLI commands. Areas add theirs in their own *.cli.ts and list them in cli.ts. */
+import { EnvSchema } from '../config.js';
+import { BrandsService } from '../modules/brands/brands.service.js';
+import { brandsRepository } from '../modules/brands/brands.repository.js';
+import { IdentityService, parseScopes } from '../modules/identity/identity.service.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { openDatabase } from '../platform/db/database.js';
+import { AppError } from '../platform/errors.js';
+import { args, type CliCommand, required, withDatabase } from './cli-kit.js';
+import { type Role, startRuntime } from './runtime.js';
+
+function serve(role: Role): CliCommand {
+  return {
+    name: role === 'all' ? 'start' : role,
+    usage: role === 'all' ? 'start                      API + worker in one process' : `${role.padEnd(26)} ${role === 'api' ? 'HTTP API only' : 'job worker only'} (needs DATABASE_URL)`,
+    async run({ config }) {
+      if (role !== 'all' && config.embedded) {
+        throw new AppError('database_url_required', {
+          message: `service-api ${role} runs as a separate process and needs DATABASE_URL (the embedded database admits one process); use "service-api start" for the embedded default.`,
+        });
+      }
+      const runtime = await startRuntime(config, role);
+      if (runtime.address) process.stderr.write(`service-api listening on ${runtime.address}\n`);
+      await new Promise<void>((resolve) => {
+        const onSignal = (signal: string) => {
+          process.stderr.write(`${signal}: shutting down gracefully\n`);
+          runtime.stop().then(resolve, (err) => {
+            process.stderr.write(`shutdown error: ${(err as Error).message}\n`);
+            resolve();
+          });
+        };
+        process.once('SIGTERM', () => onSignal('SIGTERM'));
+        process.once('SIGINT', () => onSignal('SIGINT'));
+      });
+      return 0;
+    },
+  };
+}
+
+export const foundationCommands: CliCommand[] = [
+  serve('all'),
+  serve('api'),
+  serve('worker'),
+  {
+    name: 'migrate',
+    usage: 'migrate                    run pending database migrations',
+    async run({ config, out, argv }) {
+      const { values } = args(argv, {});
+      const handle = await openDatabase(config, { preferSocket: true });
+      try {
+        const ran = await migrateToLatest(handle.db);
+        out({ migrated: ran }, values.json === true);
+      } finally {
+        await handle.close();
+      }
+    },
+  },
+  {
+    name: 'bootstrap',
+    usage: 'bootstrap --organization NAME --email E --password P [--json]',
+    async run({ config, argv, out }) {
+      const { values } = args(argv, { organization: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } });
+      const result = await withDatabase(config, (h) =>
+        new IdentityService(h.db).bootstrap(
+          { organization: required(values, 'organization'), email: required(values, 'email'), password: required(values, 'password') },
+          new Date(),
+        ),
+      );
+      out({ organizationId: result.organizationId, userId: result.userId, apiKey: result.apiKey }, values.json === true);
+    },
+  },
+  {
+    name: 'api-keys create',
+    usage: 'api-keys create --organization ID [--scopes a,b] [--name N] [--json]',
+    async run({ config, argv, out }) {
+      const { values } = args(argv, { organization: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } });
+      const organizationId = required(values, 'organization');
+      const scopes = parseScopes(values.scopes as string | undefined);
+      const key = await withDatabase(config, (h) =>
+        new IdentityService(h.db).createApiKeyFor({ organizationId, scopes, name: values.name as string | undefined }),
+      );
+      out(key, values.json === true);
+    },
+  },
+  {
+    name: 'brands create',
+    usage: 'brands create --organization ID --name N [--slug S] [--timezone Europe/Berlin] [--json]',
+    async run({ config, argv, out }) {
+      const { values } = args(argv, { organization: { type: 'string' }, name: { type: 'string' }, slug: { type: 'string' }, timezone: { type: 'string' } });
+      const organizationId = required(values, 'organization');
+      const brand = await withDatabase(config, async (h) => {
+        const { identityRepository } = await import('../modules/identity/identity.repository.js');
+        if (!(await identityRepository.organizationExists(h.db, organizationId))) throw new AppError('invalid_request', { message: `No organization ${organizationId}.` });
+        return new BrandsService(h.db).create(
+          organizationId,
+          { name: required(values, 'name'), slug: values.slug as string | undefined, timezone: values.timezone as string | undefined },
+          new Date(),
+        );
+      });
+      out(brand, values.json === true);
+    },
+  },
+  {
+    name: 'products create',
+    usage: 'products create --brand ID --name N [--product-url U] [--store-product-id S] [--slug S] [--json]',
+    async run({ config, argv, out }) {
+      const { values } = args(argv, {
+        brand: { type: 'string' },
+        name: { type: 'string' },
+        slug: { type: 'string' },
+        'product-url': { type: 'string' },
+        'store-product-id': { type: 'string' },
+      });
+      const brandId = required(values, 'brand');
+      const product = await withDatabase(config, async (h) => {
+        const organizationId = await brandsRepository.organizationOfBrand(h.db, brandId);
+        if (!organizationId) throw new AppError('invalid_request', { message: `No brand ${brandId}.` });
+        return new BrandsService(h.db).createProduct(
+          organizationId,
+          brandId,
+          {
+            name: required(values, 'name'),
+            slug: values.slug as string | undefined,
+            productUrl: (values['product-url'] as string | undefined) ?? null,
+            storeProductId: (values['store-product-id'] as string | undefined) ?? null,
+          },
+          new Date(),
+        );
+      });
+      out(product, values.json === true);
+    },
+  },
+  {
+    name: 'config',
+    usage: 'config --markdown           print the environment variables as a Markdown table',
+    async run() {
+      const rows = Object.entries(EnvSchema.properties).map(([name, schema]) => {
+        const s = schema as { default?: unknown; description?: string };
+        const def = s.default === undefined ? '' : `\`${String(s.default)}\``;
+        return `| \`${name}\` | ${def} | ${(s.description ?? '').replace(/\|/g, '\\|')} |`;
+      });
+      process.stdout.write(['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n') + '\n');
+    },
+  },
+];

@@ -1,0 +1,136 @@
+/**
+ * Wires infrastructure for a process role and runs it:
+ * - all:    API + worker in one process (embedded default; also fine with PostgreSQL)
+ * - api:    HTTP only (production, xN behind a load balancer)
+ * - worker: jobs only (production, xM)
+ * In embedded mode the process also serves its PGlite database on a Unix socket so the CLI and psql
+ * can reach it while the server runs.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { type AppDeps, systemClock } from '../app-deps.js';
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import { closeCounters, createCounters } from '../platform/counters/index.js';
+import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
+import type { PgliteLock } from '../platform/db/pglite-dialect.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { identityRepository } from '../modules/identity/identity.repository.js';
+import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
+import { createJobQueue, type JobDefinition } from '../platform/queue/job-queue.js';
+import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
+import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
+
+const require = createRequire(import.meta.url);
+export const VERSION: string = (require('../../package.json') as { version: string }).version;
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Runtime {
+  deps: AppDeps;
+  app: FastifyInstance | null;
+  worker: WorkerHandle | null;
+  address: string | null;
+  stop(): Promise<void>;
+}
+
+/** Every job the worker runs; areas add their definitions here. */
+export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
+  return [
+    maintenanceJob(deps.database.db, () => deps.clock.now()),
+    // tools / media / channels / publishing: add job definitions here
+  ];
+}
+
+/** Serves the embedded PGlite on a Unix socket; our in-process lock is held while a socket client is inside a transaction. */
+async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath: string, logger: Logger) {
+  try {
+    fs.rmSync(socketPath, { force: true });
+  } catch {}
+  let release: (() => void) | null = null;
+  const guarded = new Proxy(pglite, {
+    get(target, prop) {
+      if (prop === 'runExclusive') {
+        return async <T>(fn: () => Promise<T>): Promise<T> => {
+          if (!release) release = await lock.acquire();
+          try {
+            return await target.runExclusive(fn);
+          } finally {
+            if (!target.isInTransaction() && release) {
+              const r = release;
+              release = null;
+              r();
+            }
+          }
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections: 8 });
+  await server.start();
+  fs.chmodSync(socketPath, 0o600);
+  logger.info({ socketPath }, 'embedded database served on a local socket (psql -h <data dir>)');
+  return server;
+}
+
+export async function startRuntime(config: Config, role: Role, opts: { logger?: Logger } = {}): Promise<Runtime> {
+  const logger = opts.logger ?? pino({ level: config.env.SERVICE_LOG_LEVEL });
+  let database: DatabaseHandle | null = null;
+  try {
+    database = await openDatabase(config);
+    await migrateToLatest(database.db);
+  } catch (err) {
+    await database?.close().catch(() => undefined);
+    throw err;
+  }
+  const counters = createCounters(config.env.REDIS_URL);
+  const encryptor = new Encryptor(loadEncryptionKey(config.env.SERVICE_ENCRYPTION_KEY, config.dataDir));
+  const runsWorker = role !== 'api';
+  const jobs = createJobQueue(database, { supervise: runsWorker, schedule: runsWorker });
+  await jobs.start();
+  const deps: AppDeps = { config, database, counters, jobs, encryptor, clock: systemClock, version: VERSION };
+
+  let socketServer: PGLiteSocketServer | null = null;
+  if (database.pglite && database.lock) socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger);
+
+  let app: FastifyInstance | null = null;
+  let address: string | null = null;
+  if (role !== 'worker') {
+    app = await buildApp(deps);
+    address = await app.listen({ port: config.env.PORT, host: config.env.HOST });
+    if ((await identityRepository.countOrganizations(database.db)) === 0) {
+      logger.info(
+        'empty database: create an organization, its owner and an API key with\n' +
+          '  npx service-api bootstrap --organization "Acme" --email admin@acme.test --password \'<password>\' --json',
+      );
+    }
+  }
+  const worker = runsWorker
+    ? await startWorker({ db: database.db, queue: jobs, jobs: jobDefinitions(deps), heartbeatSeconds: config.env.SERVICE_WORKER_HEARTBEAT_SECONDS, logger })
+    : null;
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      const timeoutMs = config.env.SERVICE_SHUTDOWN_TIMEOUT_SECONDS * 1000;
+      // 1. stop taking requests, let requests in flight finish
+      await app?.close();
+      // 2. let jobs in flight finish
+      if (worker) await worker.stop(timeoutMs);
+      else await jobs.stop({ graceful: true, timeoutMs });
+      await socketServer?.stop().catch(() => undefined);
+      await closeCounters(counters);
+      // 3. close the database
+      await database!.close();
+      if (socketServer) fs.rmSync(config.dbSocketPath, { force: true });
+    })();
+    return stopping;
+  };
+  return { deps, app, worker, address, stop };
+}

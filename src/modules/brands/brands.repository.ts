@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type { BrandProductsTable, BrandsTable } from '../../platform/db/schema.js';
+
+type BrandRow = { [K in keyof BrandsTable]: K extends 'created_at' | 'updated_at' ? Date : BrandsTable[K] } & { product_count: number };
+type ProductRow = { [K in keyof BrandProductsTable]: K extends 'created_at' | 'updated_at' ? Date : BrandProductsTable[K] };
+
+export type { BrandRow, ProductRow };
+
+export const brandsRepository = {
+  /** A page of brands ordered by id (creation order), fetched with limit + 1 to detect a next page. */
+  async list(db: Executor, organizationId: string, q: { slug?: string; afterId: string | null; limit: number }): Promise<BrandRow[]> {
+    let query = db
+      .selectFrom('brands as b')
+      .selectAll('b')
+      .select(sql<number>`(select count(*) from brand_products p where p.brand_id = b.id and p.organization_id = b.organization_id)::int`.as('product_count'))
+      .where('b.organization_id', '=', organizationId);
+    if (q.slug) query = query.where('b.slug', '=', q.slug);
+    if (q.afterId) query = query.where('b.id', '>', q.afterId);
+    return (await query.orderBy('b.id').limit(q.limit + 1).execute()) as BrandRow[];
+  },
+
+  async get(db: Executor, organizationId: string, brandId: string): Promise<BrandRow | null> {
+    const row = await db
+      .selectFrom('brands as b')
+      .selectAll('b')
+      .select(sql<number>`(select count(*) from brand_products p where p.brand_id = b.id and p.organization_id = b.organization_id)::int`.as('product_count'))
+      .where('b.organization_id', '=', organizationId)
+      .where('b.id', '=', brandId)
+      .executeTakeFirst();
+    return (row as BrandRow | undefined) ?? null;
+  },
+
+  async productsFor(db: Executor, organizationId: string, brandIds: string[]): Promise<ProductRow[]> {
+    if (brandIds.length === 0) return [];
+    return (await db
+      .selectFrom('brand_products')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('brand_id', 'in', brandIds)
+      .orderBy('id')
+      .execute()) as ProductRow[];
+  },
+
+  async insertBrand(db: Executor, row: { id: string; organizationId: string; name: string; slug: string; timezone: string; at: Date }) {
+    await db
+      .insertInto('brands')
+      .values({ id: row.id, organization_id: row.organizationId, name: row.name, slug: row.slug, timezone: row.timezone, created_at: row.at, updated_at: row.at })
+      .execute();
+  },
+
+  async slugTaken(db: Executor, organizationId: string, slug: string): Promise<boolean> {
+    return !!(await db.selectFrom('brands').select('id').where('organization_id', '=', organizationId).where('slug', '=', slug).executeTakeFirst());
+  },
+
+  async productSlugTaken(db: Executor, organizationId: string, brandId: string, slug: string): Promise<boolean> {
+    return !!(await db
+      .selectFrom('brand_products')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('brand_id', '=', brandId)
+      .where('slug', '=', slug)
+      .executeTakeFirst());
+  },
+
+  async insertProduct(db: Executor, row: { id: string; organizationId: string; brandId: string; name: string; slug: string; productUrl: string | null; storeProductId: string | null; at: Date }) {
+    await db
+      .insertInto('brand_products')
+      .values({
+        id: row.id,
+        organization_id: row.organizationId,
+        brand_id: row.brandId,
+        name: row.name,
+        slug: row.slug,
+        product_url: row.productUrl,
+        store_product_id: row.storeProductId,
+        created_at: row.at,
+        updated_at: row.at,
+      })
+      .execute();
+  },
+
+  /** Organization of a brand, for the CLI's `products create --brand` (an operator command). */
+  async organizationOfBrand(db: Executor, brandId: string): Promise<string | null> {
+    return (await db.selectFrom('brands').select('organization_id').where('id', '=', brandId).executeTakeFirst())?.organization_id ?? null;
+  },
+};

@@ -1,0 +1,85 @@
+/**
+ * Turns a presented bearer credential into a Principal, or refuses it. Rejected credentials are
+ * remembered for 30 seconds in the shared counter store (the specification's negative cache), so a
+ * flood of bad keys costs no database work. Accepted keys are cached in-process for a few seconds:
+ * revocation therefore takes effect within POSITIVE_TTL_MS on every process (documented).
+ */
+import type { AppDeps } from '../../app-deps.js';
+import type { Principal } from '../../http/principal.js';
+import { AppError } from '../../platform/errors.js';
+import { digest, digestMatches, keyPrefix } from '../../platform/secrets/api-key-secret.js';
+import { apiKeysRepository } from './api-keys.repository.js';
+
+export const NEGATIVE_CACHE_MS = 30_000;
+export const POSITIVE_TTL_MS = 5_000;
+const LAST_USED_EVERY_MS = 60_000;
+
+interface CachedPrincipal {
+  principal: Principal;
+  apiKeyId: string;
+  expiresAt: number;
+}
+
+export class Authenticator {
+  private readonly positive = new Map<string, CachedPrincipal>();
+  private readonly lastUsedWritten = new Map<string, number>();
+
+  constructor(private readonly deps: AppDeps) {}
+
+  private negativeKey(tokenDigest: string) {
+    return `auth:neg:${tokenDigest}`;
+  }
+
+  /** Throws 401 public_api_token_forbidden for unknown, revoked or expired credentials. */
+  async authenticate(token: string): Promise<Principal> {
+    const tokenDigest = digest(token);
+    const now = this.deps.clock.now().getTime();
+    const cached = this.positive.get(tokenDigest);
+    if (cached && cached.expiresAt > now) {
+      this.touch(cached, now);
+      return cached.principal;
+    }
+    const negativeOn = !this.deps.config.env.SERVICE_PUBLIC_API_NEGATIVE_CACHE_DISABLED;
+    const store = this.deps.counters.shared;
+    if (negativeOn && (await store.hasFlag(this.negativeKey(tokenDigest)))) throw forbidden();
+
+    const prefix = keyPrefix(token);
+    const record = prefix ? await apiKeysRepository.findByPrefixForAuthentication(this.deps.database.db, prefix) : null;
+    const valid =
+      record !== null &&
+      digestMatches(token, record.secretHash) &&
+      record.revokedAt === null &&
+      (record.expiresAt === null || record.expiresAt.getTime() > now);
+    if (!valid || !record) {
+      if (negativeOn) await store.setFlag(this.negativeKey(tokenDigest), NEGATIVE_CACHE_MS);
+      throw forbidden();
+    }
+    const entry: CachedPrincipal = {
+      principal: { kind: 'api_key', organizationId: record.organizationId, subjectId: record.id, scopes: record.scopes },
+      apiKeyId: record.id,
+      expiresAt: now + POSITIVE_TTL_MS,
+    };
+    if (this.positive.size > 10_000) this.positive.clear();
+    this.positive.set(tokenDigest, entry);
+    this.touch(entry, now);
+    return entry.principal;
+  }
+
+  /** Forgets cached principals (after a revocation in this process). */
+  forget(): void {
+    this.positive.clear();
+  }
+
+  // last_used_at is written at most once a minute per key and off the request path
+  private touch(entry: CachedPrincipal, now: number): void {
+    const last = this.lastUsedWritten.get(entry.apiKeyId) ?? 0;
+    if (now - last < LAST_USED_EVERY_MS) return;
+    this.lastUsedWritten.set(entry.apiKeyId, now);
+    apiKeysRepository
+      .touchLastUsed(this.deps.database.db, entry.principal.organizationId, entry.apiKeyId, new Date(now))
+      .catch(() => this.lastUsedWritten.delete(entry.apiKeyId));
+  }
+}
+
+const forbidden = () =>
+  new AppError('public_api_token_forbidden', { message: 'The credential is unknown, revoked, expired or not authorized for this route.' });

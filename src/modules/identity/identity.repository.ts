@@ -1,0 +1,32 @@
+import type { Executor } from '../../platform/db/database.js';
+
+export const identityRepository = {
+  async insertOrganization(db: Executor, row: { id: string; name: string; at: Date }) {
+    await db.insertInto('organizations').values({ id: row.id, name: row.name, created_at: row.at, updated_at: row.at }).execute();
+  },
+  async organizationExists(db: Executor, organizationId: string): Promise<boolean> {
+    return !!(await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst());
+  },
+  async countOrganizations(db: Executor): Promise<number> {
+    const r = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  },
+  async findUserByEmail(db: Executor, email: string) {
+    return (
+      (await db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+        .executeTakeFirst()) ?? null
+    );
+  },
+  async insertUser(db: Executor, row: { id: string; email: string; passwordHash: string | null; tier?: string; at: Date }) {
+    await db
+      .insertInto('users')
+      .values({ id: row.id, email: row.email, password_hash: row.passwordHash, tier: row.tier ?? 'basic', created_at: row.at, updated_at: row.at })
+      .execute();
+  },
+  async insertMembership(db: Executor, row: { organizationId: string; userId: string; role: 'member' | 'admin' | 'owner' }) {
+    await db.insertInto('memberships').values({ organization_id: row.organizationId, user_id: row.userId, role: row.role }).execute();
+  },
+};

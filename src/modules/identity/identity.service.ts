@@ -1,0 +1,69 @@
+/**
+ * Organizations, users, memberships and API keys. Bootstrap creates all four in one transaction, so a
+ * failed bootstrap leaves nothing behind.
+ */
+import type { Db, Executor } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { generateKey } from '../../platform/secrets/api-key-secret.js';
+import { hashPassword } from '../../platform/secrets/password.js';
+import { PUBLIC_SCOPES } from '../../http/principal.js';
+import { apiKeysRepository } from './api-keys.repository.js';
+import { identityRepository } from './identity.repository.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function parseScopes(list: string | undefined): string[] {
+  if (!list) return [...PUBLIC_SCOPES];
+  const scopes = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const unknown = scopes.filter((s) => !(PUBLIC_SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new AppError('invalid_request', { message: `Unknown scope(s): ${unknown.join(', ')}. Known: ${PUBLIC_SCOPES.join(', ')}.` });
+  if (scopes.length === 0) throw new AppError('invalid_request', { message: 'At least one scope is required.' });
+  return scopes;
+}
+
+export class IdentityService {
+  constructor(private readonly db: Db) {}
+
+  async createApiKey(tx: Executor, input: { organizationId: string; name?: string; scopes: string[]; createdByUserId?: string | null }) {
+    if (!(await identityRepository.organizationExists(tx, input.organizationId))) {
+      throw new AppError('invalid_request', { message: `No organization ${input.organizationId}.` });
+    }
+    const { key, prefix, hash } = generateKey('sk');
+    const id = newId('key');
+    await apiKeysRepository.insert(tx, {
+      id,
+      organizationId: input.organizationId,
+      name: input.name?.trim() || 'API key',
+      prefix,
+      secretHash: hash,
+      scopes: input.scopes,
+      createdByUserId: input.createdByUserId ?? null,
+    });
+    return { apiKeyId: id, apiKey: key, prefix, scopes: input.scopes, organizationId: input.organizationId };
+  }
+
+  async bootstrap(input: { organization: string; email: string; password: string }, at: Date) {
+    const organization = input.organization.trim();
+    if (!organization || organization.length > 120) throw new AppError('invalid_request', { message: '--organization must be 1 to 120 characters.' });
+    if (!EMAIL.test(input.email)) throw new AppError('invalid_request', { message: `--email ${input.email} is not an email address.` });
+    if (input.password.length < 8) throw new AppError('invalid_request', { message: '--password must have at least 8 characters.' });
+    const passwordHash = await hashPassword(input.password);
+    return this.db.transaction().execute(async (tx) => {
+      if (await identityRepository.findUserByEmail(tx, input.email)) {
+        throw new AppError('invalid_request', { message: `A user with email ${input.email} exists already.` });
+      }
+      const organizationId = newId('org');
+      const userId = newId('usr');
+      await identityRepository.insertOrganization(tx, { id: organizationId, name: organization, at });
+      await identityRepository.insertUser(tx, { id: userId, email: input.email, passwordHash, at });
+      await identityRepository.insertMembership(tx, { organizationId, userId, role: 'owner' });
+      const key = await this.createApiKey(tx, { organizationId, name: 'bootstrap', scopes: [...PUBLIC_SCOPES], createdByUserId: userId });
+      return { organizationId, userId, apiKey: key.apiKey, apiKeyId: key.apiKeyId };
+    });
+  }
+
+  async createApiKeyFor(input: { organizationId: string; name?: string; scopes: string[] }) {
+    return this.db.transaction().execute((tx) => this.createApiKey(tx, input));
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Opens the service's database: PGlite in the data dir (embedded default) or PostgreSQL (DATABASE_URL).
+ * Both are reached through Kysely with the same migrations and SQL; `sqlExecutor` gives pg-boss the
+ * same path (and, inside a transaction, the transaction's own connection).
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../../config.js';
+import { PgliteDialect, PgliteLock } from './pglite-dialect.js';
+import type { Database } from './schema.js';
+
+// COUNT(*) and BIGINT come back as strings from pg and as numbers from PGlite: parse int8 to number
+// in pg so repositories see one type (our counts stay far below 2^53).
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** A Kysely executor: the database or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** The shape pg-boss calls to run SQL (its `db` option). */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+export interface DatabaseHandle {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** pg-boss's executor outside transactions */
+  sql: SqlExecutor;
+  /** connection string pg-boss uses for its own pool (postgres only) */
+  connectionString: string | null;
+  /** embedded only: the PGlite instance and its lock (the socket server shares both) */
+  pglite: PGlite | null;
+  lock: PgliteLock | null;
+  close(): Promise<void>;
+}
+
+/** pg-boss executor bound to a transaction, so a job is sent in the same transaction as its row. */
+export function txSql(tx: Executor): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      const res = await tx.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: res.rows as any[] };
+    },
+  };
+}
+
+/** Opens PGlite in `dataDir` (or in memory when dataDir is `memory://`, for tests). */
+export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  let pglite: PGlite;
+  if (dataDir === 'memory://') pglite = await PGlite.create();
+  else {
+    fs.mkdirSync(dataDir, { recursive: true });
+    pglite = await PGlite.create(path.join(dataDir, 'pgdata'));
+  }
+  const lock = new PgliteLock();
+  const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite, lock) });
+  const sql: SqlExecutor = {
+    async executeSql(text, values) {
+      return lock.run(async () => {
+        if (values && values.length > 0) return { rows: (await pglite.query(text, values)).rows as any[] };
+        // pg-boss sends multi-statement scripts without parameters; PGlite runs those only through exec
+        const results = await pglite.exec(text);
+        return { rows: (results.at(-1)?.rows ?? []) as any[] };
+      });
+    },
+  };
+  return {
+    kind: 'pglite',
+    db,
+    sql,
+    connectionString: null,
+    pglite,
+    lock,
+    async close() {
+      await db.destroy();
+      await lock.run(async () => {
+        if (!pglite.closed) await pglite.close();
+      });
+    },
+  };
+}
+
+export function openPostgres(connectionString: string, poolSize: number): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max: poolSize, application_name: 'service-api' });
+  pool.on('error', () => {
+    /* idle client errors surface on the next query; readiness reports them */
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    sql: {
+      async executeSql(text, values) {
+        const res = await pool.query(text, values as unknown[] | undefined);
+        // multi-statement scripts return an array of results
+        const last = Array.isArray(res) ? res.at(-1) : res;
+        return { rows: last?.rows ?? [] };
+      },
+    },
+    connectionString,
+    pglite: null,
+    lock: null,
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** True when a server of ours answers on the embedded database socket. */
+export async function embeddedSocketAlive(socketPath: string): Promise<boolean> {
+  if (!fs.existsSync(socketPath)) return false;
+  return new Promise((resolve) => {
+    const s = net.connect(socketPath);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** Connection string for pg clients (the CLI, psql) to the embedded database served on its socket. */
+export function embeddedSocketUrl(socketPath: string): string {
+  const dir = path.dirname(socketPath);
+  const port = /\.s\.PGSQL\.(\d+)$/.exec(socketPath)?.[1] ?? '5432';
+  return `postgresql://postgres@localhost:${port}/postgres?host=${encodeURIComponent(dir)}`;
+}
+
+/**
+ * Opens the database the way this process should: PostgreSQL with DATABASE_URL; otherwise the running
+ * server's embedded database through its socket (CLI next to a running server) when `preferSocket`,
+ * else PGlite in-process.
+ */
+export async function openDatabase(config: Config, opts: { preferSocket?: boolean } = {}): Promise<DatabaseHandle> {
+  if (config.env.DATABASE_URL) return openPostgres(config.env.DATABASE_URL, config.env.SERVICE_DB_POOL_SIZE);
+  if (opts.preferSocket && (await embeddedSocketAlive(config.dbSocketPath))) {
+    return openPostgres(embeddedSocketUrl(config.dbSocketPath), 1);
+  }
+  return openPglite(config.dataDir);
+}

@@ -1,0 +1,14 @@
+/**
+ * Every migration, in order. Names sort lexically; add new ones at the end with the next number.
+ * Migrations run at start (`service-api start|api|worker`) and with `service-api migrate`.
+ */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-foundation.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': m0001,
+  // tools: register the tool API migration here
+  // media: register the media migration here
+  // channels: register the channels/profiles migration here
+  // publishing: register the publishing migration here
+};

@@ -1,0 +1,104 @@
+/**
+ * Kysely table types. Each area declares its tables next to its migration and they are merged here.
+ * Timestamps are timestamptz (Date in, Date out); ids are prefixed ULIDs (see platform/ids.ts).
+ */
+import type { ColumnType, Generated } from 'kysely';
+
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+export type Json<T = unknown> = ColumnType<T, string, string>;
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  display_name: string | null;
+  /** tool API membership tier: basic | pro | max */
+  tier: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  organization_id: string;
+  user_id: string;
+  role: string;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** the visible, non-secret start of the key (also the lookup index) */
+  prefix: string;
+  /** sha256 of the whole key (keys are 190+ bits of randomness, so a fast hash is enough) */
+  secret_hash: string;
+  scopes: string[];
+  created_by_user_id: string | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  expires_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface BrandsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  slug: string;
+  timezone: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface BrandProductsTable {
+  id: string;
+  organization_id: string;
+  brand_id: string;
+  name: string;
+  slug: string;
+  product_url: string | null;
+  store_product_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface WorkerHeartbeatsTable {
+  worker_id: string;
+  hostname: string;
+  pid: number;
+  started_at: Date;
+  beat_at: Date;
+}
+
+export interface AuthSessionsTable {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Date;
+  revoked_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface FoundationTables {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  api_keys: ApiKeysTable;
+  brands: BrandsTable;
+  brand_products: BrandProductsTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
+  auth_sessions: AuthSessionsTable;
+}
+
+// Areas add their table interfaces to this intersection (tools, media, channels, publishing).
+export interface Database extends FoundationTables {}

@@ -1,0 +1,180 @@
+/**
+ * The one error catalog. Every error the service answers has a code here with its HTTP status and
+ * category; handlers and services throw AppError(code) and one Fastify hook renders the body.
+ * The publishing API codes are the specification's table (catalog version below); codes this service
+ * adds are grouped at the end of each section and documented in the OpenAPI document.
+ */
+export const ERROR_CATALOG_VERSION = '2026-07-26';
+
+export type ErrorCategory =
+  | 'validation'
+  | 'configuration'
+  | 'conflict'
+  | 'authentication'
+  | 'authorization'
+  | 'feature_gate'
+  | 'not_found'
+  | 'rate_limit'
+  | 'payload'
+  | 'server';
+
+interface CatalogEntry {
+  status: number;
+  category: ErrorCategory;
+  /** default human message */
+  message: string;
+}
+
+const e = (status: number, category: ErrorCategory, message: string): CatalogEntry => ({ status, category, message });
+
+export const ERROR_CATALOG = {
+  // ---- 400 validation (spec)
+  invalid_request: e(400, 'validation', 'The request is not valid.'),
+  invalid_oauth_token_request: e(400, 'validation', 'The token request body is not valid.'),
+  invalid_public_oauth_authorize_request: e(400, 'validation', 'The authorize request is not valid.'),
+  oauth_redirect_uri_not_registered: e(400, 'validation', 'The redirect URI is not registered for this app.'),
+  oauth_authorization_code_invalid: e(400, 'validation', 'The authorization code is invalid, expired, consumed or issued to another client.'),
+  oauth_refresh_token_invalid: e(400, 'validation', 'The refresh token is invalid, expired, consumed or issued to another client.'),
+  invalid_public_publish_plan_request: e(400, 'validation', 'The publish plan request is not valid.'),
+  invalid_public_publish_job_request: e(400, 'validation', 'The publish job request is not valid.'),
+  invalid_public_publish_job_query: e(400, 'validation', 'The publish job query is not valid.'),
+  invalid_public_publish_enqueue_request: e(400, 'validation', 'The enqueue request is not valid.'),
+  invalid_public_publish_slot_query: e(400, 'validation', 'The publish slot query is not valid.'),
+  invalid_public_publish_schedule_request: e(400, 'validation', 'The schedule request is not valid.'),
+  invalid_public_publish_cancel_request: e(400, 'validation', 'The cancel request is not valid.'),
+  invalid_public_publish_url_reconciliation_request: e(400, 'validation', 'The URL reconciliation request is not valid.'),
+  invalid_public_analytics_snapshot_query: e(400, 'validation', 'The analytics snapshot query is not valid.'),
+  invalid_public_brand_query: e(400, 'validation', 'The brand query is not valid.'),
+  invalid_public_channel_account_query: e(400, 'validation', 'The channel account query is not valid.'),
+  invalid_public_channel_connect_url_request: e(400, 'validation', 'The connect URL request is not valid.'),
+  channel_oauth_redirect_uri_forbidden: e(400, 'validation', 'The redirect URI differs from the server configuration.'),
+  invalid_public_media_upload_request: e(400, 'validation', 'The media upload request is not valid.'),
+  invalid_multipart_media_upload: e(400, 'validation', 'The request is not a valid multipart/form-data upload.'),
+  multipart_media_file_required: e(400, 'validation', 'The multipart upload must carry a non-empty file field.'),
+  media_file_too_large: e(400, 'validation', 'The file is larger than the configured maximum.'),
+  invalid_public_comment_reply_draft_request: e(400, 'validation', 'The reply draft request is not valid.'),
+  invalid_public_social_comment_reply_request: e(400, 'validation', 'The comment reply request is not valid.'),
+  invalid_public_social_comment_reply_query: e(400, 'validation', 'The comment reply query is not valid.'),
+  invalid_public_webhook_endpoint_query: e(400, 'validation', 'The webhook endpoint query is not valid.'),
+  invalid_public_webhook_endpoint_create_request: e(400, 'validation', 'The webhook endpoint create request is not valid.'),
+  invalid_public_webhook_endpoint_update_request: e(400, 'validation', 'The webhook endpoint update request is not valid.'),
+  invalid_public_webhook_endpoint_delete_request: e(400, 'validation', 'The webhook endpoint delete request is not valid.'),
+  webhook_url_invalid: e(400, 'validation', 'The webhook URL is not safe for outbound delivery.'),
+  invalid_public_automation_source_query: e(400, 'validation', 'The automation source query is not valid.'),
+  invalid_public_automation_source_create_request: e(400, 'validation', 'The automation source create request is not valid.'),
+  invalid_public_automation_source_update_request: e(400, 'validation', 'The automation source update request is not valid.'),
+  invalid_public_automation_source_delete_request: e(400, 'validation', 'The automation source delete request is not valid.'),
+  invalid_public_automation_run_query: e(400, 'validation', 'The automation run query is not valid.'),
+  invalid_public_automation_run_create_request: e(400, 'validation', 'The automation run create request is not valid.'),
+  invalid_public_automation_run_record_request: e(400, 'validation', 'The automation run record request is not valid.'),
+  // ---- 400 configuration (spec)
+  invalid_public_api_rate_limit_store: e(400, 'configuration', 'The configured rate-limit store is not supported.'),
+  database_url_required: e(400, 'configuration', 'DATABASE_URL is required for this configuration.'),
+  redis_url_required: e(400, 'configuration', 'REDIS_URL is required for the configured store.'),
+  oauth_client_secret_unavailable: e(400, 'configuration', 'The OAuth client secret reference cannot be resolved.'),
+  channel_oauth_config_missing: e(400, 'configuration', 'The platform OAuth configuration is missing.'),
+  channel_oauth_config_invalid: e(400, 'configuration', 'The platform OAuth configuration is invalid.'),
+  // ---- 400 conflict (spec)
+  oauth_authorization_code_consumed: e(400, 'conflict', 'The authorization code was already used.'),
+  oauth_refresh_token_consumed: e(400, 'conflict', 'The refresh token was already used.'),
+  // ---- 401 (spec)
+  public_api_token_required: e(401, 'authentication', 'A bearer credential is required.'),
+  public_api_token_forbidden: e(401, 'authentication', 'The credential is not authorized for this route.'),
+  invalid_client: e(401, 'authentication', 'The client credentials are invalid.'),
+  // ---- 403 feature gates (spec)
+  public_api_disabled: e(403, 'feature_gate', 'The public API is disabled.'),
+  public_oauth_disabled: e(403, 'feature_gate', 'The public OAuth provider is disabled.'),
+  publish_job_write_disabled: e(403, 'feature_gate', 'Publish job persistence is disabled.'),
+  publish_enqueue_disabled: e(403, 'feature_gate', 'Publish queueing is disabled.'),
+  publish_schedule_write_disabled: e(403, 'feature_gate', 'Publish scheduling is disabled.'),
+  publish_cancel_write_disabled: e(403, 'feature_gate', 'Publish cancellation is disabled.'),
+  media_upload_write_disabled: e(403, 'feature_gate', 'Media uploads are disabled.'),
+  provider_comment_reply_disabled: e(403, 'feature_gate', 'Live provider comment replies are disabled.'),
+  social_comment_write_disabled: e(403, 'feature_gate', 'Social comment writes are disabled.'),
+  publish_url_reconciliation_disabled: e(403, 'feature_gate', 'Publish URL reconciliation is disabled.'),
+  webhook_write_disabled: e(403, 'feature_gate', 'Webhook endpoint writes are disabled.'),
+  automation_write_disabled: e(403, 'feature_gate', 'Automation writes are disabled.'),
+  // ---- 404 (spec)
+  oauth_app_not_found: e(404, 'not_found', 'No such OAuth app in the principal organization.'),
+  public_publish_job_not_found: e(404, 'not_found', 'No such publish job in the principal organization.'),
+  social_comment_not_found: e(404, 'not_found', 'No such social comment in the principal organization.'),
+  webhook_endpoint_not_found: e(404, 'not_found', 'No such webhook endpoint in the principal organization.'),
+  automation_source_not_found: e(404, 'not_found', 'No such automation source in the principal organization.'),
+  automation_source_not_runnable: e(404, 'not_found', 'The automation source is missing, disabled or deleted.'),
+  automation_run_not_found: e(404, 'not_found', 'No such automation run in the principal organization.'),
+  // ---- 409 / 421 / 422 / 429 / 500 (spec)
+  automation_run_invalid_transition: e(409, 'conflict', 'The automation run cannot move to that state.'),
+  request_origin_not_allowed: e(421, 'authorization', 'The request origin is not permitted.'),
+  publish_plan_validation_failed: e(422, 'validation', 'The publish plan has blocking validation issues.'),
+  provider_comment_reply_unsupported: e(422, 'validation', 'The provider does not support comment replies.'),
+  public_api_rate_limited: e(429, 'rate_limit', 'Too many requests; retry after the indicated time.'),
+  internal_server_error: e(500, 'server', 'An unexpected error occurred.'),
+  oauth_authorization_write_failed: e(500, 'server', 'The authorization could not be saved.'),
+  oauth_authorization_code_write_failed: e(500, 'server', 'The authorization code could not be saved.'),
+  oauth_access_token_write_failed: e(500, 'server', 'The access token could not be saved.'),
+  oauth_refresh_token_write_failed: e(500, 'server', 'The refresh token could not be saved.'),
+  webhook_endpoint_create_failed: e(500, 'server', 'The webhook endpoint could not be created.'),
+  automation_source_create_failed: e(500, 'server', 'The automation source could not be created.'),
+
+  // ---- codes this service adds (documented in the OpenAPI document and docs/errors.md)
+  not_found: e(404, 'not_found', 'No such route.'),
+  method_not_allowed: e(405, 'validation', 'The method is not allowed on this route.'),
+  payload_too_large: e(413, 'payload', 'The request body is larger than allowed.'),
+  unsupported_media_type: e(415, 'validation', 'The request content type is not supported.'),
+  service_unavailable: e(503, 'server', 'The service is shutting down or not ready.'),
+  brand_not_found: e(404, 'not_found', 'No such brand in the principal organization.'),
+
+  // ---- tools: tool API codes (tool-api.md; rendered in the tool API envelope)
+  authentication_required: e(401, 'authentication', 'An API key is required.'),
+  invalid_api_key: e(401, 'authentication', 'The API key is unknown or revoked.'),
+  membership_required: e(403, 'authorization', 'Your membership tier has no API access.'),
+  insufficient_scope: e(403, 'authorization', 'The API key lacks the scope for this tool.'),
+  idempotency_conflict: e(409, 'conflict', 'The Idempotency-Key was used with a different body.'),
+  idempotency_in_progress: e(409, 'conflict', 'A request with this Idempotency-Key is still running.'),
+  quota_exceeded: e(429, 'rate_limit', 'The daily quota is exhausted.'),
+  rate_limited: e(429, 'rate_limit', 'The minute limit is exceeded.'),
+  concurrency_limited: e(429, 'rate_limit', 'Another request for this key and tool is running.'),
+
+  // ---- media: codes added by the media library
+
+  // ---- channels: codes added by channels, providers and profiles
+
+  // ---- publishing: codes added by the publishing engine
+} as const satisfies Record<string, CatalogEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export interface FieldIssue {
+  path: string[];
+  source: 'body' | 'query' | 'params';
+  message?: string;
+}
+
+export interface AppErrorOptions {
+  message?: string;
+  fields?: FieldIssue[];
+  /** extra top-level properties of the body (ErrorResponse allows additional properties) */
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fields?: FieldIssue[];
+  readonly details?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.message ?? ERROR_CATALOG[code].message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CATALOG[code].status;
+    this.fields = options.fields;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export const isAppError = (err: unknown): err is AppError => err instanceof AppError;

@@ -1,0 +1,22 @@
+/**
+ * Prefixed, sortable ids: `<prefix>_<ULID>`. ULIDs sort by creation time, so keyset pagination on id
+ * follows creation order. The monotonic factory keeps ids from one process strictly increasing even
+ * within the same millisecond.
+ */
+import { monotonicFactory } from 'ulid';
+
+const next = monotonicFactory();
+
+export const ID_PREFIXES = {
+  organization: 'org',
+  user: 'usr',
+  apiKey: 'key',
+  brand: 'brd',
+  product: 'prd',
+  session: 'ses',
+  worker: 'wrk',
+} as const;
+
+export function newId(prefix: string): string {
+  return `${prefix}_${next()}`;
+}

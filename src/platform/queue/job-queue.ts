@@ -1,0 +1,92 @@
+/**
+ * pg-boss on the service's own database (PGlite or PostgreSQL). Areas define jobs with defineJob();
+ * the worker process registers a handler for each. `send` takes an optional transaction so a job is
+ * enqueued atomically with the row change that needs it.
+ */
+import PgBoss from 'pg-boss';
+import { type DatabaseHandle, type Executor, txSql } from '../db/database.js';
+
+export interface JobDefinition<T extends object = Record<string, unknown>> {
+  name: string;
+  /** pg-boss queue options: retries, backoff, expiry, policy */
+  queue?: Omit<PgBoss.Queue, 'name'>;
+  /** how many jobs of this queue one worker runs at once */
+  concurrency?: number;
+  pollingIntervalSeconds?: number;
+  /** cron (UTC) on which the worker schedules this job, if periodic */
+  cron?: string;
+  handler(data: T, job: PgBoss.Job<T>): Promise<void>;
+}
+
+export interface SendOptions {
+  tx?: Executor;
+  startAfter?: Date | number;
+  singletonKey?: string;
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}
+
+export interface JobQueue {
+  readonly boss: PgBoss;
+  start(): Promise<void>;
+  ensureQueue(def: JobDefinition<any>): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+}
+
+export function defineJob<T extends object>(def: JobDefinition<T>): JobDefinition<T> {
+  return def;
+}
+
+export function createJobQueue(database: DatabaseHandle, options: { supervise: boolean; schedule: boolean }): JobQueue {
+  const common = {
+    schema: 'pgboss',
+    supervise: options.supervise,
+    schedule: options.schedule,
+    migrate: true,
+    // keep finished jobs a day for inspection; archive sweeps run in the supervising worker
+    deleteAfterDays: 1,
+  } as const;
+  const boss =
+    database.kind === 'pglite' || !database.connectionString
+      ? new PgBoss({ ...common, db: database.sql })
+      : new PgBoss({ ...common, connectionString: database.connectionString, max: 4, application_name: 'service-api-jobs' });
+  boss.on('error', () => {
+    /* pg-boss reports maintenance errors here; they are retried by pg-boss itself */
+  });
+  const ensured = new Set<string>();
+  let started = false;
+
+  return {
+    boss,
+    async start() {
+      if (started) return;
+      await boss.start();
+      started = true;
+    },
+    async ensureQueue(def) {
+      if (ensured.has(def.name)) return;
+      const existing = await boss.getQueue(def.name);
+      if (!existing) await boss.createQueue(def.name, { name: def.name, ...(def.queue ?? {}) });
+      ensured.add(def.name);
+    },
+    async send(name, data, opts = {}) {
+      const sendOptions: PgBoss.SendOptions & { db?: unknown } = {};
+      if (opts.startAfter !== undefined) sendOptions.startAfter = opts.startAfter instanceof Date ? opts.startAfter : opts.startAfter;
+      if (opts.singletonKey) sendOptions.singletonKey = opts.singletonKey;
+      if (opts.retryLimit !== undefined) sendOptions.retryLimit = opts.retryLimit;
+      if (opts.retryDelay !== undefined) sendOptions.retryDelay = opts.retryDelay;
+      if (opts.retryBackoff !== undefined) sendOptions.retryBackoff = opts.retryBackoff;
+      if (opts.expireInSeconds !== undefined) sendOptions.expireInSeconds = opts.expireInSeconds;
+      if (opts.tx) sendOptions.db = txSql(opts.tx);
+      return boss.send(name, data, sendOptions as PgBoss.SendOptions);
+    },
+    async stop(opts = {}) {
+      if (!started) return;
+      started = false;
+      await boss.stop({ graceful: opts.graceful ?? true, wait: true, timeout: opts.timeoutMs ?? 30_000 });
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The worker: registers every job handler, writes a heartbeat row that readiness reads, and on stop
+ * lets jobs in flight finish (pg-boss graceful stop) before removing its heartbeat.
+ */
+import os from 'node:os';
+import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.js';
+import { newId } from '../ids.js';
+import type { JobDefinition, JobQueue } from './job-queue.js';
+
+export interface WorkerHandle {
+  workerId: string;
+  stop(timeoutMs: number): Promise<void>;
+}
+
+export async function startWorker(opts: {
+  db: Db;
+  queue: JobQueue;
+  jobs: JobDefinition<any>[];
+  heartbeatSeconds: number;
+  logger: Logger;
+}): Promise<WorkerHandle> {
+  const { db, queue, jobs, logger } = opts;
+  const workerId = newId('wrk');
+  const startedAt = new Date();
+  const beat = async () => {
+    const now = new Date();
+    await db
+      .insertInto('worker_heartbeats')
+      .values({ worker_id: workerId, hostname: os.hostname(), pid: process.pid, started_at: startedAt, beat_at: now })
+      .onConflict((oc) => oc.column('worker_id').doUpdateSet({ beat_at: now }))
+      .execute();
+  };
+  await beat();
+  const timer = setInterval(() => {
+    beat().catch((err) => logger.warn({ err: (err as Error).message }, 'worker heartbeat failed'));
+  }, opts.heartbeatSeconds * 1000);
+  timer.unref();
+
+  for (const def of jobs) {
+    await queue.ensureQueue(def);
+    await queue.boss.work(
+      def.name,
+      { batchSize: 1, pollingIntervalSeconds: def.pollingIntervalSeconds ?? 1 },
+      async (batch: PgBoss.Job<any>[]) => {
+        for (const job of batch) await def.handler(job.data, job);
+      },
+    );
+    if (def.cron) await queue.boss.schedule(def.name, def.cron, {}, { tz: 'UTC' });
+  }
+  logger.info({ workerId, jobs: jobs.map((j) => j.name) }, 'worker started');
+
+  return {
+    workerId,
+    async stop(timeoutMs) {
+      clearInterval(timer);
+      await queue.stop({ graceful: true, timeoutMs });
+      await db.deleteFrom('worker_heartbeats').where('worker_id', '=', workerId).execute().catch(() => undefined);
+      logger.info({ workerId }, 'worker stopped');
+    },
+  };
+}

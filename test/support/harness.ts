@@ -1,0 +1,155 @@
+/**
+ * Test harness: buildApp on a freshly migrated database — in-memory PGlite by default, or a new
+ * database on the PostgreSQL server of DATABASE_URL (created here, dropped on close) — with real
+ * counters (memory, or Redis with a private key prefix when REDIS_URL is set) and real pg-boss.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import pino from 'pino';
+import { type AppDeps, type Clock, systemClock } from '../../src/app-deps.js';
+import { buildApp } from '../../src/app.js';
+import { type Config, type Env, loadConfig } from '../../src/config.js';
+import { closeCounters, createCounters } from '../../src/platform/counters/index.js';
+import { type DatabaseHandle, openPglite, openPostgres } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { createJobQueue } from '../../src/platform/queue/job-queue.js';
+import { startWorker, type WorkerHandle } from '../../src/platform/queue/worker.js';
+import { Encryptor } from '../../src/platform/secrets/encryption.js';
+import { IdentityService } from '../../src/modules/identity/identity.service.js';
+import { BrandsService } from '../../src/modules/brands/brands.service.js';
+import { jobDefinitions } from '../../src/main/runtime.js';
+import { PUBLIC_SCOPES } from '../../src/http/principal.js';
+
+export const REAL_DATABASE_URL = process.env.DATABASE_URL || null;
+export const REAL_REDIS_URL = process.env.REDIS_URL || null;
+
+/** A settable clock for tests of windows, leases and expiry. */
+export class TestClock implements Clock {
+  constructor(private t = Date.now()) {}
+  now(): Date {
+    return new Date(this.t);
+  }
+  set(ms: number | Date): void {
+    this.t = typeof ms === 'number' ? ms : ms.getTime();
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+async function freshPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  deps: AppDeps;
+  config: Config;
+  database: DatabaseHandle;
+  clock: TestClock;
+  /** starts a worker running every job definition (not started by default) */
+  startWorker(): Promise<WorkerHandle>;
+  /** an organization with an API key (all public scopes unless given) */
+  createOrganization(opts?: { name?: string; scopes?: string[] }): Promise<{ organizationId: string; userId: string; apiKey: string; auth: Record<string, string> }>;
+  createBrand(organizationId: string, name: string, extra?: { slug?: string; timezone?: string }): Promise<{ brandId: string }>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  overrides?: Partial<Env>;
+  /** use the real Redis of REDIS_URL (default: when REDIS_URL is set) */
+  redis?: boolean;
+  /** share counters between two apps (two-process tests): pass the same prefix */
+  redisPrefix?: string;
+  /** share a database between two apps */
+  database?: DatabaseHandle;
+  clock?: TestClock;
+}
+
+export async function createTestContext(opts: HarnessOptions = {}): Promise<TestContext> {
+  const clock = opts.clock ?? new TestClock();
+  const useRedis = (opts.redis ?? true) && REAL_REDIS_URL !== null;
+  const env: Record<string, string> = {
+    SERVICE_DATA_DIR: `/tmp/service-api-test-${randomBytes(4).toString('hex')}`,
+    SERVICE_LOG_LEVEL: 'silent',
+    ...(useRedis ? { REDIS_URL: REAL_REDIS_URL! } : {}),
+    ...opts.env,
+  };
+  let drop: (() => Promise<void>) | null = null;
+  let database = opts.database;
+  const ownsDatabase = !database;
+  if (!database) {
+    if (REAL_DATABASE_URL) {
+      const fresh = await freshPostgres(REAL_DATABASE_URL);
+      drop = fresh.drop;
+      env.DATABASE_URL = fresh.url;
+      database = openPostgres(fresh.url, 5);
+    } else {
+      database = await openPglite('memory://');
+    }
+    await migrateToLatest(database.db);
+  }
+  const config = loadConfig(env, opts.overrides);
+  const counters = createCounters(config.env.REDIS_URL, {
+    now: () => clock.now().getTime(),
+    prefix: `test:${opts.redisPrefix ?? randomBytes(6).toString('hex')}:`,
+  });
+  const jobs = createJobQueue(database, { supervise: false, schedule: false });
+  await jobs.start();
+  const deps: AppDeps = { config, database, counters, jobs, encryptor: new Encryptor(randomBytes(32)), clock, version: '0.1.0-test' };
+  const app = await buildApp(deps, { logger: false });
+  await app.ready();
+  const workers: WorkerHandle[] = [];
+
+  return {
+    app,
+    deps,
+    config,
+    database,
+    clock,
+    async startWorker() {
+      const w = await startWorker({ db: database!.db, queue: jobs, jobs: jobDefinitions(deps), heartbeatSeconds: 1, logger: pino({ level: 'silent' }) });
+      workers.push(w);
+      return w;
+    },
+    async createOrganization(o = {}) {
+      const identity = new IdentityService(database!.db);
+      const email = `owner-${randomBytes(5).toString('hex')}@example.test`;
+      const boot = await identity.bootstrap({ organization: o.name ?? 'Test Org', email, password: 'correct horse battery' }, clock.now());
+      let apiKey = boot.apiKey;
+      if (o.scopes) apiKey = (await identity.createApiKeyFor({ organizationId: boot.organizationId, scopes: o.scopes })).apiKey;
+      return { organizationId: boot.organizationId, userId: boot.userId, apiKey, auth: { authorization: `Bearer ${apiKey}` } };
+    },
+    async createBrand(organizationId, name, extra = {}) {
+      const b = await new BrandsService(database!.db).create(organizationId, { name, ...extra }, clock.now());
+      return { brandId: b.brandId };
+    },
+    async close() {
+      await app.close();
+      for (const w of workers) await w.stop(5000);
+      await jobs.stop({ graceful: false, timeoutMs: 1000 }).catch(() => undefined);
+      await closeCounters(counters);
+      if (ownsDatabase) await database!.close();
+      if (drop) await drop();
+    },
+  };
+}
+
+export const ALL_SCOPES = [...PUBLIC_SCOPES];

@@ -1,0 +1,323 @@
+/**
+ * Pinterest adapter (API v5). Image Pins are created from a public image URL in one call. Video Pins
+ * register an upload (POST /v5/media), send the file to the returned upload_url, and are created once
+ * GET /v5/media/{id} reports `succeeded`; until then publish answers `processing` and pollPublish
+ * carries on, so the engine never holds a job open while Pinterest transcodes.
+ */
+import {
+	type OAuthTokens,
+	type ProviderAppConfig,
+	type ProviderCallContext,
+	ProviderError,
+	type PublishRequest,
+	type PublishResult,
+	type SocialProvider,
+} from "../provider.js";
+import {
+	PinterestClient,
+	type PinterestTokenResponse,
+} from "./pinterest.client.js";
+import {
+	PINTEREST_SCOPES,
+	pinterestCapability,
+	pinterestValidationRules,
+} from "./pinterest.rules.js";
+
+const PLATFORM = "pinterest" as const;
+const MEDIA_POLL_MS = 5_000;
+const BOARD_LIST_MAX = 500;
+
+export function pinterestPinUrl(pinId: string): string {
+	return `https://www.pinterest.com/pin/${encodeURIComponent(pinId)}/`;
+}
+
+function fail(category: ProviderError["category"], message: string): never {
+	throw new ProviderError({ platform: PLATFORM, category, message });
+}
+
+function str(value: unknown): string | undefined {
+	return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+function toTokens(
+	body: PinterestTokenResponse,
+	previousRefreshToken: string | null,
+): OAuthTokens {
+	const now = Date.now();
+	return {
+		accessToken: body.access_token,
+		refreshToken: body.refresh_token ?? previousRefreshToken,
+		expiresAt:
+			typeof body.expires_in === "number"
+				? new Date(now + body.expires_in * 1000)
+				: null,
+		refreshTokenExpiresAt:
+			typeof body.refresh_token_expires_in === "number"
+				? new Date(now + body.refresh_token_expires_in * 1000)
+				: null,
+		// Pinterest lists granted scopes separated by commas
+		scopes: (body.scope ?? "").split(/[,\s]+/).filter(Boolean),
+		extra: {},
+	};
+}
+
+/** Pin fields shared by image and video Pins, from the post text and settings. */
+function pinFields(
+	request: Pick<PublishRequest, "text" | "settings">,
+	altText?: string,
+): Record<string, unknown> {
+	const boardId = str(request.settings.boardId);
+	if (!boardId)
+		fail("user_content", "pinterest needs a board (settings.boardId)");
+	const pin: Record<string, unknown> = { board_id: boardId };
+	const section = str(request.settings.boardSectionId);
+	if (section) pin.board_section_id = section;
+	const title = str(request.settings.title);
+	if (title) pin.title = title;
+	if (request.text) pin.description = request.text;
+	const link = str(request.settings.link);
+	if (link) pin.link = link;
+	if (altText) pin.alt_text = altText;
+	return pin;
+}
+
+/** What pollPublish needs to create a video Pin once the upload is processed. */
+interface VideoPinPlan {
+	mediaId: string;
+	pin: Record<string, unknown>;
+	cover: { cover_image_url: string } | { cover_image_key_frame_time: number };
+}
+
+function encodePlan(plan: VideoPinPlan): string {
+	return `v1.${Buffer.from(JSON.stringify(plan)).toString("base64url")}`;
+}
+
+function decodePlan(token: string): VideoPinPlan {
+	try {
+		if (!token.startsWith("v1.")) throw new Error("version");
+		const plan = JSON.parse(
+			Buffer.from(token.slice(3), "base64url").toString("utf8"),
+		) as VideoPinPlan;
+		if (typeof plan.mediaId !== "string" || typeof plan.pin !== "object")
+			throw new Error("shape");
+		return plan;
+	} catch {
+		return fail(
+			"platform_rejected",
+			"pinterest poll token is not one this adapter issued",
+		);
+	}
+}
+
+export function createPinterestProvider(
+	config: ProviderAppConfig,
+): SocialProvider {
+	const client = new PinterestClient(config);
+
+	async function createPin(
+		ctx: ProviderCallContext,
+		pin: Record<string, unknown>,
+	): Promise<PublishResult> {
+		const created = await client.createPin(ctx.accessToken, pin, ctx.signal);
+		return {
+			status: "published",
+			providerPostId: created.id,
+			url: pinterestPinUrl(created.id),
+		};
+	}
+
+	/** Creates the video Pin when the media is processed; otherwise asks to be polled again. */
+	async function advanceVideo(
+		ctx: ProviderCallContext,
+		plan: VideoPinPlan,
+	): Promise<PublishResult> {
+		const media = await client.mediaStatus(
+			ctx.accessToken,
+			plan.mediaId,
+			ctx.signal,
+		);
+		if (media.status === "succeeded") {
+			return createPin(ctx, {
+				...plan.pin,
+				media_source: {
+					source_type: "video_id",
+					media_id: plan.mediaId,
+					...plan.cover,
+				},
+			});
+		}
+		if (media.status === "failed")
+			fail("user_content", "pinterest could not process the video");
+		return {
+			status: "processing",
+			pollToken: encodePlan(plan),
+			pollAfterMs: MEDIA_POLL_MS,
+		};
+	}
+
+	return {
+		platform: PLATFORM,
+		capability: pinterestCapability,
+		rules: pinterestValidationRules,
+
+		oauth: {
+			supportsPkce: false,
+			supportsRefresh: true,
+			// API v5 has no endpoint that revokes a user token: the user removes the app in Pinterest's
+			// settings; revoke() forgets nothing on Pinterest's side and the caller deletes the tokens
+			supportsRevoke: false,
+			defaultScopes: PINTEREST_SCOPES,
+			authorizationUrl(input) {
+				if (!config.clientId)
+					fail("platform_rejected", "pinterest client id is not configured");
+				const params = new URLSearchParams({
+					client_id: config.clientId,
+					redirect_uri: input.redirectUri,
+					response_type: "code",
+					scope: (input.scopes.length > 0
+						? input.scopes
+						: PINTEREST_SCOPES
+					).join(","),
+					state: input.state,
+				});
+				return `${client.authorizeEndpoint()}?${params}`;
+			},
+			async exchangeCode(input) {
+				const form = new URLSearchParams({
+					grant_type: "authorization_code",
+					code: input.code,
+					redirect_uri: input.redirectUri,
+				});
+				return toTokens(await client.token(form, "exchange"), null);
+			},
+			async refresh(input) {
+				if (!input.refreshToken)
+					fail(
+						"auth_expired",
+						"pinterest channel has no refresh token; connect it again",
+					);
+				const form = new URLSearchParams({
+					grant_type: "refresh_token",
+					refresh_token: input.refreshToken,
+				});
+				return toTokens(
+					await client.token(form, "refresh"),
+					input.refreshToken,
+				);
+			},
+			async revoke() {},
+		},
+
+		async lookupAccounts({ tokens }) {
+			const me = await client.userAccount(tokens.accessToken);
+			const id = me.id ?? me.username;
+			if (!id)
+				fail(
+					"platform_rejected",
+					"pinterest user_account has neither id nor username",
+				);
+			return [
+				{
+					externalAccountId: id,
+					displayName: me.business_name || me.username || id,
+					handle: me.username ?? null,
+					avatarUrl: me.profile_image ?? null,
+				},
+			];
+		},
+
+		async publish(ctx, request) {
+			const [item, ...rest] = request.media;
+			if (!item || rest.length > 0)
+				fail("user_content", "pinterest needs exactly one image or video");
+			const pin = pinFields(request, item.altText);
+			if (item.kind === "image") {
+				return createPin(ctx, {
+					...pin,
+					media_source: { source_type: "image_url", url: item.url },
+				});
+			}
+			if (item.kind !== "video")
+				fail("user_content", `pinterest does not accept ${item.kind} media`);
+			const coverUrl = str(request.settings.coverImageUrl);
+			const upload = await client.registerMedia(ctx.accessToken, ctx.signal);
+			await client.uploadMedia(upload, item, ctx.signal);
+			return advanceVideo(ctx, {
+				mediaId: upload.media_id,
+				pin,
+				cover: coverUrl
+					? { cover_image_url: coverUrl }
+					: { cover_image_key_frame_time: 0 },
+			});
+		},
+
+		async pollPublish(ctx, pollToken) {
+			return advanceVideo(ctx, decodePlan(pollToken));
+		},
+
+		async fetchPermalink(ctx, providerPostId) {
+			const pin = await client.getPin(
+				ctx.accessToken,
+				providerPostId,
+				ctx.signal,
+			);
+			return pinterestPinUrl(pin.id);
+		},
+
+		async postComment() {
+			return fail(
+				"platform_rejected",
+				"pinterest API v5 does not support comments",
+			);
+		},
+
+		async listComments() {
+			return fail(
+				"platform_rejected",
+				"pinterest API v5 does not support comments",
+			);
+		},
+
+		async fetchPostAnalytics(ctx, input) {
+			const names = {
+				IMPRESSION: "impressions",
+				SAVE: "saves",
+				PIN_CLICK: "pinClicks",
+				OUTBOUND_CLICK: "outboundClicks",
+			} as const;
+			const answer = await client.pinAnalytics(
+				ctx.accessToken,
+				input.providerPostId,
+				Object.keys(names),
+				ctx.signal,
+			);
+			const summary =
+				answer.all?.summary_metrics ?? answer.all?.lifetime_metrics ?? {};
+			const metrics: Record<string, number> = {};
+			for (const [from, to] of Object.entries(names)) {
+				if (typeof summary[from] === "number") metrics[to] = summary[from];
+			}
+			return { capturedAt: new Date().toISOString(), metrics };
+		},
+
+		async runTool(ctx, toolName) {
+			if (toolName !== "boardList")
+				return fail(
+					"platform_rejected",
+					`pinterest does not support the ${toolName} tool`,
+				);
+			const boards = await client.listBoards(
+				ctx.accessToken,
+				BOARD_LIST_MAX,
+				ctx.signal,
+			);
+			return boards.map((b) => ({
+				id: b.id,
+				name: b.name ?? b.id,
+				description: b.description ?? "",
+				privacy: b.privacy ?? "PUBLIC",
+				pinCount: b.pin_count ?? 0,
+			}));
+		},
+	};
+}

@@ -174,30 +174,30 @@ export function authorize(
 	return { ...token, accessToken };
 }
 
-/** Form, raw video and image parsers, added only where the host app has none (sandbox mounting). */
+/** Form and raw video parsers, replacing the host app's own inside this encapsulated plugin (sandbox mounting). */
 export function addBodyParsers(app: FastifyInstance): void {
-	if (!app.hasContentTypeParser("application/x-www-form-urlencoded")) {
-		app.addContentTypeParser(
-			"application/x-www-form-urlencoded",
-			{ parseAs: "string" },
-			(_req, body, done) => {
-				done(null, Object.fromEntries(new URLSearchParams(body as string)));
-			},
-		);
+	if (app.hasContentTypeParser("application/x-www-form-urlencoded")) {
+		app.removeContentTypeParser("application/x-www-form-urlencoded");
 	}
+	app.addContentTypeParser(
+		"application/x-www-form-urlencoded",
+		{ parseAs: "string" },
+		(_req, body, done) => {
+			done(null, Object.fromEntries(new URLSearchParams(body as string)));
+		},
+	);
 	for (const type of [
 		"video/mp4",
 		"video/quicktime",
 		"video/webm",
 		"application/octet-stream",
 	]) {
-		if (!app.hasContentTypeParser(type)) {
-			app.addContentTypeParser(
-				type,
-				{ parseAs: "buffer", bodyLimit: 200 * 1024 * 1024 },
-				(_req, body, done) => done(null, body),
-			);
-		}
+		if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
+		app.addContentTypeParser(
+			type,
+			{ parseAs: "buffer", bodyLimit: 200 * 1024 * 1024 },
+			(_req, body, done) => done(null, body),
+		);
 	}
 }
 

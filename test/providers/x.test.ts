@@ -13,8 +13,17 @@ import { createXProvider } from "../../src/providers/x/x.provider.js";
 import { X_CAPABILITY, X_ENDPOINTS } from "../../src/providers/x/x.rules.js";
 import {
 	type RunningXSimulator,
+	XSimulatorState,
 	startXSimulator,
+	xSimulatorBaseUrls,
+	xSimulatorPlugin,
 } from "../../src/sandbox/simulators/x.simulator.js";
+import {
+	FailureQueue,
+	SimulatorLedger,
+} from "../../src/sandbox/simulator-kit.js";
+import Fastify from "fastify";
+import multipart from "@fastify/multipart";
 
 const REDIRECT =
 	"https://app.example.test/v1/channel-accounts/oauth/callback/x";
@@ -661,5 +670,67 @@ describe("X adapter against the simulator", () => {
 			),
 			"transient",
 		);
+	});
+
+	it("works mounted under a prefix of an app that has its own multipart parser", async () => {
+		const host = Fastify({ logger: false, forceCloseConnections: true });
+		await host.register(multipart);
+		const state = new XSimulatorState();
+		const ledger = new SimulatorLedger();
+		await host.register(xSimulatorPlugin, {
+			prefix: "/sandbox/x",
+			state,
+			ledger,
+			failures: new FailureQueue(),
+		});
+		const origin = await host.listen({ host: "127.0.0.1", port: 0 });
+		try {
+			const mounted = createXProvider({
+				clientId: state.clientId,
+				clientSecret: state.clientSecret,
+				redirectUri: REDIRECT,
+				...xSimulatorBaseUrls(origin, "/sandbox/x"),
+				timeoutMs: 5000,
+			});
+			const { verifier, challenge } = pkce();
+			const authUrl = mounted.oauth.authorizationUrl({
+				state: "m",
+				redirectUri: REDIRECT,
+				scopes: mounted.oauth.defaultScopes,
+				codeChallenge: challenge,
+			});
+			assert.ok(authUrl.startsWith(`${origin}/sandbox/x/i/oauth2/authorize?`));
+			const res = await fetch(authUrl, { redirect: "manual" });
+			const code =
+				new URL(res.headers.get("location") ?? "").searchParams.get("code") ??
+				"";
+			const tokens = await mounted.oauth.exchangeCode({
+				code,
+				redirectUri: REDIRECT,
+				codeVerifier: verifier,
+			});
+			const r = published(
+				await mounted.publish(
+					{
+						accessToken: tokens.accessToken,
+						externalAccountId: "",
+						channelSettings: {},
+					},
+					{
+						text: "mounted",
+						media: [media("image", 1500)],
+						settings: {},
+						idempotencyKey: "mm",
+					},
+				),
+			);
+			assert.equal(
+				r.url,
+				`https://x.com/sandbox_brand/status/${r.providerPostId}`,
+			);
+			assert.equal(ledger.posts.length, 1);
+		} finally {
+			await host.close();
+		}
 	});
 });

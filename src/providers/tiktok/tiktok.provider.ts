@@ -233,7 +233,9 @@ export function createTiktokProvider(
 			supportsRevoke: true,
 			defaultScopes: TIKTOK_DEFAULT_SCOPES,
 			authorizationUrl(input) {
-				const url = new URL("/v2/auth/authorize/", config.authBaseUrl);
+				const url = new URL(
+					`${config.authBaseUrl.replace(/\/$/, "")}/v2/auth/authorize/`,
+				);
 				url.searchParams.set("client_key", config.clientId ?? "");
 				url.searchParams.set("scope", input.scopes.join(","));
 				url.searchParams.set("response_type", "code");

@@ -147,7 +147,9 @@ export function createXProvider(
 					throw new Error(
 						"X authorization requires a PKCE S256 code challenge",
 					);
-				const url = new URL("/i/oauth2/authorize", config.authBaseUrl);
+				const url = new URL(
+					`${config.authBaseUrl.replace(/\/$/, "")}/i/oauth2/authorize`,
+				);
 				url.searchParams.set("response_type", "code");
 				url.searchParams.set("client_id", config.clientId ?? "");
 				url.searchParams.set("redirect_uri", input.redirectUri);

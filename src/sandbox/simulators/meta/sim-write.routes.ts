@@ -1,6 +1,6 @@
 /**
- * Write side of the simulated Graph hosts: Instagram and Threads containers and publishing, Facebook
- * feed/photos/videos, comments and replies, permission revocation. Media URLs are fetched like the
+ * Write side of the simulated Graph hosts: Instagram and Threads containers and publishing, Instagram
+ * comments and replies (Facebook Page publishing lives in sim-facebook.routes.ts). Media URLs are fetched like the
  * platforms do ("we cURL media"), so an unreachable URL fails the container with the platform's error.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -14,6 +14,11 @@ import {
 	SimError,
 	unsupported,
 } from "./sim-http.js";
+import {
+	facebookComment,
+	registerFacebookPublishing,
+} from "./sim-facebook.routes.js";
+import { fetchMedia, recordPost } from "./sim-media.js";
 import { shortcode } from "./sim-render.js";
 import { resolveObject } from "./sim-read.routes.js";
 import {
@@ -25,17 +30,6 @@ import {
 } from "./sim-state.js";
 
 const DAY_MS = 24 * 3600 * 1000;
-
-export async function fetchMedia(url: string | undefined): Promise<boolean> {
-	if (!url) return false;
-	try {
-		const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-		await res.arrayBuffer();
-		return res.ok;
-	} catch {
-		return false;
-	}
-}
 
 const PUBLISH_SCOPE: Record<Family, string> = {
 	facebook: "instagram_content_publish",
@@ -87,18 +81,6 @@ export function registerMetaWriteRoutes(
 		return target;
 	};
 
-	const recordPost = (post: SimPost) => {
-		state.put(post);
-		ledger.posts.push({
-			platform: post.platform,
-			accountId: post.ownerId,
-			postId: post.id,
-			text: post.text,
-			mediaCount: post.mediaCount,
-			at: Date.now(),
-		});
-	};
-
 	const checkQuota = (ownerId: string) => {
 		const limit =
 			family === "threads"
@@ -136,7 +118,7 @@ export function registerMetaWriteRoutes(
 			);
 		}
 		const isChild = p.is_carousel_item === "true";
-		let mediaType = (
+		const mediaType = (
 			p.media_type ?? (p.video_url ? "VIDEO" : p.image_url ? "IMAGE" : "")
 		).toUpperCase();
 		if (edge === "threads" && !mediaType)
@@ -271,7 +253,7 @@ export function registerMetaWriteRoutes(
 					? "instagram_standalone"
 					: "instagram_business";
 		const username = owner.username;
-		recordPost({
+		recordPost(ctx, {
 			kind: "post",
 			id: postId,
 			platform,
@@ -319,43 +301,6 @@ export function registerMetaWriteRoutes(
 			handler(ctx, family, "publish", publishContainer),
 		);
 	}
-
-	/** Facebook: POST /{post-id|comment-id}/comments with a page token */
-	const facebookComment = (req: FastifyRequest) => {
-		const token = authenticate(state, req, family);
-		const { id } = req.params as { id: string };
-		const target = resolveObject(state, family, token, id, "POST");
-		const message = params(req).message;
-		if (!message) throw invalidParam("The parameter message is required");
-		let postId: string;
-		let parentId: string | null = null;
-		if (target.kind === "post" && target.platform === "facebook_page")
-			postId = target.id;
-		else if (target.kind === "comment") {
-			postId = target.postId;
-			parentId = target.id;
-		} else throw unsupported("POST", `${id}/comments`);
-		requireScope(token, "pages_manage_engagement");
-		const post = state.get(postId) as SimPost;
-		const page = state.get(post.ownerId);
-		const created = state.put({
-			kind: "comment",
-			id: `${postId.split("_").pop()}_${state.nextId()}`,
-			postId,
-			parentId,
-			text: message,
-			authorId: post.ownerId,
-			authorName: page?.kind === "page" ? page.name : "Page",
-			createdAt: state.now(),
-		});
-		ledger.comments.push({
-			postId,
-			commentId: created.id,
-			text: message,
-			at: Date.now(),
-		});
-		return { body: { id: created.id } };
-	};
 
 	// Instagram comments and replies; on the Facebook host, Page posts and their comments go to facebookComment
 	if (family !== "threads") {
@@ -413,7 +358,7 @@ export function registerMetaWriteRoutes(
 			`${prefix}/:id/comments`,
 			handler(ctx, family, "comment", (req) =>
 				isFacebookTarget((req.params as { id: string }).id)
-					? facebookComment(req)
+					? facebookComment(ctx, req)
 					: comment(req, false),
 			),
 		);
@@ -424,177 +369,5 @@ export function registerMetaWriteRoutes(
 	}
 
 	if (family === "facebook" && videoPrefix)
-		registerFacebookPublishing(app, ctx, prefix, videoPrefix, recordPost);
-}
-
-/** Pages API publishing: /feed, /photos and /videos on the video host. */
-function registerFacebookPublishing(
-	app: FastifyInstance,
-	ctx: RouteContext,
-	prefix: string,
-	videoPrefix: string,
-	recordPost: (p: SimPost) => void,
-): void {
-	const { state } = ctx;
-	const family: Family = "facebook";
-
-	const pageFor = (req: FastifyRequest) => {
-		const token = authenticate(state, req, family);
-		const { id } = req.params as { id: string };
-		const page = resolveObject(state, family, token, id, "POST");
-		if (page.kind !== "page") throw unsupported("POST", id);
-		if (token.kind !== "page" || token.subjectId !== page.id) {
-			throw new SimError(403, {
-				message:
-					"(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission",
-				code: 200,
-			});
-		}
-		requireScope(token, "pages_manage_posts");
-		return page;
-	};
-
-	const newPost = (
-		pageId: string,
-		text: string,
-		mediaCount: number,
-		mediaType: string,
-	): SimPost => {
-		const n = state.nextId();
-		return {
-			kind: "post",
-			id: `${pageId}_${n}`,
-			platform: "facebook_page",
-			ownerId: pageId,
-			text,
-			mediaCount,
-			mediaType,
-			permalink: `https://www.facebook.com/${pageId}/posts/${n}`,
-			createdAt: state.now(),
-			replyToId: null,
-			videoState: null,
-			readyAt: null,
-			stats: emptyStats(),
-		};
-	};
-
-	const checkText = (pageId: string, text: string) => {
-		if ([...text].length > 63206)
-			throw invalidParam(
-				"The message is too long",
-				undefined,
-				"Posts can be at most 63206 characters.",
-			);
-		const last = state
-			.postsOf(pageId, 0)
-			.sort((a, b) => b.createdAt - a.createdAt)[0];
-		if (text && last?.text === text)
-			throw new SimError(400, {
-				message: "(#506) Duplicate status message",
-				code: 506,
-			});
-	};
-
-	app.post(
-		`${prefix}/:id/feed`,
-		handler(ctx, family, "publish", (req) => {
-			const page = pageFor(req);
-			const p = params(req);
-			const attached = Object.keys(p)
-				.filter((k) => /^attached_media\[\d+\]$/.test(k))
-				.map((k) => JSON.parse(p[k]!) as { media_fbid: string });
-			for (const a of attached) {
-				const photo = state.get(a.media_fbid);
-				if (
-					photo?.kind !== "fb_photo" ||
-					photo.pageId !== page.id ||
-					photo.published
-				)
-					throw invalidParam(`Invalid media_fbid ${a.media_fbid}`);
-			}
-			const text = p.message ?? "";
-			if (!text && !p.link && attached.length === 0)
-				throw invalidParam(
-					"Requires one of the params: message, link, attached_media",
-				);
-			checkText(page.id, text);
-			const post = newPost(
-				page.id,
-				text,
-				attached.length,
-				attached.length ? "ALBUM" : p.link ? "LINK" : "STATUS",
-			);
-			for (const a of attached)
-				Object.assign(state.get(a.media_fbid)!, {
-					published: true,
-					postId: post.id,
-				});
-			recordPost(post);
-			return { body: { id: post.id } };
-		}),
-	);
-
-	app.post(
-		`${prefix}/:id/photos`,
-		handler(ctx, family, "publish", async (req) => {
-			const page = pageFor(req);
-			const p = params(req);
-			if (!(await fetchMedia(p.url)))
-				throw new SimError(400, {
-					message: "(#324) Missing or invalid image file",
-					code: 324,
-					subcode: 2069019,
-				});
-			const published = p.published !== "false";
-			const photo = state.put({
-				kind: "fb_photo" as const,
-				id: state.nextId(),
-				pageId: page.id,
-				url: p.url!,
-				published,
-				postId: null as string | null,
-			});
-			if (!published) return { body: { id: photo.id } };
-			checkText(page.id, p.message ?? "");
-			const post = newPost(page.id, p.message ?? "", 1, "PHOTO");
-			photo.postId = post.id;
-			recordPost(post);
-			return { body: { id: photo.id, post_id: post.id } };
-		}),
-	);
-
-	app.post(
-		`${videoPrefix}/:id/videos`,
-		handler(ctx, family, "publish", (req) => {
-			const page = pageFor(req);
-			const p = params(req);
-			if (!p.file_url)
-				throw invalidParam("The parameter file_url or source is required");
-			const post: SimPost = {
-				...newPost(page.id, p.description ?? "", 1, "VIDEO"),
-				id: state.nextId(),
-				videoState: "processing",
-			};
-			post.permalink = `https://www.facebook.com/${page.id}/videos/${post.id}/`;
-			void fetchMedia(p.file_url).then((ok) => {
-				post.videoState = ok ? "ready" : "error";
-				post.readyAt = state.now() + state.containerDelayMs;
-			});
-			recordPost(post);
-			return { body: { id: post.id } };
-		}),
-	);
-
-	app.delete(
-		`${prefix}/:id/permissions`,
-		handler(ctx, family, "revoke", (req) => {
-			const token = authenticate(state, req, family);
-			const { id } = req.params as { id: string };
-			if (token.kind === "page") state.tokens.delete(token.token);
-			else if (id === "me" || id === token.subjectId)
-				state.revokeUser(token.subjectId, family);
-			else throw unsupported("DELETE", `${id}/permissions`);
-			return { body: { success: true } };
-		}),
-	);
+		registerFacebookPublishing(app, ctx, prefix, videoPrefix);
 }

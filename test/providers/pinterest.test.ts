@@ -1,150 +1,43 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, describe, test } from "node:test";
+import Fastify from "fastify";
 import { createPinterestProvider } from "../../src/providers/pinterest/pinterest.provider.js";
 import { PINTEREST_ENDPOINTS } from "../../src/providers/pinterest/pinterest.rules.js";
-import {
-	type ProviderCallContext,
-	ProviderError,
-	type PublishMediaItem,
-	type SocialProvider,
+import type {
+	ProviderCallContext,
+	SocialProvider,
 } from "../../src/providers/provider.js";
 import {
-	type RunningPinterestSimulator,
-	startPinterestSimulator,
+	PinterestSimulatorState,
+	pinterestSimulatorBaseUrls,
+	pinterestSimulatorPlugin,
 } from "../../src/sandbox/simulators/pinterest.simulator.js";
+import {
+	FailureQueue,
+	SimulatorLedger,
+} from "../../src/sandbox/simulator-kit.js";
+import {
+	type PinterestHarness,
+	REDIRECT,
+	rejectsWith,
+	startPinterestHarness,
+	tokensOf,
+	videoItem,
+} from "./pinterest-harness.js";
 
-const REDIRECT = "http://127.0.0.1:9/oauth/callback/pinterest";
-// a 1x1 PNG
-const PNG = Buffer.from(
-	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
-	"base64",
-);
-
-async function rejectsWith(
-	promise: Promise<unknown>,
-	category: string,
-	providerCode?: string,
-): Promise<ProviderError> {
-	try {
-		await promise;
-	} catch (err) {
-		assert.ok(
-			err instanceof ProviderError,
-			`expected ProviderError, got ${String(err)}`,
-		);
-		assert.equal(err.category, category, err.message);
-		if (providerCode !== undefined)
-			assert.equal(err.providerCode, providerCode);
-		return err;
-	}
-	assert.fail(`expected a ${category} ProviderError`);
-}
-
-describe("pinterest adapter against the Pinterest simulator", () => {
-	let sim: RunningPinterestSimulator;
-	let images: Server;
-	let imageBase: string;
-	let imageHits = 0;
+describe("pinterest adapter: OAuth, image and video Pins, boards, analytics", () => {
+	let h: PinterestHarness;
 	let pin: SocialProvider;
 	let ctx: ProviderCallContext;
-	let boardId: string;
-
-	function provider(
-		overrides: {
-			timeoutMs?: number;
-			apiBaseUrl?: string;
-			clientSecret?: string;
-		} = {},
-	): SocialProvider {
-		return createPinterestProvider({
-			clientId: "pin-app",
-			clientSecret: "pin-secret",
-			redirectUri: REDIRECT,
-			...sim.baseUrls,
-			timeoutMs: 2000,
-			...overrides,
-		});
-	}
-
-	const image = (path = "/pin.png", altText?: string): PublishMediaItem => ({
-		kind: "image",
-		mimeType: "image/png",
-		bytes: PNG.length,
-		url: `${imageBase}${path}`,
-		altText,
-		async open() {
-			return (async function* () {
-				yield PNG;
-			})();
-		},
-	});
-
-	const videoBytes = randomBytes(3000);
-	const video: PublishMediaItem = {
-		kind: "video",
-		mimeType: "video/mp4",
-		bytes: videoBytes.length,
-		url: "http://127.0.0.1:9/unused.mp4",
-		async open() {
-			return (async function* () {
-				yield videoBytes.subarray(0, 1200);
-				yield videoBytes.subarray(1200);
-			})();
-		},
-	};
-
-	const request = (
-		media: PublishMediaItem[],
-		settings: Record<string, unknown> = {},
-		text = "Pin description",
-	) => ({
-		text,
-		media,
-		settings: {
-			boardId,
-			title: "Pin title",
-			link: "https://example.com/landing",
-			...settings,
-		},
-		idempotencyKey: "tgt_1",
-	});
 
 	before(async () => {
-		images = createServer((req, res) => {
-			imageHits += 1;
-			if (req.url === "/pin.png")
-				res.writeHead(200, { "content-type": "image/png" }).end(PNG);
-			else if (req.url === "/text")
-				res
-					.writeHead(200, { "content-type": "text/plain" })
-					.end("not an image");
-			else res.writeHead(404).end();
-		});
-		await new Promise<void>((resolve) =>
-			images.listen(0, "127.0.0.1", resolve),
-		);
-		imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-		sim = await startPinterestSimulator();
-		sim.state.client = { id: "pin-app", secret: "pin-secret" };
-		pin = provider();
+		h = await startPinterestHarness();
+		pin = h.pin;
 	});
-	after(async () => {
-		await sim.close();
-		await new Promise((resolve) => images.close(resolve));
-	});
+	after(() => h.close());
 	beforeEach(() => {
-		sim.failures.clear();
-		sim.state.mediaProcessingReads = 1;
-		const { accessToken } = sim.state.issueTokens();
-		ctx = {
-			accessToken,
-			externalAccountId: sim.state.defaultUser.id,
-			channelSettings: {},
-		};
-		boardId = sim.state.boardsOf(sim.state.defaultUser.id)[0]?.id ?? "";
+		ctx = h.freshContext();
 	});
 
 	test("authorization URL: www.pinterest.com/oauth/ with comma-separated scopes and state", () => {
@@ -155,15 +48,14 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 				scopes: pin.oauth.defaultScopes,
 			}),
 		);
-		assert.equal(url.origin + url.pathname, `${sim.url}/web/oauth/`);
-		assert.equal(url.searchParams.get("client_id"), "pin-app");
-		assert.equal(url.searchParams.get("response_type"), "code");
-		assert.equal(url.searchParams.get("redirect_uri"), REDIRECT);
-		assert.equal(url.searchParams.get("state"), "st-1");
-		assert.equal(
-			url.searchParams.get("scope"),
-			"boards:read,pins:read,pins:write,user_accounts:read",
-		);
+		assert.equal(url.origin + url.pathname, `${h.sim.url}/web/oauth/`);
+		assert.deepEqual(Object.fromEntries(url.searchParams), {
+			client_id: "pin-app",
+			redirect_uri: REDIRECT,
+			response_type: "code",
+			scope: "boards:read,pins:read,pins:write,user_accounts:read",
+			state: "st-1",
+		});
 		assert.equal(pin.oauth.supportsPkce, false);
 		const prod = createPinterestProvider({
 			clientId: "c",
@@ -180,24 +72,21 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 	});
 
 	test("consent redirect, code exchange with Basic client auth, account lookup", async () => {
-		const res = await fetch(
-			pin.oauth.authorizationUrl({
-				state: "st-2",
-				redirectUri: REDIRECT,
-				scopes: pin.oauth.defaultScopes,
-			}),
-			{ redirect: "manual" },
-		);
+		const authUrl = pin.oauth.authorizationUrl({
+			state: "st-2",
+			redirectUri: REDIRECT,
+			scopes: pin.oauth.defaultScopes,
+		});
+		const res = await fetch(authUrl, { redirect: "manual" });
 		assert.equal(res.status, 302);
 		const back = new URL(res.headers.get("location") ?? "");
 		assert.equal(back.searchParams.get("state"), "st-2");
 		const code = back.searchParams.get("code") ?? "";
 
 		await rejectsWith(
-			provider({ clientSecret: "wrong" }).oauth.exchangeCode({
-				code,
-				redirectUri: REDIRECT,
-			}),
+			h
+				.provider({ clientSecret: "wrong" })
+				.oauth.exchangeCode({ code, redirectUri: REDIRECT }),
 			"auth_expired",
 			"2",
 		);
@@ -227,29 +116,21 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 			"auth_expired",
 		);
 
-		const [account, ...others] = await pin.lookupAccounts({ tokens });
-		assert.equal(others.length, 0);
-		assert.deepEqual(account, {
-			externalAccountId: sim.state.defaultUser.id,
-			displayName: "Sandbox Pinner",
-			handle: "sandbox_pinner",
-			avatarUrl: sim.state.defaultUser.profileImage,
-		});
+		assert.deepEqual(await pin.lookupAccounts({ tokens }), [
+			{
+				externalAccountId: h.sim.state.defaultUser.id,
+				displayName: "Sandbox Pinner",
+				handle: "sandbox_pinner",
+				avatarUrl: h.sim.state.defaultUser.profileImage,
+			},
+		]);
 	});
 
 	test("refresh keeps the refresh token; a grant removed by the user is auth_expired; revoke is local", async () => {
-		const issued = sim.state.issueTokens(undefined, undefined, "pin-app");
-		sim.state.expireAccessToken(issued.accessToken);
-		const stale = {
-			accessToken: issued.accessToken,
-			refreshToken: issued.refreshToken,
-			expiresAt: null,
-			refreshTokenExpiresAt: null,
-			scopes: [],
-			extra: {},
-		};
+		const issued = h.sim.state.issueTokens(undefined, undefined, "pin-app");
+		h.sim.state.expireAccessToken(issued.accessToken);
 		await rejectsWith(
-			pin.lookupAccounts({ tokens: stale }),
+			pin.lookupAccounts({ tokens: tokensOf(issued.accessToken) }),
 			"auth_expired",
 			"2",
 		);
@@ -264,9 +145,9 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 		assert.equal(pin.oauth.supportsRevoke, false);
 		await pin.oauth.revoke({
 			accessToken: fresh.accessToken,
-			externalAccountId: sim.state.defaultUser.id,
+			externalAccountId: h.sim.state.defaultUser.id,
 		});
-		sim.state.revokeUserApp(sim.state.defaultUser.id);
+		h.sim.state.revokeUserApp(h.sim.state.defaultUser.id);
 		await rejectsWith(
 			pin.oauth.refresh({
 				refreshToken: issued.refreshToken,
@@ -277,11 +158,11 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 	});
 
 	test("image Pin on a board: Pinterest fetches the image URL once; permalink and analytics", async () => {
-		const hits = imageHits;
-		const posts = sim.ledger.posts.length;
+		const hits = h.imageHits();
+		const posts = h.sim.ledger.posts.length;
 		const result = await pin.publish(
 			ctx,
-			request([image("/pin.png", "A 1x1 pixel")]),
+			h.request([h.image("/pin.png", "A 1x1 pixel")]),
 		);
 		assert.equal(result.status, "published");
 		const id = result.status === "published" ? result.providerPostId : "";
@@ -289,20 +170,31 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 			result.status === "published" ? result.url : null,
 			`https://www.pinterest.com/pin/${id}/`,
 		);
-		assert.equal(imageHits, hits + 1);
-		assert.equal(sim.ledger.posts.length, posts + 1);
-		const stored = sim.state.pins.get(id)?.resource;
-		assert.equal(stored?.board_id, boardId);
-		assert.equal(stored?.title, "Pin title");
-		assert.equal(stored?.description, "Pin description");
-		assert.equal(stored?.link, "https://example.com/landing");
-		assert.equal(stored?.alt_text, "A 1x1 pixel");
+		assert.equal(h.imageHits(), hits + 1);
+		assert.equal(h.sim.ledger.posts.length, posts + 1);
+		const stored = h.sim.state.pins.get(id)?.resource;
+		assert.deepEqual(
+			[
+				stored?.board_id,
+				stored?.title,
+				stored?.description,
+				stored?.link,
+				stored?.alt_text,
+			],
+			[
+				h.firstBoardId(),
+				"Pin title",
+				"Pin description",
+				"https://example.com/landing",
+				"A 1x1 pixel",
+			],
+		);
 
 		assert.equal(
 			await pin.fetchPermalink(ctx, id),
 			`https://www.pinterest.com/pin/${id}/`,
 		);
-		const metrics = sim.state.pins.get(id)?.metrics;
+		const metrics = h.sim.state.pins.get(id)?.metrics;
 		if (metrics)
 			Object.assign(metrics, {
 				IMPRESSION: 120,
@@ -320,26 +212,26 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 	});
 
 	test("video Pin: register, upload to upload_url, processing, then the Pin is created on poll", async () => {
-		const posts = sim.ledger.posts.length;
+		const posts = h.sim.ledger.posts.length;
+		const video = videoItem();
 		const first = await pin.publish(
 			ctx,
-			request([video], { title: "Video pin" }),
+			h.request([video], { title: "Video pin" }),
 		);
 		assert.equal(first.status, "processing");
 		assert.equal(
-			sim.ledger.posts.length,
+			h.sim.ledger.posts.length,
 			posts,
 			"no Pin before the video is processed",
 		);
-		const uploaded = [...sim.state.media.values()].at(-1);
-		assert.equal(uploaded?.bytes, videoBytes.length);
+		assert.equal([...h.sim.state.media.values()].at(-1)?.bytes, video.bytes);
 
 		const done = await pin.pollPublish(
 			ctx,
 			first.status === "processing" ? first.pollToken : "",
 		);
 		assert.equal(done.status, "published");
-		const stored = sim.state.pins.get(
+		const stored = h.sim.state.pins.get(
 			done.status === "published" ? done.providerPostId : "",
 		)?.resource;
 		assert.equal(
@@ -347,19 +239,19 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 			"video",
 		);
 		assert.equal(stored?.title, "Video pin");
-		assert.equal(sim.ledger.posts.length, posts + 1);
+		assert.equal(h.sim.ledger.posts.length, posts + 1);
 
-		sim.state.mediaProcessingReads = 0;
+		h.sim.state.mediaProcessingReads = 0;
 		const direct = await pin.publish(
 			ctx,
-			request([video], { coverImageUrl: `${imageBase}/pin.png` }),
+			h.request([videoItem()], { coverImageUrl: `${h.imageBase}/pin.png` }),
 		);
 		assert.equal(direct.status, "published");
 		await rejectsWith(pin.pollPublish(ctx, "not-a-token"), "platform_rejected");
 	});
 
 	test("boardList follows the bookmark across pages", async () => {
-		const owner = sim.state.defaultUser.id;
+		const owner = h.sim.state.defaultUser.id;
 		const extra = Array.from({ length: 260 }, (_, i) => ({
 			id: `77${i}`,
 			ownerId: owner,
@@ -368,14 +260,14 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 			privacy: "PUBLIC" as const,
 			pinCount: 0,
 		}));
-		sim.state.boards.push(...extra);
+		h.sim.state.boards.push(...extra);
 		try {
-			const calls = sim.ledger.count("boards");
+			const calls = h.sim.ledger.count("boards");
 			const boards = await pin.runTool(ctx, "boardList", {});
 			assert.equal(boards.length, 263);
-			assert.equal(sim.ledger.count("boards"), calls + 2);
+			assert.equal(h.sim.ledger.count("boards"), calls + 2);
 			assert.deepEqual(boards[0], {
-				id: boardId,
+				id: h.firstBoardId(),
 				name: "Sandbox Ideas",
 				description: "Ideas board",
 				privacy: "PUBLIC",
@@ -383,7 +275,7 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 			});
 			assert.ok(boards.some((b) => b.privacy === "SECRET"));
 		} finally {
-			sim.state.boards.splice(sim.state.boards.length - extra.length);
+			h.sim.state.boards.splice(h.sim.state.boards.length - extra.length);
 		}
 		await rejectsWith(
 			pin.runTool(ctx, "channelCategories", {}),
@@ -401,153 +293,83 @@ describe("pinterest adapter against the Pinterest simulator", () => {
 			"platform_rejected",
 		);
 	});
+});
 
-	test("content errors: broken or unreachable image, unknown board, long title", async () => {
-		const posts = sim.ledger.posts.length;
-		await rejectsWith(
-			pin.publish(ctx, request([image("/missing.png")])),
-			"user_content",
-			"4",
-		);
-		await rejectsWith(
-			pin.publish(ctx, request([image("/text")])),
-			"user_content",
-			"4",
-		);
-		await rejectsWith(
-			pin.publish(
-				ctx,
-				request([{ ...image(), url: "http://127.0.0.1:1/unreachable.png" }]),
-			),
-			"user_content",
-			"4",
-		);
-		await rejectsWith(
-			pin.publish(ctx, request([image()], { boardId: "123" })),
-			"user_content",
-			"5",
-		);
-		await rejectsWith(
-			pin.publish(ctx, request([image()], { title: "x".repeat(101) })),
-			"user_content",
-			"1",
-		);
-		await rejectsWith(
-			pin.publish(ctx, request([image()], {}, "d".repeat(501))),
-			"user_content",
-			"1",
-		);
-		await rejectsWith(
-			pin.publish(ctx, request([image()], { boardId: undefined })),
-			"user_content",
-		);
-		assert.equal(sim.ledger.posts.length, posts);
+test("the Pinterest simulator mounted under a prefix in a host app (sandbox mode) serves the whole flow", async () => {
+	const host = Fastify({ logger: false, forceCloseConnections: true });
+	host.post("/echo", async (request) => ({ body: request.body }));
+	const state = new PinterestSimulatorState();
+	state.mediaProcessingReads = 0;
+	const ledger = new SimulatorLedger();
+	await host.register(pinterestSimulatorPlugin, {
+		prefix: "/sandbox/pinterest",
+		state,
+		ledger,
+		failures: new FailureQueue(),
 	});
-
-	test("auth, scope, rate-limit and server errors", async () => {
-		sim.failures.inject({ kind: "expired_token", operation: "publish" });
-		await rejectsWith(
-			pin.publish(ctx, request([image()])),
-			"auth_expired",
-			"2",
-		);
-
-		const narrow = sim.state.issueTokens(undefined, ["user_accounts:read"]);
-		await rejectsWith(
-			pin.runTool({ ...ctx, accessToken: narrow.accessToken }, "boardList", {}),
-			"platform_rejected",
-			"3",
-		);
-
-		sim.failures.inject({
-			kind: "rate_limit",
-			operation: "publish",
-			retryAfterSeconds: 12,
+	await host.listen({ host: "127.0.0.1", port: 0 });
+	try {
+		const origin = `http://127.0.0.1:${(host.server.address() as AddressInfo).port}`;
+		const pin = createPinterestProvider({
+			clientId: "sandbox-app",
+			clientSecret: "sandbox-secret",
+			redirectUri: REDIRECT,
+			...pinterestSimulatorBaseUrls(`${origin}/sandbox/pinterest`),
+			timeoutMs: 2000,
 		});
-		const limited = await rejectsWith(
-			pin.publish(ctx, request([image()])),
-			"rate_limited",
-			"8",
-		);
-		assert.equal(limited.retryAfterSeconds, 12);
-		sim.failures.inject({ kind: "rate_limit", operation: "boards" });
-		assert.equal(
-			(await rejectsWith(pin.runTool(ctx, "boardList", {}), "rate_limited"))
-				.retryAfterSeconds,
-			60,
-		);
-		sim.failures.inject({ kind: "rate_limit", operation: "token" });
-		await rejectsWith(
-			pin.oauth.refresh({ refreshToken: "pinr_x", accessToken: "a" }),
-			"rate_limited",
-		);
-
-		sim.failures.inject({ kind: "server_error", operation: "user_account" });
-		await rejectsWith(
-			pin.lookupAccounts({
-				tokens: {
-					accessToken: ctx.accessToken,
-					refreshToken: null,
-					expiresAt: null,
-					refreshTokenExpiresAt: null,
-					scopes: [],
-					extra: {},
-				},
+		const res = await fetch(
+			pin.oauth.authorizationUrl({
+				state: "s",
+				redirectUri: REDIRECT,
+				scopes: [],
 			}),
-			"transient",
-			"7",
+			{ redirect: "manual" },
 		);
-		sim.failures.inject({ kind: "server_error", operation: "media_upload" });
-		await rejectsWith(pin.publish(ctx, request([video])), "transient");
-	});
-
-	test("network: refused connection and read timeouts are transient", async () => {
-		await rejectsWith(
-			provider({ apiBaseUrl: "http://127.0.0.1:1/v5" }).runTool(
-				ctx,
-				"boardList",
-				{},
-			),
-			"transient",
-		);
-		sim.failures.inject({
-			kind: "timeout",
-			operation: "pin_analytics",
-			delayMs: 3000,
+		const code =
+			new URL(res.headers.get("location") ?? "").searchParams.get("code") ?? "";
+		const tokens = await pin.oauth.exchangeCode({
+			code,
+			redirectUri: REDIRECT,
 		});
-		await rejectsWith(
-			provider({ timeoutMs: 150 }).fetchPostAnalytics(ctx, {
-				providerPostId: "1",
-			}),
-			"transient",
+		const [account] = await pin.lookupAccounts({ tokens });
+		assert.equal(account?.externalAccountId, state.defaultUser.id);
+		const [board] = await pin.runTool(
+			{
+				accessToken: tokens.accessToken,
+				externalAccountId: "",
+				channelSettings: {},
+			},
+			"boardList",
+			{},
 		);
-	});
-
-	test("a lost answer to Pin creation is unknown_outcome and exactly one Pin exists", async () => {
-		const posts = sim.ledger.posts.length;
-		sim.failures.inject({ kind: "lost_response", operation: "publish" });
-		await rejectsWith(
-			pin.publish(ctx, request([image()], { title: "Lost answer" })),
-			"unknown_outcome",
-		);
-		const created = sim.ledger.posts.slice(posts);
-		assert.equal(created.length, 1);
-		assert.equal(
-			sim.state.pins.get(created[0]?.postId ?? "")?.resource.title,
-			"Lost answer",
-		);
-
-		// same for the video Pin created from pollPublish
-		sim.state.mediaProcessingReads = 1;
-		const pending = await pin.publish(ctx, request([video]));
-		sim.failures.inject({ kind: "lost_response", operation: "publish" });
-		await rejectsWith(
-			pin.pollPublish(
-				ctx,
-				pending.status === "processing" ? pending.pollToken : "",
+		const ctx = {
+			accessToken: tokens.accessToken,
+			externalAccountId: state.defaultUser.id,
+			channelSettings: {},
+		};
+		const result = await pin.publish(ctx, {
+			text: "Sandbox",
+			media: [videoItem()],
+			settings: { boardId: board?.id },
+			idempotencyKey: "k",
+		});
+		assert.equal(result.status, "published");
+		assert.equal(ledger.posts.length, 1);
+		// upload_url points back through the prefix
+		assert.ok(
+			ledger.requests.some(
+				(r) =>
+					r.operation === "media_upload" &&
+					r.url === "/sandbox/pinterest/media-upload/",
 			),
-			"unknown_outcome",
 		);
-		assert.equal(sim.ledger.posts.length, posts + 2);
-	});
+		const form = await fetch(`${origin}/echo`, {
+			method: "POST",
+			body: "a=1",
+			headers: { "content-type": "application/x-www-form-urlencoded" },
+		});
+		assert.equal(form.status, 415, "the host app's parsers are untouched");
+	} finally {
+		await host.close();
+	}
 });

@@ -1,99 +1,44 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, describe, test } from "node:test";
-import {
-	type ProviderCallContext,
-	ProviderError,
-	type PublishMediaItem,
-	type SocialProvider,
+import Fastify from "fastify";
+import type {
+	ProviderCallContext,
+	SocialProvider,
 } from "../../src/providers/provider.js";
 import { createYoutubeProvider } from "../../src/providers/youtube/youtube.provider.js";
 import { YOUTUBE_ENDPOINTS } from "../../src/providers/youtube/youtube.rules.js";
 import {
-	type RunningYoutubeSimulator,
-	startYoutubeSimulator,
+	GoogleSimulatorState,
+	googleSimulatorBaseUrls,
+	googleSimulatorPlugin,
 } from "../../src/sandbox/simulators/google.simulator.js";
+import {
+	FailureQueue,
+	SimulatorLedger,
+} from "../../src/sandbox/simulator-kit.js";
+import {
+	publishRequest,
+	REDIRECT,
+	rejectsWith,
+	startYoutubeHarness,
+	tokensOf,
+	type YoutubeHarness,
+} from "./youtube-harness.js";
 
-const REDIRECT = "http://127.0.0.1:9/oauth/callback/youtube";
-
-function video(bytes = randomBytes(4096)): PublishMediaItem {
-	return {
-		kind: "video",
-		mimeType: "video/mp4",
-		bytes: bytes.length,
-		url: "http://127.0.0.1:9/unused",
-		async open() {
-			return (async function* () {
-				yield bytes.subarray(0, 1000);
-				yield bytes.subarray(1000);
-			})();
-		},
-	};
-}
-
-async function rejectsWith(
-	promise: Promise<unknown>,
-	category: string,
-	providerCode?: string,
-): Promise<ProviderError> {
-	try {
-		await promise;
-	} catch (err) {
-		assert.ok(
-			err instanceof ProviderError,
-			`expected ProviderError, got ${String(err)}`,
-		);
-		assert.equal(err.category, category, err.message);
-		if (providerCode !== undefined)
-			assert.equal(err.providerCode, providerCode);
-		return err;
-	}
-	assert.fail(`expected a ${category} ProviderError`);
-}
-
-describe("youtube adapter against the Google simulator", () => {
-	let sim: RunningYoutubeSimulator;
+describe("youtube adapter: OAuth, publishing, comments, tools", () => {
+	let h: YoutubeHarness;
 	let yt: SocialProvider;
 	let ctx: ProviderCallContext;
 
-	function provider(
-		overrides: { timeoutMs?: number; apiBaseUrl?: string } = {},
-	): SocialProvider {
-		return createYoutubeProvider({
-			clientId: "yt-client",
-			clientSecret: "yt-secret",
-			redirectUri: REDIRECT,
-			...sim.baseUrls,
-			timeoutMs: 2000,
-			...overrides,
-		});
-	}
-
-	const publishRequest = (
-		settings: Record<string, unknown> = {},
-		text = "A description",
-	) => ({
-		text,
-		media: [video()],
-		settings: { title: "Launch video", privacyStatus: "unlisted", ...settings },
-		idempotencyKey: "tgt_1",
-	});
-
 	before(async () => {
-		sim = await startYoutubeSimulator();
-		yt = provider();
+		h = await startYoutubeHarness();
+		yt = h.yt;
 	});
-	after(() => sim.close());
+	after(() => h.sim.close());
 	beforeEach(() => {
-		sim.failures.clear();
-		sim.state.processingReads = 1;
-		sim.state.quotaRemaining = 10_000;
-		const { accessToken } = sim.state.issueTokens();
-		ctx = {
-			accessToken,
-			externalAccountId: sim.state.defaultChannel.id,
-			channelSettings: {},
-		};
+		ctx = h.freshContext();
 	});
 
 	test("authorization URL carries offline access, consent, PKCE S256 and the three scopes", () => {
@@ -107,21 +52,28 @@ describe("youtube adapter against the Google simulator", () => {
 		);
 		assert.equal(
 			url.origin + url.pathname,
-			`${sim.url}/oauth/o/oauth2/v2/auth`,
+			`${h.sim.url}/oauth/o/oauth2/v2/auth`,
 		);
-		const p = url.searchParams;
-		assert.equal(p.get("client_id"), "yt-client");
-		assert.equal(p.get("response_type"), "code");
-		assert.equal(p.get("access_type"), "offline");
-		assert.equal(p.get("prompt"), "consent");
-		assert.equal(p.get("code_challenge"), "abc");
-		assert.equal(p.get("code_challenge_method"), "S256");
-		assert.equal(p.get("state"), "st-1");
-		assert.deepEqual(p.get("scope")?.split(" ").sort(), [
-			"https://www.googleapis.com/auth/youtube.force-ssl",
-			"https://www.googleapis.com/auth/youtube.readonly",
-			"https://www.googleapis.com/auth/youtube.upload",
-		]);
+		const p = Object.fromEntries(url.searchParams);
+		assert.deepEqual(
+			{ ...p, scope: p.scope?.split(" ").sort() },
+			{
+				client_id: "yt-client",
+				redirect_uri: REDIRECT,
+				response_type: "code",
+				access_type: "offline",
+				prompt: "consent",
+				include_granted_scopes: "true",
+				state: "st-1",
+				code_challenge: "abc",
+				code_challenge_method: "S256",
+				scope: [
+					"https://www.googleapis.com/auth/youtube.force-ssl",
+					"https://www.googleapis.com/auth/youtube.readonly",
+					"https://www.googleapis.com/auth/youtube.upload",
+				],
+			},
+		);
 		const prod = createYoutubeProvider({
 			clientId: "c",
 			clientSecret: "s",
@@ -185,23 +137,15 @@ describe("youtube adapter against the Google simulator", () => {
 		const accounts = await yt.lookupAccounts({ tokens });
 		assert.deepEqual(
 			accounts.map((a) => [a.externalAccountId, a.displayName, a.handle]),
-			[[sim.state.defaultChannel.id, "Sandbox Channel", "@sandboxchannel"]],
+			[[h.sim.state.defaultChannel.id, "Sandbox Channel", "@sandboxchannel"]],
 		);
 	});
 
 	test("refresh keeps the refresh token and yields a working access token; revoke ends the grant", async () => {
-		const issued = sim.state.issueTokens(undefined, undefined, "yt-client");
-		sim.state.expireAccessToken(issued.accessToken);
-		const stale = {
-			accessToken: issued.accessToken,
-			refreshToken: issued.refreshToken,
-			expiresAt: null,
-			refreshTokenExpiresAt: null,
-			scopes: [],
-			extra: {},
-		};
+		const issued = h.sim.state.issueTokens(undefined, undefined, "yt-client");
+		h.sim.state.expireAccessToken(issued.accessToken);
 		await rejectsWith(
-			yt.lookupAccounts({ tokens: stale }),
+			yt.lookupAccounts({ tokens: tokensOf(issued.accessToken) }),
 			"auth_expired",
 			"authError",
 		);
@@ -214,9 +158,10 @@ describe("youtube adapter against the Google simulator", () => {
 		assert.equal(fresh.refreshToken, issued.refreshToken);
 		assert.equal((await yt.lookupAccounts({ tokens: fresh })).length, 1);
 
+		const channelId = h.sim.state.defaultChannel.id;
 		await yt.oauth.revoke({
 			accessToken: fresh.accessToken,
-			externalAccountId: sim.state.defaultChannel.id,
+			externalAccountId: channelId,
 		});
 		await rejectsWith(yt.lookupAccounts({ tokens: fresh }), "auth_expired");
 		await rejectsWith(
@@ -230,28 +175,37 @@ describe("youtube adapter against the Google simulator", () => {
 		// revoking twice is not an error
 		await yt.oauth.revoke({
 			accessToken: fresh.accessToken,
-			externalAccountId: sim.state.defaultChannel.id,
+			externalAccountId: channelId,
 		});
 	});
 
 	test("resumable upload sends title, description and privacy; processing then published", async () => {
-		const before = sim.ledger.posts.length;
+		const before = h.sim.ledger.posts.length;
 		const result = await yt.publish(
 			ctx,
 			publishRequest({ categoryId: "27", madeForKids: false, tags: "a, b" }),
 		);
 		assert.equal(result.status, "processing");
-		assert.equal(sim.ledger.posts.length, before + 1);
-		assert.equal(sim.ledger.count("upload_init"), sim.ledger.count("publish"));
+		assert.equal(h.sim.ledger.posts.length, before + 1);
+		assert.equal(
+			h.sim.ledger.count("upload_init"),
+			h.sim.ledger.count("publish"),
+		);
 		const id = result.status === "processing" ? result.pollToken : "";
-		const stored = sim.state.videos.get(id);
+		const stored = h.sim.state.videos.get(id);
 		assert.ok(stored);
-		assert.equal(stored.resource.snippet.title, "Launch video");
-		assert.equal(stored.resource.snippet.description, "A description");
-		assert.equal(stored.resource.snippet.categoryId, "27");
-		assert.deepEqual(stored.resource.snippet.tags, ["a", "b"]);
-		assert.equal(stored.resource.status.privacyStatus, "unlisted");
 		assert.equal(stored.bytes, 4096);
+		assert.deepEqual(
+			[
+				stored.resource.snippet.title,
+				stored.resource.snippet.description,
+				stored.resource.snippet.categoryId,
+				stored.resource.snippet.tags,
+			],
+			["Launch video", "A description", "27", ["a", "b"]],
+		);
+		assert.equal(stored.resource.status.privacyStatus, "unlisted");
+		assert.equal(stored.resource.status.selfDeclaredMadeForKids, false);
 
 		const polled = await yt.pollPublish(ctx, id);
 		assert.deepEqual(polled, {
@@ -266,7 +220,7 @@ describe("youtube adapter against the Google simulator", () => {
 	});
 
 	test("a video processed at once is published directly", async () => {
-		sim.state.processingReads = 0;
+		h.sim.state.processingReads = 0;
 		const result = await yt.publish(
 			ctx,
 			publishRequest({ privacyStatus: "public" }),
@@ -279,16 +233,15 @@ describe("youtube adapter against the Google simulator", () => {
 	});
 
 	test("first comment, reply, comment listing and analytics", async () => {
-		sim.state.processingReads = 0;
+		h.sim.state.processingReads = 0;
 		const published = await yt.publish(ctx, publishRequest());
-		assert.equal(published.status, "published");
 		const videoId =
 			published.status === "published" ? published.providerPostId : "";
 		const first = await yt.postComment(ctx, {
 			providerPostId: videoId,
 			text: "Thanks for watching!",
 		});
-		const audience = sim.state.addAudienceComment(
+		const audience = h.sim.state.addAudienceComment(
 			videoId,
 			"Great video",
 			"Fan",
@@ -316,7 +269,7 @@ describe("youtube adapter against the Google simulator", () => {
 			audience,
 		);
 		assert.equal(
-			sim.ledger.comments.filter((c) => c.postId === videoId).length,
+			h.sim.ledger.comments.filter((c) => c.postId === videoId).length,
 			2,
 		);
 
@@ -347,160 +300,69 @@ describe("youtube adapter against the Google simulator", () => {
 		);
 		await rejectsWith(yt.runTool(ctx, "boardList", {}), "platform_rejected");
 	});
-
-	test("invalid content is user_content with the YouTube reason", async () => {
-		await rejectsWith(
-			yt.publish(ctx, publishRequest({ title: "t".repeat(101) })),
-			"user_content",
-			"invalidTitle",
-		);
-		await rejectsWith(
-			yt.publish(ctx, publishRequest({ title: "a <b> title" })),
-			"user_content",
-			"invalidTitle",
-		);
-		// 2,000 characters but 6,000 bytes: the limit is in bytes
-		await rejectsWith(
-			yt.publish(ctx, publishRequest({}, "€".repeat(2000))),
-			"user_content",
-			"invalidDescription",
-		);
-		await rejectsWith(
-			yt.publish(ctx, publishRequest({ categoryId: "18" })),
-			"user_content",
-			"invalidCategoryId",
-		);
-		await rejectsWith(
-			yt.publish(ctx, { ...publishRequest(), media: [] }),
-			"user_content",
-		);
-		assert.equal(
-			sim.ledger.count("publish"),
-			sim.ledger.posts.length,
-			"no bytes were sent for rejected metadata",
-		);
-	});
-
-	test("quota and rate limits are rate_limited with a retry delay", async () => {
-		sim.failures.inject({ kind: "rate_limit", operation: "upload_init" });
-		const quota = await rejectsWith(
-			yt.publish(ctx, publishRequest()),
-			"rate_limited",
-			"quotaExceeded",
-		);
-		assert.ok(
-			(quota.retryAfterSeconds ?? 0) > 0 &&
-				(quota.retryAfterSeconds ?? 0) <= 86_400,
-		);
-
-		sim.failures.inject({
-			kind: "rate_limit",
-			operation: "channels",
-			retryAfterSeconds: 7,
-		});
-		const short = await rejectsWith(
-			yt.lookupAccounts({ tokens: { ...tokensOf(ctx) } }),
-			"rate_limited",
-			"rateLimitExceeded",
-		);
-		assert.equal(short.retryAfterSeconds, 7);
-
-		sim.state.quotaRemaining = 1000; // less than the 1,600 units of an upload
-		await rejectsWith(
-			yt.publish(ctx, publishRequest()),
-			"rate_limited",
-			"quotaExceeded",
-		);
-	});
-
-	test("expired tokens, forbidden channels and server errors", async () => {
-		sim.failures.inject({ kind: "expired_token", operation: "publish" });
-		await rejectsWith(
-			yt.publish(ctx, publishRequest()),
-			"auth_expired",
-			"authError",
-		);
-
-		sim.state.defaultChannel.uploadsForbidden = true;
-		try {
-			await rejectsWith(
-				yt.publish(ctx, publishRequest()),
-				"platform_rejected",
-				"forbidden",
-			);
-		} finally {
-			sim.state.defaultChannel.uploadsForbidden = false;
-		}
-
-		sim.failures.inject({ kind: "server_error", operation: "videos_list" });
-		await rejectsWith(
-			yt.fetchPostAnalytics(ctx, { providerPostId: "abc" }),
-			"transient",
-			"backendError",
-		);
-
-		sim.failures.inject({ kind: "server_error", operation: "token" });
-		await rejectsWith(
-			yt.oauth.refresh({ refreshToken: "x", accessToken: "y" }),
-			"transient",
-		);
-	});
-
-	test("network failures: refused connection and timeouts on reads are transient", async () => {
-		const offline = provider({ apiBaseUrl: "http://127.0.0.1:1/youtube/v3" });
-		await rejectsWith(
-			offline.lookupAccounts({ tokens: tokensOf(ctx) }),
-			"transient",
-		);
-
-		sim.failures.inject({
-			kind: "timeout",
-			operation: "videos_list",
-			delayMs: 3000,
-		});
-		await rejectsWith(
-			provider({ timeoutMs: 150 }).fetchPostAnalytics(ctx, {
-				providerPostId: "abc",
-			}),
-			"transient",
-		);
-	});
-
-	test("a lost answer to the final upload PUT is unknown_outcome and exactly one video exists", async () => {
-		const before = sim.ledger.posts.length;
-		sim.failures.inject({ kind: "lost_response", operation: "publish" });
-		await rejectsWith(
-			yt.publish(ctx, publishRequest({ title: "Lost answer" })),
-			"unknown_outcome",
-		);
-		const created = sim.ledger.posts.slice(before);
-		assert.equal(created.length, 1);
-		assert.equal(
-			sim.state.videos.get(created[0]?.postId ?? "")?.resource.snippet.title,
-			"Lost answer",
-		);
-
-		// a PUT that never gets an answer in time is also unknown_outcome (the upload may complete)
-		sim.failures.inject({
-			kind: "timeout",
-			operation: "publish",
-			delayMs: 3000,
-		});
-		await rejectsWith(
-			provider({ timeoutMs: 60 }).publish(ctx, publishRequest()),
-			"unknown_outcome",
-		);
-		assert.equal(sim.ledger.posts.length, before + 1);
-	});
 });
 
-function tokensOf(ctx: ProviderCallContext) {
-	return {
-		accessToken: ctx.accessToken,
-		refreshToken: null,
-		expiresAt: null,
-		refreshTokenExpiresAt: null,
-		scopes: [],
-		extra: {},
-	};
-}
+test("the Google simulator mounted under a prefix in a host app (sandbox mode) serves the whole flow", async () => {
+	const host = Fastify({ logger: false, forceCloseConnections: true });
+	host.get("/health", async () => ({ ok: true }));
+	host.post("/echo", async (request) => ({ body: request.body }));
+	const state = new GoogleSimulatorState();
+	state.processingReads = 0;
+	const ledger = new SimulatorLedger();
+	await host.register(googleSimulatorPlugin, {
+		prefix: "/sandbox/google",
+		state,
+		ledger,
+		failures: new FailureQueue(),
+	});
+	await host.listen({ host: "127.0.0.1", port: 0 });
+	try {
+		const origin = `http://127.0.0.1:${(host.server.address() as AddressInfo).port}`;
+		const yt = createYoutubeProvider({
+			clientId: "sandbox-client",
+			clientSecret: "sandbox-secret",
+			redirectUri: REDIRECT,
+			...googleSimulatorBaseUrls(`${origin}/sandbox/google`),
+			timeoutMs: 2000,
+		});
+		const res = await fetch(
+			yt.oauth.authorizationUrl({
+				state: "s",
+				redirectUri: REDIRECT,
+				scopes: [],
+			}),
+			{ redirect: "manual" },
+		);
+		const code =
+			new URL(res.headers.get("location") ?? "").searchParams.get("code") ?? "";
+		const tokens = await yt.oauth.exchangeCode({ code, redirectUri: REDIRECT });
+		const [account] = await yt.lookupAccounts({ tokens });
+		assert.equal(account?.externalAccountId, state.defaultChannel.id);
+		const ctx = {
+			accessToken: tokens.accessToken,
+			externalAccountId: state.defaultChannel.id,
+			channelSettings: {},
+		};
+		const result = await yt.publish(ctx, publishRequest());
+		assert.equal(result.status, "published");
+		assert.equal(ledger.posts.length, 1);
+		// the upload session URI points back through the prefix
+		assert.ok(
+			ledger.requests.some(
+				(r) =>
+					r.operation === "publish" &&
+					r.url.startsWith("/sandbox/google/upload/youtube/v3/videos?"),
+			),
+		);
+		// the host app's own routes and parsers are untouched
+		assert.equal((await fetch(`${origin}/health`)).status, 200);
+		const form = await fetch(`${origin}/echo`, {
+			method: "POST",
+			body: "a=1",
+			headers: { "content-type": "application/x-www-form-urlencoded" },
+		});
+		assert.equal(form.status, 415);
+	} finally {
+		await host.close();
+	}
+});

@@ -297,7 +297,8 @@ export class PinterestClient {
 				"content-length": String(head.length + file.bytes + tail.length),
 			},
 			body: body(),
-			timeoutMs: 10 * this.config.timeoutMs,
+			// sending the bytes takes time: allow for a slow 1 MiB/s link on top of the API timeout
+			timeoutMs: this.config.timeoutMs + Math.ceil(file.bytes / 1048.576),
 			signal,
 			// the object key is fixed by the registration: uploading again replaces the same file
 			idempotent: true,

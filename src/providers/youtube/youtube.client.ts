@@ -215,8 +215,9 @@ export class YoutubeClient {
 				"content-length": String(media.contentLength),
 			},
 			body,
-			// upload bytes can take far longer than an API call
-			timeoutMs: Math.max(this.config.timeoutMs, 10 * this.config.timeoutMs),
+			// sending the bytes takes time: allow for a slow 1 MiB/s link on top of the API timeout
+			timeoutMs:
+				this.config.timeoutMs + Math.ceil(media.contentLength / 1048.576),
 			signal,
 			// completing the upload creates the video: a lost answer is an unknown outcome
 			idempotent: false,

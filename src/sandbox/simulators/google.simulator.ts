@@ -9,7 +9,7 @@
  *   POST|PUT /upload/youtube/v3/videos   resumable videos.insert
  *   GET  /youtube/v3/{channels,videos,commentThreads,videoCategories}, POST /youtube/v3/{commentThreads,comments}
  *
- * Failure operations for FailureQueue.inject: authorize, token, revoke, channels, upload_init,
+ * Failure operations for FailureQueue.inject: token, revoke, channels, upload_init,
  * publish (the final PUT), videos_list, comment_insert, comments_list, categories.
  */
 import type { AddressInfo } from "node:net";

@@ -99,12 +99,10 @@ export async function beginOperation(
 	switch (rule.kind) {
 		case "expired_token":
 			if (kind === "oauth") {
-				reply
-					.code(400)
-					.send({
-						error: "invalid_grant",
-						error_description: "Token has been expired or revoked.",
-					});
+				reply.code(400).send({
+					error: "invalid_grant",
+					error_description: "Token has been expired or revoked.",
+				});
 			} else {
 				sendApiError(reply, 401, "authError", INVALID_CREDENTIALS, "global");
 			}
@@ -140,12 +138,10 @@ export async function beginOperation(
 			return "answered";
 		case "server_error":
 			if (kind === "oauth")
-				reply
-					.code(503)
-					.send({
-						error: "temporarily_unavailable",
-						error_description: "Try again later.",
-					});
+				reply.code(503).send({
+					error: "temporarily_unavailable",
+					error_description: "Try again later.",
+				});
 			else
 				sendApiError(
 					reply,

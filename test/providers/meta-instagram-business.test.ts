@@ -114,7 +114,7 @@ describe("instagram_business adapter against the Meta simulator", () => {
 		await rejectsWith(
 			provider.publish(ig, {
 				text: "x",
-				media: [mediaItem("image", h.mediaUrl("gone.jpg"))],
+				media: [mediaItem("image", h.mediaUrl("gone.jpg?sig=s3cr3t"))],
 				settings: {},
 				idempotencyKey: "i4",
 			}),
@@ -133,6 +133,20 @@ describe("instagram_business adapter against the Meta simulator", () => {
 			);
 		const err = await rejectsWith(attempt(), "user_content");
 		assert.match(err.message, /2207052/);
+		const first = await rejectsWith(
+			provider.publish(ig, {
+				text: "x",
+				media: [mediaItem("image", h.mediaUrl("gone.jpg?sig=s3cr3t"))],
+				settings: {},
+				idempotencyKey: "i4b",
+			}),
+			"user_content",
+		);
+		assert.match(first.message, /could not be fetched/);
+		assert.doesNotMatch(
+			`${first.message} ${JSON.stringify(first.providerResponse)}`,
+			/s3cr3t/,
+		);
 	});
 
 	it("rejects a caption over 2200 characters and a post without media as user_content", async () => {
@@ -151,6 +165,16 @@ describe("instagram_business adapter against the Meta simulator", () => {
 				media: [],
 				settings: {},
 				idempotencyKey: "i7",
+			}),
+			"user_content",
+		);
+		const tags = Array.from({ length: 31 }, (_, i) => `#tag${i}`).join(" ");
+		await rejectsWith(
+			provider.publish(ig, {
+				text: tags,
+				media: [mediaItem("image", h.mediaUrl("image.jpg"))],
+				settings: {},
+				idempotencyKey: "i7b",
 			}),
 			"user_content",
 		);

@@ -121,6 +121,25 @@ describe("threads adapter against the Meta simulator", () => {
 		assert.equal(posts[2]?.postId, carousel.providerPostId);
 	});
 
+	it("counts emojis by UTF-8 bytes against the 500 limit", async () => {
+		const ok = await provider.publish(th, {
+			text: "😀".repeat(125),
+			media: [],
+			settings: {},
+			idempotencyKey: "em1",
+		});
+		assert.equal(ok.status, "published");
+		await rejectsWith(
+			provider.publish(th, {
+				text: "😀".repeat(126),
+				media: [],
+				settings: {},
+				idempotencyKey: "em2",
+			}),
+			"user_content",
+		);
+	});
+
 	it("rejects content errors: over 500 characters, unreachable video", async () => {
 		await rejectsWith(
 			provider.publish(th, {
@@ -195,6 +214,12 @@ describe("threads adapter against the Meta simulator", () => {
 		assert.equal(
 			h.sim.ledger.posts.filter((p) => p.text === "Reply to me").length,
 			1,
+		);
+		assert.deepEqual(
+			h.sim.ledger.comments
+				.filter((c) => c.postId === postId)
+				.map((c) => c.text),
+			["First reply"],
 		);
 	});
 

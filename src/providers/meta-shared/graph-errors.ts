@@ -159,6 +159,7 @@ export function categorizeGraphError(
 /** Removes secrets from a platform body before it is stored on the error. */
 export function redactSecrets(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(redactSecrets);
+	if (typeof value === "string") return scrubUrls(value);
 	if (!value || typeof value !== "object") return value;
 	const out: Record<string, unknown> = {};
 	for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
@@ -167,6 +168,14 @@ export function redactSecrets(value: unknown): unknown {
 			: redactSecrets(v);
 	}
 	return out;
+}
+
+/**
+ * Platforms echo media URLs in messages ("could not be fetched from this uri: ..."); our media URLs
+ * carry signatures in the query, so queries are dropped from any URL in a message.
+ */
+export function scrubUrls(text: string): string {
+	return text.replace(/(https?:\/\/[^\s?#"']+)[?#][^\s"']*/g, "$1?[redacted]");
 }
 
 const DEFAULT_RETRY_SECONDS = 60;
@@ -198,7 +207,9 @@ export function graphErrorToProviderError(
 	return new ProviderError({
 		platform,
 		category,
-		message: `${platform} answered ${status}: ${err?.userMessage ?? err?.message ?? "unexpected response"}`,
+		message: scrubUrls(
+			`${platform} answered ${status}: ${err?.userMessage ?? err?.message ?? "unexpected response"}`,
+		),
 		providerCode,
 		httpStatus: status,
 		retryAfterSeconds: retry,

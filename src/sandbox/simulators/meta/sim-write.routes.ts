@@ -47,6 +47,15 @@ const TEXT_LIMIT: Record<Family, number> = {
 	threads: 500,
 };
 
+/** Threads counts emojis by their UTF-8 byte length; Instagram counts characters. */
+function textLength(family: Family, text: string): number {
+	if (family !== "threads") return [...text].length;
+	let n = 0;
+	for (const ch of text)
+		n += /\p{Extended_Pictographic}/u.test(ch) ? Buffer.byteLength(ch) : 1;
+	return n;
+}
+
 export function registerMetaWriteRoutes(
 	app: FastifyInstance,
 	ctx: RouteContext,
@@ -110,11 +119,21 @@ export function registerMetaWriteRoutes(
 		requireScope(token, PUBLISH_SCOPE[family], 10);
 		const p = params(req);
 		const text = (edge === "media" ? p.caption : p.text) ?? "";
-		if ([...text].length > TEXT_LIMIT[family]) {
+		if (textLength(family, text) > TEXT_LIMIT[family]) {
 			throw invalidParam(
 				`The ${edge === "media" ? "caption" : "text"} is too long`,
 				undefined,
 				`The text can be at most ${TEXT_LIMIT[family]} characters.`,
+			);
+		}
+		if (
+			family !== "threads" &&
+			(text.match(/#[\p{L}\p{N}_]+/gu) ?? []).length > 30
+		) {
+			throw invalidParam(
+				"The caption has more than 30 hashtags",
+				undefined,
+				"Captions can contain at most 30 hashtags.",
 			);
 		}
 		const isChild = p.is_carousel_item === "true";
@@ -253,7 +272,7 @@ export function registerMetaWriteRoutes(
 					? "instagram_standalone"
 					: "instagram_business";
 		const username = owner.username;
-		recordPost(ctx, {
+		const post: SimPost = {
 			kind: "post",
 			id: postId,
 			platform,
@@ -275,7 +294,17 @@ export function registerMetaWriteRoutes(
 			videoState: null,
 			readyAt: null,
 			stats: emptyStats(),
-		});
+		};
+		// a Threads reply is a comment from the service's point of view: count it with comments
+		if (c.replyToId) {
+			state.put(post);
+			ledger.comments.push({
+				postId: c.replyToId,
+				commentId: postId,
+				text: c.text,
+				at: Date.now(),
+			});
+		} else recordPost(ctx, post);
 		c.state = "PUBLISHED";
 		return { body: { id: postId } };
 	};

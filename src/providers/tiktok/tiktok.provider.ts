@@ -8,13 +8,11 @@ import {
 	type ProviderAppConfig,
 	type ProviderCallContext,
 	ProviderError,
-	type PublishRequest,
 	type PublishResult,
 	type SocialProvider,
 } from "../provider.js";
 import {
 	TiktokClient,
-	type TiktokCreatorInfo,
 	type TiktokTokenResponse,
 	tiktokError,
 } from "./tiktok.client.js";
@@ -24,7 +22,13 @@ import {
 	TIKTOK_PRIVACY_LABELS,
 	TIKTOK_VALIDATION_RULES,
 } from "./tiktok.rules.js";
-import { planChunks, uploadVideoChunks } from "./tiktok.upload.js";
+import {
+	checkAgainstCreator,
+	checkTiktokMedia,
+	publishPhotos,
+	publishVideo,
+	userContent,
+} from "./tiktok.publish.js";
 
 export interface TiktokProviderOptions {
 	/** preferred FILE_UPLOAD chunk size (clamped to the documented 5-64 MB) */
@@ -55,19 +59,6 @@ function toTokens(t: TiktokTokenResponse, now = Date.now()): OAuthTokens {
 	};
 }
 
-function userContent(message: string, providerCode: string): ProviderError {
-	return new ProviderError({
-		platform: "tiktok",
-		category: "user_content",
-		message,
-		providerCode,
-	});
-}
-
-function bool(settings: Record<string, unknown>, key: string): boolean {
-	return settings[key] === true;
-}
-
 interface PollState {
 	publishId: string;
 	username: string | null;
@@ -93,130 +84,6 @@ export function createTiktokProvider(
 ): SocialProvider {
 	const client = new TiktokClient(config);
 	const pollAfterMs = options.pollAfterMs ?? 5000;
-
-	/** Checks the target settings against the creator's live options, as the Direct Post UX guidelines require. */
-	function checkAgainstCreator(
-		request: PublishRequest,
-		creator: TiktokCreatorInfo,
-	): string {
-		const privacy = request.settings.privacy_level;
-		if (
-			typeof privacy !== "string" ||
-			!creator.privacy_level_options.includes(privacy)
-		) {
-			throw userContent(
-				`privacy_level ${String(privacy)} is not offered to this creator (${creator.privacy_level_options.join(", ")})`,
-				"privacy_level_option_mismatch",
-			);
-		}
-		if (
-			bool(request.settings, "brand_content_toggle") &&
-			privacy === "SELF_ONLY"
-		) {
-			throw userContent(
-				"branded content cannot be posted with SELF_ONLY visibility",
-				"invalid_params",
-			);
-		}
-		const video = request.media.find((m) => m.kind === "video");
-		if (
-			video?.durationSeconds !== undefined &&
-			video.durationSeconds > creator.max_video_post_duration_sec
-		) {
-			throw userContent(
-				`video lasts ${video.durationSeconds}s, this creator may post at most ${creator.max_video_post_duration_sec}s`,
-				"duration_check_failed",
-			);
-		}
-		return privacy;
-	}
-
-	async function publishVideo(
-		ctx: ProviderCallContext,
-		request: PublishRequest,
-		creator: TiktokCreatorInfo,
-		privacy: string,
-	) {
-		const video = request.media[0];
-		if (!video) throw userContent("no video to upload", "invalid_params");
-		const s = request.settings;
-		const plan = planChunks(video.bytes, options.chunkSizeBytes);
-		const postInfo: Record<string, unknown> = {
-			title: request.text,
-			privacy_level: privacy,
-			// a creator-level "No one" setting cannot be overridden by the post
-			disable_comment: bool(s, "disable_comment") || creator.comment_disabled,
-			disable_duet: bool(s, "disable_duet") || creator.duet_disabled,
-			disable_stitch: bool(s, "disable_stitch") || creator.stitch_disabled,
-			brand_content_toggle: bool(s, "brand_content_toggle"),
-			brand_organic_toggle: bool(s, "brand_organic_toggle"),
-		};
-		if (typeof s.video_cover_timestamp_ms === "number")
-			postInfo.video_cover_timestamp_ms = s.video_cover_timestamp_ms;
-		if (typeof s.is_aigc === "boolean") postInfo.is_aigc = s.is_aigc;
-		const init = await client.initVideo(
-			ctx.accessToken,
-			{
-				post_info: postInfo,
-				source_info: {
-					source: "FILE_UPLOAD",
-					video_size: plan.videoSize,
-					chunk_size: plan.chunkSize,
-					total_chunk_count: plan.totalChunkCount,
-				},
-			},
-			ctx.signal,
-		);
-		if (!init.upload_url)
-			throw tiktokError({
-				code: "invalid_response",
-				message: "init answered without upload_url",
-				httpStatus: 200,
-			});
-		await uploadVideoChunks({
-			client,
-			uploadUrl: init.upload_url,
-			plan,
-			mimeType: video.mimeType,
-			source: await video.open(),
-			signal: ctx.signal,
-		});
-		return init.publish_id;
-	}
-
-	async function publishPhotos(
-		ctx: ProviderCallContext,
-		request: PublishRequest,
-		creator: TiktokCreatorInfo,
-		privacy: string,
-	) {
-		const s = request.settings;
-		const title = typeof s.title === "string" ? s.title : "";
-		const init = await client.initContent(
-			ctx.accessToken,
-			{
-				post_info: {
-					title,
-					description: request.text,
-					privacy_level: privacy,
-					disable_comment:
-						bool(s, "disable_comment") || creator.comment_disabled,
-					auto_add_music: bool(s, "auto_add_music"),
-					brand_content_toggle: bool(s, "brand_content_toggle"),
-					brand_organic_toggle: bool(s, "brand_organic_toggle"),
-				},
-				source_info: {
-					source: "PULL_FROM_URL",
-					photo_cover_index: 0,
-					photo_images: request.media.map((m) => m.url),
-				},
-				post_mode: "DIRECT_POST",
-				media_type: "PHOTO",
-			},
-			ctx.signal,
-		);
-		return init.publish_id;
-	}
 
 	async function creatorInfo(ctx: ProviderCallContext) {
 		return client.creatorInfo(ctx.accessToken, ctx.signal);
@@ -295,31 +162,19 @@ export function createTiktokProvider(
 		},
 
 		async publish(ctx, request) {
-			const videos = request.media.filter((m) => m.kind === "video");
-			const images = request.media.filter((m) => m.kind === "image");
-			if (request.media.length === 0)
-				throw userContent(
-					"a TikTok post needs one video or 1-35 photos",
-					"invalid_params",
-				);
-			if (videos.length > 0 && (videos.length > 1 || images.length > 0)) {
-				throw userContent(
-					"a TikTok post carries exactly one video, or photos only",
-					"invalid_params",
-				);
-			}
-			if (request.media.some((m) => m.kind === "gif") || images.length > 35) {
-				throw userContent(
-					"TikTok photo posts take 1-35 JPEG or WebP images",
-					"invalid_params",
-				);
-			}
+			checkTiktokMedia(request);
 			const creator = await creatorInfo(ctx);
 			const privacy = checkAgainstCreator(request, creator);
-			const publishId =
-				videos.length === 1
-					? await publishVideo(ctx, request, creator, privacy)
-					: await publishPhotos(ctx, request, creator, privacy);
+			const publishId = request.media.some((m) => m.kind === "video")
+				? await publishVideo(
+						client,
+						ctx,
+						request,
+						creator,
+						privacy,
+						options.chunkSizeBytes,
+					)
+				: await publishPhotos(client, ctx, request, creator, privacy);
 			return {
 				status: "processing",
 				pollToken: encodePoll({

@@ -165,6 +165,7 @@ export const TIKTOK_VALIDATION_RULES: ProviderValidationRules = {
 	allowMixedKinds: false,
 	extra: {
 		maxPhotoCount: 35,
+		maxVideos: 1,
 		photoTitleMaxLength: 90,
 		photoDescriptionMaxLength: 4000,
 		minVideoFrameRate: 23,

@@ -11,6 +11,7 @@ import { FailureQueue, SimulatorLedger } from "../simulator-kit.js";
 import { type SimContext, addBodyParsers } from "./tiktok/tiktok-sim.http.js";
 import { registerTiktokOauthRoutes } from "./tiktok/tiktok-sim.oauth.routes.js";
 import { registerTiktokPostRoutes } from "./tiktok/tiktok-sim.post.routes.js";
+import { registerTiktokStatusRoutes } from "./tiktok/tiktok-sim.status.routes.js";
 import {
 	TiktokSimulatorState,
 	type TiktokSimulatorOptions,
@@ -53,6 +54,7 @@ export const tiktokSimulatorPlugin: FastifyPluginAsync<
 	addBodyParsers(app);
 	registerTiktokOauthRoutes(app, ctx);
 	registerTiktokPostRoutes(app, ctx, app.prefix);
+	registerTiktokStatusRoutes(app, ctx);
 };
 
 export interface RunningTiktokSimulator {

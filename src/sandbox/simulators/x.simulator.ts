@@ -17,6 +17,7 @@ import { registerXMediaRoutes } from "./x/x-sim.media.routes.js";
 import { registerXOauthRoutes } from "./x/x-sim.oauth.routes.js";
 import { XSimulatorState, type XSimulatorOptions } from "./x/x-sim.state.js";
 import { registerXTweetRoutes } from "./x/x-sim.tweets.routes.js";
+import { registerXUserRoutes } from "./x/x-sim.users.routes.js";
 
 export { XSimulatorState, type XSimulatorOptions } from "./x/x-sim.state.js";
 
@@ -51,6 +52,7 @@ export const xSimulatorPlugin: FastifyPluginAsync<
 	};
 	addBodyParsers(app);
 	registerXOauthRoutes(app, ctx);
+	registerXUserRoutes(app, ctx);
 	registerXTweetRoutes(app, ctx);
 	registerXMediaRoutes(app, ctx);
 };

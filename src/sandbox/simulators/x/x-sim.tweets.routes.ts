@@ -12,7 +12,7 @@ import {
 	problem,
 	simulate,
 } from "./x-sim.http.js";
-import { userJson } from "./x-sim.oauth.routes.js";
+import { userJson } from "./x-sim.users.routes.js";
 import type { XSimTweet } from "./x-sim.state.js";
 
 const listParam = (req: FastifyRequest, name: string) =>

@@ -182,7 +182,7 @@ describe("youtube adapter: every Google error maps to its category", () => {
 			delayMs: 3000,
 		});
 		await rejectsWith(
-			h.provider({ timeoutMs: 60 }).publish(ctx, publishRequest()),
+			h.provider({ timeoutMs: 500 }).publish(ctx, publishRequest()),
 			"unknown_outcome",
 		);
 		assert.equal(h.sim.ledger.posts.length, before + 1);

@@ -4,110 +4,31 @@
  * GET /v5/media/{id} reports `succeeded`; until then publish answers `processing` and pollPublish
  * carries on, so the engine never holds a job open while Pinterest transcodes.
  */
-import {
-	type OAuthTokens,
-	type ProviderAppConfig,
-	type ProviderCallContext,
-	ProviderError,
-	type PublishRequest,
-	type PublishResult,
-	type SocialProvider,
+import type {
+	ProviderAppConfig,
+	ProviderCallContext,
+	PublishResult,
+	SocialProvider,
 } from "../provider.js";
+import { PinterestClient } from "./pinterest.client.js";
 import {
-	PinterestClient,
-	type PinterestTokenResponse,
-} from "./pinterest.client.js";
+	decodePlan,
+	encodePlan,
+	fail,
+	pinFields,
+	pinterestPinUrl,
+	str,
+	toTokens,
+	type VideoPinPlan,
+} from "./pinterest.mappers.js";
 import {
 	PINTEREST_SCOPES,
 	pinterestCapability,
 	pinterestValidationRules,
 } from "./pinterest.rules.js";
 
-const PLATFORM = "pinterest" as const;
 const MEDIA_POLL_MS = 5_000;
 const BOARD_LIST_MAX = 500;
-
-export function pinterestPinUrl(pinId: string): string {
-	return `https://www.pinterest.com/pin/${encodeURIComponent(pinId)}/`;
-}
-
-function fail(category: ProviderError["category"], message: string): never {
-	throw new ProviderError({ platform: PLATFORM, category, message });
-}
-
-function str(value: unknown): string | undefined {
-	return typeof value === "string" && value.trim() !== "" ? value : undefined;
-}
-
-function toTokens(
-	body: PinterestTokenResponse,
-	previousRefreshToken: string | null,
-): OAuthTokens {
-	const now = Date.now();
-	return {
-		accessToken: body.access_token,
-		refreshToken: body.refresh_token ?? previousRefreshToken,
-		expiresAt:
-			typeof body.expires_in === "number"
-				? new Date(now + body.expires_in * 1000)
-				: null,
-		refreshTokenExpiresAt:
-			typeof body.refresh_token_expires_in === "number"
-				? new Date(now + body.refresh_token_expires_in * 1000)
-				: null,
-		// Pinterest lists granted scopes separated by commas
-		scopes: (body.scope ?? "").split(/[,\s]+/).filter(Boolean),
-		extra: {},
-	};
-}
-
-/** Pin fields shared by image and video Pins, from the post text and settings. */
-function pinFields(
-	request: Pick<PublishRequest, "text" | "settings">,
-	altText?: string,
-): Record<string, unknown> {
-	const boardId = str(request.settings.boardId);
-	if (!boardId)
-		fail("user_content", "pinterest needs a board (settings.boardId)");
-	const pin: Record<string, unknown> = { board_id: boardId };
-	const section = str(request.settings.boardSectionId);
-	if (section) pin.board_section_id = section;
-	const title = str(request.settings.title);
-	if (title) pin.title = title;
-	if (request.text) pin.description = request.text;
-	const link = str(request.settings.link);
-	if (link) pin.link = link;
-	if (altText) pin.alt_text = altText;
-	return pin;
-}
-
-/** What pollPublish needs to create a video Pin once the upload is processed. */
-interface VideoPinPlan {
-	mediaId: string;
-	pin: Record<string, unknown>;
-	cover: { cover_image_url: string } | { cover_image_key_frame_time: number };
-}
-
-function encodePlan(plan: VideoPinPlan): string {
-	return `v1.${Buffer.from(JSON.stringify(plan)).toString("base64url")}`;
-}
-
-function decodePlan(token: string): VideoPinPlan {
-	try {
-		if (!token.startsWith("v1.")) throw new Error("version");
-		const plan = JSON.parse(
-			Buffer.from(token.slice(3), "base64url").toString("utf8"),
-		) as VideoPinPlan;
-		if (typeof plan.mediaId !== "string" || typeof plan.pin !== "object")
-			throw new Error("shape");
-		return plan;
-	} catch {
-		return fail(
-			"platform_rejected",
-			"pinterest poll token is not one this adapter issued",
-		);
-	}
-}
 
 export function createPinterestProvider(
 	config: ProviderAppConfig,
@@ -156,7 +77,7 @@ export function createPinterestProvider(
 	}
 
 	return {
-		platform: PLATFORM,
+		platform: "pinterest",
 		capability: pinterestCapability,
 		rules: pinterestValidationRules,
 

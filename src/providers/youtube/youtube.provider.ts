@@ -3,118 +3,26 @@
  * videos.insert through the resumable upload protocol. YouTube keeps processing a video after the
  * upload completes, so publish answers `processing` until status.uploadStatus is `processed`.
  */
-import {
-	type OAuthTokens,
-	type ProviderAppConfig,
-	type ProviderComment,
-	ProviderError,
-	type PublishResult,
-	type SocialProvider,
+import type {
+	ProviderAppConfig,
+	ProviderComment,
+	SocialProvider,
 } from "../provider.js";
+import { YoutubeClient } from "./youtube.client.js";
 import {
-	type GoogleTokenResponse,
-	YoutubeClient,
-	type YoutubeCommentSnippet,
-	type YoutubeVideoResource,
-} from "./youtube.client.js";
+	fail,
+	str,
+	toComment,
+	toTokens,
+	videoResult,
+	youtubeWatchUrl,
+} from "./youtube.mappers.js";
 import {
 	YOUTUBE_PRIVACY_STATUSES,
 	YOUTUBE_SCOPES,
 	youtubeCapability,
 	youtubeValidationRules,
 } from "./youtube.rules.js";
-
-const PLATFORM = "youtube" as const;
-const PROCESSING_POLL_MS = 15_000;
-
-export function youtubeWatchUrl(videoId: string): string {
-	return `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
-}
-
-function fail(
-	category: ProviderError["category"],
-	message: string,
-	providerCode: string | null = null,
-): never {
-	throw new ProviderError({
-		platform: PLATFORM,
-		category,
-		message,
-		providerCode,
-	});
-}
-
-function toTokens(
-	body: GoogleTokenResponse,
-	previousRefreshToken: string | null,
-): OAuthTokens {
-	return {
-		accessToken: body.access_token,
-		// Google answers a refresh without a new refresh token: the old one stays valid
-		refreshToken: body.refresh_token ?? previousRefreshToken,
-		expiresAt:
-			typeof body.expires_in === "number"
-				? new Date(Date.now() + body.expires_in * 1000)
-				: null,
-		refreshTokenExpiresAt: null,
-		scopes: (body.scope ?? "").split(" ").filter(Boolean),
-		extra: {},
-	};
-}
-
-/** Where a video stands after upload: live, still processing, or refused. */
-function videoResult(video: YoutubeVideoResource): PublishResult {
-	const upload = video.status?.uploadStatus ?? "uploaded";
-	if (upload === "processed")
-		return {
-			status: "published",
-			providerPostId: video.id,
-			url: youtubeWatchUrl(video.id),
-		};
-	if (upload === "failed") {
-		fail(
-			"user_content",
-			`youtube could not process the video: ${video.status?.failureReason ?? "unknown"}`,
-			video.status?.failureReason ?? null,
-		);
-	}
-	if (upload === "rejected" || upload === "deleted") {
-		const reason = video.status?.rejectionReason ?? upload;
-		fail(
-			reason === "length" ? "user_content" : "platform_rejected",
-			`youtube rejected the video: ${reason}`,
-			reason,
-		);
-	}
-	return {
-		status: "processing",
-		pollToken: video.id,
-		pollAfterMs: PROCESSING_POLL_MS,
-		providerPostId: video.id,
-	};
-}
-
-function str(value: unknown): string | undefined {
-	return typeof value === "string" && value.trim() !== "" ? value : undefined;
-}
-
-function toComment(
-	id: string,
-	s: YoutubeCommentSnippet | undefined,
-	parentId: string | null,
-	videoId: string,
-): ProviderComment {
-	return {
-		providerCommentId: id,
-		parentProviderCommentId: parentId,
-		body: s?.textOriginal ?? s?.textDisplay ?? "",
-		authorName: s?.authorDisplayName ?? null,
-		authorHandle: s?.authorChannelUrl?.split("/").pop() ?? null,
-		permalinkUrl: `${youtubeWatchUrl(videoId)}&lc=${encodeURIComponent(id)}`,
-		providerCreatedAt: s?.publishedAt ?? null,
-		metrics: { likes: s?.likeCount ?? 0 },
-	};
-}
 
 export function createYoutubeProvider(
 	config: ProviderAppConfig,
@@ -128,7 +36,7 @@ export function createYoutubeProvider(
 	}
 
 	return {
-		platform: PLATFORM,
+		platform: "youtube",
 		capability: youtubeCapability,
 		rules: youtubeValidationRules,
 

@@ -180,6 +180,51 @@ describe("instagram_business adapter against the Meta simulator", () => {
 		);
 	});
 
+	it("checks post types and lets an unpublished container expire", async () => {
+		const image = mediaItem("image", h.mediaUrl("image.jpg"));
+		await rejectsWith(
+			provider.publish(ig, {
+				text: "r",
+				media: [image],
+				settings: { postType: "reel" },
+				idempotencyKey: "pt1",
+			}),
+			"user_content",
+		);
+		await rejectsWith(
+			provider.publish(ig, {
+				text: "s",
+				media: [image, image],
+				settings: { postType: "story" },
+				idempotencyKey: "pt2",
+			}),
+			"user_content",
+		);
+		const first = await provider.publish(ig, {
+			text: "never published",
+			media: [image],
+			settings: {},
+			idempotencyKey: "pt3",
+		});
+		assert.equal(first.status, "processing");
+		h.sim.state.advanceClock(25 * 3_600_000);
+		try {
+			await rejectsWith(
+				provider.pollPublish(
+					ig,
+					first.status === "processing" ? first.pollToken : "",
+				),
+				"platform_rejected",
+			);
+		} finally {
+			h.sim.state.advanceClock(-25 * 3_600_000);
+		}
+		assert.equal(
+			h.sim.ledger.posts.filter((p) => p.text === "never published").length,
+			0,
+		);
+	});
+
 	it("comments, replies, lists comments and reads insights", async () => {
 		const post = await untilPublished(
 			provider,

@@ -198,6 +198,14 @@ export function instagramContent(deps: InstagramContentDeps) {
 					platform,
 					"Instagram posts need at least one image or video",
 				);
+			const postType = String(request.settings.postType ?? "post");
+			if (
+				postType === "reel" &&
+				(request.media.length !== 1 || request.media[0]?.kind !== "video")
+			)
+				throw userContent(platform, "a reel is exactly one video");
+			if (postType === "story" && request.media.length !== 1)
+				throw userContent(platform, "a story is exactly one image or video");
 			const video = request.media.some((m) => m.kind === "video");
 			if (request.media.length === 1) {
 				const created = await graph.post<{ id: string }>(

@@ -331,6 +331,20 @@ describe("facebook_page adapter against the Meta simulator", () => {
 		);
 	});
 
+	it("extends a page token without failing on the missing permissions edge", async () => {
+		const refreshed = await provider.oauth.refresh({
+			accessToken: page.accessToken,
+			refreshToken: null,
+		});
+		assert.deepEqual(refreshed.scopes, []);
+		const [profile] = await provider.runTool(
+			ctxFor(refreshed.accessToken, page.externalAccountId),
+			"pageProfile",
+			{},
+		);
+		assert.equal(profile?.displayName, "Sandbox Coffee");
+	});
+
 	it("revokes the user token", async () => {
 		const tokens = await connect(provider);
 		await provider.oauth.revoke({

@@ -102,11 +102,15 @@ export function facebookLoginOAuth(
 		});
 	};
 	const grantedScopes = async (token: string): Promise<string[]> => {
-		const perms = await graph.get<{
-			data?: Array<{ permission: string; status: string }>;
-		}>(`${api}/me/permissions`, {
-			accessToken: token,
-		});
+		let perms: { data?: Array<{ permission: string; status: string }> };
+		try {
+			perms = await graph.get(`${api}/me/permissions`, { accessToken: token });
+		} catch (err) {
+			// a Page token has no /me/permissions edge; the token itself is still valid
+			if (err instanceof ProviderError && err.category === "user_content")
+				return [];
+			throw err;
+		}
 		return (perms.data ?? [])
 			.filter((p) => p.status === "granted")
 			.map((p) => p.permission);

@@ -286,7 +286,12 @@ describe("X adapter against the simulator", () => {
 			sim.state.tweets.get(r.providerPostId)?.text,
 			"hello from the sandbox",
 		);
-		const noHandle = { ...ctx, channelSettings: {} };
+		const noHandle = {
+			...ctx,
+			externalAccountId: sim.state.user("text_poster").id,
+			channelSettings: {},
+		};
+		const meCalls = sim.ledger.count("users_me");
 		const r2 = published(
 			await provider.publish(noHandle, {
 				text: "second",
@@ -299,6 +304,20 @@ describe("X adapter against the simulator", () => {
 			r2.url,
 			`https://x.com/text_poster/status/${r2.providerPostId}`,
 		);
+		const r3 = published(
+			await provider.publish(noHandle, {
+				text: "third",
+				media: [],
+				settings: {},
+				idempotencyKey: "t2b",
+			}),
+		);
+		assert.equal(
+			r3.url,
+			`https://x.com/text_poster/status/${r3.providerPostId}`,
+		);
+		// the handle is looked up once per account, then remembered
+		assert.equal(sim.ledger.count("users_me") - meCalls, 1);
 		assert.equal(await provider.fetchPermalink(ctx, r.providerPostId), r.url);
 	});
 

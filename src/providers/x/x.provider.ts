@@ -94,18 +94,25 @@ export function createXProvider(
 	const client = new XClient(config);
 	const minPollAfterMs = options.minPollAfterMs ?? 1000;
 
+	/** handles by account id, so building post URLs does not spend the small /2/users/me budget each time */
+	const handles = new Map<string, string>();
+
 	async function handleOf(ctx: ProviderCallContext): Promise<string | null> {
 		const fromSettings =
 			str(ctx.channelSettings.username) ?? str(ctx.channelSettings.handle);
 		if (fromSettings) return fromSettings.replace(/^@/, "");
+		const cached = handles.get(ctx.externalAccountId);
+		if (cached) return cached;
 		try {
-			const me = await client.get<{ data?: { username?: string } }>(
-				ctx.accessToken,
-				"/2/users/me",
-				{},
-				ctx.signal,
-			);
-			return me.data?.username ?? null;
+			const me = await client.get<{
+				data?: { id?: string; username?: string };
+			}>(ctx.accessToken, "/2/users/me", {}, ctx.signal);
+			const username = me.data?.username ?? null;
+			if (username && me.data?.id && me.data.id === ctx.externalAccountId) {
+				if (handles.size >= 10_000) handles.clear();
+				handles.set(me.data.id, username);
+			}
+			return username;
 		} catch {
 			return null;
 		}

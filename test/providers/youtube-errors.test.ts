@@ -117,6 +117,20 @@ describe("youtube adapter: every Google error maps to its category", () => {
 		} finally {
 			h.sim.state.defaultChannel.uploadsForbidden = false;
 		}
+		// a Google account without a channel: no account to connect, uploads refused for good
+		const noChannel = h.sim.state.issueTokens("UCnochannel");
+		assert.deepEqual(
+			await yt.lookupAccounts({ tokens: tokensOf(noChannel.accessToken) }),
+			[],
+		);
+		await rejectsWith(
+			yt.publish(
+				{ ...ctx, accessToken: noChannel.accessToken },
+				publishRequest(),
+			),
+			"platform_rejected",
+			"youtubeSignupRequired",
+		);
 		const readOnly = h.sim.state.issueTokens(undefined, [
 			"https://www.googleapis.com/auth/youtube.readonly",
 		]);

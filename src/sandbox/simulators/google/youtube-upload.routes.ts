@@ -152,7 +152,17 @@ export function registerYoutubeUploadRoutes(
 				"global",
 			);
 		const channel = state.channel(token.channelId);
-		if (!channel || channel.uploadsForbidden) {
+		// a Google account that never created a YouTube channel
+		if (!channel) {
+			return sendApiError(
+				reply,
+				401,
+				"youtubeSignupRequired",
+				"The Google account has no YouTube channel.",
+				"youtube.header",
+			);
+		}
+		if (channel.uploadsForbidden) {
 			return sendApiError(
 				reply,
 				403,

@@ -13,6 +13,8 @@ import { registerBrandRoutes } from './modules/brands/brands.routes.js';
 import { BrandProduct, Brand } from './modules/brands/brands.schemas.js';
 import { BrandsService } from './modules/brands/brands.service.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
+import { createMediaModule } from './modules/media/media.module.js';
+import { registerMediaRoutes } from './modules/media/media.routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -66,6 +68,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   registerBrandRoutes(app, services.brands);
   // tools: register the tool API routes here
   // media: register the media routes here
+  await registerMediaRoutes(app, deps, createMediaModule(deps));
   // channels: register channel, provider and profile routes here
   // publishing: register publishing routes here
 

@@ -96,6 +96,10 @@ export const EnvSchema = Type.Object({
   SERVICE_MEDIA_S3_FORCE_PATH_STYLE: Bool(true, 'Path-style bucket addressing (most S3-compatible servers).'),
   SERVICE_MEDIA_S3_PUBLIC_BASE_URL: Str('Public URL prefix of the bucket; when set, publicUrl points there instead of the signed content route.'),
   SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS: Int(86_400, 'Lifetime of signed media content URLs.', 60),
+  SERVICE_MEDIA_S3_PREFIX: Str('Key prefix of media objects inside the bucket (e.g. media/).'),
+  SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: Str(
+    'Tests only: comma-separated IPs/CIDRs that remote media import may reach despite the address policy (e.g. 127.0.0.1/32). Refused at boot when NODE_ENV=production.',
+  ),
   // media: further media settings go here
 
   // ---- providers

@@ -136,6 +136,11 @@ export const ERROR_CATALOG = {
   concurrency_limited: e(429, 'rate_limit', 'Another request for this key and tool is running.'),
 
   // ---- media: codes added by the media library
+  media_library_item_not_found: e(404, 'not_found', 'No such media library item in the principal organization.'),
+  media_item_in_use: e(409, 'conflict', 'The media item is referenced by a scheduled publish target.'),
+  media_import_url_refused: e(400, 'validation', 'The import URL is not allowed for outbound fetching.'),
+  media_import_fetch_failed: e(502, 'server', 'The remote media could not be fetched.'),
+  media_range_not_satisfiable: e(416, 'validation', 'The requested byte range is outside the media content.'),
 
   // ---- channels: codes added by channels, providers and profiles
 

@@ -2,6 +2,7 @@
  * Kysely table types. Each area declares its tables next to its migration and they are merged here.
  * Timestamps are timestamptz (Date in, Date out); ids are prefixed ULIDs (see platform/ids.ts).
  */
+import type { MediaTables } from '../../modules/media/media.tables.js';
 import type { ColumnType, Generated } from 'kysely';
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -101,4 +102,4 @@ export interface FoundationTables {
 }
 
 // Areas add their table interfaces to this intersection (tools, media, channels, publishing).
-export interface Database extends FoundationTables {}
+export interface Database extends FoundationTables, MediaTables {}

@@ -1,0 +1,111 @@
+/**
+ * GET /v1/media/{id}/content: the bytes with the sniffed Content-Type, a strong ETag, single-range
+ * support and long cache headers. Two ways in: a bearer credential with media:read (the item must be
+ * in its organization), or a signed expiring URL (the item's publicUrl) without any credential. The
+ * route therefore does not declare `auth` and checks the credential itself.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import { hasScope } from '../../http/principal.js';
+import { PUBLIC_AUTH_ERRORS, errorResponses } from '../../http/shared-schemas.js';
+import { Authenticator } from '../identity/authenticate.js';
+import { AppError } from '../../platform/errors.js';
+import { decideRange, etagOf, notModified, rangeApplies } from './media-content.js';
+import type { MediaModule } from './media.module.js';
+import { MediaContentQuery, MediaParams } from './media.schemas.js';
+
+const YEAR_SECONDS = 31_536_000;
+
+function bearer(request: FastifyRequest): string | null {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match ? (match[1] as string) : null;
+}
+
+export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, module: MediaModule): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const authenticator = new Authenticator(deps);
+
+  /** The organization whose item may be served, and how long a cache may keep it. */
+  async function authorize(request: FastifyRequest, id: string, query: { org?: string; expires?: string; signature?: string }) {
+    const nowMs = deps.clock.now().getTime();
+    if (query.signature !== undefined || query.expires !== undefined || query.org !== undefined) {
+      const verdict = query.org ? module.signer.verify(query.org, id, query.expires, query.signature, nowMs) : 'invalid';
+      if (verdict !== 'valid') {
+        throw new AppError('public_api_token_forbidden', {
+          message:
+            verdict === 'expired'
+              ? 'The signed media URL has expired; read the item again for a fresh publicUrl.'
+              : 'The media URL signature is not valid.',
+        });
+      }
+      const ttl = Math.min(YEAR_SECONDS, Math.max(0, Math.floor(Number(query.expires) - nowMs / 1000)));
+      return { organizationId: query.org as string, cacheControl: `public, max-age=${ttl}, immutable` };
+    }
+    if (!deps.config.gateOpen('SERVICE_PUBLIC_API_ENABLED')) throw new AppError('public_api_disabled');
+    const token = bearer(request);
+    if (!token) {
+      throw new AppError('public_api_token_required', {
+        message: 'Send the API key as Authorization: Bearer <key>, or use the signed publicUrl.',
+      });
+    }
+    const principal = await authenticator.authenticate(token);
+    if (!hasScope(principal, 'media:read')) {
+      throw new AppError('public_api_token_forbidden', { message: 'The credential lacks the scope media:read this route needs.' });
+    }
+    return { organizationId: principal.organizationId, cacheControl: `private, max-age=${YEAR_SECONDS}, immutable` };
+  }
+
+  app.get(
+    '/v1/media/:mediaLibraryItemId/content',
+    {
+      schema: {
+        operationId: 'getMediaContent',
+        tags: ['Media'],
+        summary: 'Media bytes (Range, ETag); unauthenticated only through the signed publicUrl',
+        description:
+          'Signed URL: `?org={organizationId}&expires={unix seconds}&signature={HMAC-SHA256, base64url}`, as found in publicUrl. Without a signature a bearer credential with media:read is required. Supports a single `Range: bytes=` range (206, or 416 media_range_not_satisfiable), If-None-Match (304) and If-Range.',
+        security: [{ publicBearer: [] }, {}],
+        params: MediaParams,
+        querystring: MediaContentQuery,
+        response: {
+          200: { type: 'string', description: 'the media bytes, with the Content-Type decided at upload' },
+          206: { type: 'string', description: 'the requested byte range' },
+          304: { type: 'null', description: 'not modified (If-None-Match matched the ETag)' },
+          ...errorResponses('media_library_item_not_found', 'media_range_not_satisfiable', 'invalid_request', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.mediaLibraryItemId;
+      const access = await authorize(request, id, request.query);
+      const row = await module.media.getRow(access.organizationId, id);
+      if (row.lifecycle_state !== 'active') throw new AppError('media_library_item_not_found');
+      const etag = etagOf(row.sha256);
+      reply.headers({
+        etag,
+        'accept-ranges': 'bytes',
+        'cache-control': access.cacheControl,
+        'x-content-type-options': 'nosniff',
+        'content-disposition': 'inline',
+      });
+      if (notModified(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      const ifRange = [request.headers['if-range']].flat()[0];
+      const decision = rangeApplies(ifRange, etag) ? decideRange(request.headers.range, row.bytes) : { kind: 'full' as const };
+      if (decision.kind === 'unsatisfiable') {
+        throw new AppError('media_range_not_satisfiable', {
+          message: `The range ${request.headers.range} is outside the ${row.bytes} bytes of the content.`,
+          headers: { 'content-range': `bytes */${row.bytes}` },
+        });
+      }
+      const range = decision.kind === 'partial' ? { start: decision.start, end: decision.end } : undefined;
+      const stored = await module.media.content(row, range);
+      reply.header('content-type', row.mime_type);
+      reply.header('content-length', String(stored.range.end - stored.range.start + 1));
+      if (range) {
+        reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${stored.size}`);
+      }
+      return reply.send(stored.body);
+    },
+  );
+}

@@ -1,0 +1,213 @@
+/**
+ * Media library routes (ROUTES.md "Brands, assets, media"). Thin: schema in, one service call, answer
+ * out. Upload accepts JSON (MediaUploadRequest) or multipart/form-data (field `file`, plus `brandId`
+ * and `altText`); the multipart file is streamed to a spool file and cut at the maximum.
+ */
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import { principalOf } from '../../http/public-auth.js';
+import { PUBLIC_AUTH_ERRORS, errorResponses } from '../../http/shared-schemas.js';
+import { AppError } from '../../platform/errors.js';
+import { registerMediaContentRoute } from './media-content.routes.js';
+import type { MediaModule } from './media.module.js';
+import { readMultipartUpload } from './media-multipart.js';
+import {
+  MediaImportDryRun,
+  MediaImportRequest,
+  MediaLibraryItem,
+  MediaList,
+  MediaListQuery,
+  MediaParams,
+  MediaUploadRequest,
+  type MediaUploadRequestT,
+} from './media.schemas.js';
+
+const UPLOAD_ERRORS = [
+  'invalid_public_media_upload_request',
+  'invalid_multipart_media_upload',
+  'multipart_media_file_required',
+  'media_file_too_large',
+  'media_upload_write_disabled',
+  ...PUBLIC_AUTH_ERRORS,
+] as const;
+
+export async function registerMediaRoutes(root: FastifyInstance, deps: AppDeps, module: MediaModule): Promise<void> {
+  root.addSchema(MediaLibraryItem);
+  deps.storageHealth ??= () => module.storageHealth();
+  const { media, imports } = module;
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(async (scope) => registerUploadRoute(scope, module));
+
+  app.post(
+    '/v1/media/import',
+    {
+      config: { auth: { scope: 'media:write' }, validationCode: 'invalid_public_media_upload_request' },
+      schema: {
+        operationId: 'importMedia',
+        tags: ['Media'],
+        summary: 'Import media from a remote URL (dry run by default)',
+        description:
+          'Fetches through the guarded outbound client (public addresses only, checked after DNS and on every redirect, at most 5; 60 s; maxBytes). Budgets: 30 requests/60 s per client address, 20/3600 s per principal, 268435456 bytes/3600 s per organization, 8 concurrent imports in total and 2 per organization (75 s lease); exceeding one answers 429 public_api_rate_limited with Retry-After.',
+        security: [{ publicBearer: [] }],
+        body: MediaImportRequest,
+        response: {
+          200: Type_union_item_or_dry_run(),
+          201: Type_ref_item(),
+          ...errorResponses('media_import_url_refused', 'media_import_fetch_failed', ...UPLOAD_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const outcome = await imports.import(
+        { clientAddress: request.ip, principalKey: `${principal.kind}:${principal.subjectId}`, organizationId: principal.organizationId },
+        request.body,
+      );
+      if (outcome.kind === 'dry_run') return reply.code(200).send(outcome.body);
+      return reply.code(outcome.created ? 201 : 200).send(outcome.item);
+    },
+  );
+
+  app.get(
+    '/v1/media',
+    {
+      config: { auth: { scope: 'media:read' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'listMedia',
+        tags: ['Media'],
+        summary: 'List media library items',
+        security: [{ publicBearer: [] }],
+        querystring: MediaListQuery,
+        response: { 200: MediaList, ...errorResponses('invalid_request', ...PUBLIC_AUTH_ERRORS) },
+      },
+    },
+    async (request) => media.list(principalOf(request).organizationId, request.query),
+  );
+
+  app.get(
+    '/v1/media/:mediaLibraryItemId',
+    {
+      config: { auth: { scope: 'media:read' } },
+      schema: {
+        operationId: 'getMedia',
+        tags: ['Media'],
+        summary: 'Get a media library item',
+        security: [{ publicBearer: [] }],
+        params: MediaParams,
+        response: { 200: Type_ref_item(), ...errorResponses('media_library_item_not_found', 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
+      },
+    },
+    async (request) => media.get(principalOf(request).organizationId, request.params.mediaLibraryItemId),
+  );
+
+  app.delete(
+    '/v1/media/:mediaLibraryItemId',
+    {
+      config: { auth: { scope: 'media:write' } },
+      schema: {
+        operationId: 'deleteMedia',
+        tags: ['Media'],
+        summary: 'Delete a media library item (bytes and row are removed by a background job)',
+        security: [{ publicBearer: [] }],
+        params: MediaParams,
+        response: {
+          202: Type_ref_item(),
+          ...errorResponses(
+            'media_library_item_not_found',
+            'media_item_in_use',
+            'media_upload_write_disabled',
+            'invalid_request',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      media.assertUploadsEnabled();
+      const item = await media.delete(principalOf(request).organizationId, request.params.mediaLibraryItemId);
+      return reply.code(202).send(item);
+    },
+  );
+
+  registerMediaContentRoute(app, deps, module);
+}
+
+function Type_ref_item() {
+  return { $ref: 'MediaLibraryItem' } as const;
+}
+
+function Type_union_item_or_dry_run() {
+  return {
+    anyOf: [{ $ref: 'MediaLibraryItem' }, MediaImportDryRun],
+    description: 'A dry run, or the existing item when the same bytes are already in the library.',
+  };
+}
+
+const MultipartUploadDoc = {
+  type: 'object',
+  description: 'multipart/form-data: `file` (the media, required, non-empty), `brandId` and `altText` (optional text fields)',
+  properties: {
+    file: { type: 'string', description: 'the media bytes (binary)' },
+    brandId: { type: 'string' },
+    altText: { type: 'string' },
+  },
+};
+
+async function registerUploadRoute(scope: FastifyInstance, module: MediaModule): Promise<void> {
+  await scope.register(multipart);
+  // Anything that is neither JSON nor multipart is a malformed multipart upload (specification, Behaviours 4).
+  scope.addContentTypeParser('*', (_request: FastifyRequest, _payload: unknown, done: (err: Error | null, body?: unknown) => void) => {
+    done(
+      new AppError('invalid_multipart_media_upload', {
+        message: 'Send multipart/form-data with a file field, or a JSON MediaUploadRequest.',
+      }),
+    );
+  });
+  const jsonLimit = Math.ceil((module.maxUploadBytes * 4) / 3) + 64 * 1024;
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/v1/media',
+    {
+      config: { auth: { scope: 'media:write' }, validationCode: 'invalid_public_media_upload_request' },
+      bodyLimit: jsonLimit,
+      schema: {
+        operationId: 'uploadMedia',
+        tags: ['Media'],
+        summary: 'Upload media (JSON base64 or multipart/form-data)',
+        description: `JSON MediaUploadRequest, or multipart/form-data with a non-empty \`file\` field plus optional \`brandId\` and \`altText\` fields. The type is decided from the bytes. The same bytes already in the organization answer 200 with the existing item. Maximum size: SERVICE_MEDIA_MAX_UPLOAD_BYTES (default ${268_435_456}).`,
+        security: [{ publicBearer: [] }],
+        body: {
+          content: {
+            'application/json': { schema: MediaUploadRequest },
+            // documented only: multipart bodies are streamed and checked in the handler
+            'multipart/form-data': { schema: MultipartUploadDoc },
+          },
+        },
+        response: { 200: Type_ref_item(), 201: Type_ref_item(), ...errorResponses(...UPLOAD_ERRORS) },
+      },
+      preValidation: async (request) => {
+        // the multipart body is streamed in the handler; give the documented schema an empty object
+        if (request.isMultipart()) (request as { body: unknown }).body = {};
+      },
+      onRequest: async (request) => {
+        const declared = Number(request.headers['content-length']);
+        if (!request.headers['content-type']?.startsWith('multipart/') && declared > jsonLimit) {
+          throw new AppError('media_file_too_large', { message: `The file is larger than the maximum of ${module.maxUploadBytes} bytes.` });
+        }
+      },
+    },
+    async (request, reply) => uploadHandler(request as FastifyRequest<{ Body: MediaUploadRequestT }>, reply, module),
+  );
+}
+
+async function uploadHandler(request: FastifyRequest<{ Body: MediaUploadRequestT }>, reply: FastifyReply, module: MediaModule) {
+  const organizationId = principalOf(request).organizationId;
+  module.media.assertUploadsEnabled();
+  const result = request.isMultipart()
+    ? await readMultipartUpload(request, module).then(({ spooled, fields }) => module.media.uploadSpooled(organizationId, spooled, fields))
+    : await module.media.uploadJson(organizationId, request.body);
+  return reply.code(result.created ? 201 : 200).send(result.item);
+}

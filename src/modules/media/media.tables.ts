@@ -1,0 +1,24 @@
+/** Row types of the media library tables (migration 0003-media). */
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface MediaLibraryItemsTable {
+  id: string;
+  organization_id: string;
+  brand_id: string | null;
+  kind: 'image' | 'video' | 'gif';
+  mime_type: string;
+  sha256: string;
+  bytes: ColumnType<number, number, number>;
+  storage_backend: 'disk' | 's3';
+  storage_key: string;
+  metadata: ColumnType<Record<string, unknown>, string, string>;
+  lifecycle_state: Generated<'active' | 'deleting'>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MediaTables {
+  media_library_items: MediaLibraryItemsTable;
+}

@@ -1,169 +1,38 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import {
-	type OAuthTokens,
-	type ProviderCallContext,
-	ProviderError,
-	type PublishMediaItem,
-	type PublishRequest,
-	type SocialProvider,
-} from "../../src/providers/provider.js";
+import Fastify from "fastify";
+import { createTiktokProvider } from "../../src/providers/tiktok/tiktok.provider.js";
 import {
 	TIKTOK_CAPABILITY,
 	TIKTOK_ENDPOINTS,
 } from "../../src/providers/tiktok/tiktok.rules.js";
-import { createTiktokProvider } from "../../src/providers/tiktok/tiktok.provider.js";
-import {
-	type RunningTiktokSimulator,
-	TiktokSimulatorState,
-	startTiktokSimulator,
-	tiktokSimulatorBaseUrls,
-	tiktokSimulatorPlugin,
-} from "../../src/sandbox/simulators/tiktok.simulator.js";
 import {
 	FailureQueue,
 	SimulatorLedger,
 } from "../../src/sandbox/simulator-kit.js";
-import Fastify from "fastify";
-
-const MiB = 1024 * 1024;
-const REDIRECT =
-	"https://app.example.test/v1/channel-accounts/oauth/callback/tiktok";
-
-function videoItem(bytes: number, durationSeconds = 12): PublishMediaItem {
-	const data = Buffer.alloc(bytes, 7);
-	return {
-		kind: "video",
-		mimeType: "video/mp4",
-		bytes,
-		url: "https://cdn.example.test/v.mp4",
-		durationSeconds,
-		async open() {
-			return (async function* () {
-				for (let i = 0; i < data.length; i += MiB)
-					yield data.subarray(i, i + MiB);
-			})();
-		},
-	};
-}
-
-function imageItem(n: number): PublishMediaItem {
-	return {
-		kind: "image",
-		mimeType: "image/jpeg",
-		bytes: 1000,
-		url: `https://cdn.example.test/p${n}.jpg`,
-		async open() {
-			return (async function* () {
-				yield Buffer.alloc(1000);
-			})();
-		},
-	};
-}
-
-const baseSettings = {
-	privacy_level: "PUBLIC_TO_EVERYONE",
-	disable_comment: false,
-	disable_duet: false,
-	disable_stitch: false,
-	brand_content_toggle: false,
-	brand_organic_toggle: false,
-};
-
-function request(
-	media: PublishMediaItem[],
-	settings: Record<string, unknown> = {},
-	text = "hello tiktok",
-): PublishRequest {
-	return {
-		text,
-		media,
-		settings: { ...baseSettings, ...settings },
-		idempotencyKey: "tgt_1",
-	};
-}
-
-async function expectProviderError(
-	p: Promise<unknown>,
-	category: string,
-	code?: string,
-): Promise<ProviderError> {
-	try {
-		await p;
-	} catch (err) {
-		assert.ok(
-			err instanceof ProviderError,
-			`expected ProviderError, got ${String(err)}`,
-		);
-		assert.equal(err.category, category, `category (${err.message})`);
-		if (code) assert.equal(err.providerCode, code);
-		return err;
-	}
-	assert.fail(`expected ProviderError ${category}`);
-}
+import {
+	TiktokSimulatorState,
+	tiktokSimulatorBaseUrls,
+	tiktokSimulatorPlugin,
+} from "../../src/sandbox/simulators/tiktok.simulator.js";
+import {
+	MiB,
+	REDIRECT,
+	type TiktokHarness,
+	expectProviderError,
+	imageItem,
+	request,
+	startTiktokHarness,
+	videoItem,
+} from "./tiktok-harness.js";
 
 describe("TikTok adapter against the simulator", () => {
-	let sim: RunningTiktokSimulator;
-	let provider: SocialProvider;
-
-	const makeProvider = (timeoutMs = 5000) =>
-		createTiktokProvider(
-			{
-				clientId: sim.state.clientKey,
-				clientSecret: sim.state.clientSecret,
-				redirectUri: REDIRECT,
-				...sim.baseUrls,
-				timeoutMs,
-			},
-			{ chunkSizeBytes: 5 * MiB, pollAfterMs: 10 },
-		);
-
-	async function connect(
-		scopes = provider.oauth.defaultScopes,
-		user?: string,
-	): Promise<OAuthTokens> {
-		const url = new URL(
-			provider.oauth.authorizationUrl({
-				state: "st-1",
-				redirectUri: REDIRECT,
-				scopes,
-			}),
-		);
-		if (user) url.searchParams.set("sandbox_user", user);
-		const res = await fetch(url, { redirect: "manual" });
-		assert.equal(res.status, 302);
-		const location = new URL(res.headers.get("location") ?? "");
-		assert.equal(location.searchParams.get("state"), "st-1");
-		return provider.oauth.exchangeCode({
-			code: location.searchParams.get("code") ?? "",
-			redirectUri: REDIRECT,
-		});
-	}
-
-	async function channel(user?: string): Promise<ProviderCallContext> {
-		const tokens = await connect(undefined, user);
-		return {
-			accessToken: tokens.accessToken,
-			externalAccountId: tokens.extra.open_id ?? "",
-			channelSettings: {},
-		};
-	}
-
-	async function pollUntilDone(ctx: ProviderCallContext, pollToken: string) {
-		for (let i = 0; i < 100; i += 1) {
-			const r = await provider.pollPublish(ctx, pollToken);
-			if (r.status === "published") return r;
-			await new Promise((res) => setTimeout(res, 10));
-		}
-		assert.fail("publish never completed");
-	}
-
+	let h: TiktokHarness;
 	before(async () => {
-		sim = await startTiktokSimulator({ processingDelayMs: 20 });
-		provider = makeProvider();
+		h = await startTiktokHarness();
 	});
-	after(() => sim.close());
-	beforeEach(() => sim.failures.clear());
+	after(() => h.sim.close());
+	beforeEach(() => h.sim.failures.clear());
 
 	it("builds the Login Kit authorization URL", () => {
 		assert.deepEqual(TIKTOK_ENDPOINTS, {
@@ -172,14 +41,14 @@ describe("TikTok adapter against the simulator", () => {
 			uploadBaseUrl: "https://open-upload.tiktokapis.com",
 		});
 		const url = new URL(
-			provider.oauth.authorizationUrl({
+			h.provider.oauth.authorizationUrl({
 				state: "abc",
 				redirectUri: REDIRECT,
 				scopes: ["user.info.basic", "video.publish"],
 			}),
 		);
 		assert.equal(url.pathname, "/v2/auth/authorize/");
-		assert.equal(url.searchParams.get("client_key"), sim.state.clientKey);
+		assert.equal(url.searchParams.get("client_key"), h.sim.state.clientKey);
 		assert.equal(
 			url.searchParams.get("scope"),
 			"user.info.basic,video.publish",
@@ -187,48 +56,48 @@ describe("TikTok adapter against the simulator", () => {
 		assert.equal(url.searchParams.get("response_type"), "code");
 		assert.equal(url.searchParams.get("redirect_uri"), REDIRECT);
 		assert.equal(url.searchParams.get("state"), "abc");
-		assert.equal(provider.oauth.supportsPkce, false);
+		assert.equal(h.provider.oauth.supportsPkce, false);
 	});
 
 	it("exchanges the code, looks up the account, refreshes and revokes", async () => {
-		const tokens = await connect(undefined, "brand.one");
+		const tokens = await h.connect(undefined, "brand.one");
 		assert.ok(tokens.accessToken.startsWith("act."));
 		assert.ok(tokens.refreshToken);
 		assert.ok(
 			tokens.expiresAt && tokens.expiresAt.getTime() > Date.now() + 80_000_000,
 		);
-		assert.deepEqual(tokens.scopes, provider.oauth.defaultScopes);
-		const accounts = await provider.lookupAccounts({ tokens });
+		assert.deepEqual(tokens.scopes, h.provider.oauth.defaultScopes);
+		const accounts = await h.provider.lookupAccounts({ tokens });
 		assert.equal(accounts.length, 1);
 		assert.equal(accounts[0]?.externalAccountId, tokens.extra.open_id);
 		assert.equal(accounts[0]?.handle, "brand.one");
 
-		sim.state.expireAccessToken(tokens.accessToken);
+		h.sim.state.expireAccessToken(tokens.accessToken);
 		await expectProviderError(
-			provider.lookupAccounts({ tokens }),
+			h.provider.lookupAccounts({ tokens }),
 			"auth_expired",
 			"access_token_invalid",
 		);
-		const refreshed = await provider.oauth.refresh({
+		const refreshed = await h.provider.oauth.refresh({
 			refreshToken: tokens.refreshToken,
 			accessToken: tokens.accessToken,
 		});
 		assert.notEqual(refreshed.accessToken, tokens.accessToken);
 		assert.equal(
-			(await provider.lookupAccounts({ tokens: refreshed }))[0]?.handle,
+			(await h.provider.lookupAccounts({ tokens: refreshed }))[0]?.handle,
 			"brand.one",
 		);
 
-		await provider.oauth.revoke({
+		await h.provider.oauth.revoke({
 			accessToken: refreshed.accessToken,
 			externalAccountId: accounts[0]!.externalAccountId,
 		});
 		await expectProviderError(
-			provider.lookupAccounts({ tokens: refreshed }),
+			h.provider.lookupAccounts({ tokens: refreshed }),
 			"auth_expired",
 		);
 		await expectProviderError(
-			provider.oauth.refresh({
+			h.provider.oauth.refresh({
 				refreshToken: tokens.refreshToken,
 				accessToken: "",
 			}),
@@ -237,28 +106,13 @@ describe("TikTok adapter against the simulator", () => {
 		);
 	});
 
-	it("rejects a code exchange with a wrong client secret as platform_rejected", async () => {
-		const bad = createTiktokProvider({
-			...sim.baseUrls,
-			clientId: sim.state.clientKey,
-			clientSecret: "nope",
-			redirectUri: REDIRECT,
-			timeoutMs: 2000,
-		});
-		await expectProviderError(
-			bad.oauth.exchangeCode({ code: "x", redirectUri: REDIRECT }),
-			"platform_rejected",
-			"invalid_client",
-		);
-	});
-
 	it("publishes a small video: creator_info, init, one chunk, status fetch", async () => {
-		const ctx = await channel("small.video");
-		const before = sim.ledger.posts.length;
-		const result = await provider.publish(ctx, request([videoItem(300_000)]));
+		const ctx = await h.channel("small.video");
+		const before = h.sim.ledger.posts.length;
+		const result = await h.provider.publish(ctx, request([videoItem(300_000)]));
 		assert.equal(result.status, "processing");
-		assert.equal(sim.ledger.count("upload") > 0, true);
-		const done = await pollUntilDone(
+		assert.equal(h.sim.ledger.count("upload") > 0, true);
+		const done = await h.pollUntilDone(
 			ctx,
 			result.status === "processing" ? result.pollToken : "",
 		);
@@ -267,33 +121,33 @@ describe("TikTok adapter against the simulator", () => {
 			done.url,
 			`https://www.tiktok.com/@small.video/video/${done.providerPostId}`,
 		);
-		assert.equal(sim.ledger.posts.length, before + 1);
-		const publish = [...sim.state.publishes.values()].at(-1)!;
+		assert.equal(h.sim.ledger.posts.length, before + 1);
+		const publish = [...h.sim.state.publishes.values()].at(-1)!;
 		assert.deepEqual(
 			[publish.videoSize, publish.chunkSize, publish.totalChunkCount],
 			[300_000, 300_000, 1],
 		);
 		assert.equal(
-			await provider.fetchPermalink(ctx, done.providerPostId),
+			await h.provider.fetchPermalink(ctx, done.providerPostId),
 			done.url,
 		);
 	});
 
 	it("uploads a large video in sequential chunks with the trailing bytes in the last one", async () => {
-		const ctx = await channel("big.video");
-		const uploadsBefore = sim.ledger.count("upload");
-		const result = await provider.publish(
+		const ctx = await h.channel("big.video");
+		const uploadsBefore = h.sim.ledger.count("upload");
+		const result = await h.provider.publish(
 			ctx,
 			request([videoItem(11 * MiB + 123)]),
 		);
-		assert.equal(sim.ledger.count("upload") - uploadsBefore, 2);
-		const publish = [...sim.state.publishes.values()].at(-1)!;
+		assert.equal(h.sim.ledger.count("upload") - uploadsBefore, 2);
+		const publish = [...h.sim.state.publishes.values()].at(-1)!;
 		assert.deepEqual(
 			[publish.chunkSize, publish.totalChunkCount, publish.receivedBytes],
 			[5 * MiB, 2, 11 * MiB + 123],
 		);
 		assert.equal(result.status, "processing");
-		const done = await pollUntilDone(
+		const done = await h.pollUntilDone(
 			ctx,
 			result.status === "processing" ? result.pollToken : "",
 		);
@@ -301,8 +155,8 @@ describe("TikTok adapter against the simulator", () => {
 	});
 
 	it("publishes photos with PULL_FROM_URL, and SELF_ONLY posts without a public id", async () => {
-		const ctx = await channel("photo.creator");
-		const result = await provider.publish(
+		const ctx = await h.channel("photo.creator");
+		const result = await h.provider.publish(
 			ctx,
 			request(
 				[imageItem(1), imageItem(2)],
@@ -311,10 +165,10 @@ describe("TikTok adapter against the simulator", () => {
 			),
 		);
 		assert.equal(result.status, "processing");
-		const publish = [...sim.state.publishes.values()].at(-1)!;
+		const publish = [...h.sim.state.publishes.values()].at(-1)!;
 		assert.equal(publish.kind, "photo");
 		assert.equal(publish.mediaCount, 2);
-		const done = await pollUntilDone(
+		const done = await h.pollUntilDone(
 			ctx,
 			result.status === "processing" ? result.pollToken : "",
 		);
@@ -322,198 +176,20 @@ describe("TikTok adapter against the simulator", () => {
 		assert.equal(done.url, null);
 	});
 
-	it("checks privacy_level and duration against creator_info before init", async () => {
-		const ctx = await channel("checks");
-		const inits = sim.ledger.count("publish");
-		await expectProviderError(
-			provider.publish(
-				ctx,
-				request([videoItem(1000)], { privacy_level: "FOLLOWER_OF_CREATOR" }),
-			),
-			"user_content",
-			"privacy_level_option_mismatch",
-		);
-		await expectProviderError(
-			provider.publish(ctx, request([videoItem(1000, 601)])),
-			"user_content",
-			"duration_check_failed",
-		);
-		await expectProviderError(
-			provider.publish(
-				ctx,
-				request([videoItem(1000)], {
-					privacy_level: "SELF_ONLY",
-					brand_content_toggle: true,
-				}),
-			),
-			"user_content",
-		);
-		await expectProviderError(
-			provider.publish(ctx, request([videoItem(1000), imageItem(1)])),
-			"user_content",
-		);
-		assert.equal(sim.ledger.count("publish"), inits);
-	});
-
-	it("maps a FAILED status fail_reason to its category", async () => {
-		const ctx = await channel("fails");
-		for (const [reason, category] of [
-			["file_format_check_failed", "user_content"],
-			["spam_risk_user_banned_from_posting", "platform_rejected"],
-			["auth_removed", "auth_expired"],
-			["internal", "transient"],
-		] as const) {
-			sim.state.failNextPublish(reason);
-			const r = await provider.publish(ctx, request([videoItem(2000)]));
-			await new Promise((res) => setTimeout(res, 30));
-			await expectProviderError(
-				provider.pollPublish(ctx, r.status === "processing" ? r.pollToken : ""),
-				category,
-				reason,
-			);
-		}
-	});
-
-	it("maps API errors: expired token, rate limit, 5xx, scope, unaudited client, daily cap", async () => {
-		const ctx = await channel("errors");
-		const req = request([videoItem(1000)]);
-		sim.failures.inject({ kind: "expired_token", operation: "creator_info" });
-		await expectProviderError(
-			provider.publish(ctx, req),
-			"auth_expired",
-			"access_token_invalid",
-		);
-		sim.failures.inject({ kind: "rate_limit", operation: "publish" });
-		const limited = await expectProviderError(
-			provider.publish(ctx, req),
-			"rate_limited",
-			"rate_limit_exceeded",
-		);
-		assert.equal(limited.retryAfterSeconds, 60);
-		assert.equal(limited.httpStatus, 429);
-		sim.failures.inject({ kind: "server_error", operation: "status" });
-		await expectProviderError(
-			provider.pollPublish(ctx, "whatever"),
-			"transient",
-			"internal_error",
-		);
-
-		const narrow = await connect(["user.info.basic"]);
-		const narrowCtx = {
-			accessToken: narrow.accessToken,
-			externalAccountId: "",
-			channelSettings: {},
-		};
-		await expectProviderError(
-			provider.publish(narrowCtx, req),
-			"auth_expired",
-			"scope_not_authorized",
-		);
-
-		sim.state.unaudited = true;
-		try {
-			await expectProviderError(
-				provider.publish(ctx, req),
-				"platform_rejected",
-				"unaudited_client_can_only_post_to_private_accounts",
-			);
-		} finally {
-			sim.state.unaudited = false;
-		}
-		const cap = sim.state.dailyPostCap;
-		sim.state.dailyPostCap = 0;
-		try {
-			const capped = await expectProviderError(
-				provider.publish(ctx, req),
-				"rate_limited",
-				"spam_risk_too_many_posts",
-			);
-			assert.ok((capped.retryAfterSeconds ?? 0) > 0);
-		} finally {
-			sim.state.dailyPostCap = cap;
-		}
-	});
-
-	it("answers rate_limit_exceeded past 6 init calls a minute for one token", async () => {
-		const ctx = await channel("busy");
-		const photos = request([imageItem(1)]);
-		for (let i = 0; i < 6; i += 1) await provider.publish(ctx, photos);
-		await expectProviderError(
-			provider.publish(ctx, photos),
-			"rate_limited",
-			"rate_limit_exceeded",
-		);
-	});
-
-	it("reports unknown_outcome when the final chunk answer is lost, with exactly one post", async () => {
-		const ctx = await channel("lost.upload");
-		const before = sim.ledger.posts.length;
-		sim.failures.inject({ kind: "lost_response", operation: "upload" });
-		await expectProviderError(
-			provider.publish(ctx, request([videoItem(4000)])),
-			"unknown_outcome",
-		);
-		assert.equal(sim.ledger.posts.length, before + 1);
-	});
-
-	it("reports unknown_outcome when an init answer is lost, transient when a status fetch times out", async () => {
-		const ctx = await channel("lost.init");
-		sim.failures.inject({ kind: "lost_response", operation: "publish" });
-		await expectProviderError(
-			provider.publish(ctx, request([imageItem(1)])),
-			"unknown_outcome",
-		);
-		const quick = makeProvider(200);
-		sim.failures.inject({
-			kind: "timeout",
-			operation: "status",
-			delayMs: 2000,
-		});
-		await expectProviderError(quick.pollPublish(ctx, "any"), "transient");
-		sim.failures.inject({
-			kind: "timeout",
-			operation: "publish",
-			delayMs: 2000,
-		});
-		await expectProviderError(
-			quick.publish(ctx, request([imageItem(1)])),
-			"unknown_outcome",
-		);
-	});
-
-	it("reports transient when the platform cannot be reached", async () => {
-		const down = createTiktokProvider({
-			clientId: "k",
-			clientSecret: "s",
-			redirectUri: REDIRECT,
-			apiBaseUrl: "http://127.0.0.1:9",
-			authBaseUrl: "http://127.0.0.1:9",
-			uploadBaseUrl: "http://127.0.0.1:9",
-			timeoutMs: 1000,
-		});
-		await expectProviderError(
-			down.publish(
-				{ accessToken: "a", externalAccountId: "b", channelSettings: {} },
-				request([imageItem(1)]),
-			),
-			"transient",
-		);
-	});
-
 	it("reads video metrics, offers privacy options, and refuses comments", async () => {
-		const ctx = await channel("metrics");
-		const r = await provider.publish(ctx, request([videoItem(1500)]));
-		const done = await pollUntilDone(
+		const ctx = await h.channel("metrics");
+		const r = await h.provider.publish(ctx, request([videoItem(1500)]));
+		const done = await h.pollUntilDone(
 			ctx,
 			r.status === "processing" ? r.pollToken : "",
 		);
-		Object.assign(sim.state.videos.get(done.providerPostId)!, {
+		Object.assign(h.sim.state.videos.get(done.providerPostId)!, {
 			viewCount: 120,
 			likeCount: 9,
 			commentCount: 3,
 			shareCount: 2,
 		});
-		const analytics = await provider.fetchPostAnalytics(ctx, {
+		const analytics = await h.provider.fetchPostAnalytics(ctx, {
 			providerPostId: done.providerPostId,
 		});
 		assert.deepEqual(analytics.metrics, {
@@ -523,7 +199,7 @@ describe("TikTok adapter against the simulator", () => {
 			shares: 2,
 		});
 
-		const options = await provider.runTool(ctx, "privacyOptions", {});
+		const options = await h.provider.runTool(ctx, "privacyOptions", {});
 		assert.deepEqual(
 			options.map((o) => o.value),
 			["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY"],
@@ -531,18 +207,18 @@ describe("TikTok adapter against the simulator", () => {
 		assert.equal(options[0]?.maxVideoPostDurationSec, 600);
 		assert.deepEqual(TIKTOK_CAPABILITY.toolNames, ["privacyOptions"]);
 		await expectProviderError(
-			provider.runTool(ctx, "mentionSearch", {}),
+			h.provider.runTool(ctx, "mentionSearch", {}),
 			"platform_rejected",
 		);
 		await expectProviderError(
-			provider.postComment(ctx, {
+			h.provider.postComment(ctx, {
 				providerPostId: done.providerPostId,
 				text: "hi",
 			}),
 			"platform_rejected",
 		);
 		await expectProviderError(
-			provider.listComments(ctx, {
+			h.provider.listComments(ctx, {
 				providerPostId: done.providerPostId,
 				limit: 10,
 			}),

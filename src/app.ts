@@ -70,6 +70,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   // media: register the media routes here
   await registerMediaRoutes(app, deps, createMediaModule(deps));
   // channels: register channel, provider and profile routes here
+  await (await import('./modules/channels/channels.module.js')).registerChannelsModule(app, deps);
   // publishing: register publishing routes here
 
   return app;

@@ -110,6 +110,11 @@ export const EnvSchema = Type.Object({
   SERVICE_PROVIDER_TIMEOUT_MS: Int(30_000, 'Timeout of one call to a platform.', 100),
   ...providerSchemas,
   // channels: further provider/channel settings go here
+  SERVICE_CHANNEL_CONNECT_STATE_TTL_SECONDS: Int(600, 'Lifetime of a channel OAuth connect state (the user must finish the platform login within it).', 60, 3600),
+  SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: Str('Comma-separated origins (scheme://host[:port]) a connect request\'s returnUrl may point at. Unset: any http(s) URL.'),
+  SERVICE_CHANNEL_TOKEN_ENV_REFS: Str('Comma-separated NAME=token pairs: a channel accessTokenRef/refreshTokenRef `env:NAME` resolves to the token given for NAME here (tokens provisioned outside the connect flow).'),
+  SERVICE_CHANNEL_REFRESH_AHEAD_SECONDS: Int(900, 'Token lifecycle: channels whose access token expires within this many seconds are refreshed.', 60),
+  SERVICE_CHANNEL_REFRESH_MAX_FAILURES: Int(5, 'Token lifecycle: transient refresh failures in a row after which the channel is reported refresh_needed (it is never disconnected for them).', 1, 100),
 
   // tools: tool API settings go here
 });

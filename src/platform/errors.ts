@@ -143,6 +143,21 @@ export const ERROR_CATALOG = {
   media_range_not_satisfiable: e(416, 'validation', 'The requested byte range is outside the media content.'),
 
   // ---- channels: codes added by channels, providers and profiles
+  invalid_public_channel_account_request: e(400, 'validation', 'The channel account request is not valid.'),
+  invalid_public_publishing_profile_request: e(400, 'validation', 'The publishing profile request is not valid.'),
+  invalid_public_publishing_profile_query: e(400, 'validation', 'The publishing profile query is not valid.'),
+  invalid_public_provider_tool_request: e(400, 'validation', 'The provider tool request is not valid.'),
+  channel_token_ref_unresolvable: e(400, 'validation', 'The token reference does not name a secret the service can resolve.'),
+  channel_oauth_state_invalid: e(400, 'validation', 'The OAuth state is unknown, expired, already used or for another platform.'),
+  provider_tool_unsupported: e(400, 'validation', 'The channel\'s platform does not support this tool.'),
+  organization_not_found: e(404, 'not_found', 'The organizationId is not the principal organization.'),
+  channel_account_not_found: e(404, 'not_found', 'No such channel account in the principal organization.'),
+  publishing_profile_not_found: e(404, 'not_found', 'No such publishing profile in the principal organization.'),
+  channel_account_invalid_transition: e(409, 'conflict', 'The channel account cannot move to that state.'),
+  channel_account_not_connected: e(409, 'conflict', 'The channel account is not connected.'),
+  provider_rate_limited: e(429, 'rate_limit', 'The platform rate limit was reached; retry after the indicated time.'),
+  channel_oauth_exchange_failed: e(502, 'server', 'The platform refused the authorization code or the account lookup.'),
+  provider_request_failed: e(502, 'server', 'The platform call failed.'),
 
   // ---- publishing: codes added by the publishing engine
 } as const satisfies Record<string, CatalogEntry>;

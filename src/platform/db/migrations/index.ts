@@ -4,6 +4,7 @@
  */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-foundation.js';
+import * as m0004 from './0004-channels.js';
 import * as m0003 from './0003-media.js';
 
 export const migrations: Record<string, Migration> = {
@@ -12,5 +13,6 @@ export const migrations: Record<string, Migration> = {
   // media: register the media migration here
   '0003-media': m0003,
   // channels: register the channels/profiles migration here
+  '0004-channels': m0004,
   // publishing: register the publishing migration here
 };

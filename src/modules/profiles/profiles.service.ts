@@ -1,0 +1,435 @@
+/**
+ * Publishing profiles: a named set of a brand's channels with their per-channel settings, schedule
+ * settings (including the brand's saved batch policy) and comment settings. One default per brand.
+ */
+import { Value } from "@sinclair/typebox/value";
+import type { Clock } from "../../app-deps.js";
+import { decodeCursor, page } from "../../http/pagination.js";
+import type { Db, Executor } from "../../platform/db/database.js";
+import { AppError, type FieldIssue } from "../../platform/errors.js";
+import { newId } from "../../platform/ids.js";
+import { isValidTimeZone, slugify } from "../brands/brands.service.js";
+import { USABLE_STATES } from "../channels/channel-states.js";
+import { assertOwnOrganization } from "../channels/channels.service.js";
+import {
+	type ProfileChannelRow,
+	type ProfileRow,
+	profilesRepository,
+} from "./profiles.repository.js";
+import {
+	BatchPolicy,
+	type BatchPolicyT,
+	type PublishingProfileSaveT,
+	type PublishingProfileT,
+} from "./profiles.schemas.js";
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function toProfile(
+	p: ProfileRow,
+	channels: ProfileChannelRow[],
+): PublishingProfileT {
+	return {
+		profileId: p.id,
+		organizationId: p.organization_id,
+		brandId: p.brand_id,
+		brandName: p.brand_name,
+		brandSlug: p.brand_slug,
+		name: p.name,
+		slug: p.slug,
+		description: p.description,
+		isDefault: p.is_default,
+		scheduleSettings: p.schedule_settings ?? {},
+		commentSettings: p.comment_settings ?? {},
+		createdAt: iso(p.created_at),
+		updatedAt: iso(p.updated_at),
+		channels: channels.map((c) => ({
+			profileChannelId: c.id,
+			profileId: c.profile_id,
+			organizationId: c.organization_id,
+			brandId: c.brand_id,
+			channelAccountId: c.channel_account_id,
+			platform: c.platform,
+			channelDisplayName: c.channel_display_name,
+			channelHandle: c.channel_handle,
+			channelState: c.channel_state,
+			position: c.position,
+			enabled: c.enabled,
+			settings: c.settings ?? {},
+			createdAt: iso(c.created_at),
+			updatedAt: iso(c.updated_at),
+		})),
+	};
+}
+
+const invalid = (message: string, fields: FieldIssue[]) =>
+	new AppError("invalid_public_publishing_profile_request", {
+		message,
+		fields,
+	});
+const notFound = (id: string) =>
+	new AppError("publishing_profile_not_found", {
+		message: `No publishing profile ${id} in the principal organization.`,
+	});
+
+/** Validates scheduleSettings.batchPolicy as a batch policy and fills its defaults. */
+export function normalizeBatchPolicy(raw: unknown): BatchPolicyT {
+	const value = Value.Default(BatchPolicy, Value.Clone(raw)) as BatchPolicyT;
+	const first = [...Value.Errors(BatchPolicy, value)][0];
+	if (first) {
+		const path = [
+			"scheduleSettings",
+			"batchPolicy",
+			...first.path.split("/").filter(Boolean),
+		];
+		throw invalid(
+			`scheduleSettings.batchPolicy${first.path.replace(/\//g, ".")}: ${first.message}.`,
+			[{ path, source: "body" }],
+		);
+	}
+	value.slots.forEach((slot, i) => {
+		const at = (f: string) => [
+			{
+				path: ["scheduleSettings", "batchPolicy", "slots", String(i), f],
+				source: "body" as const,
+			},
+		];
+		if (!isValidTimeZone(slot.timezone))
+			throw invalid(
+				`Unknown time zone ${slot.timezone} in batch policy slot ${slot.id}.`,
+				at("timezone"),
+			);
+		if (slot.jitterSecondsMin > slot.jitterSecondsMax)
+			throw invalid(
+				`jitterSecondsMin exceeds jitterSecondsMax in slot ${slot.id}.`,
+				at("jitterSecondsMin"),
+			);
+	});
+	if (new Set(value.slots.map((s) => s.id)).size !== value.slots.length)
+		throw invalid("Batch policy slot ids must be unique.", [
+			{ path: ["scheduleSettings", "batchPolicy", "slots"], source: "body" },
+		]);
+	return value;
+}
+
+export class ProfilesService {
+	constructor(
+		private readonly db: Db,
+		private readonly clock: Clock,
+	) {}
+
+	async list(
+		organizationId: string,
+		q: { brandId?: string; limit?: number; cursor?: string },
+	) {
+		const limit = q.limit ?? 50;
+		const filters = { brandId: q.brandId };
+		const afterId = decodeCursor(
+			q.cursor,
+			filters,
+			"invalid_public_publishing_profile_query",
+		);
+		const rows = await profilesRepository.list(this.db, organizationId, {
+			brandId: q.brandId,
+			afterId,
+			limit,
+		});
+		const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
+		const channels = await profilesRepository.channelsOf(
+			this.db,
+			organizationId,
+			data.map((p) => p.id),
+		);
+		return {
+			data: data.map((p) =>
+				toProfile(
+					p,
+					channels.filter((c) => c.profile_id === p.id),
+				),
+			),
+			nextCursor,
+		};
+	}
+
+	async get(
+		organizationId: string,
+		id: string,
+		db: Executor = this.db,
+	): Promise<PublishingProfileT> {
+		const row = await profilesRepository.get(db, organizationId, id);
+		if (!row) throw notFound(id);
+		return toProfile(
+			row,
+			await profilesRepository.channelsOf(db, organizationId, [id]),
+		);
+	}
+
+	async save(
+		organizationId: string,
+		body: PublishingProfileSaveT,
+	): Promise<{ created: boolean; profile: PublishingProfileT }> {
+		assertOwnOrganization(organizationId, body.organizationId);
+		const brand = await this.db
+			.selectFrom("brands")
+			.select("id")
+			.where("organization_id", "=", organizationId)
+			.where("id", "=", body.brandId)
+			.executeTakeFirst();
+		if (!brand)
+			throw new AppError("brand_not_found", {
+				message: `No brand ${body.brandId} in the principal organization.`,
+				fields: [{ path: ["brandId"], source: "body" }],
+			});
+		const name = body.name.trim();
+		if (!name)
+			throw invalid("name must not be blank.", [
+				{ path: ["name"], source: "body" },
+			]);
+		const slug = body.slug ? body.slug.trim() : slugify(name);
+		if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug))
+			throw invalid(
+				"slug must be lowercase letters, digits and dashes (1-120).",
+				[{ path: ["slug"], source: "body" }],
+			);
+		const scheduleSettings: Record<string, unknown> = {
+			...(body.scheduleSettings ?? {}),
+		};
+		if (scheduleSettings.batchPolicy !== undefined)
+			scheduleSettings.batchPolicy = normalizeBatchPolicy(
+				scheduleSettings.batchPolicy,
+			);
+		const inputs = body.channels ?? [];
+		await this.assertChannels(organizationId, body.brandId, inputs);
+		const now = this.clock.now();
+
+		const { created, id } = await this.db.transaction().execute(async (tx) => {
+			const existing = body.profileId
+				? ((await tx
+						.selectFrom("publishing_profiles")
+						.selectAll()
+						.where("organization_id", "=", organizationId)
+						.where("id", "=", body.profileId)
+						.forUpdate()
+						.executeTakeFirst()) ?? null)
+				: await profilesRepository.findBySlug(
+						tx,
+						organizationId,
+						body.brandId,
+						slug,
+					);
+			if (body.profileId && !existing) throw notFound(body.profileId);
+			if (existing && existing.brand_id !== body.brandId)
+				throw invalid("A profile cannot move to another brand.", [
+					{ path: ["brandId"], source: "body" },
+				]);
+			const clash = await profilesRepository.findBySlug(
+				tx,
+				organizationId,
+				body.brandId,
+				slug,
+			);
+			if (clash && clash.id !== existing?.id)
+				throw invalid(`Another profile of this brand has slug ${slug}.`, [
+					{ path: ["slug"], source: "body" },
+				]);
+			if (body.isDefault) {
+				// moving the default: the brand's previous default stops being one in the same transaction
+				await tx
+					.updateTable("publishing_profiles")
+					.set({ is_default: false, updated_at: now })
+					.where("organization_id", "=", organizationId)
+					.where("brand_id", "=", body.brandId)
+					.where("is_default", "=", true)
+					.execute();
+			}
+			const values = {
+				name,
+				slug,
+				description: body.description ?? null,
+				is_default: body.isDefault ?? false,
+				schedule_settings: JSON.stringify(scheduleSettings),
+				comment_settings: JSON.stringify(body.commentSettings ?? {}),
+				updated_at: now,
+			};
+			const id = existing?.id ?? newId("pro");
+			if (existing)
+				await tx
+					.updateTable("publishing_profiles")
+					.set(values)
+					.where("organization_id", "=", organizationId)
+					.where("id", "=", id)
+					.execute();
+			else
+				await tx
+					.insertInto("publishing_profiles")
+					.values({
+						id,
+						organization_id: organizationId,
+						brand_id: body.brandId,
+						created_at: now,
+						...values,
+					})
+					.execute();
+			await this.replaceChannels(
+				tx,
+				organizationId,
+				body.brandId,
+				id,
+				inputs,
+				now,
+			);
+			return { created: !existing, id };
+		});
+		return { created, profile: await this.get(organizationId, id) };
+	}
+
+	private async assertChannels(
+		organizationId: string,
+		brandId: string,
+		inputs: NonNullable<PublishingProfileSaveT["channels"]>,
+	): Promise<void> {
+		const seen = new Set<string>();
+		inputs.forEach((c, i) => {
+			if (seen.has(c.channelAccountId))
+				throw invalid(`Channel ${c.channelAccountId} is listed twice.`, [
+					{ path: ["channels", String(i), "channelAccountId"], source: "body" },
+				]);
+			seen.add(c.channelAccountId);
+		});
+		const found = new Map(
+			(
+				await profilesRepository.channelsForValidation(
+					this.db,
+					organizationId,
+					[...seen],
+				)
+			).map((c) => [c.id, c]),
+		);
+		inputs.forEach((c, i) => {
+			const at = (f: string) => [
+				{ path: ["channels", String(i), f], source: "body" as const },
+			];
+			const ch = found.get(c.channelAccountId);
+			if (!ch || ch.state === "deleted")
+				throw invalid(
+					`No channel account ${c.channelAccountId} in the principal organization.`,
+					at("channelAccountId"),
+				);
+			if (ch.brand_id !== brandId)
+				throw invalid(
+					`Channel account ${c.channelAccountId} belongs to another brand.`,
+					at("channelAccountId"),
+				);
+			if (ch.platform !== c.platform)
+				throw invalid(
+					`Channel account ${c.channelAccountId} is a ${ch.platform} channel, not ${c.platform}.`,
+					at("platform"),
+				);
+		});
+	}
+
+	private async replaceChannels(
+		tx: Executor,
+		organizationId: string,
+		brandId: string,
+		profileId: string,
+		inputs: NonNullable<PublishingProfileSaveT["channels"]>,
+		now: Date,
+	) {
+		const keep = inputs.map((c) => c.channelAccountId);
+		let del = tx
+			.deleteFrom("publishing_profile_channels")
+			.where("organization_id", "=", organizationId)
+			.where("profile_id", "=", profileId);
+		if (keep.length > 0) del = del.where("channel_account_id", "not in", keep);
+		await del.execute();
+		for (const [i, c] of inputs.entries()) {
+			const values = {
+				platform: c.platform,
+				position: c.position ?? i,
+				enabled: c.enabled ?? true,
+				settings: JSON.stringify(c.settings ?? {}),
+				updated_at: now,
+			};
+			await tx
+				.insertInto("publishing_profile_channels")
+				.values({
+					id: newId("ppc"),
+					organization_id: organizationId,
+					brand_id: brandId,
+					profile_id: profileId,
+					channel_account_id: c.channelAccountId,
+					created_at: now,
+					...values,
+				})
+				.onConflict((oc) =>
+					oc.columns(["profile_id", "channel_account_id"]).doUpdateSet(values),
+				)
+				.execute();
+		}
+	}
+
+	async delete(organizationId: string, id: string): Promise<void> {
+		const res = await this.db
+			.deleteFrom("publishing_profiles")
+			.where("organization_id", "=", organizationId)
+			.where("id", "=", id)
+			.executeTakeFirst();
+		if (Number(res.numDeletedRows ?? 0) === 0) throw notFound(id);
+	}
+}
+
+export interface PublishingProfileTargetChannel {
+	profileChannelId: string;
+	channelAccountId: string;
+	platform: ProfileChannelRow["platform"];
+	position: number;
+	settings: Record<string, unknown>;
+}
+
+/**
+ * For the publishing engine: the enabled channels of a profile whose channel accounts can publish
+ * (connected, expiring or refresh_needed), in position order. 404 publishing_profile_not_found.
+ */
+export async function profileChannelsForPublishing(
+	db: Executor,
+	organizationId: string,
+	profileId: string,
+): Promise<PublishingProfileTargetChannel[]> {
+	const profile = await profilesRepository.get(db, organizationId, profileId);
+	if (!profile) throw notFound(profileId);
+	const rows = await profilesRepository.channelsOf(db, organizationId, [
+		profileId,
+	]);
+	return rows
+		.filter(
+			(r) =>
+				r.enabled &&
+				(USABLE_STATES as readonly string[]).includes(r.channel_state),
+		)
+		.map((r) => ({
+			profileChannelId: r.id,
+			channelAccountId: r.channel_account_id,
+			platform: r.platform,
+			position: r.position,
+			settings: r.settings ?? {},
+		}));
+}
+
+/** For batches: the batch policy saved on the brand's default profile, or null. */
+export async function brandDefaultBatchPolicy(
+	db: Executor,
+	organizationId: string,
+	brandId: string,
+): Promise<BatchPolicyT | null> {
+	const row = await db
+		.selectFrom("publishing_profiles")
+		.select("schedule_settings")
+		.where("organization_id", "=", organizationId)
+		.where("brand_id", "=", brandId)
+		.where("is_default", "=", true)
+		.executeTakeFirst();
+	const policy = (row?.schedule_settings as Record<string, unknown> | undefined)
+		?.batchPolicy;
+	return policy ? (policy as BatchPolicyT) : null;
+}

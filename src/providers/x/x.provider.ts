@@ -206,6 +206,7 @@ export function createXProvider(
 			}>(tokens.accessToken, "/2/users/me", {
 				"user.fields": "profile_image_url,username,name",
 			});
+			handles.set(me.data.id, me.data.username);
 			return [
 				{
 					externalAccountId: me.data.id,

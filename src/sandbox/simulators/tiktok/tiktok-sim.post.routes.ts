@@ -2,7 +2,7 @@
  * Content Posting API endpoints of the TikTok simulator: creator_info, Direct Post video init (FILE_UPLOAD)
  * with chunked PUT transfer, photo init (PULL_FROM_URL), status fetch, and video query.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import {
 	type SimContext,
 	SimAnswer,
@@ -70,7 +70,6 @@ export function registerTiktokPostRoutes(
 
 	/** Checks shared by video and photo init: rate window, daily cap, audit status, privacy, caption. */
 	function checkPostInfo(
-		req: FastifyRequest,
 		accessToken: string,
 		openId: string,
 		postInfo: Record<string, unknown>,
@@ -119,7 +118,6 @@ export function registerTiktokPostRoutes(
 				"Branded content cannot be private.",
 			);
 		}
-		void req;
 		return privacy;
 	}
 
@@ -189,7 +187,6 @@ export function registerTiktokPostRoutes(
 			const source = (body.source_info ?? {}) as Record<string, unknown>;
 			const title = typeof postInfo.title === "string" ? postInfo.title : "";
 			const privacy = checkPostInfo(
-				req,
 				token.accessToken,
 				token.openId,
 				postInfo,
@@ -243,7 +240,6 @@ export function registerTiktokPostRoutes(
 					"description exceeds 4000 characters.",
 				);
 			const privacy = checkPostInfo(
-				req,
 				token.accessToken,
 				token.openId,
 				postInfo,

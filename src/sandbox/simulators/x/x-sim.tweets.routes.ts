@@ -140,6 +140,17 @@ export function registerXTweetRoutes(
 			) {
 				throw invalidRequest("The community does not exist.", "community_id");
 			}
+			if (
+				body.reply_settings !== undefined &&
+				!["following", "mentionedUsers", "subscribers", "verified"].includes(
+					String(body.reply_settings),
+				)
+			) {
+				throw invalidRequest(
+					"reply_settings must be one of following, mentionedUsers, subscribers, verified.",
+					"reply_settings",
+				);
+			}
 			const since = Date.now() - 86_400_000;
 			const duplicate = text
 				? [...state.tweets.values()].some(

@@ -13,6 +13,7 @@ import { registerBrandRoutes } from './modules/brands/brands.routes.js';
 import { BrandProduct, Brand } from './modules/brands/brands.schemas.js';
 import { BrandsService } from './modules/brands/brands.service.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
+import { registerToolRoutes } from './modules/tools/tools.routes.js';
 import { createMediaModule } from './modules/media/media.module.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
 
@@ -67,6 +68,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   registerHealthRoutes(app, deps);
   registerBrandRoutes(app, services.brands);
   // tools: register the tool API routes here
+  registerToolRoutes(app, deps);
   // media: register the media routes here
   await registerMediaRoutes(app, deps, createMediaModule(deps));
   // channels: register channel, provider and profile routes here

@@ -7,10 +7,12 @@ import { AppError } from '../platform/errors.js';
 import type { CliCommand } from './cli-kit.js';
 import { printer } from './cli-kit.js';
 import { foundationCommands } from './cli-commands.js';
+import { toolCommands } from '../modules/tools/tools.cli.js';
 
 const commands: CliCommand[] = [
   ...foundationCommands,
   // tools: add the tool API commands here
+  ...toolCommands,
 ];
 
 function usage(): string {

@@ -1,30 +1,27 @@
 /** Small text and shape checks shared by the tool request parsers. */
 
-export function isPlainObject(
-	value: unknown,
-): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const LONE_SURROGATE =
-	/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** False when the string holds a lone surrogate, which cannot be encoded as UTF-8. */
 export function isWellFormedText(value: string): boolean {
-	return !LONE_SURROGATE.test(value);
+  return !LONE_SURROGATE.test(value);
 }
 
 export function codePointLength(value: string): number {
-	let count = 0;
-	for (const _ of value) count++;
-	return count;
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
 }
 
 /** True when the text holds ASCII whitespace or control characters (not valid in a URL as typed). */
 export function hasSpaceOrControl(value: string): boolean {
-	for (let i = 0; i < value.length; i++) {
-		const code = value.charCodeAt(i);
-		if (code <= 0x20 || code === 0x7f) return true;
-	}
-	return false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }

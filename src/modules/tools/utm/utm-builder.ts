@@ -9,141 +9,118 @@
  * - The fragment is copied verbatim after the query, so hash-router URLs (`/#/x?y=1`) keep their route.
  */
 
-import {
-	codePointLength,
-	hasSpaceOrControl,
-	isPlainObject,
-	isWellFormedText,
-} from "../tool-text.js";
+import { codePointLength, hasSpaceOrControl, isPlainObject, isWellFormedText } from '../tool-text.js';
 
 export const UTM_VALUE_MAX_CHARS = 250;
 export const UTM_URL_MAX_CHARS = 8192;
 
 /** Why a URL was not built; every value is listed in docs/tool-api.md. */
-export type UtmInvalidReason =
-	| "not_a_string"
-	| "empty"
-	| "too_long"
-	| "relative_url"
-	| "unsupported_scheme"
-	| "missing_host"
-	| "malformed";
+export type UtmInvalidReason = 'not_a_string' | 'empty' | 'too_long' | 'relative_url' | 'unsupported_scheme' | 'missing_host' | 'malformed';
 
 export interface UtmParams {
-	source: string;
-	medium: string;
-	campaign: string;
-	content?: string;
-	term?: string;
-	id?: string;
-	sourcePlatform?: string;
+  source: string;
+  medium: string;
+  campaign: string;
+  content?: string;
+  term?: string;
+  id?: string;
+  sourcePlatform?: string;
 }
 
 export interface UtmBuildRequest extends UtmParams {
-	urls: unknown[];
+  urls: unknown[];
 }
 
 export interface UtmLink {
-	index: number;
-	url: string;
-	link: string;
+  index: number;
+  url: string;
+  link: string;
 }
 
 export interface UtmInvalid {
-	index: number;
-	url: unknown;
-	reason: UtmInvalidReason;
+  index: number;
+  url: unknown;
+  reason: UtmInvalidReason;
 }
 
 export interface UtmBuildResult {
-	links: UtmLink[];
-	invalid: UtmInvalid[];
+  links: UtmLink[];
+  invalid: UtmInvalid[];
 }
 
-export type UtmParseResult =
-	| { ok: true; value: UtmBuildRequest }
-	| { ok: false; message: string };
+export type UtmParseResult = { ok: true; value: UtmBuildRequest } | { ok: false; message: string };
 
 /** Request field -> query parameter, in the order parameters are appended. */
 const PARAM_NAMES: ReadonlyArray<readonly [keyof UtmParams, string]> = [
-	["source", "utm_source"],
-	["medium", "utm_medium"],
-	["campaign", "utm_campaign"],
-	["id", "utm_id"],
-	["term", "utm_term"],
-	["content", "utm_content"],
-	["sourcePlatform", "utm_source_platform"],
+  ['source', 'utm_source'],
+  ['medium', 'utm_medium'],
+  ['campaign', 'utm_campaign'],
+  ['id', 'utm_id'],
+  ['term', 'utm_term'],
+  ['content', 'utm_content'],
+  ['sourcePlatform', 'utm_source_platform'],
 ];
-const REQUIRED_FIELDS: ReadonlySet<string> = new Set([
-	"source",
-	"medium",
-	"campaign",
-]);
+const REQUIRED_FIELDS: ReadonlySet<string> = new Set(['source', 'medium', 'campaign']);
 
 /** Validates the JSON body; values are trimmed and must hold 1-250 characters (Unicode code points). */
 export function parseUtmRequest(body: unknown): UtmParseResult {
-	if (!isPlainObject(body))
-		return { ok: false, message: "Request body must be a JSON object." };
-	const urls = body.urls;
-	if (!Array.isArray(urls) || urls.length === 0) {
-		return {
-			ok: false,
-			message: "`urls` must be a non-empty array of URL strings.",
-		};
-	}
-	const params: Partial<UtmParams> = {};
-	for (const [field] of PARAM_NAMES) {
-		const raw = body[field];
-		if (raw === undefined || raw === null) {
-			if (REQUIRED_FIELDS.has(field))
-				return { ok: false, message: `\`${field}\` is required.` };
-			continue;
-		}
-		if (typeof raw !== "string")
-			return { ok: false, message: `\`${field}\` must be a string.` };
-		const value = raw.trim();
-		const length = codePointLength(value);
-		if (length < 1 || length > UTM_VALUE_MAX_CHARS) {
-			return {
-				ok: false,
-				message: `\`${field}\` must hold 1-${UTM_VALUE_MAX_CHARS} characters after trimming.`,
-			};
-		}
-		// Lone surrogates cannot be encoded as UTF-8.
-		if (!isWellFormedText(value))
-			return { ok: false, message: `\`${field}\` must be valid Unicode text.` };
-		params[field] = value;
-	}
-	return { ok: true, value: { ...(params as UtmParams), urls } };
+  if (!isPlainObject(body)) return { ok: false, message: 'Request body must be a JSON object.' };
+  const urls = body.urls;
+  if (!Array.isArray(urls) || urls.length === 0) {
+    return {
+      ok: false,
+      message: '`urls` must be a non-empty array of URL strings.',
+    };
+  }
+  const params: Partial<UtmParams> = {};
+  for (const [field] of PARAM_NAMES) {
+    const raw = body[field];
+    if (raw === undefined || raw === null) {
+      if (REQUIRED_FIELDS.has(field)) return { ok: false, message: `\`${field}\` is required.` };
+      continue;
+    }
+    if (typeof raw !== 'string') return { ok: false, message: `\`${field}\` must be a string.` };
+    const value = raw.trim();
+    const length = codePointLength(value);
+    if (length < 1 || length > UTM_VALUE_MAX_CHARS) {
+      return {
+        ok: false,
+        message: `\`${field}\` must hold 1-${UTM_VALUE_MAX_CHARS} characters after trimming.`,
+      };
+    }
+    // Lone surrogates cannot be encoded as UTF-8.
+    if (!isWellFormedText(value)) return { ok: false, message: `\`${field}\` must be valid Unicode text.` };
+    params[field] = value;
+  }
+  return { ok: true, value: { ...(params as UtmParams), urls } };
 }
 
 /** The query text appended to every link, computed once per request. */
 export function utmQuerySuffix(params: UtmParams): string {
-	let suffix = "";
-	for (const [field, name] of PARAM_NAMES) {
-		const value = params[field];
-		if (value === undefined) continue;
-		suffix += `${suffix ? "&" : ""}${name}=${encodeURIComponent(value)}`;
-	}
-	return suffix;
+  let suffix = '';
+  for (const [field, name] of PARAM_NAMES) {
+    const value = params[field];
+    if (value === undefined) continue;
+    suffix += `${suffix ? '&' : ''}${name}=${encodeURIComponent(value)}`;
+  }
+  return suffix;
 }
 
 function namesToReplace(params: UtmParams): Set<string> {
-	const names = new Set<string>();
-	for (const [field, name] of PARAM_NAMES)
-		if (params[field] !== undefined) names.add(name);
-	return names;
+  const names = new Set<string>();
+  for (const [field, name] of PARAM_NAMES) if (params[field] !== undefined) names.add(name);
+  return names;
 }
 
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 
 function decodeQueryName(name: string): string {
-	if (!name.includes("%") && !name.includes("+")) return name;
-	try {
-		return decodeURIComponent(name.replace(/\+/g, " "));
-	} catch {
-		return name;
-	}
+  if (!name.includes('%') && !name.includes('+')) return name;
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
 
 /**
@@ -151,109 +128,88 @@ function decodeQueryName(name: string): string {
  * whitespace or control characters is not a valid URL component, so its serialized form is used instead;
  * the parser never adds or removes `&`, so typed and serialized segments line up one to one.
  */
-function filterQuery(
-	typed: string,
-	serialized: string,
-	replaced: ReadonlySet<string>,
-): string {
-	if (serialized === "") return "";
-	const typedSegments = typed.split("&");
-	const serializedSegments = serialized.split("&");
-	const aligned = typedSegments.length === serializedSegments.length;
-	let kept = "";
-	for (let i = 0; i < serializedSegments.length; i++) {
-		const encoded = serializedSegments[i] as string;
-		if (encoded === "") continue;
-		const eq = encoded.indexOf("=");
-		const name = eq === -1 ? encoded : encoded.slice(0, eq);
-		if (replaced.has(decodeQueryName(name))) continue;
-		const raw = aligned ? (typedSegments[i] as string) : encoded;
-		const segment = hasSpaceOrControl(raw) ? encoded : raw;
-		kept += kept ? `&${segment}` : segment;
-	}
-	return kept;
+function filterQuery(typed: string, serialized: string, replaced: ReadonlySet<string>): string {
+  if (serialized === '') return '';
+  const typedSegments = typed.split('&');
+  const serializedSegments = serialized.split('&');
+  const aligned = typedSegments.length === serializedSegments.length;
+  let kept = '';
+  for (let i = 0; i < serializedSegments.length; i++) {
+    const encoded = serializedSegments[i] as string;
+    if (encoded === '') continue;
+    const eq = encoded.indexOf('=');
+    const name = eq === -1 ? encoded : encoded.slice(0, eq);
+    if (replaced.has(decodeQueryName(name))) continue;
+    const raw = aligned ? (typedSegments[i] as string) : encoded;
+    const segment = hasSpaceOrControl(raw) ? encoded : raw;
+    kept += kept ? `&${segment}` : segment;
+  }
+  return kept;
 }
 
 /** Splits typed text into its query and fragment; the first `?` before the first `#` starts the query. */
 function typedParts(text: string): { query: string; fragment: string } {
-	const hashAt = text.indexOf("#");
-	const beforeHash = hashAt === -1 ? text : text.slice(0, hashAt);
-	const queryAt = beforeHash.indexOf("?");
-	return {
-		query: queryAt === -1 ? "" : beforeHash.slice(queryAt + 1),
-		fragment: hashAt === -1 ? "" : text.slice(hashAt),
-	};
+  const hashAt = text.indexOf('#');
+  const beforeHash = hashAt === -1 ? text : text.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  return {
+    query: queryAt === -1 ? '' : beforeHash.slice(queryAt + 1),
+    fragment: hashAt === -1 ? '' : text.slice(hashAt),
+  };
 }
 
 type LinkOutcome = { link: string } | { reason: UtmInvalidReason };
 
-function tagUrl(
-	input: unknown,
-	suffix: string,
-	replaced: ReadonlySet<string>,
-): LinkOutcome {
-	if (typeof input !== "string") return { reason: "not_a_string" };
-	const text = input.trim();
-	if (text === "") return { reason: "empty" };
-	if (text.length > UTM_URL_MAX_CHARS) return { reason: "too_long" };
-	const scheme = SCHEME.exec(text);
-	if (!scheme) return { reason: "relative_url" };
-	const protocol = (scheme[1] as string).toLowerCase();
-	if (protocol !== "http" && protocol !== "https")
-		return { reason: "unsupported_scheme" };
-	// The WHATWG parser would accept `http:example.com`; we require an explicit authority.
-	const afterScheme = text.slice(protocol.length + 1, protocol.length + 3);
-	if (afterScheme !== "//" && afterScheme !== "\\\\")
-		return { reason: "missing_host" };
-	let parsed: URL;
-	try {
-		parsed = new URL(text);
-	} catch {
-		return { reason: "malformed" };
-	}
-	if (parsed.hostname === "") return { reason: "missing_host" };
-	// The serialized href has IDN hosts in punycode, IPv6 in brackets, and `?`/`#` only as delimiters.
-	const href = parsed.href;
-	const hashAt = href.indexOf("#");
-	const beforeHash = hashAt === -1 ? href : href.slice(0, hashAt);
-	const queryAt = beforeHash.indexOf("?");
-	const base = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
-	const typed = typedParts(text);
-	const kept =
-		queryAt === -1
-			? ""
-			: filterQuery(typed.query, beforeHash.slice(queryAt + 1), replaced);
-	const fragment =
-		hashAt === -1
-			? ""
-			: hasSpaceOrControl(typed.fragment)
-				? href.slice(hashAt)
-				: typed.fragment;
-	return { link: `${base}?${kept ? `${kept}&` : ""}${suffix}${fragment}` };
+function tagUrl(input: unknown, suffix: string, replaced: ReadonlySet<string>): LinkOutcome {
+  if (typeof input !== 'string') return { reason: 'not_a_string' };
+  const text = input.trim();
+  if (text === '') return { reason: 'empty' };
+  if (text.length > UTM_URL_MAX_CHARS) return { reason: 'too_long' };
+  const scheme = SCHEME.exec(text);
+  if (!scheme) return { reason: 'relative_url' };
+  const protocol = (scheme[1] as string).toLowerCase();
+  if (protocol !== 'http' && protocol !== 'https') return { reason: 'unsupported_scheme' };
+  // The WHATWG parser would accept `http:example.com`; we require an explicit authority.
+  const afterScheme = text.slice(protocol.length + 1, protocol.length + 3);
+  if (afterScheme !== '//' && afterScheme !== '\\\\') return { reason: 'missing_host' };
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return { reason: 'malformed' };
+  }
+  if (parsed.hostname === '') return { reason: 'missing_host' };
+  // The serialized href has IDN hosts in punycode, IPv6 in brackets, and `?`/`#` only as delimiters.
+  const href = parsed.href;
+  const hashAt = href.indexOf('#');
+  const beforeHash = hashAt === -1 ? href : href.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  const base = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
+  const typed = typedParts(text);
+  const kept = queryAt === -1 ? '' : filterQuery(typed.query, beforeHash.slice(queryAt + 1), replaced);
+  const fragment = hashAt === -1 ? '' : hasSpaceOrControl(typed.fragment) ? href.slice(hashAt) : typed.fragment;
+  return { link: `${base}?${kept ? `${kept}&` : ''}${suffix}${fragment}` };
 }
 
 /** Tags every URL of an already validated request; result arrays follow the input order. */
 export function buildUtmLinks(request: UtmBuildRequest): UtmBuildResult {
-	const suffix = utmQuerySuffix(request);
-	const replaced = namesToReplace(request);
-	const links: UtmLink[] = [];
-	const invalid: UtmInvalid[] = [];
-	const urls = request.urls;
-	for (let index = 0; index < urls.length; index++) {
-		const url = urls[index];
-		const outcome = tagUrl(url, suffix, replaced);
-		if ("link" in outcome)
-			links.push({ index, url: url as string, link: outcome.link });
-		else invalid.push({ index, url, reason: outcome.reason });
-	}
-	return { links, invalid };
+  const suffix = utmQuerySuffix(request);
+  const replaced = namesToReplace(request);
+  const links: UtmLink[] = [];
+  const invalid: UtmInvalid[] = [];
+  const urls = request.urls;
+  for (let index = 0; index < urls.length; index++) {
+    const url = urls[index];
+    const outcome = tagUrl(url, suffix, replaced);
+    if ('link' in outcome) links.push({ index, url: url as string, link: outcome.link });
+    else invalid.push({ index, url, reason: outcome.reason });
+  }
+  return { links, invalid };
 }
 
 /** Validates and builds in one call; used by the HTTP route and the benchmark. */
-export function buildUtm(
-	body: unknown,
-): { ok: true; value: UtmBuildResult } | { ok: false; message: string } {
-	const parsed = parseUtmRequest(body);
-	if (!parsed.ok) return parsed;
-	return { ok: true, value: buildUtmLinks(parsed.value) };
+export function buildUtm(body: unknown): { ok: true; value: UtmBuildResult } | { ok: false; message: string } {
+  const parsed = parseUtmRequest(body);
+  if (!parsed.ok) return parsed;
+  return { ok: true, value: buildUtmLinks(parsed.value) };
 }

@@ -4,12 +4,14 @@
  */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-foundation.js';
+import * as m0002 from './0002-tools.js';
 import * as m0004 from './0004-channels.js';
 import * as m0003 from './0003-media.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   // tools: register the tool API migration here
+  '0002-tools': m0002,
   // media: register the media migration here
   '0003-media': m0003,
   // channels: register the channels/profiles migration here

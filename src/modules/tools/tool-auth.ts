@@ -1,0 +1,47 @@
+/**
+ * Tool API authentication, in this order: credential present (401 authentication_required) -> known,
+ * matching, unrevoked key (401 invalid_api_key) -> owner's tier has API access (403 membership_required)
+ * -> key scope covers the tool (403 insufficient_scope). The tier is read with the key on every request, so
+ * a tier change applies to the next request.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors.js';
+import { credentialFromHeaders, digestMatches, toolKeyPrefix } from './tool-api-key.rules.js';
+import { toolKeysRepository } from './tool-keys.repository.js';
+import { type MembershipTier, type TierLimits, type ToolName, scopeAllows, TOOL_SCOPES, tierLimits } from './tool-limits.js';
+
+export interface ToolPrincipal {
+  apiKeyId: string;
+  userId: string;
+  tier: MembershipTier;
+  limits: TierLimits;
+}
+
+/** last_used_at is written at most this often per key, keeping writes off the hot path. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function authenticateToolRequest(db: Db, request: FastifyRequest, tool: ToolName, now: Date): Promise<ToolPrincipal> {
+  const credential = credentialFromHeaders(request.headers);
+  if (credential === null) {
+    throw new AppError('authentication_required', { message: 'Send the API key as Authorization: Bearer <key> or X-API-Key: <key>.' });
+  }
+  const prefix = toolKeyPrefix(credential);
+  const record = prefix ? await toolKeysRepository.findByPrefix(db, prefix) : null;
+  if (!record || record.revokedAt !== null || !digestMatches(credential, record.secretHash)) {
+    throw new AppError('invalid_api_key');
+  }
+  const limits = tierLimits(record.tier);
+  if (!limits) {
+    throw new AppError('membership_required', { message: "The key owner's Basic membership has no API access; upgrade to Pro or Max." });
+  }
+  if (!scopeAllows(record.scopes, tool)) {
+    throw new AppError('insufficient_scope', { message: `The API key lacks the scope ${TOOL_SCOPES[tool]}.` });
+  }
+  if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    toolKeysRepository
+      .touchLastUsed(db, record.id, now)
+      .catch((err: unknown) => request.log.warn({ err }, 'tool key last_used_at not written'));
+  }
+  return { apiKeyId: record.id, userId: record.userId, tier: record.tier as MembershipTier, limits };
+}

@@ -1,0 +1,106 @@
+/** Tool API keys and the users that own them (the tier lives on users.tier). */
+import type { Executor } from '../../platform/db/database.js';
+
+export interface ToolKeyRecord {
+  id: string;
+  userId: string;
+  secretHash: string;
+  scopes: string[];
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  tier: string;
+}
+
+export interface ToolKeyListing {
+  id: string;
+  name: string;
+  prefix: string;
+  lastFour: string;
+  scopes: string[];
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+export const toolKeysRepository = {
+  async insert(
+    db: Executor,
+    row: { id: string; userId: string; name: string; prefix: string; lastFour: string; secretHash: string; scopes: string[]; at: Date },
+  ): Promise<void> {
+    await db
+      .insertInto('tool_api_keys')
+      .values({
+        id: row.id,
+        user_id: row.userId,
+        name: row.name,
+        prefix: row.prefix,
+        last_four: row.lastFour,
+        secret_hash: row.secretHash,
+        scopes: row.scopes,
+        created_at: row.at,
+      })
+      .execute();
+  },
+
+  /** The key with its owner's current tier, so a tier change applies to the next request. */
+  async findByPrefix(db: Executor, prefix: string): Promise<ToolKeyRecord | null> {
+    const row = await db
+      .selectFrom('tool_api_keys as k')
+      .innerJoin('users as u', 'u.id', 'k.user_id')
+      .select(['k.id', 'k.user_id', 'k.secret_hash', 'k.scopes', 'k.revoked_at', 'k.last_used_at', 'u.tier'])
+      .where('k.prefix', '=', prefix)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      id: row.id,
+      userId: row.user_id,
+      secretHash: row.secret_hash,
+      scopes: row.scopes,
+      revokedAt: row.revoked_at,
+      lastUsedAt: row.last_used_at,
+      tier: row.tier,
+    };
+  },
+
+  async listByUser(db: Executor, userId: string): Promise<ToolKeyListing[]> {
+    const rows = await db
+      .selectFrom('tool_api_keys')
+      .select(['id', 'name', 'prefix', 'last_four', 'scopes', 'last_used_at', 'revoked_at', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      prefix: r.prefix,
+      lastFour: r.last_four,
+      scopes: r.scopes,
+      lastUsedAt: r.last_used_at,
+      revokedAt: r.revoked_at,
+      createdAt: r.created_at,
+    }));
+  },
+
+  /** Revokes once; false when the key does not exist or was revoked already. */
+  async revoke(db: Executor, id: string, at: Date): Promise<boolean> {
+    const result = await db
+      .updateTable('tool_api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  async exists(db: Executor, id: string): Promise<boolean> {
+    return !!(await db.selectFrom('tool_api_keys').select('id').where('id', '=', id).executeTakeFirst());
+  },
+
+  async touchLastUsed(db: Executor, id: string, at: Date): Promise<void> {
+    await db.updateTable('tool_api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  },
+
+  async setUserTier(db: Executor, userId: string, tier: string, at: Date): Promise<void> {
+    await db.updateTable('users').set({ tier, updated_at: at }).where('id', '=', userId).execute();
+  },
+};

@@ -1,0 +1,108 @@
+/** Users' membership tiers and their tool API keys (the CLI's `users` and `tool-keys` commands). */
+import type { Db } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { identityRepository } from '../identity/identity.repository.js';
+import { maskToolKey, newToolApiKey } from './tool-api-key.rules.js';
+import { toolKeysRepository } from './tool-keys.repository.js';
+import { isKnownScope, TOOL_SCOPES, TOOL_WILDCARD_SCOPE, type MembershipTier } from './tool-limits.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const TIERS: readonly MembershipTier[] = ['basic', 'pro', 'max'];
+
+export function parseTier(value: string | undefined, fallback: MembershipTier): MembershipTier {
+  if (value === undefined) return fallback;
+  const tier = value.trim().toLowerCase();
+  if (!(TIERS as readonly string[]).includes(tier)) {
+    throw new AppError('invalid_request', { message: `Unknown tier "${value}"; use basic, pro or max.` });
+  }
+  return tier as MembershipTier;
+}
+
+/** Default: every tool scope. `tools:*` and `tools:<tool>:*` are accepted wildcards. */
+export function parseToolScopes(list: string | undefined): string[] {
+  if (list === undefined) return Object.values(TOOL_SCOPES);
+  const scopes = [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = scopes.filter((s) => !isKnownScope(s));
+  if (unknown.length > 0) {
+    const known = [...Object.values(TOOL_SCOPES), TOOL_WILDCARD_SCOPE].join(', ');
+    throw new AppError('invalid_request', { message: `Unknown scope(s): ${unknown.join(', ')}. Known: ${known}.` });
+  }
+  if (scopes.length === 0) throw new AppError('invalid_request', { message: 'At least one scope is required.' });
+  return scopes;
+}
+
+export class ToolKeysService {
+  constructor(private readonly db: Db) {}
+
+  private async userByEmail(email: string) {
+    const user = await identityRepository.findUserByEmail(this.db, email);
+    if (!user) throw new AppError('invalid_request', { message: `No user with email ${email}.` });
+    return user;
+  }
+
+  async createUser(input: { email: string; tier: MembershipTier }, at: Date) {
+    const email = input.email.trim();
+    if (!EMAIL.test(email)) throw new AppError('invalid_request', { message: `--email ${email} is not an email address.` });
+    return this.db.transaction().execute(async (tx) => {
+      if (await identityRepository.findUserByEmail(tx, email)) {
+        throw new AppError('invalid_request', { message: `A user with email ${email} exists already.` });
+      }
+      const userId = newId('usr');
+      await identityRepository.insertUser(tx, { id: userId, email, passwordHash: null, tier: input.tier, at });
+      return { userId, email, tier: input.tier };
+    });
+  }
+
+  async setTier(input: { email: string; tier: MembershipTier }, at: Date) {
+    const user = await this.userByEmail(input.email);
+    await toolKeysRepository.setUserTier(this.db, user.id, input.tier, at);
+    return { userId: user.id, email: user.email, tier: input.tier, previousTier: user.tier };
+  }
+
+  /** The full key is returned here only; listings show the masked form. */
+  async createKey(input: { email: string; scopes: string[]; name?: string }, at: Date) {
+    const user = await this.userByEmail(input.email);
+    const key = newToolApiKey();
+    const id = newId('tkey');
+    await toolKeysRepository.insert(this.db, {
+      id,
+      userId: user.id,
+      name: input.name?.trim() || 'Tool API key',
+      prefix: key.prefix,
+      lastFour: key.lastFour,
+      secretHash: key.hash,
+      scopes: input.scopes,
+      at,
+    });
+    return { apiKey: key.key, apiKeyId: id, userId: user.id, prefix: key.prefix, scopes: input.scopes, tier: user.tier };
+  }
+
+  async listKeys(email: string) {
+    const user = await this.userByEmail(email);
+    const keys = await toolKeysRepository.listByUser(this.db, user.id);
+    return keys.map((k) => ({
+      apiKeyId: k.id,
+      name: k.name,
+      maskedKey: maskToolKey(k.prefix, k.lastFour),
+      scopes: k.scopes,
+      status: k.revokedAt ? 'revoked' : 'active',
+      lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+      revokedAt: k.revokedAt?.toISOString() ?? null,
+      createdAt: k.createdAt.toISOString(),
+    }));
+  }
+
+  async revokeKey(id: string, at: Date) {
+    if (await toolKeysRepository.revoke(this.db, id, at)) return { apiKeyId: id, revoked: true };
+    if (await toolKeysRepository.exists(this.db, id)) return { apiKeyId: id, revoked: true, alreadyRevoked: true };
+    throw new AppError('invalid_request', { message: `No tool API key ${id}.` });
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The request pipeline shared by both tools, after authentication and body parsing:
+ *   Idempotency-Key (replay / 409 conflict / 409 in progress) -> one request at a time (429 concurrency)
+ *   -> minute limit (429 rate_limited) -> the tool's validation (400) -> daily quota (429 quota_exceeded)
+ *   -> work -> quota charged -> 200, stored for replay when an Idempotency-Key was sent.
+ * Only 2xx outcomes are stored; 400/401/403/409/429 and server errors drop the in-progress marker so that
+ * a retry with the same key runs again.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors.js';
+import type { ToolPrincipal } from './tool-auth.js';
+import { IDEMPOTENCY_TTL_MS, parseIdempotencyKey, requestFingerprint } from './tool-idempotency.rules.js';
+import { type IdempotencyScope, toolIdempotencyRepository } from './tool-idempotency.repository.js';
+import { type LimitSnapshot, limitHeaders, type ToolLimiter } from './tool-limiter.service.js';
+import type { ToolName } from './tool-limits.js';
+
+/** What a tool decides about a request once it may run. */
+export type ToolPlan =
+  | { kind: 'invalid'; message: string }
+  /** units: quota units the work will use (0 allowed); run: the work, returning an error message or a body */
+  | { kind: 'run'; units: number; run: () => Promise<{ ok: false; message: string } | { ok: true; body: Record<string, unknown> }> };
+
+export interface ToolRunnerDeps {
+  db: Db;
+  limiter: ToolLimiter;
+  now: () => Date;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function limitError(
+  code: 'rate_limited' | 'quota_exceeded' | 'concurrency_limited',
+  message: string,
+  snapshot: LimitSnapshot,
+  retryAfter: number,
+): AppError {
+  return new AppError(code, {
+    message,
+    headers: { ...limitHeaders(snapshot), 'retry-after': String(retryAfter) },
+    details: { quota: snapshot.quota, rateLimit: snapshot.rateLimit },
+  });
+}
+
+export class ToolRequestRunner {
+  constructor(private readonly deps: ToolRunnerDeps) {}
+
+  async handle(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    principal: ToolPrincipal,
+    tool: ToolName,
+    plan: (body: unknown) => ToolPlan,
+  ): Promise<FastifyReply> {
+    const idempotency = parseIdempotencyKey(request.headers['idempotency-key']);
+    if (!idempotency.ok) throw new AppError('invalid_request', { message: idempotency.message });
+    const body = request.body;
+    let scope: IdempotencyScope | null = null;
+    if (idempotency.key !== null) {
+      scope = { apiKeyId: principal.apiKeyId, tool, key: idempotency.key };
+      const outcome = await toolIdempotencyRepository.begin(
+        this.deps.db,
+        scope,
+        requestFingerprint(body ?? null),
+        this.deps.now(),
+        IDEMPOTENCY_TTL_MS,
+      );
+      if (outcome.kind === 'replay') {
+        return reply
+          .code(outcome.response.status)
+          .headers(outcome.response.headers)
+          .header('idempotent-replayed', 'true')
+          .type(JSON_TYPE)
+          .send(outcome.response.body);
+      }
+      if (outcome.kind === 'conflict') {
+        throw new AppError('idempotency_conflict', {
+          message: 'This Idempotency-Key was first used with a different body; use a new key for a new request.',
+        });
+      }
+      if (outcome.kind === 'in_progress') {
+        throw new AppError('idempotency_in_progress', {
+          message: 'The first request with this Idempotency-Key is still running; retry later with the same key.',
+        });
+      }
+    }
+    try {
+      const { status, payload, headers } = await this.runExclusive(principal, tool, body, plan);
+      if (scope) await toolIdempotencyRepository.complete(this.deps.db, scope, { status, body: payload, headers });
+      return reply.code(status).headers(headers).type(JSON_TYPE).send(payload);
+    } catch (err) {
+      if (scope)
+        await toolIdempotencyRepository
+          .abandon(this.deps.db, scope)
+          .catch((e: unknown) => request.log.warn({ err: e }, 'idempotency marker not removed'));
+      throw err;
+    }
+  }
+
+  private async runExclusive(principal: ToolPrincipal, tool: ToolName, body: unknown, plan: (body: unknown) => ToolPlan) {
+    const { limiter } = this.deps;
+    const { apiKeyId, limits } = principal;
+    const release = await limiter.acquire(apiKeyId, tool);
+    if (!release) {
+      const [quotaUsed, minuteUsed] = await Promise.all([limiter.quotaUsed(apiKeyId, tool), limiter.minuteUsed(apiKeyId, tool)]);
+      throw limitError(
+        'concurrency_limited',
+        'Another request for this API key and tool is running; wait for it, then retry.',
+        limiter.snapshot(limits, tool, quotaUsed, minuteUsed),
+        1,
+      );
+    }
+    try {
+      const minute = await limiter.countRequest(apiKeyId, tool, limits);
+      const quotaUsed = await limiter.quotaUsed(apiKeyId, tool);
+      let snapshot = limiter.snapshot(limits, tool, quotaUsed, minute.used);
+      if (!minute.allowed) {
+        throw limitError(
+          'rate_limited',
+          `The limit of ${limits.requestsPerMinute} requests per minute is used up; retry after the minute ends.`,
+          snapshot,
+          limiter.retryAfterMinute(),
+        );
+      }
+      const decision = plan(body);
+      if (decision.kind === 'invalid') {
+        throw new AppError('invalid_request', { message: decision.message, headers: limitHeaders(snapshot) });
+      }
+      const quotaRefusal = (remaining: number) =>
+        limitError(
+          'quota_exceeded',
+          `This request needs ${decision.units} of the ${remaining} ${snapshot.quota.unit} left today; nothing was charged.`,
+          snapshot,
+          limiter.retryAfterDay(),
+        );
+      if (decision.units > snapshot.quota.remaining) throw quotaRefusal(snapshot.quota.remaining);
+      const result = await decision.run();
+      if (!result.ok) throw new AppError('invalid_request', { message: result.message, headers: limitHeaders(snapshot) });
+      const charged = await limiter.consumeQuota(apiKeyId, tool, decision.units, limits.dailyQuota[tool]);
+      snapshot = limiter.snapshot(limits, tool, charged.used, minute.used);
+      if (!charged.allowed) throw quotaRefusal(snapshot.quota.remaining);
+      const headers = limitHeaders(snapshot);
+      const payload = JSON.stringify({ ...result.body, quota: snapshot.quota, rateLimit: snapshot.rateLimit });
+      return { status: 200, payload, headers };
+    } finally {
+      await release();
+    }
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The tool API under /api/v1/tools in its own encapsulated plugin: its own JSON parser (byte limit per
+ * tier, 413 payload_too_large), its own error handler (the tool envelope with quota and rateLimit on limit
+ * errors, and 400 invalid_request for anything that is not a JSON body) and per-route authentication.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import { TOOL_API_PREFIX, toAppError } from '../../http/error-handler.js';
+import { AppError } from '../../platform/errors.js';
+import { runsInline } from './qrcode/qr-generator.js';
+import { encodeQr } from './qrcode/qr-encoder.js';
+import { parseQrRequest } from './qrcode/qr-options.js';
+import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
+import { authenticateToolRequest, type ToolPrincipal } from './tool-auth.js';
+import { ToolLimiter } from './tool-limiter.service.js';
+import { TOOL_MAX_BODY_BYTES, type ToolName } from './tool-limits.js';
+import { type ToolPlan, ToolRequestRunner } from './tool-request.service.js';
+import {
+  QrGenerateRequest,
+  QrGenerateResponse,
+  TOOL_SHARED_SCHEMAS,
+  ToolHeaders,
+  toolResponses,
+  UtmBuildRequest,
+  UtmBuildResponse,
+} from './tools.schemas.js';
+import { buildUtmLinks, parseUtmRequest } from './utm/utm-builder.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    toolPrincipal: ToolPrincipal | null;
+  }
+}
+
+export interface ToolRoutesOptions {
+  /** QR worker threads; default from the number of cores */
+  qrWorkers?: number;
+}
+
+function principalOf(request: FastifyRequest): ToolPrincipal {
+  if (!request.toolPrincipal) throw new AppError('authentication_required');
+  return request.toolPrincipal;
+}
+
+function renderToolError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  let error: AppError;
+  if (err instanceof AppError) error = err;
+  else {
+    const mapped = toAppError(err, request);
+    if (mapped.unexpected) request.log.error({ err }, 'unexpected tool API error');
+    error = mapped.error;
+    if ((err as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      error = new AppError('invalid_request', { message: 'The body must be a JSON object sent as Content-Type: application/json.' });
+    }
+  }
+  if (error.headers) reply.headers(error.headers);
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send({
+      object: 'tool_api.error',
+      error: { code: error.code, message: error.message },
+      ...(error.details ?? {}),
+    });
+}
+
+export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: ToolRoutesOptions = {}): void {
+  const db = deps.database.db;
+  const now = () => deps.clock.now();
+  const limiter = new ToolLimiter(deps.counters.shared, () => deps.clock.now().getTime());
+  const runner = new ToolRequestRunner({ db, limiter, now });
+  // Started on the first request that needs it, so processes that never render a QR code spawn no threads.
+  let pool: QrWorkerPool | null = null;
+  const qrPool = () => {
+    pool ??= new QrWorkerPool(opts.qrWorkers);
+    return pool;
+  };
+  app.addHook('onClose', async () => {
+    await pool?.close();
+  });
+  for (const schema of TOOL_SHARED_SCHEMAS) app.addSchema(schema);
+
+  app.register(
+    async (tools) => {
+      tools.decorateRequest('toolPrincipal', null);
+      // Bodies are checked by the tools' parsers; the schemas document the API.
+      tools.setValidatorCompiler(() => () => true);
+      tools.setErrorHandler((err, request, reply) => renderToolError(request, reply, err));
+      tools.removeAllContentTypeParsers();
+      tools.addContentTypeParser(
+        'application/json',
+        { parseAs: 'buffer', bodyLimit: TOOL_MAX_BODY_BYTES },
+        (request, raw: Buffer, done) => {
+          const max = request.toolPrincipal?.limits.maxBodyBytes ?? TOOL_MAX_BODY_BYTES;
+          if (raw.length > max)
+            return done(
+              new AppError('payload_too_large', { message: `The body is larger than the ${max} bytes allowed for this tier.` }),
+              undefined,
+            );
+          try {
+            done(null, raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8')));
+          } catch {
+            done(new AppError('invalid_request', { message: 'The body is not valid JSON.' }), undefined);
+          }
+        },
+      );
+      tools.addContentTypeParser('*', (_request, _payload, done) => {
+        done(
+          new AppError('invalid_request', { message: 'The body must be a JSON object sent as Content-Type: application/json.' }),
+          undefined,
+        );
+      });
+
+      const authenticate = (tool: ToolName) => async (request: FastifyRequest) => {
+        const principal = await authenticateToolRequest(db, request, tool, now());
+        request.toolPrincipal = principal;
+        const declared = Number(request.headers['content-length']);
+        if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {
+          throw new AppError('payload_too_large', {
+            message: `The body is larger than the ${principal.limits.maxBodyBytes} bytes allowed for this tier.`,
+          });
+        }
+      };
+      const security: Array<Record<string, string[]>> = [{ toolApiKey: [] }, { toolApiKeyHeader: [] }];
+
+      tools.post(
+        '/utm-builder/build',
+        {
+          onRequest: authenticate('utm-builder'),
+          schema: {
+            operationId: 'buildUtmLinks',
+            tags: ['Tools'],
+            summary: 'Build UTM-tagged links',
+            description:
+              'Applies one set of UTM parameters to every URL. Each built link uses one link of the daily quota; invalid URLs use none.',
+            security,
+            headers: ToolHeaders,
+            body: UtmBuildRequest,
+            response: toolResponses(UtmBuildResponse),
+          },
+        },
+        async (request, reply) => {
+          const principal = principalOf(request);
+          return runner.handle(request, reply, principal, 'utm-builder', (body): ToolPlan => {
+            const parsed = parseUtmRequest(body);
+            if (!parsed.ok) return { kind: 'invalid', message: parsed.message };
+            const cap = principal.limits.utmLinksPerRequest;
+            if (parsed.value.urls.length > cap) {
+              return {
+                kind: 'invalid',
+                message: `\`urls\` holds ${parsed.value.urls.length} entries; the ${principal.tier} tier allows ${cap} per request.`,
+              };
+            }
+            const result = buildUtmLinks(parsed.value);
+            return {
+              kind: 'run',
+              units: result.links.length,
+              run: async () => ({ ok: true, body: { links: result.links, invalid: result.invalid } }),
+            };
+          });
+        },
+      );
+
+      tools.post(
+        '/qrcode/generate',
+        {
+          onRequest: authenticate('qrcode'),
+          schema: {
+            operationId: 'generateQrCode',
+            tags: ['Tools'],
+            summary: 'Generate a QR code',
+            description: 'One QR code per request, as a PNG or SVG data URL. Uses one request of the daily quota.',
+            security,
+            headers: ToolHeaders,
+            body: QrGenerateRequest,
+            response: toolResponses(QrGenerateResponse),
+          },
+        },
+        async (request, reply) => {
+          const principal = principalOf(request);
+          return runner.handle(request, reply, principal, 'qrcode', (body): ToolPlan => {
+            const parsed = parseQrRequest(body);
+            if (!parsed.ok) return { kind: 'invalid', message: parsed.message };
+            const qr = parsed.value;
+            return {
+              kind: 'run',
+              units: 1,
+              run: async () => {
+                const encoded = runsInline(qr) ? encodeQr(qr) : await qrPool().encode(qr);
+                if (!encoded.ok) return encoded;
+                return { ok: true, body: { qrcode: { dataUrl: encoded.dataUrl }, format: qr.format } };
+              },
+            };
+          });
+        },
+      );
+    },
+    { prefix: TOOL_API_PREFIX },
+  );
+}

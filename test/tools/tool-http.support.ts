@@ -1,0 +1,50 @@
+/** Helpers for the tool API HTTP tests: users with a tier, their keys, and requests through Fastify. */
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { ToolKeysService } from '../../src/modules/tools/tool-keys.service.js';
+import type { MembershipTier } from '../../src/modules/tools/tool-limits.js';
+import type { TestContext } from '../support/harness.js';
+
+export const UTM_PATH = '/api/v1/tools/utm-builder/build';
+export const QR_PATH = '/api/v1/tools/qrcode/generate';
+
+export interface ToolUser {
+  email: string;
+  apiKey: string;
+  apiKeyId: string;
+  auth: Record<string, string>;
+}
+
+export async function createToolUser(ctx: TestContext, tier: MembershipTier, scopes?: string[]): Promise<ToolUser> {
+  const service = new ToolKeysService(ctx.database.db);
+  const email = `tools-${randomBytes(5).toString('hex')}@example.test`;
+  await service.createUser({ email, tier }, ctx.clock.now());
+  const key = await service.createKey({ email, scopes: scopes ?? ['tools:utm-builder:build', 'tools:qrcode:generate'] }, ctx.clock.now());
+  return { email, apiKey: key.apiKey, apiKeyId: key.apiKeyId, auth: { authorization: `Bearer ${key.apiKey}` } };
+}
+
+export function utmBody(urls: unknown[], extra: Record<string, unknown> = {}) {
+  return { urls, source: 'newsletter', medium: 'email', campaign: 'launch', ...extra };
+}
+
+export function urls(count: number, start = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `https://shop.example/p/${start + i}?ref=x`);
+}
+
+export function post(ctx: TestContext, path: string, headers: Record<string, string>, body: unknown): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify(body),
+  });
+}
+
+export function errorCode(res: LightMyRequestResponse): string {
+  const body = res.json();
+  if (body.object !== 'tool_api.error') throw new Error(`not a tool API error body: ${res.body}`);
+  return body.error.code;
+}
+
+/** A QR request that keeps a worker busy for several milliseconds. */
+export const HEAVY_QR = { text: 'x'.repeat(1800), format: 'png', size: 2048, errorCorrectionLevel: 'L' };

@@ -214,4 +214,43 @@ describe("TikTok adapter error mapping against the simulator", () => {
 			"transient",
 		);
 	});
+
+	it("answers in TikTok's own envelope with log ids", async () => {
+		const tokens = await h.connect();
+		const ok = await fetch(`${h.sim.url}/v2/post/publish/creator_info/query/`, {
+			method: "POST",
+			headers: {
+				authorization: `Bearer ${tokens.accessToken}`,
+				"content-type": "application/json; charset=UTF-8",
+			},
+			body: "{}",
+		});
+		const okBody = (await ok.json()) as {
+			data: { privacy_level_options: string[] };
+			error: { code: string; message: string; log_id: string };
+		};
+		assert.equal(ok.status, 200);
+		assert.equal(okBody.error.code, "ok");
+		assert.ok(okBody.error.log_id.length > 10);
+		assert.ok(okBody.data.privacy_level_options.includes("SELF_ONLY"));
+		const bad = await fetch(
+			`${h.sim.url}/v2/post/publish/creator_info/query/`,
+			{
+				method: "POST",
+				headers: {
+					authorization: "Bearer act.nope",
+					"content-type": "application/json; charset=UTF-8",
+				},
+				body: "{}",
+			},
+		);
+		const badBody = (await bad.json()) as {
+			data: unknown;
+			error: { code: string; log_id: string };
+		};
+		assert.equal(bad.status, 401);
+		assert.deepEqual(badBody.data, {});
+		assert.equal(badBody.error.code, "access_token_invalid");
+		assert.ok(badBody.error.log_id);
+	});
 });

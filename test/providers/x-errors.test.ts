@@ -221,4 +221,60 @@ describe("X adapter error mapping against the simulator", () => {
 			"transient",
 		);
 	});
+
+	it("answers in X's own shapes: rate-limit headers, problem details, OAuth errors", async () => {
+		const tokens = await h.connect("shape_user");
+		const me = () =>
+			fetch(`${h.sim.url}/2/users/me`, {
+				headers: { authorization: `Bearer ${tokens.accessToken}` },
+			}).then((r) => {
+				assert.equal(r.status, 200);
+				return Number(r.headers.get("x-rate-limit-remaining"));
+			});
+		const first = await me();
+		const second = await me();
+		assert.equal(first - second, 1);
+		const unauthorized = await fetch(`${h.sim.url}/2/users/me`, {
+			headers: { authorization: "Bearer nope" },
+		});
+		assert.equal(unauthorized.status, 401);
+		assert.deepEqual(await unauthorized.json(), {
+			title: "Unauthorized",
+			detail: "Unauthorized",
+			type: "about:blank",
+			status: 401,
+		});
+		const tooLong = await fetch(`${h.sim.url}/2/tweets`, {
+			method: "POST",
+			headers: {
+				authorization: `Bearer ${tokens.accessToken}`,
+				"content-type": "application/json",
+			},
+			body: JSON.stringify({ text: "y".repeat(300) }),
+		});
+		const problem = (await tooLong.json()) as {
+			type: string;
+			errors: unknown[];
+		};
+		assert.equal(tooLong.status, 400);
+		assert.equal(problem.type, "https://api.x.com/2/problems/invalid-request");
+		assert.equal(problem.errors.length, 1);
+		const badToken = await fetch(`${h.sim.url}/2/oauth2/token`, {
+			method: "POST",
+			headers: {
+				"content-type": "application/x-www-form-urlencoded",
+				authorization: `Basic ${Buffer.from(`${h.sim.state.clientId}:${h.sim.state.clientSecret}`).toString("base64")}`,
+			},
+			body: new URLSearchParams({
+				grant_type: "refresh_token",
+				refresh_token: "nope",
+				client_id: h.sim.state.clientId,
+			}),
+		});
+		assert.equal(badToken.status, 400);
+		assert.equal(
+			((await badToken.json()) as { error: string }).error,
+			"invalid_request",
+		);
+	});
 });

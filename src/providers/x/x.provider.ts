@@ -253,6 +253,7 @@ export function createXProvider(
 		async pollPublish(ctx, pollToken) {
 			const pending = decodePoll(pollToken);
 			let waitSecs = 0;
+			let stillProcessing = false;
 			for (const mediaId of pending.mediaIds) {
 				const info = await mediaStatus(
 					client,
@@ -262,9 +263,10 @@ export function createXProvider(
 				);
 				if (!info || info.state === "succeeded") continue;
 				if (info.state === "failed") throw mediaFailed(mediaId, info);
+				stillProcessing = true;
 				waitSecs = Math.max(waitSecs, info.check_after_secs ?? 1);
 			}
-			if (waitSecs > 0)
+			if (stillProcessing)
 				return {
 					status: "processing",
 					pollToken,

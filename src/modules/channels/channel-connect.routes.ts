@@ -19,6 +19,7 @@ import { ChannelChoice } from "./channels.routes.js";
 import {
 	ChannelAccount,
 	ChannelAccountParams,
+	NullOr,
 	PlatformRef,
 } from "./channels.schemas.js";
 import {
@@ -36,13 +37,13 @@ export const ChannelConnectUrlRequest = Type.Object(
 		),
 		platform: PlatformRef,
 		brandId: Type.Optional(
-			Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()]),
+			NullOr(Type.String({ minLength: 1, maxLength: 128 })),
 		),
 		returnUrl: Type.Optional(
-			Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()]),
+			NullOr(Type.String({ minLength: 1, maxLength: 2048 })),
 		),
 		redirectUri: Type.Optional(
-			Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()]),
+			NullOr(Type.String({ minLength: 1, maxLength: 2048 })),
 		),
 		scopes: Type.Optional(
 			Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {

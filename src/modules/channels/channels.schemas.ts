@@ -1,4 +1,4 @@
-import { type Static, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import {
 	ListOf,
 	Nullable,
@@ -9,6 +9,9 @@ import {
 	CHANNEL_ACCOUNT_STATES,
 	type ChannelAccountState,
 } from "./channel-states.js";
+
+/** Request-side nullable: null listed first so type coercion never turns null into "". */
+export const NullOr = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);
 
 export const PlatformRef = Type.Unsafe<Platform>(
 	Type.String({ enum: [...PLATFORMS], description: "Platform" }),
@@ -62,7 +65,7 @@ export const ChannelAccountRef = Type.Unsafe<Static<typeof ChannelAccount>>(
 );
 
 const Id = Type.String({ minLength: 1, maxLength: 128 });
-const NullableId = Nullable(Type.String({ minLength: 1, maxLength: 256 }));
+const NullableId = NullOr(Type.String({ minLength: 1, maxLength: 256 }));
 
 export const ChannelAccountListQuery = Type.Object(
 	{
@@ -91,7 +94,7 @@ export const ChannelAccountUpsertRequest = Type.Object(
 		handle: Type.Optional(NullableId),
 		refreshTokenRef: Type.Optional(NullableId),
 		tokenExpiresAt: Type.Optional(
-			Nullable(Type.String({ minLength: 1, format: "date-time" })),
+			NullOr(Type.String({ minLength: 1, format: "date-time" })),
 		),
 		state: Type.Optional(StateRef),
 		scopes: Type.Optional(
@@ -106,13 +109,11 @@ export const ChannelAccountUpsertRequest = Type.Object(
 export const ChannelAccountPatchRequest = Type.Object(
 	{
 		organizationId: Id,
-		brandId: Type.Optional(Nullable(Id)),
+		brandId: Type.Optional(NullOr(Id)),
 		displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-		handle: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+		handle: Type.Optional(NullOr(Type.String({ maxLength: 256 }))),
 		state: Type.Optional(StateRef),
-		tokenExpiresAt: Type.Optional(
-			Nullable(Type.String({ format: "date-time" })),
-		),
+		tokenExpiresAt: Type.Optional(NullOr(Type.String({ format: "date-time" }))),
 		additionalSettings: Type.Optional(
 			Type.Object({}, { additionalProperties: true }),
 		),

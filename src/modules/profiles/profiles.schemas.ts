@@ -4,7 +4,7 @@ import {
 	Nullable,
 	PaginationQuery,
 } from "../../http/shared-schemas.js";
-import { PlatformRef } from "../channels/channels.schemas.js";
+import { NullOr, PlatformRef } from "../channels/channels.schemas.js";
 
 const Obj = (description?: string) =>
 	Type.Object({}, { additionalProperties: true, description });
@@ -73,7 +73,7 @@ export const PublishingProfileSaveRequest = Type.Object(
 		name: Type.String({ minLength: 1, maxLength: 120 }),
 		profileId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
 		slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
-		description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+		description: Type.Optional(NullOr(Type.String({ maxLength: 500 }))),
 		isDefault: Type.Optional(Type.Boolean({ default: false })),
 		scheduleSettings: Type.Optional(
 			Obj(

@@ -3,7 +3,7 @@
  * between leaves a row in `deleting` that the retried job finishes (deleting missing bytes succeeds).
  */
 import type { Db } from '../../platform/db/database.js';
-import type { MediaStore } from '../../platform/media-store/media-store.js';
+import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import { mediaRepository } from './media.repository.js';
 
@@ -17,21 +17,21 @@ export interface MediaDeleteData {
 /** Queue options shared by the sender (ensureQueue) and the worker. */
 export const mediaDeleteQueue = { name: MEDIA_DELETE_JOB, queue: { retryLimit: 5, retryBackoff: true }, handler: async () => undefined };
 
-export async function removeDeletedMedia(db: Db, store: MediaStore, data: MediaDeleteData): Promise<'removed' | 'skipped'> {
+export async function removeDeletedMedia(db: Db, stores: MediaStores, data: MediaDeleteData): Promise<'removed' | 'skipped'> {
   const row = await mediaRepository.get(db, data.organizationId, data.mediaLibraryItemId);
   if (row?.lifecycle_state !== 'deleting') return 'skipped';
-  await store.delete(row.storage_key);
+  await stores.for(row.storage_backend).delete(row.storage_key);
   await mediaRepository.deleteRow(db, data.organizationId, data.mediaLibraryItemId);
   return 'removed';
 }
 
-export function mediaDeleteJob(db: Db, store: MediaStore) {
+export function mediaDeleteJob(db: Db, stores: MediaStores) {
   return defineJob<MediaDeleteData>({
     name: MEDIA_DELETE_JOB,
     queue: mediaDeleteQueue.queue,
     concurrency: 4,
     handler: async (data) => {
-      await removeDeletedMedia(db, store, data);
+      await removeDeletedMedia(db, stores, data);
     },
   });
 }

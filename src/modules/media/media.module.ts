@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AppDeps, StorageHealth } from '../../app-deps.js';
 import { selectStore } from '../../platform/counters/store-selection.js';
 import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
-import { createMediaStore } from '../../platform/media-store/create-media-store.js';
+import { MediaStores, type MediaStoreConfig } from '../../platform/media-store/create-media-store.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
 import { loadEncryptionKey } from '../../platform/secrets/encryption.js';
 import { ImportBudget } from './media-import-budget.js';
@@ -26,9 +26,9 @@ export interface MediaModule {
   storageHealth(): Promise<StorageHealth>;
 }
 
-export function mediaStoreFromConfig(deps: Pick<AppDeps, 'config'>): MediaStore {
+function storeConfig(deps: Pick<AppDeps, 'config'>): MediaStoreConfig {
   const env = deps.config.env;
-  return createMediaStore({
+  return {
     dataDir: deps.config.dataDir,
     s3: env.SERVICE_MEDIA_S3_BUCKET
       ? {
@@ -42,13 +42,24 @@ export function mediaStoreFromConfig(deps: Pick<AppDeps, 'config'>): MediaStore 
           publicBaseUrl: env.SERVICE_MEDIA_S3_PUBLIC_BASE_URL,
         }
       : undefined,
-  });
+  };
+}
+
+/** Where items of each backend live (reads and deletes follow the row's backend). */
+export function mediaStoresFromConfig(deps: Pick<AppDeps, 'config'>): MediaStores {
+  return new MediaStores(storeConfig(deps));
+}
+
+/** The primary store (where new bytes go). */
+export function mediaStoreFromConfig(deps: Pick<AppDeps, 'config'>): MediaStore {
+  return mediaStoresFromConfig(deps).primary;
 }
 
 export function createMediaModule(deps: AppDeps): MediaModule {
   const env = deps.config.env;
   const now = () => deps.clock.now();
-  const store = mediaStoreFromConfig(deps);
+  const stores = mediaStoresFromConfig(deps);
+  const store = stores.primary;
   const allow = (env.SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -66,7 +77,7 @@ export function createMediaModule(deps: AppDeps): MediaModule {
   const ingest = new MediaIngest(deps.database.db, store, join(deps.config.dataDir, 'media', '.tmp'), now);
   const media = new MediaService({
     db: deps.database.db,
-    store,
+    stores,
     ingest,
     signer,
     jobs: deps.jobs,
@@ -93,5 +104,5 @@ export function createMediaModule(deps: AppDeps): MediaModule {
 
 /** The worker's media jobs (runtime.ts jobDefinitions). */
 export function mediaJobDefinitions(deps: AppDeps) {
-  return [mediaDeleteJob(deps.database.db, mediaStoreFromConfig(deps))];
+  return [mediaDeleteJob(deps.database.db, mediaStoresFromConfig(deps))];
 }

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { decodeCursor, page } from '../../http/pagination.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
-import type { MediaStore, StoredObject } from '../../platform/media-store/media-store.js';
+import type { MediaStores } from '../../platform/media-store/create-media-store.js';
+import type { StoredObject } from '../../platform/media-store/media-store.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
 import type { MediaIngest } from './media-ingest.js';
 import type { SpooledMedia } from './media-spool.js';
@@ -18,7 +19,7 @@ import type { MediaLibraryItemT, MediaListQueryT, MediaUploadRequestT } from './
 
 export interface MediaServiceDeps {
   db: Db;
-  store: MediaStore;
+  stores: MediaStores;
   ingest: MediaIngest;
   signer: MediaUrlSigner;
   jobs: JobQueue;
@@ -79,7 +80,8 @@ export class MediaService {
   toItem(row: MediaRow): MediaLibraryItemT {
     const active = row.lifecycle_state === 'active';
     const publicUrl = active
-      ? (this.deps.store.publicUrl(row.storage_key) ?? this.deps.signer.sign(row.organization_id, row.id, this.deps.now().getTime()).url)
+      ? (this.deps.stores.for(row.storage_backend).publicUrl(row.storage_key) ??
+        this.deps.signer.sign(row.organization_id, row.id, this.deps.now().getTime()).url)
       : null;
     return {
       mediaLibraryItemId: row.id,
@@ -186,7 +188,7 @@ export class MediaService {
   /** The stored bytes of an active item (optionally a range); 404 when gone or being deleted. */
   async content(row: MediaRow, range?: { start: number; end: number }): Promise<StoredObject> {
     if (row.lifecycle_state !== 'active') throw new AppError('media_library_item_not_found');
-    const stored = await this.deps.store.get(row.storage_key, range);
+    const stored = await this.deps.stores.for(row.storage_backend).get(row.storage_key, range);
     if (!stored) throw new AppError('media_library_item_not_found', { message: 'The media content is no longer available.' });
     return stored;
   }

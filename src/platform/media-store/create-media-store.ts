@@ -31,3 +31,27 @@ export function createMediaStore(config: MediaStoreConfig): MediaStore {
   }
   return new DiskMediaStore(join(config.dataDir, 'media'));
 }
+
+/**
+ * Every backend an item may live on: the primary (where new bytes go) and, for items written before
+ * the configuration changed, the other one when it can be reached. Rows record their backend, so
+ * reads and deletes always go where the bytes are.
+ */
+export class MediaStores {
+  readonly primary: MediaStore;
+  private readonly disk: MediaStore;
+  private readonly s3: MediaStore | null;
+
+  constructor(config: MediaStoreConfig) {
+    this.primary = createMediaStore(config);
+    this.disk = this.primary.backend === 'disk' ? this.primary : createMediaStore({ dataDir: config.dataDir });
+    this.s3 = this.primary.backend === 's3' ? this.primary : null;
+  }
+
+  /** The store holding items of `backend`; throws when that backend is not configured any more. */
+  for(backend: 'disk' | 's3'): MediaStore {
+    const store = backend === 'disk' ? this.disk : this.s3;
+    if (!store) throw new Error(`media stored on ${backend} but that backend is not configured`);
+    return store;
+  }
+}

@@ -74,6 +74,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   // channels: register channel, provider and profile routes here
   await (await import('./modules/channels/channels.module.js')).registerChannelsModule(app, deps);
   // publishing: register publishing routes here
+  await (await import('./modules/publishing/publishing.routes.js')).registerPublishingRoutes(app, deps, (await import('./modules/publishing/publishing.module.js')).publishingModule(deps));
 
   return app;
 }

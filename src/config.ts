@@ -116,6 +116,15 @@ export const EnvSchema = Type.Object({
   SERVICE_CHANNEL_REFRESH_AHEAD_SECONDS: Int(900, 'Token lifecycle: channels whose access token expires within this many seconds are refreshed.', 60),
   SERVICE_CHANNEL_REFRESH_MAX_FAILURES: Int(5, 'Token lifecycle: transient refresh failures in a row after which the channel is reported refresh_needed (it is never disconnected for them).', 1, 100),
 
+  // ---- publishing (publishing engine; see docs/publishing.md)
+  SERVICE_PUBLISH_WORKER_CONCURRENCY: Int(16, 'Publishing: targets one worker process publishes at the same time.', 1, 256),
+  SERVICE_PUBLISH_MAX_ATTEMPTS: Int(5, 'Publishing: attempts per target for transient and rate-limited failures before it fails.', 1, 20),
+  SERVICE_PUBLISH_RETRY_BASE_MS: Int(30_000, 'Publishing: first retry delay; doubles per attempt (with jitter), at least the platform retry-after.', 10),
+  SERVICE_PUBLISH_RETRY_MAX_MS: Int(900_000, 'Publishing: longest retry delay.', 10),
+  SERVICE_PUBLISH_LEASE_SECONDS: Int(300, 'Publishing: a target in publishing longer than this is flagged needs_attention by the reconciliation sweep (its outcome is unknown).', 1),
+  SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS: Int(60, 'Publishing: a due target with no pending worker job for this long is re-queued by the reconciliation sweep.', 0),
+  SERVICE_PUBLISH_POLL_MAX_SECONDS: Int(3_600, 'Publishing: a post still processing on the platform after this long is flagged needs_attention.', 10),
+
   // tools: tool API settings go here
 });
 

@@ -160,6 +160,12 @@ export const ERROR_CATALOG = {
   provider_request_failed: e(502, 'server', 'The platform call failed.'),
 
   // ---- publishing: codes added by the publishing engine
+  publish_job_not_enqueueable: e(409, 'conflict', 'No target of the publish job can be queued from its current state.'),
+  publish_job_not_schedulable: e(409, 'conflict', 'No target of the publish job can be rescheduled from its current state.'),
+  publish_job_not_cancellable: e(409, 'conflict', 'No target of the publish job can be cancelled from its current state.'),
+  publish_idempotency_key_reused: e(409, 'conflict', 'The idempotencyKey was used for a different publish request.'),
+  internal_token_required: e(401, 'authentication', 'The x-service-internal-token header is required.'),
+  internal_token_forbidden: e(403, 'authorization', 'The internal token is not valid (or internal routes are not configured).'),
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

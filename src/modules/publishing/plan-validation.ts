@@ -81,7 +81,7 @@ export interface PlanValidation {
 	issues: PlanIssue[];
 }
 
-const PUBLISHABLE_CHANNEL_STATES = ["connected", "expiring"];
+const PUBLISHABLE_CHANNEL_STATES = ["connected", "expiring", "refresh_needed"];
 const MB = 1024 * 1024;
 const fmtBytes = (n: number) =>
 	n >= MB ? `${(n / MB).toFixed(1)} MB` : `${n} bytes`;
@@ -208,7 +208,7 @@ function validateTarget(
 				[...base, "channelAccountId"],
 				`Channel ${t.channelAccountId} is ${channel.state}; reconnect it before publishing.`,
 			);
-		} else if (channel.state === "expiring") {
+		} else if (channel.state !== "connected") {
 			list.warn(
 				"channel_token_expiring",
 				[...base, "channelAccountId"],

@@ -37,6 +37,8 @@ export interface PublishJobsTable {
 	media: Json<StoredMedia[]>;
 	status: string;
 	idempotency_key: string | null;
+	/** sha256 of the create request, to tell a retry from a different request reusing the key */
+	request_hash: string | null;
 	scheduled_at: Date | null;
 	run_after: Date | null;
 	cancel_reason: string | null;
@@ -71,6 +73,7 @@ export interface PublishTargetsTable {
 	first_comment: Json<{ content: string; delayMs: number } | null>;
 	first_comment_state: string | null;
 	first_comment_id: string | null;
+	first_comment_attempts: Generated<number>;
 	first_comment_error: Json<TargetError | null>;
 	created_at: Timestamp;
 	updated_at: Timestamp;

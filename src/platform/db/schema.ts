@@ -3,6 +3,7 @@
  * Timestamps are timestamptz (Date in, Date out); ids are prefixed ULIDs (see platform/ids.ts).
  */
 import type { MediaTables } from '../../modules/media/media.tables.js';
+import type { PublishingTables } from '../../modules/publishing/publishing.tables.js';
 import type { ToolTables } from '../../modules/tools/tools.tables.js';
 import type { ChannelTables } from '../../modules/channels/channels.tables.js';
 import type { ColumnType, Generated } from 'kysely';
@@ -104,4 +105,4 @@ export interface FoundationTables {
 }
 
 // Areas add their table interfaces to this intersection (tools, media, channels, publishing).
-export interface Database extends FoundationTables, MediaTables, ChannelTables, ToolTables {}
+export interface Database extends FoundationTables, MediaTables, ChannelTables, ToolTables, PublishingTables {}

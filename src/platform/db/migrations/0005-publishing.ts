@@ -21,6 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 		.addColumn("media", "jsonb", (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
 		.addColumn("status", "text", (c) => c.notNull())
 		.addColumn("idempotency_key", "text")
+		.addColumn("request_hash", "text")
 		.addColumn("scheduled_at", "timestamptz")
 		.addColumn("run_after", "timestamptz")
 		.addColumn("cancel_reason", "text")
@@ -71,6 +72,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 		.addColumn("first_comment", "jsonb")
 		.addColumn("first_comment_state", "text")
 		.addColumn("first_comment_id", "text")
+		.addColumn("first_comment_attempts", "integer", (c) =>
+			c.notNull().defaultTo(0),
+		)
 		.addColumn("first_comment_error", "jsonb")
 		.addColumn("created_at", "timestamptz", (c) =>
 			c.notNull().defaultTo(sql`now()`),

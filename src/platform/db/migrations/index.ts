@@ -7,6 +7,7 @@ import * as m0001 from './0001-foundation.js';
 import * as m0002 from './0002-tools.js';
 import * as m0004 from './0004-channels.js';
 import * as m0003 from './0003-media.js';
+import * as m0005 from './0005-publishing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   // channels: register the channels/profiles migration here
   '0004-channels': m0004,
   // publishing: register the publishing migration here
+  '0005-publishing': m0005,
 };

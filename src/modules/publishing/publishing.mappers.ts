@@ -1,0 +1,60 @@
+/** Rows to API shapes. */
+import type { JobRow, TargetRow } from "./publishing.repository.js";
+import type { PublishJobT, PublishTargetT } from "./publishing.schemas.js";
+import type { TargetError } from "./publishing.tables.js";
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function toTarget(t: TargetRow): PublishTargetT {
+	const fc = t.first_comment as { content: string; delayMs: number } | null;
+	return {
+		postTargetId: t.id,
+		publishJobId: t.job_id,
+		channelAccountId: t.channel_account_id,
+		platform: t.platform,
+		text: t.text,
+		settings: t.settings as Record<string, unknown>,
+		state: t.state as PublishTargetT["state"],
+		stateReason: t.state_reason,
+		scheduledAt: iso(t.scheduled_at),
+		nextAttemptAt: iso(t.next_attempt_at),
+		attempts: t.attempts,
+		lastError: (t.last_error as TargetError | null) ?? null,
+		providerPostId: t.provider_post_id,
+		providerUrl: t.provider_url,
+		publishedAt: iso(t.published_at),
+		firstComment: fc
+			? {
+					content: fc.content,
+					delayMs: fc.delayMs,
+					state: t.first_comment_state ?? "waiting",
+					providerCommentId: t.first_comment_id,
+					error: (t.first_comment_error as TargetError | null) ?? null,
+				}
+			: null,
+		createdAt: iso(t.created_at)!,
+		updatedAt: iso(t.updated_at)!,
+	};
+}
+
+export function toJob(j: JobRow, targets: TargetRow[]): PublishJobT {
+	return {
+		publishJobId: j.id,
+		organizationId: j.organization_id,
+		brandId: j.brand_id,
+		productId: j.product_id,
+		profileId: j.profile_id,
+		title: j.title,
+		text: j.text,
+		media: (j.media as unknown as Array<Record<string, unknown>>) ?? [],
+		status: j.status as PublishJobT["status"],
+		scheduledAt: iso(j.scheduled_at),
+		runAfter: iso(j.run_after),
+		idempotencyKey: j.idempotency_key,
+		cancelReason: j.cancel_reason,
+		targetCount: targets.length,
+		targets: targets.map(toTarget),
+		createdAt: iso(j.created_at)!,
+		updatedAt: iso(j.updated_at)!,
+	};
+}

@@ -15,10 +15,26 @@ import {
 	startMetaSimulator,
 } from "../../src/sandbox/simulators/meta.simulator.js";
 import {
+	TestClock as BaseClock,
 	createTestContext,
 	type HarnessOptions,
+	type TestClock,
 	type TestContext,
 } from "../support/harness.js";
+
+/** A test clock that runs with real time (pg-boss start times are real), shiftable by set/advance. */
+export class LiveClock extends BaseClock {
+	private offset = 0;
+	override now(): Date {
+		return new Date(Date.now() + this.offset);
+	}
+	override set(ms: number | Date): void {
+		this.offset = (typeof ms === "number" ? ms : ms.getTime()) - Date.now();
+	}
+	override advance(ms: number): void {
+		this.offset += ms;
+	}
+}
 
 export const INTERNAL_TOKEN = "internal-test-token-0123456789";
 

@@ -153,6 +153,8 @@ export function registerChannelConnectRoutes(
 	app.get(
 		"/v1/channel-accounts/oauth/callback/:platform",
 		{
+			// the URL carries the authorization code and state: keep it out of the request logs
+			logLevel: "warn",
 			config: { validationCode: "channel_oauth_state_invalid" },
 			schema: {
 				operationId: "channelOAuthCallback",

@@ -1,5 +1,16 @@
 /** Tool API keys and the users that own them (the tier lives on users.tier). */
+import { CompiledQuery, type InferResult } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+
+function findByPrefixQuery(db: Executor, prefix: string) {
+  return db
+    .selectFrom('tool_api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .select(['k.id', 'k.user_id', 'k.secret_hash', 'k.scopes', 'k.revoked_at', 'k.last_used_at', 'u.tier'])
+    .where('k.prefix', '=', prefix);
+}
+type FindByPrefixRow = InferResult<ReturnType<typeof findByPrefixQuery>>[number];
+let findByPrefixSql: string | undefined;
 
 export interface ToolKeyRecord {
   id: string;
@@ -42,14 +53,16 @@ export const toolKeysRepository = {
       .execute();
   },
 
-  /** The key with its owner's current tier, so a tier change applies to the next request. */
+  /**
+   * The key with its owner's current tier, so a tier change applies to the next request. This runs on
+   * every tool request: the SQL is compiled by Kysely once and reused (building the query costs more than
+   * running it on the embedded database).
+   */
   async findByPrefix(db: Executor, prefix: string): Promise<ToolKeyRecord | null> {
-    const row = await db
-      .selectFrom('tool_api_keys as k')
-      .innerJoin('users as u', 'u.id', 'k.user_id')
-      .select(['k.id', 'k.user_id', 'k.secret_hash', 'k.scopes', 'k.revoked_at', 'k.last_used_at', 'u.tier'])
-      .where('k.prefix', '=', prefix)
-      .executeTakeFirst();
+    findByPrefixSql ??= findByPrefixQuery(db, '').compile().sql;
+    const text = findByPrefixSql;
+    const result = await db.executeQuery<FindByPrefixRow>(CompiledQuery.raw(text, [prefix]));
+    const row = result.rows[0];
     if (!row) return null;
     return {
       id: row.id,

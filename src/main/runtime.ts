@@ -21,6 +21,7 @@ import type { PgliteLock } from '../platform/db/pglite-dialect.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { identityRepository } from '../modules/identity/identity.repository.js';
 import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
+import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
 import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
 import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
 import { mediaJobDefinitions } from '../modules/media/media.module.js';
@@ -47,6 +48,7 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
     maintenanceJob(deps.database.db, () => deps.clock.now()),
     ...mediaJobDefinitions(deps),
     // tools / media / channels / publishing: add job definitions here
+    toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now()),
     ...publishingJobDefinitions(deps),
     tokenLifecycleJob(deps),
   ];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
+import { toolIdempotencyRepository } from '../../src/modules/tools/tool-idempotency.repository.js';
 import { createTestContext, type TestContext, TestClock } from '../support/harness.js';
 import { createToolUser, errorCode, HEAVY_QR, post, QR_PATH, type ToolUser, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 
@@ -161,5 +162,15 @@ describe('tool API idempotency', () => {
     } finally {
       await restarted.close();
     }
+  });
+
+  it('the prune job removes expired records only', async () => {
+    clock.set(Date.parse('2026-05-06T12:00:00.000Z'));
+    await post(ctx, UTM_PATH, { ...user.auth, 'idempotency-key': 'fresh' }, utmBody(urls(1)));
+    const count = async () =>
+      (await ctx.database.db.selectFrom('tool_idempotency').select('idempotency_key').execute()).map((r) => r.idempotency_key);
+    const removed = await toolIdempotencyRepository.pruneExpired(ctx.database.db, clock.now());
+    assert.ok(removed > 0, 'records from earlier days are gone');
+    assert.deepEqual(await count(), ['fresh']);
   });
 });

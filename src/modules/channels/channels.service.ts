@@ -23,30 +23,17 @@ import type {
 	ChannelAccountUpsertT,
 	DisconnectSummaryT,
 } from "./channels.schemas.js";
-import { runDisconnectHooks } from "./disconnect-hooks.js";
+import { disconnectChannel } from "./channel-disconnect.js";
+import { assertOwnOrganization } from "./organization-guard.js";
 import type { TokenVault } from "./token-vault.js";
+
+export { assertOwnOrganization } from "./organization-guard.js";
 
 export interface ChannelsDeps {
 	db: Db;
 	vault: TokenVault;
 	registry: ProviderRegistry;
 	clock: Clock;
-}
-
-/** The body's organizationId must be the principal's: anything else is reported as not found. */
-export function assertOwnOrganization(
-	principalOrganizationId: string,
-	bodyOrganizationId: string | undefined,
-): void {
-	if (
-		bodyOrganizationId !== undefined &&
-		bodyOrganizationId !== principalOrganizationId
-	) {
-		throw new AppError("organization_not_found", {
-			message: `Organization ${bodyOrganizationId} is not the principal organization.`,
-			fields: [{ path: ["organizationId"], source: "body" }],
-		});
-	}
 }
 
 const notFound = (id: string) =>
@@ -293,101 +280,11 @@ export class ChannelsService {
 		return this.get(organizationId, id);
 	}
 
-	/**
-	 * Disconnects a channel: revokes its token at the platform (best effort, before the transaction so
-	 * no database lock waits on the network), then in one transaction deletes its stored secrets,
-	 * disables its profile channels, runs the publishing hooks and moves it to `deleted`.
-	 */
-	async disconnect(
+	disconnect(
 		organizationId: string,
 		id: string,
 		body: { organizationId: string; reason?: string },
 	): Promise<ChannelAccountT> {
-		assertOwnOrganization(organizationId, body.organizationId);
-		const { db, vault, registry } = this.deps;
-		const before = await channelsRepository.get(db, organizationId, id);
-		if (!before) throw notFound(id);
-		let revoked = 0;
-		if (before.state !== "deleted") {
-			const provider = registry.get(before.platform);
-			const token = await vault.resolve(
-				db,
-				organizationId,
-				before.access_token_ref,
-			);
-			if (token && provider.oauth.supportsRevoke) {
-				try {
-					await provider.oauth.revoke({
-						accessToken: token,
-						externalAccountId: before.external_account_id,
-					});
-					revoked = 1;
-				} catch {
-					// best effort: the platform may already consider the token dead; the secret is deleted anyway
-				}
-			}
-		}
-		const now = this.deps.clock.now();
-		const summary = await db
-			.transaction()
-			.execute(async (tx): Promise<DisconnectSummaryT> => {
-				const row = await channelsRepository.lock(tx, organizationId, id);
-				if (!row) throw notFound(id);
-				const counts = {
-					revokedChannelTokenCount: 0,
-					revokedProviderTokenSecretCount: 0,
-					cancelledPostTargetCount: 0,
-					needsReconnectPostTargetCount: 0,
-					needsAttentionPostTargetCount: 0,
-					cancelledBatchTargetCount: 0,
-					needsReconnectBatchTargetCount: 0,
-					needsAttentionBatchTargetCount: 0,
-					disabledPublishingProfileChannelCount: 0,
-				};
-				if (row.state === "deleted")
-					return { alreadyDisconnected: true, ...counts };
-				assertTransition(row.state, "deleted");
-				const deletedSecrets =
-					(await vault.deleteForChannel(tx, organizationId, id)) +
-					(await vault.deleteRefs(tx, organizationId, [
-						row.access_token_ref,
-						row.refresh_token_ref,
-					]));
-				const disabled = await tx
-					.updateTable("publishing_profile_channels")
-					.set({ enabled: false, updated_at: now })
-					.where("organization_id", "=", organizationId)
-					.where("channel_account_id", "=", id)
-					.where("enabled", "=", true)
-					.executeTakeFirst();
-				const hookCounts = await runDisconnectHooks(
-					tx,
-					organizationId,
-					id,
-					now,
-				);
-				await channelsRepository.update(tx, organizationId, id, {
-					state: "deleted",
-					state_reason: body.reason ?? "disconnected",
-					access_token_ref: null,
-					refresh_token_ref: null,
-					token_expires_at: null,
-					pending_choices: null,
-					next_refresh_at: null,
-					updated_at: now,
-				});
-				return {
-					alreadyDisconnected: false,
-					...counts,
-					...hookCounts,
-					revokedChannelTokenCount: revoked,
-					revokedProviderTokenSecretCount: deletedSecrets,
-					disabledPublishingProfileChannelCount: Number(
-						disabled.numUpdatedRows ?? 0,
-					),
-				};
-			});
-		const row = await channelsRepository.get(db, organizationId, id);
-		return toChannelAccount(row!, summary);
+		return disconnectChannel(this.deps, organizationId, id, body);
 	}
 }

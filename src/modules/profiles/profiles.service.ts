@@ -2,115 +2,30 @@
  * Publishing profiles: a named set of a brand's channels with their per-channel settings, schedule
  * settings (including the brand's saved batch policy) and comment settings. One default per brand.
  */
-import { Value } from "@sinclair/typebox/value";
 import type { Clock } from "../../app-deps.js";
 import { decodeCursor, page } from "../../http/pagination.js";
 import type { Db, Executor } from "../../platform/db/database.js";
-import { AppError, type FieldIssue } from "../../platform/errors.js";
+import { AppError } from "../../platform/errors.js";
 import { newId } from "../../platform/ids.js";
-import { isValidTimeZone, slugify } from "../brands/brands.service.js";
-import { USABLE_STATES } from "../channels/channel-states.js";
+import { slugify } from "../brands/brands.service.js";
 import { assertOwnOrganization } from "../channels/channels.service.js";
+import { toProfile } from "./profiles.mapper.js";
+import { profilesRepository } from "./profiles.repository.js";
 import {
-	type ProfileChannelRow,
-	type ProfileRow,
-	profilesRepository,
-} from "./profiles.repository.js";
-import {
-	BatchPolicy,
-	type BatchPolicyT,
-	type PublishingProfileSaveT,
-	type PublishingProfileT,
+	invalidProfile,
+	normalizeBatchPolicy,
+	profileNotFound,
+} from "./profiles.rules.js";
+import type {
+	PublishingProfileSaveT,
+	PublishingProfileT,
 } from "./profiles.schemas.js";
 
-const iso = (d: Date | string) => new Date(d).toISOString();
-
-function toProfile(
-	p: ProfileRow,
-	channels: ProfileChannelRow[],
-): PublishingProfileT {
-	return {
-		profileId: p.id,
-		organizationId: p.organization_id,
-		brandId: p.brand_id,
-		brandName: p.brand_name,
-		brandSlug: p.brand_slug,
-		name: p.name,
-		slug: p.slug,
-		description: p.description,
-		isDefault: p.is_default,
-		scheduleSettings: p.schedule_settings ?? {},
-		commentSettings: p.comment_settings ?? {},
-		createdAt: iso(p.created_at),
-		updatedAt: iso(p.updated_at),
-		channels: channels.map((c) => ({
-			profileChannelId: c.id,
-			profileId: c.profile_id,
-			organizationId: c.organization_id,
-			brandId: c.brand_id,
-			channelAccountId: c.channel_account_id,
-			platform: c.platform,
-			channelDisplayName: c.channel_display_name,
-			channelHandle: c.channel_handle,
-			channelState: c.channel_state,
-			position: c.position,
-			enabled: c.enabled,
-			settings: c.settings ?? {},
-			createdAt: iso(c.created_at),
-			updatedAt: iso(c.updated_at),
-		})),
-	};
-}
-
-const invalid = (message: string, fields: FieldIssue[]) =>
-	new AppError("invalid_public_publishing_profile_request", {
-		message,
-		fields,
-	});
-const notFound = (id: string) =>
-	new AppError("publishing_profile_not_found", {
-		message: `No publishing profile ${id} in the principal organization.`,
-	});
-
-/** Validates scheduleSettings.batchPolicy as a batch policy and fills its defaults. */
-export function normalizeBatchPolicy(raw: unknown): BatchPolicyT {
-	const value = Value.Default(BatchPolicy, Value.Clone(raw)) as BatchPolicyT;
-	const first = [...Value.Errors(BatchPolicy, value)][0];
-	if (first) {
-		const path = [
-			"scheduleSettings",
-			"batchPolicy",
-			...first.path.split("/").filter(Boolean),
-		];
-		throw invalid(
-			`scheduleSettings.batchPolicy${first.path.replace(/\//g, ".")}: ${first.message}.`,
-			[{ path, source: "body" }],
-		);
-	}
-	value.slots.forEach((slot, i) => {
-		const at = (f: string) => [
-			{
-				path: ["scheduleSettings", "batchPolicy", "slots", String(i), f],
-				source: "body" as const,
-			},
-		];
-		if (!isValidTimeZone(slot.timezone))
-			throw invalid(
-				`Unknown time zone ${slot.timezone} in batch policy slot ${slot.id}.`,
-				at("timezone"),
-			);
-		if (slot.jitterSecondsMin > slot.jitterSecondsMax)
-			throw invalid(
-				`jitterSecondsMin exceeds jitterSecondsMax in slot ${slot.id}.`,
-				at("jitterSecondsMin"),
-			);
-	});
-	if (new Set(value.slots.map((s) => s.id)).size !== value.slots.length)
-		throw invalid("Batch policy slot ids must be unique.", [
-			{ path: ["scheduleSettings", "batchPolicy", "slots"], source: "body" },
-		]);
-	return value;
-}
+export {
+	brandDefaultBatchPolicy,
+	profileChannelsForPublishing,
+} from "./profiles.publishing.js";
+export { normalizeBatchPolicy } from "./profiles.rules.js";
 
 export class ProfilesService {
 	constructor(
@@ -157,7 +72,7 @@ export class ProfilesService {
 		db: Executor = this.db,
 	): Promise<PublishingProfileT> {
 		const row = await profilesRepository.get(db, organizationId, id);
-		if (!row) throw notFound(id);
+		if (!row) throw profileNotFound(id);
 		return toProfile(
 			row,
 			await profilesRepository.channelsOf(db, organizationId, [id]),
@@ -182,12 +97,12 @@ export class ProfilesService {
 			});
 		const name = body.name.trim();
 		if (!name)
-			throw invalid("name must not be blank.", [
+			throw invalidProfile("name must not be blank.", [
 				{ path: ["name"], source: "body" },
 			]);
 		const slug = body.slug ? body.slug.trim() : slugify(name);
 		if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug))
-			throw invalid(
+			throw invalidProfile(
 				"slug must be lowercase letters, digits and dashes (1-120).",
 				[{ path: ["slug"], source: "body" }],
 			);
@@ -217,9 +132,9 @@ export class ProfilesService {
 						body.brandId,
 						slug,
 					);
-			if (body.profileId && !existing) throw notFound(body.profileId);
+			if (body.profileId && !existing) throw profileNotFound(body.profileId);
 			if (existing && existing.brand_id !== body.brandId)
-				throw invalid("A profile cannot move to another brand.", [
+				throw invalidProfile("A profile cannot move to another brand.", [
 					{ path: ["brandId"], source: "body" },
 				]);
 			const clash = await profilesRepository.findBySlug(
@@ -229,9 +144,10 @@ export class ProfilesService {
 				slug,
 			);
 			if (clash && clash.id !== existing?.id)
-				throw invalid(`Another profile of this brand has slug ${slug}.`, [
-					{ path: ["slug"], source: "body" },
-				]);
+				throw invalidProfile(
+					`Another profile of this brand has slug ${slug}.`,
+					[{ path: ["slug"], source: "body" }],
+				);
 			if (body.isDefault) {
 				// moving the default: the brand's previous default stops being one in the same transaction
 				await tx
@@ -291,7 +207,7 @@ export class ProfilesService {
 		const seen = new Set<string>();
 		inputs.forEach((c, i) => {
 			if (seen.has(c.channelAccountId))
-				throw invalid(`Channel ${c.channelAccountId} is listed twice.`, [
+				throw invalidProfile(`Channel ${c.channelAccountId} is listed twice.`, [
 					{ path: ["channels", String(i), "channelAccountId"], source: "body" },
 				]);
 			seen.add(c.channelAccountId);
@@ -311,17 +227,17 @@ export class ProfilesService {
 			];
 			const ch = found.get(c.channelAccountId);
 			if (!ch || ch.state === "deleted")
-				throw invalid(
+				throw invalidProfile(
 					`No channel account ${c.channelAccountId} in the principal organization.`,
 					at("channelAccountId"),
 				);
 			if (ch.brand_id !== brandId)
-				throw invalid(
+				throw invalidProfile(
 					`Channel account ${c.channelAccountId} belongs to another brand.`,
 					at("channelAccountId"),
 				);
 			if (ch.platform !== c.platform)
-				throw invalid(
+				throw invalidProfile(
 					`Channel account ${c.channelAccountId} is a ${ch.platform} channel, not ${c.platform}.`,
 					at("platform"),
 				);
@@ -375,61 +291,6 @@ export class ProfilesService {
 			.where("organization_id", "=", organizationId)
 			.where("id", "=", id)
 			.executeTakeFirst();
-		if (Number(res.numDeletedRows ?? 0) === 0) throw notFound(id);
+		if (Number(res.numDeletedRows ?? 0) === 0) throw profileNotFound(id);
 	}
-}
-
-export interface PublishingProfileTargetChannel {
-	profileChannelId: string;
-	channelAccountId: string;
-	platform: ProfileChannelRow["platform"];
-	position: number;
-	settings: Record<string, unknown>;
-}
-
-/**
- * For the publishing engine: the enabled channels of a profile whose channel accounts can publish
- * (connected, expiring or refresh_needed), in position order. 404 publishing_profile_not_found.
- */
-export async function profileChannelsForPublishing(
-	db: Executor,
-	organizationId: string,
-	profileId: string,
-): Promise<PublishingProfileTargetChannel[]> {
-	const profile = await profilesRepository.get(db, organizationId, profileId);
-	if (!profile) throw notFound(profileId);
-	const rows = await profilesRepository.channelsOf(db, organizationId, [
-		profileId,
-	]);
-	return rows
-		.filter(
-			(r) =>
-				r.enabled &&
-				(USABLE_STATES as readonly string[]).includes(r.channel_state),
-		)
-		.map((r) => ({
-			profileChannelId: r.id,
-			channelAccountId: r.channel_account_id,
-			platform: r.platform,
-			position: r.position,
-			settings: r.settings ?? {},
-		}));
-}
-
-/** For batches: the batch policy saved on the brand's default profile, or null. */
-export async function brandDefaultBatchPolicy(
-	db: Executor,
-	organizationId: string,
-	brandId: string,
-): Promise<BatchPolicyT | null> {
-	const row = await db
-		.selectFrom("publishing_profiles")
-		.select("schedule_settings")
-		.where("organization_id", "=", organizationId)
-		.where("brand_id", "=", brandId)
-		.where("is_default", "=", true)
-		.executeTakeFirst();
-	const policy = (row?.schedule_settings as Record<string, unknown> | undefined)
-		?.batchPolicy;
-	return policy ? (policy as BatchPolicyT) : null;
 }

@@ -10,7 +10,17 @@ import { AppError, ERROR_CATALOG, type ErrorCode, type FieldIssue } from '../pla
 
 export const TOOL_API_PREFIX = '/api/v1/tools';
 
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  hidden: boolean;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** every route registered, for the OpenAPI completeness test and 405 answers */
+    registeredRoutes: RegisteredRoute[];
+  }
   interface FastifyContextConfig {
     /** the operation's own validation code (e.g. invalid_public_brand_query); default invalid_request */
     validationCode?: ErrorCode;
@@ -82,9 +92,12 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, error:
 export function installErrorHandling(app: FastifyInstance): void {
   // remembers every route so an unknown method on a known path answers 405 with Allow
   const known = FindMyWay({ ignoreTrailingSlash: true });
+  const list: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', list);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
+      list.push({ method: m, url: route.url, hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide) });
       try {
         known.on(m as 'GET', route.url, () => undefined);
       } catch {

@@ -50,10 +50,13 @@ export function txSql(tx: Executor): SqlExecutor {
   };
 }
 
-/** Opens PGlite in `dataDir` (or in memory when dataDir is `memory://`, for tests). */
-export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+/**
+ * Opens PGlite in `dataDir`, or in memory when dataDir is `memory://` (tests); `template` loads an
+ * in-memory database from a dump (tests clone one migrated template instead of running initdb each time).
+ */
+export async function openPglite(dataDir: string, template?: Blob): Promise<DatabaseHandle> {
   let pglite: PGlite;
-  if (dataDir === 'memory://') pglite = await PGlite.create();
+  if (dataDir === 'memory://') pglite = await PGlite.create(template ? { loadDataDir: template } : {});
   else {
     fs.mkdirSync(dataDir, { recursive: true });
     pglite = await PGlite.create(path.join(dataDir, 'pgdata'));

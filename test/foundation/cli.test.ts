@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/service-api.mjs');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('service-api CLI next to a running embedded server', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'service-api-cli-'));
+  let port: number;
+  let server: ChildProcess;
+  let serverLog = '';
+  const env = () => {
+    const e: Record<string, string> = { ...(process.env as Record<string, string>), SERVICE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'info' };
+    delete e.DATABASE_URL;
+    delete e.REDIS_URL;
+    return e;
+  };
+  const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
+
+  before(async () => {
+    port = await freePort();
+    server = spawn(process.execPath, [BIN, 'start'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    server.stdout!.on('data', (d) => (serverLog += d));
+    server.stderr!.on('data', (d) => (serverLog += d));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/v1/health/live`);
+        if (res.ok) break;
+      } catch {}
+      assert.ok(Date.now() < deadline, `server did not start:\n${serverLog}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+
+  after(() => {
+    if (server.exitCode === null) server.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  let boot: { organizationId: string; userId: string; apiKey: string };
+
+  it('prints how to bootstrap on the first start with an empty database', () => {
+    assert.match(serverLog, /service-api bootstrap --organization/);
+  });
+
+  it('bootstrap creates organization, owner and an all-scope key through the running server\'s database', async () => {
+    const res = cli('bootstrap', '--organization', 'Acme', '--email', 'admin@acme.test', '--password', 'correct horse', '--json');
+    assert.equal(res.status, 0, res.stderr);
+    boot = JSON.parse(res.stdout);
+    assert.deepEqual(Object.keys(boot).sort(), ['apiKey', 'organizationId', 'userId']);
+    assert.match(boot.organizationId, /^org_/);
+    const brands = await fetch(`http://127.0.0.1:${port}/v1/brands`, { headers: { authorization: `Bearer ${boot.apiKey}` } });
+    assert.equal(brands.status, 200);
+    assert.doesNotMatch(serverLog, new RegExp(boot.apiKey), 'the secret must never be logged');
+  });
+
+  it('brands, products and api-keys commands work and their data is served', async () => {
+    const brand = cli('brands', 'create', '--organization', boot.organizationId, '--name', 'Acme Shoes', '--timezone', 'Europe/Berlin', '--json');
+    assert.equal(brand.status, 0, brand.stderr);
+    const brandId = JSON.parse(brand.stdout).brandId;
+    const product = cli('products', 'create', '--brand', brandId, '--name', 'Red Shoe', '--product-url', 'https://shop.test/red', '--store-product-id', 'sku-1', '--json');
+    assert.equal(product.status, 0, product.stderr);
+    const key = cli('api-keys', 'create', '--organization', boot.organizationId, '--scopes', 'brands:read', '--name', 'reader', '--json');
+    assert.equal(key.status, 0, key.stderr);
+    const { apiKey, scopes } = JSON.parse(key.stdout);
+    assert.deepEqual(scopes, ['brands:read']);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/brands/${brandId}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.equal(body.timezone, 'Europe/Berlin');
+    assert.equal(body.products[0].storeProductId, 'sku-1');
+  });
+
+  it('bad input prints one clear line and no stack trace', () => {
+    for (const args of [
+      ['bootstrap', '--organization', 'X', '--email', 'not-an-email', '--password', 'correct horse'],
+      ['api-keys', 'create', '--organization', boot.organizationId, '--scopes', 'everything:now'],
+      ['brands', 'create', '--organization', 'org_missing', '--name', 'X'],
+      ['brands', 'create', '--organization', boot.organizationId, '--name', 'Y', '--timezone', 'Mars/Olympus'],
+      ['brands', 'create', '--bogus-flag'],
+      ['frobnicate'],
+      ['api'],
+    ]) {
+      const res = cli(...args);
+      assert.equal(res.status, 1, args.join(' '));
+      assert.match(res.stderr, /^error: /m, args.join(' '));
+      assert.doesNotMatch(res.stderr, /\n\s+at /, `stack trace for ${args.join(' ')}`);
+    }
+    assert.match(cli('api').stderr, /database_url_required/);
+  });
+
+  it('SIGTERM stops the server gracefully and removes the socket', async () => {
+    server.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => server.once('exit', (c) => resolve(c)));
+    assert.equal(code, 0, serverLog);
+    assert.equal(fs.existsSync(path.join(dataDir, '.s.PGSQL.5432')), false);
+    // with the server gone the CLI opens the embedded database itself
+    const res = cli('brands', 'create', '--organization', boot.organizationId, '--name', 'Offline Brand', '--json');
+    assert.equal(res.status, 0, res.stderr);
+  });
+});

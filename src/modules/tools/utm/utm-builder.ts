@@ -130,6 +130,17 @@ function decodeQueryName(name: string): string {
  */
 function filterQuery(typed: string, serialized: string, replaced: ReadonlySet<string>): string {
   if (serialized === '') return '';
+  // Common case: typed as serialized, no parameter name that could be a UTM name, no empty segments.
+  if (
+    typed === serialized &&
+    !serialized.includes('utm') &&
+    !serialized.includes('%') &&
+    !serialized.includes('&&') &&
+    serialized.charCodeAt(0) !== 38 &&
+    serialized.charCodeAt(serialized.length - 1) !== 38
+  ) {
+    return serialized;
+  }
   const typedSegments = typed.split('&');
   const serializedSegments = serialized.split('&');
   const aligned = typedSegments.length === serializedSegments.length;

@@ -80,37 +80,44 @@ export async function registerSandbox(
 		clientSecret: xApp.secret,
 	});
 
-	await app.register(metaSimulatorPlugin, {
-		prefix: `${SANDBOX_PREFIX}/meta`,
-		clientId: metaApp.id,
-		clientSecret: metaApp.secret,
-		state: meta,
-		ledger: ledgers.meta,
-		failures: failures.meta,
-	});
-	await app.register(googleSimulatorPlugin, {
-		prefix: `${SANDBOX_PREFIX}/google`,
-		state: google,
-		ledger: ledgers.google,
-		failures: failures.google,
-	});
-	await app.register(pinterestSimulatorPlugin, {
-		prefix: `${SANDBOX_PREFIX}/pinterest`,
-		state: pinterest,
-		ledger: ledgers.pinterest,
-		failures: failures.pinterest,
-	});
-	await app.register(tiktokSimulatorPlugin, {
-		prefix: `${SANDBOX_PREFIX}/tiktok`,
-		state: tiktok,
-		ledger: ledgers.tiktok,
-		failures: failures.tiktok,
-	});
-	await app.register(xSimulatorPlugin, {
-		prefix: `${SANDBOX_PREFIX}/x`,
-		state: x,
-		ledger: ledgers.x,
-		failures: failures.x,
+	// one encapsulated scope: the simulators' parsers stay inside it and their routes stay out of the
+	// API's OpenAPI document
+	await app.register(async (scope) => {
+		scope.addHook("onRoute", (route) => {
+			route.schema = { ...(route.schema ?? {}), hide: true };
+		});
+		await scope.register(metaSimulatorPlugin, {
+			prefix: `${SANDBOX_PREFIX}/meta`,
+			clientId: metaApp.id,
+			clientSecret: metaApp.secret,
+			state: meta,
+			ledger: ledgers.meta,
+			failures: failures.meta,
+		});
+		await scope.register(googleSimulatorPlugin, {
+			prefix: `${SANDBOX_PREFIX}/google`,
+			state: google,
+			ledger: ledgers.google,
+			failures: failures.google,
+		});
+		await scope.register(pinterestSimulatorPlugin, {
+			prefix: `${SANDBOX_PREFIX}/pinterest`,
+			state: pinterest,
+			ledger: ledgers.pinterest,
+			failures: failures.pinterest,
+		});
+		await scope.register(tiktokSimulatorPlugin, {
+			prefix: `${SANDBOX_PREFIX}/tiktok`,
+			state: tiktok,
+			ledger: ledgers.tiktok,
+			failures: failures.tiktok,
+		});
+		await scope.register(xSimulatorPlugin, {
+			prefix: `${SANDBOX_PREFIX}/x`,
+			state: x,
+			ledger: ledgers.x,
+			failures: failures.x,
+		});
 	});
 	return { meta, google, pinterest, tiktok, x, ledgers, failures };
 }

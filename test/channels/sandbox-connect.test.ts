@@ -294,4 +294,17 @@ describe("sandbox mode connect flow", () => {
 		const sandbox = channelsModuleOf(ctx.app).sandbox!;
 		assert.ok(sandbox.ledgers.x.count("revoke") >= 1);
 	});
+
+	it("keeps the simulators out of the API's OpenAPI document", async () => {
+		const doc = (await (await fetch(`${base}/v1/openapi.json`)).json()) as {
+			paths: Record<string, unknown>;
+		};
+		assert.ok(
+			Object.keys(doc.paths).includes("/v1/channel-accounts/connect-url"),
+		);
+		assert.deepEqual(
+			Object.keys(doc.paths).filter((p) => p.startsWith("/sandbox")),
+			[],
+		);
+	});
 });

@@ -68,9 +68,10 @@ export async function startPublishingHarness(
 	const media = await startMediaHost();
 	const env: Record<string, string> = {
 		SERVICE_INTERNAL_TOKEN: INTERNAL_TOKEN,
+		SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: "true",
 		SERVICE_PUBLISH_RETRY_BASE_MS: "150",
 		SERVICE_PUBLISH_RETRY_MAX_MS: "1000",
-		SERVICE_PROVIDER_TIMEOUT_MS: "2000",
+		SERVICE_PROVIDER_TIMEOUT_MS: "5000",
 	};
 	for (const p of ["facebook_page", "instagram_business", "threads"] as const) {
 		const k = p.toUpperCase();

@@ -245,15 +245,36 @@ describe("publish worker", () => {
 		const answers = await Promise.all(
 			ids.map((id) => api(h, org, "POST", `/v1/publish/jobs/${id}/cancel`, {})),
 		);
-		const jobs = await Promise.all(
-			ids.map((id) => waitForJob(h, org, id, ["cancelled", "published"])),
+		// one list request per poll keeps the embedded database free for the worker
+		const final = ["cancelled", "published", "needs_attention"];
+		const jobs = await waitFor(
+			"race settled",
+			async () => {
+				const list = (
+					await api(h, org, "GET", "/v1/publish/jobs?limit=100")
+				).body.data.filter((j: { publishJobId: string }) =>
+					ids.includes(j.publishJobId),
+				);
+				return list.length === ids.length &&
+					list.every((j: { targets: Array<{ state: string }> }) =>
+						final.includes(j.targets[0]!.state),
+					)
+					? list
+					: null;
+			},
+			15_000,
+			150,
 		);
-		jobs.forEach((job, i) => {
+		for (const job of jobs) {
+			const i = ids.indexOf(job.publishJobId);
 			const state = job.targets[0].state;
 			if (answers[i]!.status === 200) assert.equal(state, "cancelled");
 			else assert.equal(answers[i]!.body.error, "publish_job_not_cancellable");
-			assert.equal(postsWith(texts[i]!), state === "published" ? 1 : 0);
-		});
+			// published exactly once, cancelled never; an unknown outcome (slow answer) at most once
+			if (state === "published") assert.equal(postsWith(texts[i]!), 1);
+			else if (state === "cancelled") assert.equal(postsWith(texts[i]!), 0);
+			else assert.ok(postsWith(texts[i]!) <= 1);
+		}
 	});
 
 	it("an expired token moves the target to needs_reconnect and the channel to refresh_needed", async () => {

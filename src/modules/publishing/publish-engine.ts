@@ -66,16 +66,17 @@ type Outcome =
 	  };
 
 export function targetError(
-	code: string,
+	code: unknown,
 	category: string,
-	message: string,
+	message: unknown,
 	providerResponse: unknown,
 	at: Date,
 ): TargetError {
+	// adapters may hand over numeric platform codes; the stored error is always strings
 	return {
-		code,
+		code: String(code),
 		category,
-		message,
+		message: String(message ?? ""),
 		providerResponse: providerResponse ?? null,
 		at: at.toISOString(),
 	};

@@ -3,6 +3,19 @@ import type { JobRow, TargetRow } from "./publishing.repository.js";
 import type { PublishJobT, PublishTargetT } from "./publishing.schemas.js";
 import type { TargetError } from "./publishing.tables.js";
 
+/** Stored errors are shown as strings whatever an adapter handed over. */
+function normaliseError(e: unknown): TargetError | null {
+	if (!e || typeof e !== "object") return null;
+	const r = e as Record<string, unknown>;
+	return {
+		code: String(r.code ?? "unknown"),
+		category: String(r.category ?? "unknown"),
+		message: String(r.message ?? ""),
+		providerResponse: r.providerResponse ?? null,
+		at: String(r.at ?? ""),
+	};
+}
+
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function toTarget(t: TargetRow): PublishTargetT {
@@ -19,7 +32,7 @@ export function toTarget(t: TargetRow): PublishTargetT {
 		scheduledAt: iso(t.scheduled_at),
 		nextAttemptAt: iso(t.next_attempt_at),
 		attempts: t.attempts,
-		lastError: (t.last_error as TargetError | null) ?? null,
+		lastError: normaliseError(t.last_error),
 		providerPostId: t.provider_post_id,
 		providerUrl: t.provider_url,
 		publishedAt: iso(t.published_at),
@@ -29,7 +42,7 @@ export function toTarget(t: TargetRow): PublishTargetT {
 					delayMs: fc.delayMs,
 					state: t.first_comment_state ?? "waiting",
 					providerCommentId: t.first_comment_id,
-					error: (t.first_comment_error as TargetError | null) ?? null,
+					error: normaliseError(t.first_comment_error),
 				}
 			: null,
 		createdAt: iso(t.created_at)!,

@@ -103,6 +103,21 @@ describe('media uploads', () => {
     assert.equal(list.data.filter((x: { sha256: string }) => x.sha256 === item.sha256).length, 1);
   });
 
+  it('JSON accepts the URL-safe alphabet and line-wrapped base64', async () => {
+    const gif = fixture('sample-static.gif');
+    const urlSafe = await postJson({ dataBase64: gif.toString('base64url') });
+    assert.equal(urlSafe.statusCode, 201, urlSafe.body);
+    assert.equal(urlSafe.json().metadata.frameCount, 1);
+    const wrapped = await postJson({ dataBase64: gif.toString('base64').replace(/(.{76})/g, '$1\r\n') });
+    assert.equal(wrapped.statusCode, 200, 'the same bytes, so the existing item');
+    assert.equal(wrapped.json().mediaLibraryItemId, urlSafe.json().mediaLibraryItemId);
+    for (const bad of ['QUJDR', 'QQ==QQ==', '', 'data:;base64,']) {
+      const res = await postJson({ dataBase64: bad });
+      assert.equal(res.statusCode, 400, bad);
+      assert.equal(res.json().error, 'invalid_public_media_upload_request');
+    }
+  });
+
   it('the same bytes in another organization are a separate item', async () => {
     const b = await ctx.createOrganization({ name: 'B' });
     const data = fixture('sample.png').toString('base64');

@@ -12,6 +12,9 @@ import { pipeline } from 'node:stream/promises';
 /** Enough for file-type's signatures and for image headers in all but unusual JPEGs. */
 export const PROBE_PREFIX_BYTES = 64 * 1024;
 
+/** Buffer size of the spool's streams: with the 16 KiB default every chunk waits for its own write. */
+export const STREAM_BUFFER_BYTES = 1024 * 1024;
+
 export class MediaTooLargeError extends Error {
   override readonly name = 'MediaTooLargeError';
   constructor(readonly limit: number) {
@@ -32,6 +35,7 @@ export async function spoolToFile(source: AsyncIterable<Uint8Array> | Readable, 
   let headBytes = 0;
   let bytes = 0;
   const meter = new Transform({
+    highWaterMark: STREAM_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
       if (bytes > maxBytes) return callback(new MediaTooLargeError(maxBytes));
@@ -45,7 +49,7 @@ export async function spoolToFile(source: AsyncIterable<Uint8Array> | Readable, 
     },
   });
   try {
-    await pipeline(source, meter, createWriteStream(path, { flags: 'wx' }));
+    await pipeline(source, meter, createWriteStream(path, { flags: 'wx', highWaterMark: STREAM_BUFFER_BYTES }));
   } catch (error) {
     await rm(path, { force: true });
     throw error;

@@ -36,7 +36,8 @@ export const MediaLibraryItem = Type.Object(
 
 export const MediaUploadRequest = Type.Object(
   {
-    dataBase64: Type.String({ minLength: 1, description: 'raw base64 or a data URL; supported media: JPEG, PNG, GIF, WebP, AVIF, MP4' }),
+    // no minLength: the validator would count the characters of a string of hundreds of megabytes
+    dataBase64: Type.String({ description: 'raw base64 or a data URL; supported media: JPEG, PNG, GIF, WebP, AVIF, MP4' }),
     organizationId: Type.Optional(Type.String({ description: 'must be the principal organization when given' })),
     brandId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
     fileName: Type.Optional(Type.String({ maxLength: 255 })),

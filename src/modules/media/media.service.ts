@@ -28,28 +28,39 @@ export interface MediaServiceDeps {
   uploadsEnabled: () => boolean;
 }
 
-const BASE64 = /^[A-Za-z0-9+/_\-\r\n ]*={0,2}[\r\n ]*$/;
+const BASE64_LOOSE = /^[A-Za-z0-9+/_\-\r\n\t ]*={0,2}[\r\n\t ]*$/;
 
-/** Decodes raw base64 or a `data:<type>;base64,` URL; the declared type is ignored (bytes decide). */
+function invalidBase64(message = 'dataBase64 is not valid base64.'): AppError {
+  return new AppError('invalid_public_media_upload_request', { message, fields: [{ path: ['dataBase64'], source: 'body' }] });
+}
+
+/**
+ * Decodes raw base64 (standard or URL alphabet) or a `data:<type>;base64,` URL; the declared type is
+ * ignored (the bytes decide). Node's decoder skips characters outside the alphabet, so the decoded
+ * length tells whether anything was skipped: only then is the (slower) character check needed, to
+ * tell line-wrapped base64 from garbage.
+ */
 export function decodeDataBase64(value: string): Buffer {
-  let payload = value;
+  let start = 0;
   if (value.startsWith('data:')) {
     const comma = value.indexOf(',');
-    if (comma < 0 || !/;base64$/i.test(value.slice(0, comma))) {
-      throw new AppError('invalid_public_media_upload_request', {
-        message: 'A data URL must be base64 encoded (data:<type>;base64,<data>).',
-        fields: [{ path: ['dataBase64'], source: 'body' }],
-      });
-    }
-    payload = value.slice(comma + 1);
+    if (comma < 0 || !/;base64$/i.test(value.slice(0, comma)))
+      throw invalidBase64('A data URL must be base64 encoded (data:<type>;base64,<data>).');
+    start = comma + 1;
   }
-  if (payload.length === 0 || !BASE64.test(payload)) {
-    throw new AppError('invalid_public_media_upload_request', {
-      message: 'dataBase64 is not valid base64.',
-      fields: [{ path: ['dataBase64'], source: 'body' }],
-    });
-  }
-  return Buffer.from(payload, 'base64');
+  const payload = start > 0 ? value.slice(start) : value;
+  if (payload.length === 0) throw invalidBase64('dataBase64 is empty.');
+  const decoded = Buffer.from(payload, 'base64');
+  let padding = 0;
+  for (let i = payload.length - 1; i >= 0 && payload[i] === '='; i--) padding++;
+  const expected = Math.floor(((payload.length - padding) * 3) / 4);
+  // a length of 4n+1 characters cannot be base64 even though the decoder accepts it
+  if (decoded.length === expected && padding <= 2 && payload.length % 4 !== 1) return decoded;
+  if (!BASE64_LOOSE.test(payload)) throw invalidBase64();
+  const compact = payload.replace(/\s/g, '');
+  const pad = compact.length - compact.replace(/=+$/, '').length;
+  if (compact.length % 4 === 1 || pad > 2 || decoded.length !== Math.floor(((compact.length - pad) * 3) / 4)) throw invalidBase64();
+  return decoded;
 }
 
 export class MediaService {

@@ -16,7 +16,7 @@ describe('public API authentication (spec rules 1-6)', () => {
   const get = (headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url: '/v1/brands', headers });
 
   it('401 public_api_token_required without a bearer credential', async () => {
-    for (const headers of [{}, { authorization: 'Basic dXNlcjpwdw==' }, { authorization: 'Bearer' }, { authorization: 'Bearer a b' }]) {
+    for (const headers of [{}, { authorization: 'Basic dXNlcjpwdw==' }, { authorization: 'Bearer' }, { authorization: 'Bearer a b' }] as Record<string, string>[]) {
       const res = await get(headers);
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().error, 'public_api_token_required');

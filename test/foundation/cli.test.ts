@@ -80,7 +80,7 @@ describe('service-api CLI next to a running embedded server', () => {
     assert.deepEqual(scopes, ['brands:read']);
     const res = await fetch(`http://127.0.0.1:${port}/v1/brands/${brandId}`, { headers: { authorization: `Bearer ${apiKey}` } });
     assert.equal(res.status, 200);
-    const body = await res.json();
+    const body = (await res.json()) as { timezone: string; products: Array<{ storeProductId: string }> };
     assert.equal(body.timezone, 'Europe/Berlin');
     assert.equal(body.products[0].storeProductId, 'sku-1');
   });

@@ -164,5 +164,36 @@ describe("token lifecycle job", () => {
 		row = await channel(id);
 		assert.equal(row.state, "connected");
 		assert.equal(row.refresh_failures, 0);
+		await ctx.app.inject({
+			method: "DELETE",
+			url: `/v1/channel-accounts/${id}`,
+			headers: org.auth,
+			payload: { organizationId: org.organizationId },
+		});
+	});
+
+	it("leaves a channel disconnected during the platform call as the user left it", async () => {
+		const id = await connectX("raced");
+		sim.failures.inject({ kind: "timeout", operation: "token", delayMs: 400 });
+		const running = lifecycle();
+		await new Promise((r) => setTimeout(r, 100));
+		const del = await ctx.app.inject({
+			method: "DELETE",
+			url: `/v1/channel-accounts/${id}`,
+			headers: org.auth,
+			payload: { organizationId: org.organizationId },
+		});
+		assert.equal(del.statusCode, 200);
+		const report = await running;
+		assert.equal(report.refreshed, 0);
+		const row = await channel(id);
+		assert.equal(row.state, "deleted");
+		assert.equal(row.access_token_ref, null);
+		const secrets = await ctx.database.db
+			.selectFrom("provider_token_secrets")
+			.select("id")
+			.where("channel_account_id", "=", id)
+			.execute();
+		assert.equal(secrets.length, 0);
 	});
 });

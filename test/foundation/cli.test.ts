@@ -82,7 +82,7 @@ describe('service-api CLI next to a running embedded server', () => {
     assert.equal(res.status, 200);
     const body = (await res.json()) as { timezone: string; products: Array<{ storeProductId: string }> };
     assert.equal(body.timezone, 'Europe/Berlin');
-    assert.equal(body.products[0].storeProductId, 'sku-1');
+    assert.equal(body.products[0]?.storeProductId, 'sku-1');
   });
 
   it('bad input prints one clear line and no stack trace', () => {

@@ -189,6 +189,14 @@ describe('remote media import', () => {
     assert.equal(missing.statusCode, 502);
     assert.equal(missing.json().error, 'media_import_fetch_failed');
     assert.equal(missing.json().remoteStatus, 404);
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = await importMedia(ctx, a, { url: `http://127.0.0.1:${closedPort}/a.png`, dryRun: false });
+    assert.equal(unreachable.statusCode, 502);
+    assert.equal(unreachable.json().error, 'media_import_fetch_failed');
+    assert.equal(unreachable.json().reason, 'connect_failed');
     const bmp = await importMedia(ctx, a, { url: remote.url('/pic.bmp'), dryRun: false });
     assert.equal(bmp.statusCode, 400);
     assert.equal(bmp.json().error, 'invalid_public_media_upload_request');

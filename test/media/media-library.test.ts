@@ -153,6 +153,16 @@ describe('media library: list, read, content, signed URLs, delete, isolation', (
     const head = await ctx.app.inject({ method: 'HEAD', url: `/v1/media/${id}/content`, headers: a.auth });
     assert.equal(head.statusCode, 200);
     assert.equal(head.headers['content-length'], String(data.length));
+    assert.equal(head.headers['content-type'], 'video/mp4');
+    assert.equal(head.rawPayload.length, 0);
+    const headRange = await ctx.app.inject({
+      method: 'HEAD',
+      url: `/v1/media/${id}/content`,
+      headers: { ...a.auth, range: 'bytes=10-19' },
+    });
+    assert.equal(headRange.statusCode, 206);
+    assert.equal(headRange.headers['content-length'], '10');
+    assert.equal(headRange.headers['content-range'], `bytes 10-19/${data.length}`);
   });
 
   it('content needs a credential with media:read or a valid signed URL', async () => {

@@ -4,6 +4,7 @@
  * in its organization), or a signed expiring URL (the item's publicUrl) without any credential. The
  * route therefore does not declare `auth` and checks the credential itself.
  */
+import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
@@ -99,6 +100,13 @@ export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, 
         });
       }
       const range = decision.kind === 'partial' ? { start: decision.start, end: decision.end } : undefined;
+      if (request.method === 'HEAD') {
+        // headers only: an empty stream keeps our Content-Length (Fastify's HEAD handling would drain a real one)
+        const length = range ? range.end - range.start + 1 : row.bytes;
+        reply.headers({ 'content-type': row.mime_type, 'content-length': String(length) });
+        if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${row.bytes}`);
+        return reply.send(Readable.from([]));
+      }
       const stored = await module.media.content(row, range);
       reply.header('content-type', row.mime_type);
       reply.header('content-length', String(stored.range.end - stored.range.start + 1));

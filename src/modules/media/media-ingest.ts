@@ -91,19 +91,25 @@ export class MediaIngest {
       const storageKey = `${input.organizationId}/${id}.${facts.extension}`;
       await this.store.putFile(storageKey, path, { contentType: facts.mimeType });
       const extra = Object.fromEntries(Object.entries(input.extra()).filter(([, v]) => v !== undefined && v !== null));
-      const row = await mediaRepository.insertUnlessDuplicate(this.db, {
-        id,
-        organizationId: input.organizationId,
-        brandId,
-        kind: facts.kind,
-        mimeType: facts.mimeType,
-        sha256: spooled.sha256,
-        bytes: spooled.bytes,
-        storageBackend: this.store.backend,
-        storageKey,
-        metadata: { ...facts.metadata, ...extra },
-        at: this.now(),
-      });
+      const row = await mediaRepository
+        .insertUnlessDuplicate(this.db, {
+          id,
+          organizationId: input.organizationId,
+          brandId,
+          kind: facts.kind,
+          mimeType: facts.mimeType,
+          sha256: spooled.sha256,
+          bytes: spooled.bytes,
+          storageBackend: this.store.backend,
+          storageKey,
+          metadata: { ...facts.metadata, ...extra },
+          at: this.now(),
+        })
+        .catch(async (error: unknown) => {
+          // never leave bytes without a row
+          await this.store.delete(storageKey).catch(() => undefined);
+          throw error;
+        });
       if (row) return { row, created: true };
       // Lost a race with an identical upload: keep theirs, drop our copy.
       await this.store.delete(storageKey);

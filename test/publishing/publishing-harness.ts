@@ -82,6 +82,7 @@ export async function startPublishingHarness(
 		env[`SERVICE_${k}_UPLOAD_BASE_URL`] = meta.baseUrls[p].uploadBaseUrl;
 	}
 	const ctx = await createTestContext({
+		clock: new LiveClock() as TestClock,
 		...opts.harness,
 		env: { ...env, ...opts.env, ...opts.harness?.env },
 	});

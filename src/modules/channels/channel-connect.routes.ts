@@ -14,6 +14,7 @@ import type {
 	ChannelCallbackService,
 	CallbackOutcome,
 } from "./channel-callback.service.js";
+import type { ChannelChoiceService } from "./channel-choice.service.js";
 import type { ChannelConnectService } from "./channel-connect.service.js";
 import { ChannelChoice } from "./channels.routes.js";
 import {
@@ -108,6 +109,7 @@ export function registerChannelConnectRoutes(
 	services: {
 		connect: ChannelConnectService;
 		callback: ChannelCallbackService;
+		choice: ChannelChoiceService;
 		channels: ChannelsService;
 	},
 ): void {
@@ -264,7 +266,7 @@ export function registerChannelConnectRoutes(
 		async (request) => {
 			const organizationId = principalOf(request).organizationId;
 			assertOwnOrganization(organizationId, request.body.organizationId);
-			const id = await services.callback.select(
+			const id = await services.choice.select(
 				organizationId,
 				request.params.channelAccountId,
 				request.body.externalAccountId,

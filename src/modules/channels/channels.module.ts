@@ -18,6 +18,7 @@ import { ProfilesService } from "../profiles/profiles.service.js";
 import { ProviderToolsService } from "../providers/provider-tools.service.js";
 import { registerProviderRoutes } from "../providers/providers.routes.js";
 import { ChannelCallbackService } from "./channel-callback.service.js";
+import { ChannelChoiceService } from "./channel-choice.service.js";
 import { registerChannelConnectRoutes } from "./channel-connect.routes.js";
 import { ChannelConnectService } from "./channel-connect.service.js";
 import { registerChannelRoutes } from "./channels.routes.js";
@@ -73,7 +74,18 @@ export async function registerChannelsModule(
 	});
 	if (!app.getSchema("ChannelAccount")) app.addSchema(ChannelAccount);
 	registerChannelRoutes(app, channels);
-	registerChannelConnectRoutes(app, { connect, callback, channels });
+	registerChannelConnectRoutes(app, {
+		connect,
+		callback,
+		choice: new ChannelChoiceService({
+			db,
+			registry,
+			vault,
+			encryptor: deps.encryptor,
+			clock: deps.clock,
+		}),
+		channels,
+	});
 	registerProviderRoutes(
 		app,
 		registry,

@@ -21,7 +21,6 @@ import type {
 	ChannelAccountPatchT,
 	ChannelAccountT,
 	ChannelAccountUpsertT,
-	DisconnectSummaryT,
 } from "./channels.schemas.js";
 import { disconnectChannel } from "./channel-disconnect.js";
 import { assertOwnOrganization } from "./organization-guard.js";

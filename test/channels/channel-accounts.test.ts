@@ -144,6 +144,29 @@ describe("channel accounts", () => {
 		});
 		assert.equal(badRefresh.json().error, "channel_token_ref_unresolvable");
 		assert.deepEqual(badRefresh.json().fields[0].path, ["refreshTokenRef"]);
+		// a secret another channel holds cannot be claimed by a second channel
+		const held = await storeSecret(a.organizationId);
+		assert.equal(
+			(
+				await put(a, {
+					organizationId: a.organizationId,
+					platform: "tiktok",
+					externalAccountId: "k1",
+					displayName: "K",
+					accessTokenRef: held,
+				})
+			).statusCode,
+			201,
+		);
+		const claimed = await put(a, {
+			organizationId: a.organizationId,
+			platform: "tiktok",
+			externalAccountId: "k2",
+			displayName: "K",
+			accessTokenRef: held,
+		});
+		assert.equal(claimed.statusCode, 400);
+		assert.equal(claimed.json().error, "channel_token_ref_unresolvable");
 	});
 
 	it("refuses another organization in the body (404 organization_not_found), a foreign brand (404) and invalid bodies (400)", async () => {

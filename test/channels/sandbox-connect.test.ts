@@ -184,6 +184,15 @@ describe("sandbox mode connect flow", () => {
 		});
 		assert.equal(bad.status, 400);
 		const chosen = choices.data[1]!;
+		const foreignSelect = await api(`/v1/channel-accounts/${id}/select`, {
+			method: "POST",
+			auth: other,
+			body: {
+				organizationId: other.organizationId,
+				externalAccountId: chosen.externalAccountId,
+			},
+		});
+		assert.equal(foreignSelect.status, 404);
 		const sel = await api(`/v1/channel-accounts/${id}/select`, {
 			method: "POST",
 			body: {

@@ -196,4 +196,65 @@ describe("token lifecycle job", () => {
 			.execute();
 		assert.equal(secrets.length, 0);
 	});
+
+	it("removes account-choice placeholders abandoned for a day, with their secrets", async () => {
+		const m = channelsModuleOf(ctx.app);
+		const at = new Date(ctx.clock.now().getTime() - 2 * 86_400_000);
+		const make = async (id: string, ext: string, when: Date) => {
+			await ctx.database.db
+				.insertInto("channel_accounts")
+				.values({
+					id,
+					organization_id: org.organizationId,
+					brand_id: null,
+					platform: "facebook_page",
+					external_account_id: ext,
+					display_name: "Choose",
+					handle: null,
+					platform_app_id: null,
+					state: "in_between_steps",
+					state_reason: null,
+					scopes: [],
+					access_token_ref: null,
+					refresh_token_ref: null,
+					token_expires_at: null,
+					additional_settings: "{}",
+					pending_choices: "[]",
+					next_refresh_at: null,
+					created_at: when,
+					updated_at: when,
+				})
+				.execute();
+			await m.vault.store(ctx.database.db, {
+				organizationId: org.organizationId,
+				platform: "facebook_page",
+				kind: "access",
+				token: "t",
+				channelAccountId: id,
+				at: when,
+			});
+		};
+		await make("cha_01JABANDONED0000000000000", "pending:cst_old", at);
+		await make(
+			"cha_01JRECENT00000000000000000",
+			"pending:cst_new",
+			ctx.clock.now(),
+		);
+		await lifecycle();
+		const left = await ctx.database.db
+			.selectFrom("channel_accounts")
+			.select("id")
+			.where("external_account_id", "like", "pending:%")
+			.execute();
+		assert.deepEqual(
+			left.map((r) => r.id),
+			["cha_01JRECENT00000000000000000"],
+		);
+		const secrets = await ctx.database.db
+			.selectFrom("provider_token_secrets")
+			.select("id")
+			.where("channel_account_id", "=", "cha_01JABANDONED0000000000000")
+			.execute();
+		assert.equal(secrets.length, 0);
+	});
 });

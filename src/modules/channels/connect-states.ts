@@ -115,3 +115,20 @@ export async function purgeConnectStates(
 		.executeTakeFirst();
 	return Number(res.numDeletedRows ?? 0);
 }
+
+/**
+ * Housekeeping: a login that offered several accounts and was never completed leaves an
+ * in_between_steps placeholder; after a day it is removed with the secrets it holds (cascade).
+ */
+export async function purgeAbandonedChoices(
+	db: Executor,
+	now: Date,
+): Promise<number> {
+	const res = await db
+		.deleteFrom("channel_accounts")
+		.where("state", "=", "in_between_steps")
+		.where("external_account_id", "like", "pending:%")
+		.where("updated_at", "<", new Date(now.getTime() - 86_400_000))
+		.executeTakeFirst();
+	return Number(res.numDeletedRows ?? 0);
+}

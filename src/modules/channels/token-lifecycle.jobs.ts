@@ -19,7 +19,7 @@ import { setChannelState } from "./channel-context.js";
 import type { ChannelAccountState } from "./channel-states.js";
 import type { ChannelAccountsTable } from "./channels.tables.js";
 import { channelsRepository } from "./channels.repository.js";
-import { purgeConnectStates } from "./connect-states.js";
+import { purgeAbandonedChoices, purgeConnectStates } from "./connect-states.js";
 import { TokenVault } from "./token-vault.js";
 
 export interface LifecycleDeps {
@@ -57,6 +57,7 @@ export async function runTokenLifecycle(
 		retrying: 0,
 	};
 	await purgeConnectStates(db, now);
+	await purgeAbandonedChoices(db, now);
 	const horizon = new Date(
 		now.getTime() + config.env.SERVICE_CHANNEL_REFRESH_AHEAD_SECONDS * 1000,
 	);

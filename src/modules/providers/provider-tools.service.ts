@@ -83,7 +83,11 @@ export class ProviderToolsService {
 			};
 		} catch (err) {
 			if (err instanceof ProviderError) throw providerFailure(err);
-			throw err;
+			// anything else from an adapter may carry request URLs with tokens: answer without it, log nothing of it
+			throw new AppError("provider_request_failed", {
+				message: `The ${channel.platform} call failed.`,
+				details: { platform: channel.platform, providerCategory: "unknown" },
+			});
 		}
 	}
 }

@@ -24,7 +24,7 @@ if (files.length === 0) {
 console.error(`running ${files.length} test files (database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, redis: ${process.env.REDIS_URL ? 'yes' : 'no'})`);
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(res.status ?? 1);

@@ -316,4 +316,40 @@ describe("sandbox mode connect flow", () => {
 			[],
 		);
 	});
+
+	it("answers an authorization URL on the local simulator for all eight platforms, and connects Instagram too", async () => {
+		const family: Record<string, string> = {
+			instagram_business: "meta",
+			instagram_standalone: "meta",
+			facebook_page: "meta",
+			threads: "meta",
+			youtube: "google",
+			pinterest: "pinterest",
+			tiktok: "tiktok",
+			x: "x",
+		};
+		for (const [platform, fam] of Object.entries(family)) {
+			const res = await api("/v1/channel-accounts/connect-url", {
+				method: "POST",
+				body: { platform },
+			});
+			assert.equal(res.status, 200, platform);
+			const { authorizationUrl } = (await res.json()) as {
+				authorizationUrl: string;
+			};
+			assert.ok(
+				authorizationUrl.startsWith(`${base}/sandbox/${fam}/`),
+				`${platform}: ${authorizationUrl}`,
+			);
+		}
+		for (const platform of ["instagram_business", "instagram_standalone"]) {
+			const { final } = await connect(platform);
+			assert.ok(
+				["connected", "in_between_steps"].includes(
+					final.searchParams.get("channelConnect") ?? "",
+				),
+				`${platform}: ${final}`,
+			);
+		}
+	});
 });

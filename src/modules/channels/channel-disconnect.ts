@@ -1,22 +1,16 @@
 /** Disconnecting a channel account (DELETE /v1/channel-accounts/{id}) and its disconnectSummary. */
-import { AppError } from "../../platform/errors.js";
-import { assertTransition } from "./channel-states.js";
-import { toChannelAccount } from "./channel-mapper.js";
-import { channelsRepository } from "./channels.repository.js";
-import type {
-	ChannelAccountT,
-	DisconnectSummaryT,
-} from "./channels.schemas.js";
-import {
-	assertOwnOrganization,
-	type ChannelsDeps,
-} from "./channels.service.js";
-import { runDisconnectHooks } from "./disconnect-hooks.js";
+import { AppError } from '../../platform/errors.js';
+import { assertTransition } from './channel-states.js';
+import { toChannelAccount } from './channel-mapper.js';
+import { channelsRepository } from './channels.repository.js';
+import type { ChannelAccountT, DisconnectSummaryT } from './channels.schemas.js';
+import { assertOwnOrganization, type ChannelsDeps } from './channels.service.js';
+import { runDisconnectHooks } from './disconnect-hooks.js';
 
 const notFound = (id: string) =>
-	new AppError("channel_account_not_found", {
-		message: `No channel account ${id} in the principal organization.`,
-	});
+  new AppError('channel_account_not_found', {
+    message: `No channel account ${id} in the principal organization.`,
+  });
 
 /**
  * Disconnects a channel: revokes its token at the platform (best effort, before the transaction so
@@ -24,90 +18,78 @@ const notFound = (id: string) =>
  * disables its profile channels, runs the publishing hooks and moves it to `deleted`.
  */
 export async function disconnectChannel(
-	deps: ChannelsDeps,
-	organizationId: string,
-	id: string,
-	body: { organizationId: string; reason?: string },
+  deps: ChannelsDeps,
+  organizationId: string,
+  id: string,
+  body: { organizationId: string; reason?: string },
 ): Promise<ChannelAccountT> {
-	assertOwnOrganization(organizationId, body.organizationId);
-	const { db, vault, registry } = deps;
-	const before = await channelsRepository.get(db, organizationId, id);
-	if (!before) throw notFound(id);
-	let revoked = 0;
-	if (before.state !== "deleted") {
-		const provider = registry.get(before.platform);
-		const token = await vault.resolve(
-			db,
-			organizationId,
-			before.access_token_ref,
-		);
-		if (token && provider.oauth.supportsRevoke) {
-			try {
-				await provider.oauth.revoke({
-					accessToken: token,
-					externalAccountId: before.external_account_id,
-				});
-				revoked = 1;
-			} catch {
-				// best effort: the platform may already consider the token dead; the secret is deleted anyway
-			}
-		}
-	}
-	const now = deps.clock.now();
-	const summary = await db
-		.transaction()
-		.execute(async (tx): Promise<DisconnectSummaryT> => {
-			const row = await channelsRepository.lock(tx, organizationId, id);
-			if (!row) throw notFound(id);
-			const counts = {
-				revokedChannelTokenCount: 0,
-				revokedProviderTokenSecretCount: 0,
-				cancelledPostTargetCount: 0,
-				needsReconnectPostTargetCount: 0,
-				needsAttentionPostTargetCount: 0,
-				cancelledBatchTargetCount: 0,
-				needsReconnectBatchTargetCount: 0,
-				needsAttentionBatchTargetCount: 0,
-				disabledPublishingProfileChannelCount: 0,
-			};
-			if (row.state === "deleted")
-				return { alreadyDisconnected: true, ...counts };
-			assertTransition(row.state, "deleted");
-			const deletedSecrets =
-				(await vault.deleteForChannel(tx, organizationId, id)) +
-				(await vault.deleteRefs(tx, organizationId, [
-					row.access_token_ref,
-					row.refresh_token_ref,
-				]));
-			const disabled = await tx
-				.updateTable("publishing_profile_channels")
-				.set({ enabled: false, updated_at: now })
-				.where("organization_id", "=", organizationId)
-				.where("channel_account_id", "=", id)
-				.where("enabled", "=", true)
-				.executeTakeFirst();
-			const hookCounts = await runDisconnectHooks(tx, organizationId, id, now);
-			await channelsRepository.update(tx, organizationId, id, {
-				state: "deleted",
-				state_reason: body.reason ?? "disconnected",
-				access_token_ref: null,
-				refresh_token_ref: null,
-				token_expires_at: null,
-				pending_choices: null,
-				next_refresh_at: null,
-				updated_at: now,
-			});
-			return {
-				alreadyDisconnected: false,
-				...counts,
-				...hookCounts,
-				revokedChannelTokenCount: revoked,
-				revokedProviderTokenSecretCount: deletedSecrets,
-				disabledPublishingProfileChannelCount: Number(
-					disabled.numUpdatedRows ?? 0,
-				),
-			};
-		});
-	const row = await channelsRepository.get(db, organizationId, id);
-	return toChannelAccount(row!, summary);
+  assertOwnOrganization(organizationId, body.organizationId);
+  const { db, vault, registry } = deps;
+  const before = await channelsRepository.get(db, organizationId, id);
+  if (!before) throw notFound(id);
+  let revoked = 0;
+  if (before.state !== 'deleted') {
+    const provider = registry.get(before.platform);
+    const token = await vault.resolve(db, organizationId, before.access_token_ref);
+    if (token && provider.oauth.supportsRevoke) {
+      try {
+        await provider.oauth.revoke({
+          accessToken: token,
+          externalAccountId: before.external_account_id,
+        });
+        revoked = 1;
+      } catch {
+        // best effort: the platform may already consider the token dead; the secret is deleted anyway
+      }
+    }
+  }
+  const now = deps.clock.now();
+  const summary = await db.transaction().execute(async (tx): Promise<DisconnectSummaryT> => {
+    const row = await channelsRepository.lock(tx, organizationId, id);
+    if (!row) throw notFound(id);
+    const counts = {
+      revokedChannelTokenCount: 0,
+      revokedProviderTokenSecretCount: 0,
+      cancelledPostTargetCount: 0,
+      needsReconnectPostTargetCount: 0,
+      needsAttentionPostTargetCount: 0,
+      cancelledBatchTargetCount: 0,
+      needsReconnectBatchTargetCount: 0,
+      needsAttentionBatchTargetCount: 0,
+      disabledPublishingProfileChannelCount: 0,
+    };
+    if (row.state === 'deleted') return { alreadyDisconnected: true, ...counts };
+    assertTransition(row.state, 'deleted');
+    const deletedSecrets =
+      (await vault.deleteForChannel(tx, organizationId, id)) +
+      (await vault.deleteRefs(tx, organizationId, [row.access_token_ref, row.refresh_token_ref]));
+    const disabled = await tx
+      .updateTable('publishing_profile_channels')
+      .set({ enabled: false, updated_at: now })
+      .where('organization_id', '=', organizationId)
+      .where('channel_account_id', '=', id)
+      .where('enabled', '=', true)
+      .executeTakeFirst();
+    const hookCounts = await runDisconnectHooks(tx, organizationId, id, now);
+    await channelsRepository.update(tx, organizationId, id, {
+      state: 'deleted',
+      state_reason: body.reason ?? 'disconnected',
+      access_token_ref: null,
+      refresh_token_ref: null,
+      token_expires_at: null,
+      pending_choices: null,
+      next_refresh_at: null,
+      updated_at: now,
+    });
+    return {
+      alreadyDisconnected: false,
+      ...counts,
+      ...hookCounts,
+      revokedChannelTokenCount: revoked,
+      revokedProviderTokenSecretCount: deletedSecrets,
+      disabledPublishingProfileChannelCount: Number(disabled.numUpdatedRows ?? 0),
+    };
+  });
+  const row = await channelsRepository.get(db, organizationId, id);
+  return toChannelAccount(row!, summary);
 }

@@ -2,182 +2,154 @@
  * Writing the outcome of a platform login: tokens into the vault, and the channel upserted as
  * connected (one account) or waiting in in_between_steps with its account choices (several).
  */
-import type { Executor } from "../../platform/db/database.js";
-import { newId } from "../../platform/ids.js";
-import type { OAuthTokens, ProviderAccount } from "../../providers/provider.js";
-import type { CallbackDeps } from "./channel-callback.service.js";
-import { assertTransition } from "./channel-states.js";
-import { channelsRepository } from "./channels.repository.js";
-import type { PendingChoice } from "./channels.tables.js";
-import type { ConnectStateRow } from "./connect-states.js";
+import type { Executor } from '../../platform/db/database.js';
+import { newId } from '../../platform/ids.js';
+import type { OAuthTokens, ProviderAccount } from '../../providers/provider.js';
+import type { CallbackDeps } from './channel-callback.service.js';
+import { assertTransition } from './channel-states.js';
+import { channelsRepository } from './channels.repository.js';
+import type { PendingChoice } from './channels.tables.js';
+import type { ConnectStateRow } from './connect-states.js';
 
 export class ChannelLinker {
-	constructor(private readonly deps: CallbackDeps) {}
+  constructor(private readonly deps: CallbackDeps) {}
 
-	async storeTokens(
-		tx: Executor,
-		row: ConnectStateRow,
-		tokens: OAuthTokens,
-		account: ProviderAccount | null,
-		now: Date,
-	) {
-		const { vault } = this.deps;
-		const accessToken = account?.accountAccessToken ?? tokens.accessToken;
-		// an account token (Facebook page token from a long-lived user token) does not expire
-		const expiresAt = account?.accountAccessToken ? null : tokens.expiresAt;
-		const accessRef = await vault.store(tx, {
-			organizationId: row.organization_id,
-			platform: row.platform,
-			kind: "access",
-			token: accessToken,
-			expiresAt,
-			at: now,
-		});
-		const refreshRef = tokens.refreshToken
-			? await vault.store(tx, {
-					organizationId: row.organization_id,
-					platform: row.platform,
-					kind: "refresh",
-					token: tokens.refreshToken,
-					expiresAt: tokens.refreshTokenExpiresAt,
-					at: now,
-				})
-			: null;
-		return { accessRef, refreshRef, expiresAt };
-	}
+  async storeTokens(tx: Executor, row: ConnectStateRow, tokens: OAuthTokens, account: ProviderAccount | null, now: Date) {
+    const { vault } = this.deps;
+    const accessToken = account?.accountAccessToken ?? tokens.accessToken;
+    // an account token (Facebook page token from a long-lived user token) does not expire
+    const expiresAt = account?.accountAccessToken ? null : tokens.expiresAt;
+    const accessRef = await vault.store(tx, {
+      organizationId: row.organization_id,
+      platform: row.platform,
+      kind: 'access',
+      token: accessToken,
+      expiresAt,
+      at: now,
+    });
+    const refreshRef = tokens.refreshToken
+      ? await vault.store(tx, {
+          organizationId: row.organization_id,
+          platform: row.platform,
+          kind: 'refresh',
+          token: tokens.refreshToken,
+          expiresAt: tokens.refreshTokenExpiresAt,
+          at: now,
+        })
+      : null;
+    return { accessRef, refreshRef, expiresAt };
+  }
 
-	/** Upserts the channel of one account as connected with fresh tokens; answers its id. */
-	async connectOne(
-		tx: Executor,
-		row: ConnectStateRow,
-		tokens: OAuthTokens,
-		account: ProviderAccount,
-		now: Date,
-		refs?: {
-			accessRef: string;
-			refreshRef: string | null;
-			expiresAt: Date | null;
-		},
-	): Promise<string> {
-		const { vault } = this.deps;
-		const { accessRef, refreshRef, expiresAt } =
-			refs ?? (await this.storeTokens(tx, row, tokens, account, now));
-		const existing = await channelsRepository.lockByExternal(
-			tx,
-			row.organization_id,
-			row.platform,
-			account.externalAccountId,
-		);
-		const settings = { ...tokens.extra };
-		if (!existing) {
-			const id = newId("cha");
-			await channelsRepository.insert(tx, {
-				id,
-				organizationId: row.organization_id,
-				brandId: row.brand_id,
-				platform: row.platform,
-				externalAccountId: account.externalAccountId,
-				displayName: account.displayName,
-				handle: account.handle,
-				platformAppId: this.deps.registry.appConfig(row.platform).clientId,
-				state: "connected",
-				scopes: tokens.scopes,
-				accessTokenRef: accessRef,
-				refreshTokenRef: refreshRef,
-				tokenExpiresAt: expiresAt,
-				additionalSettings: settings,
-				at: now,
-			});
-			await vault.attach(tx, row.organization_id, id, [accessRef, refreshRef]);
-			return id;
-		}
-		assertTransition(existing.state, "connected");
-		await channelsRepository.update(tx, row.organization_id, existing.id, {
-			brand_id: row.brand_id ?? existing.brand_id,
-			display_name: account.displayName,
-			handle: account.handle,
-			platform_app_id: this.deps.registry.appConfig(row.platform).clientId,
-			state: "connected",
-			state_reason: null,
-			scopes: tokens.scopes,
-			access_token_ref: accessRef,
-			refresh_token_ref: refreshRef,
-			token_expires_at: expiresAt,
-			additional_settings: JSON.stringify({
-				...(existing.additional_settings ?? {}),
-				...settings,
-			}),
-			pending_choices: null,
-			refresh_failures: 0,
-			next_refresh_at: null,
-			updated_at: now,
-		});
-		await vault.attach(tx, row.organization_id, existing.id, [
-			accessRef,
-			refreshRef,
-		]);
-		await vault.deleteForChannel(tx, row.organization_id, existing.id, [
-			accessRef,
-			refreshRef,
-		]);
-		return existing.id;
-	}
+  /** Upserts the channel of one account as connected with fresh tokens; answers its id. */
+  async connectOne(
+    tx: Executor,
+    row: ConnectStateRow,
+    tokens: OAuthTokens,
+    account: ProviderAccount,
+    now: Date,
+    refs?: {
+      accessRef: string;
+      refreshRef: string | null;
+      expiresAt: Date | null;
+    },
+  ): Promise<string> {
+    const { vault } = this.deps;
+    const { accessRef, refreshRef, expiresAt } = refs ?? (await this.storeTokens(tx, row, tokens, account, now));
+    const existing = await channelsRepository.lockByExternal(tx, row.organization_id, row.platform, account.externalAccountId);
+    const settings = { ...tokens.extra };
+    if (!existing) {
+      const id = newId('cha');
+      await channelsRepository.insert(tx, {
+        id,
+        organizationId: row.organization_id,
+        brandId: row.brand_id,
+        platform: row.platform,
+        externalAccountId: account.externalAccountId,
+        displayName: account.displayName,
+        handle: account.handle,
+        platformAppId: this.deps.registry.appConfig(row.platform).clientId,
+        state: 'connected',
+        scopes: tokens.scopes,
+        accessTokenRef: accessRef,
+        refreshTokenRef: refreshRef,
+        tokenExpiresAt: expiresAt,
+        additionalSettings: settings,
+        at: now,
+      });
+      await vault.attach(tx, row.organization_id, id, [accessRef, refreshRef]);
+      return id;
+    }
+    assertTransition(existing.state, 'connected');
+    await channelsRepository.update(tx, row.organization_id, existing.id, {
+      brand_id: row.brand_id ?? existing.brand_id,
+      display_name: account.displayName,
+      handle: account.handle,
+      platform_app_id: this.deps.registry.appConfig(row.platform).clientId,
+      state: 'connected',
+      state_reason: null,
+      scopes: tokens.scopes,
+      access_token_ref: accessRef,
+      refresh_token_ref: refreshRef,
+      token_expires_at: expiresAt,
+      additional_settings: JSON.stringify({
+        ...(existing.additional_settings ?? {}),
+        ...settings,
+      }),
+      pending_choices: null,
+      refresh_failures: 0,
+      next_refresh_at: null,
+      updated_at: now,
+    });
+    await vault.attach(tx, row.organization_id, existing.id, [accessRef, refreshRef]);
+    await vault.deleteForChannel(tx, row.organization_id, existing.id, [accessRef, refreshRef]);
+    return existing.id;
+  }
 
-	/** One pending channel holding the user token and each account's own token, waiting for a choice. */
-	async waitForChoice(
-		tx: Executor,
-		row: ConnectStateRow,
-		tokens: OAuthTokens,
-		accounts: ProviderAccount[],
-		now: Date,
-	): Promise<string> {
-		const { vault } = this.deps;
-		const user = await this.storeTokens(tx, row, tokens, null, now);
-		const choices: PendingChoice[] = [];
-		for (const a of accounts) {
-			const ref = a.accountAccessToken
-				? await vault.store(tx, {
-						organizationId: row.organization_id,
-						platform: row.platform,
-						kind: "access",
-						token: a.accountAccessToken,
-						at: now,
-					})
-				: null;
-			choices.push({
-				externalAccountId: a.externalAccountId,
-				displayName: a.displayName,
-				handle: a.handle,
-				avatarUrl: a.avatarUrl,
-				accessTokenRef: ref,
-			});
-		}
-		const id = newId("cha");
-		await channelsRepository.insert(tx, {
-			id,
-			organizationId: row.organization_id,
-			brandId: row.brand_id,
-			platform: row.platform,
-			// a placeholder until the choice: the connect request's own id keeps the unique key free
-			externalAccountId: `pending:${row.id}`,
-			displayName: `Choose one of ${accounts.length} ${row.platform} accounts`,
-			handle: null,
-			platformAppId: this.deps.registry.appConfig(row.platform).clientId,
-			state: "in_between_steps",
-			stateReason: "account_choice_required",
-			scopes: tokens.scopes,
-			accessTokenRef: user.accessRef,
-			refreshTokenRef: user.refreshRef,
-			tokenExpiresAt: user.expiresAt,
-			additionalSettings: { ...tokens.extra },
-			pendingChoices: choices,
-			at: now,
-		});
-		await vault.attach(tx, row.organization_id, id, [
-			user.accessRef,
-			user.refreshRef,
-			...choices.map((c) => c.accessTokenRef),
-		]);
-		return id;
-	}
+  /** One pending channel holding the user token and each account's own token, waiting for a choice. */
+  async waitForChoice(tx: Executor, row: ConnectStateRow, tokens: OAuthTokens, accounts: ProviderAccount[], now: Date): Promise<string> {
+    const { vault } = this.deps;
+    const user = await this.storeTokens(tx, row, tokens, null, now);
+    const choices: PendingChoice[] = [];
+    for (const a of accounts) {
+      const ref = a.accountAccessToken
+        ? await vault.store(tx, {
+            organizationId: row.organization_id,
+            platform: row.platform,
+            kind: 'access',
+            token: a.accountAccessToken,
+            at: now,
+          })
+        : null;
+      choices.push({
+        externalAccountId: a.externalAccountId,
+        displayName: a.displayName,
+        handle: a.handle,
+        avatarUrl: a.avatarUrl,
+        accessTokenRef: ref,
+      });
+    }
+    const id = newId('cha');
+    await channelsRepository.insert(tx, {
+      id,
+      organizationId: row.organization_id,
+      brandId: row.brand_id,
+      platform: row.platform,
+      // a placeholder until the choice: the connect request's own id keeps the unique key free
+      externalAccountId: `pending:${row.id}`,
+      displayName: `Choose one of ${accounts.length} ${row.platform} accounts`,
+      handle: null,
+      platformAppId: this.deps.registry.appConfig(row.platform).clientId,
+      state: 'in_between_steps',
+      stateReason: 'account_choice_required',
+      scopes: tokens.scopes,
+      accessTokenRef: user.accessRef,
+      refreshTokenRef: user.refreshRef,
+      tokenExpiresAt: user.expiresAt,
+      additionalSettings: { ...tokens.extra },
+      pendingChoices: choices,
+      at: now,
+    });
+    await vault.attach(tx, row.organization_id, id, [user.accessRef, user.refreshRef, ...choices.map((c) => c.accessTokenRef)]);
+    return id;
+  }
 }

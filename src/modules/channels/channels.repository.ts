@@ -1,171 +1,138 @@
 /** Kysely queries of channel accounts; every method takes the organization id. */
-import type { Selectable, Updateable } from "kysely";
-import type { Executor } from "../../platform/db/database.js";
-import type { Platform } from "../../providers/provider.js";
-import type { ChannelAccountState } from "./channel-states.js";
-import type { ChannelAccountsTable } from "./channels.tables.js";
+import type { Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type { Platform } from '../../providers/provider.js';
+import type { ChannelAccountState } from './channel-states.js';
+import type { ChannelAccountsTable } from './channels.tables.js';
 
 export type ChannelRow = Selectable<ChannelAccountsTable> & {
-	brand_name: string | null;
-	brand_slug: string | null;
+  brand_name: string | null;
+  brand_slug: string | null;
 };
 export type ChannelUpdate = Updateable<ChannelAccountsTable>;
 
 const withBrand = (db: Executor) =>
-	db
-		.selectFrom("channel_accounts as c")
-		.leftJoin("brands as b", (j) =>
-			j
-				.onRef("b.id", "=", "c.brand_id")
-				.onRef("b.organization_id", "=", "c.organization_id"),
-		)
-		.selectAll("c")
-		.select(["b.name as brand_name", "b.slug as brand_slug"]);
+  db
+    .selectFrom('channel_accounts as c')
+    .leftJoin('brands as b', (j) => j.onRef('b.id', '=', 'c.brand_id').onRef('b.organization_id', '=', 'c.organization_id'))
+    .selectAll('c')
+    .select(['b.name as brand_name', 'b.slug as brand_slug']);
 
 export const channelsRepository = {
-	/** A page ordered by id, limit + 1 rows; deleted channels only when asked for by state. */
-	async list(
-		db: Executor,
-		organizationId: string,
-		q: {
-			brandId?: string;
-			platform?: Platform;
-			state?: ChannelAccountState;
-			afterId: string | null;
-			limit: number;
-		},
-	): Promise<ChannelRow[]> {
-		let query = withBrand(db).where("c.organization_id", "=", organizationId);
-		if (q.brandId) query = query.where("c.brand_id", "=", q.brandId);
-		if (q.platform) query = query.where("c.platform", "=", q.platform);
-		query = q.state
-			? query.where("c.state", "=", q.state)
-			: query.where("c.state", "!=", "deleted");
-		if (q.afterId) query = query.where("c.id", ">", q.afterId);
-		return (await query
-			.orderBy("c.id")
-			.limit(q.limit + 1)
-			.execute()) as ChannelRow[];
-	},
+  /** A page ordered by id, limit + 1 rows; deleted channels only when asked for by state. */
+  async list(
+    db: Executor,
+    organizationId: string,
+    q: {
+      brandId?: string;
+      platform?: Platform;
+      state?: ChannelAccountState;
+      afterId: string | null;
+      limit: number;
+    },
+  ): Promise<ChannelRow[]> {
+    let query = withBrand(db).where('c.organization_id', '=', organizationId);
+    if (q.brandId) query = query.where('c.brand_id', '=', q.brandId);
+    if (q.platform) query = query.where('c.platform', '=', q.platform);
+    query = q.state ? query.where('c.state', '=', q.state) : query.where('c.state', '!=', 'deleted');
+    if (q.afterId) query = query.where('c.id', '>', q.afterId);
+    return (await query
+      .orderBy('c.id')
+      .limit(q.limit + 1)
+      .execute()) as ChannelRow[];
+  },
 
-	async get(
-		db: Executor,
-		organizationId: string,
-		id: string,
-	): Promise<ChannelRow | null> {
-		const row = await withBrand(db)
-			.where("c.organization_id", "=", organizationId)
-			.where("c.id", "=", id)
-			.executeTakeFirst();
-		return (row as ChannelRow | undefined) ?? null;
-	},
+  async get(db: Executor, organizationId: string, id: string): Promise<ChannelRow | null> {
+    const row = await withBrand(db).where('c.organization_id', '=', organizationId).where('c.id', '=', id).executeTakeFirst();
+    return (row as ChannelRow | undefined) ?? null;
+  },
 
-	/** Locks the row for the rest of the transaction (state changes are checked against the locked state). */
-	async lock(
-		tx: Executor,
-		organizationId: string,
-		id: string,
-	): Promise<Selectable<ChannelAccountsTable> | null> {
-		const row = await tx
-			.selectFrom("channel_accounts")
-			.selectAll()
-			.where("organization_id", "=", organizationId)
-			.where("id", "=", id)
-			.forUpdate()
-			.executeTakeFirst();
-		return row ?? null;
-	},
+  /** Locks the row for the rest of the transaction (state changes are checked against the locked state). */
+  async lock(tx: Executor, organizationId: string, id: string): Promise<Selectable<ChannelAccountsTable> | null> {
+    const row = await tx
+      .selectFrom('channel_accounts')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    return row ?? null;
+  },
 
-	async lockByExternal(
-		tx: Executor,
-		organizationId: string,
-		platform: Platform,
-		externalAccountId: string,
-	): Promise<Selectable<ChannelAccountsTable> | null> {
-		const row = await tx
-			.selectFrom("channel_accounts")
-			.selectAll()
-			.where("organization_id", "=", organizationId)
-			.where("platform", "=", platform)
-			.where("external_account_id", "=", externalAccountId)
-			.forUpdate()
-			.executeTakeFirst();
-		return row ?? null;
-	},
+  async lockByExternal(
+    tx: Executor,
+    organizationId: string,
+    platform: Platform,
+    externalAccountId: string,
+  ): Promise<Selectable<ChannelAccountsTable> | null> {
+    const row = await tx
+      .selectFrom('channel_accounts')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('platform', '=', platform)
+      .where('external_account_id', '=', externalAccountId)
+      .forUpdate()
+      .executeTakeFirst();
+    return row ?? null;
+  },
 
-	async insert(
-		tx: Executor,
-		row: {
-			id: string;
-			organizationId: string;
-			brandId: string | null;
-			platform: Platform;
-			externalAccountId: string;
-			displayName: string;
-			handle: string | null;
-			platformAppId: string | null;
-			state: ChannelAccountState;
-			stateReason?: string | null;
-			scopes: string[];
-			accessTokenRef: string | null;
-			refreshTokenRef: string | null;
-			tokenExpiresAt: Date | null;
-			additionalSettings?: Record<string, unknown>;
-			pendingChoices?: unknown[] | null;
-			at: Date;
-		},
-	): Promise<void> {
-		await tx
-			.insertInto("channel_accounts")
-			.values({
-				id: row.id,
-				organization_id: row.organizationId,
-				brand_id: row.brandId,
-				platform: row.platform,
-				external_account_id: row.externalAccountId,
-				display_name: row.displayName,
-				handle: row.handle,
-				platform_app_id: row.platformAppId,
-				state: row.state,
-				state_reason: row.stateReason ?? null,
-				scopes: row.scopes,
-				access_token_ref: row.accessTokenRef,
-				refresh_token_ref: row.refreshTokenRef,
-				token_expires_at: row.tokenExpiresAt,
-				additional_settings: JSON.stringify(row.additionalSettings ?? {}),
-				pending_choices: row.pendingChoices
-					? JSON.stringify(row.pendingChoices)
-					: null,
-				created_at: row.at,
-				updated_at: row.at,
-			})
-			.execute();
-	},
+  async insert(
+    tx: Executor,
+    row: {
+      id: string;
+      organizationId: string;
+      brandId: string | null;
+      platform: Platform;
+      externalAccountId: string;
+      displayName: string;
+      handle: string | null;
+      platformAppId: string | null;
+      state: ChannelAccountState;
+      stateReason?: string | null;
+      scopes: string[];
+      accessTokenRef: string | null;
+      refreshTokenRef: string | null;
+      tokenExpiresAt: Date | null;
+      additionalSettings?: Record<string, unknown>;
+      pendingChoices?: unknown[] | null;
+      at: Date;
+    },
+  ): Promise<void> {
+    await tx
+      .insertInto('channel_accounts')
+      .values({
+        id: row.id,
+        organization_id: row.organizationId,
+        brand_id: row.brandId,
+        platform: row.platform,
+        external_account_id: row.externalAccountId,
+        display_name: row.displayName,
+        handle: row.handle,
+        platform_app_id: row.platformAppId,
+        state: row.state,
+        state_reason: row.stateReason ?? null,
+        scopes: row.scopes,
+        access_token_ref: row.accessTokenRef,
+        refresh_token_ref: row.refreshTokenRef,
+        token_expires_at: row.tokenExpiresAt,
+        additional_settings: JSON.stringify(row.additionalSettings ?? {}),
+        pending_choices: row.pendingChoices ? JSON.stringify(row.pendingChoices) : null,
+        created_at: row.at,
+        updated_at: row.at,
+      })
+      .execute();
+  },
 
-	async update(
-		tx: Executor,
-		organizationId: string,
-		id: string,
-		set: ChannelUpdate,
-	): Promise<void> {
-		await tx
-			.updateTable("channel_accounts")
-			.set(set)
-			.where("organization_id", "=", organizationId)
-			.where("id", "=", id)
-			.execute();
-	},
+  async update(tx: Executor, organizationId: string, id: string, set: ChannelUpdate): Promise<void> {
+    await tx.updateTable('channel_accounts').set(set).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  },
 
-	async brandExists(
-		db: Executor,
-		organizationId: string,
-		brandId: string,
-	): Promise<boolean> {
-		return !!(await db
-			.selectFrom("brands")
-			.select("id")
-			.where("organization_id", "=", organizationId)
-			.where("id", "=", brandId)
-			.executeTakeFirst());
-	},
+  async brandExists(db: Executor, organizationId: string, brandId: string): Promise<boolean> {
+    return !!(await db
+      .selectFrom('brands')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', brandId)
+      .executeTakeFirst());
+  },
 };

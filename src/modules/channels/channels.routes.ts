@@ -1,181 +1,147 @@
 /** Channel account routes (ROUTES.md, Channels): thin handlers over ChannelsService. */
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type } from "@sinclair/typebox";
-import type { FastifyInstance } from "fastify";
-import { principalOf } from "../../http/public-auth.js";
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../../http/public-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
-	errorResponses,
-	PUBLIC_AUTH_ERRORS,
-} from "../../http/shared-schemas.js";
-import {
-	ChannelAccount,
-	ChannelAccountDeleteRequest,
-	ChannelAccountList,
-	ChannelAccountListQuery,
-	ChannelAccountParams,
-	ChannelAccountPatchRequest,
-	ChannelAccountUpsertRequest,
-} from "./channels.schemas.js";
-import type { ChannelsService } from "./channels.service.js";
+  ChannelAccount,
+  ChannelAccountDeleteRequest,
+  ChannelAccountList,
+  ChannelAccountListQuery,
+  ChannelAccountParams,
+  ChannelAccountPatchRequest,
+  ChannelAccountUpsertRequest,
+} from './channels.schemas.js';
+import type { ChannelsService } from './channels.service.js';
 
 const security = [{ publicBearer: [] }];
-const tags = ["Channels"];
+const tags = ['Channels'];
 
-export function registerChannelRoutes(
-	root: FastifyInstance,
-	channels: ChannelsService,
-): void {
-	const app = root.withTypeProvider<TypeBoxTypeProvider>();
+export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
-	app.get(
-		"/v1/channel-accounts",
-		{
-			config: {
-				auth: { scope: "channels:read" },
-				validationCode: "invalid_public_channel_account_query",
-			},
-			schema: {
-				operationId: "listChannelAccounts",
-				tags,
-				summary: "List channel accounts",
-				description:
-					"Channel accounts of the principal organization in creation order. Disconnected (deleted) channels are listed only with state=deleted.",
-				security,
-				querystring: ChannelAccountListQuery,
-				response: {
-					200: ChannelAccountList,
-					...errorResponses(
-						"invalid_public_channel_account_query",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			channels.list(principalOf(request).organizationId, request.query),
-	);
+  app.get(
+    '/v1/channel-accounts',
+    {
+      config: {
+        auth: { scope: 'channels:read' },
+        validationCode: 'invalid_public_channel_account_query',
+      },
+      schema: {
+        operationId: 'listChannelAccounts',
+        tags,
+        summary: 'List channel accounts',
+        description:
+          'Channel accounts of the principal organization in creation order. Disconnected (deleted) channels are listed only with state=deleted.',
+        security,
+        querystring: ChannelAccountListQuery,
+        response: {
+          200: ChannelAccountList,
+          ...errorResponses('invalid_public_channel_account_query', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => channels.list(principalOf(request).organizationId, request.query),
+  );
 
-	app.put(
-		"/v1/channel-accounts",
-		{
-			config: {
-				auth: { scope: "channels:write" },
-				validationCode: "invalid_public_channel_account_request",
-			},
-			schema: {
-				operationId: "upsertChannelAccount",
-				tags,
-				summary: "Create or update a channel account",
-				description:
-					"Upsert on organizationId + platform + externalAccountId: 201 when created, 200 when updated. state defaults to connected and must be reachable from the current state. " +
-					"accessTokenRef/refreshTokenRef name a secret, never a token: `sec_<id>` (a token stored by the connect flow, of this organization) or `env:NAME` (listed in SERVICE_CHANNEL_TOKEN_ENV_REFS); " +
-					"anything else is 400 channel_token_ref_unresolvable. An organizationId other than the principal's is 404 organization_not_found.",
-				security,
-				body: ChannelAccountUpsertRequest,
-				response: {
-					200: ChannelAccount,
-					201: ChannelAccount,
-					...errorResponses(
-						"invalid_public_channel_account_request",
-						"channel_token_ref_unresolvable",
-						"organization_not_found",
-						"brand_not_found",
-						"channel_account_invalid_transition",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request, reply) => {
-			const { created, channel } = await channels.upsert(
-				principalOf(request).organizationId,
-				request.body,
-			);
-			return reply.code(created ? 201 : 200).send(channel);
-		},
-	);
+  app.put(
+    '/v1/channel-accounts',
+    {
+      config: {
+        auth: { scope: 'channels:write' },
+        validationCode: 'invalid_public_channel_account_request',
+      },
+      schema: {
+        operationId: 'upsertChannelAccount',
+        tags,
+        summary: 'Create or update a channel account',
+        description:
+          'Upsert on organizationId + platform + externalAccountId: 201 when created, 200 when updated. state defaults to connected and must be reachable from the current state. ' +
+          'accessTokenRef/refreshTokenRef name a secret, never a token: `sec_<id>` (a token stored by the connect flow, of this organization) or `env:NAME` (listed in SERVICE_CHANNEL_TOKEN_ENV_REFS); ' +
+          "anything else is 400 channel_token_ref_unresolvable. An organizationId other than the principal's is 404 organization_not_found.",
+        security,
+        body: ChannelAccountUpsertRequest,
+        response: {
+          200: ChannelAccount,
+          201: ChannelAccount,
+          ...errorResponses(
+            'invalid_public_channel_account_request',
+            'channel_token_ref_unresolvable',
+            'organization_not_found',
+            'brand_not_found',
+            'channel_account_invalid_transition',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { created, channel } = await channels.upsert(principalOf(request).organizationId, request.body);
+      return reply.code(created ? 201 : 200).send(channel);
+    },
+  );
 
-	app.patch(
-		"/v1/channel-accounts/:channelAccountId",
-		{
-			config: {
-				auth: { scope: "channels:write" },
-				validationCode: "invalid_public_channel_account_request",
-			},
-			schema: {
-				operationId: "patchChannelAccount",
-				tags,
-				summary: "Update a channel account",
-				description:
-					"At least one field besides organizationId. A state change must be allowed by the channel state table (409 channel_account_invalid_transition); disconnecting is DELETE.",
-				security,
-				params: ChannelAccountParams,
-				body: ChannelAccountPatchRequest,
-				response: {
-					200: ChannelAccount,
-					...errorResponses(
-						"invalid_public_channel_account_request",
-						"organization_not_found",
-						"channel_account_not_found",
-						"brand_not_found",
-						"channel_account_invalid_transition",
-						"channel_account_not_connected",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			channels.patch(
-				principalOf(request).organizationId,
-				request.params.channelAccountId,
-				request.body,
-			),
-	);
+  app.patch(
+    '/v1/channel-accounts/:channelAccountId',
+    {
+      config: {
+        auth: { scope: 'channels:write' },
+        validationCode: 'invalid_public_channel_account_request',
+      },
+      schema: {
+        operationId: 'patchChannelAccount',
+        tags,
+        summary: 'Update a channel account',
+        description:
+          'At least one field besides organizationId. A state change must be allowed by the channel state table (409 channel_account_invalid_transition); disconnecting is DELETE.',
+        security,
+        params: ChannelAccountParams,
+        body: ChannelAccountPatchRequest,
+        response: {
+          200: ChannelAccount,
+          ...errorResponses(
+            'invalid_public_channel_account_request',
+            'organization_not_found',
+            'channel_account_not_found',
+            'brand_not_found',
+            'channel_account_invalid_transition',
+            'channel_account_not_connected',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => channels.patch(principalOf(request).organizationId, request.params.channelAccountId, request.body),
+  );
 
-	app.delete(
-		"/v1/channel-accounts/:channelAccountId",
-		{
-			config: {
-				auth: { scope: "channels:write" },
-				validationCode: "invalid_public_channel_account_request",
-			},
-			schema: {
-				operationId: "disconnectChannelAccount",
-				tags,
-				summary: "Disconnect a channel account",
-				description:
-					"Revokes the token at the platform (best effort), deletes the stored token secrets, disables the channel in publishing profiles, cancels or flags its publish targets, and moves it to state deleted. " +
-					"The answer's disconnectSummary counts what was done; a second DELETE answers alreadyDisconnected true.",
-				security,
-				params: ChannelAccountParams,
-				body: ChannelAccountDeleteRequest,
-				response: {
-					200: ChannelAccount,
-					...errorResponses(
-						"invalid_public_channel_account_request",
-						"organization_not_found",
-						"channel_account_not_found",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			channels.disconnect(
-				principalOf(request).organizationId,
-				request.params.channelAccountId,
-				request.body,
-			),
-	);
+  app.delete(
+    '/v1/channel-accounts/:channelAccountId',
+    {
+      config: {
+        auth: { scope: 'channels:write' },
+        validationCode: 'invalid_public_channel_account_request',
+      },
+      schema: {
+        operationId: 'disconnectChannelAccount',
+        tags,
+        summary: 'Disconnect a channel account',
+        description:
+          'Revokes the token at the platform (best effort), deletes the stored token secrets, disables the channel in publishing profiles, cancels or flags its publish targets, and moves it to state deleted. ' +
+          "The answer's disconnectSummary counts what was done; a second DELETE answers alreadyDisconnected true.",
+        security,
+        params: ChannelAccountParams,
+        body: ChannelAccountDeleteRequest,
+        response: {
+          200: ChannelAccount,
+          ...errorResponses(
+            'invalid_public_channel_account_request',
+            'organization_not_found',
+            'channel_account_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => channels.disconnect(principalOf(request).organizationId, request.params.channelAccountId, request.body),
+  );
 }
-
-export const ChannelChoice = Type.Object(
-	{
-		externalAccountId: Type.String(),
-		displayName: Type.String(),
-		handle: Type.Union([Type.String(), Type.Null()]),
-		avatarUrl: Type.Union([Type.String(), Type.Null()]),
-	},
-	{ additionalProperties: false },
-);

@@ -1,137 +1,129 @@
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import {
-	ListOf,
-	Nullable,
-	PaginationQuery,
-} from "../../http/shared-schemas.js";
-import { PLATFORMS, type Platform } from "../../providers/provider.js";
-import {
-	CHANNEL_ACCOUNT_STATES,
-	type ChannelAccountState,
-} from "./channel-states.js";
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
+import { PLATFORMS, type Platform } from '../../providers/provider.js';
+import { CHANNEL_ACCOUNT_STATES, type ChannelAccountState } from './channel-states.js';
 
 /** Request-side nullable: null listed first so type coercion never turns null into "". */
 export const NullOr = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);
 
-export const PlatformRef = Type.Unsafe<Platform>(
-	Type.String({ enum: [...PLATFORMS], description: "Platform" }),
-);
+export const PlatformRef = Type.Unsafe<Platform>(Type.String({ enum: [...PLATFORMS], description: 'Platform' }));
 export const StateRef = Type.Unsafe<ChannelAccountState>(
-	Type.String({
-		enum: [...CHANNEL_ACCOUNT_STATES],
-		description: "ChannelAccountState",
-	}),
+  Type.String({
+    enum: [...CHANNEL_ACCOUNT_STATES],
+    description: 'ChannelAccountState',
+  }),
 );
 
 const Count = Type.Integer({ minimum: 0 });
 export const DisconnectSummary = Type.Object(
-	{
-		alreadyDisconnected: Type.Boolean(),
-		revokedChannelTokenCount: Count,
-		revokedProviderTokenSecretCount: Count,
-		cancelledPostTargetCount: Count,
-		needsReconnectPostTargetCount: Count,
-		needsAttentionPostTargetCount: Count,
-		cancelledBatchTargetCount: Count,
-		needsReconnectBatchTargetCount: Count,
-		needsAttentionBatchTargetCount: Count,
-		disabledPublishingProfileChannelCount: Count,
-	},
-	{ additionalProperties: false },
+  {
+    alreadyDisconnected: Type.Boolean(),
+    revokedChannelTokenCount: Count,
+    revokedProviderTokenSecretCount: Count,
+    cancelledPostTargetCount: Count,
+    needsReconnectPostTargetCount: Count,
+    needsAttentionPostTargetCount: Count,
+    cancelledBatchTargetCount: Count,
+    needsReconnectBatchTargetCount: Count,
+    needsAttentionBatchTargetCount: Count,
+    disabledPublishingProfileChannelCount: Count,
+  },
+  { additionalProperties: false },
 );
 
 export const ChannelAccount = Type.Object(
-	{
-		channelAccountId: Type.String(),
-		organizationId: Type.String(),
-		brandId: Nullable(Type.String()),
-		brandName: Nullable(Type.String()),
-		brandSlug: Nullable(Type.String()),
-		platform: PlatformRef,
-		platformAppId: Nullable(Type.String()),
-		externalAccountId: Type.String(),
-		displayName: Type.String(),
-		handle: Nullable(Type.String()),
-		state: StateRef,
-		tokenExpiresAt: Nullable(Type.String()),
-		createdAt: Type.String(),
-		updatedAt: Type.String(),
-		disconnectSummary: Type.Optional(DisconnectSummary),
-	},
-	{ $id: "ChannelAccount", additionalProperties: false },
+  {
+    channelAccountId: Type.String(),
+    organizationId: Type.String(),
+    brandId: Nullable(Type.String()),
+    brandName: Nullable(Type.String()),
+    brandSlug: Nullable(Type.String()),
+    platform: PlatformRef,
+    platformAppId: Nullable(Type.String()),
+    externalAccountId: Type.String(),
+    displayName: Type.String(),
+    handle: Nullable(Type.String()),
+    state: StateRef,
+    tokenExpiresAt: Nullable(Type.String()),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+    disconnectSummary: Type.Optional(DisconnectSummary),
+  },
+  { $id: 'ChannelAccount', additionalProperties: false },
 );
-export const ChannelAccountRef = Type.Unsafe<Static<typeof ChannelAccount>>(
-	Type.Ref("ChannelAccount"),
-);
+export const ChannelAccountRef = Type.Unsafe<Static<typeof ChannelAccount>>(Type.Ref('ChannelAccount'));
 
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const NullableId = NullOr(Type.String({ minLength: 1, maxLength: 256 }));
 
 export const ChannelAccountListQuery = Type.Object(
-	{
-		brandId: Type.Optional(Id),
-		platform: Type.Optional(PlatformRef),
-		state: Type.Optional(StateRef),
-		...PaginationQuery,
-	},
-	{ additionalProperties: false },
+  {
+    brandId: Type.Optional(Id),
+    platform: Type.Optional(PlatformRef),
+    state: Type.Optional(StateRef),
+    ...PaginationQuery,
+  },
+  { additionalProperties: false },
 );
 
 export const ChannelAccountUpsertRequest = Type.Object(
-	{
-		organizationId: Id,
-		platform: PlatformRef,
-		externalAccountId: Type.String({ minLength: 1, maxLength: 256 }),
-		displayName: Type.String({ minLength: 1, maxLength: 256 }),
-		accessTokenRef: Type.String({
-			minLength: 1,
-			maxLength: 256,
-			description:
-				"sec_<id> (a stored secret of this organization) or env:NAME (SERVICE_CHANNEL_TOKEN_ENV_REFS); never the token itself",
-		}),
-		brandId: Type.Optional(NullableId),
-		platformAppId: Type.Optional(NullableId),
-		handle: Type.Optional(NullableId),
-		refreshTokenRef: Type.Optional(NullableId),
-		tokenExpiresAt: Type.Optional(
-			NullOr(Type.String({ minLength: 1, format: "date-time" })),
-		),
-		state: Type.Optional(StateRef),
-		scopes: Type.Optional(
-			Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
-				maxItems: 100,
-			}),
-		),
-	},
-	{ additionalProperties: false },
+  {
+    organizationId: Id,
+    platform: PlatformRef,
+    externalAccountId: Type.String({ minLength: 1, maxLength: 256 }),
+    displayName: Type.String({ minLength: 1, maxLength: 256 }),
+    accessTokenRef: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'sec_<id> (a stored secret of this organization) or env:NAME (SERVICE_CHANNEL_TOKEN_ENV_REFS); never the token itself',
+    }),
+    brandId: Type.Optional(NullableId),
+    platformAppId: Type.Optional(NullableId),
+    handle: Type.Optional(NullableId),
+    refreshTokenRef: Type.Optional(NullableId),
+    tokenExpiresAt: Type.Optional(NullOr(Type.String({ minLength: 1, format: 'date-time' }))),
+    state: Type.Optional(StateRef),
+    scopes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+        maxItems: 100,
+      }),
+    ),
+  },
+  { additionalProperties: false },
 );
 
 export const ChannelAccountPatchRequest = Type.Object(
-	{
-		organizationId: Id,
-		brandId: Type.Optional(NullOr(Id)),
-		displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-		handle: Type.Optional(NullOr(Type.String({ maxLength: 256 }))),
-		state: Type.Optional(StateRef),
-		tokenExpiresAt: Type.Optional(NullOr(Type.String({ format: "date-time" }))),
-		additionalSettings: Type.Optional(
-			Type.Object({}, { additionalProperties: true }),
-		),
-	},
-	{ additionalProperties: false },
+  {
+    organizationId: Id,
+    brandId: Type.Optional(NullOr(Id)),
+    displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    handle: Type.Optional(NullOr(Type.String({ maxLength: 256 }))),
+    state: Type.Optional(StateRef),
+    tokenExpiresAt: Type.Optional(NullOr(Type.String({ format: 'date-time' }))),
+    additionalSettings: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: false },
 );
 
 export const ChannelAccountDeleteRequest = Type.Object(
-	{
-		organizationId: Id,
-		reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-	},
-	{ additionalProperties: false },
+  {
+    organizationId: Id,
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  },
+  { additionalProperties: false },
 );
 
-export const ChannelAccountParams = Type.Object(
-	{ channelAccountId: Id },
-	{ additionalProperties: false },
+export const ChannelAccountParams = Type.Object({ channelAccountId: Id }, { additionalProperties: false });
+
+/** An account an in_between_steps channel can become (no token). */
+export const ChannelChoice = Type.Object(
+  {
+    externalAccountId: Type.String(),
+    displayName: Type.String(),
+    handle: Type.Union([Type.String(), Type.Null()]),
+    avatarUrl: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
 );
 
 export const ChannelAccountList = ListOf(ChannelAccountRef);

@@ -3,61 +3,60 @@
  * that cancels or flags the channel's post and batch targets in the disconnect's own transaction and
  * answers its counts; the counts are summed into the ChannelAccount's disconnectSummary.
  */
-import type { Executor } from "../../platform/db/database.js";
+import type { Executor } from '../../platform/db/database.js';
 
 export interface DisconnectCounts {
-	cancelledPostTargetCount: number;
-	needsReconnectPostTargetCount: number;
-	needsAttentionPostTargetCount: number;
-	cancelledBatchTargetCount: number;
-	needsReconnectBatchTargetCount: number;
-	needsAttentionBatchTargetCount: number;
+  cancelledPostTargetCount: number;
+  needsReconnectPostTargetCount: number;
+  needsAttentionPostTargetCount: number;
+  cancelledBatchTargetCount: number;
+  needsReconnectBatchTargetCount: number;
+  needsAttentionBatchTargetCount: number;
 }
 
 export type DisconnectHook = (
-	tx: Executor,
-	organizationId: string,
-	channelAccountId: string,
-	now: Date,
+  tx: Executor,
+  organizationId: string,
+  channelAccountId: string,
+  now: Date,
 ) => Promise<Partial<DisconnectCounts>>;
 
 const hooks: DisconnectHook[] = [];
 
 /** Registers a hook once (registering the same function twice is a no-op); answers an unregister function. */
 export function registerDisconnectHook(hook: DisconnectHook): () => void {
-	if (!hooks.includes(hook)) hooks.push(hook);
-	return () => {
-		const i = hooks.indexOf(hook);
-		if (i >= 0) hooks.splice(i, 1);
-	};
+  if (!hooks.includes(hook)) hooks.push(hook);
+  return () => {
+    const i = hooks.indexOf(hook);
+    if (i >= 0) hooks.splice(i, 1);
+  };
 }
 
 export function emptyDisconnectCounts(): DisconnectCounts {
-	return {
-		cancelledPostTargetCount: 0,
-		needsReconnectPostTargetCount: 0,
-		needsAttentionPostTargetCount: 0,
-		cancelledBatchTargetCount: 0,
-		needsReconnectBatchTargetCount: 0,
-		needsAttentionBatchTargetCount: 0,
-	};
+  return {
+    cancelledPostTargetCount: 0,
+    needsReconnectPostTargetCount: 0,
+    needsAttentionPostTargetCount: 0,
+    cancelledBatchTargetCount: 0,
+    needsReconnectBatchTargetCount: 0,
+    needsAttentionBatchTargetCount: 0,
+  };
 }
 
 /** Runs every hook in the given transaction and sums their counts. */
 export async function runDisconnectHooks(
-	tx: Executor,
-	organizationId: string,
-	channelAccountId: string,
-	now: Date,
+  tx: Executor,
+  organizationId: string,
+  channelAccountId: string,
+  now: Date,
 ): Promise<DisconnectCounts> {
-	const total = emptyDisconnectCounts();
-	for (const hook of [...hooks]) {
-		const counts = await hook(tx, organizationId, channelAccountId, now);
-		for (const key of Object.keys(total) as Array<keyof DisconnectCounts>) {
-			const v = counts[key];
-			if (typeof v === "number" && Number.isFinite(v) && v > 0)
-				total[key] += Math.floor(v);
-		}
-	}
-	return total;
+  const total = emptyDisconnectCounts();
+  for (const hook of [...hooks]) {
+    const counts = await hook(tx, organizationId, channelAccountId, now);
+    for (const key of Object.keys(total) as Array<keyof DisconnectCounts>) {
+      const v = counts[key];
+      if (typeof v === 'number' && Number.isFinite(v) && v > 0) total[key] += Math.floor(v);
+    }
+  }
+  return total;
 }

@@ -7,8 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { AppDeps } from '../../app-deps.js';
 import { TOOL_API_PREFIX, toAppError } from '../../http/error-handler.js';
 import { AppError } from '../../platform/errors.js';
-import { runsInline } from './qrcode/qr-generator.js';
-import { encodeQr } from './qrcode/qr-encoder.js';
+import { generateQrFromRequest } from './qrcode/qr-generator.js';
 import { parseQrRequest } from './qrcode/qr-options.js';
 import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
 import { authenticateToolRequest, type ToolPrincipal } from './tool-auth.js';
@@ -186,9 +185,9 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
               kind: 'run',
               units: 1,
               run: async () => {
-                const encoded = runsInline(qr) ? encodeQr(qr) : await qrPool().encode(qr);
-                if (!encoded.ok) return encoded;
-                return { ok: true, body: { qrcode: { dataUrl: encoded.dataUrl }, format: qr.format } };
+                const generated = await generateQrFromRequest(qr, qrPool);
+                if (!generated.ok) return generated;
+                return { ok: true, body: { qrcode: { dataUrl: generated.value.dataUrl }, format: generated.value.format } };
               },
             };
           });

@@ -16,8 +16,9 @@ export function runsInline(request: QrRequest): boolean {
   return request.format === 'svg' && request.text.length <= QR_INLINE_SVG_MAX_CHARS;
 }
 
-export async function generateQrFromRequest(request: QrRequest, pool: QrWorkerPool): Promise<QrGenerateResult> {
-  const encoded = runsInline(request) ? encodeQr(request) : await pool.encode(request);
+/** `pool` may be a getter, so that a lazily started pool is only started when a job needs it. */
+export async function generateQrFromRequest(request: QrRequest, pool: QrWorkerPool | (() => QrWorkerPool)): Promise<QrGenerateResult> {
+  const encoded = runsInline(request) ? encodeQr(request) : await (typeof pool === 'function' ? pool() : pool).encode(request);
   if (!encoded.ok) return encoded;
   return {
     ok: true,

@@ -21,6 +21,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -147,9 +148,19 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
   const rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
 
+  // garbage collection time of the server process per mode (VERBOSE)
+  let gcMs = 0;
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const gcTimes: Record<Mode, number> = { direct: 0, raw: 0, multipart: 0, json: 0 };
   const times: Record<Mode, number[]> = { direct: [], raw: [], multipart: [], json: [] };
   const rssGrowth: Record<Mode, number> = { direct: 0, raw: 0, multipart: 0, json: 0 };
   let seed = 0;
+  // one unmeasured round first: JIT, first database queries, page cache
+  for (const mode of ['direct', 'raw', 'multipart', 'json'] as const)
+    await runChild({ mode, seed: seed++, url: mode === 'raw' ? rawUrl : url, auth, scratch });
   for (let i = 0; i < ITERATIONS; i++) {
     for (const mode of ['direct', 'raw', 'multipart', 'json'] as const) {
       gc();
@@ -159,7 +170,9 @@ async function main(): Promise<void> {
         peak = Math.max(peak, process.memoryUsage.rss());
       }, 5);
       try {
+        const gcBefore = gcMs;
         times[mode].push(await runChild({ mode, seed: seed++, url: mode === 'raw' ? rawUrl : url, auth, scratch }));
+        gcTimes[mode] += gcMs - gcBefore;
       } finally {
         clearInterval(sampler);
       }
@@ -184,6 +197,14 @@ async function main(): Promise<void> {
         : `  server peak RSS growth ${(rssGrowth[mode] / MiB).toFixed(1)} MiB (${((rssGrowth[mode] / FILE_BYTES) * 100).toFixed(0)}% of the file)`;
     console.log(`${label.padEnd(20)} ${rate(mode).toFixed(1).padStart(7)} MiB/s  ratio to direct ${ratio(mode).toFixed(2)}${rss}`);
   }
+  if (process.env.VERBOSE) {
+    for (const [mode, xs] of Object.entries(times)) {
+      console.log(
+        `  ${mode} ms: ${xs.map((x) => x.toFixed(0)).join(' ')}; server GC ${(gcTimes[mode as Mode] / ITERATIONS).toFixed(0)} ms per run`,
+      );
+    }
+  }
+  gcObserver.disconnect();
   const rateOk = ratio('multipart') >= 0.5;
   const rssOk = rssGrowth.multipart < FILE_BYTES;
   console.log(

@@ -39,13 +39,15 @@ export async function spoolToFile(source: AsyncIterable<Uint8Array> | Readable, 
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
       if (bytes > maxBytes) return callback(new MediaTooLargeError(maxBytes));
-      hash.update(chunk);
       if (headBytes < PROBE_PREFIX_BYTES) {
         const slice = chunk.subarray(0, PROBE_PREFIX_BYTES - headBytes);
         head.push(Buffer.from(slice));
         headBytes += slice.length;
       }
-      callback(null, chunk);
+      // hand the chunk to the file first so the disk write (thread pool) overlaps the hashing
+      this.push(chunk);
+      hash.update(chunk);
+      callback();
     },
   });
   try {

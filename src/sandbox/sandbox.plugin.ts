@@ -5,119 +5,93 @@
  * encapsulated context (its body parsers never leak into the API), configured with the app
  * credentials the adapters use.
  */
-import type { FastifyInstance } from "fastify";
-import type { Platform, ProviderAppConfig } from "../providers/provider.js";
-import { FailureQueue, SimulatorLedger } from "./simulator-kit.js";
-import { SANDBOX_PREFIX, type SandboxFamily } from "./sandbox-urls.js";
-import {
-	GoogleSimulatorState,
-	googleSimulatorPlugin,
-} from "./simulators/google.simulator.js";
-import {
-	MetaSimState,
-	metaSimulatorPlugin,
-} from "./simulators/meta.simulator.js";
-import {
-	PinterestSimulatorState,
-	pinterestSimulatorPlugin,
-} from "./simulators/pinterest.simulator.js";
-import {
-	TiktokSimulatorState,
-	tiktokSimulatorPlugin,
-} from "./simulators/tiktok.simulator.js";
-import { XSimulatorState, xSimulatorPlugin } from "./simulators/x.simulator.js";
+import type { FastifyInstance } from 'fastify';
+import type { Platform, ProviderAppConfig } from '../providers/provider.js';
+import { FailureQueue, SimulatorLedger } from './simulator-kit.js';
+import { SANDBOX_PREFIX, type SandboxFamily } from './sandbox-urls.js';
+import { GoogleSimulatorState, googleSimulatorPlugin } from './simulators/google.simulator.js';
+import { MetaSimState, metaSimulatorPlugin } from './simulators/meta.simulator.js';
+import { PinterestSimulatorState, pinterestSimulatorPlugin } from './simulators/pinterest.simulator.js';
+import { TiktokSimulatorState, tiktokSimulatorPlugin } from './simulators/tiktok.simulator.js';
+import { XSimulatorState, xSimulatorPlugin } from './simulators/x.simulator.js';
 
 /** The simulators' in-memory worlds, reachable for inspection (tests, the sandbox docs' walkthrough). */
 export interface SandboxHandle {
-	meta: MetaSimState;
-	google: GoogleSimulatorState;
-	pinterest: PinterestSimulatorState;
-	tiktok: TiktokSimulatorState;
-	x: XSimulatorState;
-	ledgers: Record<SandboxFamily, SimulatorLedger>;
-	failures: Record<SandboxFamily, FailureQueue>;
+  meta: MetaSimState;
+  google: GoogleSimulatorState;
+  pinterest: PinterestSimulatorState;
+  tiktok: TiktokSimulatorState;
+  x: XSimulatorState;
+  ledgers: Record<SandboxFamily, SimulatorLedger>;
+  failures: Record<SandboxFamily, FailureQueue>;
 }
 
 const need = (c: ProviderAppConfig, platform: Platform) => {
-	if (!c.clientId || !c.clientSecret)
-		throw new Error(`sandbox: ${platform} has no client id/secret`);
-	return { id: c.clientId, secret: c.clientSecret };
+  if (!c.clientId || !c.clientSecret) throw new Error(`sandbox: ${platform} has no client id/secret`);
+  return { id: c.clientId, secret: c.clientSecret };
 };
 
-export async function registerSandbox(
-	app: FastifyInstance,
-	configs: Record<Platform, ProviderAppConfig>,
-): Promise<SandboxHandle> {
-	const families: SandboxFamily[] = [
-		"meta",
-		"google",
-		"pinterest",
-		"tiktok",
-		"x",
-	];
-	const ledgers = Object.fromEntries(
-		families.map((f) => [f, new SimulatorLedger()]),
-	) as Record<SandboxFamily, SimulatorLedger>;
-	const failures = Object.fromEntries(
-		families.map((f) => [f, new FailureQueue()]),
-	) as Record<SandboxFamily, FailureQueue>;
+export async function registerSandbox(app: FastifyInstance, configs: Record<Platform, ProviderAppConfig>): Promise<SandboxHandle> {
+  const families: SandboxFamily[] = ['meta', 'google', 'pinterest', 'tiktok', 'x'];
+  const ledgers = Object.fromEntries(families.map((f) => [f, new SimulatorLedger()])) as Record<SandboxFamily, SimulatorLedger>;
+  const failures = Object.fromEntries(families.map((f) => [f, new FailureQueue()])) as Record<SandboxFamily, FailureQueue>;
 
-	// one Meta app serves the four Meta platforms; Facebook's credentials are the family's
-	const metaApp = need(configs.facebook_page, "facebook_page");
-	const meta = new MetaSimState(50);
-	const google = new GoogleSimulatorState();
-	google.client = need(configs.youtube, "youtube");
-	const pinterest = new PinterestSimulatorState();
-	pinterest.client = need(configs.pinterest, "pinterest");
-	const tiktokApp = need(configs.tiktok, "tiktok");
-	const tiktok = new TiktokSimulatorState({
-		clientKey: tiktokApp.id,
-		clientSecret: tiktokApp.secret,
-	});
-	const xApp = need(configs.x, "x");
-	const x = new XSimulatorState({
-		clientId: xApp.id,
-		clientSecret: xApp.secret,
-	});
+  // one Meta app serves the four Meta platforms; Facebook's credentials are the family's
+  const metaApp = need(configs.facebook_page, 'facebook_page');
+  const meta = new MetaSimState(50);
+  const google = new GoogleSimulatorState();
+  google.client = need(configs.youtube, 'youtube');
+  const pinterest = new PinterestSimulatorState();
+  pinterest.client = need(configs.pinterest, 'pinterest');
+  const tiktokApp = need(configs.tiktok, 'tiktok');
+  const tiktok = new TiktokSimulatorState({
+    clientKey: tiktokApp.id,
+    clientSecret: tiktokApp.secret,
+  });
+  const xApp = need(configs.x, 'x');
+  const x = new XSimulatorState({
+    clientId: xApp.id,
+    clientSecret: xApp.secret,
+  });
 
-	// one encapsulated scope: the simulators' parsers stay inside it and their routes stay out of the
-	// API's OpenAPI document
-	await app.register(async (scope) => {
-		scope.addHook("onRoute", (route) => {
-			route.schema = { ...(route.schema ?? {}), hide: true };
-		});
-		await scope.register(metaSimulatorPlugin, {
-			prefix: `${SANDBOX_PREFIX}/meta`,
-			clientId: metaApp.id,
-			clientSecret: metaApp.secret,
-			state: meta,
-			ledger: ledgers.meta,
-			failures: failures.meta,
-		});
-		await scope.register(googleSimulatorPlugin, {
-			prefix: `${SANDBOX_PREFIX}/google`,
-			state: google,
-			ledger: ledgers.google,
-			failures: failures.google,
-		});
-		await scope.register(pinterestSimulatorPlugin, {
-			prefix: `${SANDBOX_PREFIX}/pinterest`,
-			state: pinterest,
-			ledger: ledgers.pinterest,
-			failures: failures.pinterest,
-		});
-		await scope.register(tiktokSimulatorPlugin, {
-			prefix: `${SANDBOX_PREFIX}/tiktok`,
-			state: tiktok,
-			ledger: ledgers.tiktok,
-			failures: failures.tiktok,
-		});
-		await scope.register(xSimulatorPlugin, {
-			prefix: `${SANDBOX_PREFIX}/x`,
-			state: x,
-			ledger: ledgers.x,
-			failures: failures.x,
-		});
-	});
-	return { meta, google, pinterest, tiktok, x, ledgers, failures };
+  // one encapsulated scope: the simulators' parsers stay inside it and their routes stay out of the
+  // API's OpenAPI document
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    await scope.register(metaSimulatorPlugin, {
+      prefix: `${SANDBOX_PREFIX}/meta`,
+      clientId: metaApp.id,
+      clientSecret: metaApp.secret,
+      state: meta,
+      ledger: ledgers.meta,
+      failures: failures.meta,
+    });
+    await scope.register(googleSimulatorPlugin, {
+      prefix: `${SANDBOX_PREFIX}/google`,
+      state: google,
+      ledger: ledgers.google,
+      failures: failures.google,
+    });
+    await scope.register(pinterestSimulatorPlugin, {
+      prefix: `${SANDBOX_PREFIX}/pinterest`,
+      state: pinterest,
+      ledger: ledgers.pinterest,
+      failures: failures.pinterest,
+    });
+    await scope.register(tiktokSimulatorPlugin, {
+      prefix: `${SANDBOX_PREFIX}/tiktok`,
+      state: tiktok,
+      ledger: ledgers.tiktok,
+      failures: failures.tiktok,
+    });
+    await scope.register(xSimulatorPlugin, {
+      prefix: `${SANDBOX_PREFIX}/x`,
+      state: x,
+      ledger: ledgers.x,
+      failures: failures.x,
+    });
+  });
+  return { meta, google, pinterest, tiktok, x, ledgers, failures };
 }

@@ -1,115 +1,80 @@
 /** Kysely queries of publishing profiles and their channels; every method takes the organization id. */
-import type { Selectable } from "kysely";
-import type { Executor } from "../../platform/db/database.js";
-import type {
-	PublishingProfileChannelsTable,
-	PublishingProfilesTable,
-} from "../channels/channels.tables.js";
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type { PublishingProfileChannelsTable, PublishingProfilesTable } from '../channels/channels.tables.js';
 
 export type ProfileRow = Selectable<PublishingProfilesTable> & {
-	brand_name: string | null;
-	brand_slug: string | null;
+  brand_name: string | null;
+  brand_slug: string | null;
 };
 export type ProfileChannelRow = Selectable<PublishingProfileChannelsTable> & {
-	channel_display_name: string;
-	channel_handle: string | null;
-	channel_state: string;
+  channel_display_name: string;
+  channel_handle: string | null;
+  channel_state: string;
 };
 
 const profiles = (db: Executor) =>
-	db
-		.selectFrom("publishing_profiles as p")
-		.leftJoin("brands as b", (j) =>
-			j
-				.onRef("b.id", "=", "p.brand_id")
-				.onRef("b.organization_id", "=", "p.organization_id"),
-		)
-		.selectAll("p")
-		.select(["b.name as brand_name", "b.slug as brand_slug"]);
+  db
+    .selectFrom('publishing_profiles as p')
+    .leftJoin('brands as b', (j) => j.onRef('b.id', '=', 'p.brand_id').onRef('b.organization_id', '=', 'p.organization_id'))
+    .selectAll('p')
+    .select(['b.name as brand_name', 'b.slug as brand_slug']);
 
 export const profilesRepository = {
-	async list(
-		db: Executor,
-		organizationId: string,
-		q: { brandId?: string; afterId: string | null; limit: number },
-	): Promise<ProfileRow[]> {
-		let query = profiles(db).where("p.organization_id", "=", organizationId);
-		if (q.brandId) query = query.where("p.brand_id", "=", q.brandId);
-		if (q.afterId) query = query.where("p.id", ">", q.afterId);
-		return (await query
-			.orderBy("p.id")
-			.limit(q.limit + 1)
-			.execute()) as ProfileRow[];
-	},
+  async list(db: Executor, organizationId: string, q: { brandId?: string; afterId: string | null; limit: number }): Promise<ProfileRow[]> {
+    let query = profiles(db).where('p.organization_id', '=', organizationId);
+    if (q.brandId) query = query.where('p.brand_id', '=', q.brandId);
+    if (q.afterId) query = query.where('p.id', '>', q.afterId);
+    return (await query
+      .orderBy('p.id')
+      .limit(q.limit + 1)
+      .execute()) as ProfileRow[];
+  },
 
-	async get(
-		db: Executor,
-		organizationId: string,
-		id: string,
-	): Promise<ProfileRow | null> {
-		return (
-			((await profiles(db)
-				.where("p.organization_id", "=", organizationId)
-				.where("p.id", "=", id)
-				.executeTakeFirst()) as ProfileRow | undefined) ?? null
-		);
-	},
+  async get(db: Executor, organizationId: string, id: string): Promise<ProfileRow | null> {
+    return (
+      ((await profiles(db).where('p.organization_id', '=', organizationId).where('p.id', '=', id).executeTakeFirst()) as
+        | ProfileRow
+        | undefined) ?? null
+    );
+  },
 
-	async findBySlug(
-		db: Executor,
-		organizationId: string,
-		brandId: string,
-		slug: string,
-	) {
-		return (
-			(await db
-				.selectFrom("publishing_profiles")
-				.selectAll()
-				.where("organization_id", "=", organizationId)
-				.where("brand_id", "=", brandId)
-				.where("slug", "=", slug)
-				.forUpdate()
-				.executeTakeFirst()) ?? null
-		);
-	},
+  async findBySlug(db: Executor, organizationId: string, brandId: string, slug: string) {
+    return (
+      (await db
+        .selectFrom('publishing_profiles')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('brand_id', '=', brandId)
+        .where('slug', '=', slug)
+        .forUpdate()
+        .executeTakeFirst()) ?? null
+    );
+  },
 
-	async channelsOf(
-		db: Executor,
-		organizationId: string,
-		profileIds: string[],
-	): Promise<ProfileChannelRow[]> {
-		if (profileIds.length === 0) return [];
-		return (await db
-			.selectFrom("publishing_profile_channels as pc")
-			.innerJoin("channel_accounts as c", (j) =>
-				j
-					.onRef("c.id", "=", "pc.channel_account_id")
-					.onRef("c.organization_id", "=", "pc.organization_id"),
-			)
-			.selectAll("pc")
-			.select([
-				"c.display_name as channel_display_name",
-				"c.handle as channel_handle",
-				"c.state as channel_state",
-			])
-			.where("pc.organization_id", "=", organizationId)
-			.where("pc.profile_id", "in", profileIds)
-			.orderBy("pc.position")
-			.orderBy("pc.id")
-			.execute()) as ProfileChannelRow[];
-	},
+  async channelsOf(db: Executor, organizationId: string, profileIds: string[]): Promise<ProfileChannelRow[]> {
+    if (profileIds.length === 0) return [];
+    return (await db
+      .selectFrom('publishing_profile_channels as pc')
+      .innerJoin('channel_accounts as c', (j) =>
+        j.onRef('c.id', '=', 'pc.channel_account_id').onRef('c.organization_id', '=', 'pc.organization_id'),
+      )
+      .selectAll('pc')
+      .select(['c.display_name as channel_display_name', 'c.handle as channel_handle', 'c.state as channel_state'])
+      .where('pc.organization_id', '=', organizationId)
+      .where('pc.profile_id', 'in', profileIds)
+      .orderBy('pc.position')
+      .orderBy('pc.id')
+      .execute()) as ProfileChannelRow[];
+  },
 
-	async channelsForValidation(
-		db: Executor,
-		organizationId: string,
-		ids: string[],
-	) {
-		if (ids.length === 0) return [];
-		return db
-			.selectFrom("channel_accounts")
-			.select(["id", "brand_id", "platform", "state"])
-			.where("organization_id", "=", organizationId)
-			.where("id", "in", ids)
-			.execute();
-	},
+  async channelsForValidation(db: Executor, organizationId: string, ids: string[]) {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('channel_accounts')
+      .select(['id', 'brand_id', 'platform', 'state'])
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .execute();
+  },
 };

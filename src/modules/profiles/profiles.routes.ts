@@ -1,123 +1,104 @@
 /** Publishing profile routes (ROUTES.md, Channels and publishing profiles). */
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type } from "@sinclair/typebox";
-import type { FastifyInstance } from "fastify";
-import { principalOf } from "../../http/public-auth.js";
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../../http/public-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
-	errorResponses,
-	PUBLIC_AUTH_ERRORS,
-} from "../../http/shared-schemas.js";
-import {
-	PublishingProfile,
-	PublishingProfileList,
-	PublishingProfileListQuery,
-	PublishingProfileParams,
-	PublishingProfileSaveRequest,
-} from "./profiles.schemas.js";
-import type { ProfilesService } from "./profiles.service.js";
+  PublishingProfile,
+  PublishingProfileList,
+  PublishingProfileListQuery,
+  PublishingProfileParams,
+  PublishingProfileSaveRequest,
+} from './profiles.schemas.js';
+import type { ProfilesService } from './profiles.service.js';
 
 const security = [{ publicBearer: [] }];
-const tags = ["Channels"];
+const tags = ['Channels'];
 
-export function registerProfileRoutes(
-	root: FastifyInstance,
-	profiles: ProfilesService,
-): void {
-	const app = root.withTypeProvider<TypeBoxTypeProvider>();
+export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
-	app.get(
-		"/v1/publishing-profiles",
-		{
-			config: {
-				auth: { scope: "publish:read" },
-				validationCode: "invalid_public_publishing_profile_query",
-			},
-			schema: {
-				operationId: "listPublishingProfiles",
-				tags,
-				summary: "List publishing profiles",
-				security,
-				querystring: PublishingProfileListQuery,
-				response: {
-					200: PublishingProfileList,
-					...errorResponses(
-						"invalid_public_publishing_profile_query",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			profiles.list(principalOf(request).organizationId, request.query),
-	);
+  app.get(
+    '/v1/publishing-profiles',
+    {
+      config: {
+        auth: { scope: 'publish:read' },
+        validationCode: 'invalid_public_publishing_profile_query',
+      },
+      schema: {
+        operationId: 'listPublishingProfiles',
+        tags,
+        summary: 'List publishing profiles',
+        security,
+        querystring: PublishingProfileListQuery,
+        response: {
+          200: PublishingProfileList,
+          ...errorResponses('invalid_public_publishing_profile_query', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => profiles.list(principalOf(request).organizationId, request.query),
+  );
 
-	app.put(
-		"/v1/publishing-profiles",
-		{
-			config: {
-				auth: { scope: "publish:write" },
-				validationCode: "invalid_public_publishing_profile_request",
-			},
-			schema: {
-				operationId: "savePublishingProfile",
-				tags,
-				summary: "Create or update a publishing profile",
-				description:
-					"Updates the profile named by profileId, else the brand's profile with the same slug (slug defaults to the slugified name): 200; otherwise creates one: 201. " +
-					"channels replaces the profile's channel list; each must be a channel account of the same organization and brand with the given platform. isDefault true moves the brand's default here. " +
-					"scheduleSettings.batchPolicy is validated as a batch policy and saved with its defaults.",
-				security,
-				body: PublishingProfileSaveRequest,
-				response: {
-					200: PublishingProfile,
-					201: PublishingProfile,
-					...errorResponses(
-						"invalid_public_publishing_profile_request",
-						"organization_not_found",
-						"brand_not_found",
-						"publishing_profile_not_found",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request, reply) => {
-			const { created, profile } = await profiles.save(
-				principalOf(request).organizationId,
-				request.body,
-			);
-			return reply.code(created ? 201 : 200).send(profile);
-		},
-	);
+  app.put(
+    '/v1/publishing-profiles',
+    {
+      config: {
+        auth: { scope: 'publish:write' },
+        validationCode: 'invalid_public_publishing_profile_request',
+      },
+      schema: {
+        operationId: 'savePublishingProfile',
+        tags,
+        summary: 'Create or update a publishing profile',
+        description:
+          "Updates the profile named by profileId, else the brand's profile with the same slug (slug defaults to the slugified name): 200; otherwise creates one: 201. " +
+          "channels replaces the profile's channel list; each must be a channel account of the same organization and brand with the given platform. isDefault true moves the brand's default here. " +
+          'scheduleSettings.batchPolicy is validated as a batch policy and saved with its defaults.',
+        security,
+        body: PublishingProfileSaveRequest,
+        response: {
+          200: PublishingProfile,
+          201: PublishingProfile,
+          ...errorResponses(
+            'invalid_public_publishing_profile_request',
+            'organization_not_found',
+            'brand_not_found',
+            'publishing_profile_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { created, profile } = await profiles.save(principalOf(request).organizationId, request.body);
+      return reply.code(created ? 201 : 200).send(profile);
+    },
+  );
 
-	app.delete(
-		"/v1/publishing-profiles/:profileId",
-		{
-			config: {
-				auth: { scope: "publish:write" },
-				validationCode: "invalid_public_publishing_profile_request",
-			},
-			schema: {
-				operationId: "deletePublishingProfile",
-				tags,
-				summary: "Delete a publishing profile",
-				security,
-				params: PublishingProfileParams,
-				response: {
-					204: Type.Null(),
-					...errorResponses(
-						"publishing_profile_not_found",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request, reply) => {
-			await profiles.delete(
-				principalOf(request).organizationId,
-				request.params.profileId,
-			);
-			return reply.code(204).send(null);
-		},
-	);
+  app.delete(
+    '/v1/publishing-profiles/:profileId',
+    {
+      config: {
+        auth: { scope: 'publish:write' },
+        validationCode: 'invalid_public_publishing_profile_request',
+      },
+      schema: {
+        operationId: 'deletePublishingProfile',
+        tags,
+        summary: 'Delete a publishing profile',
+        security,
+        params: PublishingProfileParams,
+        response: {
+          204: Type.Null(),
+          ...errorResponses('publishing_profile_not_found', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => {
+      await profiles.delete(principalOf(request).organizationId, request.params.profileId);
+      return reply.code(204).send(null);
+    },
+  );
 }

@@ -2,295 +2,219 @@
  * Publishing profiles: a named set of a brand's channels with their per-channel settings, schedule
  * settings (including the brand's saved batch policy) and comment settings. One default per brand.
  */
-import type { Clock } from "../../app-deps.js";
-import { decodeCursor, page } from "../../http/pagination.js";
-import type { Db, Executor } from "../../platform/db/database.js";
-import { AppError } from "../../platform/errors.js";
-import { newId } from "../../platform/ids.js";
-import { slugify } from "../brands/brands.service.js";
-import { assertOwnOrganization } from "../channels/channels.service.js";
-import { toProfile } from "./profiles.mapper.js";
-import { profilesRepository } from "./profiles.repository.js";
-import {
-	invalidProfile,
-	normalizeBatchPolicy,
-	profileNotFound,
-} from "./profiles.rules.js";
-import type {
-	PublishingProfileSaveT,
-	PublishingProfileT,
-} from "./profiles.schemas.js";
+import type { Clock } from '../../app-deps.js';
+import { decodeCursor, page } from '../../http/pagination.js';
+import type { Db, Executor } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { slugify } from '../brands/brands.service.js';
+import { assertOwnOrganization } from '../channels/channels.service.js';
+import { toProfile } from './profiles.mapper.js';
+import { profilesRepository } from './profiles.repository.js';
+import { invalidProfile, normalizeBatchPolicy, profileNotFound } from './profiles.rules.js';
+import type { PublishingProfileSaveT, PublishingProfileT } from './profiles.schemas.js';
 
 export {
-	brandDefaultBatchPolicy,
-	profileChannelsForPublishing,
-} from "./profiles.publishing.js";
-export { normalizeBatchPolicy } from "./profiles.rules.js";
+  brandDefaultBatchPolicy,
+  profileChannelsForPublishing,
+} from './profiles.publishing.js';
+export { normalizeBatchPolicy } from './profiles.rules.js';
 
 export class ProfilesService {
-	constructor(
-		private readonly db: Db,
-		private readonly clock: Clock,
-	) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
 
-	async list(
-		organizationId: string,
-		q: { brandId?: string; limit?: number; cursor?: string },
-	) {
-		const limit = q.limit ?? 50;
-		const filters = { brandId: q.brandId };
-		const afterId = decodeCursor(
-			q.cursor,
-			filters,
-			"invalid_public_publishing_profile_query",
-		);
-		const rows = await profilesRepository.list(this.db, organizationId, {
-			brandId: q.brandId,
-			afterId,
-			limit,
-		});
-		const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
-		const channels = await profilesRepository.channelsOf(
-			this.db,
-			organizationId,
-			data.map((p) => p.id),
-		);
-		return {
-			data: data.map((p) =>
-				toProfile(
-					p,
-					channels.filter((c) => c.profile_id === p.id),
-				),
-			),
-			nextCursor,
-		};
-	}
+  async list(organizationId: string, q: { brandId?: string; limit?: number; cursor?: string }) {
+    const limit = q.limit ?? 50;
+    const filters = { brandId: q.brandId };
+    const afterId = decodeCursor(q.cursor, filters, 'invalid_public_publishing_profile_query');
+    const rows = await profilesRepository.list(this.db, organizationId, {
+      brandId: q.brandId,
+      afterId,
+      limit,
+    });
+    const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
+    const channels = await profilesRepository.channelsOf(
+      this.db,
+      organizationId,
+      data.map((p) => p.id),
+    );
+    return {
+      data: data.map((p) =>
+        toProfile(
+          p,
+          channels.filter((c) => c.profile_id === p.id),
+        ),
+      ),
+      nextCursor,
+    };
+  }
 
-	async get(
-		organizationId: string,
-		id: string,
-		db: Executor = this.db,
-	): Promise<PublishingProfileT> {
-		const row = await profilesRepository.get(db, organizationId, id);
-		if (!row) throw profileNotFound(id);
-		return toProfile(
-			row,
-			await profilesRepository.channelsOf(db, organizationId, [id]),
-		);
-	}
+  async get(organizationId: string, id: string, db: Executor = this.db): Promise<PublishingProfileT> {
+    const row = await profilesRepository.get(db, organizationId, id);
+    if (!row) throw profileNotFound(id);
+    return toProfile(row, await profilesRepository.channelsOf(db, organizationId, [id]));
+  }
 
-	async save(
-		organizationId: string,
-		body: PublishingProfileSaveT,
-	): Promise<{ created: boolean; profile: PublishingProfileT }> {
-		assertOwnOrganization(organizationId, body.organizationId);
-		const brand = await this.db
-			.selectFrom("brands")
-			.select("id")
-			.where("organization_id", "=", organizationId)
-			.where("id", "=", body.brandId)
-			.executeTakeFirst();
-		if (!brand)
-			throw new AppError("brand_not_found", {
-				message: `No brand ${body.brandId} in the principal organization.`,
-				fields: [{ path: ["brandId"], source: "body" }],
-			});
-		const name = body.name.trim();
-		if (!name)
-			throw invalidProfile("name must not be blank.", [
-				{ path: ["name"], source: "body" },
-			]);
-		const slug = body.slug ? body.slug.trim() : slugify(name);
-		if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug))
-			throw invalidProfile(
-				"slug must be lowercase letters, digits and dashes (1-120).",
-				[{ path: ["slug"], source: "body" }],
-			);
-		const scheduleSettings: Record<string, unknown> = {
-			...(body.scheduleSettings ?? {}),
-		};
-		if (scheduleSettings.batchPolicy !== undefined)
-			scheduleSettings.batchPolicy = normalizeBatchPolicy(
-				scheduleSettings.batchPolicy,
-			);
-		const inputs = body.channels ?? [];
-		await this.assertChannels(organizationId, body.brandId, inputs);
-		const now = this.clock.now();
+  async save(organizationId: string, body: PublishingProfileSaveT): Promise<{ created: boolean; profile: PublishingProfileT }> {
+    assertOwnOrganization(organizationId, body.organizationId);
+    const brand = await this.db
+      .selectFrom('brands')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', body.brandId)
+      .executeTakeFirst();
+    if (!brand)
+      throw new AppError('brand_not_found', {
+        message: `No brand ${body.brandId} in the principal organization.`,
+        fields: [{ path: ['brandId'], source: 'body' }],
+      });
+    const name = body.name.trim();
+    if (!name) throw invalidProfile('name must not be blank.', [{ path: ['name'], source: 'body' }]);
+    const slug = body.slug ? body.slug.trim() : slugify(name);
+    if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug))
+      throw invalidProfile('slug must be lowercase letters, digits and dashes (1-120).', [{ path: ['slug'], source: 'body' }]);
+    const scheduleSettings: Record<string, unknown> = {
+      ...(body.scheduleSettings ?? {}),
+    };
+    if (scheduleSettings.batchPolicy !== undefined) scheduleSettings.batchPolicy = normalizeBatchPolicy(scheduleSettings.batchPolicy);
+    const inputs = body.channels ?? [];
+    await this.assertChannels(organizationId, body.brandId, inputs);
+    const now = this.clock.now();
 
-		const { created, id } = await this.db.transaction().execute(async (tx) => {
-			const existing = body.profileId
-				? ((await tx
-						.selectFrom("publishing_profiles")
-						.selectAll()
-						.where("organization_id", "=", organizationId)
-						.where("id", "=", body.profileId)
-						.forUpdate()
-						.executeTakeFirst()) ?? null)
-				: await profilesRepository.findBySlug(
-						tx,
-						organizationId,
-						body.brandId,
-						slug,
-					);
-			if (body.profileId && !existing) throw profileNotFound(body.profileId);
-			if (existing && existing.brand_id !== body.brandId)
-				throw invalidProfile("A profile cannot move to another brand.", [
-					{ path: ["brandId"], source: "body" },
-				]);
-			const clash = await profilesRepository.findBySlug(
-				tx,
-				organizationId,
-				body.brandId,
-				slug,
-			);
-			if (clash && clash.id !== existing?.id)
-				throw invalidProfile(
-					`Another profile of this brand has slug ${slug}.`,
-					[{ path: ["slug"], source: "body" }],
-				);
-			if (body.isDefault) {
-				// moving the default: the brand's previous default stops being one in the same transaction
-				await tx
-					.updateTable("publishing_profiles")
-					.set({ is_default: false, updated_at: now })
-					.where("organization_id", "=", organizationId)
-					.where("brand_id", "=", body.brandId)
-					.where("is_default", "=", true)
-					.execute();
-			}
-			const values = {
-				name,
-				slug,
-				description: body.description ?? null,
-				is_default: body.isDefault ?? false,
-				schedule_settings: JSON.stringify(scheduleSettings),
-				comment_settings: JSON.stringify(body.commentSettings ?? {}),
-				updated_at: now,
-			};
-			const id = existing?.id ?? newId("pro");
-			if (existing)
-				await tx
-					.updateTable("publishing_profiles")
-					.set(values)
-					.where("organization_id", "=", organizationId)
-					.where("id", "=", id)
-					.execute();
-			else
-				await tx
-					.insertInto("publishing_profiles")
-					.values({
-						id,
-						organization_id: organizationId,
-						brand_id: body.brandId,
-						created_at: now,
-						...values,
-					})
-					.execute();
-			await this.replaceChannels(
-				tx,
-				organizationId,
-				body.brandId,
-				id,
-				inputs,
-				now,
-			);
-			return { created: !existing, id };
-		});
-		return { created, profile: await this.get(organizationId, id) };
-	}
+    const { created, id } = await this.db.transaction().execute(async (tx) => {
+      const existing = body.profileId
+        ? ((await tx
+            .selectFrom('publishing_profiles')
+            .selectAll()
+            .where('organization_id', '=', organizationId)
+            .where('id', '=', body.profileId)
+            .forUpdate()
+            .executeTakeFirst()) ?? null)
+        : await profilesRepository.findBySlug(tx, organizationId, body.brandId, slug);
+      if (body.profileId && !existing) throw profileNotFound(body.profileId);
+      if (existing && existing.brand_id !== body.brandId)
+        throw invalidProfile('A profile cannot move to another brand.', [{ path: ['brandId'], source: 'body' }]);
+      const clash = await profilesRepository.findBySlug(tx, organizationId, body.brandId, slug);
+      if (clash && clash.id !== existing?.id)
+        throw invalidProfile(`Another profile of this brand has slug ${slug}.`, [{ path: ['slug'], source: 'body' }]);
+      if (body.isDefault) {
+        // moving the default: the brand's previous default stops being one in the same transaction
+        await tx
+          .updateTable('publishing_profiles')
+          .set({ is_default: false, updated_at: now })
+          .where('organization_id', '=', organizationId)
+          .where('brand_id', '=', body.brandId)
+          .where('is_default', '=', true)
+          .execute();
+      }
+      const values = {
+        name,
+        slug,
+        description: body.description ?? null,
+        is_default: body.isDefault ?? false,
+        schedule_settings: JSON.stringify(scheduleSettings),
+        comment_settings: JSON.stringify(body.commentSettings ?? {}),
+        updated_at: now,
+      };
+      const id = existing?.id ?? newId('pro');
+      if (existing)
+        await tx
+          .updateTable('publishing_profiles')
+          .set(values)
+          .where('organization_id', '=', organizationId)
+          .where('id', '=', id)
+          .execute();
+      else
+        await tx
+          .insertInto('publishing_profiles')
+          .values({
+            id,
+            organization_id: organizationId,
+            brand_id: body.brandId,
+            created_at: now,
+            ...values,
+          })
+          .execute();
+      await this.replaceChannels(tx, organizationId, body.brandId, id, inputs, now);
+      return { created: !existing, id };
+    });
+    return { created, profile: await this.get(organizationId, id) };
+  }
 
-	private async assertChannels(
-		organizationId: string,
-		brandId: string,
-		inputs: NonNullable<PublishingProfileSaveT["channels"]>,
-	): Promise<void> {
-		const seen = new Set<string>();
-		inputs.forEach((c, i) => {
-			if (seen.has(c.channelAccountId))
-				throw invalidProfile(`Channel ${c.channelAccountId} is listed twice.`, [
-					{ path: ["channels", String(i), "channelAccountId"], source: "body" },
-				]);
-			seen.add(c.channelAccountId);
-		});
-		const found = new Map(
-			(
-				await profilesRepository.channelsForValidation(
-					this.db,
-					organizationId,
-					[...seen],
-				)
-			).map((c) => [c.id, c]),
-		);
-		inputs.forEach((c, i) => {
-			const at = (f: string) => [
-				{ path: ["channels", String(i), f], source: "body" as const },
-			];
-			const ch = found.get(c.channelAccountId);
-			if (!ch || ch.state === "deleted")
-				throw invalidProfile(
-					`No channel account ${c.channelAccountId} in the principal organization.`,
-					at("channelAccountId"),
-				);
-			if (ch.brand_id !== brandId)
-				throw invalidProfile(
-					`Channel account ${c.channelAccountId} belongs to another brand.`,
-					at("channelAccountId"),
-				);
-			if (ch.platform !== c.platform)
-				throw invalidProfile(
-					`Channel account ${c.channelAccountId} is a ${ch.platform} channel, not ${c.platform}.`,
-					at("platform"),
-				);
-		});
-	}
+  private async assertChannels(
+    organizationId: string,
+    brandId: string,
+    inputs: NonNullable<PublishingProfileSaveT['channels']>,
+  ): Promise<void> {
+    const seen = new Set<string>();
+    inputs.forEach((c, i) => {
+      if (seen.has(c.channelAccountId))
+        throw invalidProfile(`Channel ${c.channelAccountId} is listed twice.`, [
+          { path: ['channels', String(i), 'channelAccountId'], source: 'body' },
+        ]);
+      seen.add(c.channelAccountId);
+    });
+    const found = new Map((await profilesRepository.channelsForValidation(this.db, organizationId, [...seen])).map((c) => [c.id, c]));
+    inputs.forEach((c, i) => {
+      const at = (f: string) => [{ path: ['channels', String(i), f], source: 'body' as const }];
+      const ch = found.get(c.channelAccountId);
+      if (!ch || ch.state === 'deleted')
+        throw invalidProfile(`No channel account ${c.channelAccountId} in the principal organization.`, at('channelAccountId'));
+      if (ch.brand_id !== brandId)
+        throw invalidProfile(`Channel account ${c.channelAccountId} belongs to another brand.`, at('channelAccountId'));
+      if (ch.platform !== c.platform)
+        throw invalidProfile(`Channel account ${c.channelAccountId} is a ${ch.platform} channel, not ${c.platform}.`, at('platform'));
+    });
+  }
 
-	private async replaceChannels(
-		tx: Executor,
-		organizationId: string,
-		brandId: string,
-		profileId: string,
-		inputs: NonNullable<PublishingProfileSaveT["channels"]>,
-		now: Date,
-	) {
-		const keep = inputs.map((c) => c.channelAccountId);
-		let del = tx
-			.deleteFrom("publishing_profile_channels")
-			.where("organization_id", "=", organizationId)
-			.where("profile_id", "=", profileId);
-		if (keep.length > 0) del = del.where("channel_account_id", "not in", keep);
-		await del.execute();
-		for (const [i, c] of inputs.entries()) {
-			const values = {
-				platform: c.platform,
-				position: c.position ?? i,
-				enabled: c.enabled ?? true,
-				settings: JSON.stringify(c.settings ?? {}),
-				updated_at: now,
-			};
-			await tx
-				.insertInto("publishing_profile_channels")
-				.values({
-					id: newId("ppc"),
-					organization_id: organizationId,
-					brand_id: brandId,
-					profile_id: profileId,
-					channel_account_id: c.channelAccountId,
-					created_at: now,
-					...values,
-				})
-				.onConflict((oc) =>
-					oc.columns(["profile_id", "channel_account_id"]).doUpdateSet(values),
-				)
-				.execute();
-		}
-	}
+  private async replaceChannels(
+    tx: Executor,
+    organizationId: string,
+    brandId: string,
+    profileId: string,
+    inputs: NonNullable<PublishingProfileSaveT['channels']>,
+    now: Date,
+  ) {
+    const keep = inputs.map((c) => c.channelAccountId);
+    let del = tx
+      .deleteFrom('publishing_profile_channels')
+      .where('organization_id', '=', organizationId)
+      .where('profile_id', '=', profileId);
+    if (keep.length > 0) del = del.where('channel_account_id', 'not in', keep);
+    await del.execute();
+    for (const [i, c] of inputs.entries()) {
+      const values = {
+        platform: c.platform,
+        position: c.position ?? i,
+        enabled: c.enabled ?? true,
+        settings: JSON.stringify(c.settings ?? {}),
+        updated_at: now,
+      };
+      await tx
+        .insertInto('publishing_profile_channels')
+        .values({
+          id: newId('ppc'),
+          organization_id: organizationId,
+          brand_id: brandId,
+          profile_id: profileId,
+          channel_account_id: c.channelAccountId,
+          created_at: now,
+          ...values,
+        })
+        .onConflict((oc) => oc.columns(['profile_id', 'channel_account_id']).doUpdateSet(values))
+        .execute();
+    }
+  }
 
-	async delete(organizationId: string, id: string): Promise<void> {
-		const res = await this.db
-			.deleteFrom("publishing_profiles")
-			.where("organization_id", "=", organizationId)
-			.where("id", "=", id)
-			.executeTakeFirst();
-		if (Number(res.numDeletedRows ?? 0) === 0) throw profileNotFound(id);
-	}
+  async delete(organizationId: string, id: string): Promise<void> {
+    const res = await this.db
+      .deleteFrom('publishing_profiles')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows ?? 0) === 0) throw profileNotFound(id);
+  }
 }

@@ -339,6 +339,44 @@ describe('remote media import', () => {
       assert.equal(freed.statusCode, 201, freed.body);
     });
 
+    it('with the redis store two API processes draw from one budget', { skip: REAL_REDIS_URL === null }, async () => {
+      const prefix = `media-shared-${Date.now()}`;
+      const env = { SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE: 'redis', SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: '127.0.0.1/32' };
+      const one = await createTestContext({ database: ctx.database, clock: ctx.clock, redisPrefix: prefix, env });
+      const two = await createTestContext({ database: ctx.database, clock: ctx.clock, redisPrefix: prefix, env });
+      try {
+        ctx.clock.set(aligned + 10_800_000);
+        const o = await one.createOrganization();
+        // per principal: 20 attempts spread over both processes, the 21st is refused by either
+        for (let i = 0; i < 20; i++) {
+          const res = await importMedia(i % 2 ? two : one, o, { url: remote.url('/missing'), dryRun: false }, `198.18.0.${i + 1}`);
+          assert.equal(res.statusCode, 502);
+        }
+        const refused = await importMedia(two, o, { url: remote.url('/missing'), dryRun: false }, '198.18.1.1');
+        assert.equal(refused.statusCode, 429);
+        assert.equal(refused.json().budget, 'principal');
+        // per organization concurrency: two imports held in one process block a third in the other
+        const p = await one.createOrganization();
+        const held = [
+          importMedia(one, p, { url: remote.url('/hold/r1'), dryRun: false }, '198.18.2.1'),
+          importMedia(one, p, { url: remote.url('/hold/r2'), dryRun: false }, '198.18.2.2'),
+        ];
+        await waitUntil(() => remote.hitsOf('/hold/r') >= 2);
+        const third = await importMedia(two, p, { url: remote.url('/img.png'), dryRun: false }, '198.18.2.3');
+        assert.equal(third.statusCode, 429);
+        assert.equal(third.json().budget, 'concurrency_organization');
+        remote.release();
+        assert.deepEqual(
+          (await Promise.all(held)).map((r) => r.statusCode),
+          [201, 201],
+        );
+      } finally {
+        remote.release();
+        await one.close();
+        await two.close();
+      }
+    });
+
     it('SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE=redis without REDIS_URL answers 400 redis_url_required', {
       skip: REAL_REDIS_URL !== null,
     }, async () => {

@@ -54,8 +54,8 @@ export async function registerMediaRoutes(root: FastifyInstance, deps: AppDeps, 
         security: [{ publicBearer: [] }],
         body: MediaImportRequest,
         response: {
-          200: Type_union_item_or_dry_run(),
-          201: Type_ref_item(),
+          200: itemOrDryRun(),
+          201: itemRef(),
           ...errorResponses('media_import_url_refused', 'media_import_fetch_failed', ...UPLOAD_ERRORS),
         },
       },
@@ -97,7 +97,7 @@ export async function registerMediaRoutes(root: FastifyInstance, deps: AppDeps, 
         summary: 'Get a media library item',
         security: [{ publicBearer: [] }],
         params: MediaParams,
-        response: { 200: Type_ref_item(), ...errorResponses('media_library_item_not_found', 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: itemRef(), ...errorResponses('media_library_item_not_found', 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
       },
     },
     async (request) => media.get(principalOf(request).organizationId, request.params.mediaLibraryItemId),
@@ -114,7 +114,7 @@ export async function registerMediaRoutes(root: FastifyInstance, deps: AppDeps, 
         security: [{ publicBearer: [] }],
         params: MediaParams,
         response: {
-          202: Type_ref_item(),
+          202: itemRef(),
           ...errorResponses(
             'media_library_item_not_found',
             'media_item_in_use',
@@ -135,11 +135,11 @@ export async function registerMediaRoutes(root: FastifyInstance, deps: AppDeps, 
   registerMediaContentRoute(app, deps, module);
 }
 
-function Type_ref_item() {
+function itemRef() {
   return { $ref: 'MediaLibraryItem' } as const;
 }
 
-function Type_union_item_or_dry_run() {
+function itemOrDryRun() {
   return {
     anyOf: [{ $ref: 'MediaLibraryItem' }, MediaImportDryRun],
     description: 'A dry run, or the existing item when the same bytes are already in the library.',
@@ -186,7 +186,7 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
             'multipart/form-data': { schema: MultipartUploadDoc },
           },
         },
-        response: { 200: Type_ref_item(), 201: Type_ref_item(), ...errorResponses(...UPLOAD_ERRORS) },
+        response: { 200: itemRef(), 201: itemRef(), ...errorResponses(...UPLOAD_ERRORS) },
       },
       preValidation: async (request) => {
         // the multipart body is streamed in the handler; give the documented schema an empty object

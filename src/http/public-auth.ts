@@ -15,6 +15,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: { scope: ScopeRequirement };
   }
+  interface FastifyInstance {
+    /**
+     * The public API's checks (gate, origin, bearer, scope, rate limit) for routes that decide at run
+     * time whether a credential is needed (signed media URLs); sets request.principal.
+     */
+    authorizePublic(request: FastifyRequest, reply: FastifyReply, scope: ScopeRequirement): Promise<Principal>;
+  }
   interface FastifyRequest {
     principal: Principal | null;
   }
@@ -69,10 +76,7 @@ async function applyRateLimit(deps: AppDeps, principal: Principal, reply: Fastif
 
 export function installPublicAuth(app: FastifyInstance, deps: AppDeps): Authenticator {
   const authenticator = new Authenticator(deps);
-  app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const requirement = request.routeOptions.config?.auth;
-    if (!requirement) return;
+  const authorize = async (request: FastifyRequest, reply: FastifyReply, scope: ScopeRequirement): Promise<Principal> => {
     if (!deps.config.gateOpen('SERVICE_PUBLIC_API_ENABLED')) throw new AppError('public_api_disabled');
     const allowed = deps.config.publicApiOrigins;
     if (allowed && !allowed.includes(effectiveOrigin(request))) {
@@ -81,11 +85,18 @@ export function installPublicAuth(app: FastifyInstance, deps: AppDeps): Authenti
     const token = bearer(request);
     if (!token) throw new AppError('public_api_token_required', { message: 'Send the API key as Authorization: Bearer <key>.' });
     const principal = await authenticator.authenticate(token);
-    if (!hasScope(principal, requirement.scope)) {
-      throw new AppError('public_api_token_forbidden', { message: `The credential lacks the scope ${requirement.scope} this route needs.` });
+    if (!hasScope(principal, scope)) {
+      throw new AppError('public_api_token_forbidden', { message: `The credential lacks the scope ${scope} this route needs.` });
     }
     request.principal = principal;
     await applyRateLimit(deps, principal, reply);
+    return principal;
+  };
+  app.decorateRequest('principal', null);
+  app.decorate('authorizePublic', authorize);
+  app.addHook('onRequest', async (request, reply) => {
+    const requirement = request.routeOptions.config?.auth;
+    if (requirement) await authorize(request, reply, requirement.scope);
   });
   return authenticator;
 }

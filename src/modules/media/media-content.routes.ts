@@ -6,11 +6,9 @@
  */
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { hasScope } from '../../http/principal.js';
 import { PUBLIC_AUTH_ERRORS, errorResponses } from '../../http/shared-schemas.js';
-import { Authenticator } from '../identity/authenticate.js';
 import { AppError } from '../../platform/errors.js';
 import { decideRange, etagOf, notModified, rangeApplies } from './media-content.js';
 import type { MediaModule } from './media.module.js';
@@ -18,17 +16,11 @@ import { MediaContentQuery, MediaParams } from './media.schemas.js';
 
 const YEAR_SECONDS = 31_536_000;
 
-function bearer(request: FastifyRequest): string | null {
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-  return match ? (match[1] as string) : null;
-}
-
 export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, module: MediaModule): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const authenticator = new Authenticator(deps);
 
   /** The organization whose item may be served, and how long a cache may keep it. */
-  async function authorize(request: FastifyRequest, id: string, query: { org?: string; expires?: string; signature?: string }) {
+  async function authorize(request: FastifyRequest, reply: FastifyReply, id: string, query: { org?: string; expires?: string; signature?: string }) {
     const nowMs = deps.clock.now().getTime();
     if (query.signature !== undefined || query.expires !== undefined || query.org !== undefined) {
       const verdict = query.org ? module.signer.verify(query.org, id, query.expires, query.signature, nowMs) : 'invalid';
@@ -43,17 +35,8 @@ export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, 
       const ttl = Math.min(YEAR_SECONDS, Math.max(0, Math.floor(Number(query.expires) - nowMs / 1000)));
       return { organizationId: query.org as string, cacheControl: `public, max-age=${ttl}, immutable` };
     }
-    if (!deps.config.gateOpen('SERVICE_PUBLIC_API_ENABLED')) throw new AppError('public_api_disabled');
-    const token = bearer(request);
-    if (!token) {
-      throw new AppError('public_api_token_required', {
-        message: 'Send the API key as Authorization: Bearer <key>, or use the signed publicUrl.',
-      });
-    }
-    const principal = await authenticator.authenticate(token);
-    if (!hasScope(principal, 'media:read')) {
-      throw new AppError('public_api_token_forbidden', { message: 'The credential lacks the scope media:read this route needs.' });
-    }
+    // the public API's own checks: gate, origin, bearer, scope and the shared rate limit
+    const principal = await root.authorizePublic(request, reply, 'media:read');
     return { organizationId: principal.organizationId, cacheControl: `private, max-age=${YEAR_SECONDS}, immutable` };
   }
 
@@ -79,7 +62,7 @@ export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, 
     },
     async (request, reply) => {
       const id = request.params.mediaLibraryItemId;
-      const access = await authorize(request, id, request.query);
+      const access = await authorize(request, reply, id, request.query);
       const row = await module.media.getRow(access.organizationId, id);
       if (row.lifecycle_state !== 'active') throw new AppError('media_library_item_not_found');
       const etag = etagOf(row.sha256);

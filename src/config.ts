@@ -117,7 +117,7 @@ export const EnvSchema = Type.Object({
   SERVICE_CHANNEL_REFRESH_MAX_FAILURES: Int(5, 'Token lifecycle: transient refresh failures in a row after which the channel is reported refresh_needed (it is never disconnected for them).', 1, 100),
 
   // ---- publishing (publishing engine; see docs/publishing.md)
-  SERVICE_PUBLISH_WORKER_CONCURRENCY: Int(16, 'Publishing: targets one worker process publishes at the same time.', 1, 256),
+  SERVICE_PUBLISH_WORKER_CONCURRENCY: Int(32, 'Publishing: targets one worker process publishes at the same time.', 1, 256),
   SERVICE_PUBLISH_MAX_ATTEMPTS: Int(5, 'Publishing: attempts per target for transient and rate-limited failures before it fails.', 1, 20),
   SERVICE_PUBLISH_RETRY_BASE_MS: Int(30_000, 'Publishing: first retry delay; doubles per attempt (with jitter), at least the platform retry-after.', 10),
   SERVICE_PUBLISH_RETRY_MAX_MS: Int(900_000, 'Publishing: longest retry delay.', 10),

@@ -5,249 +5,195 @@
  * hit it in flight); none is lost and none is published twice (counted on the simulator's ledger).
  * Skipped without DATABASE_URL (the embedded database admits one process).
  */
-import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
-import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import {
-	META_SANDBOX_APP,
-	type RunningMetaSimulator,
-	startMetaSimulator,
-} from "../../src/sandbox/simulators/meta.simulator.js";
-import {
-	createTestContext,
-	REAL_DATABASE_URL,
-	type TestClock,
-	type TestContext,
-} from "../support/harness.js";
-import { INTERNAL_TOKEN, LiveClock, waitFor } from "./publishing-harness.js";
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
+import { createTestContext, REAL_DATABASE_URL, type TestClock, type TestContext } from '../support/harness.js';
+import { INTERNAL_TOKEN, LiveClock, waitFor } from './publishing-harness.js';
 
-const ROOT = path.resolve(
-	path.dirname(fileURLToPath(import.meta.url)),
-	"../..",
-);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TARGETS = 200;
 const ORGS = 5;
 
-describe("worker crash", {
-	skip: REAL_DATABASE_URL
-		? false
-		: "set DATABASE_URL to run the crash test against PostgreSQL",
+describe('worker crash', {
+  skip: REAL_DATABASE_URL ? false : 'set DATABASE_URL to run the crash test against PostgreSQL',
 }, () => {
-	let meta: RunningMetaSimulator;
-	let ctx: TestContext;
-	let env: Record<string, string>;
-	const children: ChildProcess[] = [];
+  let meta: RunningMetaSimulator;
+  let ctx: TestContext;
+  let env: Record<string, string>;
+  const children: ChildProcess[] = [];
 
-	const startWorker = () => {
-		const child = spawn(
-			process.execPath,
-			["--import", "tsx", "src/main/cli.ts", "worker"],
-			{
-				cwd: ROOT,
-				env: { ...process.env, ...env },
-				stdio: ["ignore", "ignore", "pipe"],
-			},
-		);
-		child.stderr?.resume();
-		children.push(child);
-		return child;
-	};
+  const startWorker = () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'worker'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr?.resume();
+    children.push(child);
+    return child;
+  };
 
-	before(async () => {
-		meta = await startMetaSimulator({ containerDelayMs: 10 });
-		const s = meta.state;
-		const user = s.issueToken({
-			family: "facebook",
-			kind: "user",
-			subjectId: s.seed.fbUserId,
-			userId: null,
-			scopes: ["pages_show_list", "pages_manage_posts"],
-			longLived: true,
-			ttlSeconds: null,
-		});
-		const tokens = {
-			PAGE1: s.pageToken(s.seed.pageId, user).token,
-			PAGE2: s.pageToken(s.seed.secondPageId, user).token,
-		};
-		env = {
-			SERVICE_LOG_LEVEL: "silent",
-			SERVICE_INTERNAL_TOKEN: INTERNAL_TOKEN,
-			SERVICE_CHANNEL_TOKEN_ENV_REFS: Object.entries(tokens)
-				.map(([k, v]) => `${k}=${v}`)
-				.join(","),
-			SERVICE_FACEBOOK_PAGE_CLIENT_ID: META_SANDBOX_APP.clientId,
-			SERVICE_FACEBOOK_PAGE_CLIENT_SECRET: META_SANDBOX_APP.clientSecret,
-			SERVICE_FACEBOOK_PAGE_API_BASE_URL:
-				meta.baseUrls.facebook_page.apiBaseUrl,
-			SERVICE_FACEBOOK_PAGE_AUTH_BASE_URL:
-				meta.baseUrls.facebook_page.authBaseUrl,
-			SERVICE_FACEBOOK_PAGE_UPLOAD_BASE_URL:
-				meta.baseUrls.facebook_page.uploadBaseUrl,
-			SERVICE_PUBLISH_LEASE_SECONDS: "2",
-			SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS: "1",
-			SERVICE_PUBLISH_WORKER_CONCURRENCY: "8",
-			SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: "true",
-		};
-		ctx = await createTestContext({ env, clock: new LiveClock() as TestClock });
-		env.DATABASE_URL = ctx.config.env.DATABASE_URL!;
-		env.SERVICE_DATA_DIR = ctx.config.dataDir;
-		env.SERVICE_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
-	});
+  before(async () => {
+    meta = await startMetaSimulator({ containerDelayMs: 10 });
+    const s = meta.state;
+    const user = s.issueToken({
+      family: 'facebook',
+      kind: 'user',
+      subjectId: s.seed.fbUserId,
+      userId: null,
+      scopes: ['pages_show_list', 'pages_manage_posts'],
+      longLived: true,
+      ttlSeconds: null,
+    });
+    const tokens = {
+      PAGE1: s.pageToken(s.seed.pageId, user).token,
+      PAGE2: s.pageToken(s.seed.secondPageId, user).token,
+    };
+    env = {
+      SERVICE_LOG_LEVEL: 'silent',
+      SERVICE_INTERNAL_TOKEN: INTERNAL_TOKEN,
+      SERVICE_CHANNEL_TOKEN_ENV_REFS: Object.entries(tokens)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
+      SERVICE_FACEBOOK_PAGE_CLIENT_ID: META_SANDBOX_APP.clientId,
+      SERVICE_FACEBOOK_PAGE_CLIENT_SECRET: META_SANDBOX_APP.clientSecret,
+      SERVICE_FACEBOOK_PAGE_API_BASE_URL: meta.baseUrls.facebook_page.apiBaseUrl,
+      SERVICE_FACEBOOK_PAGE_AUTH_BASE_URL: meta.baseUrls.facebook_page.authBaseUrl,
+      SERVICE_FACEBOOK_PAGE_UPLOAD_BASE_URL: meta.baseUrls.facebook_page.uploadBaseUrl,
+      SERVICE_PUBLISH_LEASE_SECONDS: '2',
+      SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS: '1',
+      SERVICE_PUBLISH_WORKER_CONCURRENCY: '8',
+      SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true',
+    };
+    ctx = await createTestContext({ env, clock: new LiveClock() as TestClock });
+    env.DATABASE_URL = ctx.config.env.DATABASE_URL!;
+    env.SERVICE_DATA_DIR = ctx.config.dataDir;
+    env.SERVICE_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+  });
 
-	after(async () => {
-		for (const c of children)
-			if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-		await ctx?.close();
-		await meta?.close();
-	});
+  after(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await ctx?.close();
+    await meta?.close();
+  });
 
-	it("kills the worker mid-way and loses or duplicates nothing", {
-		timeout: 60_000,
-	}, async (t) => {
-		const t0 = Date.now();
-		const s = meta.state;
-		const jobIds: string[] = [];
-		const texts = new Map<string, string>();
-		for (let o = 0; o < ORGS; o++) {
-			const org = await ctx.createOrganization({ name: `Crash ${o}` });
-			const auth = { authorization: `Bearer ${org.apiKey}` };
-			const { brandId } = await ctx.createBrand(
-				org.organizationId,
-				`Crash brand ${o}`,
-			);
-			const channels: string[] = [];
-			for (const [ref, page] of [
-				["env:PAGE1", s.seed.pageId],
-				["env:PAGE2", s.seed.secondPageId],
-			] as const) {
-				const r = await ctx.app.inject({
-					method: "PUT",
-					url: "/v1/channel-accounts",
-					headers: auth,
-					payload: {
-						organizationId: org.organizationId,
-						platform: "facebook_page",
-						externalAccountId: page,
-						displayName: "page",
-						accessTokenRef: ref,
-						brandId,
-					},
-				});
-				assert.ok(r.statusCode < 300, r.body);
-				channels.push(r.json().channelAccountId);
-			}
-			for (let i = 0; i < TARGETS / ORGS / 2; i++) {
-				const text = `crash post ${o}-${i}`;
-				const r = await ctx.app.inject({
-					method: "POST",
-					url: "/v1/publish/jobs",
-					headers: auth,
-					payload: {
-						plan: {
-							brandId,
-							text,
-							targets: channels.map((c) => ({
-								platform: "facebook_page",
-								channelAccountId: c,
-							})),
-						},
-						dryRun: false,
-						enqueue: true,
-					},
-				});
-				assert.equal(r.statusCode, 201, r.body);
-				jobIds.push(r.json().publishJobId);
-				for (const t of r.json().targets) texts.set(t.postTargetId, text);
-			}
-		}
-		assert.equal(texts.size, TARGETS);
+  it('kills the worker mid-way and loses or duplicates nothing', {
+    timeout: 60_000,
+  }, async (t) => {
+    const t0 = Date.now();
+    const s = meta.state;
+    const jobIds: string[] = [];
+    const texts = new Map<string, string>();
+    for (let o = 0; o < ORGS; o++) {
+      const org = await ctx.createOrganization({ name: `Crash ${o}` });
+      const auth = { authorization: `Bearer ${org.apiKey}` };
+      const { brandId } = await ctx.createBrand(org.organizationId, `Crash brand ${o}`);
+      const channels: string[] = [];
+      for (const [ref, page] of [
+        ['env:PAGE1', s.seed.pageId],
+        ['env:PAGE2', s.seed.secondPageId],
+      ] as const) {
+        const r = await ctx.app.inject({
+          method: 'PUT',
+          url: '/v1/channel-accounts',
+          headers: auth,
+          payload: {
+            organizationId: org.organizationId,
+            platform: 'facebook_page',
+            externalAccountId: page,
+            displayName: 'page',
+            accessTokenRef: ref,
+            brandId,
+          },
+        });
+        assert.ok(r.statusCode < 300, r.body);
+        channels.push(r.json().channelAccountId);
+      }
+      for (let i = 0; i < TARGETS / ORGS / 2; i++) {
+        const text = `crash post ${o}-${i}`;
+        const r = await ctx.app.inject({
+          method: 'POST',
+          url: '/v1/publish/jobs',
+          headers: auth,
+          payload: {
+            plan: {
+              brandId,
+              text,
+              targets: channels.map((c) => ({
+                platform: 'facebook_page',
+                channelAccountId: c,
+              })),
+            },
+            dryRun: false,
+            enqueue: true,
+          },
+        });
+        assert.equal(r.statusCode, 201, r.body);
+        jobIds.push(r.json().publishJobId);
+        for (const t of r.json().targets) texts.set(t.postTargetId, text);
+      }
+    }
+    assert.equal(texts.size, TARGETS);
 
-		t.diagnostic(`created ${TARGETS} targets in ${Date.now() - t0} ms`);
-		const first = startWorker();
-		await waitFor(
-			"a quarter published",
-			async () => meta.ledger.posts.length >= TARGETS / 4,
-			40_000,
-			5,
-		);
-		first.kill("SIGKILL");
-		await new Promise((r) => first.once("exit", r));
-		const atKill = meta.ledger.posts.length;
-		t.diagnostic(`killed after ${atKill} posts at ${Date.now() - t0} ms`);
-		assert.ok(
-			atKill < TARGETS,
-			`the worker finished before the kill (${atKill})`,
-		);
+    t.diagnostic(`created ${TARGETS} targets in ${Date.now() - t0} ms`);
+    const first = startWorker();
+    await waitFor('a quarter published', async () => meta.ledger.posts.length >= TARGETS / 4, 40_000, 5);
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    const atKill = meta.ledger.posts.length;
+    t.diagnostic(`killed after ${atKill} posts at ${Date.now() - t0} ms`);
+    assert.ok(atKill < TARGETS, `the worker finished before the kill (${atKill})`);
 
-		startWorker();
-		const db = ctx.database.db;
-		const settled = await waitFor(
-			"every target settled",
-			async () => {
-				// the sweep normally runs every minute from the worker's cron; here it is driven directly
-				await ctx.app.inject({
-					method: "POST",
-					url: "/v1/internal/publish-queue/reconcile",
-					headers: { "x-service-internal-token": INTERNAL_TOKEN },
-				});
-				const rows = await db
-					.selectFrom("publish_targets")
-					.select(["id", "state"])
-					.execute();
-				if (process.env.CRASH_DEBUG) {
-					const c: Record<string, number> = {};
-					for (const r of rows) c[r.state] = (c[r.state] ?? 0) + 1;
-					t.diagnostic(
-						`${Date.now() - t0} ${JSON.stringify(c)} recv=${meta.ledger.posts.length}`,
-					);
-				}
-				return rows.every(
-					(r) => r.state === "published" || r.state === "needs_attention",
-				)
-					? rows
-					: null;
-			},
-			45_000,
-			500,
-		);
-		const received = new Map<string, number>();
-		for (const p of meta.ledger.posts)
-			received.set(p.text, (received.get(p.text) ?? 0) + 1);
-		let published = 0;
-		let flagged = 0;
-		for (const row of settled) {
-			if (row.state === "published") published += 1;
-			else flagged += 1;
-		}
-		for (const [text, count] of received)
-			assert.ok(count <= 2, `${text} received ${count} times (two pages)`);
-		assert.equal(settled.length, TARGETS);
-		// every published target was received by the simulator, and nothing beyond flagged ones is extra
-		const totalReceived = meta.ledger.posts.length;
-		assert.ok(
-			totalReceived >= published && totalReceived <= published + flagged,
-			`received ${totalReceived}, published ${published}, flagged ${flagged}`,
-		);
-		const perTarget = await db
-			.selectFrom("publish_targets")
-			.select(["id", "provider_post_id", "state"])
-			.where("state", "=", "published")
-			.execute();
-		const postIds = new Set(meta.ledger.posts.map((p) => p.postId));
-		for (const t of perTarget)
-			assert.ok(
-				postIds.has(t.provider_post_id!),
-				`published target ${t.id} has a post on the simulator`,
-			);
-		assert.equal(
-			new Set(perTarget.map((t) => t.provider_post_id)).size,
-			perTarget.length,
-			"no two targets share a post",
-		);
-		t.diagnostic(
-			`settled at ${Date.now() - t0} ms: ${published} published, ${flagged} needs_attention, ${totalReceived} received`,
-		);
-	});
+    startWorker();
+    const db = ctx.database.db;
+    const settled = await waitFor(
+      'every target settled',
+      async () => {
+        // the sweep normally runs every minute from the worker's cron; here it is driven directly
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/v1/internal/publish-queue/reconcile',
+          headers: { 'x-service-internal-token': INTERNAL_TOKEN },
+        });
+        const rows = await db.selectFrom('publish_targets').select(['id', 'state']).execute();
+        if (process.env.CRASH_DEBUG) {
+          const c: Record<string, number> = {};
+          for (const r of rows) c[r.state] = (c[r.state] ?? 0) + 1;
+          t.diagnostic(`${Date.now() - t0} ${JSON.stringify(c)} recv=${meta.ledger.posts.length}`);
+        }
+        return rows.every((r) => r.state === 'published' || r.state === 'needs_attention') ? rows : null;
+      },
+      45_000,
+      500,
+    );
+    const received = new Map<string, number>();
+    for (const p of meta.ledger.posts) received.set(p.text, (received.get(p.text) ?? 0) + 1);
+    let published = 0;
+    let flagged = 0;
+    for (const row of settled) {
+      if (row.state === 'published') published += 1;
+      else flagged += 1;
+    }
+    for (const [text, count] of received) assert.ok(count <= 2, `${text} received ${count} times (two pages)`);
+    assert.equal(settled.length, TARGETS);
+    // every published target was received by the simulator, and nothing beyond flagged ones is extra
+    const totalReceived = meta.ledger.posts.length;
+    assert.ok(
+      totalReceived >= published && totalReceived <= published + flagged,
+      `received ${totalReceived}, published ${published}, flagged ${flagged}`,
+    );
+    const perTarget = await db
+      .selectFrom('publish_targets')
+      .select(['id', 'provider_post_id', 'state'])
+      .where('state', '=', 'published')
+      .execute();
+    const postIds = new Set(meta.ledger.posts.map((p) => p.postId));
+    for (const t of perTarget) assert.ok(postIds.has(t.provider_post_id!), `published target ${t.id} has a post on the simulator`);
+    assert.equal(new Set(perTarget.map((t) => t.provider_post_id)).size, perTarget.length, 'no two targets share a post');
+    t.diagnostic(`settled at ${Date.now() - t0} ms: ${published} published, ${flagged} needs_attention, ${totalReceived} received`);
+  });
 });

@@ -1,297 +1,237 @@
 /** Reconciliation sweep, URL reconciliation, slot recommendations and the channel disconnect hook. */
-import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
 import {
-	api,
-	connectChannel,
-	createOrg,
-	INTERNAL_TOKEN,
-	type Org,
-	type PublishingHarness,
-	startPublishingHarness,
-	waitForJob,
-} from "./publishing-harness.js";
+  api,
+  connectChannel,
+  createOrg,
+  INTERNAL_TOKEN,
+  type Org,
+  type PublishingHarness,
+  startPublishingHarness,
+  waitForJob,
+} from './publishing-harness.js';
 
-describe("publishing operations", () => {
-	let h: PublishingHarness;
-	let org: Org;
-	let fb: { channelAccountId: string };
-	const db = () => h.ctx.database.db;
-	const create = async (
-		text: string,
-		extra: Record<string, unknown> = {},
-		enqueue = true,
-	) => {
-		const r = await api(h, org, "POST", "/v1/publish/jobs", {
-			plan: {
-				brandId: org.brandId,
-				text,
-				targets: [
-					{ platform: "facebook_page", channelAccountId: fb.channelAccountId },
-				],
-				...extra,
-			},
-			dryRun: false,
-			enqueue,
-		});
-		assert.equal(r.status, 201, JSON.stringify(r.body));
-		return r.body;
-	};
-	const reconcile = (
-		headers: Record<string, string> = {
-			"x-service-internal-token": INTERNAL_TOKEN,
-		},
-	) =>
-		h.ctx.app.inject({
-			method: "POST",
-			url: "/v1/internal/publish-queue/reconcile",
-			headers,
-		});
+describe('publishing operations', () => {
+  let h: PublishingHarness;
+  let org: Org;
+  let fb: { channelAccountId: string };
+  const db = () => h.ctx.database.db;
+  const create = async (text: string, extra: Record<string, unknown> = {}, enqueue = true) => {
+    const r = await api(h, org, 'POST', '/v1/publish/jobs', {
+      plan: {
+        brandId: org.brandId,
+        text,
+        targets: [{ platform: 'facebook_page', channelAccountId: fb.channelAccountId }],
+        ...extra,
+      },
+      dryRun: false,
+      enqueue,
+    });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    return r.body;
+  };
+  const reconcile = (
+    headers: Record<string, string> = {
+      'x-service-internal-token': INTERNAL_TOKEN,
+    },
+  ) =>
+    h.ctx.app.inject({
+      method: 'POST',
+      url: '/v1/internal/publish-queue/reconcile',
+      headers,
+    });
 
-	before(async () => {
-		h = await startPublishingHarness();
-		org = await createOrg(h, "Ops");
-		fb = await connectChannel(h, org, "facebook_page");
-	});
-	after(() => h.close());
+  before(async () => {
+    h = await startPublishingHarness();
+    org = await createOrg(h, 'Ops');
+    fb = await connectChannel(h, org, 'facebook_page');
+  });
+  after(() => h.close());
 
-	it("the internal reconcile route needs the internal token (401 without, 403 wrong)", async () => {
-		const none = await reconcile({});
-		assert.equal(none.statusCode, 401);
-		assert.equal(none.json().error, "internal_token_required");
-		const wrong = await reconcile({ "x-service-internal-token": "nope" });
-		assert.equal(wrong.statusCode, 403);
-		assert.equal(wrong.json().error, "internal_token_forbidden");
-		const bearer = await h.ctx.app.inject({
-			method: "POST",
-			url: "/v1/internal/publish-queue/reconcile",
-			headers: org.auth,
-		});
-		assert.equal(bearer.statusCode, 401);
-	});
+  it('the internal reconcile route needs the internal token (401 without, 403 wrong)', async () => {
+    const none = await reconcile({});
+    assert.equal(none.statusCode, 401);
+    assert.equal(none.json().error, 'internal_token_required');
+    const wrong = await reconcile({ 'x-service-internal-token': 'nope' });
+    assert.equal(wrong.statusCode, 403);
+    assert.equal(wrong.json().error, 'internal_token_forbidden');
+    const bearer = await h.ctx.app.inject({
+      method: 'POST',
+      url: '/v1/internal/publish-queue/reconcile',
+      headers: org.auth,
+    });
+    assert.equal(bearer.statusCode, 401);
+  });
 
-	it("re-queues a due target whose worker job was lost and flags one stuck publishing past its lease", async () => {
-		const lost = await create("lost job");
-		const stuck = await create("stuck publishing");
-		const lostTarget = lost.targets[0].postTargetId;
-		const stuckTarget = stuck.targets[0].postTargetId;
-		// the worker job vanished (e.g. a crash before it was stored elsewhere) and the target is overdue
-		await h.ctx.database.sql.executeSql(
-			`delete from pgboss.job where data->>'targetId' = $1`,
-			[lostTarget],
-		);
-		await db()
-			.updateTable("publish_targets")
-			.set({ next_attempt_at: new Date(Date.now() - 120_000) })
-			.where("id", "=", lostTarget)
-			.execute();
-		// a worker claimed this one and died
-		await db()
-			.updateTable("publish_targets")
-			.set({
-				state: "publishing",
-				lease_until: new Date(Date.now() - 1000),
-				attempts: 1,
-			})
-			.where("id", "=", stuckTarget)
-			.execute();
-		const r = await reconcile();
-		assert.equal(r.statusCode, 200, r.body);
-		assert.equal(r.json().requeuedCount, 1);
-		assert.equal(r.json().flaggedCount, 1);
-		const flagged = (
-			await api(h, org, "GET", `/v1/publish/jobs/${stuck.publishJobId}`)
-		).body;
-		assert.equal(flagged.targets[0].state, "needs_attention");
-		assert.equal(flagged.targets[0].lastError.code, "lease_expired");
-		// a second sweep finds nothing new
-		const again = (await reconcile()).json();
-		assert.equal(again.requeuedCount + again.flaggedCount, 0);
-		await h.ctx.startWorker();
-		const published = await waitForJob(h, org, lost.publishJobId, [
-			"published",
-		]);
-		assert.equal(published.targets[0].attempts, 1);
-		assert.equal(
-			h.meta.ledger.posts.filter((p) => p.text === "lost job").length,
-			1,
-		);
-		// the stuck target's original worker job is stale (version bumped): it never posts
-		assert.equal(
-			h.meta.ledger.posts.filter((p) => p.text === "stuck publishing").length,
-			0,
-		);
-	});
+  it('re-queues a due target whose worker job was lost and flags one stuck publishing past its lease', async () => {
+    const lost = await create('lost job');
+    const stuck = await create('stuck publishing');
+    const lostTarget = lost.targets[0].postTargetId;
+    const stuckTarget = stuck.targets[0].postTargetId;
+    // the worker job vanished (e.g. a crash before it was stored elsewhere) and the target is overdue
+    await h.ctx.database.sql.executeSql(`delete from pgboss.job where data->>'targetId' = $1`, [lostTarget]);
+    await db()
+      .updateTable('publish_targets')
+      .set({ next_attempt_at: new Date(Date.now() - 120_000) })
+      .where('id', '=', lostTarget)
+      .execute();
+    // a worker claimed this one and died
+    await db()
+      .updateTable('publish_targets')
+      .set({
+        state: 'publishing',
+        lease_until: new Date(Date.now() - 1000),
+        attempts: 1,
+      })
+      .where('id', '=', stuckTarget)
+      .execute();
+    const r = await reconcile();
+    assert.equal(r.statusCode, 200, r.body);
+    assert.equal(r.json().requeuedCount, 1);
+    assert.equal(r.json().flaggedCount, 1);
+    const flagged = (await api(h, org, 'GET', `/v1/publish/jobs/${stuck.publishJobId}`)).body;
+    assert.equal(flagged.targets[0].state, 'needs_attention');
+    assert.equal(flagged.targets[0].lastError.code, 'lease_expired');
+    // a second sweep finds nothing new
+    const again = (await reconcile()).json();
+    assert.equal(again.requeuedCount + again.flaggedCount, 0);
+    await h.ctx.startWorker();
+    const published = await waitForJob(h, org, lost.publishJobId, ['published']);
+    assert.equal(published.targets[0].attempts, 1);
+    assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'lost job').length, 1);
+    // the stuck target's original worker job is stale (version bumped): it never posts
+    assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'stuck publishing').length, 0);
+  });
 
-	it("URL reconciliation fetches permalinks of published targets lacking one (dry run first)", async () => {
-		const job = await create("needs a url");
-		const done = await waitForJob(h, org, job.publishJobId, ["published"]);
-		const expected = done.targets[0].providerUrl;
-		assert.ok(expected);
-		await db()
-			.updateTable("publish_targets")
-			.set({ provider_url: null })
-			.where("id", "=", done.targets[0].postTargetId)
-			.execute();
-		const dry = await api(h, org, "POST", "/v1/publish/url-reconciliation", {
-			publishJobId: job.publishJobId,
-		});
-		assert.equal(dry.status, 200, JSON.stringify(dry.body));
-		assert.equal(dry.body.mode, "dry_run");
-		assert.deepEqual(
-			dry.body.targets.map((t: { result: string }) => t.result),
-			["would_fetch"],
-		);
-		const reads = h.meta.ledger.count("read");
-		const real = await api(h, org, "POST", "/v1/publish/url-reconciliation", {
-			postTargetIds: [done.targets[0].postTargetId],
-			dryRun: false,
-		});
-		assert.equal(real.body.mode, "reconciled");
-		assert.equal(real.body.updatedCount, 1);
-		assert.ok(h.meta.ledger.count("read") > reads);
-		const after = (
-			await api(h, org, "GET", `/v1/publish/jobs/${job.publishJobId}`)
-		).body;
-		assert.ok(
-			after.targets[0].providerUrl?.includes(
-				done.targets[0].providerPostId.split("_").pop(),
-			),
-		);
-		const other = await createOrg(h, "Other");
-		assert.equal(
-			(
-				await api(h, other, "POST", "/v1/publish/url-reconciliation", {
-					publishJobId: job.publishJobId,
-				})
-			).body.error,
-			"public_publish_job_not_found",
-		);
-	});
+  it('URL reconciliation fetches permalinks of published targets lacking one (dry run first)', async () => {
+    const job = await create('needs a url');
+    const done = await waitForJob(h, org, job.publishJobId, ['published']);
+    const expected = done.targets[0].providerUrl;
+    assert.ok(expected);
+    await db().updateTable('publish_targets').set({ provider_url: null }).where('id', '=', done.targets[0].postTargetId).execute();
+    const dry = await api(h, org, 'POST', '/v1/publish/url-reconciliation', {
+      publishJobId: job.publishJobId,
+    });
+    assert.equal(dry.status, 200, JSON.stringify(dry.body));
+    assert.equal(dry.body.mode, 'dry_run');
+    assert.deepEqual(
+      dry.body.targets.map((t: { result: string }) => t.result),
+      ['would_fetch'],
+    );
+    const reads = h.meta.ledger.count('read');
+    const real = await api(h, org, 'POST', '/v1/publish/url-reconciliation', {
+      postTargetIds: [done.targets[0].postTargetId],
+      dryRun: false,
+    });
+    assert.equal(real.body.mode, 'reconciled');
+    assert.equal(real.body.updatedCount, 1);
+    assert.ok(h.meta.ledger.count('read') > reads);
+    const after = (await api(h, org, 'GET', `/v1/publish/jobs/${job.publishJobId}`)).body;
+    assert.ok(after.targets[0].providerUrl?.includes(done.targets[0].providerPostId.split('_').pop()));
+    const other = await createOrg(h, 'Other');
+    assert.equal(
+      (
+        await api(h, other, 'POST', '/v1/publish/url-reconciliation', {
+          publishJobId: job.publishJobId,
+        })
+      ).body.error,
+      'public_publish_job_not_found',
+    );
+  });
 
-	it("recommends the next free slot from the saved policy in the brand timezone, with conflicts", async () => {
-		const { brandId } = await h.ctx.createBrand(
-			org.organizationId,
-			"NY brand",
-			{ timezone: "America/New_York" },
-		);
-		const nyOrg = { ...org, brandId };
-		const ch = await connectChannel(h, nyOrg, "threads");
-		// no saved policy: the built-in one, in the brand's timezone (09:00 New York = 14:00Z in January)
-		const builtIn = await api(
-			h,
-			nyOrg,
-			"GET",
-			`/v1/publish/slots?brandId=${brandId}&channelAccountId=${ch.channelAccountId}&from=2030-01-05T00:00:00Z`,
-		);
-		assert.equal(builtIn.status, 200, JSON.stringify(builtIn.body));
-		assert.equal(builtIn.body.policy.source.kind, "default");
-		assert.ok(
-			Math.abs(
-				Date.parse(builtIn.body.recommendation.scheduleAt) -
-					Date.parse("2030-01-05T14:00:00Z"),
-			) <= 600_000,
-			builtIn.body.recommendation.scheduleAt,
-		);
-		const prof = await h.ctx.app.inject({
-			method: "PUT",
-			url: "/v1/publishing-profiles",
-			headers: org.auth,
-			payload: {
-				organizationId: org.organizationId,
-				brandId,
-				name: "NY",
-				isDefault: true,
-				scheduleSettings: {
-					batchPolicy: {
-						horizonDays: 7,
-						slots: [
-							{
-								id: "ten",
-								localTime: "10:00",
-								timezone: "America/New_York",
-								weekdays: [1, 2, 3, 4, 5],
-								jitterSecondsMin: -600,
-								jitterSecondsMax: 600,
-								minGapMinutes: 60,
-							},
-						],
-					},
-				},
-				channels: [
-					{
-						channelAccountId: ch.channelAccountId,
-						platform: "threads",
-						enabled: true,
-					},
-				],
-			},
-		});
-		assert.ok(prof.statusCode < 300, prof.body);
-		// Monday 2030-01-07, 10:00 in New York is 15:00Z; Saturday and Sunday are not in the policy
-		const q = `/v1/publish/slots?brandId=${brandId}&channelAccountId=${ch.channelAccountId}&from=2030-01-05T00:00:00Z`;
-		const free = await api(h, nyOrg, "GET", q);
-		assert.equal(free.status, 200, JSON.stringify(free.body));
-		assert.equal(free.body.mode, "preview");
-		const first = Date.parse(free.body.recommendation.scheduleAt);
-		assert.ok(
-			Math.abs(first - Date.parse("2030-01-07T15:00:00Z")) <= 600_000,
-			free.body.recommendation.scheduleAt,
-		);
-		assert.equal(free.body.policy.source.kind, "profile");
-		assert.deepEqual(free.body.conflicts, []);
-		// a post already at 15:05Z blocks Monday's whole jitter window (60 min gap)
-		const r = await api(h, nyOrg, "POST", "/v1/publish/jobs", {
-			plan: {
-				brandId,
-				text: "monday post",
-				scheduleAt: "2030-01-07T15:05:00Z",
-				targets: [
-					{ platform: "threads", channelAccountId: ch.channelAccountId },
-				],
-			},
-			dryRun: false,
-		});
-		assert.equal(r.status, 201, JSON.stringify(r.body));
-		const busy = await api(h, nyOrg, "GET", q);
-		const next = Date.parse(busy.body.recommendation.scheduleAt);
-		assert.ok(
-			Math.abs(next - Date.parse("2030-01-08T15:00:00Z")) <= 600_000,
-			busy.body.recommendation.scheduleAt,
-		);
-		assert.equal(busy.body.conflicts.length, 1);
-		assert.equal(
-			busy.body.conflicts[0].conflictingTargets[0].postTargetId,
-			r.body.targets[0].postTargetId,
-		);
-		assert.ok(busy.body.checkedSlotCount >= 2);
-		const bad = await api(
-			h,
-			nyOrg,
-			"GET",
-			"/v1/publish/slots?channelAccountId=x",
-		);
-		assert.equal(bad.status, 400);
-		assert.equal(bad.body.error, "invalid_public_publish_slot_query");
-		assert.equal(
-			(await api(h, nyOrg, "GET", "/v1/publish/slots?brandId=brd_nope")).body
-				.error,
-			"invalid_public_publish_slot_query",
-		);
+  it('recommends the next free slot from the saved policy in the brand timezone, with conflicts', async () => {
+    const { brandId } = await h.ctx.createBrand(org.organizationId, 'NY brand', { timezone: 'America/New_York' });
+    const nyOrg = { ...org, brandId };
+    const ch = await connectChannel(h, nyOrg, 'threads');
+    // no saved policy: the built-in one, in the brand's timezone (09:00 New York = 14:00Z in January)
+    const builtIn = await api(
+      h,
+      nyOrg,
+      'GET',
+      `/v1/publish/slots?brandId=${brandId}&channelAccountId=${ch.channelAccountId}&from=2030-01-05T00:00:00Z`,
+    );
+    assert.equal(builtIn.status, 200, JSON.stringify(builtIn.body));
+    assert.equal(builtIn.body.policy.source.kind, 'default');
+    assert.ok(
+      Math.abs(Date.parse(builtIn.body.recommendation.scheduleAt) - Date.parse('2030-01-05T14:00:00Z')) <= 600_000,
+      builtIn.body.recommendation.scheduleAt,
+    );
+    const prof = await h.ctx.app.inject({
+      method: 'PUT',
+      url: '/v1/publishing-profiles',
+      headers: org.auth,
+      payload: {
+        organizationId: org.organizationId,
+        brandId,
+        name: 'NY',
+        isDefault: true,
+        scheduleSettings: {
+          batchPolicy: {
+            horizonDays: 7,
+            slots: [
+              {
+                id: 'ten',
+                localTime: '10:00',
+                timezone: 'America/New_York',
+                weekdays: [1, 2, 3, 4, 5],
+                jitterSecondsMin: -600,
+                jitterSecondsMax: 600,
+                minGapMinutes: 60,
+              },
+            ],
+          },
+        },
+        channels: [
+          {
+            channelAccountId: ch.channelAccountId,
+            platform: 'threads',
+            enabled: true,
+          },
+        ],
+      },
+    });
+    assert.ok(prof.statusCode < 300, prof.body);
+    // Monday 2030-01-07, 10:00 in New York is 15:00Z; Saturday and Sunday are not in the policy
+    const q = `/v1/publish/slots?brandId=${brandId}&channelAccountId=${ch.channelAccountId}&from=2030-01-05T00:00:00Z`;
+    const free = await api(h, nyOrg, 'GET', q);
+    assert.equal(free.status, 200, JSON.stringify(free.body));
+    assert.equal(free.body.mode, 'preview');
+    const first = Date.parse(free.body.recommendation.scheduleAt);
+    assert.ok(Math.abs(first - Date.parse('2030-01-07T15:00:00Z')) <= 600_000, free.body.recommendation.scheduleAt);
+    assert.equal(free.body.policy.source.kind, 'profile');
+    assert.deepEqual(free.body.conflicts, []);
+    // a post already at 15:05Z blocks Monday's whole jitter window (60 min gap)
+    const r = await api(h, nyOrg, 'POST', '/v1/publish/jobs', {
+      plan: {
+        brandId,
+        text: 'monday post',
+        scheduleAt: '2030-01-07T15:05:00Z',
+        targets: [{ platform: 'threads', channelAccountId: ch.channelAccountId }],
+      },
+      dryRun: false,
+    });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const busy = await api(h, nyOrg, 'GET', q);
+    const next = Date.parse(busy.body.recommendation.scheduleAt);
+    assert.ok(Math.abs(next - Date.parse('2030-01-08T15:00:00Z')) <= 600_000, busy.body.recommendation.scheduleAt);
+    assert.equal(busy.body.conflicts.length, 1);
+    assert.equal(busy.body.conflicts[0].conflictingTargets[0].postTargetId, r.body.targets[0].postTargetId);
+    assert.ok(busy.body.checkedSlotCount >= 2);
+    const bad = await api(h, nyOrg, 'GET', '/v1/publish/slots?channelAccountId=x');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error, 'invalid_public_publish_slot_query');
+    assert.equal((await api(h, nyOrg, 'GET', '/v1/publish/slots?brandId=brd_nope')).body.error, 'invalid_public_publish_slot_query');
 
-		// disconnecting the channel cancels its scheduled target and reports it
-		const del = await h.ctx.app.inject({
-			method: "DELETE",
-			url: `/v1/channel-accounts/${ch.channelAccountId}`,
-			headers: org.auth,
-			payload: { organizationId: org.organizationId },
-		});
-		assert.equal(del.statusCode, 200, del.body);
-		assert.equal(del.json().disconnectSummary.cancelledPostTargetCount, 1);
-		assert.equal(
-			(await api(h, nyOrg, "GET", `/v1/publish/jobs/${r.body.publishJobId}`))
-				.body.status,
-			"cancelled",
-		);
-	});
+    // disconnecting the channel cancels its scheduled target and reports it
+    const del = await h.ctx.app.inject({
+      method: 'DELETE',
+      url: `/v1/channel-accounts/${ch.channelAccountId}`,
+      headers: org.auth,
+      payload: { organizationId: org.organizationId },
+    });
+    assert.equal(del.statusCode, 200, del.body);
+    assert.equal(del.json().disconnectSummary.cancelledPostTargetCount, 1);
+    assert.equal((await api(h, nyOrg, 'GET', `/v1/publish/jobs/${r.body.publishJobId}`)).body.status, 'cancelled');
+  });
 });

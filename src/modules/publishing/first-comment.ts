@@ -4,120 +4,86 @@
  * published). Its failure never changes the target's state. Transient and rate-limited failures are
  * retried up to FIRST_COMMENT_MAX_ATTEMPTS; a lost answer is flagged, never posted twice.
  */
-import type { AppDeps } from "../../app-deps.js";
-import { ProviderError } from "../../providers/provider.js";
-import type { ChannelGateway } from "./channel-gateway.js";
-import { targetError } from "./publish-engine.js";
-import { type CommentJobData, sendCommentJob } from "./publish-queue.js";
+import type { AppDeps } from '../../app-deps.js';
+import { ProviderError } from '../../providers/provider.js';
+import type { ChannelGateway } from './channel-gateway.js';
+import { targetError } from './publish-engine.js';
+import { type CommentJobData, sendCommentJob } from './publish-queue.js';
 
 export const FIRST_COMMENT_MAX_ATTEMPTS = 3;
 
 export class FirstCommentStep {
-	constructor(
-		private readonly deps: AppDeps,
-		private readonly channels: ChannelGateway,
-		private readonly retryBaseMs: number,
-	) {}
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly channels: ChannelGateway,
+    private readonly retryBaseMs: number,
+  ) {}
 
-	async handle(data: CommentJobData): Promise<string> {
-		const db = this.deps.database.db;
-		const now = this.deps.clock.now();
-		const row = await db
-			.updateTable("publish_targets")
-			.set((eb) => ({
-				first_comment_state: "posting",
-				first_comment_attempts: eb("first_comment_attempts", "+", 1),
-				updated_at: now,
-			}))
-			.where("id", "=", data.targetId)
-			.where("organization_id", "=", data.organizationId)
-			.where("state", "=", "published")
-			.where("first_comment_state", "=", "pending")
-			.returningAll()
-			.executeTakeFirst();
-		if (!row || !row.provider_post_id) return "stale";
-		const fc = row.first_comment as { content: string } | null;
-		const finish = async (
-			state: string,
-			set: { id?: string; error?: ReturnType<typeof targetError> | null },
-		) => {
-			await db
-				.updateTable("publish_targets")
-				.set({
-					first_comment_state: state,
-					...(set.id ? { first_comment_id: set.id } : {}),
-					...(set.error !== undefined
-						? { first_comment_error: JSON.stringify(set.error) }
-						: {}),
-					updated_at: this.deps.clock.now(),
-				})
-				.where("id", "=", row.id)
-				.where("first_comment_state", "=", "posting")
-				.execute();
-			return state;
-		};
-		try {
-			const { provider, ctx } = await this.channels.resolve(
-				row.organization_id,
-				row.channel_account_id,
-			);
-			const { providerCommentId } = await provider.postComment(ctx, {
-				providerPostId: row.provider_post_id,
-				text: fc?.content ?? "",
-			});
-			return finish("posted", { id: providerCommentId, error: null });
-		} catch (err) {
-			const at = this.deps.clock.now();
-			if (err instanceof ProviderError) {
-				const e = targetError(
-					err.providerCode ?? err.category,
-					err.category,
-					err.message,
-					err.providerResponse,
-					at,
-				);
-				if (
-					err.retryable &&
-					row.first_comment_attempts < FIRST_COMMENT_MAX_ATTEMPTS
-				) {
-					const delay = Math.max(
-						this.retryBaseMs * 2 ** (row.first_comment_attempts - 1),
-						(err.retryAfterSeconds ?? 0) * 1000,
-					);
-					return db.transaction().execute(async (tx) => {
-						await tx
-							.updateTable("publish_targets")
-							.set({
-								first_comment_state: "pending",
-								first_comment_error: JSON.stringify(e),
-								updated_at: at,
-							})
-							.where("id", "=", row.id)
-							.where("first_comment_state", "=", "posting")
-							.execute();
-						await sendCommentJob(
-							this.deps.jobs,
-							tx,
-							data,
-							new Date(at.getTime() + delay),
-						);
-						return "retry";
-					});
-				}
-				return finish(
-					err.category === "unknown_outcome" ? "needs_attention" : "failed",
-					{ error: e },
-				);
-			}
-			return finish("failed", {
-				error: targetError(
-					"first_comment_error",
-					"transient",
-					(err as Error).message,
-					null,
-					at,
-				),
-			});
-		}
-	}
+  async handle(data: CommentJobData): Promise<string> {
+    const db = this.deps.database.db;
+    const now = this.deps.clock.now();
+    const row = await db
+      .updateTable('publish_targets')
+      .set((eb) => ({
+        first_comment_state: 'posting',
+        first_comment_attempts: eb('first_comment_attempts', '+', 1),
+        updated_at: now,
+      }))
+      .where('id', '=', data.targetId)
+      .where('organization_id', '=', data.organizationId)
+      .where('state', '=', 'published')
+      .where('first_comment_state', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    if (!row || !row.provider_post_id) return 'stale';
+    const fc = row.first_comment as { content: string } | null;
+    const finish = async (state: string, set: { id?: string; error?: ReturnType<typeof targetError> | null }) => {
+      await db
+        .updateTable('publish_targets')
+        .set({
+          first_comment_state: state,
+          ...(set.id ? { first_comment_id: set.id } : {}),
+          ...(set.error !== undefined ? { first_comment_error: JSON.stringify(set.error) } : {}),
+          updated_at: this.deps.clock.now(),
+        })
+        .where('id', '=', row.id)
+        .where('first_comment_state', '=', 'posting')
+        .execute();
+      return state;
+    };
+    try {
+      const { provider, ctx } = await this.channels.resolve(row.organization_id, row.channel_account_id);
+      const { providerCommentId } = await provider.postComment(ctx, {
+        providerPostId: row.provider_post_id,
+        text: fc?.content ?? '',
+      });
+      return finish('posted', { id: providerCommentId, error: null });
+    } catch (err) {
+      const at = this.deps.clock.now();
+      if (err instanceof ProviderError) {
+        const e = targetError(err.providerCode ?? err.category, err.category, err.message, err.providerResponse, at);
+        if (err.retryable && row.first_comment_attempts < FIRST_COMMENT_MAX_ATTEMPTS) {
+          const delay = Math.max(this.retryBaseMs * 2 ** (row.first_comment_attempts - 1), (err.retryAfterSeconds ?? 0) * 1000);
+          return db.transaction().execute(async (tx) => {
+            await tx
+              .updateTable('publish_targets')
+              .set({
+                first_comment_state: 'pending',
+                first_comment_error: JSON.stringify(e),
+                updated_at: at,
+              })
+              .where('id', '=', row.id)
+              .where('first_comment_state', '=', 'posting')
+              .execute();
+            await sendCommentJob(this.deps.jobs, tx, data, new Date(at.getTime() + delay));
+            return 'retry';
+          });
+        }
+        return finish(err.category === 'unknown_outcome' ? 'needs_attention' : 'failed', { error: e });
+      }
+      return finish('failed', {
+        error: targetError('first_comment_error', 'transient', (err as Error).message, null, at),
+      });
+    }
+  }
 }

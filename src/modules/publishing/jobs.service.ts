@@ -5,214 +5,171 @@
  * target is reported as not changed — or finds its job stale and skips), and new worker jobs are sent
  * in the same transaction.
  */
-import type { AppDeps } from "../../app-deps.js";
-import { decodeCursor, page } from "../../http/pagination.js";
-import { AppError, type ErrorCode } from "../../platform/errors.js";
-import { type TargetEvent, TRANSITIONS } from "./publish-states.js";
-import { ensurePublishQueues, sendTargetJob } from "./publish-queue.js";
-import { toJob } from "./publishing.mappers.js";
-import { publishingRepository } from "./publishing.repository.js";
-import type { JobListQueryT, PublishJobT } from "./publishing.schemas.js";
+import type { AppDeps } from '../../app-deps.js';
+import { decodeCursor, page } from '../../http/pagination.js';
+import { AppError, type ErrorCode } from '../../platform/errors.js';
+import { type TargetEvent, TRANSITIONS } from './publish-states.js';
+import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
+import { toJob } from './publishing.mappers.js';
+import { publishingRepository } from './publishing.repository.js';
+import type { JobListQueryT, PublishJobT } from './publishing.schemas.js';
 
-const REFUSALS: Record<"enqueue" | "schedule" | "cancel", ErrorCode> = {
-	enqueue: "publish_job_not_enqueueable",
-	schedule: "publish_job_not_schedulable",
-	cancel: "publish_job_not_cancellable",
+const REFUSALS: Record<'enqueue' | 'schedule' | 'cancel', ErrorCode> = {
+  enqueue: 'publish_job_not_enqueueable',
+  schedule: 'publish_job_not_schedulable',
+  cancel: 'publish_job_not_cancellable',
 };
 
 export class JobsService {
-	constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: AppDeps) {}
 
-	private get db() {
-		return this.deps.database.db;
-	}
+  private get db() {
+    return this.deps.database.db;
+  }
 
-	async list(organizationId: string, q: JobListQueryT) {
-		const limit = q.limit ?? 50;
-		const filters = {
-			brandId: q.brandId,
-			status: q.status,
-			from: q.from,
-			to: q.to,
-		};
-		if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
-			throw new AppError("invalid_public_publish_job_query", {
-				message: "from must be before to.",
-				fields: [{ path: ["from"], source: "query" }],
-			});
-		}
-		const beforeId = decodeCursor(
-			q.cursor,
-			filters,
-			"invalid_public_publish_job_query",
-		);
-		const rows = await publishingRepository.listJobs(this.db, organizationId, {
-			brandId: q.brandId,
-			status: q.status,
-			from: q.from ? new Date(q.from) : undefined,
-			to: q.to ? new Date(q.to) : undefined,
-			beforeId,
-			limit,
-		});
-		const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
-		const targets = await publishingRepository.targetsOf(
-			this.db,
-			organizationId,
-			data.map((j) => j.id),
-		);
-		return {
-			data: data.map((j) =>
-				toJob(
-					j,
-					targets.filter((t) => t.job_id === j.id),
-				),
-			),
-			nextCursor,
-		};
-	}
+  async list(organizationId: string, q: JobListQueryT) {
+    const limit = q.limit ?? 50;
+    const filters = {
+      brandId: q.brandId,
+      status: q.status,
+      from: q.from,
+      to: q.to,
+    };
+    if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
+      throw new AppError('invalid_public_publish_job_query', {
+        message: 'from must be before to.',
+        fields: [{ path: ['from'], source: 'query' }],
+      });
+    }
+    const beforeId = decodeCursor(q.cursor, filters, 'invalid_public_publish_job_query');
+    const rows = await publishingRepository.listJobs(this.db, organizationId, {
+      brandId: q.brandId,
+      status: q.status,
+      from: q.from ? new Date(q.from) : undefined,
+      to: q.to ? new Date(q.to) : undefined,
+      beforeId,
+      limit,
+    });
+    const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
+    const targets = await publishingRepository.targetsOf(
+      this.db,
+      organizationId,
+      data.map((j) => j.id),
+    );
+    return {
+      data: data.map((j) =>
+        toJob(
+          j,
+          targets.filter((t) => t.job_id === j.id),
+        ),
+      ),
+      nextCursor,
+    };
+  }
 
-	async get(organizationId: string, jobId: string): Promise<PublishJobT> {
-		const job = await publishingRepository.getJob(
-			this.db,
-			organizationId,
-			jobId,
-		);
-		if (!job)
-			throw new AppError("public_publish_job_not_found", {
-				message: `No publish job ${jobId} in the principal organization.`,
-			});
-		return toJob(
-			job,
-			await publishingRepository.targetsOf(this.db, organizationId, [jobId]),
-		);
-	}
+  async get(organizationId: string, jobId: string): Promise<PublishJobT> {
+    const job = await publishingRepository.getJob(this.db, organizationId, jobId);
+    if (!job)
+      throw new AppError('public_publish_job_not_found', {
+        message: `No publish job ${jobId} in the principal organization.`,
+      });
+    return toJob(job, await publishingRepository.targetsOf(this.db, organizationId, [jobId]));
+  }
 
-	enqueue(organizationId: string, jobId: string): Promise<PublishJobT> {
-		if (!this.deps.config.gateOpen("SERVICE_PUBLISH_ENQUEUE_ENABLED"))
-			throw new AppError("publish_enqueue_disabled");
-		const now = this.deps.clock.now();
-		return this.change(
-			organizationId,
-			jobId,
-			"enqueue",
-			{ nextAttemptAt: now, stateReason: null },
-			now,
-		);
-	}
+  enqueue(organizationId: string, jobId: string): Promise<PublishJobT> {
+    if (!this.deps.config.gateOpen('SERVICE_PUBLISH_ENQUEUE_ENABLED')) throw new AppError('publish_enqueue_disabled');
+    const now = this.deps.clock.now();
+    return this.change(organizationId, jobId, 'enqueue', { nextAttemptAt: now, stateReason: null }, now);
+  }
 
-	schedule(
-		organizationId: string,
-		jobId: string,
-		scheduleAt: string,
-	): Promise<PublishJobT> {
-		if (!this.deps.config.gateOpen("SERVICE_PUBLISH_SCHEDULE_WRITE_ENABLED"))
-			throw new AppError("publish_schedule_write_disabled");
-		const now = this.deps.clock.now();
-		const at = new Date(scheduleAt);
-		if (!(at.getTime() > now.getTime())) {
-			throw new AppError("invalid_public_publish_schedule_request", {
-				message: `scheduleAt must be in the future (now is ${now.toISOString()}).`,
-				fields: [{ path: ["scheduleAt"], source: "body" }],
-			});
-		}
-		return this.change(
-			organizationId,
-			jobId,
-			"schedule",
-			{ scheduledAt: at, nextAttemptAt: at, stateReason: null },
-			now,
-		);
-	}
+  schedule(organizationId: string, jobId: string, scheduleAt: string): Promise<PublishJobT> {
+    if (!this.deps.config.gateOpen('SERVICE_PUBLISH_SCHEDULE_WRITE_ENABLED')) throw new AppError('publish_schedule_write_disabled');
+    const now = this.deps.clock.now();
+    const at = new Date(scheduleAt);
+    if (!(at.getTime() > now.getTime())) {
+      throw new AppError('invalid_public_publish_schedule_request', {
+        message: `scheduleAt must be in the future (now is ${now.toISOString()}).`,
+        fields: [{ path: ['scheduleAt'], source: 'body' }],
+      });
+    }
+    return this.change(organizationId, jobId, 'schedule', { scheduledAt: at, nextAttemptAt: at, stateReason: null }, now);
+  }
 
-	cancel(
-		organizationId: string,
-		jobId: string,
-		reason: string | undefined,
-	): Promise<PublishJobT> {
-		if (!this.deps.config.gateOpen("SERVICE_PUBLISH_CANCEL_WRITE_ENABLED"))
-			throw new AppError("publish_cancel_write_disabled");
-		const now = this.deps.clock.now();
-		return this.change(
-			organizationId,
-			jobId,
-			"cancel",
-			{ nextAttemptAt: null, stateReason: reason ?? "cancelled by the client" },
-			now,
-			reason ?? null,
-		);
-	}
+  cancel(organizationId: string, jobId: string, reason: string | undefined): Promise<PublishJobT> {
+    if (!this.deps.config.gateOpen('SERVICE_PUBLISH_CANCEL_WRITE_ENABLED')) throw new AppError('publish_cancel_write_disabled');
+    const now = this.deps.clock.now();
+    return this.change(
+      organizationId,
+      jobId,
+      'cancel',
+      { nextAttemptAt: null, stateReason: reason ?? 'cancelled by the client' },
+      now,
+      reason ?? null,
+    );
+  }
 
-	private async change(
-		organizationId: string,
-		jobId: string,
-		event: Extract<TargetEvent, "enqueue" | "schedule" | "cancel">,
-		set: {
-			scheduledAt?: Date;
-			nextAttemptAt: Date | null;
-			stateReason: string | null;
-		},
-		now: Date,
-		cancelReason: string | null = null,
-	): Promise<PublishJobT> {
-		await ensurePublishQueues(this.deps.jobs);
-		await this.db.transaction().execute(async (tx) => {
-			const job = await publishingRepository.getJob(tx, organizationId, jobId, {
-				forUpdate: true,
-			});
-			if (!job)
-				throw new AppError("public_publish_job_not_found", {
-					message: `No publish job ${jobId} in the principal organization.`,
-				});
-			// keep the first attempt no earlier than the job's runAfter
-			const nextAttemptAt =
-				set.nextAttemptAt && job.run_after && job.run_after > set.nextAttemptAt
-					? job.run_after
-					: set.nextAttemptAt;
-			const changed = await publishingRepository.applyEvent(
-				tx,
-				organizationId,
-				jobId,
-				event,
-				{ ...set, nextAttemptAt, at: now },
-			);
-			if (changed.length === 0) {
-				const states = (
-					await publishingRepository.targetsOf(tx, organizationId, [jobId])
-				).map((t) => `${t.id}: ${t.state}`);
-				throw new AppError(REFUSALS[event], {
-					message: `No target can ${event === "schedule" ? "be rescheduled" : event === "cancel" ? "be cancelled" : "be queued"} (allowed from ${TRANSITIONS[event].from.join(", ")}); targets: ${states.join("; ") || "none"}.`,
-					details: { allowedFrom: TRANSITIONS[event].from },
-				});
-			}
-			if (event !== "cancel") {
-				for (const t of changed)
-					await sendTargetJob(
-						this.deps.jobs,
-						tx,
-						{
-							targetId: t.id,
-							organizationId,
-							version: t.version,
-							step: "publish",
-						},
-						nextAttemptAt,
-					);
-			} else {
-				await tx
-					.updateTable("publish_targets")
-					.set({ first_comment_state: "cancelled" })
-					.where("job_id", "=", jobId)
-					.where("state", "=", "cancelled")
-					.where("first_comment_state", "=", "waiting")
-					.execute();
-			}
-			await publishingRepository.setJobFields(tx, jobId, {
-				at: now,
-				...(event === "schedule" ? { scheduledAt: set.scheduledAt } : {}),
-				...(event === "cancel" ? { cancelReason } : {}),
-			});
-			await publishingRepository.refreshJobStatus(tx, jobId, now);
-		});
-		return this.get(organizationId, jobId);
-	}
+  private async change(
+    organizationId: string,
+    jobId: string,
+    event: Extract<TargetEvent, 'enqueue' | 'schedule' | 'cancel'>,
+    set: {
+      scheduledAt?: Date;
+      nextAttemptAt: Date | null;
+      stateReason: string | null;
+    },
+    now: Date,
+    cancelReason: string | null = null,
+  ): Promise<PublishJobT> {
+    await ensurePublishQueues(this.deps.jobs);
+    await this.db.transaction().execute(async (tx) => {
+      const job = await publishingRepository.getJob(tx, organizationId, jobId, {
+        forUpdate: true,
+      });
+      if (!job)
+        throw new AppError('public_publish_job_not_found', {
+          message: `No publish job ${jobId} in the principal organization.`,
+        });
+      // keep the first attempt no earlier than the job's runAfter
+      const nextAttemptAt = set.nextAttemptAt && job.run_after && job.run_after > set.nextAttemptAt ? job.run_after : set.nextAttemptAt;
+      const changed = await publishingRepository.applyEvent(tx, organizationId, jobId, event, { ...set, nextAttemptAt, at: now });
+      if (changed.length === 0) {
+        const states = (await publishingRepository.targetsOf(tx, organizationId, [jobId])).map((t) => `${t.id}: ${t.state}`);
+        throw new AppError(REFUSALS[event], {
+          message: `No target can ${event === 'schedule' ? 'be rescheduled' : event === 'cancel' ? 'be cancelled' : 'be queued'} (allowed from ${TRANSITIONS[event].from.join(', ')}); targets: ${states.join('; ') || 'none'}.`,
+          details: { allowedFrom: TRANSITIONS[event].from },
+        });
+      }
+      if (event !== 'cancel') {
+        for (const t of changed)
+          await sendTargetJob(
+            this.deps.jobs,
+            tx,
+            {
+              targetId: t.id,
+              organizationId,
+              version: t.version,
+              step: 'publish',
+              platform: t.platform,
+              channelAccountId: t.channel_account_id,
+            },
+            nextAttemptAt,
+          );
+      } else {
+        await tx
+          .updateTable('publish_targets')
+          .set({ first_comment_state: 'cancelled' })
+          .where('job_id', '=', jobId)
+          .where('state', '=', 'cancelled')
+          .where('first_comment_state', '=', 'waiting')
+          .execute();
+      }
+      await publishingRepository.setJobFields(tx, jobId, {
+        at: now,
+        ...(event === 'schedule' ? { scheduledAt: set.scheduledAt } : {}),
+        ...(event === 'cancel' ? { cancelReason } : {}),
+      });
+      await publishingRepository.refreshJobStatus(tx, jobId, now);
+    });
+    return this.get(organizationId, jobId);
+  }
 }

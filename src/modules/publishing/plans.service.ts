@@ -3,364 +3,281 @@
  * profile expansion, media resolution, validation, idempotent create and, in the same transaction as
  * the rows, the worker jobs of every scheduled or queued target.
  */
-import { createHash } from "node:crypto";
-import type { AppDeps } from "../../app-deps.js";
-import type { Executor } from "../../platform/db/database.js";
-import { AppError } from "../../platform/errors.js";
-import { newId } from "../../platform/ids.js";
-import type { ChannelGateway } from "./channel-gateway.js";
-import {
-	type MediaAccess,
-	type MediaInputT,
-	toStored,
-} from "./media-access.js";
-import {
-	type PlanIssue,
-	type PlanTargetInput,
-	type PlanValidation,
-	validatePlan,
-} from "./plan-validation.js";
-import { deriveJobStatus } from "./publish-states.js";
-import { ensurePublishQueues, sendTargetJob } from "./publish-queue.js";
-import { toJob } from "./publishing.mappers.js";
-import {
-	type NewTarget,
-	publishingRepository,
-} from "./publishing.repository.js";
-import type {
-	AgentPublishRequestT,
-	PublicPublishPlanInputT,
-	PublishJobT,
-} from "./publishing.schemas.js";
+import { createHash } from 'node:crypto';
+import type { AppDeps } from '../../app-deps.js';
+import type { Executor } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { ChannelGateway } from './channel-gateway.js';
+import { type MediaAccess, type MediaInputT, toStored } from './media-access.js';
+import { type PlanIssue, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';
+import { deriveJobStatus } from './publish-states.js';
+import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
+import { toJob } from './publishing.mappers.js';
+import { type NewTarget, publishingRepository } from './publishing.repository.js';
+import type { AgentPublishRequestT, PublicPublishPlanInputT, PublishJobT } from './publishing.schemas.js';
 
 /** A scheduleAt this far in the past is refused; closer than that it is simply due now. */
 const PAST_TOLERANCE_MS = 60_000;
 
 interface ResolvedPlan {
-	validation: PlanValidation;
-	profileId: string | null;
-	media: ReturnType<typeof toStored>[];
+  validation: PlanValidation;
+  profileId: string | null;
+  media: ReturnType<typeof toStored>[];
 }
 
 export type CreateAnswer =
-	| { kind: "dry_run"; body: Record<string, unknown> }
-	| { kind: "created"; job: PublishJobT }
-	| { kind: "replayed"; job: PublishJobT };
+  | { kind: 'dry_run'; body: Record<string, unknown> }
+  | { kind: 'created'; job: PublishJobT }
+  | { kind: 'replayed'; job: PublishJobT };
 
 export class PlansService {
-	constructor(
-		private readonly deps: AppDeps,
-		private readonly channels: ChannelGateway,
-		private readonly media: MediaAccess,
-	) {}
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly channels: ChannelGateway,
+    private readonly media: MediaAccess,
+  ) {}
 
-	private get db() {
-		return this.deps.database.db;
-	}
+  private get db() {
+    return this.deps.database.db;
+  }
 
-	async preview(organizationId: string, plan: PublicPublishPlanInputT) {
-		const r = await this.resolve(this.db, organizationId, {
-			brandId: plan.brandId,
-			text: plan.text,
-			productId: plan.productId,
-			media: plan.media as MediaInputT[],
-			mediaLibraryItemIds: [],
-			targets: plan.targets,
-		});
-		return { mode: "preview" as const, ...r.validation };
-	}
+  async preview(organizationId: string, plan: PublicPublishPlanInputT) {
+    const r = await this.resolve(this.db, organizationId, {
+      brandId: plan.brandId,
+      text: plan.text,
+      productId: plan.productId,
+      media: plan.media as MediaInputT[],
+      mediaLibraryItemIds: [],
+      targets: plan.targets,
+    });
+    return { mode: 'preview' as const, ...r.validation };
+  }
 
-	private async resolve(
-		db: Executor,
-		organizationId: string,
-		plan: {
-			brandId: string;
-			text: string;
-			productId?: string;
-			profileId?: string;
-			media: MediaInputT[];
-			mediaLibraryItemIds: string[];
-			targets: PlanTargetInput[];
-			scheduleAt?: string;
-		},
-	): Promise<ResolvedPlan> {
-		const resolutionIssues: PlanIssue[] = [];
-		let targets = plan.targets;
-		let profileId: string | null = null;
-		if (plan.profileId) {
-			const expansion = await this.channels.expandProfile(
-				db,
-				organizationId,
-				plan.profileId,
-			);
-			if (!expansion) {
-				resolutionIssues.push({
-					targetIndex: null,
-					channelAccountId: null,
-					path: ["plan", "profileId"],
-					code: "profile_not_found",
-					severity: "blocking",
-					message: `No publishing profile ${plan.profileId} in the organization.`,
-				});
-			} else {
-				profileId = expansion.profileId;
-				if (expansion.brandId !== plan.brandId) {
-					resolutionIssues.push({
-						targetIndex: null,
-						channelAccountId: null,
-						path: ["plan", "profileId"],
-						code: "profile_brand_mismatch",
-						severity: "blocking",
-						message: `Profile ${plan.profileId} belongs to brand ${expansion.brandId}.`,
-					});
-				}
-				if (targets.length === 0) targets = expansion.targets;
-			}
-		}
-		const brand = await db
-			.selectFrom("brands")
-			.select("id")
-			.where("organization_id", "=", organizationId)
-			.where("id", "=", plan.brandId)
-			.executeTakeFirst();
-		const product = plan.productId
-			? await db
-					.selectFrom("brand_products")
-					.select("id")
-					.where("organization_id", "=", organizationId)
-					.where("brand_id", "=", plan.brandId)
-					.where("id", "=", plan.productId)
-					.executeTakeFirst()
-			: undefined;
-		const media = await this.media.resolve(
-			db,
-			organizationId,
-			plan.media,
-			plan.mediaLibraryItemIds,
-		);
-		resolutionIssues.push(...media.issues);
-		if (
-			plan.scheduleAt &&
-			Date.parse(plan.scheduleAt) <
-				this.deps.clock.now().getTime() - PAST_TOLERANCE_MS
-		) {
-			resolutionIssues.push({
-				targetIndex: null,
-				channelAccountId: null,
-				path: ["plan", "scheduleAt"],
-				code: "schedule_at_in_past",
-				severity: "blocking",
-				message: `scheduleAt ${plan.scheduleAt} is in the past.`,
-			});
-		}
-		const channels = await this.channels.facts(
-			db,
-			organizationId,
-			targets.map((t) => t.channelAccountId),
-		);
-		const validation = validatePlan({
-			brandId: plan.brandId,
-			brandExists: !!brand,
-			productId: plan.productId ?? null,
-			productExists: !!product,
-			text: plan.text,
-			media: media.media,
-			targets,
-			channels,
-			resolutionIssues,
-		});
-		return { validation, profileId, media: media.media.map(toStored) };
-	}
+  private async resolve(
+    db: Executor,
+    organizationId: string,
+    plan: {
+      brandId: string;
+      text: string;
+      productId?: string;
+      profileId?: string;
+      media: MediaInputT[];
+      mediaLibraryItemIds: string[];
+      targets: PlanTargetInput[];
+      scheduleAt?: string;
+    },
+  ): Promise<ResolvedPlan> {
+    const resolutionIssues: PlanIssue[] = [];
+    let targets = plan.targets;
+    let profileId: string | null = null;
+    if (plan.profileId) {
+      const expansion = await this.channels.expandProfile(db, organizationId, plan.profileId);
+      if (!expansion) {
+        resolutionIssues.push({
+          targetIndex: null,
+          channelAccountId: null,
+          path: ['plan', 'profileId'],
+          code: 'profile_not_found',
+          severity: 'blocking',
+          message: `No publishing profile ${plan.profileId} in the organization.`,
+        });
+      } else {
+        profileId = expansion.profileId;
+        if (expansion.brandId !== plan.brandId) {
+          resolutionIssues.push({
+            targetIndex: null,
+            channelAccountId: null,
+            path: ['plan', 'profileId'],
+            code: 'profile_brand_mismatch',
+            severity: 'blocking',
+            message: `Profile ${plan.profileId} belongs to brand ${expansion.brandId}.`,
+          });
+        }
+        if (targets.length === 0) targets = expansion.targets;
+      }
+    }
+    const brand = await db
+      .selectFrom('brands')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', plan.brandId)
+      .executeTakeFirst();
+    const product = plan.productId
+      ? await db
+          .selectFrom('brand_products')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('brand_id', '=', plan.brandId)
+          .where('id', '=', plan.productId)
+          .executeTakeFirst()
+      : undefined;
+    const media = await this.media.resolve(db, organizationId, plan.media, plan.mediaLibraryItemIds);
+    resolutionIssues.push(...media.issues);
+    if (plan.scheduleAt && Date.parse(plan.scheduleAt) < this.deps.clock.now().getTime() - PAST_TOLERANCE_MS) {
+      resolutionIssues.push({
+        targetIndex: null,
+        channelAccountId: null,
+        path: ['plan', 'scheduleAt'],
+        code: 'schedule_at_in_past',
+        severity: 'blocking',
+        message: `scheduleAt ${plan.scheduleAt} is in the past.`,
+      });
+    }
+    const channels = await this.channels.facts(
+      db,
+      organizationId,
+      targets.map((t) => t.channelAccountId),
+    );
+    const validation = validatePlan({
+      brandId: plan.brandId,
+      brandExists: !!brand,
+      productId: plan.productId ?? null,
+      productExists: !!product,
+      text: plan.text,
+      media: media.media,
+      targets,
+      channels,
+      resolutionIssues,
+    });
+    return { validation, profileId, media: media.media.map(toStored) };
+  }
 
-	async create(
-		organizationId: string,
-		req: AgentPublishRequestT,
-	): Promise<CreateAnswer> {
-		const dryRun = req.dryRun ?? true;
-		const enqueue = req.enqueue ?? false;
-		if (
-			!dryRun &&
-			!this.deps.config.gateOpen("SERVICE_PUBLISH_JOB_WRITE_ENABLED")
-		)
-			throw new AppError("publish_job_write_disabled");
-		if (
-			!dryRun &&
-			enqueue &&
-			!this.deps.config.gateOpen("SERVICE_PUBLISH_ENQUEUE_ENABLED")
-		)
-			throw new AppError("publish_enqueue_disabled");
-		const requestHash = createHash("sha256")
-			.update(JSON.stringify(req))
-			.digest("hex");
-		if (!dryRun && req.idempotencyKey) {
-			const replay = await this.replay(
-				organizationId,
-				req.idempotencyKey,
-				requestHash,
-			);
-			if (replay) return replay;
-		}
-		const plan = req.plan;
-		const resolved = await this.resolve(this.db, organizationId, {
-			brandId: plan.brandId,
-			text: plan.text,
-			productId: plan.productId,
-			profileId: plan.profileId,
-			media: (plan.media ?? []) as MediaInputT[],
-			mediaLibraryItemIds: plan.mediaLibraryItemIds ?? [],
-			targets: plan.targets ?? [],
-			scheduleAt: plan.scheduleAt,
-		});
-		const v = resolved.validation;
-		if (!v.valid) {
-			throw new AppError("publish_plan_validation_failed", {
-				message: `The plan has ${v.issues.filter((i) => i.severity === "blocking").length} blocking issue(s): ${v.issues.find((i) => i.severity === "blocking")?.message}`,
-				details: { issues: v.issues },
-			});
-		}
-		const now = this.deps.clock.now();
-		const scheduledAt = plan.scheduleAt ? new Date(plan.scheduleAt) : null;
-		const runAfter = req.runAfter ? new Date(req.runAfter) : null;
-		// scheduleAt schedules (publishes at that time); enqueue without a time queues now; neither is a draft
-		const state = scheduledAt ? "scheduled" : enqueue ? "queued" : "draft";
-		const due =
-			state === "draft"
-				? null
-				: new Date(
-						Math.max(
-							scheduledAt?.getTime() ?? now.getTime(),
-							runAfter?.getTime() ?? 0,
-						),
-					);
-		const summary = {
-			jobCount: 1,
-			targetCount: v.targets.length,
-			initialState: state,
-			scheduledAt: scheduledAt?.toISOString() ?? null,
-			firstAttemptAt: due?.toISOString() ?? null,
-			targets: v.targets.map((t) => ({
-				channelAccountId: t.channelAccountId,
-				platform: t.platform,
-				state,
-			})),
-		};
-		if (dryRun)
-			return {
-				kind: "dry_run",
-				body: { mode: "dry_run", preview: { mode: "preview", ...v }, summary },
-			};
+  async create(organizationId: string, req: AgentPublishRequestT): Promise<CreateAnswer> {
+    const dryRun = req.dryRun ?? true;
+    const enqueue = req.enqueue ?? false;
+    if (!dryRun && !this.deps.config.gateOpen('SERVICE_PUBLISH_JOB_WRITE_ENABLED')) throw new AppError('publish_job_write_disabled');
+    if (!dryRun && enqueue && !this.deps.config.gateOpen('SERVICE_PUBLISH_ENQUEUE_ENABLED')) throw new AppError('publish_enqueue_disabled');
+    const requestHash = createHash('sha256').update(JSON.stringify(req)).digest('hex');
+    if (!dryRun && req.idempotencyKey) {
+      const replay = await this.replay(organizationId, req.idempotencyKey, requestHash);
+      if (replay) return replay;
+    }
+    const plan = req.plan;
+    const resolved = await this.resolve(this.db, organizationId, {
+      brandId: plan.brandId,
+      text: plan.text,
+      productId: plan.productId,
+      profileId: plan.profileId,
+      media: (plan.media ?? []) as MediaInputT[],
+      mediaLibraryItemIds: plan.mediaLibraryItemIds ?? [],
+      targets: plan.targets ?? [],
+      scheduleAt: plan.scheduleAt,
+    });
+    const v = resolved.validation;
+    if (!v.valid) {
+      throw new AppError('publish_plan_validation_failed', {
+        message: `The plan has ${v.issues.filter((i) => i.severity === 'blocking').length} blocking issue(s): ${v.issues.find((i) => i.severity === 'blocking')?.message}`,
+        details: { issues: v.issues },
+      });
+    }
+    const now = this.deps.clock.now();
+    const scheduledAt = plan.scheduleAt ? new Date(plan.scheduleAt) : null;
+    const runAfter = req.runAfter ? new Date(req.runAfter) : null;
+    // scheduleAt schedules (publishes at that time); enqueue without a time queues now; neither is a draft
+    const state = scheduledAt ? 'scheduled' : enqueue ? 'queued' : 'draft';
+    const due = state === 'draft' ? null : new Date(Math.max(scheduledAt?.getTime() ?? now.getTime(), runAfter?.getTime() ?? 0));
+    const summary = {
+      jobCount: 1,
+      targetCount: v.targets.length,
+      initialState: state,
+      scheduledAt: scheduledAt?.toISOString() ?? null,
+      firstAttemptAt: due?.toISOString() ?? null,
+      targets: v.targets.map((t) => ({
+        channelAccountId: t.channelAccountId,
+        platform: t.platform,
+        state,
+      })),
+    };
+    if (dryRun)
+      return {
+        kind: 'dry_run',
+        body: { mode: 'dry_run', preview: { mode: 'preview', ...v }, summary },
+      };
 
-		const jobId = newId("job");
-		const targets: NewTarget[] = v.targets.map((t, i) => {
-			const { firstComment, ...settings } = t.settings as Record<
-				string,
-				unknown
-			> & { firstComment?: { content: string; delayMs?: number } };
-			return {
-				id: newId("tgt"),
-				channelAccountId: t.channelAccountId,
-				platform: t.platform,
-				position: i,
-				text: t.text,
-				settings,
-				state,
-				scheduledAt,
-				nextAttemptAt: due,
-				firstComment: firstComment
-					? {
-							content: firstComment.content,
-							delayMs: firstComment.delayMs ?? 0,
-						}
-					: null,
-			};
-		});
-		await ensurePublishQueues(this.deps.jobs);
-		try {
-			await this.db.transaction().execute(async (tx) => {
-				await publishingRepository.insertJob(
-					tx,
-					{
-						id: jobId,
-						organizationId,
-						brandId: plan.brandId,
-						productId: plan.productId ?? null,
-						profileId: resolved.profileId,
-						title: req.title ?? null,
-						text: plan.text,
-						media: resolved.media,
-						status: deriveJobStatus(targets.map((t) => t.state)),
-						idempotencyKey: req.idempotencyKey ?? null,
-						requestHash,
-						scheduledAt,
-						runAfter,
-						at: now,
-					},
-					targets,
-				);
-				if (state !== "draft") {
-					for (const t of targets)
-						await sendTargetJob(
-							this.deps.jobs,
-							tx,
-							{ targetId: t.id, organizationId, version: 1, step: "publish" },
-							due,
-						);
-				}
-			});
-		} catch (err) {
-			// a concurrent create with the same key won the unique index: answer its job
-			if (
-				req.idempotencyKey &&
-				/duplicate key|unique/i.test(String((err as Error).message))
-			) {
-				const replay = await this.replay(
-					organizationId,
-					req.idempotencyKey,
-					requestHash,
-				);
-				if (replay) return replay;
-			}
-			throw err;
-		}
-		const job = await publishingRepository.getJob(
-			this.db,
-			organizationId,
-			jobId,
-		);
-		return {
-			kind: "created",
-			job: toJob(
-				job!,
-				await publishingRepository.targetsOf(this.db, organizationId, [jobId]),
-			),
-		};
-	}
+    const jobId = newId('job');
+    const targets: NewTarget[] = v.targets.map((t, i) => {
+      const { firstComment, ...settings } = t.settings as Record<string, unknown> & {
+        firstComment?: { content: string; delayMs?: number };
+      };
+      return {
+        id: newId('tgt'),
+        channelAccountId: t.channelAccountId,
+        platform: t.platform,
+        position: i,
+        text: t.text,
+        settings,
+        state,
+        scheduledAt,
+        nextAttemptAt: due,
+        firstComment: firstComment
+          ? {
+              content: firstComment.content,
+              delayMs: firstComment.delayMs ?? 0,
+            }
+          : null,
+      };
+    });
+    await ensurePublishQueues(this.deps.jobs);
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        await publishingRepository.insertJob(
+          tx,
+          {
+            id: jobId,
+            organizationId,
+            brandId: plan.brandId,
+            productId: plan.productId ?? null,
+            profileId: resolved.profileId,
+            title: req.title ?? null,
+            text: plan.text,
+            media: resolved.media,
+            status: deriveJobStatus(targets.map((t) => t.state)),
+            idempotencyKey: req.idempotencyKey ?? null,
+            requestHash,
+            scheduledAt,
+            runAfter,
+            at: now,
+          },
+          targets,
+        );
+        if (state !== 'draft') {
+          for (const t of targets)
+            await sendTargetJob(
+              this.deps.jobs,
+              tx,
+              { targetId: t.id, organizationId, version: 1, step: 'publish', platform: t.platform, channelAccountId: t.channelAccountId },
+              due,
+            );
+        }
+      });
+    } catch (err) {
+      // a concurrent create with the same key won the unique index: answer its job
+      if (req.idempotencyKey && /duplicate key|unique/i.test(String((err as Error).message))) {
+        const replay = await this.replay(organizationId, req.idempotencyKey, requestHash);
+        if (replay) return replay;
+      }
+      throw err;
+    }
+    const job = await publishingRepository.getJob(this.db, organizationId, jobId);
+    return {
+      kind: 'created',
+      job: toJob(job!, await publishingRepository.targetsOf(this.db, organizationId, [jobId])),
+    };
+  }
 
-	private async replay(
-		organizationId: string,
-		key: string,
-		requestHash: string,
-	): Promise<CreateAnswer | null> {
-		const existing = await publishingRepository.findByIdempotencyKey(
-			this.db,
-			organizationId,
-			key,
-		);
-		if (!existing) return null;
-		if (existing.request_hash && existing.request_hash !== requestHash) {
-			throw new AppError("publish_idempotency_key_reused", {
-				message: `idempotencyKey ${key} was used for job ${existing.id} with a different request.`,
-				details: { publishJobId: existing.id },
-			});
-		}
-		return {
-			kind: "replayed",
-			job: toJob(
-				existing,
-				await publishingRepository.targetsOf(this.db, organizationId, [
-					existing.id,
-				]),
-			),
-		};
-	}
+  private async replay(organizationId: string, key: string, requestHash: string): Promise<CreateAnswer | null> {
+    const existing = await publishingRepository.findByIdempotencyKey(this.db, organizationId, key);
+    if (!existing) return null;
+    if (existing.request_hash && existing.request_hash !== requestHash) {
+      throw new AppError('publish_idempotency_key_reused', {
+        message: `idempotencyKey ${key} was used for job ${existing.id} with a different request.`,
+        details: { publishJobId: existing.id },
+      });
+    }
+    return {
+      kind: 'replayed',
+      job: toJob(existing, await publishingRepository.targetsOf(this.db, organizationId, [existing.id])),
+    };
+  }
 }

@@ -3,71 +3,64 @@
  * was sent for; the target row decides what happens, so stale jobs (after a reschedule or cancel) are
  * skipped and a duplicate job can never publish twice.
  */
-import type { Executor } from "../../platform/db/database.js";
-import type { JobQueue } from "../../platform/queue/job-queue.js";
+import type { Executor } from '../../platform/db/database.js';
+import type { JobQueue } from '../../platform/queue/job-queue.js';
 
-export const PUBLISH_QUEUE = "publish.target";
-export const FIRST_COMMENT_QUEUE = "publish.first-comment";
-export const RECONCILE_QUEUE = "publish.reconcile";
+export const PUBLISH_QUEUE = 'publish.target';
+export const FIRST_COMMENT_QUEUE = 'publish.first-comment';
+export const RECONCILE_QUEUE = 'publish.reconcile';
 
 export interface TargetJobData {
-	targetId: string;
-	organizationId: string;
-	version: number;
-	/** publish: first call to the platform; poll: check a post the platform is still processing */
-	step: "publish" | "poll";
+  targetId: string;
+  organizationId: string;
+  version: number;
+  /** publish: first call to the platform; poll: check a post the platform is still processing */
+  step: 'publish' | 'poll';
+  /** hints that let the worker take its concurrency slot before reading the target */
+  platform?: string;
+  channelAccountId?: string;
 }
 
 export interface CommentJobData {
-	targetId: string;
-	organizationId: string;
+  targetId: string;
+  organizationId: string;
 }
 
 /** Publish jobs are never retried by pg-boss itself: the engine decides retries from the outcome. */
 export const PUBLISH_QUEUE_OPTIONS = {
-	retryLimit: 0,
-	expireInSeconds: 900,
+  retryLimit: 0,
+  expireInSeconds: 900,
 } as const;
 
-export async function sendTargetJob(
-	jobs: JobQueue,
-	tx: Executor,
-	data: TargetJobData,
-	startAfter: Date | null,
-): Promise<void> {
-	await jobs.send(PUBLISH_QUEUE, data, {
-		tx,
-		...(startAfter ? { startAfter } : {}),
-		retryLimit: 0,
-		expireInSeconds: PUBLISH_QUEUE_OPTIONS.expireInSeconds,
-	});
+export async function sendTargetJob(jobs: JobQueue, tx: Executor, data: TargetJobData, startAfter: Date | null): Promise<void> {
+  await jobs.send(PUBLISH_QUEUE, data, {
+    tx,
+    ...(startAfter ? { startAfter } : {}),
+    retryLimit: 0,
+    expireInSeconds: PUBLISH_QUEUE_OPTIONS.expireInSeconds,
+  });
 }
 
-export async function sendCommentJob(
-	jobs: JobQueue,
-	tx: Executor,
-	data: CommentJobData,
-	startAfter: Date | null,
-): Promise<void> {
-	await jobs.send(FIRST_COMMENT_QUEUE, data, {
-		tx,
-		...(startAfter ? { startAfter } : {}),
-		retryLimit: 0,
-	});
+export async function sendCommentJob(jobs: JobQueue, tx: Executor, data: CommentJobData, startAfter: Date | null): Promise<void> {
+  await jobs.send(FIRST_COMMENT_QUEUE, data, {
+    tx,
+    ...(startAfter ? { startAfter } : {}),
+    retryLimit: 0,
+  });
 }
 
 /** Queue options shared by senders (ensureQueue) and the worker's definitions. */
 export const QUEUE_DEFS = {
-	[PUBLISH_QUEUE]: {
-		retryLimit: 0,
-		expireInSeconds: PUBLISH_QUEUE_OPTIONS.expireInSeconds,
-	},
-	[FIRST_COMMENT_QUEUE]: { retryLimit: 0, expireInSeconds: 300 },
-	[RECONCILE_QUEUE]: {
-		policy: "singleton",
-		retryLimit: 0,
-		expireInSeconds: 300,
-	},
+  [PUBLISH_QUEUE]: {
+    retryLimit: 0,
+    expireInSeconds: PUBLISH_QUEUE_OPTIONS.expireInSeconds,
+  },
+  [FIRST_COMMENT_QUEUE]: { retryLimit: 0, expireInSeconds: 300 },
+  [RECONCILE_QUEUE]: {
+    policy: 'singleton',
+    retryLimit: 0,
+    expireInSeconds: 300,
+  },
 } as const;
 
 /**
@@ -75,10 +68,10 @@ export const QUEUE_DEFS = {
  * (on PGlite a query outside the open transaction would wait for it forever).
  */
 export async function ensurePublishQueues(jobs: JobQueue): Promise<void> {
-	for (const [name, queue] of Object.entries(QUEUE_DEFS))
-		await jobs.ensureQueue({
-			name,
-			queue: { ...queue },
-			handler: async () => undefined,
-		});
+  for (const [name, queue] of Object.entries(QUEUE_DEFS))
+    await jobs.ensureQueue({
+      name,
+      queue: { ...queue },
+      handler: async () => undefined,
+    });
 }

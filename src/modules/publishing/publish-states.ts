@@ -5,109 +5,80 @@
  */
 
 export const TARGET_STATES = [
-	"draft", // persisted, neither scheduled nor queued
-	"scheduled", // waits for scheduledAt; a pg-boss job is due then
-	"queued", // due now (or waiting for a retry / a concurrency slot at nextAttemptAt)
-	"publishing", // a worker holds the lease and is calling the platform
-	"processing", // the platform accepted the post and is still processing it; polled
-	"published",
-	"failed", // the platform refused the post, or retries were exhausted
-	"cancelled",
-	"needs_reconnect", // the channel's token is expired or revoked
-	"needs_attention", // the outcome is unknown (lost response, crashed worker): never retried blindly
+  'draft', // persisted, neither scheduled nor queued
+  'scheduled', // waits for scheduledAt; a pg-boss job is due then
+  'queued', // due now (or waiting for a retry / a concurrency slot at nextAttemptAt)
+  'publishing', // a worker holds the lease and is calling the platform
+  'processing', // the platform accepted the post and is still processing it; polled
+  'published',
+  'failed', // the platform refused the post, or retries were exhausted
+  'cancelled',
+  'needs_reconnect', // the channel's token is expired or revoked
+  'needs_attention', // the outcome is unknown (lost response, crashed worker): never retried blindly
 ] as const;
 export type TargetState = (typeof TARGET_STATES)[number];
 
 export type TargetEvent =
-	| "schedule"
-	| "enqueue"
-	| "cancel"
-	| "claim"
-	| "retry"
-	| "processing"
-	| "published"
-	| "failed"
-	| "needs_reconnect"
-	| "needs_attention";
+  | 'schedule'
+  | 'enqueue'
+  | 'cancel'
+  | 'claim'
+  | 'retry'
+  | 'processing'
+  | 'published'
+  | 'failed'
+  | 'needs_reconnect'
+  | 'needs_attention';
 
 /** event -> [states it may start from, the state it leads to] */
-export const TRANSITIONS: Record<
-	TargetEvent,
-	{ from: readonly TargetState[]; to: TargetState }
-> = {
-	schedule: {
-		from: [
-			"draft",
-			"scheduled",
-			"queued",
-			"failed",
-			"needs_reconnect",
-			"needs_attention",
-		],
-		to: "scheduled",
-	},
-	enqueue: {
-		from: [
-			"draft",
-			"scheduled",
-			"failed",
-			"needs_reconnect",
-			"needs_attention",
-		],
-		to: "queued",
-	},
-	cancel: {
-		from: [
-			"draft",
-			"scheduled",
-			"queued",
-			"failed",
-			"needs_reconnect",
-			"needs_attention",
-		],
-		to: "cancelled",
-	},
-	claim: { from: ["scheduled", "queued"], to: "publishing" },
-	retry: { from: ["publishing", "processing"], to: "queued" },
-	processing: { from: ["publishing", "processing"], to: "processing" },
-	published: { from: ["publishing", "processing"], to: "published" },
-	failed: { from: ["publishing", "processing"], to: "failed" },
-	needs_reconnect: {
-		from: ["publishing", "processing", "scheduled", "queued", "draft"],
-		to: "needs_reconnect",
-	},
-	needs_attention: {
-		from: ["publishing", "processing", "scheduled", "queued"],
-		to: "needs_attention",
-	},
+export const TRANSITIONS: Record<TargetEvent, { from: readonly TargetState[]; to: TargetState }> = {
+  schedule: {
+    from: ['draft', 'scheduled', 'queued', 'failed', 'needs_reconnect', 'needs_attention'],
+    to: 'scheduled',
+  },
+  enqueue: {
+    from: ['draft', 'scheduled', 'failed', 'needs_reconnect', 'needs_attention'],
+    to: 'queued',
+  },
+  cancel: {
+    from: ['draft', 'scheduled', 'queued', 'failed', 'needs_reconnect', 'needs_attention'],
+    to: 'cancelled',
+  },
+  claim: { from: ['scheduled', 'queued'], to: 'publishing' },
+  retry: { from: ['publishing', 'processing'], to: 'queued' },
+  processing: { from: ['publishing', 'processing'], to: 'processing' },
+  published: { from: ['publishing', 'processing'], to: 'published' },
+  failed: { from: ['publishing', 'processing'], to: 'failed' },
+  needs_reconnect: {
+    from: ['publishing', 'processing', 'scheduled', 'queued', 'draft'],
+    to: 'needs_reconnect',
+  },
+  needs_attention: {
+    from: ['publishing', 'processing', 'scheduled', 'queued'],
+    to: 'needs_attention',
+  },
 };
 
-export const TERMINAL_STATES: readonly TargetState[] = [
-	"published",
-	"cancelled",
-];
+export const TERMINAL_STATES: readonly TargetState[] = ['published', 'cancelled'];
 /** states in which a target still waits for the worker */
-export const PENDING_STATES: readonly TargetState[] = ["scheduled", "queued"];
-export const IN_FLIGHT_STATES: readonly TargetState[] = [
-	"publishing",
-	"processing",
-];
+export const PENDING_STATES: readonly TargetState[] = ['scheduled', 'queued'];
+export const IN_FLIGHT_STATES: readonly TargetState[] = ['publishing', 'processing'];
 
 export function canTransition(from: string, event: TargetEvent): boolean {
-	return (TRANSITIONS[event].from as readonly string[]).includes(from);
+  return (TRANSITIONS[event].from as readonly string[]).includes(from);
 }
 
 export const JOB_STATUSES = [
-	"draft",
-	"scheduled",
-	"queued",
-	"publishing",
-	"published",
-	"partially_published",
-	"failed",
-	"cancelled",
-	"needs_reconnect",
-	"needs_attention",
+  'draft',
+  'scheduled',
+  'queued',
+  'publishing',
+  'published',
+  'partially_published',
+  'failed',
+  'cancelled',
+  'needs_reconnect',
+  'needs_attention',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -119,26 +90,20 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
  * else the most actionable problem: needs_attention, needs_reconnect, failed; all cancelled -> cancelled.
  */
 export function deriveJobStatus(states: readonly string[]): JobStatus {
-	if (states.length === 0) return "draft";
-	const has = (s: TargetState) => states.includes(s);
-	const count = (s: TargetState) => states.filter((x) => x === s).length;
-	const waiting = count("scheduled") + count("queued");
-	const done =
-		states.length -
-		waiting -
-		count("draft") -
-		count("publishing") -
-		count("processing");
-	if (has("publishing") || has("processing") || (waiting > 0 && done > 0))
-		return "publishing";
-	if (waiting > 0) return has("queued") ? "queued" : "scheduled";
-	if (has("draft")) return "draft";
-	const published = count("published");
-	const live = states.length - count("cancelled");
-	if (live === 0) return "cancelled";
-	if (published === live) return "published";
-	if (published > 0) return "partially_published";
-	if (has("needs_attention")) return "needs_attention";
-	if (has("needs_reconnect")) return "needs_reconnect";
-	return "failed";
+  if (states.length === 0) return 'draft';
+  const has = (s: TargetState) => states.includes(s);
+  const count = (s: TargetState) => states.filter((x) => x === s).length;
+  const waiting = count('scheduled') + count('queued');
+  const done = states.length - waiting - count('draft') - count('publishing') - count('processing');
+  if (has('publishing') || has('processing') || (waiting > 0 && done > 0)) return 'publishing';
+  if (waiting > 0) return has('queued') ? 'queued' : 'scheduled';
+  if (has('draft')) return 'draft';
+  const published = count('published');
+  const live = states.length - count('cancelled');
+  if (live === 0) return 'cancelled';
+  if (published === live) return 'published';
+  if (published > 0) return 'partially_published';
+  if (has('needs_attention')) return 'needs_attention';
+  if (has('needs_reconnect')) return 'needs_reconnect';
+  return 'failed';
 }

@@ -2,284 +2,208 @@
  * Kysely queries of publish jobs and targets. Every read and write is confined to one organization;
  * state changes are conditional UPDATEs on (state, version) so concurrent writers cannot skip a rule.
  */
-import { type Selectable, sql } from "kysely";
-import type { Executor } from "../../platform/db/database.js";
-import {
-	deriveJobStatus,
-	type TargetEvent,
-	TRANSITIONS,
-} from "./publish-states.js";
-import type {
-	PublishJobsTable,
-	PublishTargetsTable,
-	StoredMedia,
-	TargetError,
-} from "./publishing.tables.js";
+import { type Selectable, sql } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import { deriveJobStatus, type TargetEvent, TRANSITIONS } from './publish-states.js';
+import type { PublishJobsTable, PublishTargetsTable, StoredMedia, TargetError } from './publishing.tables.js';
 
 export type JobRow = Selectable<PublishJobsTable>;
 export type TargetRow = Selectable<PublishTargetsTable>;
 
 export interface NewJob {
-	id: string;
-	organizationId: string;
-	brandId: string;
-	productId: string | null;
-	profileId: string | null;
-	title: string | null;
-	text: string;
-	media: StoredMedia[];
-	status: string;
-	idempotencyKey: string | null;
-	requestHash: string | null;
-	scheduledAt: Date | null;
-	runAfter: Date | null;
-	at: Date;
+  id: string;
+  organizationId: string;
+  brandId: string;
+  productId: string | null;
+  profileId: string | null;
+  title: string | null;
+  text: string;
+  media: StoredMedia[];
+  status: string;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  scheduledAt: Date | null;
+  runAfter: Date | null;
+  at: Date;
 }
 
 export interface NewTarget {
-	id: string;
-	channelAccountId: string;
-	platform: string;
-	position: number;
-	text: string;
-	settings: Record<string, unknown>;
-	state: string;
-	scheduledAt: Date | null;
-	nextAttemptAt: Date | null;
-	firstComment: { content: string; delayMs: number } | null;
+  id: string;
+  channelAccountId: string;
+  platform: string;
+  position: number;
+  text: string;
+  settings: Record<string, unknown>;
+  state: string;
+  scheduledAt: Date | null;
+  nextAttemptAt: Date | null;
+  firstComment: { content: string; delayMs: number } | null;
 }
 
 export interface JobListQuery {
-	brandId?: string;
-	status?: string;
-	from?: Date;
-	to?: Date;
-	beforeId: string | null;
-	limit: number;
+  brandId?: string;
+  status?: string;
+  from?: Date;
+  to?: Date;
+  beforeId: string | null;
+  limit: number;
 }
 
 export const publishingRepository = {
-	async insertJob(
-		db: Executor,
-		job: NewJob,
-		targets: NewTarget[],
-	): Promise<void> {
-		await db
-			.insertInto("publish_jobs")
-			.values({
-				id: job.id,
-				organization_id: job.organizationId,
-				brand_id: job.brandId,
-				product_id: job.productId,
-				profile_id: job.profileId,
-				title: job.title,
-				text: job.text,
-				media: JSON.stringify(job.media),
-				status: job.status,
-				idempotency_key: job.idempotencyKey,
-				request_hash: job.requestHash,
-				scheduled_at: job.scheduledAt,
-				run_after: job.runAfter,
-				created_at: job.at,
-				updated_at: job.at,
-			})
-			.execute();
-		if (targets.length === 0) return;
-		await db
-			.insertInto("publish_targets")
-			.values(
-				targets.map((t) => ({
-					id: t.id,
-					organization_id: job.organizationId,
-					job_id: job.id,
-					brand_id: job.brandId,
-					channel_account_id: t.channelAccountId,
-					platform: t.platform,
-					position: t.position,
-					text: t.text,
-					settings: JSON.stringify(t.settings),
-					state: t.state,
-					scheduled_at: t.scheduledAt,
-					next_attempt_at: t.nextAttemptAt,
-					last_error: JSON.stringify(null),
-					first_comment: JSON.stringify(t.firstComment),
-					first_comment_state: t.firstComment ? "waiting" : null,
-					first_comment_error: JSON.stringify(null),
-					created_at: job.at,
-					updated_at: job.at,
-				})),
-			)
-			.execute();
-	},
+  async insertJob(db: Executor, job: NewJob, targets: NewTarget[]): Promise<void> {
+    await db
+      .insertInto('publish_jobs')
+      .values({
+        id: job.id,
+        organization_id: job.organizationId,
+        brand_id: job.brandId,
+        product_id: job.productId,
+        profile_id: job.profileId,
+        title: job.title,
+        text: job.text,
+        media: JSON.stringify(job.media),
+        status: job.status,
+        idempotency_key: job.idempotencyKey,
+        request_hash: job.requestHash,
+        scheduled_at: job.scheduledAt,
+        run_after: job.runAfter,
+        created_at: job.at,
+        updated_at: job.at,
+      })
+      .execute();
+    if (targets.length === 0) return;
+    await db
+      .insertInto('publish_targets')
+      .values(
+        targets.map((t) => ({
+          id: t.id,
+          organization_id: job.organizationId,
+          job_id: job.id,
+          brand_id: job.brandId,
+          channel_account_id: t.channelAccountId,
+          platform: t.platform,
+          position: t.position,
+          text: t.text,
+          settings: JSON.stringify(t.settings),
+          state: t.state,
+          scheduled_at: t.scheduledAt,
+          next_attempt_at: t.nextAttemptAt,
+          last_error: JSON.stringify(null),
+          first_comment: JSON.stringify(t.firstComment),
+          first_comment_state: t.firstComment ? 'waiting' : null,
+          first_comment_error: JSON.stringify(null),
+          created_at: job.at,
+          updated_at: job.at,
+        })),
+      )
+      .execute();
+  },
 
-	async findByIdempotencyKey(
-		db: Executor,
-		organizationId: string,
-		key: string,
-	): Promise<JobRow | null> {
-		return (
-			(await db
-				.selectFrom("publish_jobs")
-				.selectAll()
-				.where("organization_id", "=", organizationId)
-				.where("idempotency_key", "=", key)
-				.executeTakeFirst()) ?? null
-		);
-	},
+  async findByIdempotencyKey(db: Executor, organizationId: string, key: string): Promise<JobRow | null> {
+    return (
+      (await db
+        .selectFrom('publish_jobs')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst()) ?? null
+    );
+  },
 
-	async getJob(
-		db: Executor,
-		organizationId: string,
-		id: string,
-		opts: { forUpdate?: boolean } = {},
-	): Promise<JobRow | null> {
-		let q = db
-			.selectFrom("publish_jobs")
-			.selectAll()
-			.where("organization_id", "=", organizationId)
-			.where("id", "=", id);
-		if (opts.forUpdate) q = q.forUpdate();
-		return (await q.executeTakeFirst()) ?? null;
-	},
+  async getJob(db: Executor, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<JobRow | null> {
+    let q = db.selectFrom('publish_jobs').selectAll().where('organization_id', '=', organizationId).where('id', '=', id);
+    if (opts.forUpdate) q = q.forUpdate();
+    return (await q.executeTakeFirst()) ?? null;
+  },
 
-	/** Newest first (ids are ULIDs), fetched with limit + 1. */
-	async listJobs(
-		db: Executor,
-		organizationId: string,
-		q: JobListQuery,
-	): Promise<JobRow[]> {
-		let query = db
-			.selectFrom("publish_jobs")
-			.selectAll()
-			.where("organization_id", "=", organizationId);
-		if (q.brandId) query = query.where("brand_id", "=", q.brandId);
-		if (q.status) query = query.where("status", "=", q.status);
-		// from/to select on the time the job is for: its schedule, else its creation
-		if (q.from)
-			query = query.where(
-				sql<Date>`coalesce(scheduled_at, created_at)`,
-				">=",
-				q.from,
-			);
-		if (q.to)
-			query = query.where(
-				sql<Date>`coalesce(scheduled_at, created_at)`,
-				"<",
-				q.to,
-			);
-		if (q.beforeId) query = query.where("id", "<", q.beforeId);
-		return query
-			.orderBy("id", "desc")
-			.limit(q.limit + 1)
-			.execute();
-	},
+  /** Newest first (ids are ULIDs), fetched with limit + 1. */
+  async listJobs(db: Executor, organizationId: string, q: JobListQuery): Promise<JobRow[]> {
+    let query = db.selectFrom('publish_jobs').selectAll().where('organization_id', '=', organizationId);
+    if (q.brandId) query = query.where('brand_id', '=', q.brandId);
+    if (q.status) query = query.where('status', '=', q.status);
+    // from/to select on the time the job is for: its schedule, else its creation
+    if (q.from) query = query.where(sql<Date>`coalesce(scheduled_at, created_at)`, '>=', q.from);
+    if (q.to) query = query.where(sql<Date>`coalesce(scheduled_at, created_at)`, '<', q.to);
+    if (q.beforeId) query = query.where('id', '<', q.beforeId);
+    return query
+      .orderBy('id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
+  },
 
-	async targetsOf(
-		db: Executor,
-		organizationId: string,
-		jobIds: string[],
-	): Promise<TargetRow[]> {
-		if (jobIds.length === 0) return [];
-		return db
-			.selectFrom("publish_targets")
-			.selectAll()
-			.where("organization_id", "=", organizationId)
-			.where("job_id", "in", jobIds)
-			.orderBy("job_id")
-			.orderBy("position")
-			.execute();
-	},
+  async targetsOf(db: Executor, organizationId: string, jobIds: string[]): Promise<TargetRow[]> {
+    if (jobIds.length === 0) return [];
+    return db
+      .selectFrom('publish_targets')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('job_id', 'in', jobIds)
+      .orderBy('job_id')
+      .orderBy('position')
+      .execute();
+  },
 
-	async getTarget(db: Executor, id: string): Promise<TargetRow | null> {
-		return (
-			(await db
-				.selectFrom("publish_targets")
-				.selectAll()
-				.where("id", "=", id)
-				.executeTakeFirst()) ?? null
-		);
-	},
+  async getTarget(db: Executor, id: string): Promise<TargetRow | null> {
+    return (await db.selectFrom('publish_targets').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  },
 
-	/**
-	 * Applies an event to the given targets of a job, only where the table allows it; bumps the version so
-	 * any queued worker job for the old version is skipped. Answers the rows that changed.
-	 */
-	async applyEvent(
-		db: Executor,
-		organizationId: string,
-		jobId: string,
-		event: TargetEvent,
-		set: {
-			scheduledAt?: Date | null;
-			nextAttemptAt?: Date | null;
-			stateReason?: string | null;
-			at: Date;
-		},
-	): Promise<TargetRow[]> {
-		const t = TRANSITIONS[event];
-		return db
-			.updateTable("publish_targets")
-			.set((eb) => ({
-				state: t.to,
-				version: eb("version", "+", 1),
-				updated_at: set.at,
-				...(set.scheduledAt !== undefined
-					? { scheduled_at: set.scheduledAt }
-					: {}),
-				...(set.nextAttemptAt !== undefined
-					? { next_attempt_at: set.nextAttemptAt }
-					: {}),
-				...(set.stateReason !== undefined
-					? { state_reason: set.stateReason }
-					: {}),
-			}))
-			.where("organization_id", "=", organizationId)
-			.where("job_id", "=", jobId)
-			.where("state", "in", [...t.from])
-			.returningAll()
-			.execute();
-	},
+  /**
+   * Applies an event to the given targets of a job, only where the table allows it; bumps the version so
+   * any queued worker job for the old version is skipped. Answers the rows that changed.
+   */
+  async applyEvent(
+    db: Executor,
+    organizationId: string,
+    jobId: string,
+    event: TargetEvent,
+    set: {
+      scheduledAt?: Date | null;
+      nextAttemptAt?: Date | null;
+      stateReason?: string | null;
+      at: Date;
+    },
+  ): Promise<TargetRow[]> {
+    const t = TRANSITIONS[event];
+    return db
+      .updateTable('publish_targets')
+      .set((eb) => ({
+        state: t.to,
+        version: eb('version', '+', 1),
+        updated_at: set.at,
+        ...(set.scheduledAt !== undefined ? { scheduled_at: set.scheduledAt } : {}),
+        ...(set.nextAttemptAt !== undefined ? { next_attempt_at: set.nextAttemptAt } : {}),
+        ...(set.stateReason !== undefined ? { state_reason: set.stateReason } : {}),
+      }))
+      .where('organization_id', '=', organizationId)
+      .where('job_id', '=', jobId)
+      .where('state', 'in', [...t.from])
+      .returningAll()
+      .execute();
+  },
 
-	/** Recomputes and stores the job's status from its targets (inside the caller's transaction). */
-	async refreshJobStatus(
-		db: Executor,
-		jobId: string,
-		at: Date,
-	): Promise<string> {
-		const rows = await db
-			.selectFrom("publish_targets")
-			.select("state")
-			.where("job_id", "=", jobId)
-			.execute();
-		const status = deriveJobStatus(rows.map((r) => r.state));
-		await db
-			.updateTable("publish_jobs")
-			.set({ status, updated_at: at })
-			.where("id", "=", jobId)
-			.where("status", "!=", status)
-			.execute();
-		return status;
-	},
+  /** Recomputes and stores the job's status from its targets (inside the caller's transaction). */
+  async refreshJobStatus(db: Executor, jobId: string, at: Date): Promise<string> {
+    const rows = await db.selectFrom('publish_targets').select('state').where('job_id', '=', jobId).execute();
+    const status = deriveJobStatus(rows.map((r) => r.state));
+    await db.updateTable('publish_jobs').set({ status, updated_at: at }).where('id', '=', jobId).where('status', '!=', status).execute();
+    return status;
+  },
 
-	async setJobFields(
-		db: Executor,
-		jobId: string,
-		set: { scheduledAt?: Date | null; cancelReason?: string | null; at: Date },
-	): Promise<void> {
-		await db
-			.updateTable("publish_jobs")
-			.set({
-				updated_at: set.at,
-				...(set.scheduledAt !== undefined
-					? { scheduled_at: set.scheduledAt }
-					: {}),
-				...(set.cancelReason !== undefined
-					? { cancel_reason: set.cancelReason }
-					: {}),
-			})
-			.where("id", "=", jobId)
-			.execute();
-	},
+  async setJobFields(
+    db: Executor,
+    jobId: string,
+    set: { scheduledAt?: Date | null; cancelReason?: string | null; at: Date },
+  ): Promise<void> {
+    await db
+      .updateTable('publish_jobs')
+      .set({
+        updated_at: set.at,
+        ...(set.scheduledAt !== undefined ? { scheduled_at: set.scheduledAt } : {}),
+        ...(set.cancelReason !== undefined ? { cancel_reason: set.cancelReason } : {}),
+      })
+      .where('id', '=', jobId)
+      .execute();
+  },
 };
 
 export const toErrorJson = (e: TargetError | null) => JSON.stringify(e);

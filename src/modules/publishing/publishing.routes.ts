@@ -1,367 +1,305 @@
 /** Publishing routes (ROUTES.md, Publishing and Internal): thin — schema in, one service call, answer out. */
-import { timingSafeEqual } from "node:crypto";
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppDeps } from "../../app-deps.js";
-import { principalOf } from "../../http/public-auth.js";
+import { timingSafeEqual } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import { principalOf } from '../../http/public-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { AppError } from '../../platform/errors.js';
+import type { PublishingModule } from './publishing.module.js';
 import {
-	errorResponses,
-	PUBLIC_AUTH_ERRORS,
-} from "../../http/shared-schemas.js";
-import { AppError } from "../../platform/errors.js";
-import type { PublishingModule } from "./publishing.module.js";
-import {
-	AgentPublishRequest,
-	CancelBody,
-	DryRunAnswer,
-	EnqueueBody,
-	JobList,
-	JobListQuery,
-	JobParams,
-	PlanPreview,
-	PublicPublishPlanInput,
-	PublishJob,
-	PublishSlot,
-	ReconcileAnswer,
-	ScheduleBody,
-	SlotQuery,
-	UrlReconciliationAnswer,
-	UrlReconciliationBody,
-} from "./publishing.schemas.js";
+  AgentPublishRequest,
+  CancelBody,
+  DryRunAnswer,
+  EnqueueBody,
+  JobList,
+  JobListQuery,
+  JobParams,
+  PlanPreview,
+  PublicPublishPlanInput,
+  PublishJob,
+  PublishSlot,
+  ReconcileAnswer,
+  ScheduleBody,
+  SlotQuery,
+  UrlReconciliationAnswer,
+  UrlReconciliationBody,
+} from './publishing.schemas.js';
 
 const security = [{ publicBearer: [] }];
 
 /** x-service-internal-token must equal SERVICE_INTERNAL_TOKEN: absent 401, wrong or unconfigured 403. */
 function assertInternal(deps: AppDeps, request: FastifyRequest) {
-	const given = request.headers["x-service-internal-token"];
-	if (typeof given !== "string" || given === "")
-		throw new AppError("internal_token_required");
-	const expected = deps.config.env.SERVICE_INTERNAL_TOKEN;
-	const a = Buffer.from(given);
-	const b = Buffer.from(expected ?? "");
-	if (!expected || a.length !== b.length || !timingSafeEqual(a, b))
-		throw new AppError("internal_token_forbidden");
+  const given = request.headers['x-service-internal-token'];
+  if (typeof given !== 'string' || given === '') throw new AppError('internal_token_required');
+  const expected = deps.config.env.SERVICE_INTERNAL_TOKEN;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected ?? '');
+  if (!expected || a.length !== b.length || !timingSafeEqual(a, b)) throw new AppError('internal_token_forbidden');
 }
 
-export function registerPublishingRoutes(
-	root: FastifyInstance,
-	deps: AppDeps,
-	m: PublishingModule,
-): void {
-	const app = root.withTypeProvider<TypeBoxTypeProvider>();
+export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m: PublishingModule): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
-	app.post(
-		"/v1/publish/plans/preview",
-		{
-			config: {
-				auth: { scope: "publish:read" },
-				validationCode: "invalid_public_publish_plan_request",
-			},
-			schema: {
-				operationId: "previewPublishPlan",
-				tags: ["Publishing"],
-				summary: "Validate a publish plan against every target platform",
-				security,
-				body: PublicPublishPlanInput,
-				response: {
-					200: PlanPreview,
-					...errorResponses(
-						"invalid_public_publish_plan_request",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			m.plans.preview(principalOf(request).organizationId, request.body),
-	);
+  app.post(
+    '/v1/publish/plans/preview',
+    {
+      config: {
+        auth: { scope: 'publish:read' },
+        validationCode: 'invalid_public_publish_plan_request',
+      },
+      schema: {
+        operationId: 'previewPublishPlan',
+        tags: ['Publishing'],
+        summary: 'Validate a publish plan against every target platform',
+        security,
+        body: PublicPublishPlanInput,
+        response: {
+          200: PlanPreview,
+          ...errorResponses('invalid_public_publish_plan_request', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => m.plans.preview(principalOf(request).organizationId, request.body),
+  );
 
-	for (const [url, operationId, tags] of [
-		["/v1/agent/publish", "agentPublish", ["Agent"]],
-		["/v1/publish/jobs", "createPublishJob", ["Publishing"]],
-	] as const) {
-		app.post(
-			url,
-			{
-				config: {
-					auth: { scope: "publish:write" },
-					validationCode: "invalid_public_publish_job_request",
-				},
-				schema: {
-					operationId,
-					tags: [...tags],
-					summary:
-						"Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created",
-					security,
-					body: AgentPublishRequest,
-					response: {
-						200: { anyOf: [DryRunAnswer, PublishJob] },
-						201: PublishJob,
-						...errorResponses(
-							"invalid_public_publish_job_request",
-							"publish_plan_validation_failed",
-							"publish_job_write_disabled",
-							"publish_enqueue_disabled",
-							"publish_idempotency_key_reused",
-							...PUBLIC_AUTH_ERRORS,
-						),
-					},
-				},
-			},
-			async (request, reply) => {
-				const answer = await m.plans.create(
-					principalOf(request).organizationId,
-					request.body,
-				);
-				if (answer.kind === "dry_run") return reply.code(200).send(answer.body);
-				if (answer.kind === "replayed")
-					return reply
-						.code(200)
-						.header("idempotent-replayed", "true")
-						.send(answer.job);
-				return reply.code(201).send(answer.job);
-			},
-		);
-	}
+  for (const [url, operationId, tags] of [
+    ['/v1/agent/publish', 'agentPublish', ['Agent']],
+    ['/v1/publish/jobs', 'createPublishJob', ['Publishing']],
+  ] as const) {
+    app.post(
+      url,
+      {
+        config: {
+          auth: { scope: 'publish:write' },
+          validationCode: 'invalid_public_publish_job_request',
+        },
+        schema: {
+          operationId,
+          tags: [...tags],
+          summary: 'Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
+          security,
+          body: AgentPublishRequest,
+          response: {
+            200: { anyOf: [DryRunAnswer, PublishJob] },
+            201: PublishJob,
+            ...errorResponses(
+              'invalid_public_publish_job_request',
+              'publish_plan_validation_failed',
+              'publish_job_write_disabled',
+              'publish_enqueue_disabled',
+              'publish_idempotency_key_reused',
+              ...PUBLIC_AUTH_ERRORS,
+            ),
+          },
+        },
+      },
+      async (request, reply) => {
+        const answer = await m.plans.create(principalOf(request).organizationId, request.body);
+        if (answer.kind === 'dry_run') return reply.code(200).send(answer.body);
+        if (answer.kind === 'replayed') return reply.code(200).header('idempotent-replayed', 'true').send(answer.job);
+        return reply.code(201).send(answer.job);
+      },
+    );
+  }
 
-	app.get(
-		"/v1/publish/jobs",
-		{
-			config: {
-				auth: { scope: "publish:read" },
-				validationCode: "invalid_public_publish_job_query",
-			},
-			schema: {
-				operationId: "listPublishJobs",
-				tags: ["Publishing"],
-				summary: "List publish jobs with their targets (newest first)",
-				security,
-				querystring: JobListQuery,
-				response: {
-					200: JobList,
-					...errorResponses(
-						"invalid_public_publish_job_query",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			m.jobs.list(principalOf(request).organizationId, request.query),
-	);
+  app.get(
+    '/v1/publish/jobs',
+    {
+      config: {
+        auth: { scope: 'publish:read' },
+        validationCode: 'invalid_public_publish_job_query',
+      },
+      schema: {
+        operationId: 'listPublishJobs',
+        tags: ['Publishing'],
+        summary: 'List publish jobs with their targets (newest first)',
+        security,
+        querystring: JobListQuery,
+        response: {
+          200: JobList,
+          ...errorResponses('invalid_public_publish_job_query', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => m.jobs.list(principalOf(request).organizationId, request.query),
+  );
 
-	app.get(
-		"/v1/publish/jobs/:publishJobId",
-		{
-			config: {
-				auth: { scope: "publish:read" },
-				validationCode: "invalid_public_publish_job_query",
-			},
-			schema: {
-				operationId: "getPublishJob",
-				tags: ["Publishing"],
-				summary:
-					"A publish job with every target, its state, attempts, last error and post URL",
-				security,
-				params: JobParams,
-				response: {
-					200: PublishJob,
-					...errorResponses(
-						"public_publish_job_not_found",
-						"invalid_public_publish_job_query",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			m.jobs.get(
-				principalOf(request).organizationId,
-				request.params.publishJobId,
-			),
-	);
+  app.get(
+    '/v1/publish/jobs/:publishJobId',
+    {
+      config: {
+        auth: { scope: 'publish:read' },
+        validationCode: 'invalid_public_publish_job_query',
+      },
+      schema: {
+        operationId: 'getPublishJob',
+        tags: ['Publishing'],
+        summary: 'A publish job with every target, its state, attempts, last error and post URL',
+        security,
+        params: JobParams,
+        response: {
+          200: PublishJob,
+          ...errorResponses('public_publish_job_not_found', 'invalid_public_publish_job_query', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => m.jobs.get(principalOf(request).organizationId, request.params.publishJobId),
+  );
 
-	app.post(
-		"/v1/publish/jobs/:publishJobId/enqueue",
-		{
-			config: {
-				auth: { scope: "publish:write" },
-				validationCode: "invalid_public_publish_enqueue_request",
-			},
-			schema: {
-				operationId: "enqueuePublishJob",
-				tags: ["Publishing"],
-				summary:
-					"Queue the job's draft, scheduled, failed, needs_reconnect or needs_attention targets now",
-				security,
-				params: JobParams,
-				body: { ...EnqueueBody, nullable: true } as typeof EnqueueBody,
-				response: {
-					200: PublishJob,
-					...errorResponses(
-						"public_publish_job_not_found",
-						"publish_enqueue_disabled",
-						"publish_job_not_enqueueable",
-						"invalid_public_publish_enqueue_request",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			m.jobs.enqueue(
-				principalOf(request).organizationId,
-				request.params.publishJobId,
-			),
-	);
+  app.post(
+    '/v1/publish/jobs/:publishJobId/enqueue',
+    {
+      config: {
+        auth: { scope: 'publish:write' },
+        validationCode: 'invalid_public_publish_enqueue_request',
+      },
+      schema: {
+        operationId: 'enqueuePublishJob',
+        tags: ['Publishing'],
+        summary: "Queue the job's draft, scheduled, failed, needs_reconnect or needs_attention targets now",
+        security,
+        params: JobParams,
+        body: { ...EnqueueBody, nullable: true } as typeof EnqueueBody,
+        response: {
+          200: PublishJob,
+          ...errorResponses(
+            'public_publish_job_not_found',
+            'publish_enqueue_disabled',
+            'publish_job_not_enqueueable',
+            'invalid_public_publish_enqueue_request',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => m.jobs.enqueue(principalOf(request).organizationId, request.params.publishJobId),
+  );
 
-	app.post(
-		"/v1/publish/jobs/:publishJobId/schedule",
-		{
-			config: {
-				auth: { scope: "publish:write" },
-				validationCode: "invalid_public_publish_schedule_request",
-			},
-			schema: {
-				operationId: "schedulePublishJob",
-				tags: ["Publishing"],
-				summary:
-					"(Re)schedule the job's targets that have not started publishing",
-				security,
-				params: JobParams,
-				body: ScheduleBody,
-				response: {
-					200: PublishJob,
-					...errorResponses(
-						"public_publish_job_not_found",
-						"publish_schedule_write_disabled",
-						"publish_job_not_schedulable",
-						"invalid_public_publish_schedule_request",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			m.jobs.schedule(
-				principalOf(request).organizationId,
-				request.params.publishJobId,
-				request.body.scheduleAt,
-			),
-	);
+  app.post(
+    '/v1/publish/jobs/:publishJobId/schedule',
+    {
+      config: {
+        auth: { scope: 'publish:write' },
+        validationCode: 'invalid_public_publish_schedule_request',
+      },
+      schema: {
+        operationId: 'schedulePublishJob',
+        tags: ['Publishing'],
+        summary: "(Re)schedule the job's targets that have not started publishing",
+        security,
+        params: JobParams,
+        body: ScheduleBody,
+        response: {
+          200: PublishJob,
+          ...errorResponses(
+            'public_publish_job_not_found',
+            'publish_schedule_write_disabled',
+            'publish_job_not_schedulable',
+            'invalid_public_publish_schedule_request',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => m.jobs.schedule(principalOf(request).organizationId, request.params.publishJobId, request.body.scheduleAt),
+  );
 
-	app.post(
-		"/v1/publish/jobs/:publishJobId/cancel",
-		{
-			config: {
-				auth: { scope: "publish:write" },
-				validationCode: "invalid_public_publish_cancel_request",
-			},
-			schema: {
-				operationId: "cancelPublishJob",
-				tags: ["Publishing"],
-				summary: "Cancel the job's targets that have not started publishing",
-				security,
-				params: JobParams,
-				body: { ...CancelBody, nullable: true } as typeof CancelBody,
-				response: {
-					200: PublishJob,
-					...errorResponses(
-						"public_publish_job_not_found",
-						"publish_cancel_write_disabled",
-						"publish_job_not_cancellable",
-						"invalid_public_publish_cancel_request",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			m.jobs.cancel(
-				principalOf(request).organizationId,
-				request.params.publishJobId,
-				request.body?.reason,
-			),
-	);
+  app.post(
+    '/v1/publish/jobs/:publishJobId/cancel',
+    {
+      config: {
+        auth: { scope: 'publish:write' },
+        validationCode: 'invalid_public_publish_cancel_request',
+      },
+      schema: {
+        operationId: 'cancelPublishJob',
+        tags: ['Publishing'],
+        summary: "Cancel the job's targets that have not started publishing",
+        security,
+        params: JobParams,
+        body: { ...CancelBody, nullable: true } as typeof CancelBody,
+        response: {
+          200: PublishJob,
+          ...errorResponses(
+            'public_publish_job_not_found',
+            'publish_cancel_write_disabled',
+            'publish_job_not_cancellable',
+            'invalid_public_publish_cancel_request',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => m.jobs.cancel(principalOf(request).organizationId, request.params.publishJobId, request.body?.reason),
+  );
 
-	app.get(
-		"/v1/publish/slots",
-		{
-			config: {
-				auth: { scope: "publish:read" },
-				validationCode: "invalid_public_publish_slot_query",
-			},
-			schema: {
-				operationId: "recommendPublishSlot",
-				tags: ["Publishing"],
-				summary:
-					"Next free publish time from the saved batch policy, with candidates and conflicts",
-				security,
-				querystring: SlotQuery,
-				response: {
-					200: PublishSlot,
-					...errorResponses(
-						"invalid_public_publish_slot_query",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			m.slots.recommend(principalOf(request).organizationId, request.query),
-	);
+  app.get(
+    '/v1/publish/slots',
+    {
+      config: {
+        auth: { scope: 'publish:read' },
+        validationCode: 'invalid_public_publish_slot_query',
+      },
+      schema: {
+        operationId: 'recommendPublishSlot',
+        tags: ['Publishing'],
+        summary: 'Next free publish time from the saved batch policy, with candidates and conflicts',
+        security,
+        querystring: SlotQuery,
+        response: {
+          200: PublishSlot,
+          ...errorResponses('invalid_public_publish_slot_query', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => m.slots.recommend(principalOf(request).organizationId, request.query),
+  );
 
-	app.post(
-		"/v1/publish/url-reconciliation",
-		{
-			config: {
-				auth: { scope: "publish:write" },
-				validationCode: "invalid_public_publish_url_reconciliation_request",
-			},
-			schema: {
-				operationId: "reconcilePublishUrls",
-				tags: ["Publishing"],
-				summary:
-					"Fetch permalinks of published targets that lack one (dry run by default)",
-				security,
-				body: UrlReconciliationBody,
-				response: {
-					200: UrlReconciliationAnswer,
-					...errorResponses(
-						"invalid_public_publish_url_reconciliation_request",
-						"publish_url_reconciliation_disabled",
-						"public_publish_job_not_found",
-						...PUBLIC_AUTH_ERRORS,
-					),
-				},
-			},
-		},
-		async (request) =>
-			m.urls.run(principalOf(request).organizationId, request.body),
-	);
+  app.post(
+    '/v1/publish/url-reconciliation',
+    {
+      config: {
+        auth: { scope: 'publish:write' },
+        validationCode: 'invalid_public_publish_url_reconciliation_request',
+      },
+      schema: {
+        operationId: 'reconcilePublishUrls',
+        tags: ['Publishing'],
+        summary: 'Fetch permalinks of published targets that lack one (dry run by default)',
+        security,
+        body: UrlReconciliationBody,
+        response: {
+          200: UrlReconciliationAnswer,
+          ...errorResponses(
+            'invalid_public_publish_url_reconciliation_request',
+            'publish_url_reconciliation_disabled',
+            'public_publish_job_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => m.urls.run(principalOf(request).organizationId, request.body),
+  );
 
-	app.post(
-		"/v1/internal/publish-queue/reconcile",
-		{
-			schema: {
-				operationId: "reconcilePublishQueue",
-				tags: ["Publishing"],
-				summary:
-					"Internal: re-queue due targets without a worker job and flag targets stuck publishing",
-				security: [{ internalServiceToken: [] }],
-				response: {
-					200: ReconcileAnswer,
-					...errorResponses(
-						"internal_token_required",
-						"internal_token_forbidden",
-						"internal_server_error",
-					),
-				},
-			},
-		},
-		async (request) => {
-			assertInternal(deps, request);
-			return m.reconcile.run();
-		},
-	);
+  app.post(
+    '/v1/internal/publish-queue/reconcile',
+    {
+      schema: {
+        operationId: 'reconcilePublishQueue',
+        tags: ['Publishing'],
+        summary: 'Internal: re-queue due targets without a worker job and flag targets stuck publishing',
+        security: [{ internalServiceToken: [] }],
+        response: {
+          200: ReconcileAnswer,
+          ...errorResponses('internal_token_required', 'internal_token_forbidden', 'internal_server_error'),
+        },
+      },
+    },
+    async (request) => {
+      assertInternal(deps, request);
+      return m.reconcile.run();
+    },
+  );
 }

@@ -1,350 +1,319 @@
 /** TypeBox shapes of the publishing routes (spec: Publish plans and jobs, PublishSlot). */
-import { type Static, Type } from "@sinclair/typebox";
-import {
-	ListOf,
-	Nullable,
-	PaginationQuery,
-} from "../../http/shared-schemas.js";
-import { PLATFORMS } from "../../providers/provider.js";
-import { JOB_STATUSES, TARGET_STATES } from "./publish-states.js";
+import { type Static, Type } from '@sinclair/typebox';
+import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
+import { PLATFORMS } from '../../providers/provider.js';
+import { JOB_STATUSES, TARGET_STATES } from './publish-states.js';
 
 const lit = <T extends string>(values: readonly T[], description?: string) =>
-	Type.Union(
-		values.map((v) => Type.Literal(v)),
-		description ? { description } : {},
-	);
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
 export const PlatformT = lit(PLATFORMS);
-const DateTime = (description?: string) =>
-	Type.String({ format: "date-time", description });
+const DateTime = (description?: string) => Type.String({ format: 'date-time', description });
 
 export const MediaInput = Type.Object(
-	{
-		mediaLibraryItemId: Type.Optional(Type.String()),
-		kind: lit(["image", "video", "gif"]),
-		url: Type.String(),
-		mimeType: Type.Optional(Type.String()),
-		bytes: Type.Optional(Type.Number()),
-		fileSizeBytes: Type.Optional(Type.Number()),
-		durationSeconds: Type.Optional(Type.Number()),
-		thumbnailUrl: Type.Optional(Type.String()),
-		altText: Type.Optional(Type.String()),
-		metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
-	},
-	{ additionalProperties: true },
+  {
+    mediaLibraryItemId: Type.Optional(Type.String()),
+    kind: lit(['image', 'video', 'gif']),
+    url: Type.String(),
+    mimeType: Type.Optional(Type.String()),
+    bytes: Type.Optional(Type.Number()),
+    fileSizeBytes: Type.Optional(Type.Number()),
+    durationSeconds: Type.Optional(Type.Number()),
+    thumbnailUrl: Type.Optional(Type.String()),
+    altText: Type.Optional(Type.String()),
+    metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
 );
 
 export const PublishTargetInput = Type.Object(
-	{
-		platform: PlatformT,
-		channelAccountId: Type.String(),
-		text: Type.Optional(
-			Type.String({
-				description:
-					"Target body; omit to inherit the plan text. An empty string stays empty.",
-			}),
-		),
-		settings: Type.Optional(
-			Type.Object(
-				{},
-				{
-					additionalProperties: true,
-					description:
-						"Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment.",
-				},
-			),
-		),
-	},
-	{ additionalProperties: false },
+  {
+    platform: PlatformT,
+    channelAccountId: Type.String(),
+    text: Type.Optional(
+      Type.String({
+        description: 'Target body; omit to inherit the plan text. An empty string stays empty.',
+      }),
+    ),
+    settings: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment.',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
 );
 
 export const PublicPublishPlanInput = Type.Object(
-	{
-		brandId: Type.String(),
-		text: Type.String(),
-		media: Type.Array(MediaInput),
-		targets: Type.Array(PublishTargetInput),
-		productId: Type.Optional(Type.String()),
-	},
-	{ additionalProperties: false },
+  {
+    brandId: Type.String(),
+    text: Type.String(),
+    media: Type.Array(MediaInput),
+    targets: Type.Array(PublishTargetInput),
+    productId: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
 );
 
 export const AgentPlan = Type.Object(
-	{
-		brandId: Type.String(),
-		text: Type.String(),
-		profileId: Type.Optional(Type.String()),
-		productId: Type.Optional(Type.String()),
-		media: Type.Optional(Type.Array(MediaInput, { default: [] })),
-		mediaLibraryItemIds: Type.Optional(
-			Type.Array(Type.String(), { default: [] }),
-		),
-		targets: Type.Optional(Type.Array(PublishTargetInput, { default: [] })),
-		scheduleAt: Type.Optional(DateTime()),
-	},
-	{ additionalProperties: false },
+  {
+    brandId: Type.String(),
+    text: Type.String(),
+    profileId: Type.Optional(Type.String()),
+    productId: Type.Optional(Type.String()),
+    media: Type.Optional(Type.Array(MediaInput, { default: [] })),
+    mediaLibraryItemIds: Type.Optional(Type.Array(Type.String(), { default: [] })),
+    targets: Type.Optional(Type.Array(PublishTargetInput, { default: [] })),
+    scheduleAt: Type.Optional(DateTime()),
+  },
+  { additionalProperties: false },
 );
 
 export const AgentPublishRequest = Type.Object(
-	{
-		plan: AgentPlan,
-		dryRun: Type.Optional(Type.Boolean({ default: true })),
-		enqueue: Type.Optional(Type.Boolean({ default: false })),
-		title: Type.Optional(Type.String()),
-		idempotencyKey: Type.Optional(
-			Type.String({ minLength: 1, maxLength: 200 }),
-		),
-		runAfter: Type.Optional(DateTime()),
-	},
-	{ additionalProperties: false },
+  {
+    plan: AgentPlan,
+    dryRun: Type.Optional(Type.Boolean({ default: true })),
+    enqueue: Type.Optional(Type.Boolean({ default: false })),
+    title: Type.Optional(Type.String()),
+    idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    runAfter: Type.Optional(DateTime()),
+  },
+  { additionalProperties: false },
 );
 
 export const PlanIssue = Type.Object(
-	{
-		targetIndex: Nullable(Type.Integer()),
-		channelAccountId: Nullable(Type.String()),
-		path: Type.Array(Type.String()),
-		code: Type.String(),
-		severity: lit(["blocking", "warning"]),
-		message: Type.String(),
-	},
-	{ additionalProperties: false },
+  {
+    targetIndex: Nullable(Type.Integer()),
+    channelAccountId: Nullable(Type.String()),
+    path: Type.Array(Type.String()),
+    code: Type.String(),
+    severity: lit(['blocking', 'warning']),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
 );
 
 export const PreviewTarget = Type.Object(
-	{
-		index: Type.Integer(),
-		platform: Type.String(),
-		channelAccountId: Type.String(),
-		text: Type.String(),
-		settings: Type.Object({}, { additionalProperties: true }),
-		textLength: Type.Integer({
-			description:
-				"Length as the platform counts it (X weighted, YouTube/Threads bytes).",
-		}),
-		maxTextLength: Nullable(Type.Integer()),
-		channelState: Nullable(Type.String()),
-		issues: Type.Array(PlanIssue),
-	},
-	{ additionalProperties: false },
+  {
+    index: Type.Integer(),
+    platform: Type.String(),
+    channelAccountId: Type.String(),
+    text: Type.String(),
+    settings: Type.Object({}, { additionalProperties: true }),
+    textLength: Type.Integer({
+      description: 'Length as the platform counts it (X weighted, YouTube/Threads bytes).',
+    }),
+    maxTextLength: Nullable(Type.Integer()),
+    channelState: Nullable(Type.String()),
+    issues: Type.Array(PlanIssue),
+  },
+  { additionalProperties: false },
 );
 
 export const PlanPreview = Type.Object(
-	{
-		mode: Type.Literal("preview"),
-		valid: Type.Boolean(),
-		targets: Type.Array(PreviewTarget),
-		issues: Type.Array(PlanIssue, {
-			description: "Every issue: plan-level ones and those of each target.",
-		}),
-	},
-	{ additionalProperties: false },
+  {
+    mode: Type.Literal('preview'),
+    valid: Type.Boolean(),
+    targets: Type.Array(PreviewTarget),
+    issues: Type.Array(PlanIssue, {
+      description: 'Every issue: plan-level ones and those of each target.',
+    }),
+  },
+  { additionalProperties: false },
 );
 
 const TargetErrorT = Type.Object(
-	{
-		code: Type.String(),
-		category: Type.String(),
-		message: Type.String(),
-		providerResponse: Type.Unknown(),
-		at: Type.String(),
-	},
-	{ additionalProperties: false },
+  {
+    code: Type.String(),
+    category: Type.String(),
+    message: Type.String(),
+    providerResponse: Type.Unknown(),
+    at: Type.String(),
+  },
+  { additionalProperties: false },
 );
 
 export const PublishTarget = Type.Object(
-	{
-		postTargetId: Type.String(),
-		publishJobId: Type.String(),
-		channelAccountId: Type.String(),
-		platform: Type.String(),
-		text: Type.String(),
-		settings: Type.Object({}, { additionalProperties: true }),
-		state: lit(TARGET_STATES),
-		stateReason: Nullable(Type.String()),
-		scheduledAt: Nullable(Type.String()),
-		nextAttemptAt: Nullable(Type.String()),
-		attempts: Type.Integer(),
-		lastError: Nullable(TargetErrorT),
-		providerPostId: Nullable(Type.String()),
-		providerUrl: Nullable(Type.String()),
-		publishedAt: Nullable(Type.String()),
-		firstComment: Nullable(
-			Type.Object(
-				{
-					content: Type.String(),
-					delayMs: Type.Integer(),
-					state: Type.String({
-						description:
-							"waiting, pending, posting, posted, failed, needs_attention, cancelled",
-					}),
-					providerCommentId: Nullable(Type.String()),
-					error: Nullable(TargetErrorT),
-				},
-				{ additionalProperties: false },
-			),
-		),
-		createdAt: Type.String(),
-		updatedAt: Type.String(),
-	},
-	{ additionalProperties: false },
+  {
+    postTargetId: Type.String(),
+    publishJobId: Type.String(),
+    channelAccountId: Type.String(),
+    platform: Type.String(),
+    text: Type.String(),
+    settings: Type.Object({}, { additionalProperties: true }),
+    state: lit(TARGET_STATES),
+    stateReason: Nullable(Type.String()),
+    scheduledAt: Nullable(Type.String()),
+    nextAttemptAt: Nullable(Type.String()),
+    attempts: Type.Integer(),
+    lastError: Nullable(TargetErrorT),
+    providerPostId: Nullable(Type.String()),
+    providerUrl: Nullable(Type.String()),
+    publishedAt: Nullable(Type.String()),
+    firstComment: Nullable(
+      Type.Object(
+        {
+          content: Type.String(),
+          delayMs: Type.Integer(),
+          state: Type.String({
+            description: 'waiting, pending, posting, posted, failed, needs_attention, cancelled',
+          }),
+          providerCommentId: Nullable(Type.String()),
+          error: Nullable(TargetErrorT),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { additionalProperties: false },
 );
 
 export const PublishJob = Type.Object(
-	{
-		publishJobId: Type.String(),
-		organizationId: Type.String(),
-		brandId: Type.String(),
-		productId: Nullable(Type.String()),
-		profileId: Nullable(Type.String()),
-		title: Nullable(Type.String()),
-		text: Type.String(),
-		media: Type.Array(Type.Object({}, { additionalProperties: true })),
-		status: lit(JOB_STATUSES),
-		scheduledAt: Nullable(Type.String()),
-		runAfter: Nullable(Type.String()),
-		idempotencyKey: Nullable(Type.String()),
-		cancelReason: Nullable(Type.String()),
-		targetCount: Type.Integer(),
-		targets: Type.Array(PublishTarget),
-		createdAt: Type.String(),
-		updatedAt: Type.String(),
-	},
-	{ additionalProperties: false },
+  {
+    publishJobId: Type.String(),
+    organizationId: Type.String(),
+    brandId: Type.String(),
+    productId: Nullable(Type.String()),
+    profileId: Nullable(Type.String()),
+    title: Nullable(Type.String()),
+    text: Type.String(),
+    media: Type.Array(Type.Object({}, { additionalProperties: true })),
+    status: lit(JOB_STATUSES),
+    scheduledAt: Nullable(Type.String()),
+    runAfter: Nullable(Type.String()),
+    idempotencyKey: Nullable(Type.String()),
+    cancelReason: Nullable(Type.String()),
+    targetCount: Type.Integer(),
+    targets: Type.Array(PublishTarget),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { additionalProperties: false },
 );
 
 export const DryRunAnswer = Type.Object(
-	{
-		mode: Type.Literal("dry_run"),
-		preview: PlanPreview,
-		summary: Type.Object(
-			{
-				jobCount: Type.Integer(),
-				targetCount: Type.Integer(),
-				initialState: Type.String(),
-				scheduledAt: Nullable(Type.String()),
-				firstAttemptAt: Nullable(Type.String()),
-				targets: Type.Array(
-					Type.Object(
-						{
-							channelAccountId: Type.String(),
-							platform: Type.String(),
-							state: Type.String(),
-						},
-						{ additionalProperties: false },
-					),
-				),
-			},
-			{ additionalProperties: false },
-		),
-	},
-	{ additionalProperties: false },
+  {
+    mode: Type.Literal('dry_run'),
+    preview: PlanPreview,
+    summary: Type.Object(
+      {
+        jobCount: Type.Integer(),
+        targetCount: Type.Integer(),
+        initialState: Type.String(),
+        scheduledAt: Nullable(Type.String()),
+        firstAttemptAt: Nullable(Type.String()),
+        targets: Type.Array(
+          Type.Object(
+            {
+              channelAccountId: Type.String(),
+              platform: Type.String(),
+              state: Type.String(),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
 );
 
 export const JobListQuery = Type.Object(
-	{
-		brandId: Type.Optional(Type.String({ minLength: 1 })),
-		status: Type.Optional(lit(JOB_STATUSES)),
-		from: Type.Optional(
-			DateTime(
-				"Jobs scheduled (or created, when unscheduled) at or after this time.",
-			),
-		),
-		to: Type.Optional(DateTime("... and before this time.")),
-		...PaginationQuery,
-	},
-	{ additionalProperties: false },
+  {
+    brandId: Type.Optional(Type.String({ minLength: 1 })),
+    status: Type.Optional(lit(JOB_STATUSES)),
+    from: Type.Optional(DateTime('Jobs scheduled (or created, when unscheduled) at or after this time.')),
+    to: Type.Optional(DateTime('... and before this time.')),
+    ...PaginationQuery,
+  },
+  { additionalProperties: false },
 );
 
-export const JobParams = Type.Object(
-	{ publishJobId: Type.String({ minLength: 1, maxLength: 64 }) },
-	{ additionalProperties: false },
-);
+export const JobParams = Type.Object({ publishJobId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export const EnqueueBody = Type.Object({}, { additionalProperties: false });
-export const ScheduleBody = Type.Object(
-	{ scheduleAt: DateTime("Must be in the future.") },
-	{ additionalProperties: false },
-);
+export const ScheduleBody = Type.Object({ scheduleAt: DateTime('Must be in the future.') }, { additionalProperties: false });
 export const CancelBody = Type.Object(
-	{ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
-	{ additionalProperties: false },
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
+  { additionalProperties: false },
 );
 
 export const JobList = ListOf(PublishJob);
 
 export const UrlReconciliationBody = Type.Object(
-	{
-		publishJobId: Type.Optional(Type.String({ minLength: 1 })),
-		postTargetIds: Type.Optional(
-			Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 }),
-		),
-		dryRun: Type.Optional(Type.Boolean({ default: true })),
-	},
-	{ additionalProperties: false },
+  {
+    publishJobId: Type.Optional(Type.String({ minLength: 1 })),
+    postTargetIds: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
+    dryRun: Type.Optional(Type.Boolean({ default: true })),
+  },
+  { additionalProperties: false },
 );
 
 export const UrlReconciliationAnswer = Type.Object(
-	{
-		mode: lit(["dry_run", "reconciled"]),
-		checkedCount: Type.Integer(),
-		updatedCount: Type.Integer(),
-		targets: Type.Array(
-			Type.Object(
-				{
-					postTargetId: Type.String(),
-					publishJobId: Type.String(),
-					channelAccountId: Type.String(),
-					platform: Type.String(),
-					providerPostId: Type.String(),
-					providerUrl: Nullable(Type.String()),
-					result: lit(["would_fetch", "updated", "not_available", "failed"]),
-					error: Nullable(Type.String()),
-				},
-				{ additionalProperties: false },
-			),
-		),
-	},
-	{ additionalProperties: false },
+  {
+    mode: lit(['dry_run', 'reconciled']),
+    checkedCount: Type.Integer(),
+    updatedCount: Type.Integer(),
+    targets: Type.Array(
+      Type.Object(
+        {
+          postTargetId: Type.String(),
+          publishJobId: Type.String(),
+          channelAccountId: Type.String(),
+          platform: Type.String(),
+          providerPostId: Type.String(),
+          providerUrl: Nullable(Type.String()),
+          result: lit(['would_fetch', 'updated', 'not_available', 'failed']),
+          error: Nullable(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
 );
 
 export const SlotQuery = Type.Object(
-	{
-		brandId: Type.String({ minLength: 1 }),
-		channelAccountId: Type.Optional(Type.String({ minLength: 1 })),
-		platform: Type.Optional(PlatformT),
-		profileId: Type.Optional(Type.String({ minLength: 1 })),
-		from: Type.Optional(DateTime("Earliest time to consider; default now.")),
-	},
-	{ additionalProperties: false },
+  {
+    brandId: Type.String({ minLength: 1 }),
+    channelAccountId: Type.Optional(Type.String({ minLength: 1 })),
+    platform: Type.Optional(PlatformT),
+    profileId: Type.Optional(Type.String({ minLength: 1 })),
+    from: Type.Optional(DateTime('Earliest time to consider; default now.')),
+  },
+  { additionalProperties: false },
 );
 
 export const PublishSlot = Type.Object(
-	{
-		mode: Type.Literal("preview"),
-		organizationId: Type.String(),
-		recommendation: Nullable(
-			Type.Object({ scheduleAt: DateTime() }, { additionalProperties: true }),
-		),
-		checkedSlotCount: Type.Integer({ minimum: 0 }),
-		policy: Type.Object({}, { additionalProperties: true }),
-		candidates: Type.Optional(
-			Type.Array(Type.Object({}, { additionalProperties: true })),
-		),
-		conflicts: Type.Optional(
-			Type.Array(Type.Object({}, { additionalProperties: true })),
-		),
-	},
-	{ additionalProperties: false },
+  {
+    mode: Type.Literal('preview'),
+    organizationId: Type.String(),
+    recommendation: Nullable(Type.Object({ scheduleAt: DateTime() }, { additionalProperties: true })),
+    checkedSlotCount: Type.Integer({ minimum: 0 }),
+    policy: Type.Object({}, { additionalProperties: true }),
+    candidates: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    conflicts: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+  },
+  { additionalProperties: false },
 );
 
 export const ReconcileAnswer = Type.Object(
-	{
-		requeuedCount: Type.Integer(),
-		flaggedCount: Type.Integer(),
-		pollsRequeuedCount: Type.Integer(),
-		commentsFlaggedCount: Type.Integer(),
-		commentsRequeuedCount: Type.Integer(),
-	},
-	{ additionalProperties: false },
+  {
+    requeuedCount: Type.Integer(),
+    flaggedCount: Type.Integer(),
+    pollsRequeuedCount: Type.Integer(),
+    commentsFlaggedCount: Type.Integer(),
+    commentsRequeuedCount: Type.Integer(),
+  },
+  { additionalProperties: false },
 );
 
 export type AgentPublishRequestT = Static<typeof AgentPublishRequest>;

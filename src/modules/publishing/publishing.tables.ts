@@ -1,85 +1,85 @@
 /** Row types of the publishing tables (migration 0005-publishing). */
-import type { ColumnType, Generated } from "kysely";
+import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
 
 /** A media item as resolved when the job was created (library items keep their id for fresh URLs). */
 export interface StoredMedia {
-	mediaLibraryItemId: string | null;
-	kind: "image" | "video" | "gif";
-	url: string;
-	mimeType: string | null;
-	bytes: number | null;
-	durationSeconds: number | null;
-	width: number | null;
-	height: number | null;
-	altText: string | null;
-	metadata: Record<string, unknown>;
+  mediaLibraryItemId: string | null;
+  kind: 'image' | 'video' | 'gif';
+  url: string;
+  mimeType: string | null;
+  bytes: number | null;
+  durationSeconds: number | null;
+  width: number | null;
+  height: number | null;
+  altText: string | null;
+  metadata: Record<string, unknown>;
 }
 
 export interface TargetError {
-	code: string;
-	category: string;
-	message: string;
-	providerResponse: unknown;
-	at: string;
+  code: string;
+  category: string;
+  message: string;
+  providerResponse: unknown;
+  at: string;
 }
 
 export interface PublishJobsTable {
-	id: string;
-	organization_id: string;
-	brand_id: string;
-	product_id: string | null;
-	profile_id: string | null;
-	title: string | null;
-	text: string;
-	media: Json<StoredMedia[]>;
-	status: string;
-	idempotency_key: string | null;
-	/** sha256 of the create request, to tell a retry from a different request reusing the key */
-	request_hash: string | null;
-	scheduled_at: Date | null;
-	run_after: Date | null;
-	cancel_reason: string | null;
-	created_at: Timestamp;
-	updated_at: Timestamp;
+  id: string;
+  organization_id: string;
+  brand_id: string;
+  product_id: string | null;
+  profile_id: string | null;
+  title: string | null;
+  text: string;
+  media: Json<StoredMedia[]>;
+  status: string;
+  idempotency_key: string | null;
+  /** sha256 of the create request, to tell a retry from a different request reusing the key */
+  request_hash: string | null;
+  scheduled_at: Date | null;
+  run_after: Date | null;
+  cancel_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface PublishTargetsTable {
-	id: string;
-	organization_id: string;
-	job_id: string;
-	brand_id: string;
-	channel_account_id: string;
-	platform: string;
-	position: number;
-	text: string;
-	settings: Json<Record<string, unknown>>;
-	state: string;
-	/** bumped by every change that invalidates queued worker jobs (reschedule, cancel, claim) */
-	version: Generated<number>;
-	scheduled_at: Date | null;
-	/** when the next attempt (or poll) may run; null when nothing is due */
-	next_attempt_at: Date | null;
-	attempts: Generated<number>;
-	lease_until: Date | null;
-	poll_token: string | null;
-	last_error: Json<TargetError | null>;
-	state_reason: string | null;
-	provider_post_id: string | null;
-	provider_url: string | null;
-	published_at: Date | null;
-	first_comment: Json<{ content: string; delayMs: number } | null>;
-	first_comment_state: string | null;
-	first_comment_id: string | null;
-	first_comment_attempts: Generated<number>;
-	first_comment_error: Json<TargetError | null>;
-	created_at: Timestamp;
-	updated_at: Timestamp;
+  id: string;
+  organization_id: string;
+  job_id: string;
+  brand_id: string;
+  channel_account_id: string;
+  platform: string;
+  position: number;
+  text: string;
+  settings: Json<Record<string, unknown>>;
+  state: string;
+  /** bumped by every change that invalidates queued worker jobs (reschedule, cancel, claim) */
+  version: Generated<number>;
+  scheduled_at: Date | null;
+  /** when the next attempt (or poll) may run; null when nothing is due */
+  next_attempt_at: Date | null;
+  attempts: Generated<number>;
+  lease_until: Date | null;
+  poll_token: string | null;
+  last_error: Json<TargetError | null>;
+  state_reason: string | null;
+  provider_post_id: string | null;
+  provider_url: string | null;
+  published_at: Date | null;
+  first_comment: Json<{ content: string; delayMs: number } | null>;
+  first_comment_state: string | null;
+  first_comment_id: string | null;
+  first_comment_attempts: Generated<number>;
+  first_comment_error: Json<TargetError | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface PublishingTables {
-	publish_jobs: PublishJobsTable;
-	publish_targets: PublishTargetsTable;
+  publish_jobs: PublishJobsTable;
+  publish_targets: PublishTargetsTable;
 }

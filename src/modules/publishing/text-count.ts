@@ -3,26 +3,20 @@
  * the official twitter-text library; UTF-8 bytes (YouTube descriptions, Threads); otherwise Unicode
  * code points.
  */
-import twitterText from "twitter-text";
-import type { ProviderValidationRules } from "../../providers/provider.js";
+import twitterText from 'twitter-text';
+import type { ProviderValidationRules } from '../../providers/provider.js';
 
-export function countText(
-	text: string,
-	method: ProviderValidationRules["textCounting"],
-): number {
-	switch (method) {
-		case "x_weighted":
-			return twitterText.parseTweet(text).weightedLength;
-		case "utf8_bytes":
-			return Buffer.byteLength(text, "utf8");
-		default:
-			return [...text].length;
-	}
+export function countText(text: string, method: ProviderValidationRules['textCounting']): number {
+  switch (method) {
+    case 'x_weighted':
+      return twitterText.parseTweet(text).weightedLength;
+    case 'utf8_bytes':
+      return Buffer.byteLength(text, 'utf8');
+    default:
+      return [...text].length;
+  }
 }
 
-export const countUrls = (text: string): number =>
-	twitterText.extractUrls(text).length;
-export const countHashtags = (text: string): number =>
-	twitterText.extractHashtags(text).length;
-export const countMentions = (text: string): number =>
-	twitterText.extractMentions(text).length;
+export const countUrls = (text: string): number => twitterText.extractUrls(text).length;
+export const countHashtags = (text: string): number => twitterText.extractHashtags(text).length;
+export const countMentions = (text: string): number => twitterText.extractMentions(text).length;

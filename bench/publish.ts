@@ -1,0 +1,326 @@
+/**
+ * Publishing benchmark: N targets scheduled for the same second are published by one and by two
+ * `service-api worker` processes on real PostgreSQL, against the Meta simulator (Facebook Page text
+ * posts, answered at once) running in its own process. Reports throughput (targets/s from the due
+ * second to the last receipt) and lateness p50/p99 (scheduledAt -> the simulator receiving the post).
+ *
+ * Targets: p99 lateness < 2 s for 1,000 targets with one worker; two workers >= 1.6x one worker's
+ * throughput. Targets are spread over 100 channels (50 organizations x 2 pages) so that per-channel
+ * policies (standard: 4 in flight, 120 per minute) do not cap the run.
+ *
+ * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:publish
+ *      (SIZES=1000,10000 WORKERS=1,2 by default)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { ensurePublishQueues, PUBLISH_QUEUE, QUEUE_DEFS } from '../src/modules/publishing/publish-queue.js';
+import { openPostgres, txSql } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { newId } from '../src/platform/ids.js';
+import { createJobQueue } from '../src/platform/queue/job-queue.js';
+import { META_SANDBOX_APP, startMetaSimulator } from '../src/sandbox/simulators/meta.simulator.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = fileURLToPath(import.meta.url);
+const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SIZES = (process.env.SIZES ?? '1000,10000').split(',').map(Number);
+const WORKERS = (process.env.WORKERS ?? '1,2').split(',').map(Number);
+const ORGS = 50;
+
+/* ---------------------------------------------------------------- simulator child */
+
+async function simChild() {
+  const sim = await startMetaSimulator({ containerDelayMs: 0 });
+  const s = sim.state;
+  const user = s.issueToken({
+    family: 'facebook',
+    kind: 'user',
+    subjectId: s.seed.fbUserId,
+    userId: null,
+    scopes: ['pages_show_list', 'pages_manage_posts'],
+    longLived: true,
+    ttlSeconds: null,
+  });
+  process.send!({
+    kind: 'ready',
+    baseUrls: sim.baseUrls.facebook_page,
+    pages: [s.seed.pageId, s.seed.secondPageId],
+    tokens: [s.pageToken(s.seed.pageId, user).token, s.pageToken(s.seed.secondPageId, user).token],
+  });
+  process.on('message', (m: { kind: string }) => {
+    if (m.kind === 'count') process.send!({ kind: 'count', count: sim.ledger.posts.length });
+    if (m.kind === 'receipts') process.send!({ kind: 'receipts', receipts: sim.ledger.posts.map((p) => [p.text, p.at]) });
+  });
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+interface Sim {
+  child: ChildProcess;
+  baseUrls: { apiBaseUrl: string; authBaseUrl: string; uploadBaseUrl: string };
+  pages: string[];
+  tokens: string[];
+  ask<T>(kind: string): Promise<T>;
+}
+
+async function startSim(): Promise<Sim> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--sim'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ready = await new Promise<{ baseUrls: Sim['baseUrls']; pages: string[]; tokens: string[] }>((resolve) =>
+    child.once('message', resolve as never),
+  );
+  return {
+    child,
+    ...ready,
+    ask: (kind) =>
+      new Promise((resolve) => {
+        const on = (m: { kind: string }) => {
+          if (m.kind !== kind) return;
+          child.off('message', on);
+          resolve(m as never);
+        };
+        child.on('message', on);
+        child.send({ kind });
+      }),
+  };
+}
+
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `bench_publish_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: BASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/* ---------------------------------------------------------------- one scenario */
+
+async function scenario(n: number, workers: number) {
+  const sim = await startSim();
+  const fresh = await freshDatabase();
+  const database = openPostgres(fresh.url, 8);
+  const procs: ChildProcess[] = [];
+  try {
+    await migrateToLatest(database.db);
+    const queue = createJobQueue(database, { supervise: false, schedule: false });
+    await queue.start();
+    await ensurePublishQueues(queue);
+    const db = database.db;
+    const now = new Date();
+    const channels: Array<{ id: string; org: string; brand: string }> = [];
+    for (let o = 0; o < ORGS; o++) {
+      const org = newId('org');
+      const brand = newId('brd');
+      await db
+        .insertInto('organizations')
+        .values({ id: org, name: `Bench ${o}`, created_at: now, updated_at: now })
+        .execute();
+      await db
+        .insertInto('brands')
+        .values({
+          id: brand,
+          organization_id: org,
+          name: `Bench ${o}`,
+          slug: `bench-${o}`,
+          timezone: 'UTC',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      for (let p = 0; p < sim.pages.length; p++) {
+        const id = newId('cha');
+        await db
+          .insertInto('channel_accounts')
+          .values({
+            id,
+            organization_id: org,
+            brand_id: brand,
+            platform: 'facebook_page',
+            external_account_id: sim.pages[p]!,
+            display_name: 'Bench page',
+            state: 'connected',
+            scopes: [],
+            access_token_ref: `env:PAGE${p + 1}`,
+            additional_settings: '{}',
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        channels.push({ id, org, brand });
+      }
+    }
+    const env = {
+      ...process.env,
+      DATABASE_URL: fresh.url,
+      SERVICE_LOG_LEVEL: 'warn',
+      SERVICE_DATA_DIR: `/tmp/bench-publish-${randomBytes(4).toString('hex')}`,
+      SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+      SERVICE_CHANNEL_TOKEN_ENV_REFS: sim.tokens.map((t, i) => `PAGE${i + 1}=${t}`).join(','),
+      SERVICE_FACEBOOK_PAGE_CLIENT_ID: META_SANDBOX_APP.clientId,
+      SERVICE_FACEBOOK_PAGE_CLIENT_SECRET: META_SANDBOX_APP.clientSecret,
+      SERVICE_FACEBOOK_PAGE_API_BASE_URL: sim.baseUrls.apiBaseUrl,
+      SERVICE_FACEBOOK_PAGE_AUTH_BASE_URL: sim.baseUrls.authBaseUrl,
+      SERVICE_FACEBOOK_PAGE_UPLOAD_BASE_URL: sim.baseUrls.uploadBaseUrl,
+    };
+    for (let w = 0; w < workers; w++)
+      procs.push(
+        spawn(
+          process.execPath,
+          [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main/cli.ts', 'worker'],
+          { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] },
+        ),
+      );
+    for (let i = 0; ; i++) {
+      const beats = await db.selectFrom('worker_heartbeats').select('worker_id').execute();
+      if (beats.length >= workers) break;
+      if (i > 600) throw new Error('workers did not start');
+      await sleep(100);
+    }
+    await sleep(1500); // let every worker register its queues and start polling
+
+    // N targets due at the same second, rows and worker jobs inserted in the same transactions
+    const due = new Date(Math.ceil((Date.now() + 2000 + n / 5) / 1000) * 1000);
+    const CHUNK = 500;
+    for (let start = 0; start < n; start += CHUNK) {
+      await db.transaction().execute(async (tx) => {
+        const jobs = [];
+        const targets = [];
+        const pgbossJobs = [];
+        for (let i = start; i < Math.min(n, start + CHUNK); i++) {
+          const ch = channels[i % channels.length]!;
+          const jobId = newId('job');
+          const targetId = newId('tgt');
+          const text = `bench ${i}`;
+          jobs.push({
+            id: jobId,
+            organization_id: ch.org,
+            brand_id: ch.brand,
+            text,
+            media: '[]',
+            status: 'scheduled',
+            scheduled_at: due,
+            created_at: now,
+            updated_at: now,
+          });
+          targets.push({
+            id: targetId,
+            organization_id: ch.org,
+            job_id: jobId,
+            brand_id: ch.brand,
+            channel_account_id: ch.id,
+            platform: 'facebook_page',
+            position: 0,
+            text,
+            settings: '{}',
+            state: 'scheduled',
+            scheduled_at: due,
+            next_attempt_at: due,
+            last_error: 'null',
+            first_comment: 'null',
+            first_comment_error: 'null',
+            created_at: now,
+            updated_at: now,
+          });
+          pgbossJobs.push({
+            name: PUBLISH_QUEUE,
+            data: { targetId, organizationId: ch.org, version: 1, step: 'publish', platform: 'facebook_page', channelAccountId: ch.id },
+            startAfter: due,
+            ...QUEUE_DEFS[PUBLISH_QUEUE],
+          });
+        }
+        await tx.insertInto('publish_jobs').values(jobs).execute();
+        await tx.insertInto('publish_targets').values(targets).execute();
+        await queue.boss.insert(pgbossJobs, { db: txSql(tx) } as never);
+      });
+    }
+    const scheduledBy = Date.now();
+    if (scheduledBy > due.getTime()) console.warn(`  (scheduling took until ${scheduledBy - due.getTime()} ms after the due time)`);
+    const deadline = due.getTime() + 60_000 + n * 20;
+    for (;;) {
+      const { count } = await sim.ask<{ count: number }>('count');
+      if (count >= n || Date.now() > deadline) break;
+      await sleep(200);
+    }
+    const { receipts } = await sim.ask<{ receipts: Array<[string, number]> }>('receipts');
+    const late = receipts.map(([, at]) => at - due.getTime()).sort((a, b) => a - b);
+    const last = late.at(-1) ?? 0;
+    const duplicates = receipts.length - new Set(receipts.map(([t]) => t)).size;
+    const states = await db
+      .selectFrom('publish_targets')
+      .select(['state', db.fn.countAll<number>().as('n')])
+      .groupBy('state')
+      .execute();
+    const problems = await db
+      .selectFrom('publish_targets')
+      .select(['state', 'last_error'])
+      .where('state', '!=', 'published')
+      .limit(3)
+      .execute();
+    if (problems.length > 0) console.log('  not published, e.g.:', JSON.stringify(problems));
+    await queue.stop({ graceful: false, timeoutMs: 1000 });
+    return {
+      n,
+      workers,
+      received: receipts.length,
+      duplicates,
+      throughput: receipts.length / Math.max(0.001, last / 1000),
+      p50: pct(late, 50),
+      p99: pct(late, 99),
+      max: last,
+      states: Object.fromEntries(states.map((s) => [s.state, Number(s.n)])),
+    };
+  } finally {
+    for (const p of procs) p.kill('SIGTERM');
+    await Promise.all(procs.map((p) => (p.exitCode === null ? new Promise((r) => p.once('exit', r)) : null)));
+    sim.child.kill('SIGTERM');
+    await database.close();
+    await fresh.drop().catch(() => undefined);
+  }
+}
+
+/* ---------------------------------------------------------------- main */
+
+async function main() {
+  if (process.argv.includes('--sim')) return simChild();
+  console.log(`publish benchmark on ${BASE_URL.replace(/\/\/[^@]*@/, '//')} (sizes ${SIZES.join(', ')}; workers ${WORKERS.join(', ')})`);
+  const results = [];
+  for (const n of SIZES) {
+    for (const w of WORKERS) {
+      const r = await scenario(n, w);
+      results.push(r);
+      console.log(
+        `N=${String(n).padStart(6)}  workers=${w}  received=${r.received}  dup=${r.duplicates}  throughput=${r.throughput.toFixed(0).padStart(5)} targets/s  lateness p50=${r.p50} ms p99=${r.p99} ms max=${r.max} ms  states=${JSON.stringify(r.states)}`,
+      );
+    }
+  }
+  for (const n of SIZES) {
+    const one = results.find((r) => r.n === n && r.workers === 1);
+    const two = results.find((r) => r.n === n && r.workers === 2);
+    if (one && two)
+      console.log(`N=${n}: two workers / one worker throughput = ${(two.throughput / one.throughput).toFixed(2)}x (target >= 1.6x)`);
+    if (one && n === 1000)
+      console.log(`N=1000, one worker: p99 lateness ${one.p99} ms (target < 2000 ms) -> ${one.p99 < 2000 ? 'met' : 'NOT met'}`);
+  }
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -198,6 +198,17 @@ async function scenario(n: number, workers: number) {
     const due = new Date(Math.ceil((Date.now() + 2000 + n / 5) / 1000) * 1000);
     const CHUNK = 500;
     for (let start = 0; start < n; start += CHUNK) {
+      // pg-boss maintenance in the workers may deadlock with a bulk insert: retry the chunk
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await insertChunk(start);
+          break;
+        } catch (err) {
+          if (attempt >= 3 || !/deadlock/.test(String(err))) throw err;
+        }
+      }
+    }
+    async function insertChunk(start: number) {
       await db.transaction().execute(async (tx) => {
         const jobs = [];
         const targets = [];

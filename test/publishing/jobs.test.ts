@@ -1,5 +1,6 @@
 /** Plans, job creation and the client's state changes through HTTP (the worker is not running here). */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { api, connectChannel, createOrg, type Org, type PublishingHarness, startPublishingHarness } from './publishing-harness.js';
 
@@ -209,6 +210,53 @@ describe('publish plans and jobs', () => {
       .executeTakeFirstOrThrow();
     assert.equal(versions.state, 'cancelled');
     assert.ok(versions.version >= 4);
+  });
+
+  it('validates with the media library facts and keeps referenced media from being deleted', async () => {
+    const upload = async (name: string) => {
+      const data = readFileSync(new URL(`../fixtures/media/${name}`, import.meta.url)).toString('base64');
+      const r = await api(h, org, 'POST', '/v1/media', { dataBase64: data });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      return r.body.mediaLibraryItemId as string;
+    };
+    const image = await upload('sample.jpg'); // 64 x 48
+    const video = await upload('sample.mp4'); // 1 s
+    const preview = async (platform: string, channelAccountId: string, id: string) =>
+      api(h, org, 'POST', '/v1/publish/plans/preview', {
+        brandId: org.brandId,
+        text: 'media',
+        media: [{ mediaLibraryItemId: id, kind: 'image', url: 'ignored' }],
+        targets: [{ platform, channelAccountId }],
+      });
+    const ig = await connectChannel(h, org, 'instagram_business');
+    const small = await preview('instagram_business', ig.channelAccountId, image);
+    assert.deepEqual(
+      small.body.issues.filter((i: { severity: string }) => i.severity === 'blocking').map((i: { code: string }) => i.code),
+      ['image_too_small'],
+    );
+    const short = await preview('instagram_business', ig.channelAccountId, video);
+    assert.ok(
+      short.body.issues.some(
+        (i: { code: string; path: string[] }) => i.code === 'video_too_short' && i.path.join('.') === 'media.0.durationSeconds',
+      ),
+    );
+    const foreign = await api(h, other, 'POST', '/v1/agent/publish', {
+      plan: { brandId: other.brandId, text: 'x', mediaLibraryItemIds: [image], targets: [] },
+    });
+    assert.ok(foreign.body.issues.some((i: { code: string }) => i.code === 'media_library_item_not_found'));
+    // a scheduled target keeps its media
+    const job = await api(h, org, 'POST', '/v1/publish/jobs', {
+      plan: { ...plan(), mediaLibraryItemIds: [image], scheduleAt: new Date(h.ctx.clock.now().getTime() + 3_600_000).toISOString() },
+      dryRun: false,
+    });
+    assert.equal(job.status, 201, JSON.stringify(job.body));
+    assert.equal(job.body.media[0].mediaLibraryItemId, image);
+    const refused = await h.ctx.app.inject({ method: 'DELETE', url: `/v1/media/${image}`, headers: org.auth });
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.equal(refused.json().error, 'media_item_in_use');
+    await api(h, org, 'POST', `/v1/publish/jobs/${job.body.publishJobId}/cancel`, {});
+    const deleted = await h.ctx.app.inject({ method: 'DELETE', url: `/v1/media/${image}`, headers: org.auth });
+    assert.equal(deleted.statusCode, 202, deleted.body);
   });
 
   it('lists with filters and a cursor; another organization sees 404', async () => {

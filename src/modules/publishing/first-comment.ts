@@ -35,7 +35,7 @@ export class FirstCommentStep {
       .where('first_comment_state', '=', 'pending')
       .returningAll()
       .executeTakeFirst();
-    if (!row || !row.provider_post_id) return 'stale';
+    if (!row?.provider_post_id) return 'stale';
     const fc = row.first_comment as { content: string } | null;
     const finish = async (state: string, set: { id?: string; error?: ReturnType<typeof targetError> | null }) => {
       await db

@@ -78,7 +78,7 @@ export class MediaAccess {
     const media: PlanMedia[] = [];
     const fromLibrary = (id: string, path: string[], altText: string | null): PlanMedia | null => {
       const row = byId.get(id);
-      if (!row || row.lifecycle_state !== 'active') {
+      if (row?.lifecycle_state !== 'active') {
         issues.push({
           targetIndex: null,
           channelAccountId: null,

@@ -18,7 +18,7 @@ import type { MediaAccess } from './media-access.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import type { PublishLimiter } from './publish-policies.js';
 import { ensurePublishQueues, sendCommentJob, sendTargetJob, type TargetJobData } from './publish-queue.js';
-import { deriveJobStatus, type TargetState, TRANSITIONS } from './publish-states.js';
+import { deriveJobStatus, type TargetState } from './publish-states.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
 import type { StoredMedia, TargetError } from './publishing.tables.js';
 

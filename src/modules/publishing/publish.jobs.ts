@@ -98,7 +98,7 @@ export class PublishDrain {
 }
 
 export function publishJobDefinitions(
-  deps: AppDeps,
+  _deps: AppDeps,
   parts: {
     drain: PublishDrain;
     firstComment: FirstCommentStep;

@@ -178,21 +178,27 @@ async function scenario(n: number, workers: number) {
       SERVICE_FACEBOOK_PAGE_AUTH_BASE_URL: sim.baseUrls.authBaseUrl,
       SERVICE_FACEBOOK_PAGE_UPLOAD_BASE_URL: sim.baseUrls.uploadBaseUrl,
     };
-    for (let w = 0; w < workers; w++)
+    // workers start one after the other: concurrent first starts race on pg-boss queue creation
+    for (let w = 0; w < workers; w++) {
       procs.push(
         spawn(
           process.execPath,
           [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main/cli.ts', 'worker'],
-          { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] },
+          {
+            cwd: ROOT,
+            env,
+            stdio: ['ignore', 'ignore', 'inherit'],
+          },
         ),
       );
-    for (let i = 0; ; i++) {
-      const beats = await db.selectFrom('worker_heartbeats').select('worker_id').execute();
-      if (beats.length >= workers) break;
-      if (i > 600) throw new Error('workers did not start');
-      await sleep(100);
+      for (let i = 0; ; i++) {
+        const beats = await db.selectFrom('worker_heartbeats').select('worker_id').execute();
+        if (beats.length >= w + 1) break;
+        if (i > 600) throw new Error('workers did not start');
+        await sleep(100);
+      }
+      await sleep(1500); // let the worker register its queues and start polling
     }
-    await sleep(1500); // let every worker register its queues and start polling
 
     // N targets due at the same second, rows and worker jobs inserted in the same transactions
     const due = new Date(Math.ceil((Date.now() + 2000 + n / 5) / 1000) * 1000);
@@ -268,6 +274,8 @@ async function scenario(n: number, workers: number) {
       if (count >= n || Date.now() > deadline) break;
       await sleep(200);
     }
+    const dead = procs.filter((p) => p.exitCode !== null || p.signalCode !== null).length;
+    if (dead > 0) console.warn(`  ${dead} worker process(es) exited during the run`);
     const { receipts } = await sim.ask<{ receipts: Array<[string, number]> }>('receipts');
     const late = receipts.map(([, at]) => at - due.getTime()).sort((a, b) => a - b);
     const last = late.at(-1) ?? 0;

@@ -16,6 +16,9 @@ import { registerHealthRoutes } from './modules/health/health.routes.js';
 import { registerToolRoutes } from './modules/tools/tools.routes.js';
 import { createMediaModule } from './modules/media/media.module.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
+import { registerChannelsModule } from './modules/channels/channels.module.js';
+import { publishingModule } from './modules/publishing/publishing.module.js';
+import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -72,9 +75,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   // media: register the media routes here
   await registerMediaRoutes(app, deps, createMediaModule(deps));
   // channels: register channel, provider and profile routes here
-  await (await import('./modules/channels/channels.module.js')).registerChannelsModule(app, deps);
+  await registerChannelsModule(app, deps);
   // publishing: register publishing routes here
-  await (await import('./modules/publishing/publishing.routes.js')).registerPublishingRoutes(app, deps, (await import('./modules/publishing/publishing.module.js')).publishingModule(deps));
+  await registerPublishingRoutes(app, deps, publishingModule(deps));
 
   return app;
 }

@@ -35,9 +35,9 @@ export class QrWorkerPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(readonly size: number = defaultQrPoolSize()) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
-  }
+  // Workers start on first use: an API process that never renders a QR code does not pay for their
+  // isolates (about 15 MB of resident memory each).
+  constructor(readonly size: number = defaultQrPoolSize()) {}
 
   private spawn(): Slot {
     const worker = new Worker(bootstrapUrl, {
@@ -73,6 +73,7 @@ export class QrWorkerPool {
   }
 
   private dispatch(): void {
+    while (this.queue.length > 0 && this.slots.length < this.size && this.slots.every((s) => s.job)) this.slots.push(this.spawn());
     for (const slot of this.slots) {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift() as Pending;

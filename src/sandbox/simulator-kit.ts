@@ -10,6 +10,9 @@
  * - timeout:       hold the request without answering for `delayMs` (default 30 s)
  * - lost_response: perform the operation (the post exists) and then destroy the socket without answering
  */
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+
 export type FailureKind = 'expired_token' | 'rate_limit' | 'server_error' | 'timeout' | 'lost_response';
 
 export interface FailureRule {
@@ -67,4 +70,37 @@ export class SimulatorLedger {
   count(operation: string): number {
     return this.requests.filter((r) => r.operation === operation).length;
   }
+}
+
+/** Body parsers a simulator needs (form bodies and raw uploads), encapsulated in its own plugin scope. */
+export function addRawBodyParsers(app: FastifyInstance, uploadLimitBytes = 512 * 1024 * 1024): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: uploadLimitBytes }, (_req, body, done) => done(null, body));
+}
+
+export interface RunningSimulator<S, B> {
+  url: string;
+  close(): Promise<void>;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
+  state: S;
+  baseUrls: B;
+}
+
+/** Runs a simulator plugin standalone on a loopback port (tests). */
+export async function startSimulatorServer<S, B>(
+  plugin: FastifyPluginAsync<{ state: S; ledger: SimulatorLedger; failures: FailureQueue }>,
+  state: S,
+  baseUrls: (url: string) => B,
+): Promise<RunningSimulator<S, B>> {
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const ledger = new SimulatorLedger();
+  const failures = new FailureQueue();
+  await app.register(plugin, { state, ledger, failures });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return { url, close: () => app.close(), ledger, failures, state, baseUrls: baseUrls(url) };
 }

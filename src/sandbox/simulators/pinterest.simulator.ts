@@ -12,96 +12,60 @@
  * Failure operations for FailureQueue.inject: token, user_account, boards, publish (Pin creation),
  * pin_get, pin_analytics, media_register, media_upload, media_status.
  */
-import type { AddressInfo } from "node:net";
-import Fastify, { type FastifyPluginAsync } from "fastify";
-import { FailureQueue, SimulatorLedger } from "../simulator-kit.js";
-import { registerPinterestApiRoutes } from "./pinterest/pinterest-api.routes.js";
-import { registerPinterestMediaRoutes } from "./pinterest/pinterest-media.routes.js";
-import { registerPinterestOAuthRoutes } from "./pinterest/pinterest-oauth.routes.js";
-import { PinterestSimulatorState } from "./pinterest/pinterest-state.js";
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  addRawBodyParsers,
+  type FailureQueue,
+  type SimulatorLedger,
+  type RunningSimulator,
+  startSimulatorServer,
+} from '../simulator-kit.js';
+import { registerPinterestApiRoutes } from './pinterest/pinterest-api.routes.js';
+import { registerPinterestMediaRoutes } from './pinterest/pinterest-media.routes.js';
+import { registerPinterestOAuthRoutes } from './pinterest/pinterest-oauth.routes.js';
+import { PinterestSimulatorState } from './pinterest/pinterest-state.js';
 
-export { PinterestSimulatorState } from "./pinterest/pinterest-state.js";
+export { PinterestSimulatorState } from './pinterest/pinterest-state.js';
 
 export interface PinterestSimulatorOptions {
-	state: PinterestSimulatorState;
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
+  state: PinterestSimulatorState;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
 }
 
 export interface PinterestSimulatorBaseUrls {
-	apiBaseUrl: string;
-	authBaseUrl: string;
-	uploadBaseUrl: string;
+  apiBaseUrl: string;
+  authBaseUrl: string;
+  uploadBaseUrl: string;
 }
 
 /** Base URLs the Pinterest adapter must use to talk to a simulator served at `base` (origin + prefix). */
-export function pinterestSimulatorBaseUrls(
-	base: string,
-): PinterestSimulatorBaseUrls {
-	const root = base.replace(/\/+$/, "");
-	return {
-		apiBaseUrl: `${root}/v5`,
-		authBaseUrl: `${root}/web`,
-		uploadBaseUrl: `${root}/media-upload`,
-	};
+export function pinterestSimulatorBaseUrls(base: string): PinterestSimulatorBaseUrls {
+  const root = base.replace(/\/+$/, '');
+  return {
+    apiBaseUrl: `${root}/v5`,
+    authBaseUrl: `${root}/web`,
+    uploadBaseUrl: `${root}/media-upload`,
+  };
 }
 
-export const pinterestSimulatorPlugin: FastifyPluginAsync<
-	PinterestSimulatorOptions
-> = async (app, opts) => {
-	const closing = new AbortController();
-	app.addHook("onClose", async () => closing.abort());
-	// encapsulated in this plugin: the host app keeps its own parsers
-	app.addContentTypeParser(
-		"application/x-www-form-urlencoded",
-		{ parseAs: "string" },
-		(_req, body, done) => {
-			done(null, Object.fromEntries(new URLSearchParams(String(body))));
-		},
-	);
-	app.addContentTypeParser(
-		"*",
-		{ parseAs: "buffer", bodyLimit: 512 * 1024 * 1024 },
-		(_req, body, done) => done(null, body),
-	);
-	const ctx = {
-		ledger: opts.ledger,
-		failures: opts.failures,
-		closing: closing.signal,
-	};
-	registerPinterestOAuthRoutes(app, opts.state, ctx);
-	registerPinterestApiRoutes(app, opts.state, ctx);
-	registerPinterestMediaRoutes(app, opts.state, ctx);
+export const pinterestSimulatorPlugin: FastifyPluginAsync<PinterestSimulatorOptions> = async (app, opts) => {
+  const closing = new AbortController();
+  app.addHook('onClose', async () => closing.abort());
+  // encapsulated in this plugin: the host app keeps its own parsers
+  addRawBodyParsers(app);
+  const ctx = {
+    ledger: opts.ledger,
+    failures: opts.failures,
+    closing: closing.signal,
+  };
+  registerPinterestOAuthRoutes(app, opts.state, ctx);
+  registerPinterestApiRoutes(app, opts.state, ctx);
+  registerPinterestMediaRoutes(app, opts.state, ctx);
 };
 
-export interface RunningPinterestSimulator {
-	url: string;
-	close(): Promise<void>;
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
-	state: PinterestSimulatorState;
-	baseUrls: PinterestSimulatorBaseUrls;
-}
+export type RunningPinterestSimulator = RunningSimulator<PinterestSimulatorState, PinterestSimulatorBaseUrls>;
 
-export async function startPinterestSimulator(
-	opts: { state?: PinterestSimulatorState } = {},
-): Promise<RunningPinterestSimulator> {
-	const app = Fastify({ logger: false, forceCloseConnections: true });
-	const state = opts.state ?? new PinterestSimulatorState();
-	const ledger = new SimulatorLedger();
-	const failures = new FailureQueue();
-	await app.register(pinterestSimulatorPlugin, { state, ledger, failures });
-	await app.listen({ host: "127.0.0.1", port: 0 });
-	const { port } = app.server.address() as AddressInfo;
-	const url = `http://127.0.0.1:${port}`;
-	return {
-		url,
-		close: async () => {
-			await app.close();
-		},
-		ledger,
-		failures,
-		state,
-		baseUrls: pinterestSimulatorBaseUrls(url),
-	};
+export async function startPinterestSimulator(opts: { state?: PinterestSimulatorState } = {}): Promise<RunningPinterestSimulator> {
+  return startSimulatorServer(pinterestSimulatorPlugin, opts.state ?? new PinterestSimulatorState(), pinterestSimulatorBaseUrls);
 }

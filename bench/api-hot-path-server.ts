@@ -26,7 +26,10 @@ const config = loadConfig({
 const runtime = await startRuntime(config, config.embedded ? 'all' : 'api');
 // silence per-request logs in both servers alike
 const db = runtime.deps.database.db;
-const boot = await new IdentityService(db).bootstrap({ organization: 'Bench', email: `bench-${Date.now()}@example.test`, password: 'correct horse' }, new Date());
+const boot = await new IdentityService(db).bootstrap(
+  { organization: 'Bench', email: `bench-${Date.now()}@example.test`, password: 'correct horse' },
+  new Date(),
+);
 const brands = new BrandsService(db);
 for (let i = 0; i < 20; i++) await brands.create(boot.organizationId, { name: `Brand ${i}` }, new Date());
 
@@ -46,6 +49,8 @@ process.on('message', async (m) => {
 if (process.env.BENCH_MEMORY_TRACE) {
   setInterval(() => {
     const m = process.memoryUsage();
-    console.error(`rss ${(m.rss / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} heapUsed ${(m.heapUsed / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)}`);
+    console.error(
+      `rss ${(m.rss / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} heapUsed ${(m.heapUsed / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)}`,
+    );
   }, 2000).unref();
 }

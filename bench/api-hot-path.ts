@@ -12,7 +12,10 @@ import autocannon from 'autocannon';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
-const child = fork(path.resolve(import.meta.dirname, 'api-hot-path-server.ts'), [], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)], stdio: 'inherit' });
+const child = fork(path.resolve(import.meta.dirname, 'api-hot-path-server.ts'), [], {
+  execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
+  stdio: 'inherit',
+});
 const info = await new Promise<{ ours: string; baseline: string; apiKey: string }>((resolve) => child.once('message', resolve as never));
 
 let peakRss = 0;
@@ -44,5 +47,7 @@ console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGl
 console.log(`baseline (bare route, same query): ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms`);
 console.log(`GET /v1/brands (auth + rate limit):  ${ours.rps.toFixed(0)} req/s, p99 ${ours.p99} ms`);
 console.log(`ratio: ${(ratio * 100).toFixed(1)}% of baseline (target >= 75%) ${ratio >= 0.75 ? 'OK' : 'MISSED'}`);
-console.log(`${process.env.DATABASE_URL ? 'API process (PostgreSQL mode)' : 'service process (API + worker + embedded PGlite engine)'} peak RSS: ${(peakRss / 1048576).toFixed(0)} MB (target < 200 MB) ${peakRss < 200 * 1048576 ? 'OK' : 'MISSED'}`);
+console.log(
+  `${process.env.DATABASE_URL ? 'API process (PostgreSQL mode)' : 'service process (API + worker + embedded PGlite engine)'} peak RSS: ${(peakRss / 1048576).toFixed(0)} MB (target < 200 MB) ${peakRss < 200 * 1048576 ? 'OK' : 'MISSED'}`,
+);
 child.send('stop');

@@ -16,12 +16,16 @@ function find(dir: string): string[] {
 }
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const files = find('test').sort().filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = find('test')
+  .sort()
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-console.error(`running ${files.length} test files (database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, redis: ${process.env.REDIS_URL ? 'yes' : 'no'})`);
+console.error(
+  `running ${files.length} test files (database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, redis: ${process.env.REDIS_URL ? 'yes' : 'no'})`,
+);
 const res = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],

@@ -29,14 +29,20 @@ export interface AppServices {
 export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const env = deps.config.env;
   const app = Fastify({
-    logger:
-      opts.logger ?? {
-        level: env.SERVICE_LOG_LEVEL,
-        redact: {
-          paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers["x-service-internal-token"]', 'req.headers["x-service-principal-token"]', 'res.headers["set-cookie"]'],
-          censor: '[redacted]',
-        },
+    logger: opts.logger ?? {
+      level: env.SERVICE_LOG_LEVEL,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-api-key"]',
+          'req.headers.cookie',
+          'req.headers["x-service-internal-token"]',
+          'req.headers["x-service-principal-token"]',
+          'res.headers["set-cookie"]',
+        ],
+        censor: '[redacted]',
       },
+    },
     trustProxy: env.SERVICE_TRUST_PROXY,
     bodyLimit: env.SERVICE_BODY_LIMIT_BYTES,
     return503OnClosing: true,

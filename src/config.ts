@@ -41,7 +41,9 @@ for (const p of PLATFORMS) {
   const k = envKey(p);
   providerSchemas[`SERVICE_${k}_CLIENT_ID`] = Str(`${p}: OAuth client id (app id / client key).`);
   providerSchemas[`SERVICE_${k}_CLIENT_SECRET`] = Str(`${p}: OAuth client secret.`);
-  providerSchemas[`SERVICE_${k}_REDIRECT_URI`] = Str(`${p}: OAuth redirect URI registered with the platform; default {SERVICE_PUBLIC_BASE_URL}/v1/channel-accounts/oauth/callback/${p}.`);
+  providerSchemas[`SERVICE_${k}_REDIRECT_URI`] = Str(
+    `${p}: OAuth redirect URI registered with the platform; default {SERVICE_PUBLIC_BASE_URL}/v1/channel-accounts/oauth/callback/${p}.`,
+  );
   providerSchemas[`SERVICE_${k}_API_BASE_URL`] = Str(`${p}: API base URL (default: the platform's production API).`);
   providerSchemas[`SERVICE_${k}_AUTH_BASE_URL`] = Str(`${p}: authorization base URL (default: the platform's production URL).`);
   providerSchemas[`SERVICE_${k}_UPLOAD_BASE_URL`] = Str(`${p}: upload base URL where the platform uses one (default: production).`);
@@ -62,21 +64,29 @@ export const EnvSchema = Type.Object({
   // ---- storage
   DATABASE_URL: Str('PostgreSQL connection string. Unset: embedded PGlite in SERVICE_DATA_DIR.'),
   SERVICE_DATA_DIR: Str('Data directory (embedded database, media, key file).', './.data'),
-  SERVICE_DB_SOCKET_PATH: Str('Embedded mode: Unix socket on which the embedded database is served to the CLI and psql; default {SERVICE_DATA_DIR}/.s.PGSQL.5432.'),
+  SERVICE_DB_SOCKET_PATH: Str(
+    'Embedded mode: Unix socket on which the embedded database is served to the CLI and psql; default {SERVICE_DATA_DIR}/.s.PGSQL.5432.',
+  ),
   SERVICE_DB_POOL_SIZE: Int(10, 'PostgreSQL pool size per process.', 1, 200),
   REDIS_URL: Str('Redis URL. When set it backs every shared counter and readiness checks it.'),
 
   // ---- credentials and secrets
   SERVICE_INTERNAL_TOKEN: Str('Token for internal operational routes (x-service-internal-token). Unset: internal routes refuse everyone.'),
   SERVICE_PRINCIPAL_TOKEN: Str('Token for policy-gated admin routes (x-service-principal-token). Unset: refused.'),
-  SERVICE_ENCRYPTION_KEY: Str('32-byte key (base64 or hex) encrypting provider tokens at rest (AES-256-GCM). Embedded default: a key file generated in the data dir with mode 0600.'),
+  SERVICE_ENCRYPTION_KEY: Str(
+    '32-byte key (base64 or hex) encrypting provider tokens at rest (AES-256-GCM). Embedded default: a key file generated in the data dir with mode 0600.',
+  ),
 
   // ---- public API
-  SERVICE_PUBLIC_API_ORIGIN: Str('Comma-separated origins (scheme://host[:port]) the public API may be reached at; other effective request origins answer 421. Unset: any.'),
+  SERVICE_PUBLIC_API_ORIGIN: Str(
+    'Comma-separated origins (scheme://host[:port]) the public API may be reached at; other effective request origins answer 421. Unset: any.',
+  ),
   SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: Int(600, 'Requests per window per principal.', 1),
   SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS: Int(60, 'Rate-limit window in seconds.', 1),
   SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: Bool(false, 'Turns the public API rate limit off.'),
-  SERVICE_PUBLIC_API_RATE_LIMIT_STORE: Str('Counter store of the public API rate limit: memory or redis (redis needs REDIS_URL, else requests answer 400 redis_url_required; other values answer 400 invalid_public_api_rate_limit_store). Default: redis when REDIS_URL is set, else memory.'),
+  SERVICE_PUBLIC_API_RATE_LIMIT_STORE: Str(
+    'Counter store of the public API rate limit: memory or redis (redis needs REDIS_URL, else requests answer 400 redis_url_required; other values answer 400 invalid_public_api_rate_limit_store). Default: redis when REDIS_URL is set, else memory.',
+  ),
   SERVICE_PUBLIC_API_NEGATIVE_CACHE_DISABLED: Bool(false, 'Turns off the 30-second cache of rejected credentials.'),
   ...gateSchemas,
 
@@ -87,14 +97,18 @@ export const EnvSchema = Type.Object({
 
   // ---- media (media library)
   SERVICE_MEDIA_MAX_UPLOAD_BYTES: Int(268_435_456, 'Largest direct media upload (400 media_file_too_large above).', 1),
-  SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE: Str('Counter store of the remote media import budgets: memory or redis (the production store; needs REDIS_URL). Default: redis when REDIS_URL is set, else memory.'),
+  SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE: Str(
+    'Counter store of the remote media import budgets: memory or redis (the production store; needs REDIS_URL). Default: redis when REDIS_URL is set, else memory.',
+  ),
   SERVICE_MEDIA_S3_BUCKET: Str('S3-compatible bucket for media bytes. Unset: disk under the data dir.'),
   SERVICE_MEDIA_S3_REGION: Str('S3 region.', 'us-east-1'),
   SERVICE_MEDIA_S3_ENDPOINT: Str('S3 endpoint URL for S3-compatible servers.'),
   SERVICE_MEDIA_S3_ACCESS_KEY_ID: Str('S3 access key id.'),
   SERVICE_MEDIA_S3_SECRET_ACCESS_KEY: Str('S3 secret access key.'),
   SERVICE_MEDIA_S3_FORCE_PATH_STYLE: Bool(true, 'Path-style bucket addressing (most S3-compatible servers).'),
-  SERVICE_MEDIA_S3_PUBLIC_BASE_URL: Str('Public URL prefix of the bucket; when set, publicUrl points there instead of the signed content route.'),
+  SERVICE_MEDIA_S3_PUBLIC_BASE_URL: Str(
+    'Public URL prefix of the bucket; when set, publicUrl points there instead of the signed content route.',
+  ),
   SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS: Int(86_400, 'Lifetime of signed media content URLs.', 60),
   SERVICE_MEDIA_S3_PREFIX: Str('Key prefix of media objects inside the bucket (e.g. media/).'),
   SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: Str(
@@ -105,25 +119,60 @@ export const EnvSchema = Type.Object({
   // ---- providers
   SERVICE_PROVIDER_MODE: Type.Union([Type.Literal('live'), Type.Literal('sandbox')], {
     default: 'live',
-    description: 'live: adapters call the platforms. sandbox: the built-in platform simulators are served by this process and every adapter points at them (no credentials needed).',
+    description:
+      'live: adapters call the platforms. sandbox: the built-in platform simulators are served by this process and every adapter points at them (no credentials needed).',
   }),
   SERVICE_PROVIDER_TIMEOUT_MS: Int(30_000, 'Timeout of one call to a platform.', 100),
   ...providerSchemas,
   // channels: further provider/channel settings go here
-  SERVICE_CHANNEL_CONNECT_STATE_TTL_SECONDS: Int(600, 'Lifetime of a channel OAuth connect state (the user must finish the platform login within it).', 60, 3600),
-  SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: Str('Comma-separated origins (scheme://host[:port]) a connect request\'s returnUrl may point at. Unset: any http(s) URL.'),
-  SERVICE_CHANNEL_TOKEN_ENV_REFS: Str('Comma-separated NAME=token pairs: a channel accessTokenRef/refreshTokenRef `env:NAME` resolves to the token given for NAME here (tokens provisioned outside the connect flow).'),
-  SERVICE_CHANNEL_REFRESH_AHEAD_SECONDS: Int(900, 'Token lifecycle: channels whose access token expires within this many seconds are refreshed.', 60),
-  SERVICE_CHANNEL_REFRESH_MAX_FAILURES: Int(5, 'Token lifecycle: transient refresh failures in a row after which the channel is reported refresh_needed (it is never disconnected for them).', 1, 100),
+  SERVICE_CHANNEL_CONNECT_STATE_TTL_SECONDS: Int(
+    600,
+    'Lifetime of a channel OAuth connect state (the user must finish the platform login within it).',
+    60,
+    3600,
+  ),
+  SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: Str(
+    "Comma-separated origins (scheme://host[:port]) a connect request's returnUrl may point at. Unset: any http(s) URL.",
+  ),
+  SERVICE_CHANNEL_TOKEN_ENV_REFS: Str(
+    'Comma-separated NAME=token pairs: a channel accessTokenRef/refreshTokenRef `env:NAME` resolves to the token given for NAME here (tokens provisioned outside the connect flow).',
+  ),
+  SERVICE_CHANNEL_REFRESH_AHEAD_SECONDS: Int(
+    900,
+    'Token lifecycle: channels whose access token expires within this many seconds are refreshed.',
+    60,
+  ),
+  SERVICE_CHANNEL_REFRESH_MAX_FAILURES: Int(
+    5,
+    'Token lifecycle: transient refresh failures in a row after which the channel is reported refresh_needed (it is never disconnected for them).',
+    1,
+    100,
+  ),
 
   // ---- publishing (publishing engine; see docs/publishing.md)
   SERVICE_PUBLISH_WORKER_CONCURRENCY: Int(32, 'Publishing: targets one worker process publishes at the same time.', 1, 256),
   SERVICE_PUBLISH_MAX_ATTEMPTS: Int(5, 'Publishing: attempts per target for transient and rate-limited failures before it fails.', 1, 20),
-  SERVICE_PUBLISH_RETRY_BASE_MS: Int(30_000, 'Publishing: first retry delay; doubles per attempt (with jitter), at least the platform retry-after.', 10),
+  SERVICE_PUBLISH_RETRY_BASE_MS: Int(
+    30_000,
+    'Publishing: first retry delay; doubles per attempt (with jitter), at least the platform retry-after.',
+    10,
+  ),
   SERVICE_PUBLISH_RETRY_MAX_MS: Int(900_000, 'Publishing: longest retry delay.', 10),
-  SERVICE_PUBLISH_LEASE_SECONDS: Int(300, 'Publishing: a target in publishing longer than this is flagged needs_attention by the reconciliation sweep (its outcome is unknown).', 1),
-  SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS: Int(60, 'Publishing: a due target with no pending worker job for this long is re-queued by the reconciliation sweep.', 0),
-  SERVICE_PUBLISH_POLL_MAX_SECONDS: Int(3_600, 'Publishing: a post still processing on the platform after this long is flagged needs_attention.', 10),
+  SERVICE_PUBLISH_LEASE_SECONDS: Int(
+    300,
+    'Publishing: a target in publishing longer than this is flagged needs_attention by the reconciliation sweep (its outcome is unknown).',
+    1,
+  ),
+  SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS: Int(
+    60,
+    'Publishing: a due target with no pending worker job for this long is re-queued by the reconciliation sweep.',
+    0,
+  ),
+  SERVICE_PUBLISH_POLL_MAX_SECONDS: Int(
+    3_600,
+    'Publishing: a post still processing on the platform after this long is flagged needs_attention.',
+    10,
+  ),
 
   // tools: tool API settings go here
 });

@@ -33,7 +33,10 @@ const SOURCES: Record<string, Source> = { body: 'body', querystring: 'query', pa
 function validationFields(err: FastifyError): FieldIssue[] {
   const source = SOURCES[err.validationContext ?? 'body'] ?? 'body';
   return (err.validation ?? []).map((v) => {
-    const path = v.instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = v.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     const params = v.params as Record<string, unknown>;
     if (typeof params.missingProperty === 'string') path.push(params.missingProperty);
     if (typeof params.additionalProperty === 'string') path.push(params.additionalProperty);
@@ -62,14 +65,25 @@ export function toAppError(err: unknown, request: FastifyRequest): { error: AppE
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { error: new AppError('payload_too_large'), unexpected: false };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { error: new AppError('unsupported_media_type', { message: `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported here; send application/json.` }), unexpected: false };
+      return {
+        error: new AppError('unsupported_media_type', {
+          message: `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported here; send application/json.`,
+        }),
+        unexpected: false,
+      };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { error: new AppError(routeCode, { message: 'The body is empty; send a JSON object.', fields: [{ path: [], source: 'body' }] }), unexpected: false };
+      return {
+        error: new AppError(routeCode, { message: 'The body is empty; send a JSON object.', fields: [{ path: [], source: 'body' }] }),
+        unexpected: false,
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { error: new AppError('invalid_request', { message: 'Content-Length does not match the body.' }), unexpected: false };
   }
   if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    return { error: new AppError(routeCode, { message: 'The body is not valid JSON.', fields: [{ path: [], source: 'body' }] }), unexpected: false };
+    return {
+      error: new AppError(routeCode, { message: 'The body is not valid JSON.', fields: [{ path: [], source: 'body' }] }),
+      unexpected: false,
+    };
   }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return { error: new AppError('invalid_request', { message: 'The request is not valid.' }), unexpected: false };
@@ -118,7 +132,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path));
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return renderError(request, reply, new AppError('method_not_allowed', { message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.` }));
+      return renderError(
+        request,
+        reply,
+        new AppError('method_not_allowed', { message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.` }),
+      );
     }
     return renderError(request, reply, new AppError('not_found', { message: `No route ${request.method} ${path}.` }));
   });

@@ -56,12 +56,40 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
       ],
       components: {
         securitySchemes: {
-          publicBearer: { type: 'http', scheme: 'bearer', description: 'API key or OAuth access token; public endpoints are scoped to the principal\'s organization.' },
-          dashboardSession: { type: 'http', scheme: 'bearer', description: 'Legacy dashboard session compatibility; never sent through a URL.' },
-          dashboardSessionCookie: { type: 'apiKey', in: 'cookie', name: 'service_dashboard_session', description: 'Host-only HttpOnly dashboard session; credentialed requests with an approved Origin.' },
-          internalServiceToken: { type: 'apiKey', in: 'header', name: 'x-service-internal-token', description: 'Internal operational routes; never exposed to browsers or third parties.' },
-          servicePrincipalToken: { type: 'apiKey', in: 'header', name: 'x-service-principal-token', description: 'Policy-gated admin routes; never exposed to browsers or third parties.' },
-          browserSessionExchangeCookie: { type: 'apiKey', in: 'cookie', name: 'service_browser_session_exchange', description: 'Short-lived HttpOnly cookie used only with the browser-session exchange.' },
+          publicBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "API key or OAuth access token; public endpoints are scoped to the principal's organization.",
+          },
+          dashboardSession: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Legacy dashboard session compatibility; never sent through a URL.',
+          },
+          dashboardSessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'service_dashboard_session',
+            description: 'Host-only HttpOnly dashboard session; credentialed requests with an approved Origin.',
+          },
+          internalServiceToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-service-internal-token',
+            description: 'Internal operational routes; never exposed to browsers or third parties.',
+          },
+          servicePrincipalToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-service-principal-token',
+            description: 'Policy-gated admin routes; never exposed to browsers or third parties.',
+          },
+          browserSessionExchangeCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'service_browser_session_exchange',
+            description: 'Short-lived HttpOnly cookie used only with the browser-session exchange.',
+          },
           toolApiKey: { type: 'http', scheme: 'bearer', description: 'Tool API key (Authorization: Bearer or X-API-Key header).' },
           toolApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Tool API key in the X-API-Key header.' },
         },
@@ -73,7 +101,11 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
     },
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } });
-  app.get('/v1/openapi.json', {
-    schema: { operationId: 'getOpenApiDocument', tags: ['System'], summary: 'This OpenAPI 3.1.0 document', security: [] },
-  }, async () => app.swagger());
+  app.get(
+    '/v1/openapi.json',
+    {
+      schema: { operationId: 'getOpenApiDocument', tags: ['System'], summary: 'This OpenAPI 3.1.0 document', security: [] },
+    },
+    async () => app.swagger(),
+  );
 }

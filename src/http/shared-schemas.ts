@@ -8,10 +8,13 @@ export const ErrorResponse = Type.Object(
     message: Type.String({ minLength: 1 }),
     fields: Type.Optional(
       Type.Array(
-        Type.Object({
-          path: Type.Array(Type.String()),
-          source: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('params')]),
-        }, { additionalProperties: true }),
+        Type.Object(
+          {
+            path: Type.Array(Type.String()),
+            source: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('params')]),
+          },
+          { additionalProperties: true },
+        ),
       ),
     ),
     requestId: Type.Optional(Type.String({ minLength: 1 })),

@@ -12,7 +12,10 @@ import { type Role, startRuntime } from './runtime.js';
 function serve(role: Role): CliCommand {
   return {
     name: role === 'all' ? 'start' : role,
-    usage: role === 'all' ? 'start                      API + worker in one process' : `${role.padEnd(26)} ${role === 'api' ? 'HTTP API only' : 'job worker only'} (needs DATABASE_URL)`,
+    usage:
+      role === 'all'
+        ? 'start                      API + worker in one process'
+        : `${role.padEnd(26)} ${role === 'api' ? 'HTTP API only' : 'job worker only'} (needs DATABASE_URL)`,
     async run({ config }) {
       if (role !== 'all' && config.embedded) {
         throw new AppError('database_url_required', {
@@ -86,11 +89,17 @@ export const foundationCommands: CliCommand[] = [
     name: 'brands create',
     usage: 'brands create --organization ID --name N [--slug S] [--timezone Europe/Berlin] [--json]',
     async run({ config, argv, out }) {
-      const { values } = args(argv, { organization: { type: 'string' }, name: { type: 'string' }, slug: { type: 'string' }, timezone: { type: 'string' } });
+      const { values } = args(argv, {
+        organization: { type: 'string' },
+        name: { type: 'string' },
+        slug: { type: 'string' },
+        timezone: { type: 'string' },
+      });
       const organizationId = required(values, 'organization');
       const brand = await withDatabase(config, async (h) => {
         const { identityRepository } = await import('../modules/identity/identity.repository.js');
-        if (!(await identityRepository.organizationExists(h.db, organizationId))) throw new AppError('invalid_request', { message: `No organization ${organizationId}.` });
+        if (!(await identityRepository.organizationExists(h.db, organizationId)))
+          throw new AppError('invalid_request', { message: `No organization ${organizationId}.` });
         return new BrandsService(h.db).create(
           organizationId,
           { name: required(values, 'name'), slug: values.slug as string | undefined, timezone: values.timezone as string | undefined },

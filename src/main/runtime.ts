@@ -105,7 +105,8 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
   const deps: AppDeps = { config, database, counters, jobs, encryptor, clock: systemClock, version: VERSION };
 
   let socketServer: PGLiteSocketServer | null = null;
-  if (database.pglite && database.lock) socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger);
+  if (database.pglite && database.lock)
+    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger);
 
   let app: FastifyInstance | null = null;
   let address: string | null = null;
@@ -120,7 +121,13 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
     }
   }
   const worker = runsWorker
-    ? await startWorker({ db: database.db, queue: jobs, jobs: jobDefinitions(deps), heartbeatSeconds: config.env.SERVICE_WORKER_HEARTBEAT_SECONDS, logger })
+    ? await startWorker({
+        db: database.db,
+        queue: jobs,
+        jobs: jobDefinitions(deps),
+        heartbeatSeconds: config.env.SERVICE_WORKER_HEARTBEAT_SECONDS,
+        logger,
+      })
     : null;
 
   let stopping: Promise<void> | null = null;

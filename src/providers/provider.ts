@@ -290,19 +290,12 @@ export interface SocialProvider {
     ctx: ProviderCallContext,
     input: { providerPostId: string; text: string; replyToCommentId?: string },
   ): Promise<{ providerCommentId: string }>;
-  listComments(
-    ctx: ProviderCallContext,
-    input: { providerPostId: string; limit: number; since?: string },
-  ): Promise<ProviderComment[]>;
+  listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }): Promise<ProviderComment[]>;
 
   fetchPostAnalytics(ctx: ProviderCallContext, input: { providerPostId: string }): Promise<ProviderPostAnalytics>;
 
   /** runs one of capability.toolNames; results are plain JSON objects */
-  runTool(
-    ctx: ProviderCallContext,
-    toolName: ProviderToolName,
-    input: Record<string, unknown>,
-  ): Promise<Array<Record<string, unknown>>>;
+  runTool(ctx: ProviderCallContext, toolName: ProviderToolName, input: Record<string, unknown>): Promise<Array<Record<string, unknown>>>;
 }
 
 /** Factory signature every adapter exports as create<Platform>Provider. */

@@ -16,7 +16,12 @@ describe('public API authentication (spec rules 1-6)', () => {
   const get = (headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url: '/v1/brands', headers });
 
   it('401 public_api_token_required without a bearer credential', async () => {
-    for (const headers of [{}, { authorization: 'Basic dXNlcjpwdw==' }, { authorization: 'Bearer' }, { authorization: 'Bearer a b' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Basic dXNlcjpwdw==' },
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer a b' },
+    ] as Record<string, string>[]) {
       const res = await get(headers);
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().error, 'public_api_token_required');
@@ -33,7 +38,10 @@ describe('public API authentication (spec rules 1-6)', () => {
   });
 
   it('401 public_api_token_forbidden when the key lacks the route scope', async () => {
-    const limited = await new IdentityService(ctx.database.db).createApiKeyFor({ organizationId: org.organizationId, scopes: ['media:read'] });
+    const limited = await new IdentityService(ctx.database.db).createApiKeyFor({
+      organizationId: org.organizationId,
+      scopes: ['media:read'],
+    });
     const res = await get({ authorization: `Bearer ${limited.apiKey}` });
     assert.equal(res.statusCode, 401);
     assert.equal(res.json().error, 'public_api_token_forbidden');
@@ -68,7 +76,10 @@ describe('negative cache switched off', () => {
     const ctx = await createTestContext({ redis: false, env: { SERVICE_PUBLIC_API_NEGATIVE_CACHE_DISABLED: 'true' } });
     try {
       const org = await ctx.createOrganization();
-      const key = await new IdentityService(ctx.database.db).createApiKeyFor({ organizationId: org.organizationId, scopes: ['brands:read'] });
+      const key = await new IdentityService(ctx.database.db).createApiKeyFor({
+        organizationId: org.organizationId,
+        scopes: ['brands:read'],
+      });
       await ctx.database.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', key.apiKeyId).execute();
       const auth = { authorization: `Bearer ${key.apiKey}` };
       assert.equal((await ctx.app.inject({ url: '/v1/brands', headers: auth })).statusCode, 401);
@@ -84,7 +95,10 @@ describe('negative cache in Redis', { skip: REAL_REDIS_URL ? false : 'REDIS_URL 
   it('stores the rejection in Redis with a 30-second expiry, shared by every process', async () => {
     const ctx = await createTestContext({ redisPrefix: `neg-${Date.now()}` });
     try {
-      const res = await ctx.app.inject({ url: '/v1/brands', headers: { authorization: 'Bearer sk_ZZZZZZZZ_unknownunknownunknownunknown' } });
+      const res = await ctx.app.inject({
+        url: '/v1/brands',
+        headers: { authorization: 'Bearer sk_ZZZZZZZZ_unknownunknownunknownunknown' },
+      });
       assert.equal(res.statusCode, 401);
       const redis = (ctx.deps.counters.redis as unknown as { redis: import('ioredis').Redis }).redis;
       const keys = await redis.keys(`test:neg-*auth:neg:*`);
@@ -119,11 +133,18 @@ describe('public API switches', () => {
     });
     try {
       const org = await ctx.createOrganization();
-      const ok = await ctx.app.inject({ url: '/v1/brands', headers: { ...org.auth, host: 'api.example.test', 'x-forwarded-proto': 'https' } });
+      const ok = await ctx.app.inject({
+        url: '/v1/brands',
+        headers: { ...org.auth, host: 'api.example.test', 'x-forwarded-proto': 'https' },
+      });
       assert.equal(ok.statusCode, 200);
       const ok2 = await ctx.app.inject({ url: '/v1/brands', headers: { ...org.auth, host: 'localhost:8080' } });
       assert.equal(ok2.statusCode, 200);
-      for (const headers of [{ host: 'evil.test' }, { host: 'api.example.test', 'x-forwarded-proto': 'http' }, { host: 'api.example.test:444', 'x-forwarded-proto': 'https' }]) {
+      for (const headers of [
+        { host: 'evil.test' },
+        { host: 'api.example.test', 'x-forwarded-proto': 'http' },
+        { host: 'api.example.test:444', 'x-forwarded-proto': 'https' },
+      ]) {
         const res = await ctx.app.inject({ url: '/v1/brands', headers: { ...org.auth, ...headers } });
         assert.equal(res.statusCode, 421, JSON.stringify(headers));
         assert.equal(res.json().error, 'request_origin_not_allowed');

@@ -12,21 +12,39 @@ describe('brands', () => {
     ctx = await createTestContext();
     a = await ctx.createOrganization({ name: 'A' });
     b = await ctx.createOrganization({ name: 'B' });
-    for (const name of ['Alpha', 'Beta', 'Gamma']) brandIds.push((await ctx.createBrand(a.organizationId, name, { timezone: 'Europe/Berlin' })).brandId);
+    for (const name of ['Alpha', 'Beta', 'Gamma'])
+      brandIds.push((await ctx.createBrand(a.organizationId, name, { timezone: 'Europe/Berlin' })).brandId);
     await ctx.createBrand(b.organizationId, 'Other');
     const { BrandsService } = await import('../../src/modules/brands/brands.service.js');
-    await new BrandsService(ctx.database.db).createProduct(a.organizationId, brandIds[0]!, { name: 'Red Shoe', productUrl: 'https://shop.test/red', storeProductId: 'sku-1' }, new Date());
+    await new BrandsService(ctx.database.db).createProduct(
+      a.organizationId,
+      brandIds[0]!,
+      { name: 'Red Shoe', productUrl: 'https://shop.test/red', storeProductId: 'sku-1' },
+      new Date(),
+    );
   });
   after(() => ctx.close());
 
-  it('lists only the principal organization\'s brands, in creation order, with exact fields', async () => {
+  it("lists only the principal organization's brands, in creation order, with exact fields", async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/v1/brands', headers: a.auth });
     assert.equal(res.statusCode, 200);
     const body = res.json();
-    assert.deepEqual(body.data.map((x: { name: string }) => x.name), ['Alpha', 'Beta', 'Gamma']);
+    assert.deepEqual(
+      body.data.map((x: { name: string }) => x.name),
+      ['Alpha', 'Beta', 'Gamma'],
+    );
     assert.equal(body.nextCursor, null);
     const alpha = body.data[0];
-    assert.deepEqual(Object.keys(alpha).sort(), ['brandId', 'createdAt', 'name', 'organizationId', 'productCount', 'slug', 'timezone', 'updatedAt']);
+    assert.deepEqual(Object.keys(alpha).sort(), [
+      'brandId',
+      'createdAt',
+      'name',
+      'organizationId',
+      'productCount',
+      'slug',
+      'timezone',
+      'updatedAt',
+    ]);
     assert.equal(alpha.productCount, 1);
     assert.equal(alpha.slug, 'alpha');
     assert.equal(alpha.timezone, 'Europe/Berlin');
@@ -38,7 +56,10 @@ describe('brands', () => {
     assert.equal(p1.data.length, 2);
     assert.ok(p1.nextCursor);
     const p2 = (await ctx.app.inject({ method: 'GET', url: `/v1/brands?limit=2&cursor=${p1.nextCursor}`, headers: a.auth })).json();
-    assert.deepEqual(p2.data.map((x: { name: string }) => x.name), ['Gamma']);
+    assert.deepEqual(
+      p2.data.map((x: { name: string }) => x.name),
+      ['Gamma'],
+    );
     assert.equal(p2.nextCursor, null);
     const bad = await ctx.app.inject({ method: 'GET', url: `/v1/brands?limit=2&slug=beta&cursor=${p1.nextCursor}`, headers: a.auth });
     assert.equal(bad.statusCode, 400);
@@ -51,7 +72,16 @@ describe('brands', () => {
     assert.equal(res.data.length, 1);
     assert.equal(res.data[0].products.length, 1);
     const p = res.data[0].products[0];
-    assert.deepEqual(Object.keys(p).sort(), ['brandId', 'createdAt', 'name', 'productId', 'productUrl', 'slug', 'storeProductId', 'updatedAt']);
+    assert.deepEqual(Object.keys(p).sort(), [
+      'brandId',
+      'createdAt',
+      'name',
+      'productId',
+      'productUrl',
+      'slug',
+      'storeProductId',
+      'updatedAt',
+    ]);
     assert.equal(p.storeProductId, 'sku-1');
   });
 
@@ -66,7 +96,7 @@ describe('brands', () => {
     }
   });
 
-  it('gets one brand with products; another organization\'s brand is 404', async () => {
+  it("gets one brand with products; another organization's brand is 404", async () => {
     const own = await ctx.app.inject({ method: 'GET', url: `/v1/brands/${brandIds[0]}`, headers: a.auth });
     assert.equal(own.statusCode, 200);
     assert.equal(own.json().products.length, 1);

@@ -23,7 +23,13 @@ describe('service-api CLI next to a running embedded server', () => {
   let server: ChildProcess;
   let serverLog = '';
   const env = () => {
-    const e: Record<string, string> = { ...(process.env as Record<string, string>), SERVICE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SERVICE_LOG_LEVEL: 'info' };
+    const e: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      SERVICE_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SERVICE_LOG_LEVEL: 'info',
+    };
     delete e.DATABASE_URL;
     delete e.REDIS_URL;
     return e;
@@ -57,7 +63,7 @@ describe('service-api CLI next to a running embedded server', () => {
     assert.match(serverLog, /service-api bootstrap --organization/);
   });
 
-  it('bootstrap creates organization, owner and an all-scope key through the running server\'s database', async () => {
+  it("bootstrap creates organization, owner and an all-scope key through the running server's database", async () => {
     const res = cli('bootstrap', '--organization', 'Acme', '--email', 'admin@acme.test', '--password', 'correct horse', '--json');
     assert.equal(res.status, 0, res.stderr);
     boot = JSON.parse(res.stdout);
@@ -69,10 +75,32 @@ describe('service-api CLI next to a running embedded server', () => {
   });
 
   it('brands, products and api-keys commands work and their data is served', async () => {
-    const brand = cli('brands', 'create', '--organization', boot.organizationId, '--name', 'Acme Shoes', '--timezone', 'Europe/Berlin', '--json');
+    const brand = cli(
+      'brands',
+      'create',
+      '--organization',
+      boot.organizationId,
+      '--name',
+      'Acme Shoes',
+      '--timezone',
+      'Europe/Berlin',
+      '--json',
+    );
     assert.equal(brand.status, 0, brand.stderr);
     const brandId = JSON.parse(brand.stdout).brandId;
-    const product = cli('products', 'create', '--brand', brandId, '--name', 'Red Shoe', '--product-url', 'https://shop.test/red', '--store-product-id', 'sku-1', '--json');
+    const product = cli(
+      'products',
+      'create',
+      '--brand',
+      brandId,
+      '--name',
+      'Red Shoe',
+      '--product-url',
+      'https://shop.test/red',
+      '--store-product-id',
+      'sku-1',
+      '--json',
+    );
     assert.equal(product.status, 0, product.stderr);
     const key = cli('api-keys', 'create', '--organization', boot.organizationId, '--scopes', 'brands:read', '--name', 'reader', '--json');
     assert.equal(key.status, 0, key.stderr);

@@ -92,7 +92,10 @@ describe('maintenance job', () => {
       const result = await runMaintenance(ctx.database.db, now);
       assert.equal(result.expiredSessions, 1);
       const left = await ctx.database.db.selectFrom('auth_sessions').select('id').execute();
-      assert.deepEqual(left.map((r) => r.id), ['ses_live']);
+      assert.deepEqual(
+        left.map((r) => r.id),
+        ['ses_live'],
+      );
 
       // the same job through the queue and a worker
       await insert('ses_old2', new Date(now.getTime() - 1000));

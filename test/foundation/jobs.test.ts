@@ -22,7 +22,13 @@ describe('jobs', () => {
       await ctx.database.db.transaction().execute(async (tx) => {
         await ctx.deps.jobs.send('test.tx', { tag: 'committed' }, { tx });
       });
-      const worker = await startWorker({ db: ctx.database.db, queue: ctx.deps.jobs, jobs: [job], heartbeatSeconds: 1, logger: pino({ level: 'silent' }) });
+      const worker = await startWorker({
+        db: ctx.database.db,
+        queue: ctx.deps.jobs,
+        jobs: [job],
+        heartbeatSeconds: 1,
+        logger: pino({ level: 'silent' }),
+      });
       const deadline = Date.now() + 10_000;
       while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 1500));
@@ -46,7 +52,13 @@ describe('jobs', () => {
           finished = true;
         },
       });
-      const worker = await startWorker({ db: ctx.database.db, queue: ctx.deps.jobs, jobs: [job], heartbeatSeconds: 1, logger: pino({ level: 'silent' }) });
+      const worker = await startWorker({
+        db: ctx.database.db,
+        queue: ctx.deps.jobs,
+        jobs: [job],
+        heartbeatSeconds: 1,
+        logger: pino({ level: 'silent' }),
+      });
       await ctx.deps.jobs.send('test.slow', {});
       const deadline = Date.now() + 10_000;
       while (!started && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -24,7 +24,14 @@ describe('OpenAPI document', () => {
 
   it('declares the security schemes of the specification', () => {
     const schemes = doc.components.securitySchemes;
-    for (const name of ['publicBearer', 'dashboardSession', 'dashboardSessionCookie', 'internalServiceToken', 'servicePrincipalToken', 'browserSessionExchangeCookie']) {
+    for (const name of [
+      'publicBearer',
+      'dashboardSession',
+      'dashboardSessionCookie',
+      'internalServiceToken',
+      'servicePrincipalToken',
+      'browserSessionExchangeCookie',
+    ]) {
       assert.ok(schemes[name], name);
     }
     assert.equal(schemes.internalServiceToken.name, 'x-service-internal-token');
@@ -33,7 +40,9 @@ describe('OpenAPI document', () => {
 
   it('lists every route with an operationId, a tag and its responses; authenticated routes list their errors', () => {
     const operationIds = new Set<string>();
-    const routes = ctx.app.registeredRoutes.filter((r) => !r.hidden && r.method !== 'HEAD' && !r.url.startsWith('/v1/docs') && !r.url.startsWith('/sandbox'));
+    const routes = ctx.app.registeredRoutes.filter(
+      (r) => !r.hidden && r.method !== 'HEAD' && !r.url.startsWith('/v1/docs') && !r.url.startsWith('/sandbox'),
+    );
     assert.ok(routes.length >= 5);
     for (const route of routes) {
       const path = route.url.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -54,7 +63,12 @@ describe('OpenAPI document', () => {
   it('serves the interactive reference at /v1/docs', async () => {
     const res = await ctx.app.inject({ url: '/v1/docs' });
     assert.ok([200, 302].includes(res.statusCode));
-    const page = res.statusCode === 302 ? await ctx.app.inject({ url: String(res.headers.location).startsWith('/') ? String(res.headers.location) : `/v1/docs/${res.headers.location}` }) : res;
+    const page =
+      res.statusCode === 302
+        ? await ctx.app.inject({
+            url: String(res.headers.location).startsWith('/') ? String(res.headers.location) : `/v1/docs/${res.headers.location}`,
+          })
+        : res;
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /swagger/i);
   });

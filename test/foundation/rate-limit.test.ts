@@ -2,13 +2,23 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTestContext, REAL_REDIS_URL, TestClock } from '../support/harness.js';
 
-const HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+const HEADERS = [
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
 
 describe('public API rate limit', () => {
   for (const store of ['memory', ...(REAL_REDIS_URL ? ['redis'] : [])]) {
     it(`counts per principal per window and answers 429 with every header (${store})`, async () => {
       const clock = new TestClock(Date.UTC(2026, 0, 1, 12, 0, 10));
-      const ctx = await createTestContext({ clock, env: { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '3', SERVICE_PUBLIC_API_RATE_LIMIT_STORE: store } });
+      const ctx = await createTestContext({
+        clock,
+        env: { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '3', SERVICE_PUBLIC_API_RATE_LIMIT_STORE: store },
+      });
       try {
         const a = await ctx.createOrganization();
         const b = await ctx.createOrganization();
@@ -41,7 +51,9 @@ describe('public API rate limit', () => {
   }
 
   it('SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED=true sends no rate-limit headers and never limits', async () => {
-    const ctx = await createTestContext({ env: { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1', SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true' } });
+    const ctx = await createTestContext({
+      env: { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '1', SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true' },
+    });
     try {
       const a = await ctx.createOrganization();
       for (let i = 0; i < 3; i++) {
@@ -79,7 +91,12 @@ describe('public API rate limit', () => {
     const prefix = `shared-${Date.now()}`;
     const clock = new TestClock(Date.UTC(2026, 0, 1, 12, 0, 10));
     const one = await createTestContext({ clock, redisPrefix: prefix, env: { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '4' } });
-    const two = await createTestContext({ clock, redisPrefix: prefix, database: one.database, env: { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '4' } });
+    const two = await createTestContext({
+      clock,
+      redisPrefix: prefix,
+      database: one.database,
+      env: { SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '4' },
+    });
     try {
       const a = await one.createOrganization();
       const codes: number[] = [];

@@ -14,7 +14,9 @@ const freePort = () =>
     });
   });
 
-describe('two API processes on PostgreSQL and Redis', { skip: REAL_DATABASE_URL && REAL_REDIS_URL ? false : 'needs DATABASE_URL and REDIS_URL' }, () => {
+describe('two API processes on PostgreSQL and Redis', {
+  skip: REAL_DATABASE_URL && REAL_REDIS_URL ? false : 'needs DATABASE_URL and REDIS_URL',
+}, () => {
   const procs: ChildProcess[] = [];
   const ports: number[] = [];
   let drop: () => Promise<void>;
@@ -58,7 +60,11 @@ describe('two API processes on PostgreSQL and Redis', { skip: REAL_DATABASE_URL 
   });
 
   it('share one rate-limit budget per principal', async () => {
-    const boot = spawnSync(process.execPath, [BIN, 'bootstrap', '--organization', 'Two', '--email', `two-${Date.now()}@example.test`, '--password', 'correct horse', '--json'], { env, encoding: 'utf8' });
+    const boot = spawnSync(
+      process.execPath,
+      [BIN, 'bootstrap', '--organization', 'Two', '--email', `two-${Date.now()}@example.test`, '--password', 'correct horse', '--json'],
+      { env, encoding: 'utf8' },
+    );
     assert.equal(boot.status, 0, boot.stderr);
     const { apiKey } = JSON.parse(boot.stdout);
     const statuses: number[] = [];
@@ -67,7 +73,7 @@ describe('two API processes on PostgreSQL and Redis', { skip: REAL_DATABASE_URL 
       statuses.push(res.status);
       if (res.status === 429) {
         assert.ok(Number(res.headers.get('retry-after')) > 0);
-        assert.equal((await res.json() as { error: string }).error, 'public_api_rate_limited');
+        assert.equal(((await res.json()) as { error: string }).error, 'public_api_rate_limited');
       } else await res.arrayBuffer();
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);

@@ -2,155 +2,132 @@
  * Shared setup for the Meta adapter tests: the Meta simulator, a loopback media host the simulator
  * fetches container media from, adapter configuration, and the OAuth connect round trip.
  */
-import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
-	type OAuthTokens,
-	type ProviderAppConfig,
-	type ProviderCallContext,
-	ProviderError,
-	type ProviderErrorCategory,
-	type PublishMediaItem,
-	type PublishResult,
-	type SocialProvider,
-} from "../../src/providers/provider.js";
+  type OAuthTokens,
+  type ProviderAppConfig,
+  type ProviderCallContext,
+  ProviderError,
+  type ProviderErrorCategory,
+  type PublishMediaItem,
+  type PublishResult,
+  type SocialProvider,
+} from '../../src/providers/provider.js';
 import {
-	META_SANDBOX_APP,
-	type MetaPlatform,
-	type RunningMetaSimulator,
-	startMetaSimulator,
-} from "../../src/sandbox/simulators/meta.simulator.js";
+  META_SANDBOX_APP,
+  type MetaPlatform,
+  type RunningMetaSimulator,
+  startMetaSimulator,
+} from '../../src/sandbox/simulators/meta.simulator.js';
 
-export const REDIRECT_URI =
-	"http://127.0.0.1:9/v1/channel-accounts/oauth/callback/meta";
+export const REDIRECT_URI = 'http://127.0.0.1:9/v1/channel-accounts/oauth/callback/meta';
 
 export interface MetaHarness {
-	sim: RunningMetaSimulator;
-	mediaUrl(name: string): string;
-	config(
-		platform: MetaPlatform,
-		overrides?: Partial<ProviderAppConfig>,
-	): ProviderAppConfig;
-	close(): Promise<void>;
+  sim: RunningMetaSimulator;
+  mediaUrl(name: string): string;
+  config(platform: MetaPlatform, overrides?: Partial<ProviderAppConfig>): ProviderAppConfig;
+  close(): Promise<void>;
 }
 
 async function startMediaHost(): Promise<{ server: Server; origin: string }> {
-	const server = createServer((req, res) => {
-		if (req.url === "/image.jpg") {
-			res
-				.writeHead(200, { "content-type": "image/jpeg" })
-				.end(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]));
-		} else if (req.url === "/video.mp4") {
-			res
-				.writeHead(200, { "content-type": "video/mp4" })
-				.end(Buffer.from("\0\0\0\x18ftypmp42"));
-		} else res.writeHead(404).end();
-	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	return {
-		server,
-		origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-	};
+  const server = createServer((req, res) => {
+    if (req.url === '/image.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]));
+    } else if (req.url === '/video.mp4') {
+      res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.from('\0\0\0\x18ftypmp42'));
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  };
 }
 
 export async function startMetaHarness(): Promise<MetaHarness> {
-	const sim = await startMetaSimulator({ containerDelayMs: 40 });
-	const media = await startMediaHost();
-	return {
-		sim,
-		mediaUrl: (name) => `${media.origin}/${name}`,
-		config: (platform, overrides = {}) => ({
-			clientId: META_SANDBOX_APP.clientId,
-			clientSecret: META_SANDBOX_APP.clientSecret,
-			redirectUri: REDIRECT_URI,
-			...sim.baseUrls[platform],
-			timeoutMs: 2_000,
-			...overrides,
-		}),
-		async close() {
-			await sim.close();
-			await new Promise<void>((resolve) => media.server.close(() => resolve()));
-		},
-	};
+  const sim = await startMetaSimulator({ containerDelayMs: 40 });
+  const media = await startMediaHost();
+  return {
+    sim,
+    mediaUrl: (name) => `${media.origin}/${name}`,
+    config: (platform, overrides = {}) => ({
+      clientId: META_SANDBOX_APP.clientId,
+      clientSecret: META_SANDBOX_APP.clientSecret,
+      redirectUri: REDIRECT_URI,
+      ...sim.baseUrls[platform],
+      timeoutMs: 2_000,
+      ...overrides,
+    }),
+    async close() {
+      await sim.close();
+      await new Promise<void>((resolve) => media.server.close(() => resolve()));
+    },
+  };
 }
 
 /** Follows the authorization URL (the simulator approves at once) and exchanges the code. */
-export async function connect(
-	provider: SocialProvider,
-	scopes: string[] = provider.oauth.defaultScopes,
-): Promise<OAuthTokens> {
-	const state = `st_${Math.random().toString(36).slice(2)}`;
-	const res = await fetch(
-		provider.oauth.authorizationUrl({
-			state,
-			redirectUri: REDIRECT_URI,
-			scopes,
-		}),
-		{ redirect: "manual" },
-	);
-	assert.equal(res.status, 302);
-	const location = new URL(res.headers.get("location") ?? "");
-	assert.equal(`${location.origin}${location.pathname}`, REDIRECT_URI);
-	assert.equal(location.searchParams.get("state"), state);
-	const code = location.searchParams.get("code");
-	assert.ok(code);
-	return provider.oauth.exchangeCode({ code, redirectUri: REDIRECT_URI });
+export async function connect(provider: SocialProvider, scopes: string[] = provider.oauth.defaultScopes): Promise<OAuthTokens> {
+  const state = `st_${Math.random().toString(36).slice(2)}`;
+  const res = await fetch(
+    provider.oauth.authorizationUrl({
+      state,
+      redirectUri: REDIRECT_URI,
+      scopes,
+    }),
+    { redirect: 'manual' },
+  );
+  assert.equal(res.status, 302);
+  const location = new URL(res.headers.get('location') ?? '');
+  assert.equal(`${location.origin}${location.pathname}`, REDIRECT_URI);
+  assert.equal(location.searchParams.get('state'), state);
+  const code = location.searchParams.get('code');
+  assert.ok(code);
+  return provider.oauth.exchangeCode({ code, redirectUri: REDIRECT_URI });
 }
 
-export function ctxFor(
-	accessToken: string,
-	externalAccountId: string,
-): ProviderCallContext {
-	return { accessToken, externalAccountId, channelSettings: {} };
+export function ctxFor(accessToken: string, externalAccountId: string): ProviderCallContext {
+  return { accessToken, externalAccountId, channelSettings: {} };
 }
 
-export function mediaItem(
-	kind: "image" | "video",
-	url: string,
-): PublishMediaItem {
-	return {
-		kind,
-		mimeType: kind === "image" ? "image/jpeg" : "video/mp4",
-		bytes: 1024,
-		url,
-		width: 1080,
-		height: 1080,
-		...(kind === "video" ? { durationSeconds: 10 } : {}),
-		async open() {
-			return (async function* () {})();
-		},
-	};
+export function mediaItem(kind: 'image' | 'video', url: string): PublishMediaItem {
+  return {
+    kind,
+    mimeType: kind === 'image' ? 'image/jpeg' : 'video/mp4',
+    bytes: 1024,
+    url,
+    width: 1080,
+    height: 1080,
+    ...(kind === 'video' ? { durationSeconds: 10 } : {}),
+    async open() {
+      return (async function* () {})();
+    },
+  };
 }
 
 /** Calls pollPublish until the post is published (bounded). */
 export async function untilPublished(
-	provider: SocialProvider,
-	ctx: ProviderCallContext,
-	first: PublishResult,
-): Promise<Extract<PublishResult, { status: "published" }>> {
-	let result = first;
-	for (let i = 0; result.status === "processing"; i++) {
-		assert.ok(i < 50, "publish did not finish");
-		await new Promise((r) => setTimeout(r, 20));
-		result = await provider.pollPublish(ctx, result.pollToken);
-	}
-	return result;
+  provider: SocialProvider,
+  ctx: ProviderCallContext,
+  first: PublishResult,
+): Promise<Extract<PublishResult, { status: 'published' }>> {
+  let result = first;
+  for (let i = 0; result.status === 'processing'; i++) {
+    assert.ok(i < 50, 'publish did not finish');
+    await new Promise((r) => setTimeout(r, 20));
+    result = await provider.pollPublish(ctx, result.pollToken);
+  }
+  return result;
 }
 
-export async function rejectsWith(
-	promise: Promise<unknown>,
-	category: ProviderErrorCategory,
-): Promise<ProviderError> {
-	try {
-		await promise;
-	} catch (err) {
-		assert.ok(
-			err instanceof ProviderError,
-			`expected ProviderError, got ${String(err)}`,
-		);
-		assert.equal(err.category, category, `${err.category}: ${err.message}`);
-		return err;
-	}
-	assert.fail(`expected a ${category} ProviderError`);
+export async function rejectsWith(promise: Promise<unknown>, category: ProviderErrorCategory): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
+    assert.equal(err.category, category, `${err.category}: ${err.message}`);
+    return err;
+  }
+  assert.fail(`expected a ${category} ProviderError`);
 }

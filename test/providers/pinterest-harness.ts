@@ -3,178 +3,147 @@
  * credentials), a loopback image host the simulator fetches image Pins from, an adapter pointed at
  * the simulator, a fresh user token per test, media fixtures and the ProviderError assertion.
  */
-import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createPinterestProvider } from "../../src/providers/pinterest/pinterest.provider.js";
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPinterestProvider } from '../../src/providers/pinterest/pinterest.provider.js';
 import {
-	type OAuthTokens,
-	type ProviderCallContext,
-	ProviderError,
-	type PublishMediaItem,
-	type PublishRequest,
-	type SocialProvider,
-} from "../../src/providers/provider.js";
-import {
-	type RunningPinterestSimulator,
-	startPinterestSimulator,
-} from "../../src/sandbox/simulators/pinterest.simulator.js";
+  type OAuthTokens,
+  type ProviderCallContext,
+  ProviderError,
+  type PublishMediaItem,
+  type PublishRequest,
+  type SocialProvider,
+} from '../../src/providers/provider.js';
+import { type RunningPinterestSimulator, startPinterestSimulator } from '../../src/sandbox/simulators/pinterest.simulator.js';
 
-export const REDIRECT = "http://127.0.0.1:9/oauth/callback/pinterest";
+export const REDIRECT = 'http://127.0.0.1:9/oauth/callback/pinterest';
 /** a 1x1 PNG */
 export const PNG = Buffer.from(
-	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
-	"base64",
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
 );
 
 export function videoItem(bytes = randomBytes(3000)): PublishMediaItem {
-	return {
-		kind: "video",
-		mimeType: "video/mp4",
-		bytes: bytes.length,
-		url: "http://127.0.0.1:9/unused.mp4",
-		async open() {
-			return (async function* () {
-				yield bytes.subarray(0, 1200);
-				yield bytes.subarray(1200);
-			})();
-		},
-	};
+  return {
+    kind: 'video',
+    mimeType: 'video/mp4',
+    bytes: bytes.length,
+    url: 'http://127.0.0.1:9/unused.mp4',
+    async open() {
+      return (async function* () {
+        yield bytes.subarray(0, 1200);
+        yield bytes.subarray(1200);
+      })();
+    },
+  };
 }
 
-export function tokensOf(
-	accessToken: string,
-	refreshToken: string | null = null,
-): OAuthTokens {
-	return {
-		accessToken,
-		refreshToken,
-		expiresAt: null,
-		refreshTokenExpiresAt: null,
-		scopes: [],
-		extra: {},
-	};
+export function tokensOf(accessToken: string, refreshToken: string | null = null): OAuthTokens {
+  return {
+    accessToken,
+    refreshToken,
+    expiresAt: null,
+    refreshTokenExpiresAt: null,
+    scopes: [],
+    extra: {},
+  };
 }
 
 /** Awaits the promise and checks it failed with a ProviderError of this category (and code). */
-export async function rejectsWith(
-	promise: Promise<unknown>,
-	category: string,
-	providerCode?: string,
-): Promise<ProviderError> {
-	try {
-		await promise;
-	} catch (err) {
-		assert.ok(
-			err instanceof ProviderError,
-			`expected ProviderError, got ${String(err)}`,
-		);
-		assert.equal(err.category, category, err.message);
-		if (providerCode !== undefined)
-			assert.equal(err.providerCode, providerCode);
-		return err;
-	}
-	assert.fail(`expected a ${category} ProviderError`);
+export async function rejectsWith(promise: Promise<unknown>, category: string, providerCode?: string): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
+    assert.equal(err.category, category, err.message);
+    if (providerCode !== undefined) assert.equal(err.providerCode, providerCode);
+    return err;
+  }
+  assert.fail(`expected a ${category} ProviderError`);
 }
 
 export interface PinterestHarness {
-	sim: RunningPinterestSimulator;
-	pin: SocialProvider;
-	/** origin of the loopback image host (/pin.png is a PNG, /text is not an image, anything else 404) */
-	imageBase: string;
-	imageHits(): number;
-	provider(overrides?: {
-		timeoutMs?: number;
-		apiBaseUrl?: string;
-		clientSecret?: string;
-	}): SocialProvider;
-	image(path?: string, altText?: string): PublishMediaItem;
-	/** resets failures and processing, and answers a context with a fresh user token */
-	freshContext(): ProviderCallContext;
-	firstBoardId(): string;
-	request(
-		media: PublishMediaItem[],
-		settings?: Record<string, unknown>,
-		text?: string,
-	): PublishRequest;
-	close(): Promise<void>;
+  sim: RunningPinterestSimulator;
+  pin: SocialProvider;
+  /** origin of the loopback image host (/pin.png is a PNG, /text is not an image, anything else 404) */
+  imageBase: string;
+  imageHits(): number;
+  provider(overrides?: { timeoutMs?: number; apiBaseUrl?: string; clientSecret?: string }): SocialProvider;
+  image(path?: string, altText?: string): PublishMediaItem;
+  /** resets failures and processing, and answers a context with a fresh user token */
+  freshContext(): ProviderCallContext;
+  firstBoardId(): string;
+  request(media: PublishMediaItem[], settings?: Record<string, unknown>, text?: string): PublishRequest;
+  close(): Promise<void>;
 }
 
 export async function startPinterestHarness(): Promise<PinterestHarness> {
-	let hits = 0;
-	const images: Server = createServer((req, res) => {
-		hits += 1;
-		if (req.url === "/pin.png")
-			res.writeHead(200, { "content-type": "image/png" }).end(PNG);
-		else if (req.url === "/text")
-			res.writeHead(200, { "content-type": "text/plain" }).end("not an image");
-		else res.writeHead(404).end();
-	});
-	await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
-	const imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-	const sim = await startPinterestSimulator();
-	sim.state.client = { id: "pin-app", secret: "pin-secret" };
-	const provider = (
-		overrides: {
-			timeoutMs?: number;
-			apiBaseUrl?: string;
-			clientSecret?: string;
-		} = {},
-	) =>
-		createPinterestProvider({
-			clientId: "pin-app",
-			clientSecret: "pin-secret",
-			redirectUri: REDIRECT,
-			...sim.baseUrls,
-			timeoutMs: 2000,
-			...overrides,
-		});
-	const firstBoardId = () =>
-		sim.state.boardsOf(sim.state.defaultUser.id)[0]?.id ?? "";
-	return {
-		sim,
-		pin: provider(),
-		imageBase,
-		imageHits: () => hits,
-		provider,
-		image: (path = "/pin.png", altText?: string) => ({
-			kind: "image",
-			mimeType: "image/png",
-			bytes: PNG.length,
-			url: `${imageBase}${path}`,
-			altText,
-			async open() {
-				return (async function* () {
-					yield PNG;
-				})();
-			},
-		}),
-		freshContext() {
-			sim.failures.clear();
-			sim.state.mediaProcessingReads = 1;
-			const { accessToken } = sim.state.issueTokens();
-			return {
-				accessToken,
-				externalAccountId: sim.state.defaultUser.id,
-				channelSettings: {},
-			};
-		},
-		firstBoardId,
-		request: (media, settings = {}, text = "Pin description") => ({
-			text,
-			media,
-			settings: {
-				boardId: firstBoardId(),
-				title: "Pin title",
-				link: "https://example.com/landing",
-				...settings,
-			},
-			idempotencyKey: "tgt_1",
-		}),
-		async close() {
-			await sim.close();
-			await new Promise((resolve) => images.close(resolve));
-		},
-	};
+  let hits = 0;
+  const images: Server = createServer((req, res) => {
+    hits += 1;
+    if (req.url === '/pin.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    else if (req.url === '/text') res.writeHead(200, { 'content-type': 'text/plain' }).end('not an image');
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  const imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+  const sim = await startPinterestSimulator();
+  sim.state.client = { id: 'pin-app', secret: 'pin-secret' };
+  const provider = (overrides: { timeoutMs?: number; apiBaseUrl?: string; clientSecret?: string } = {}) =>
+    createPinterestProvider({
+      clientId: 'pin-app',
+      clientSecret: 'pin-secret',
+      redirectUri: REDIRECT,
+      ...sim.baseUrls,
+      timeoutMs: 2000,
+      ...overrides,
+    });
+  const firstBoardId = () => sim.state.boardsOf(sim.state.defaultUser.id)[0]?.id ?? '';
+  return {
+    sim,
+    pin: provider(),
+    imageBase,
+    imageHits: () => hits,
+    provider,
+    image: (path = '/pin.png', altText?: string) => ({
+      kind: 'image',
+      mimeType: 'image/png',
+      bytes: PNG.length,
+      url: `${imageBase}${path}`,
+      altText,
+      async open() {
+        return (async function* () {
+          yield PNG;
+        })();
+      },
+    }),
+    freshContext() {
+      sim.failures.clear();
+      sim.state.mediaProcessingReads = 1;
+      const { accessToken } = sim.state.issueTokens();
+      return {
+        accessToken,
+        externalAccountId: sim.state.defaultUser.id,
+        channelSettings: {},
+      };
+    },
+    firstBoardId,
+    request: (media, settings = {}, text = 'Pin description') => ({
+      text,
+      media,
+      settings: {
+        boardId: firstBoardId(),
+        title: 'Pin title',
+        link: 'https://example.com/landing',
+        ...settings,
+      },
+      idempotencyKey: 'tgt_1',
+    }),
+    async close() {
+      await sim.close();
+      await new Promise((resolve) => images.close(resolve));
+    },
+  };
 }

@@ -3,167 +3,148 @@
  * chunks), the Login Kit authorize -> token flow per fake creator, media fixtures and the ProviderError
  * assertion.
  */
-import assert from "node:assert/strict";
+import assert from 'node:assert/strict';
 import {
-	type OAuthTokens,
-	type ProviderCallContext,
-	ProviderError,
-	type PublishMediaItem,
-	type PublishRequest,
-	type SocialProvider,
-} from "../../src/providers/provider.js";
-import { createTiktokProvider } from "../../src/providers/tiktok/tiktok.provider.js";
-import {
-	type RunningTiktokSimulator,
-	startTiktokSimulator,
-} from "../../src/sandbox/simulators/tiktok.simulator.js";
+  type OAuthTokens,
+  type ProviderCallContext,
+  ProviderError,
+  type PublishMediaItem,
+  type PublishRequest,
+  type SocialProvider,
+} from '../../src/providers/provider.js';
+import { createTiktokProvider } from '../../src/providers/tiktok/tiktok.provider.js';
+import { type RunningTiktokSimulator, startTiktokSimulator } from '../../src/sandbox/simulators/tiktok.simulator.js';
 
 export const MiB = 1024 * 1024;
-export const REDIRECT =
-	"https://app.example.test/v1/channel-accounts/oauth/callback/tiktok";
+export const REDIRECT = 'https://app.example.test/v1/channel-accounts/oauth/callback/tiktok';
 
-export function videoItem(
-	bytes: number,
-	durationSeconds = 12,
-): PublishMediaItem {
-	const data = Buffer.alloc(bytes, 7);
-	return {
-		kind: "video",
-		mimeType: "video/mp4",
-		bytes,
-		url: "https://cdn.example.test/v.mp4",
-		durationSeconds,
-		async open() {
-			return (async function* () {
-				for (let i = 0; i < data.length; i += MiB)
-					yield data.subarray(i, i + MiB);
-			})();
-		},
-	};
+export function videoItem(bytes: number, durationSeconds = 12): PublishMediaItem {
+  const data = Buffer.alloc(bytes, 7);
+  return {
+    kind: 'video',
+    mimeType: 'video/mp4',
+    bytes,
+    url: 'https://cdn.example.test/v.mp4',
+    durationSeconds,
+    async open() {
+      return (async function* () {
+        for (let i = 0; i < data.length; i += MiB) yield data.subarray(i, i + MiB);
+      })();
+    },
+  };
 }
 
 export function imageItem(n: number): PublishMediaItem {
-	return {
-		kind: "image",
-		mimeType: "image/jpeg",
-		bytes: 1000,
-		url: `https://cdn.example.test/p${n}.jpg`,
-		async open() {
-			return (async function* () {
-				yield Buffer.alloc(1000);
-			})();
-		},
-	};
+  return {
+    kind: 'image',
+    mimeType: 'image/jpeg',
+    bytes: 1000,
+    url: `https://cdn.example.test/p${n}.jpg`,
+    async open() {
+      return (async function* () {
+        yield Buffer.alloc(1000);
+      })();
+    },
+  };
 }
 
 export const baseSettings = {
-	privacy_level: "PUBLIC_TO_EVERYONE",
-	disable_comment: false,
-	disable_duet: false,
-	disable_stitch: false,
-	brand_content_toggle: false,
-	brand_organic_toggle: false,
+  privacy_level: 'PUBLIC_TO_EVERYONE',
+  disable_comment: false,
+  disable_duet: false,
+  disable_stitch: false,
+  brand_content_toggle: false,
+  brand_organic_toggle: false,
 };
 
-export function request(
-	media: PublishMediaItem[],
-	settings: Record<string, unknown> = {},
-	text = "hello tiktok",
-): PublishRequest {
-	return {
-		text,
-		media,
-		settings: { ...baseSettings, ...settings },
-		idempotencyKey: "tgt_1",
-	};
+export function request(media: PublishMediaItem[], settings: Record<string, unknown> = {}, text = 'hello tiktok'): PublishRequest {
+  return {
+    text,
+    media,
+    settings: { ...baseSettings, ...settings },
+    idempotencyKey: 'tgt_1',
+  };
 }
 
-export async function expectProviderError(
-	p: Promise<unknown>,
-	category: string,
-	code?: string,
-): Promise<ProviderError> {
-	try {
-		await p;
-	} catch (err) {
-		assert.ok(
-			err instanceof ProviderError,
-			`expected ProviderError, got ${String(err)}`,
-		);
-		assert.equal(err.category, category, `category (${err.message})`);
-		if (code) assert.equal(err.providerCode, code);
-		return err;
-	}
-	assert.fail(`expected ProviderError ${category}`);
+export async function expectProviderError(p: Promise<unknown>, category: string, code?: string): Promise<ProviderError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
+    assert.equal(err.category, category, `category (${err.message})`);
+    if (code) assert.equal(err.providerCode, code);
+    return err;
+  }
+  assert.fail(`expected ProviderError ${category}`);
 }
 
 export interface TiktokHarness {
-	sim: RunningTiktokSimulator;
-	provider: SocialProvider;
-	makeProvider(timeoutMs?: number): SocialProvider;
-	connect(scopes?: string[], user?: string): Promise<OAuthTokens>;
-	channel(user?: string): Promise<ProviderCallContext>;
-	pollUntilDone(
-		ctx: ProviderCallContext,
-		pollToken: string,
-	): Promise<{
-		status: "published";
-		providerPostId: string;
-		url: string | null;
-	}>;
+  sim: RunningTiktokSimulator;
+  provider: SocialProvider;
+  makeProvider(timeoutMs?: number): SocialProvider;
+  connect(scopes?: string[], user?: string): Promise<OAuthTokens>;
+  channel(user?: string): Promise<ProviderCallContext>;
+  pollUntilDone(
+    ctx: ProviderCallContext,
+    pollToken: string,
+  ): Promise<{
+    status: 'published';
+    providerPostId: string;
+    url: string | null;
+  }>;
 }
 
 export async function startTiktokHarness(): Promise<TiktokHarness> {
-	const sim = await startTiktokSimulator({ processingDelayMs: 20 });
-	const makeProvider = (timeoutMs = 5000) =>
-		createTiktokProvider(
-			{
-				clientId: sim.state.clientKey,
-				clientSecret: sim.state.clientSecret,
-				redirectUri: REDIRECT,
-				...sim.baseUrls,
-				timeoutMs,
-			},
-			{ chunkSizeBytes: 5 * MiB, pollAfterMs: 10 },
-		);
-	const provider = makeProvider();
+  const sim = await startTiktokSimulator({ processingDelayMs: 20 });
+  const makeProvider = (timeoutMs = 5000) =>
+    createTiktokProvider(
+      {
+        clientId: sim.state.clientKey,
+        clientSecret: sim.state.clientSecret,
+        redirectUri: REDIRECT,
+        ...sim.baseUrls,
+        timeoutMs,
+      },
+      { chunkSizeBytes: 5 * MiB, pollAfterMs: 10 },
+    );
+  const provider = makeProvider();
 
-	async function connect(scopes = provider.oauth.defaultScopes, user?: string) {
-		const url = new URL(
-			provider.oauth.authorizationUrl({
-				state: "st-1",
-				redirectUri: REDIRECT,
-				scopes,
-			}),
-		);
-		if (user) url.searchParams.set("sandbox_user", user);
-		const res = await fetch(url, { redirect: "manual" });
-		assert.equal(res.status, 302);
-		const location = new URL(res.headers.get("location") ?? "");
-		assert.equal(location.searchParams.get("state"), "st-1");
-		return provider.oauth.exchangeCode({
-			code: location.searchParams.get("code") ?? "",
-			redirectUri: REDIRECT,
-		});
-	}
+  async function connect(scopes = provider.oauth.defaultScopes, user?: string) {
+    const url = new URL(
+      provider.oauth.authorizationUrl({
+        state: 'st-1',
+        redirectUri: REDIRECT,
+        scopes,
+      }),
+    );
+    if (user) url.searchParams.set('sandbox_user', user);
+    const res = await fetch(url, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    const location = new URL(res.headers.get('location') ?? '');
+    assert.equal(location.searchParams.get('state'), 'st-1');
+    return provider.oauth.exchangeCode({
+      code: location.searchParams.get('code') ?? '',
+      redirectUri: REDIRECT,
+    });
+  }
 
-	async function channel(user?: string): Promise<ProviderCallContext> {
-		const tokens = await connect(undefined, user);
-		return {
-			accessToken: tokens.accessToken,
-			externalAccountId: tokens.extra.open_id ?? "",
-			channelSettings: {},
-		};
-	}
+  async function channel(user?: string): Promise<ProviderCallContext> {
+    const tokens = await connect(undefined, user);
+    return {
+      accessToken: tokens.accessToken,
+      externalAccountId: tokens.extra.open_id ?? '',
+      channelSettings: {},
+    };
+  }
 
-	async function pollUntilDone(ctx: ProviderCallContext, pollToken: string) {
-		for (let i = 0; i < 100; i += 1) {
-			const r = await provider.pollPublish(ctx, pollToken);
-			if (r.status === "published") return r;
-			await new Promise((res) => setTimeout(res, 10));
-		}
-		assert.fail("publish never completed");
-	}
+  async function pollUntilDone(ctx: ProviderCallContext, pollToken: string) {
+    for (let i = 0; i < 100; i += 1) {
+      const r = await provider.pollPublish(ctx, pollToken);
+      if (r.status === 'published') return r;
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    assert.fail('publish never completed');
+  }
 
-	return { sim, provider, makeProvider, connect, channel, pollUntilDone };
+  return { sim, provider, makeProvider, connect, channel, pollUntilDone };
 }

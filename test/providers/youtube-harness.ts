@@ -2,124 +2,102 @@
  * Shared setup for the YouTube adapter tests: the Google simulator, an adapter pointed at it, a fresh
  * channel token per test, video fixtures and the ProviderError assertion.
  */
-import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import {
-	type OAuthTokens,
-	type ProviderCallContext,
-	ProviderError,
-	type PublishMediaItem,
-	type PublishRequest,
-	type SocialProvider,
-} from "../../src/providers/provider.js";
-import { createYoutubeProvider } from "../../src/providers/youtube/youtube.provider.js";
-import {
-	type RunningYoutubeSimulator,
-	startYoutubeSimulator,
-} from "../../src/sandbox/simulators/google.simulator.js";
+  type OAuthTokens,
+  type ProviderCallContext,
+  ProviderError,
+  type PublishMediaItem,
+  type PublishRequest,
+  type SocialProvider,
+} from '../../src/providers/provider.js';
+import { createYoutubeProvider } from '../../src/providers/youtube/youtube.provider.js';
+import { type RunningYoutubeSimulator, startYoutubeSimulator } from '../../src/sandbox/simulators/google.simulator.js';
 
-export const REDIRECT = "http://127.0.0.1:9/oauth/callback/youtube";
+export const REDIRECT = 'http://127.0.0.1:9/oauth/callback/youtube';
 
 export function videoItem(bytes = randomBytes(4096)): PublishMediaItem {
-	return {
-		kind: "video",
-		mimeType: "video/mp4",
-		bytes: bytes.length,
-		url: "http://127.0.0.1:9/unused",
-		async open() {
-			return (async function* () {
-				yield bytes.subarray(0, 1000);
-				yield bytes.subarray(1000);
-			})();
-		},
-	};
+  return {
+    kind: 'video',
+    mimeType: 'video/mp4',
+    bytes: bytes.length,
+    url: 'http://127.0.0.1:9/unused',
+    async open() {
+      return (async function* () {
+        yield bytes.subarray(0, 1000);
+        yield bytes.subarray(1000);
+      })();
+    },
+  };
 }
 
-export function publishRequest(
-	settings: Record<string, unknown> = {},
-	text = "A description",
-): PublishRequest {
-	return {
-		text,
-		media: [videoItem()],
-		settings: { title: "Launch video", privacyStatus: "unlisted", ...settings },
-		idempotencyKey: "tgt_1",
-	};
+export function publishRequest(settings: Record<string, unknown> = {}, text = 'A description'): PublishRequest {
+  return {
+    text,
+    media: [videoItem()],
+    settings: { title: 'Launch video', privacyStatus: 'unlisted', ...settings },
+    idempotencyKey: 'tgt_1',
+  };
 }
 
-export function tokensOf(
-	accessToken: string,
-	refreshToken: string | null = null,
-): OAuthTokens {
-	return {
-		accessToken,
-		refreshToken,
-		expiresAt: null,
-		refreshTokenExpiresAt: null,
-		scopes: [],
-		extra: {},
-	};
+export function tokensOf(accessToken: string, refreshToken: string | null = null): OAuthTokens {
+  return {
+    accessToken,
+    refreshToken,
+    expiresAt: null,
+    refreshTokenExpiresAt: null,
+    scopes: [],
+    extra: {},
+  };
 }
 
 /** Awaits the promise and checks it failed with a ProviderError of this category (and code). */
-export async function rejectsWith(
-	promise: Promise<unknown>,
-	category: string,
-	providerCode?: string,
-): Promise<ProviderError> {
-	try {
-		await promise;
-	} catch (err) {
-		assert.ok(
-			err instanceof ProviderError,
-			`expected ProviderError, got ${String(err)}`,
-		);
-		assert.equal(err.category, category, err.message);
-		if (providerCode !== undefined)
-			assert.equal(err.providerCode, providerCode);
-		return err;
-	}
-	assert.fail(`expected a ${category} ProviderError`);
+export async function rejectsWith(promise: Promise<unknown>, category: string, providerCode?: string): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
+    assert.equal(err.category, category, err.message);
+    if (providerCode !== undefined) assert.equal(err.providerCode, providerCode);
+    return err;
+  }
+  assert.fail(`expected a ${category} ProviderError`);
 }
 
 export interface YoutubeHarness {
-	sim: RunningYoutubeSimulator;
-	yt: SocialProvider;
-	provider(overrides?: {
-		timeoutMs?: number;
-		apiBaseUrl?: string;
-	}): SocialProvider;
-	/** resets failures, quota and processing, and answers a context with a fresh channel token */
-	freshContext(): ProviderCallContext;
+  sim: RunningYoutubeSimulator;
+  yt: SocialProvider;
+  provider(overrides?: { timeoutMs?: number; apiBaseUrl?: string }): SocialProvider;
+  /** resets failures, quota and processing, and answers a context with a fresh channel token */
+  freshContext(): ProviderCallContext;
 }
 
 export async function startYoutubeHarness(): Promise<YoutubeHarness> {
-	const sim = await startYoutubeSimulator();
-	const provider = (
-		overrides: { timeoutMs?: number; apiBaseUrl?: string } = {},
-	) =>
-		createYoutubeProvider({
-			clientId: "yt-client",
-			clientSecret: "yt-secret",
-			redirectUri: REDIRECT,
-			...sim.baseUrls,
-			timeoutMs: 2000,
-			...overrides,
-		});
-	return {
-		sim,
-		yt: provider(),
-		provider,
-		freshContext() {
-			sim.failures.clear();
-			sim.state.processingReads = 1;
-			sim.state.quotaRemaining = 10_000;
-			const { accessToken } = sim.state.issueTokens();
-			return {
-				accessToken,
-				externalAccountId: sim.state.defaultChannel.id,
-				channelSettings: {},
-			};
-		},
-	};
+  const sim = await startYoutubeSimulator();
+  const provider = (overrides: { timeoutMs?: number; apiBaseUrl?: string } = {}) =>
+    createYoutubeProvider({
+      clientId: 'yt-client',
+      clientSecret: 'yt-secret',
+      redirectUri: REDIRECT,
+      ...sim.baseUrls,
+      timeoutMs: 2000,
+      ...overrides,
+    });
+  return {
+    sim,
+    yt: provider(),
+    provider,
+    freshContext() {
+      sim.failures.clear();
+      sim.state.processingReads = 1;
+      sim.state.quotaRemaining = 10_000;
+      const { accessToken } = sim.state.issueTokens();
+      return {
+        accessToken,
+        externalAccountId: sim.state.defaultChannel.id,
+        channelSettings: {},
+      };
+    },
+  };
 }

@@ -51,7 +51,8 @@ function pgliteTemplate(): Promise<Blob> {
     const hash = createHash('sha256');
     const migDir = path.resolve(import.meta.dirname, '../../src/platform/db/migrations');
     for (const f of fs.readdirSync(migDir).sort()) hash.update(f).update(fs.readFileSync(path.join(migDir, f)));
-    for (const pkg of ['@electric-sql/pglite', 'pg-boss']) hash.update(fs.readFileSync(path.resolve(import.meta.dirname, `../../node_modules/${pkg}/package.json`)));
+    for (const pkg of ['@electric-sql/pglite', 'pg-boss'])
+      hash.update(fs.readFileSync(path.resolve(import.meta.dirname, `../../node_modules/${pkg}/package.json`)));
     const file = path.join(os.tmpdir(), `service-api-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
     if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
     const db = await openPglite('memory://');
@@ -97,7 +98,10 @@ export interface TestContext {
   /** starts a worker running every job definition (not started by default) */
   startWorker(): Promise<WorkerHandle>;
   /** an organization with an API key (all public scopes unless given) */
-  createOrganization(opts?: { name?: string; scopes?: string[] }): Promise<{ organizationId: string; userId: string; apiKey: string; auth: Record<string, string> }>;
+  createOrganization(opts?: {
+    name?: string;
+    scopes?: string[];
+  }): Promise<{ organizationId: string; userId: string; apiKey: string; auth: Record<string, string> }>;
   createBrand(organizationId: string, name: string, extra?: { slug?: string; timezone?: string }): Promise<{ brandId: string }>;
   close(): Promise<void>;
 }
@@ -156,7 +160,13 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
     database,
     clock,
     async startWorker() {
-      const w = await startWorker({ db: database!.db, queue: jobs, jobs: jobDefinitions(deps), heartbeatSeconds: 1, logger: pino({ level: 'silent' }) });
+      const w = await startWorker({
+        db: database!.db,
+        queue: jobs,
+        jobs: jobDefinitions(deps),
+        heartbeatSeconds: 1,
+        logger: pino({ level: 'silent' }),
+      });
       workers.push(w);
       return w;
     },

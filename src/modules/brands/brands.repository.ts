@@ -13,18 +13,29 @@ export const brandsRepository = {
     let query = db
       .selectFrom('brands as b')
       .selectAll('b')
-      .select(sql<number>`(select count(*) from brand_products p where p.brand_id = b.id and p.organization_id = b.organization_id)::int`.as('product_count'))
+      .select(
+        sql<number>`(select count(*) from brand_products p where p.brand_id = b.id and p.organization_id = b.organization_id)::int`.as(
+          'product_count',
+        ),
+      )
       .where('b.organization_id', '=', organizationId);
     if (q.slug) query = query.where('b.slug', '=', q.slug);
     if (q.afterId) query = query.where('b.id', '>', q.afterId);
-    return (await query.orderBy('b.id').limit(q.limit + 1).execute()) as BrandRow[];
+    return (await query
+      .orderBy('b.id')
+      .limit(q.limit + 1)
+      .execute()) as BrandRow[];
   },
 
   async get(db: Executor, organizationId: string, brandId: string): Promise<BrandRow | null> {
     const row = await db
       .selectFrom('brands as b')
       .selectAll('b')
-      .select(sql<number>`(select count(*) from brand_products p where p.brand_id = b.id and p.organization_id = b.organization_id)::int`.as('product_count'))
+      .select(
+        sql<number>`(select count(*) from brand_products p where p.brand_id = b.id and p.organization_id = b.organization_id)::int`.as(
+          'product_count',
+        ),
+      )
       .where('b.organization_id', '=', organizationId)
       .where('b.id', '=', brandId)
       .executeTakeFirst();
@@ -45,12 +56,25 @@ export const brandsRepository = {
   async insertBrand(db: Executor, row: { id: string; organizationId: string; name: string; slug: string; timezone: string; at: Date }) {
     await db
       .insertInto('brands')
-      .values({ id: row.id, organization_id: row.organizationId, name: row.name, slug: row.slug, timezone: row.timezone, created_at: row.at, updated_at: row.at })
+      .values({
+        id: row.id,
+        organization_id: row.organizationId,
+        name: row.name,
+        slug: row.slug,
+        timezone: row.timezone,
+        created_at: row.at,
+        updated_at: row.at,
+      })
       .execute();
   },
 
   async slugTaken(db: Executor, organizationId: string, slug: string): Promise<boolean> {
-    return !!(await db.selectFrom('brands').select('id').where('organization_id', '=', organizationId).where('slug', '=', slug).executeTakeFirst());
+    return !!(await db
+      .selectFrom('brands')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('slug', '=', slug)
+      .executeTakeFirst());
   },
 
   async productSlugTaken(db: Executor, organizationId: string, brandId: string, slug: string): Promise<boolean> {
@@ -63,7 +87,19 @@ export const brandsRepository = {
       .executeTakeFirst());
   },
 
-  async insertProduct(db: Executor, row: { id: string; organizationId: string; brandId: string; name: string; slug: string; productUrl: string | null; storeProductId: string | null; at: Date }) {
+  async insertProduct(
+    db: Executor,
+    row: {
+      id: string;
+      organizationId: string;
+      brandId: string;
+      name: string;
+      slug: string;
+      productUrl: string | null;
+      storeProductId: string | null;
+      at: Date;
+    },
+  ) {
     await db
       .insertInto('brand_products')
       .values({

@@ -32,7 +32,7 @@ export const Brand = Type.Object(
 
 export const BrandListQuery = Type.Object(
   {
-    includeProducts: Type.Optional(Type.Boolean({ default: false, description: 'Embed each brand\'s products.' })),
+    includeProducts: Type.Optional(Type.Boolean({ default: false, description: "Embed each brand's products." })),
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'Only the brand with this slug.' })),
     ...PaginationQuery,
   },

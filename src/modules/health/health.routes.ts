@@ -4,7 +4,10 @@ import type { AppDeps } from '../../app-deps.js';
 import { checkReadiness, checkStorage, SERVICE_NAME } from './health.service.js';
 
 const Component = Type.Object({ ok: Type.Boolean() }, { additionalProperties: true });
-const Liveness = Type.Object({ ok: Type.Literal(true), service: Type.Literal(SERVICE_NAME), version: Type.String() }, { additionalProperties: false });
+const Liveness = Type.Object(
+  { ok: Type.Literal(true), service: Type.Literal(SERVICE_NAME), version: Type.String() },
+  { additionalProperties: false },
+);
 const Readiness = Type.Object(
   {
     ok: Type.Boolean(),
@@ -24,21 +27,45 @@ const StorageReadiness = Type.Object(
 );
 
 export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.get('/v1/health/live', {
-    schema: { operationId: 'getLiveness', tags: ['System'], summary: 'Liveness', security: [], response: { 200: Liveness } },
-  }, async () => ({ ok: true as const, service: SERVICE_NAME, version: deps.version }));
+  app.get(
+    '/v1/health/live',
+    {
+      schema: { operationId: 'getLiveness', tags: ['System'], summary: 'Liveness', security: [], response: { 200: Liveness } },
+    },
+    async () => ({ ok: true as const, service: SERVICE_NAME, version: deps.version }),
+  );
 
-  app.get('/v1/health/ready', {
-    schema: { operationId: 'getReadiness', tags: ['System'], summary: 'Readiness of database, Redis and worker', security: [], response: { 200: Readiness, 503: Readiness } },
-  }, async (_req, reply) => {
-    const body = await checkReadiness(deps);
-    return reply.code(body.ok ? 200 : 503).send(body);
-  });
+  app.get(
+    '/v1/health/ready',
+    {
+      schema: {
+        operationId: 'getReadiness',
+        tags: ['System'],
+        summary: 'Readiness of database, Redis and worker',
+        security: [],
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (_req, reply) => {
+      const body = await checkReadiness(deps);
+      return reply.code(body.ok ? 200 : 503).send(body);
+    },
+  );
 
-  app.get('/v1/health/storage', {
-    schema: { operationId: 'getStorageReadiness', tags: ['System'], summary: 'Media storage readiness', security: [], response: { 200: StorageReadiness, 503: StorageReadiness } },
-  }, async (_req, reply) => {
-    const body = await checkStorage(deps);
-    return reply.code(body.ok ? 200 : 503).send(body);
-  });
+  app.get(
+    '/v1/health/storage',
+    {
+      schema: {
+        operationId: 'getStorageReadiness',
+        tags: ['System'],
+        summary: 'Media storage readiness',
+        security: [],
+        response: { 200: StorageReadiness, 503: StorageReadiness },
+      },
+    },
+    async (_req, reply) => {
+      const body = await checkStorage(deps);
+      return reply.code(body.ok ? 200 : 503).send(body);
+    },
+  );
 }

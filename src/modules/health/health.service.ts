@@ -22,19 +22,27 @@ export async function checkReadiness(deps: AppDeps) {
   const staleMs = deps.config.env.SERVICE_WORKER_STALE_SECONDS * 1000;
   const [database, redis, worker] = await Promise.all([
     timed(() => sql`select 1`.execute(db)),
-    deps.counters.redis ? timed(async () => {
-      if (!(await deps.counters.redis!.ping())) throw new Error('no answer');
-    }) : Promise.resolve(null),
+    deps.counters.redis
+      ? timed(async () => {
+          if (!(await deps.counters.redis!.ping())) throw new Error('no answer');
+        })
+      : Promise.resolve(null),
     timed(() => db.selectFrom('worker_heartbeats').select(['worker_id', 'beat_at']).orderBy('beat_at', 'desc').limit(1).executeTakeFirst()),
   ]);
   const now = deps.clock.now().getTime();
   const beat = worker.value?.beat_at ? new Date(worker.value.beat_at) : null;
   const workerOk = !worker.error && beat !== null && now - beat.getTime() <= staleMs;
   const components = {
-    database: { ok: !database.error, kind: deps.database.kind, latencyMs: database.latencyMs, ...(database.error ? { error: 'database did not answer' } : {}) },
-    redis: redis === null
-      ? { ok: true, configured: false }
-      : { ok: !redis.error, configured: true, latencyMs: redis.latencyMs, ...(redis.error ? { error: 'redis did not answer' } : {}) },
+    database: {
+      ok: !database.error,
+      kind: deps.database.kind,
+      latencyMs: database.latencyMs,
+      ...(database.error ? { error: 'database did not answer' } : {}),
+    },
+    redis:
+      redis === null
+        ? { ok: true, configured: false }
+        : { ok: !redis.error, configured: true, latencyMs: redis.latencyMs, ...(redis.error ? { error: 'redis did not answer' } : {}) },
     worker: {
       ok: workerOk,
       lastHeartbeatAt: beat ? beat.toISOString() : null,

@@ -38,7 +38,18 @@ const toRecord = (r: {
 });
 
 export const apiKeysRepository = {
-  async insert(db: Executor, row: { id: string; organizationId: string; name: string; prefix: string; secretHash: string; scopes: string[]; createdByUserId: string | null }) {
+  async insert(
+    db: Executor,
+    row: {
+      id: string;
+      organizationId: string;
+      name: string;
+      prefix: string;
+      secretHash: string;
+      scopes: string[];
+      createdByUserId: string | null;
+    },
+  ) {
     await db
       .insertInto('api_keys')
       .values({

@@ -8,7 +8,10 @@ export const identityRepository = {
     return !!(await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst());
   },
   async countOrganizations(db: Executor): Promise<number> {
-    const r = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const r = await db
+      .selectFrom('organizations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   },
   async findUserByEmail(db: Executor, email: string) {
@@ -23,7 +26,14 @@ export const identityRepository = {
   async insertUser(db: Executor, row: { id: string; email: string; passwordHash: string | null; tier?: string; at: Date }) {
     await db
       .insertInto('users')
-      .values({ id: row.id, email: row.email, password_hash: row.passwordHash, tier: row.tier ?? 'basic', created_at: row.at, updated_at: row.at })
+      .values({
+        id: row.id,
+        email: row.email,
+        password_hash: row.passwordHash,
+        tier: row.tier ?? 'basic',
+        created_at: row.at,
+        updated_at: row.at,
+      })
       .execute();
   },
   async insertMembership(db: Executor, row: { organizationId: string; userId: string; role: 'member' | 'admin' | 'owner' }) {

@@ -15,9 +15,17 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function parseScopes(list: string | undefined): string[] {
   if (!list) return [...PUBLIC_SCOPES];
-  const scopes = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const scopes = [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = scopes.filter((s) => !(PUBLIC_SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new AppError('invalid_request', { message: `Unknown scope(s): ${unknown.join(', ')}. Known: ${PUBLIC_SCOPES.join(', ')}.` });
+  if (unknown.length > 0)
+    throw new AppError('invalid_request', { message: `Unknown scope(s): ${unknown.join(', ')}. Known: ${PUBLIC_SCOPES.join(', ')}.` });
   if (scopes.length === 0) throw new AppError('invalid_request', { message: 'At least one scope is required.' });
   return scopes;
 }
@@ -45,7 +53,8 @@ export class IdentityService {
 
   async bootstrap(input: { organization: string; email: string; password: string }, at: Date) {
     const organization = input.organization.trim();
-    if (!organization || organization.length > 120) throw new AppError('invalid_request', { message: '--organization must be 1 to 120 characters.' });
+    if (!organization || organization.length > 120)
+      throw new AppError('invalid_request', { message: '--organization must be 1 to 120 characters.' });
     if (!EMAIL.test(input.email)) throw new AppError('invalid_request', { message: `--email ${input.email} is not an email address.` });
     if (input.password.length < 8) throw new AppError('invalid_request', { message: '--password must have at least 8 characters.' });
     const passwordHash = await hashPassword(input.password);

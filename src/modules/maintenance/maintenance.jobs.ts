@@ -14,10 +14,8 @@ export const PRUNE_STEPS: Record<string, PruneStep> = {
     Number((await db.deleteFrom('auth_sessions').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows),
   staleWorkerHeartbeats: async (db, now) =>
     Number(
-      (await db
-        .deleteFrom('worker_heartbeats')
-        .where('beat_at', '<', sql<Date>`${now}::timestamptz - interval '1 day'`)
-        .executeTakeFirst()).numDeletedRows,
+      (await db.deleteFrom('worker_heartbeats').where('beat_at', '<', sql<Date>`${now}::timestamptz - interval '1 day'`).executeTakeFirst())
+        .numDeletedRows,
     ),
 };
 

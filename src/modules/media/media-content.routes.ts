@@ -20,7 +20,12 @@ export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, 
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The organization whose item may be served, and how long a cache may keep it. */
-  async function authorize(request: FastifyRequest, reply: FastifyReply, id: string, query: { org?: string; expires?: string; signature?: string }) {
+  async function authorize(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    query: { org?: string; expires?: string; signature?: string },
+  ) {
     const nowMs = deps.clock.now().getTime();
     if (query.signature !== undefined || query.expires !== undefined || query.org !== undefined) {
       const verdict = query.org ? module.signer.verify(query.org, id, query.expires, query.signature, nowMs) : 'invalid';

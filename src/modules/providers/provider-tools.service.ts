@@ -1,93 +1,77 @@
 /** POST /v1/providers/tools/{toolName}: runs a provider tool through the channel's adapter and token. */
-import type { ProviderToolName } from "../../providers/provider.js";
-import { ProviderError } from "../../providers/provider.js";
-import { AppError } from "../../platform/errors.js";
-import {
-	type ChannelContextDeps,
-	resolveChannelContext,
-} from "../channels/channel-context.js";
-import { channelsRepository } from "../channels/channels.repository.js";
+import type { ProviderToolName } from '../../providers/provider.js';
+import { ProviderError } from '../../providers/provider.js';
+import { AppError } from '../../platform/errors.js';
+import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
+import { channelsRepository } from '../channels/channels.repository.js';
 
 /** Maps a platform failure to an answer without the platform's raw body (it may echo request data). */
 export function providerFailure(err: ProviderError): AppError {
-	const details = {
-		platform: err.platform,
-		providerCategory: err.category,
-		providerCode: err.providerCode,
-	};
-	switch (err.category) {
-		case "auth_expired":
-			return new AppError("channel_account_not_connected", {
-				message: `The ${err.platform} token was refused; reconnect the channel.`,
-				details,
-			});
-		case "rate_limited": {
-			const retry = String(err.retryAfterSeconds ?? 60);
-			return new AppError("provider_rate_limited", {
-				message: `The ${err.platform} rate limit was reached; retry in ${retry} s.`,
-				details,
-				headers: { "retry-after": retry },
-			});
-		}
-		case "user_content":
-			return new AppError("invalid_public_provider_tool_request", {
-				message: `${err.platform} refused the tool input: ${err.message}`,
-				details,
-				fields: [{ path: ["input"], source: "body" }],
-			});
-		default:
-			return new AppError("provider_request_failed", {
-				message: `The ${err.platform} call failed (${err.category}).`,
-				details,
-			});
-	}
+  const details = {
+    platform: err.platform,
+    providerCategory: err.category,
+    providerCode: err.providerCode,
+  };
+  switch (err.category) {
+    case 'auth_expired':
+      return new AppError('channel_account_not_connected', {
+        message: `The ${err.platform} token was refused; reconnect the channel.`,
+        details,
+      });
+    case 'rate_limited': {
+      const retry = String(err.retryAfterSeconds ?? 60);
+      return new AppError('provider_rate_limited', {
+        message: `The ${err.platform} rate limit was reached; retry in ${retry} s.`,
+        details,
+        headers: { 'retry-after': retry },
+      });
+    }
+    case 'user_content':
+      return new AppError('invalid_public_provider_tool_request', {
+        message: `${err.platform} refused the tool input: ${err.message}`,
+        details,
+        fields: [{ path: ['input'], source: 'body' }],
+      });
+    default:
+      return new AppError('provider_request_failed', {
+        message: `The ${err.platform} call failed (${err.category}).`,
+        details,
+      });
+  }
 }
 
 export class ProviderToolsService {
-	constructor(private readonly deps: ChannelContextDeps) {}
+  constructor(private readonly deps: ChannelContextDeps) {}
 
-	async run(
-		organizationId: string,
-		toolName: ProviderToolName,
-		channelAccountId: string,
-		input: Record<string, unknown>,
-	) {
-		const channel = await channelsRepository.get(
-			this.deps.db,
-			organizationId,
-			channelAccountId,
-		);
-		if (!channel)
-			throw new AppError("channel_account_not_found", {
-				message: `No channel account ${channelAccountId} in the principal organization.`,
-			});
-		const provider = this.deps.registry.get(channel.platform);
-		if (!provider.capability.toolNames.includes(toolName)) {
-			throw new AppError("provider_tool_unsupported", {
-				message: `${channel.platform} does not support ${toolName}; it supports ${provider.capability.toolNames.join(", ") || "no tools"}.`,
-				details: {
-					platform: channel.platform,
-					supportedTools: provider.capability.toolNames,
-				},
-			});
-		}
-		const { ctx } = await resolveChannelContext(
-			this.deps,
-			organizationId,
-			channelAccountId,
-		);
-		try {
-			return {
-				tool: toolName,
-				results: await provider.runTool(ctx, toolName, input),
-			};
-		} catch (err) {
-			if (err instanceof ProviderError) throw providerFailure(err);
-			// anything else from an adapter may carry request URLs with tokens: answer without it, log nothing of it
-			throw new AppError("provider_request_failed", {
-				message: `The ${channel.platform} call failed.`,
-				details: { platform: channel.platform, providerCategory: "unknown" },
-			});
-		}
-	}
+  async run(organizationId: string, toolName: ProviderToolName, channelAccountId: string, input: Record<string, unknown>) {
+    const channel = await channelsRepository.get(this.deps.db, organizationId, channelAccountId);
+    if (!channel)
+      throw new AppError('channel_account_not_found', {
+        message: `No channel account ${channelAccountId} in the principal organization.`,
+      });
+    const provider = this.deps.registry.get(channel.platform);
+    if (!provider.capability.toolNames.includes(toolName)) {
+      throw new AppError('provider_tool_unsupported', {
+        message: `${channel.platform} does not support ${toolName}; it supports ${provider.capability.toolNames.join(', ') || 'no tools'}.`,
+        details: {
+          platform: channel.platform,
+          supportedTools: provider.capability.toolNames,
+        },
+      });
+    }
+    const { ctx } = await resolveChannelContext(this.deps, organizationId, channelAccountId);
+    try {
+      return {
+        tool: toolName,
+        results: await provider.runTool(ctx, toolName, input),
+      };
+    } catch (err) {
+      if (err instanceof ProviderError) throw providerFailure(err);
+      // anything else from an adapter may carry request URLs with tokens: answer without it, log nothing of it
+      throw new AppError('provider_request_failed', {
+        message: `The ${channel.platform} call failed.`,
+        details: { platform: channel.platform, providerCategory: 'unknown' },
+      });
+    }
+  }
 }

@@ -97,7 +97,9 @@ export class RedisCounterStore implements CounterStore {
 
   async ping(): Promise<boolean> {
     try {
-      return (await Promise.race([this.redis.ping(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000))])) === 'PONG';
+      return (
+        (await Promise.race([this.redis.ping(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000))])) === 'PONG'
+      );
     } catch {
       return false;
     }

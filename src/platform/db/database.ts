@@ -61,7 +61,9 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
     fs.mkdirSync(dataDir, { recursive: true });
     // a small buffer pool keeps the embedded engine's resident memory near 200 MB (PGlite's default
     // configuration holds several hundred MB); the embedded default serves one process's load
-    pglite = await PGlite.create(path.join(dataDir, 'pgdata'), { postgresqlconf: ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB'] } as never);
+    pglite = await PGlite.create(path.join(dataDir, 'pgdata'), {
+      postgresqlconf: ['shared_buffers=16MB', 'work_mem=4MB', 'maintenance_work_mem=16MB'],
+    } as never);
   }
   const lock = new PgliteLock();
   const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite, lock) });

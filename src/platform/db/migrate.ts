@@ -5,7 +5,12 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Runs pending migrations; throws with the failing migration's name on error. Returns the names run. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'service_migrations', migrationLockTableName: 'service_migrations_lock' });
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'service_migrations',
+    migrationLockTableName: 'service_migrations_lock',
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

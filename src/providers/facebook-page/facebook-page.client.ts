@@ -19,338 +19,240 @@
  * -> unknown_outcome.
  */
 import {
-	type ProviderAccount,
-	type ProviderAppConfig,
-	type ProviderCallContext,
-	type ProviderComment,
-	ProviderError,
-	type PublishRequest,
-	type PublishResult,
-} from "../provider.js";
-import {
-	decodePollToken,
-	encodePollToken,
-	graphClient,
-	trimBase,
-} from "../meta-shared/graph-http.js";
-import {
-	type InsightRow,
-	insightMetrics,
-} from "../meta-shared/instagram-content.js";
+  type ProviderAccount,
+  type ProviderAppConfig,
+  type ProviderCallContext,
+  type ProviderComment,
+  ProviderError,
+  type PublishRequest,
+  type PublishResult,
+} from '../provider.js';
+import { decodePollToken, encodePollToken, graphClient, trimBase } from '../meta-shared/graph-http.js';
+import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 
 const VIDEO_POLL_MS = 5_000;
 
 interface VideoStatus {
-	status?: { video_status?: string; publishing_phase?: { status?: string } };
-	permalink_url?: string;
-	post_id?: string;
+  status?: { video_status?: string; publishing_phase?: { status?: string } };
+  permalink_url?: string;
+  post_id?: string;
 }
 
 export function facebookPageClient(config: ProviderAppConfig) {
-	const platform = "facebook_page" as const;
-	const graph = graphClient(platform, config.timeoutMs);
-	const api = trimBase(config.apiBaseUrl);
-	const video = trimBase(config.uploadBaseUrl);
+  const platform = 'facebook_page' as const;
+  const graph = graphClient(platform, config.timeoutMs);
+  const api = trimBase(config.apiBaseUrl);
+  const video = trimBase(config.uploadBaseUrl);
 
-	async function permalink(
-		ctx: ProviderCallContext,
-		id: string,
-	): Promise<string | null> {
-		const res = await graph.get<{ permalink_url?: string }>(
-			`${api}/${id}`,
-			ctx,
-			{ fields: "permalink_url" },
-		);
-		if (!res.permalink_url) return null;
-		return res.permalink_url.startsWith("/")
-			? `https://www.facebook.com${res.permalink_url}`
-			: res.permalink_url;
-	}
+  async function permalink(ctx: ProviderCallContext, id: string): Promise<string | null> {
+    const res = await graph.get<{ permalink_url?: string }>(`${api}/${id}`, ctx, { fields: 'permalink_url' });
+    if (!res.permalink_url) return null;
+    return res.permalink_url.startsWith('/') ? `https://www.facebook.com${res.permalink_url}` : res.permalink_url;
+  }
 
-	async function published(
-		ctx: ProviderCallContext,
-		id: string,
-	): Promise<PublishResult> {
-		let url: string | null = null;
-		try {
-			url = await permalink(ctx, id);
-		} catch {
-			// the post exists; the permalink can be fetched later
-		}
-		return { status: "published", providerPostId: id, url };
-	}
+  async function published(ctx: ProviderCallContext, id: string): Promise<PublishResult> {
+    let url: string | null = null;
+    try {
+      url = await permalink(ctx, id);
+    } catch {
+      // the post exists; the permalink can be fetched later
+    }
+    return { status: 'published', providerPostId: id, url };
+  }
 
-	async function videoState(
-		ctx: ProviderCallContext,
-		videoId: string,
-	): Promise<PublishResult> {
-		const v = await graph.get<VideoStatus>(`${api}/${videoId}`, ctx, {
-			fields: "status,permalink_url,post_id",
-		});
-		const state = v.status?.video_status;
-		if (state === "error") {
-			throw new ProviderError({
-				platform,
-				category: "user_content",
-				message: `video ${videoId} failed processing`,
-				providerResponse: v,
-			});
-		}
-		if (
-			state === "ready" &&
-			(v.status?.publishing_phase?.status ?? "complete") === "complete"
-		) {
-			return {
-				status: "published",
-				providerPostId: v.post_id ?? videoId,
-				url: v.permalink_url
-					? new URL(v.permalink_url, "https://www.facebook.com").toString()
-					: null,
-			};
-		}
-		return {
-			status: "processing",
-			pollToken: encodePollToken({ videoId }),
-			pollAfterMs: VIDEO_POLL_MS,
-			providerPostId: videoId,
-		};
-	}
+  async function videoState(ctx: ProviderCallContext, videoId: string): Promise<PublishResult> {
+    const v = await graph.get<VideoStatus>(`${api}/${videoId}`, ctx, {
+      fields: 'status,permalink_url,post_id',
+    });
+    const state = v.status?.video_status;
+    if (state === 'error') {
+      throw new ProviderError({
+        platform,
+        category: 'user_content',
+        message: `video ${videoId} failed processing`,
+        providerResponse: v,
+      });
+    }
+    if (state === 'ready' && (v.status?.publishing_phase?.status ?? 'complete') === 'complete') {
+      return {
+        status: 'published',
+        providerPostId: v.post_id ?? videoId,
+        url: v.permalink_url ? new URL(v.permalink_url, 'https://www.facebook.com').toString() : null,
+      };
+    }
+    return {
+      status: 'processing',
+      pollToken: encodePollToken({ videoId }),
+      pollAfterMs: VIDEO_POLL_MS,
+      providerPostId: videoId,
+    };
+  }
 
-	return {
-		async pages(accessToken: string): Promise<ProviderAccount[]> {
-			const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(
-				`${api}/me/accounts`,
-				{ accessToken },
-				{
-					fields: "id,name,username,access_token,picture{url},tasks",
-					limit: 100,
-				},
-			);
-			return (res.data ?? [])
-				.filter(
-					(p) => !Array.isArray(p.tasks) || p.tasks.includes("CREATE_CONTENT"),
-				)
-				.map((p) => ({
-					externalAccountId: String(p.id),
-					displayName: String(p.name ?? p.id),
-					handle: typeof p.username === "string" ? p.username : null,
-					avatarUrl:
-						((p.picture as { data?: { url?: string } } | undefined)?.data
-							?.url as string | undefined) ?? null,
-					accountAccessToken:
-						typeof p.access_token === "string" ? p.access_token : undefined,
-				}));
-		},
+  return {
+    async pages(accessToken: string): Promise<ProviderAccount[]> {
+      const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(
+        `${api}/me/accounts`,
+        { accessToken },
+        {
+          fields: 'id,name,username,access_token,picture{url},tasks',
+          limit: 100,
+        },
+      );
+      return (res.data ?? [])
+        .filter((p) => !Array.isArray(p.tasks) || p.tasks.includes('CREATE_CONTENT'))
+        .map((p) => ({
+          externalAccountId: String(p.id),
+          displayName: String(p.name ?? p.id),
+          handle: typeof p.username === 'string' ? p.username : null,
+          avatarUrl: ((p.picture as { data?: { url?: string } } | undefined)?.data?.url as string | undefined) ?? null,
+          accountAccessToken: typeof p.access_token === 'string' ? p.access_token : undefined,
+        }));
+    },
 
-		async publish(
-			ctx: ProviderCallContext,
-			request: PublishRequest,
-		): Promise<PublishResult> {
-			const page = ctx.externalAccountId;
-			const link =
-				typeof request.settings.link === "string"
-					? request.settings.link
-					: undefined;
-			const videos = request.media.filter((m) => m.kind === "video");
-			if (videos.length > 0) {
-				if (request.media.length > 1) {
-					throw new ProviderError({
-						platform,
-						category: "user_content",
-						message: "a Facebook video post holds exactly one video",
-					});
-				}
-				const created = await graph.post<{ id: string }>(
-					`${video}/${page}/videos`,
-					ctx,
-					{
-						file_url: videos[0]!.url,
-						description: request.text || undefined,
-						title:
-							typeof request.settings.videoTitle === "string"
-								? request.settings.videoTitle
-								: undefined,
-					},
-				);
-				return videoState(ctx, created.id);
-			}
-			if (request.media.length === 1) {
-				const item = request.media[0]!;
-				const photo = await graph.post<{ id: string; post_id?: string }>(
-					`${api}/${page}/photos`,
-					ctx,
-					{
-						url: item.url,
-						message: request.text || undefined,
-						alt_text_custom: item.altText,
-					},
-				);
-				return published(ctx, photo.post_id ?? photo.id);
-			}
-			const params: Record<string, string | undefined> = {
-				message: request.text || undefined,
-				link,
-			};
-			if (request.media.length > 1) {
-				// unpublished photos create no post, so uploading them again is harmless
-				for (const [i, item] of request.media.entries()) {
-					const photo = await graph.post<{ id: string }>(
-						`${api}/${page}/photos`,
-						ctx,
-						{
-							url: item.url,
-							published: "false",
-							alt_text_custom: item.altText,
-						},
-						true,
-					);
-					params[`attached_media[${i}]`] = JSON.stringify({
-						media_fbid: photo.id,
-					});
-				}
-				params.link = undefined;
-			} else if (!request.text && !link) {
-				throw new ProviderError({
-					platform,
-					category: "user_content",
-					message: "a Facebook post needs text, a link or media",
-				});
-			}
-			const post = await graph.post<{ id: string }>(
-				`${api}/${page}/feed`,
-				ctx,
-				params,
-			);
-			return published(ctx, post.id);
-		},
+    async publish(ctx: ProviderCallContext, request: PublishRequest): Promise<PublishResult> {
+      const page = ctx.externalAccountId;
+      const link = typeof request.settings.link === 'string' ? request.settings.link : undefined;
+      const videos = request.media.filter((m) => m.kind === 'video');
+      if (videos.length > 0) {
+        if (request.media.length > 1) {
+          throw new ProviderError({
+            platform,
+            category: 'user_content',
+            message: 'a Facebook video post holds exactly one video',
+          });
+        }
+        const created = await graph.post<{ id: string }>(`${video}/${page}/videos`, ctx, {
+          file_url: videos[0]!.url,
+          description: request.text || undefined,
+          title: typeof request.settings.videoTitle === 'string' ? request.settings.videoTitle : undefined,
+        });
+        return videoState(ctx, created.id);
+      }
+      if (request.media.length === 1) {
+        const item = request.media[0]!;
+        const photo = await graph.post<{ id: string; post_id?: string }>(`${api}/${page}/photos`, ctx, {
+          url: item.url,
+          message: request.text || undefined,
+          alt_text_custom: item.altText,
+        });
+        return published(ctx, photo.post_id ?? photo.id);
+      }
+      const params: Record<string, string | undefined> = {
+        message: request.text || undefined,
+        link,
+      };
+      if (request.media.length > 1) {
+        // unpublished photos create no post, so uploading them again is harmless
+        for (const [i, item] of request.media.entries()) {
+          const photo = await graph.post<{ id: string }>(
+            `${api}/${page}/photos`,
+            ctx,
+            {
+              url: item.url,
+              published: 'false',
+              alt_text_custom: item.altText,
+            },
+            true,
+          );
+          params[`attached_media[${i}]`] = JSON.stringify({
+            media_fbid: photo.id,
+          });
+        }
+        params.link = undefined;
+      } else if (!request.text && !link) {
+        throw new ProviderError({
+          platform,
+          category: 'user_content',
+          message: 'a Facebook post needs text, a link or media',
+        });
+      }
+      const post = await graph.post<{ id: string }>(`${api}/${page}/feed`, ctx, params);
+      return published(ctx, post.id);
+    },
 
-		pollPublish(
-			ctx: ProviderCallContext,
-			pollToken: string,
-		): Promise<PublishResult> {
-			return videoState(
-				ctx,
-				decodePollToken<{ videoId: string }>(platform, pollToken).videoId,
-			);
-		},
+    pollPublish(ctx: ProviderCallContext, pollToken: string): Promise<PublishResult> {
+      return videoState(ctx, decodePollToken<{ videoId: string }>(platform, pollToken).videoId);
+    },
 
-		permalink,
+    permalink,
 
-		async postComment(
-			ctx: ProviderCallContext,
-			input: {
-				providerPostId: string;
-				text: string;
-				replyToCommentId?: string;
-			},
-		) {
-			const target = input.replyToCommentId ?? input.providerPostId;
-			const created = await graph.post<{ id: string }>(
-				`${api}/${target}/comments`,
-				ctx,
-				{ message: input.text },
-			);
-			return { providerCommentId: created.id };
-		},
+    async postComment(
+      ctx: ProviderCallContext,
+      input: {
+        providerPostId: string;
+        text: string;
+        replyToCommentId?: string;
+      },
+    ) {
+      const target = input.replyToCommentId ?? input.providerPostId;
+      const created = await graph.post<{ id: string }>(`${api}/${target}/comments`, ctx, { message: input.text });
+      return { providerCommentId: created.id };
+    },
 
-		async listComments(
-			ctx: ProviderCallContext,
-			input: { providerPostId: string; limit: number; since?: string },
-		) {
-			const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(
-				`${api}/${input.providerPostId}/comments`,
-				ctx,
-				{
-					fields:
-						"id,message,from{id,name},created_time,permalink_url,like_count,comment_count,parent{id}",
-					filter: "stream",
-					order: "reverse_chronological",
-					limit: input.limit,
-					since: input.since
-						? Math.floor(Date.parse(input.since) / 1000)
-						: undefined,
-				},
-			);
-			return (res.data ?? []).map(
-				(c): ProviderComment => ({
-					providerCommentId: String(c.id),
-					parentProviderCommentId:
-						(c.parent as { id?: string } | undefined)?.id ?? null,
-					body: String(c.message ?? ""),
-					authorName: (c.from as { name?: string } | undefined)?.name ?? null,
-					authorHandle: null,
-					permalinkUrl:
-						typeof c.permalink_url === "string" ? c.permalink_url : null,
-					providerCreatedAt:
-						typeof c.created_time === "string"
-							? new Date(c.created_time).toISOString()
-							: null,
-					metrics: {
-						likes: Number(c.like_count ?? 0),
-						replies: Number(c.comment_count ?? 0),
-					},
-				}),
-			);
-		},
+    async listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }) {
+      const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(`${api}/${input.providerPostId}/comments`, ctx, {
+        fields: 'id,message,from{id,name},created_time,permalink_url,like_count,comment_count,parent{id}',
+        filter: 'stream',
+        order: 'reverse_chronological',
+        limit: input.limit,
+        since: input.since ? Math.floor(Date.parse(input.since) / 1000) : undefined,
+      });
+      return (res.data ?? []).map(
+        (c): ProviderComment => ({
+          providerCommentId: String(c.id),
+          parentProviderCommentId: (c.parent as { id?: string } | undefined)?.id ?? null,
+          body: String(c.message ?? ''),
+          authorName: (c.from as { name?: string } | undefined)?.name ?? null,
+          authorHandle: null,
+          permalinkUrl: typeof c.permalink_url === 'string' ? c.permalink_url : null,
+          providerCreatedAt: typeof c.created_time === 'string' ? new Date(c.created_time).toISOString() : null,
+          metrics: {
+            likes: Number(c.like_count ?? 0),
+            replies: Number(c.comment_count ?? 0),
+          },
+        }),
+      );
+    },
 
-		async insights(ctx: ProviderCallContext, postId: string) {
-			const res = await graph.get<{ data?: InsightRow[] }>(
-				`${api}/${postId}/insights`,
-				ctx,
-				{
-					metric:
-						"post_impressions_unique,post_clicks,post_reactions_by_type_total",
-				},
-			);
-			return {
-				capturedAt: new Date().toISOString(),
-				metrics: insightMetrics(res.data ?? []),
-			};
-		},
+    async insights(ctx: ProviderCallContext, postId: string) {
+      const res = await graph.get<{ data?: InsightRow[] }>(`${api}/${postId}/insights`, ctx, {
+        metric: 'post_impressions_unique,post_clicks,post_reactions_by_type_total',
+      });
+      return {
+        capturedAt: new Date().toISOString(),
+        metrics: insightMetrics(res.data ?? []),
+      };
+    },
 
-		async profile(ctx: ProviderCallContext): Promise<Record<string, unknown>> {
-			const p = await graph.get<Record<string, unknown>>(
-				`${api}/${ctx.externalAccountId}`,
-				ctx,
-				{
-					fields:
-						"id,name,username,about,category,fan_count,followers_count,link,picture{url}",
-				},
-			);
-			return {
-				externalAccountId: String(p.id),
-				displayName: p.name ?? null,
-				handle: p.username ?? null,
-				about: p.about ?? null,
-				category: p.category ?? null,
-				link: p.link ?? null,
-				avatarUrl:
-					(p.picture as { data?: { url?: string } } | undefined)?.data?.url ??
-					null,
-				fanCount: Number(p.fan_count ?? 0),
-				followersCount: Number(p.followers_count ?? 0),
-			};
-		},
+    async profile(ctx: ProviderCallContext): Promise<Record<string, unknown>> {
+      const p = await graph.get<Record<string, unknown>>(`${api}/${ctx.externalAccountId}`, ctx, {
+        fields: 'id,name,username,about,category,fan_count,followers_count,link,picture{url}',
+      });
+      return {
+        externalAccountId: String(p.id),
+        displayName: p.name ?? null,
+        handle: p.username ?? null,
+        about: p.about ?? null,
+        category: p.category ?? null,
+        link: p.link ?? null,
+        avatarUrl: (p.picture as { data?: { url?: string } } | undefined)?.data?.url ?? null,
+        fanCount: Number(p.fan_count ?? 0),
+        followersCount: Number(p.followers_count ?? 0),
+      };
+    },
 
-		async searchPages(
-			ctx: ProviderCallContext,
-			query: string,
-		): Promise<Array<Record<string, unknown>>> {
-			const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(
-				`${api}/pages/search`,
-				ctx,
-				{
-					q: query,
-					fields: "id,name,link,verification_status",
-					limit: 25,
-				},
-			);
-			return (res.data ?? []).map((p) => ({
-				externalAccountId: String(p.id),
-				displayName: p.name ?? null,
-				link: p.link ?? null,
-				verified: p.verification_status === "blue_verified",
-			}));
-		},
-	};
+    async searchPages(ctx: ProviderCallContext, query: string): Promise<Array<Record<string, unknown>>> {
+      const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(`${api}/pages/search`, ctx, {
+        q: query,
+        fields: 'id,name,link,verification_status',
+        limit: 25,
+      });
+      return (res.data ?? []).map((p) => ({
+        externalAccountId: String(p.id),
+        displayName: p.name ?? null,
+        link: p.link ?? null,
+        verified: p.verification_status === 'blue_verified',
+      }));
+    },
+  };
 }

@@ -3,45 +3,31 @@
  * (accountAccessToken): a page token derived from a long-lived user token does not expire, and every
  * call on a connected page channel uses it.
  */
-import type { ProviderAppConfig, SocialProvider } from "../provider.js";
-import { facebookLoginOAuth } from "../meta-shared/meta-oauth.js";
-import {
-	requireStringInput,
-	unsupportedTool,
-} from "../meta-shared/tool-support.js";
-import { facebookPageClient } from "./facebook-page.client.js";
-import {
-	FACEBOOK_PAGE_CAPABILITY,
-	FACEBOOK_PAGE_RULES,
-	FACEBOOK_PAGE_SCOPES,
-} from "./facebook-page.rules.js";
+import type { ProviderAppConfig, SocialProvider } from '../provider.js';
+import { facebookLoginOAuth } from '../meta-shared/meta-oauth.js';
+import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
+import { facebookPageClient } from './facebook-page.client.js';
+import { FACEBOOK_PAGE_CAPABILITY, FACEBOOK_PAGE_RULES, FACEBOOK_PAGE_SCOPES } from './facebook-page.rules.js';
 
-export function createFacebookPageProvider(
-	config: ProviderAppConfig,
-): SocialProvider {
-	const platform = "facebook_page" as const;
-	const client = facebookPageClient(config);
-	return {
-		platform,
-		capability: FACEBOOK_PAGE_CAPABILITY,
-		rules: FACEBOOK_PAGE_RULES,
-		oauth: facebookLoginOAuth(platform, config, FACEBOOK_PAGE_SCOPES),
-		lookupAccounts: ({ tokens }) => client.pages(tokens.accessToken),
-		publish: (ctx, request) => client.publish(ctx, request),
-		pollPublish: (ctx, pollToken) => client.pollPublish(ctx, pollToken),
-		fetchPermalink: (ctx, id) => client.permalink(ctx, id),
-		postComment: (ctx, input) => client.postComment(ctx, input),
-		listComments: (ctx, input) => client.listComments(ctx, input),
-		fetchPostAnalytics: (ctx, input) =>
-			client.insights(ctx, input.providerPostId),
-		async runTool(ctx, toolName, input) {
-			if (toolName === "pageProfile") return [await client.profile(ctx)];
-			if (toolName === "mentionSearch")
-				return client.searchPages(
-					ctx,
-					requireStringInput(platform, input, "query"),
-				);
-			throw unsupportedTool(platform, toolName);
-		},
-	};
+export function createFacebookPageProvider(config: ProviderAppConfig): SocialProvider {
+  const platform = 'facebook_page' as const;
+  const client = facebookPageClient(config);
+  return {
+    platform,
+    capability: FACEBOOK_PAGE_CAPABILITY,
+    rules: FACEBOOK_PAGE_RULES,
+    oauth: facebookLoginOAuth(platform, config, FACEBOOK_PAGE_SCOPES),
+    lookupAccounts: ({ tokens }) => client.pages(tokens.accessToken),
+    publish: (ctx, request) => client.publish(ctx, request),
+    pollPublish: (ctx, pollToken) => client.pollPublish(ctx, pollToken),
+    fetchPermalink: (ctx, id) => client.permalink(ctx, id),
+    postComment: (ctx, input) => client.postComment(ctx, input),
+    listComments: (ctx, input) => client.listComments(ctx, input),
+    fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
+    async runTool(ctx, toolName, input) {
+      if (toolName === 'pageProfile') return [await client.profile(ctx)];
+      if (toolName === 'mentionSearch') return client.searchPages(ctx, requireStringInput(platform, input, 'query'));
+      throw unsupportedTool(platform, toolName);
+    },
+  };
 }

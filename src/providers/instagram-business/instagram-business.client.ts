@@ -16,114 +16,98 @@
  * codes 3, 10, 200-299, 368 -> platform_rejected; a lost answer to media_publish or a comment ->
  * unknown_outcome (provider-http).
  */
-import type {
-	ProviderAccount,
-	ProviderAppConfig,
-	ProviderCallContext,
-} from "../provider.js";
-import { graphClient, trimBase } from "../meta-shared/graph-http.js";
-import { instagramContent } from "../meta-shared/instagram-content.js";
-import { safeFieldArgument } from "../meta-shared/tool-support.js";
-import { parseGraphError } from "../meta-shared/graph-errors.js";
-import { ProviderError } from "../provider.js";
+import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
+import { graphClient, trimBase } from '../meta-shared/graph-http.js';
+import { instagramContent } from '../meta-shared/instagram-content.js';
+import { safeFieldArgument } from '../meta-shared/tool-support.js';
+import { parseGraphError } from '../meta-shared/graph-errors.js';
+import { ProviderError } from '../provider.js';
 
 interface PageWithInstagram {
-	id: string;
-	name?: string;
-	instagram_business_account?: {
-		id: string;
-		username?: string;
-		name?: string;
-		profile_picture_url?: string;
-	};
+  id: string;
+  name?: string;
+  instagram_business_account?: {
+    id: string;
+    username?: string;
+    name?: string;
+    profile_picture_url?: string;
+  };
 }
 
 export function instagramBusinessClient(config: ProviderAppConfig) {
-	const platform = "instagram_business" as const;
-	const graph = graphClient(platform, config.timeoutMs);
-	const api = trimBase(config.apiBaseUrl);
-	return {
-		content: instagramContent({ platform, graph, apiBase: api }),
+  const platform = 'instagram_business' as const;
+  const graph = graphClient(platform, config.timeoutMs);
+  const api = trimBase(config.apiBaseUrl);
+  return {
+    content: instagramContent({ platform, graph, apiBase: api }),
 
-		/** Instagram professional accounts linked to the Pages the user manages. */
-		async linkedAccounts(accessToken: string): Promise<ProviderAccount[]> {
-			const res = await graph.get<{ data?: PageWithInstagram[] }>(
-				`${api}/me/accounts`,
-				{ accessToken },
-				{
-					fields:
-						"id,name,instagram_business_account{id,username,name,profile_picture_url}",
-					limit: 100,
-				},
-			);
-			return (res.data ?? [])
-				.filter((p) => p.instagram_business_account?.id)
-				.map((p) => {
-					const ig = p.instagram_business_account!;
-					return {
-						externalAccountId: ig.id,
-						displayName: ig.name ?? ig.username ?? p.name ?? ig.id,
-						handle: ig.username ?? null,
-						avatarUrl: ig.profile_picture_url ?? null,
-					};
-				});
-		},
+    /** Instagram professional accounts linked to the Pages the user manages. */
+    async linkedAccounts(accessToken: string): Promise<ProviderAccount[]> {
+      const res = await graph.get<{ data?: PageWithInstagram[] }>(
+        `${api}/me/accounts`,
+        { accessToken },
+        {
+          fields: 'id,name,instagram_business_account{id,username,name,profile_picture_url}',
+          limit: 100,
+        },
+      );
+      return (res.data ?? [])
+        .filter((p) => p.instagram_business_account?.id)
+        .map((p) => {
+          const ig = p.instagram_business_account!;
+          return {
+            externalAccountId: ig.id,
+            displayName: ig.name ?? ig.username ?? p.name ?? ig.id,
+            handle: ig.username ?? null,
+            avatarUrl: ig.profile_picture_url ?? null,
+          };
+        });
+    },
 
-		async profile(ctx: ProviderCallContext): Promise<Record<string, unknown>> {
-			const u = await graph.get<Record<string, unknown>>(
-				`${api}/${ctx.externalAccountId}`,
-				ctx,
-				{
-					fields:
-						"id,username,name,biography,website,followers_count,follows_count,media_count,profile_picture_url",
-				},
-			);
-			return {
-				externalAccountId: String(u.id),
-				handle: u.username ?? null,
-				displayName: u.name ?? u.username ?? null,
-				biography: u.biography ?? null,
-				website: u.website ?? null,
-				avatarUrl: u.profile_picture_url ?? null,
-				followersCount: Number(u.followers_count ?? 0),
-				followingCount: Number(u.follows_count ?? 0),
-				mediaCount: Number(u.media_count ?? 0),
-			};
-		},
+    async profile(ctx: ProviderCallContext): Promise<Record<string, unknown>> {
+      const u = await graph.get<Record<string, unknown>>(`${api}/${ctx.externalAccountId}`, ctx, {
+        fields: 'id,username,name,biography,website,followers_count,follows_count,media_count,profile_picture_url',
+      });
+      return {
+        externalAccountId: String(u.id),
+        handle: u.username ?? null,
+        displayName: u.name ?? u.username ?? null,
+        biography: u.biography ?? null,
+        website: u.website ?? null,
+        avatarUrl: u.profile_picture_url ?? null,
+        followersCount: Number(u.followers_count ?? 0),
+        followingCount: Number(u.follows_count ?? 0),
+        mediaCount: Number(u.media_count ?? 0),
+      };
+    },
 
-		/** Business discovery: another professional account by exact username, or none. */
-		async discover(
-			ctx: ProviderCallContext,
-			username: string,
-		): Promise<Array<Record<string, unknown>>> {
-			const handle = safeFieldArgument(username);
-			try {
-				const res = await graph.get<{
-					business_discovery?: Record<string, unknown>;
-				}>(`${api}/${ctx.externalAccountId}`, ctx, {
-					fields: `business_discovery.username(${handle}){id,username,name,profile_picture_url,followers_count,media_count}`,
-				});
-				const d = res.business_discovery;
-				if (!d) return [];
-				return [
-					{
-						externalAccountId: String(d.id),
-						handle: d.username ?? handle,
-						displayName: d.name ?? d.username ?? handle,
-						avatarUrl: d.profile_picture_url ?? null,
-						followersCount: Number(d.followers_count ?? 0),
-						mediaCount: Number(d.media_count ?? 0),
-					},
-				];
-			} catch (err) {
-				// "user cannot be found" (code 110 / subcode 2207013) is an empty result, not a failure
-				const body =
-					err instanceof ProviderError
-						? parseGraphError(err.providerResponse)
-						: null;
-				if (body && (body.code === 110 || body.subcode === 2207013)) return [];
-				throw err;
-			}
-		},
-	};
+    /** Business discovery: another professional account by exact username, or none. */
+    async discover(ctx: ProviderCallContext, username: string): Promise<Array<Record<string, unknown>>> {
+      const handle = safeFieldArgument(username);
+      try {
+        const res = await graph.get<{
+          business_discovery?: Record<string, unknown>;
+        }>(`${api}/${ctx.externalAccountId}`, ctx, {
+          fields: `business_discovery.username(${handle}){id,username,name,profile_picture_url,followers_count,media_count}`,
+        });
+        const d = res.business_discovery;
+        if (!d) return [];
+        return [
+          {
+            externalAccountId: String(d.id),
+            handle: d.username ?? handle,
+            displayName: d.name ?? d.username ?? handle,
+            avatarUrl: d.profile_picture_url ?? null,
+            followersCount: Number(d.followers_count ?? 0),
+            mediaCount: Number(d.media_count ?? 0),
+          },
+        ];
+      } catch (err) {
+        // "user cannot be found" (code 110 / subcode 2207013) is an empty result, not a failure
+        const body = err instanceof ProviderError ? parseGraphError(err.providerResponse) : null;
+        if (body && (body.code === 110 || body.subcode === 2207013)) return [];
+        throw err;
+      }
+    },
+  };
 }

@@ -2,49 +2,41 @@
  * instagram_business: Instagram API with Facebook Login (professional accounts linked to a Page).
  * Permissions: https://developers.facebook.com/docs/instagram-platform/instagram-api-with-facebook-login/overview
  */
-import type {
-	ProviderCapability,
-	ProviderValidationRules,
-} from "../provider.js";
-import {
-	INSTAGRAM_MEDIA_RULE,
-	INSTAGRAM_SETTING_RULES,
-	INSTAGRAM_VALIDATION_RULES,
-} from "../meta-shared/instagram-rules.js";
+import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
 
 export const INSTAGRAM_BUSINESS_ENDPOINTS = {
-	apiBaseUrl: "https://graph.facebook.com/v25.0",
-	authBaseUrl: "https://www.facebook.com/v25.0",
-	uploadBaseUrl: "https://rupload.facebook.com",
+  apiBaseUrl: 'https://graph.facebook.com/v25.0',
+  authBaseUrl: 'https://www.facebook.com/v25.0',
+  uploadBaseUrl: 'https://rupload.facebook.com',
 } as const;
 
 export const INSTAGRAM_BUSINESS_SCOPES = [
-	"instagram_basic",
-	"instagram_content_publish",
-	"instagram_manage_comments",
-	"instagram_manage_insights",
-	"pages_show_list",
-	"pages_read_engagement",
-	"business_management",
+  'instagram_basic',
+  'instagram_content_publish',
+  'instagram_manage_comments',
+  'instagram_manage_insights',
+  'pages_show_list',
+  'pages_read_engagement',
+  'business_management',
 ];
 
 export const INSTAGRAM_BUSINESS_CAPABILITY: ProviderCapability = {
-	platform: "instagram_business",
-	displayName: "Instagram (Business, via Facebook)",
-	requiredScopes: INSTAGRAM_BUSINESS_SCOPES,
-	mediaRule: INSTAGRAM_MEDIA_RULE,
-	supportsScheduling: true,
-	supportsComments: true,
-	supportsAnalytics: true,
-	supportsDelete: false,
-	supportsUpdate: false,
-	settingsFields: INSTAGRAM_SETTING_RULES.map((r) => r.field),
-	settingRules: INSTAGRAM_SETTING_RULES,
-	toolNames: ["pageProfile", "mentionSearch"],
-	plugNames: ["firstComment", "reply"],
-	rateLimitPolicy: "strict",
-	maxTextLength: 2200,
+  platform: 'instagram_business',
+  displayName: 'Instagram (Business, via Facebook)',
+  requiredScopes: INSTAGRAM_BUSINESS_SCOPES,
+  mediaRule: INSTAGRAM_MEDIA_RULE,
+  supportsScheduling: true,
+  supportsComments: true,
+  supportsAnalytics: true,
+  supportsDelete: false,
+  supportsUpdate: false,
+  settingsFields: INSTAGRAM_SETTING_RULES.map((r) => r.field),
+  settingRules: INSTAGRAM_SETTING_RULES,
+  toolNames: ['pageProfile', 'mentionSearch'],
+  plugNames: ['firstComment', 'reply'],
+  rateLimitPolicy: 'strict',
+  maxTextLength: 2200,
 };
 
-export const INSTAGRAM_BUSINESS_RULES: ProviderValidationRules =
-	INSTAGRAM_VALIDATION_RULES;
+export const INSTAGRAM_BUSINESS_RULES: ProviderValidationRules = INSTAGRAM_VALIDATION_RULES;

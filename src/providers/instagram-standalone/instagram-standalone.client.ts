@@ -12,61 +12,53 @@
  * a lost answer to media_publish or a comment -> unknown_outcome. The token endpoint's flat
  * {"error_type","code","error_message"} body is read by the same mapper.
  */
-import type {
-	ProviderAccount,
-	ProviderAppConfig,
-	ProviderCallContext,
-} from "../provider.js";
-import { graphClient, trimBase } from "../meta-shared/graph-http.js";
-import { instagramContent } from "../meta-shared/instagram-content.js";
+import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
+import { graphClient, trimBase } from '../meta-shared/graph-http.js';
+import { instagramContent } from '../meta-shared/instagram-content.js';
 
 export function instagramStandaloneClient(config: ProviderAppConfig) {
-	const platform = "instagram_standalone" as const;
-	const graph = graphClient(platform, config.timeoutMs);
-	const api = trimBase(config.apiBaseUrl);
-	return {
-		content: instagramContent({ platform, graph, apiBase: api }),
+  const platform = 'instagram_standalone' as const;
+  const graph = graphClient(platform, config.timeoutMs);
+  const api = trimBase(config.apiBaseUrl);
+  return {
+    content: instagramContent({ platform, graph, apiBase: api }),
 
-		/** The professional account that granted the token; user_id is the id used for publishing. */
-		async me(accessToken: string): Promise<ProviderAccount[]> {
-			const me = await graph.get<Record<string, unknown>>(
-				`${api}/me`,
-				{ accessToken },
-				{
-					fields: "user_id,username,name,account_type,profile_picture_url",
-				},
-			);
-			const id = String(me.user_id ?? me.id);
-			return [
-				{
-					externalAccountId: id,
-					displayName: String(me.name ?? me.username ?? id),
-					handle: typeof me.username === "string" ? me.username : null,
-					avatarUrl:
-						typeof me.profile_picture_url === "string"
-							? me.profile_picture_url
-							: null,
-				},
-			];
-		},
+    /** The professional account that granted the token; user_id is the id used for publishing. */
+    async me(accessToken: string): Promise<ProviderAccount[]> {
+      const me = await graph.get<Record<string, unknown>>(
+        `${api}/me`,
+        { accessToken },
+        {
+          fields: 'user_id,username,name,account_type,profile_picture_url',
+        },
+      );
+      const id = String(me.user_id ?? me.id);
+      return [
+        {
+          externalAccountId: id,
+          displayName: String(me.name ?? me.username ?? id),
+          handle: typeof me.username === 'string' ? me.username : null,
+          avatarUrl: typeof me.profile_picture_url === 'string' ? me.profile_picture_url : null,
+        },
+      ];
+    },
 
-		async profile(ctx: ProviderCallContext): Promise<Record<string, unknown>> {
-			const u = await graph.get<Record<string, unknown>>(`${api}/me`, ctx, {
-				fields:
-					"user_id,username,name,account_type,biography,website,profile_picture_url,followers_count,follows_count,media_count",
-			});
-			return {
-				externalAccountId: String(u.user_id ?? u.id),
-				handle: u.username ?? null,
-				displayName: u.name ?? u.username ?? null,
-				accountType: u.account_type ?? null,
-				biography: u.biography ?? null,
-				website: u.website ?? null,
-				avatarUrl: u.profile_picture_url ?? null,
-				followersCount: Number(u.followers_count ?? 0),
-				followingCount: Number(u.follows_count ?? 0),
-				mediaCount: Number(u.media_count ?? 0),
-			};
-		},
-	};
+    async profile(ctx: ProviderCallContext): Promise<Record<string, unknown>> {
+      const u = await graph.get<Record<string, unknown>>(`${api}/me`, ctx, {
+        fields: 'user_id,username,name,account_type,biography,website,profile_picture_url,followers_count,follows_count,media_count',
+      });
+      return {
+        externalAccountId: String(u.user_id ?? u.id),
+        handle: u.username ?? null,
+        displayName: u.name ?? u.username ?? null,
+        accountType: u.account_type ?? null,
+        biography: u.biography ?? null,
+        website: u.website ?? null,
+        avatarUrl: u.profile_picture_url ?? null,
+        followersCount: Number(u.followers_count ?? 0),
+        followingCount: Number(u.follows_count ?? 0),
+        mediaCount: Number(u.media_count ?? 0),
+      };
+    },
+  };
 }

@@ -1,35 +1,28 @@
 /** instagram_standalone adapter: Instagram API with Instagram Login behind the SocialProvider port. */
-import type { ProviderAppConfig, SocialProvider } from "../provider.js";
-import { instagramLoginOAuth } from "../meta-shared/meta-oauth.js";
-import { unsupportedTool } from "../meta-shared/tool-support.js";
-import { instagramStandaloneClient } from "./instagram-standalone.client.js";
-import {
-	INSTAGRAM_STANDALONE_CAPABILITY,
-	INSTAGRAM_STANDALONE_RULES,
-	INSTAGRAM_STANDALONE_SCOPES,
-} from "./instagram-standalone.rules.js";
+import type { ProviderAppConfig, SocialProvider } from '../provider.js';
+import { instagramLoginOAuth } from '../meta-shared/meta-oauth.js';
+import { unsupportedTool } from '../meta-shared/tool-support.js';
+import { instagramStandaloneClient } from './instagram-standalone.client.js';
+import { INSTAGRAM_STANDALONE_CAPABILITY, INSTAGRAM_STANDALONE_RULES, INSTAGRAM_STANDALONE_SCOPES } from './instagram-standalone.rules.js';
 
-export function createInstagramStandaloneProvider(
-	config: ProviderAppConfig,
-): SocialProvider {
-	const platform = "instagram_standalone" as const;
-	const client = instagramStandaloneClient(config);
-	return {
-		platform,
-		capability: INSTAGRAM_STANDALONE_CAPABILITY,
-		rules: INSTAGRAM_STANDALONE_RULES,
-		oauth: instagramLoginOAuth(config, INSTAGRAM_STANDALONE_SCOPES),
-		lookupAccounts: ({ tokens }) => client.me(tokens.accessToken),
-		publish: (ctx, request) => client.content.publish(ctx, request),
-		pollPublish: (ctx, pollToken) => client.content.pollPublish(ctx, pollToken),
-		fetchPermalink: (ctx, id) => client.content.fetchPermalink(ctx, id),
-		postComment: (ctx, input) => client.content.postComment(ctx, input),
-		listComments: (ctx, input) => client.content.listComments(ctx, input),
-		fetchPostAnalytics: (ctx, input) =>
-			client.content.fetchPostAnalytics(ctx, input),
-		async runTool(ctx, toolName) {
-			if (toolName === "pageProfile") return [await client.profile(ctx)];
-			throw unsupportedTool(platform, toolName);
-		},
-	};
+export function createInstagramStandaloneProvider(config: ProviderAppConfig): SocialProvider {
+  const platform = 'instagram_standalone' as const;
+  const client = instagramStandaloneClient(config);
+  return {
+    platform,
+    capability: INSTAGRAM_STANDALONE_CAPABILITY,
+    rules: INSTAGRAM_STANDALONE_RULES,
+    oauth: instagramLoginOAuth(config, INSTAGRAM_STANDALONE_SCOPES),
+    lookupAccounts: ({ tokens }) => client.me(tokens.accessToken),
+    publish: (ctx, request) => client.content.publish(ctx, request),
+    pollPublish: (ctx, pollToken) => client.content.pollPublish(ctx, pollToken),
+    fetchPermalink: (ctx, id) => client.content.fetchPermalink(ctx, id),
+    postComment: (ctx, input) => client.content.postComment(ctx, input),
+    listComments: (ctx, input) => client.content.listComments(ctx, input),
+    fetchPostAnalytics: (ctx, input) => client.content.fetchPostAnalytics(ctx, input),
+    async runTool(ctx, toolName) {
+      if (toolName === 'pageProfile') return [await client.profile(ctx)];
+      throw unsupportedTool(platform, toolName);
+    },
+  };
 }

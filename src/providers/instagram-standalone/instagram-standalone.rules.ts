@@ -2,48 +2,40 @@
  * instagram_standalone: Instagram API with Instagram Login (no Facebook Page needed).
  * Scopes: https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/business-login
  */
-import type {
-	ProviderCapability,
-	ProviderValidationRules,
-} from "../provider.js";
-import {
-	INSTAGRAM_MEDIA_RULE,
-	INSTAGRAM_SETTING_RULES,
-	INSTAGRAM_VALIDATION_RULES,
-} from "../meta-shared/instagram-rules.js";
+import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
 
 export const INSTAGRAM_STANDALONE_ENDPOINTS = {
-	apiBaseUrl: "https://graph.instagram.com/v25.0",
-	/** serves both /oauth/authorize and the code exchange /oauth/access_token */
-	authBaseUrl: "https://api.instagram.com",
-	uploadBaseUrl: "https://rupload.facebook.com",
+  apiBaseUrl: 'https://graph.instagram.com/v25.0',
+  /** serves both /oauth/authorize and the code exchange /oauth/access_token */
+  authBaseUrl: 'https://api.instagram.com',
+  uploadBaseUrl: 'https://rupload.facebook.com',
 } as const;
 
 export const INSTAGRAM_STANDALONE_SCOPES = [
-	"instagram_business_basic",
-	"instagram_business_content_publish",
-	"instagram_business_manage_comments",
-	"instagram_business_manage_insights",
+  'instagram_business_basic',
+  'instagram_business_content_publish',
+  'instagram_business_manage_comments',
+  'instagram_business_manage_insights',
 ];
 
 export const INSTAGRAM_STANDALONE_CAPABILITY: ProviderCapability = {
-	platform: "instagram_standalone",
-	displayName: "Instagram (Instagram Login)",
-	requiredScopes: INSTAGRAM_STANDALONE_SCOPES,
-	mediaRule: INSTAGRAM_MEDIA_RULE,
-	supportsScheduling: true,
-	supportsComments: true,
-	supportsAnalytics: true,
-	supportsDelete: false,
-	supportsUpdate: false,
-	settingsFields: INSTAGRAM_SETTING_RULES.map((r) => r.field),
-	settingRules: INSTAGRAM_SETTING_RULES,
-	// business discovery and hashtag search need Facebook Login; only the own profile is available
-	toolNames: ["pageProfile"],
-	plugNames: ["firstComment", "reply"],
-	rateLimitPolicy: "strict",
-	maxTextLength: 2200,
+  platform: 'instagram_standalone',
+  displayName: 'Instagram (Instagram Login)',
+  requiredScopes: INSTAGRAM_STANDALONE_SCOPES,
+  mediaRule: INSTAGRAM_MEDIA_RULE,
+  supportsScheduling: true,
+  supportsComments: true,
+  supportsAnalytics: true,
+  supportsDelete: false,
+  supportsUpdate: false,
+  settingsFields: INSTAGRAM_SETTING_RULES.map((r) => r.field),
+  settingRules: INSTAGRAM_SETTING_RULES,
+  // business discovery and hashtag search need Facebook Login; only the own profile is available
+  toolNames: ['pageProfile'],
+  plugNames: ['firstComment', 'reply'],
+  rateLimitPolicy: 'strict',
+  maxTextLength: 2200,
 };
 
-export const INSTAGRAM_STANDALONE_RULES: ProviderValidationRules =
-	INSTAGRAM_VALIDATION_RULES;
+export const INSTAGRAM_STANDALONE_RULES: ProviderValidationRules = INSTAGRAM_VALIDATION_RULES;

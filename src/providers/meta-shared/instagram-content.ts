@@ -15,341 +15,245 @@
  * IN_PROGRESS the adapter answers `processing` with a poll token holding the stage reached.
  */
 import {
-	type Platform,
-	type ProviderCallContext,
-	type ProviderComment,
-	ProviderError,
-	type ProviderPostAnalytics,
-	type PublishMediaItem,
-	type PublishRequest,
-	type PublishResult,
-} from "../provider.js";
-import {
-	decodePollToken,
-	encodePollToken,
-	type GraphClient,
-	type GraphParams,
-} from "./graph-http.js";
+  type Platform,
+  type ProviderCallContext,
+  type ProviderComment,
+  ProviderError,
+  type ProviderPostAnalytics,
+  type PublishMediaItem,
+  type PublishRequest,
+  type PublishResult,
+} from '../provider.js';
+import { decodePollToken, encodePollToken, type GraphClient, type GraphParams } from './graph-http.js';
 
 type Stage =
-	| { stage: "children"; children: string[]; caption: string; video: boolean }
-	| { stage: "container"; id: string; video: boolean };
+  | { stage: 'children'; children: string[]; caption: string; video: boolean }
+  | { stage: 'container'; id: string; video: boolean };
 
 const IMAGE_POLL_MS = 1_000;
 const VIDEO_POLL_MS = 5_000;
 
 export interface InstagramContentDeps {
-	platform: Platform;
-	graph: GraphClient;
-	apiBase: string;
+  platform: Platform;
+  graph: GraphClient;
+  apiBase: string;
 }
 
-function userContent(
-	platform: Platform,
-	message: string,
-	providerResponse?: unknown,
-): ProviderError {
-	return new ProviderError({
-		platform,
-		category: "user_content",
-		message,
-		providerResponse,
-	});
+function userContent(platform: Platform, message: string, providerResponse?: unknown): ProviderError {
+  return new ProviderError({
+    platform,
+    category: 'user_content',
+    message,
+    providerResponse,
+  });
 }
 
-function singleParams(
-	item: PublishMediaItem,
-	request: PublishRequest,
-): GraphParams {
-	const postType = String(request.settings.postType ?? "post");
-	const params: GraphParams = { caption: request.text || undefined };
-	if (postType === "story") {
-		params.media_type = "STORIES";
-		params.caption = undefined;
-	} else if (item.kind === "video") {
-		// single feed videos are published as reels since July 2023
-		params.media_type = "REELS";
-		params.share_to_feed =
-			request.settings.shareToFeed === false ? "false" : "true";
-		if (typeof request.settings.coverUrl === "string")
-			params.cover_url = request.settings.coverUrl;
-		if (typeof request.settings.thumbOffsetMs === "number")
-			params.thumb_offset = request.settings.thumbOffsetMs;
-	}
-	if (item.kind === "video") params.video_url = item.url;
-	else {
-		params.image_url = item.url;
-		if (item.altText && postType !== "story") params.alt_text = item.altText;
-	}
-	if (Array.isArray(request.settings.collaborators) && postType !== "story") {
-		params.collaborators = JSON.stringify(request.settings.collaborators);
-	}
-	return params;
+function singleParams(item: PublishMediaItem, request: PublishRequest): GraphParams {
+  const postType = String(request.settings.postType ?? 'post');
+  const params: GraphParams = { caption: request.text || undefined };
+  if (postType === 'story') {
+    params.media_type = 'STORIES';
+    params.caption = undefined;
+  } else if (item.kind === 'video') {
+    // single feed videos are published as reels since July 2023
+    params.media_type = 'REELS';
+    params.share_to_feed = request.settings.shareToFeed === false ? 'false' : 'true';
+    if (typeof request.settings.coverUrl === 'string') params.cover_url = request.settings.coverUrl;
+    if (typeof request.settings.thumbOffsetMs === 'number') params.thumb_offset = request.settings.thumbOffsetMs;
+  }
+  if (item.kind === 'video') params.video_url = item.url;
+  else {
+    params.image_url = item.url;
+    if (item.altText && postType !== 'story') params.alt_text = item.altText;
+  }
+  if (Array.isArray(request.settings.collaborators) && postType !== 'story') {
+    params.collaborators = JSON.stringify(request.settings.collaborators);
+  }
+  return params;
 }
 
 export function instagramContent(deps: InstagramContentDeps) {
-	const { platform, graph, apiBase } = deps;
+  const { platform, graph, apiBase } = deps;
 
-	async function containerStatus(ctx: ProviderCallContext, id: string) {
-		return graph.get<{ status_code?: string; status?: string }>(
-			`${apiBase}/${id}`,
-			ctx,
-			{ fields: "status_code,status" },
-		);
-	}
+  async function containerStatus(ctx: ProviderCallContext, id: string) {
+    return graph.get<{ status_code?: string; status?: string }>(`${apiBase}/${id}`, ctx, { fields: 'status_code,status' });
+  }
 
-	function failIfBad(
-		code: string | undefined,
-		status: string | undefined,
-		id: string,
-	): void {
-		if (code === "ERROR")
-			throw userContent(
-				platform,
-				`container ${id} failed: ${status ?? "ERROR"}`,
-				{ status_code: code, status },
-			);
-		if (code === "EXPIRED")
-			throw new ProviderError({
-				platform,
-				category: "platform_rejected",
-				message: `container ${id} expired before publishing`,
-			});
-		if (code === "PUBLISHED")
-			throw new ProviderError({
-				platform,
-				category: "unknown_outcome",
-				message: `container ${id} is already published; the post exists but its id was not received`,
-			});
-	}
+  function failIfBad(code: string | undefined, status: string | undefined, id: string): void {
+    if (code === 'ERROR') throw userContent(platform, `container ${id} failed: ${status ?? 'ERROR'}`, { status_code: code, status });
+    if (code === 'EXPIRED')
+      throw new ProviderError({
+        platform,
+        category: 'platform_rejected',
+        message: `container ${id} expired before publishing`,
+      });
+    if (code === 'PUBLISHED')
+      throw new ProviderError({
+        platform,
+        category: 'unknown_outcome',
+        message: `container ${id} is already published; the post exists but its id was not received`,
+      });
+  }
 
-	function processing(state: Stage): PublishResult {
-		return {
-			status: "processing",
-			pollToken: encodePollToken(state),
-			pollAfterMs: state.video ? VIDEO_POLL_MS : IMAGE_POLL_MS,
-		};
-	}
+  function processing(state: Stage): PublishResult {
+    return {
+      status: 'processing',
+      pollToken: encodePollToken(state),
+      pollAfterMs: state.video ? VIDEO_POLL_MS : IMAGE_POLL_MS,
+    };
+  }
 
-	async function advance(
-		ctx: ProviderCallContext,
-		state: Stage,
-	): Promise<PublishResult> {
-		let current = state;
-		if (current.stage === "children") {
-			for (const child of current.children) {
-				const s = await containerStatus(ctx, child);
-				failIfBad(s.status_code, s.status, child);
-				if (s.status_code !== "FINISHED") return processing(current);
-			}
-			const parent = await graph.post<{ id: string }>(
-				`${apiBase}/${ctx.externalAccountId}/media`,
-				ctx,
-				{
-					media_type: "CAROUSEL",
-					children: current.children.join(","),
-					caption: current.caption || undefined,
-				},
-				true,
-			);
-			current = { stage: "container", id: parent.id, video: current.video };
-		}
-		const s = await containerStatus(ctx, current.id);
-		failIfBad(s.status_code, s.status, current.id);
-		if (s.status_code !== "FINISHED") return processing(current);
-		const published = await graph.post<{ id: string }>(
-			`${apiBase}/${ctx.externalAccountId}/media_publish`,
-			ctx,
-			{
-				creation_id: current.id,
-			},
-		);
-		return {
-			status: "published",
-			providerPostId: published.id,
-			url: await permalinkOrNull(ctx, published.id),
-		};
-	}
+  async function advance(ctx: ProviderCallContext, state: Stage): Promise<PublishResult> {
+    let current = state;
+    if (current.stage === 'children') {
+      for (const child of current.children) {
+        const s = await containerStatus(ctx, child);
+        failIfBad(s.status_code, s.status, child);
+        if (s.status_code !== 'FINISHED') return processing(current);
+      }
+      const parent = await graph.post<{ id: string }>(
+        `${apiBase}/${ctx.externalAccountId}/media`,
+        ctx,
+        {
+          media_type: 'CAROUSEL',
+          children: current.children.join(','),
+          caption: current.caption || undefined,
+        },
+        true,
+      );
+      current = { stage: 'container', id: parent.id, video: current.video };
+    }
+    const s = await containerStatus(ctx, current.id);
+    failIfBad(s.status_code, s.status, current.id);
+    if (s.status_code !== 'FINISHED') return processing(current);
+    const published = await graph.post<{ id: string }>(`${apiBase}/${ctx.externalAccountId}/media_publish`, ctx, {
+      creation_id: current.id,
+    });
+    return {
+      status: 'published',
+      providerPostId: published.id,
+      url: await permalinkOrNull(ctx, published.id),
+    };
+  }
 
-	async function permalinkOrNull(
-		ctx: ProviderCallContext,
-		mediaId: string,
-	): Promise<string | null> {
-		try {
-			const media = await graph.get<{ permalink?: string }>(
-				`${apiBase}/${mediaId}`,
-				ctx,
-				{ fields: "permalink" },
-			);
-			return media.permalink ?? null;
-		} catch {
-			// the post exists; a missing permalink is fetched later through fetchPermalink
-			return null;
-		}
-	}
+  async function permalinkOrNull(ctx: ProviderCallContext, mediaId: string): Promise<string | null> {
+    try {
+      const media = await graph.get<{ permalink?: string }>(`${apiBase}/${mediaId}`, ctx, { fields: 'permalink' });
+      return media.permalink ?? null;
+    } catch {
+      // the post exists; a missing permalink is fetched later through fetchPermalink
+      return null;
+    }
+  }
 
-	return {
-		async publish(
-			ctx: ProviderCallContext,
-			request: PublishRequest,
-		): Promise<PublishResult> {
-			if (request.media.length === 0)
-				throw userContent(
-					platform,
-					"Instagram posts need at least one image or video",
-				);
-			const postType = String(request.settings.postType ?? "post");
-			if (
-				postType === "reel" &&
-				(request.media.length !== 1 || request.media[0]?.kind !== "video")
-			)
-				throw userContent(platform, "a reel is exactly one video");
-			if (postType === "story" && request.media.length !== 1)
-				throw userContent(platform, "a story is exactly one image or video");
-			const video = request.media.some((m) => m.kind === "video");
-			if (request.media.length === 1) {
-				const created = await graph.post<{ id: string }>(
-					`${apiBase}/${ctx.externalAccountId}/media`,
-					ctx,
-					singleParams(request.media[0]!, request),
-					true,
-				);
-				return advance(ctx, { stage: "container", id: created.id, video });
-			}
-			const children: string[] = [];
-			for (const item of request.media) {
-				const params: GraphParams = { is_carousel_item: "true" };
-				if (item.kind === "video")
-					Object.assign(params, { media_type: "VIDEO", video_url: item.url });
-				else
-					Object.assign(params, {
-						image_url: item.url,
-						alt_text: item.altText,
-					});
-				const child = await graph.post<{ id: string }>(
-					`${apiBase}/${ctx.externalAccountId}/media`,
-					ctx,
-					params,
-					true,
-				);
-				children.push(child.id);
-			}
-			return advance(ctx, {
-				stage: "children",
-				children,
-				caption: request.text,
-				video,
-			});
-		},
+  return {
+    async publish(ctx: ProviderCallContext, request: PublishRequest): Promise<PublishResult> {
+      if (request.media.length === 0) throw userContent(platform, 'Instagram posts need at least one image or video');
+      const postType = String(request.settings.postType ?? 'post');
+      if (postType === 'reel' && (request.media.length !== 1 || request.media[0]?.kind !== 'video'))
+        throw userContent(platform, 'a reel is exactly one video');
+      if (postType === 'story' && request.media.length !== 1) throw userContent(platform, 'a story is exactly one image or video');
+      const video = request.media.some((m) => m.kind === 'video');
+      if (request.media.length === 1) {
+        const created = await graph.post<{ id: string }>(
+          `${apiBase}/${ctx.externalAccountId}/media`,
+          ctx,
+          singleParams(request.media[0]!, request),
+          true,
+        );
+        return advance(ctx, { stage: 'container', id: created.id, video });
+      }
+      const children: string[] = [];
+      for (const item of request.media) {
+        const params: GraphParams = { is_carousel_item: 'true' };
+        if (item.kind === 'video') Object.assign(params, { media_type: 'VIDEO', video_url: item.url });
+        else
+          Object.assign(params, {
+            image_url: item.url,
+            alt_text: item.altText,
+          });
+        const child = await graph.post<{ id: string }>(`${apiBase}/${ctx.externalAccountId}/media`, ctx, params, true);
+        children.push(child.id);
+      }
+      return advance(ctx, {
+        stage: 'children',
+        children,
+        caption: request.text,
+        video,
+      });
+    },
 
-		pollPublish(
-			ctx: ProviderCallContext,
-			pollToken: string,
-		): Promise<PublishResult> {
-			return advance(ctx, decodePollToken<Stage>(platform, pollToken));
-		},
+    pollPublish(ctx: ProviderCallContext, pollToken: string): Promise<PublishResult> {
+      return advance(ctx, decodePollToken<Stage>(platform, pollToken));
+    },
 
-		async fetchPermalink(
-			ctx: ProviderCallContext,
-			mediaId: string,
-		): Promise<string | null> {
-			const media = await graph.get<{ permalink?: string }>(
-				`${apiBase}/${mediaId}`,
-				ctx,
-				{ fields: "permalink" },
-			);
-			return media.permalink ?? null;
-		},
+    async fetchPermalink(ctx: ProviderCallContext, mediaId: string): Promise<string | null> {
+      const media = await graph.get<{ permalink?: string }>(`${apiBase}/${mediaId}`, ctx, { fields: 'permalink' });
+      return media.permalink ?? null;
+    },
 
-		async postComment(
-			ctx: ProviderCallContext,
-			input: {
-				providerPostId: string;
-				text: string;
-				replyToCommentId?: string;
-			},
-		) {
-			const url = input.replyToCommentId
-				? `${apiBase}/${input.replyToCommentId}/replies`
-				: `${apiBase}/${input.providerPostId}/comments`;
-			const created = await graph.post<{ id: string }>(url, ctx, {
-				message: input.text,
-			});
-			return { providerCommentId: created.id };
-		},
+    async postComment(
+      ctx: ProviderCallContext,
+      input: {
+        providerPostId: string;
+        text: string;
+        replyToCommentId?: string;
+      },
+    ) {
+      const url = input.replyToCommentId ? `${apiBase}/${input.replyToCommentId}/replies` : `${apiBase}/${input.providerPostId}/comments`;
+      const created = await graph.post<{ id: string }>(url, ctx, {
+        message: input.text,
+      });
+      return { providerCommentId: created.id };
+    },
 
-		async listComments(
-			ctx: ProviderCallContext,
-			input: { providerPostId: string; limit: number; since?: string },
-		) {
-			const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(
-				`${apiBase}/${input.providerPostId}/comments`,
-				ctx,
-				{
-					fields: "id,text,username,timestamp,like_count,parent_id",
-					limit: input.limit,
-				},
-			);
-			const since = input.since ? Date.parse(input.since) : null;
-			return (res.data ?? [])
-				.filter(
-					(c) => since === null || Date.parse(String(c.timestamp)) >= since,
-				)
-				.map(
-					(c): ProviderComment => ({
-						providerCommentId: String(c.id),
-						parentProviderCommentId:
-							typeof c.parent_id === "string" ? c.parent_id : null,
-						body: String(c.text ?? ""),
-						authorName: null,
-						authorHandle: typeof c.username === "string" ? c.username : null,
-						permalinkUrl: null,
-						providerCreatedAt:
-							typeof c.timestamp === "string"
-								? new Date(c.timestamp).toISOString()
-								: null,
-						metrics: { likes: Number(c.like_count ?? 0) },
-					}),
-				);
-		},
+    async listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }) {
+      const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(`${apiBase}/${input.providerPostId}/comments`, ctx, {
+        fields: 'id,text,username,timestamp,like_count,parent_id',
+        limit: input.limit,
+      });
+      const since = input.since ? Date.parse(input.since) : null;
+      return (res.data ?? [])
+        .filter((c) => since === null || Date.parse(String(c.timestamp)) >= since)
+        .map(
+          (c): ProviderComment => ({
+            providerCommentId: String(c.id),
+            parentProviderCommentId: typeof c.parent_id === 'string' ? c.parent_id : null,
+            body: String(c.text ?? ''),
+            authorName: null,
+            authorHandle: typeof c.username === 'string' ? c.username : null,
+            permalinkUrl: null,
+            providerCreatedAt: typeof c.timestamp === 'string' ? new Date(c.timestamp).toISOString() : null,
+            metrics: { likes: Number(c.like_count ?? 0) },
+          }),
+        );
+    },
 
-		async fetchPostAnalytics(
-			ctx: ProviderCallContext,
-			input: { providerPostId: string },
-		): Promise<ProviderPostAnalytics> {
-			const res = await graph.get<{ data?: InsightRow[] }>(
-				`${apiBase}/${input.providerPostId}/insights`,
-				ctx,
-				{
-					metric: "views,reach,likes,comments,shares,saved,total_interactions",
-				},
-			);
-			return {
-				capturedAt: new Date().toISOString(),
-				metrics: insightMetrics(res.data ?? []),
-			};
-		},
-	};
+    async fetchPostAnalytics(ctx: ProviderCallContext, input: { providerPostId: string }): Promise<ProviderPostAnalytics> {
+      const res = await graph.get<{ data?: InsightRow[] }>(`${apiBase}/${input.providerPostId}/insights`, ctx, {
+        metric: 'views,reach,likes,comments,shares,saved,total_interactions',
+      });
+      return {
+        capturedAt: new Date().toISOString(),
+        metrics: insightMetrics(res.data ?? []),
+      };
+    },
+  };
 }
 
 export interface InsightRow {
-	name: string;
-	values?: Array<{ value: number | Record<string, number> }>;
-	total_value?: { value: number };
+  name: string;
+  values?: Array<{ value: number | Record<string, number> }>;
+  total_value?: { value: number };
 }
 
 /** Flattens Graph insight rows; object values (e.g. reactions by type) are summed. */
 export function insightMetrics(rows: InsightRow[]): Record<string, number> {
-	const out: Record<string, number> = {};
-	for (const row of rows) {
-		const raw =
-			row.total_value?.value ?? row.values?.[row.values.length - 1]?.value;
-		if (typeof raw === "number") out[row.name] = raw;
-		else if (raw && typeof raw === "object")
-			out[row.name] = Object.values(raw).reduce(
-				(a, b) => a + Number(b || 0),
-				0,
-			);
-	}
-	return out;
+  const out: Record<string, number> = {};
+  for (const row of rows) {
+    const raw = row.total_value?.value ?? row.values?.[row.values.length - 1]?.value;
+    if (typeof raw === 'number') out[row.name] = raw;
+    else if (raw && typeof raw === 'object') out[row.name] = Object.values(raw).reduce((a, b) => a + Number(b || 0), 0);
+  }
+  return out;
 }

@@ -4,241 +4,167 @@
  * GET /v5/media/{id} reports `succeeded`; until then publish answers `processing` and pollPublish
  * carries on, so the engine never holds a job open while Pinterest transcodes.
  */
-import type {
-	ProviderAppConfig,
-	ProviderCallContext,
-	PublishResult,
-	SocialProvider,
-} from "../provider.js";
-import { PinterestClient } from "./pinterest.client.js";
-import {
-	decodePlan,
-	encodePlan,
-	fail,
-	pinFields,
-	pinterestPinUrl,
-	str,
-	toTokens,
-	type VideoPinPlan,
-} from "./pinterest.mappers.js";
-import {
-	PINTEREST_SCOPES,
-	pinterestCapability,
-	pinterestValidationRules,
-} from "./pinterest.rules.js";
+import type { ProviderAppConfig, ProviderCallContext, PublishResult, SocialProvider } from '../provider.js';
+import { PinterestClient } from './pinterest.client.js';
+import { decodePlan, encodePlan, fail, pinFields, pinterestPinUrl, str, toTokens, type VideoPinPlan } from './pinterest.mappers.js';
+import { PINTEREST_SCOPES, pinterestCapability, pinterestValidationRules } from './pinterest.rules.js';
 
 const MEDIA_POLL_MS = 5_000;
 const BOARD_LIST_MAX = 500;
 
-export function createPinterestProvider(
-	config: ProviderAppConfig,
-): SocialProvider {
-	const client = new PinterestClient(config);
+export function createPinterestProvider(config: ProviderAppConfig): SocialProvider {
+  const client = new PinterestClient(config);
 
-	async function createPin(
-		ctx: ProviderCallContext,
-		pin: Record<string, unknown>,
-	): Promise<PublishResult> {
-		const created = await client.createPin(ctx.accessToken, pin, ctx.signal);
-		return {
-			status: "published",
-			providerPostId: created.id,
-			url: pinterestPinUrl(created.id),
-		};
-	}
+  async function createPin(ctx: ProviderCallContext, pin: Record<string, unknown>): Promise<PublishResult> {
+    const created = await client.createPin(ctx.accessToken, pin, ctx.signal);
+    return {
+      status: 'published',
+      providerPostId: created.id,
+      url: pinterestPinUrl(created.id),
+    };
+  }
 
-	/** Creates the video Pin when the media is processed; otherwise asks to be polled again. */
-	async function advanceVideo(
-		ctx: ProviderCallContext,
-		plan: VideoPinPlan,
-	): Promise<PublishResult> {
-		const media = await client.mediaStatus(
-			ctx.accessToken,
-			plan.mediaId,
-			ctx.signal,
-		);
-		if (media.status === "succeeded") {
-			return createPin(ctx, {
-				...plan.pin,
-				media_source: {
-					source_type: "video_id",
-					media_id: plan.mediaId,
-					...plan.cover,
-				},
-			});
-		}
-		if (media.status === "failed")
-			fail("user_content", "pinterest could not process the video");
-		return {
-			status: "processing",
-			pollToken: encodePlan(plan),
-			pollAfterMs: MEDIA_POLL_MS,
-		};
-	}
+  /** Creates the video Pin when the media is processed; otherwise asks to be polled again. */
+  async function advanceVideo(ctx: ProviderCallContext, plan: VideoPinPlan): Promise<PublishResult> {
+    const media = await client.mediaStatus(ctx.accessToken, plan.mediaId, ctx.signal);
+    if (media.status === 'succeeded') {
+      return createPin(ctx, {
+        ...plan.pin,
+        media_source: {
+          source_type: 'video_id',
+          media_id: plan.mediaId,
+          ...plan.cover,
+        },
+      });
+    }
+    if (media.status === 'failed') fail('user_content', 'pinterest could not process the video');
+    return {
+      status: 'processing',
+      pollToken: encodePlan(plan),
+      pollAfterMs: MEDIA_POLL_MS,
+    };
+  }
 
-	return {
-		platform: "pinterest",
-		capability: pinterestCapability,
-		rules: pinterestValidationRules,
+  return {
+    platform: 'pinterest',
+    capability: pinterestCapability,
+    rules: pinterestValidationRules,
 
-		oauth: {
-			supportsPkce: false,
-			supportsRefresh: true,
-			// API v5 has no endpoint that revokes a user token: the user removes the app in Pinterest's
-			// settings; revoke() forgets nothing on Pinterest's side and the caller deletes the tokens
-			supportsRevoke: false,
-			defaultScopes: PINTEREST_SCOPES,
-			authorizationUrl(input) {
-				if (!config.clientId)
-					fail("platform_rejected", "pinterest client id is not configured");
-				const params = new URLSearchParams({
-					client_id: config.clientId,
-					redirect_uri: input.redirectUri,
-					response_type: "code",
-					scope: (input.scopes.length > 0
-						? input.scopes
-						: PINTEREST_SCOPES
-					).join(","),
-					state: input.state,
-				});
-				return `${client.authorizeEndpoint()}?${params}`;
-			},
-			async exchangeCode(input) {
-				const form = new URLSearchParams({
-					grant_type: "authorization_code",
-					code: input.code,
-					redirect_uri: input.redirectUri,
-				});
-				return toTokens(await client.token(form, "exchange"), null);
-			},
-			async refresh(input) {
-				if (!input.refreshToken)
-					fail(
-						"auth_expired",
-						"pinterest channel has no refresh token; connect it again",
-					);
-				const form = new URLSearchParams({
-					grant_type: "refresh_token",
-					refresh_token: input.refreshToken,
-				});
-				return toTokens(
-					await client.token(form, "refresh"),
-					input.refreshToken,
-				);
-			},
-			async revoke() {},
-		},
+    oauth: {
+      supportsPkce: false,
+      supportsRefresh: true,
+      // API v5 has no endpoint that revokes a user token: the user removes the app in Pinterest's
+      // settings; revoke() forgets nothing on Pinterest's side and the caller deletes the tokens
+      supportsRevoke: false,
+      defaultScopes: PINTEREST_SCOPES,
+      authorizationUrl(input) {
+        if (!config.clientId) fail('platform_rejected', 'pinterest client id is not configured');
+        const params = new URLSearchParams({
+          client_id: config.clientId,
+          redirect_uri: input.redirectUri,
+          response_type: 'code',
+          scope: (input.scopes.length > 0 ? input.scopes : PINTEREST_SCOPES).join(','),
+          state: input.state,
+        });
+        return `${client.authorizeEndpoint()}?${params}`;
+      },
+      async exchangeCode(input) {
+        const form = new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: input.code,
+          redirect_uri: input.redirectUri,
+        });
+        return toTokens(await client.token(form, 'exchange'), null);
+      },
+      async refresh(input) {
+        if (!input.refreshToken) fail('auth_expired', 'pinterest channel has no refresh token; connect it again');
+        const form = new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: input.refreshToken,
+        });
+        return toTokens(await client.token(form, 'refresh'), input.refreshToken);
+      },
+      async revoke() {},
+    },
 
-		async lookupAccounts({ tokens }) {
-			const me = await client.userAccount(tokens.accessToken);
-			const id = me.id ?? me.username;
-			if (!id)
-				fail(
-					"platform_rejected",
-					"pinterest user_account has neither id nor username",
-				);
-			return [
-				{
-					externalAccountId: id,
-					displayName: me.business_name || me.username || id,
-					handle: me.username ?? null,
-					avatarUrl: me.profile_image ?? null,
-				},
-			];
-		},
+    async lookupAccounts({ tokens }) {
+      const me = await client.userAccount(tokens.accessToken);
+      const id = me.id ?? me.username;
+      if (!id) fail('platform_rejected', 'pinterest user_account has neither id nor username');
+      return [
+        {
+          externalAccountId: id,
+          displayName: me.business_name || me.username || id,
+          handle: me.username ?? null,
+          avatarUrl: me.profile_image ?? null,
+        },
+      ];
+    },
 
-		async publish(ctx, request) {
-			const [item, ...rest] = request.media;
-			if (!item || rest.length > 0)
-				fail("user_content", "pinterest needs exactly one image or video");
-			const pin = pinFields(request, item.altText);
-			if (item.kind === "image") {
-				return createPin(ctx, {
-					...pin,
-					media_source: { source_type: "image_url", url: item.url },
-				});
-			}
-			if (item.kind !== "video")
-				fail("user_content", `pinterest does not accept ${item.kind} media`);
-			const coverUrl = str(request.settings.coverImageUrl);
-			const upload = await client.registerMedia(ctx.accessToken, ctx.signal);
-			await client.uploadMedia(upload, item, ctx.signal);
-			return advanceVideo(ctx, {
-				mediaId: upload.media_id,
-				pin,
-				cover: coverUrl
-					? { cover_image_url: coverUrl }
-					: { cover_image_key_frame_time: 0 },
-			});
-		},
+    async publish(ctx, request) {
+      const [item, ...rest] = request.media;
+      if (!item || rest.length > 0) fail('user_content', 'pinterest needs exactly one image or video');
+      const pin = pinFields(request, item.altText);
+      if (item.kind === 'image') {
+        return createPin(ctx, {
+          ...pin,
+          media_source: { source_type: 'image_url', url: item.url },
+        });
+      }
+      if (item.kind !== 'video') fail('user_content', `pinterest does not accept ${item.kind} media`);
+      const coverUrl = str(request.settings.coverImageUrl);
+      const upload = await client.registerMedia(ctx.accessToken, ctx.signal);
+      await client.uploadMedia(upload, item, ctx.signal);
+      return advanceVideo(ctx, {
+        mediaId: upload.media_id,
+        pin,
+        cover: coverUrl ? { cover_image_url: coverUrl } : { cover_image_key_frame_time: 0 },
+      });
+    },
 
-		async pollPublish(ctx, pollToken) {
-			return advanceVideo(ctx, decodePlan(pollToken));
-		},
+    async pollPublish(ctx, pollToken) {
+      return advanceVideo(ctx, decodePlan(pollToken));
+    },
 
-		async fetchPermalink(ctx, providerPostId) {
-			const pin = await client.getPin(
-				ctx.accessToken,
-				providerPostId,
-				ctx.signal,
-			);
-			return pinterestPinUrl(pin.id);
-		},
+    async fetchPermalink(ctx, providerPostId) {
+      const pin = await client.getPin(ctx.accessToken, providerPostId, ctx.signal);
+      return pinterestPinUrl(pin.id);
+    },
 
-		async postComment() {
-			return fail(
-				"platform_rejected",
-				"pinterest API v5 does not support comments",
-			);
-		},
+    async postComment() {
+      return fail('platform_rejected', 'pinterest API v5 does not support comments');
+    },
 
-		async listComments() {
-			return fail(
-				"platform_rejected",
-				"pinterest API v5 does not support comments",
-			);
-		},
+    async listComments() {
+      return fail('platform_rejected', 'pinterest API v5 does not support comments');
+    },
 
-		async fetchPostAnalytics(ctx, input) {
-			const names = {
-				IMPRESSION: "impressions",
-				SAVE: "saves",
-				PIN_CLICK: "pinClicks",
-				OUTBOUND_CLICK: "outboundClicks",
-			} as const;
-			const answer = await client.pinAnalytics(
-				ctx.accessToken,
-				input.providerPostId,
-				Object.keys(names),
-				ctx.signal,
-			);
-			const summary =
-				answer.all?.summary_metrics ?? answer.all?.lifetime_metrics ?? {};
-			const metrics: Record<string, number> = {};
-			for (const [from, to] of Object.entries(names)) {
-				if (typeof summary[from] === "number") metrics[to] = summary[from];
-			}
-			return { capturedAt: new Date().toISOString(), metrics };
-		},
+    async fetchPostAnalytics(ctx, input) {
+      const names = {
+        IMPRESSION: 'impressions',
+        SAVE: 'saves',
+        PIN_CLICK: 'pinClicks',
+        OUTBOUND_CLICK: 'outboundClicks',
+      } as const;
+      const answer = await client.pinAnalytics(ctx.accessToken, input.providerPostId, Object.keys(names), ctx.signal);
+      const summary = answer.all?.summary_metrics ?? answer.all?.lifetime_metrics ?? {};
+      const metrics: Record<string, number> = {};
+      for (const [from, to] of Object.entries(names)) {
+        if (typeof summary[from] === 'number') metrics[to] = summary[from];
+      }
+      return { capturedAt: new Date().toISOString(), metrics };
+    },
 
-		async runTool(ctx, toolName) {
-			if (toolName !== "boardList")
-				return fail(
-					"platform_rejected",
-					`pinterest does not support the ${toolName} tool`,
-				);
-			const boards = await client.listBoards(
-				ctx.accessToken,
-				BOARD_LIST_MAX,
-				ctx.signal,
-			);
-			return boards.map((b) => ({
-				id: b.id,
-				name: b.name ?? b.id,
-				description: b.description ?? "",
-				privacy: b.privacy ?? "PUBLIC",
-				pinCount: b.pin_count ?? 0,
-			}));
-		},
-	};
+    async runTool(ctx, toolName) {
+      if (toolName !== 'boardList') return fail('platform_rejected', `pinterest does not support the ${toolName} tool`);
+      const boards = await client.listBoards(ctx.accessToken, BOARD_LIST_MAX, ctx.signal);
+      return boards.map((b) => ({
+        id: b.id,
+        name: b.name ?? b.id,
+        description: b.description ?? '',
+        privacy: b.privacy ?? 'PUBLIC',
+        pinCount: b.pin_count ?? 0,
+      }));
+    },
+  };
 }

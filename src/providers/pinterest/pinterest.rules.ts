@@ -5,117 +5,103 @@
  * 1:2 and 1.91:1; title up to 100 characters, description up to 500 characters. A Pin is saved on a
  * board, so board_id is required (API v5 POST /v5/pins).
  */
-import type {
-	ProviderCapability,
-	ProviderValidationRules,
-} from "../provider.js";
+import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 
 export const PINTEREST_ENDPOINTS = {
-	/** REST API v5 (also hosts the OAuth token endpoint, /v5/oauth/token) */
-	apiBaseUrl: "https://api.pinterest.com/v5",
-	/** consent screen: https://www.pinterest.com/oauth/ */
-	authBaseUrl: "https://www.pinterest.com",
-	/** video bytes go to the upload_url POST /v5/media returns; this is its usual host */
-	uploadBaseUrl: "https://pinterest-media-upload.s3-accelerate.amazonaws.com",
+  /** REST API v5 (also hosts the OAuth token endpoint, /v5/oauth/token) */
+  apiBaseUrl: 'https://api.pinterest.com/v5',
+  /** consent screen: https://www.pinterest.com/oauth/ */
+  authBaseUrl: 'https://www.pinterest.com',
+  /** video bytes go to the upload_url POST /v5/media returns; this is its usual host */
+  uploadBaseUrl: 'https://pinterest-media-upload.s3-accelerate.amazonaws.com',
 } as const;
 
-export const PINTEREST_SCOPES = [
-	"boards:read",
-	"pins:read",
-	"pins:write",
-	"user_accounts:read",
-];
+export const PINTEREST_SCOPES = ['boards:read', 'pins:read', 'pins:write', 'user_accounts:read'];
 
 export const PINTEREST_LIMITS = {
-	titleMaxChars: 100,
-	descriptionMaxChars: 500,
-	altTextMaxChars: 500,
-	linkMaxChars: 2048,
-	maxImageBytes: 20 * 1024 * 1024,
-	maxVideoBytes: 2 * 1024 ** 3,
-	minVideoSeconds: 4,
-	maxVideoSeconds: 15 * 60,
+  titleMaxChars: 100,
+  descriptionMaxChars: 500,
+  altTextMaxChars: 500,
+  linkMaxChars: 2048,
+  maxImageBytes: 20 * 1024 * 1024,
+  maxVideoBytes: 2 * 1024 ** 3,
+  minVideoSeconds: 4,
+  maxVideoSeconds: 15 * 60,
 } as const;
 
 export const pinterestCapability: ProviderCapability = {
-	platform: "pinterest",
-	displayName: "Pinterest",
-	requiredScopes: PINTEREST_SCOPES,
-	mediaRule: {
-		allowedKinds: ["image", "video"],
-		minItems: 1,
-		maxItems: 1,
-		maxImageBytes: PINTEREST_LIMITS.maxImageBytes,
-		maxVideoBytes: PINTEREST_LIMITS.maxVideoBytes,
-		minVideoDurationSeconds: PINTEREST_LIMITS.minVideoSeconds,
-		maxVideoDurationSeconds: PINTEREST_LIMITS.maxVideoSeconds,
-		notes: [
-			"One image or one video per Pin.",
-			"Images: PNG or JPEG up to 20 MB, fetched by Pinterest from a public URL; 2:3 (1000 x 1500) recommended.",
-			"Videos: MP4, MOV or M4V up to 2 GB, 4 seconds to 15 minutes, aspect ratio between 1:2 and 1.91:1; uploaded via POST /v5/media.",
-		],
-	},
-	supportsScheduling: true,
-	supportsComments: false,
-	supportsAnalytics: true,
-	supportsDelete: false,
-	supportsUpdate: false,
-	maxTextLength: PINTEREST_LIMITS.descriptionMaxChars,
-	settingsFields: [
-		"boardId",
-		"boardSectionId",
-		"title",
-		"link",
-		"coverImageUrl",
-	],
-	settingRules: [
-		{
-			field: "boardId",
-			label: "Board (see boardList)",
-			valueType: "string",
-			required: true,
-		},
-		{
-			field: "boardSectionId",
-			label: "Board section",
-			valueType: "string",
-			required: false,
-		},
-		{
-			field: "title",
-			label: "Title (max 100 characters)",
-			valueType: "string",
-			required: false,
-		},
-		{
-			field: "link",
-			label: "Destination link (max 2048 characters)",
-			valueType: "string",
-			required: false,
-		},
-		{
-			field: "coverImageUrl",
-			label: "Video cover image URL",
-			valueType: "string",
-			required: false,
-		},
-	],
-	toolNames: ["boardList"],
-	plugNames: [],
-	rateLimitPolicy: "standard",
+  platform: 'pinterest',
+  displayName: 'Pinterest',
+  requiredScopes: PINTEREST_SCOPES,
+  mediaRule: {
+    allowedKinds: ['image', 'video'],
+    minItems: 1,
+    maxItems: 1,
+    maxImageBytes: PINTEREST_LIMITS.maxImageBytes,
+    maxVideoBytes: PINTEREST_LIMITS.maxVideoBytes,
+    minVideoDurationSeconds: PINTEREST_LIMITS.minVideoSeconds,
+    maxVideoDurationSeconds: PINTEREST_LIMITS.maxVideoSeconds,
+    notes: [
+      'One image or one video per Pin.',
+      'Images: PNG or JPEG up to 20 MB, fetched by Pinterest from a public URL; 2:3 (1000 x 1500) recommended.',
+      'Videos: MP4, MOV or M4V up to 2 GB, 4 seconds to 15 minutes, aspect ratio between 1:2 and 1.91:1; uploaded via POST /v5/media.',
+    ],
+  },
+  supportsScheduling: true,
+  supportsComments: false,
+  supportsAnalytics: true,
+  supportsDelete: false,
+  supportsUpdate: false,
+  maxTextLength: PINTEREST_LIMITS.descriptionMaxChars,
+  settingsFields: ['boardId', 'boardSectionId', 'title', 'link', 'coverImageUrl'],
+  settingRules: [
+    {
+      field: 'boardId',
+      label: 'Board (see boardList)',
+      valueType: 'string',
+      required: true,
+    },
+    {
+      field: 'boardSectionId',
+      label: 'Board section',
+      valueType: 'string',
+      required: false,
+    },
+    {
+      field: 'title',
+      label: 'Title (max 100 characters)',
+      valueType: 'string',
+      required: false,
+    },
+    {
+      field: 'link',
+      label: 'Destination link (max 2048 characters)',
+      valueType: 'string',
+      required: false,
+    },
+    {
+      field: 'coverImageUrl',
+      label: 'Video cover image URL',
+      valueType: 'string',
+      required: false,
+    },
+  ],
+  toolNames: ['boardList'],
+  plugNames: [],
+  rateLimitPolicy: 'standard',
 };
 
 export const pinterestValidationRules: ProviderValidationRules = {
-	textCounting: "characters",
-	textOptional: true,
-	mediaRequired: true,
-	allowMixedKinds: false,
-	minAspectRatio: 0.5,
-	maxAspectRatio: 1.91,
-	extra: {
-		titleMaxChars: PINTEREST_LIMITS.titleMaxChars,
-		altTextMaxChars: PINTEREST_LIMITS.altTextMaxChars,
-		linkMaxChars: PINTEREST_LIMITS.linkMaxChars,
-		boardRequired: true,
-	},
+  textCounting: 'characters',
+  textOptional: true,
+  mediaRequired: true,
+  allowMixedKinds: false,
+  minAspectRatio: 0.5,
+  maxAspectRatio: 1.91,
+  extra: {
+    titleMaxChars: PINTEREST_LIMITS.titleMaxChars,
+    altTextMaxChars: PINTEREST_LIMITS.altTextMaxChars,
+    linkMaxChars: PINTEREST_LIMITS.linkMaxChars,
+    boardRequired: true,
+  },
 };

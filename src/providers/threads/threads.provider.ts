@@ -1,43 +1,29 @@
 /** threads adapter: Threads API behind the SocialProvider port. Comments are replies (reply_to_id). */
-import type { ProviderAppConfig, SocialProvider } from "../provider.js";
-import { threadsOAuth } from "../meta-shared/meta-oauth.js";
-import {
-	requireStringInput,
-	unsupportedTool,
-} from "../meta-shared/tool-support.js";
-import { threadsClient } from "./threads.client.js";
-import {
-	THREADS_CAPABILITY,
-	THREADS_RULES,
-	THREADS_SCOPES,
-} from "./threads.rules.js";
+import type { ProviderAppConfig, SocialProvider } from '../provider.js';
+import { threadsOAuth } from '../meta-shared/meta-oauth.js';
+import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
+import { threadsClient } from './threads.client.js';
+import { THREADS_CAPABILITY, THREADS_RULES, THREADS_SCOPES } from './threads.rules.js';
 
-export function createThreadsProvider(
-	config: ProviderAppConfig,
-): SocialProvider {
-	const platform = "threads" as const;
-	const client = threadsClient(config);
-	return {
-		platform,
-		capability: THREADS_CAPABILITY,
-		rules: THREADS_RULES,
-		oauth: threadsOAuth(config, THREADS_SCOPES),
-		lookupAccounts: ({ tokens }) => client.me(tokens.accessToken),
-		publish: (ctx, request) => client.publish(ctx, request),
-		pollPublish: (ctx, pollToken) => client.pollPublish(ctx, pollToken),
-		fetchPermalink: (ctx, id) => client.permalink(ctx, id),
-		postComment: (ctx, input) => client.reply(ctx, input),
-		listComments: (ctx, input) => client.replies(ctx, input),
-		fetchPostAnalytics: (ctx, input) =>
-			client.insights(ctx, input.providerPostId),
-		async runTool(ctx, toolName, input) {
-			if (toolName === "pageProfile") return [await client.profile(ctx)];
-			if (toolName === "mentionSearch")
-				return client.lookupProfile(
-					ctx,
-					requireStringInput(platform, input, "query", "username"),
-				);
-			throw unsupportedTool(platform, toolName);
-		},
-	};
+export function createThreadsProvider(config: ProviderAppConfig): SocialProvider {
+  const platform = 'threads' as const;
+  const client = threadsClient(config);
+  return {
+    platform,
+    capability: THREADS_CAPABILITY,
+    rules: THREADS_RULES,
+    oauth: threadsOAuth(config, THREADS_SCOPES),
+    lookupAccounts: ({ tokens }) => client.me(tokens.accessToken),
+    publish: (ctx, request) => client.publish(ctx, request),
+    pollPublish: (ctx, pollToken) => client.pollPublish(ctx, pollToken),
+    fetchPermalink: (ctx, id) => client.permalink(ctx, id),
+    postComment: (ctx, input) => client.reply(ctx, input),
+    listComments: (ctx, input) => client.replies(ctx, input),
+    fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
+    async runTool(ctx, toolName, input) {
+      if (toolName === 'pageProfile') return [await client.profile(ctx)];
+      if (toolName === 'mentionSearch') return client.lookupProfile(ctx, requireStringInput(platform, input, 'query', 'username'));
+      throw unsupportedTool(platform, toolName);
+    },
+  };
 }

@@ -6,85 +6,75 @@
  * Runs standalone on 127.0.0.1:<random> (tests) or mounted under a prefix of another Fastify app (sandbox
  * mode); in both cases apiBaseUrl, authBaseUrl and uploadBaseUrl are the same origin + prefix.
  */
-import Fastify, { type FastifyPluginAsync } from "fastify";
-import { FailureQueue, SimulatorLedger } from "../simulator-kit.js";
-import { type SimContext, addBodyParsers } from "./tiktok/tiktok-sim.http.js";
-import { registerTiktokOauthRoutes } from "./tiktok/tiktok-sim.oauth.routes.js";
-import { registerTiktokPostRoutes } from "./tiktok/tiktok-sim.post.routes.js";
-import { registerTiktokStatusRoutes } from "./tiktok/tiktok-sim.status.routes.js";
-import {
-	TiktokSimulatorState,
-	type TiktokSimulatorOptions,
-} from "./tiktok/tiktok-sim.state.js";
+import Fastify, { type FastifyPluginAsync } from 'fastify';
+import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { type SimContext, addBodyParsers } from './tiktok/tiktok-sim.http.js';
+import { registerTiktokOauthRoutes } from './tiktok/tiktok-sim.oauth.routes.js';
+import { registerTiktokPostRoutes } from './tiktok/tiktok-sim.post.routes.js';
+import { registerTiktokStatusRoutes } from './tiktok/tiktok-sim.status.routes.js';
+import { TiktokSimulatorState, type TiktokSimulatorOptions } from './tiktok/tiktok-sim.state.js';
 
 export {
-	TiktokSimulatorState,
-	type TiktokSimulatorOptions,
-} from "./tiktok/tiktok-sim.state.js";
+  TiktokSimulatorState,
+  type TiktokSimulatorOptions,
+} from './tiktok/tiktok-sim.state.js';
 
 export interface SimulatorBaseUrls {
-	apiBaseUrl: string;
-	authBaseUrl: string;
-	uploadBaseUrl: string;
+  apiBaseUrl: string;
+  authBaseUrl: string;
+  uploadBaseUrl: string;
 }
 
 export interface TiktokSimulatorPluginOptions {
-	state: TiktokSimulatorState;
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
+  state: TiktokSimulatorState;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
 }
 
 /** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/tiktok"). */
-export function tiktokSimulatorBaseUrls(
-	origin: string,
-	prefix = "",
-): SimulatorBaseUrls {
-	const base = `${origin.replace(/\/$/, "")}${prefix.replace(/\/$/, "")}`;
-	return { apiBaseUrl: base, authBaseUrl: base, uploadBaseUrl: base };
+export function tiktokSimulatorBaseUrls(origin: string, prefix = ''): SimulatorBaseUrls {
+  const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
+  return { apiBaseUrl: base, authBaseUrl: base, uploadBaseUrl: base };
 }
 
-export const tiktokSimulatorPlugin: FastifyPluginAsync<
-	TiktokSimulatorPluginOptions
-> = async (app, opts) => {
-	const ctx: SimContext = {
-		state: opts.state,
-		ledger: opts.ledger,
-		failures: opts.failures,
-	};
-	addBodyParsers(app);
-	registerTiktokOauthRoutes(app, ctx);
-	registerTiktokPostRoutes(app, ctx, app.prefix);
-	registerTiktokStatusRoutes(app, ctx);
+export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOptions> = async (app, opts) => {
+  const ctx: SimContext = {
+    state: opts.state,
+    ledger: opts.ledger,
+    failures: opts.failures,
+  };
+  addBodyParsers(app);
+  registerTiktokOauthRoutes(app, ctx);
+  registerTiktokPostRoutes(app, ctx, app.prefix);
+  registerTiktokStatusRoutes(app, ctx);
 };
 
 export interface RunningTiktokSimulator {
-	url: string;
-	baseUrls: SimulatorBaseUrls;
-	state: TiktokSimulatorState;
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
-	close(): Promise<void>;
+  url: string;
+  baseUrls: SimulatorBaseUrls;
+  state: TiktokSimulatorState;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
+  close(): Promise<void>;
 }
 
-export async function startTiktokSimulator(
-	opts: TiktokSimulatorOptions = {},
-): Promise<RunningTiktokSimulator> {
-	const state = new TiktokSimulatorState(opts);
-	const ledger = new SimulatorLedger();
-	const failures = new FailureQueue();
-	const app = Fastify({
-		logger: false,
-		forceCloseConnections: true,
-		bodyLimit: 200 * 1024 * 1024,
-	});
-	await app.register(tiktokSimulatorPlugin, { state, ledger, failures });
-	const url = await app.listen({ host: "127.0.0.1", port: 0 });
-	return {
-		url,
-		baseUrls: tiktokSimulatorBaseUrls(url),
-		state,
-		ledger,
-		failures,
-		close: () => app.close(),
-	};
+export async function startTiktokSimulator(opts: TiktokSimulatorOptions = {}): Promise<RunningTiktokSimulator> {
+  const state = new TiktokSimulatorState(opts);
+  const ledger = new SimulatorLedger();
+  const failures = new FailureQueue();
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    bodyLimit: 200 * 1024 * 1024,
+  });
+  await app.register(tiktokSimulatorPlugin, { state, ledger, failures });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    baseUrls: tiktokSimulatorBaseUrls(url),
+    state,
+    ledger,
+    failures,
+    close: () => app.close(),
+  };
 }

@@ -10,77 +10,70 @@
  * Runs standalone on 127.0.0.1:<random> (tests) or mounted under a prefix of another Fastify app (sandbox
  * mode); apiBaseUrl, authBaseUrl and uploadBaseUrl are then all origin + prefix.
  */
-import Fastify, { type FastifyPluginAsync } from "fastify";
-import { FailureQueue, SimulatorLedger } from "../simulator-kit.js";
-import { type XSimContext, addBodyParsers } from "./x/x-sim.http.js";
-import { registerXMediaRoutes } from "./x/x-sim.media.routes.js";
-import { registerXOauthRoutes } from "./x/x-sim.oauth.routes.js";
-import { XSimulatorState, type XSimulatorOptions } from "./x/x-sim.state.js";
-import { registerXTweetRoutes } from "./x/x-sim.tweets.routes.js";
-import { registerXUserRoutes } from "./x/x-sim.users.routes.js";
+import Fastify, { type FastifyPluginAsync } from 'fastify';
+import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { type XSimContext, addBodyParsers } from './x/x-sim.http.js';
+import { registerXMediaRoutes } from './x/x-sim.media.routes.js';
+import { registerXOauthRoutes } from './x/x-sim.oauth.routes.js';
+import { XSimulatorState, type XSimulatorOptions } from './x/x-sim.state.js';
+import { registerXTweetRoutes } from './x/x-sim.tweets.routes.js';
+import { registerXUserRoutes } from './x/x-sim.users.routes.js';
 
-export { XSimulatorState, type XSimulatorOptions } from "./x/x-sim.state.js";
+export { XSimulatorState, type XSimulatorOptions } from './x/x-sim.state.js';
 
 export interface XSimulatorBaseUrls {
-	apiBaseUrl: string;
-	authBaseUrl: string;
-	uploadBaseUrl: string;
+  apiBaseUrl: string;
+  authBaseUrl: string;
+  uploadBaseUrl: string;
 }
 
 export interface XSimulatorPluginOptions {
-	state: XSimulatorState;
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
+  state: XSimulatorState;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
 }
 
 /** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/x"). */
-export function xSimulatorBaseUrls(
-	origin: string,
-	prefix = "",
-): XSimulatorBaseUrls {
-	const base = `${origin.replace(/\/$/, "")}${prefix.replace(/\/$/, "")}`;
-	return { apiBaseUrl: base, authBaseUrl: base, uploadBaseUrl: base };
+export function xSimulatorBaseUrls(origin: string, prefix = ''): XSimulatorBaseUrls {
+  const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
+  return { apiBaseUrl: base, authBaseUrl: base, uploadBaseUrl: base };
 }
 
-export const xSimulatorPlugin: FastifyPluginAsync<
-	XSimulatorPluginOptions
-> = async (app, opts) => {
-	const ctx: XSimContext = {
-		state: opts.state,
-		ledger: opts.ledger,
-		failures: opts.failures,
-	};
-	addBodyParsers(app);
-	registerXOauthRoutes(app, ctx);
-	registerXUserRoutes(app, ctx);
-	registerXTweetRoutes(app, ctx);
-	registerXMediaRoutes(app, ctx);
+export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = async (app, opts) => {
+  const ctx: XSimContext = {
+    state: opts.state,
+    ledger: opts.ledger,
+    failures: opts.failures,
+  };
+  addBodyParsers(app);
+  registerXOauthRoutes(app, ctx);
+  registerXUserRoutes(app, ctx);
+  registerXTweetRoutes(app, ctx);
+  registerXMediaRoutes(app, ctx);
 };
 
 export interface RunningXSimulator {
-	url: string;
-	baseUrls: XSimulatorBaseUrls;
-	state: XSimulatorState;
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
-	close(): Promise<void>;
+  url: string;
+  baseUrls: XSimulatorBaseUrls;
+  state: XSimulatorState;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
+  close(): Promise<void>;
 }
 
-export async function startXSimulator(
-	opts: XSimulatorOptions = {},
-): Promise<RunningXSimulator> {
-	const state = new XSimulatorState(opts);
-	const ledger = new SimulatorLedger();
-	const failures = new FailureQueue();
-	const app = Fastify({ logger: false, forceCloseConnections: true });
-	await app.register(xSimulatorPlugin, { state, ledger, failures });
-	const url = await app.listen({ host: "127.0.0.1", port: 0 });
-	return {
-		url,
-		baseUrls: xSimulatorBaseUrls(url),
-		state,
-		ledger,
-		failures,
-		close: () => app.close(),
-	};
+export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<RunningXSimulator> {
+  const state = new XSimulatorState(opts);
+  const ledger = new SimulatorLedger();
+  const failures = new FailureQueue();
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  await app.register(xSimulatorPlugin, { state, ledger, failures });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    baseUrls: xSimulatorBaseUrls(url),
+    state,
+    ledger,
+    failures,
+    close: () => app.close(),
+  };
 }

@@ -3,82 +3,63 @@
  * API errors: {"error":{"code","message","errors":[{"message","domain","reason"}],"status"}}.
  * OAuth errors: {"error":"invalid_grant","error_description":"..."}.
  */
-import { setTimeout as sleep } from "node:timers/promises";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { FailureQueue, SimulatorLedger } from "../../simulator-kit.js";
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FailureQueue, SimulatorLedger } from '../../simulator-kit.js';
 
 const STATUS_NAMES: Record<number, string> = {
-	400: "INVALID_ARGUMENT",
-	401: "UNAUTHENTICATED",
-	403: "PERMISSION_DENIED",
-	404: "NOT_FOUND",
-	429: "RESOURCE_EXHAUSTED",
-	500: "INTERNAL",
-	503: "UNAVAILABLE",
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
 };
 
-export function googleApiError(
-	code: number,
-	reason: string,
-	message: string,
-	domain = "youtube.api",
-) {
-	return {
-		error: {
-			code,
-			message,
-			errors: [{ message, domain, reason }],
-			status: STATUS_NAMES[code] ?? "UNKNOWN",
-		},
-	};
+export function googleApiError(code: number, reason: string, message: string, domain = 'youtube.api') {
+  return {
+    error: {
+      code,
+      message,
+      errors: [{ message, domain, reason }],
+      status: STATUS_NAMES[code] ?? 'UNKNOWN',
+    },
+  };
 }
 
-export function sendApiError(
-	reply: FastifyReply,
-	code: number,
-	reason: string,
-	message: string,
-	domain?: string,
-) {
-	if (code === 401)
-		reply.header(
-			"www-authenticate",
-			'Bearer realm="https://accounts.google.com/", error="invalid_token"',
-		);
-	return reply
-		.code(code)
-		.type("application/json; charset=UTF-8")
-		.send(googleApiError(code, reason, message, domain));
+export function sendApiError(reply: FastifyReply, code: number, reason: string, message: string, domain?: string) {
+  if (code === 401) reply.header('www-authenticate', 'Bearer realm="https://accounts.google.com/", error="invalid_token"');
+  return reply
+    .code(code)
+    .type('application/json; charset=UTF-8')
+    .send(googleApiError(code, reason, message, domain));
 }
 
 export const INVALID_CREDENTIALS =
-	"Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.";
-export const QUOTA_MESSAGE =
-	"The request cannot be completed because you have exceeded your quota.";
+  'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
+export const QUOTA_MESSAGE = 'The request cannot be completed because you have exceeded your quota.';
 
 export interface SimContext {
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
-	/** aborted when the simulator closes, so held requests end at once */
-	closing: AbortSignal;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
+  /** aborted when the simulator closes, so held requests end at once */
+  closing: AbortSignal;
 }
 
 /** Ends the exchange without an answer: the client sees the connection drop. */
-export function dropConnection(
-	request: FastifyRequest,
-	reply: FastifyReply,
-): FastifyReply {
-	reply.hijack();
-	request.raw.socket.destroy();
-	return reply;
+export function dropConnection(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.hijack();
+  request.raw.socket.destroy();
+  return reply;
 }
 
 async function hold(ms: number, signal: AbortSignal): Promise<void> {
-	try {
-		await sleep(ms, undefined, { signal });
-	} catch {
-		// simulator closing
-	}
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch {
+    // simulator closing
+  }
 }
 
 /**
@@ -87,80 +68,65 @@ async function hold(ms: number, signal: AbortSignal): Promise<void> {
  * after the operation is performed.
  */
 export async function beginOperation(
-	ctx: SimContext,
-	operation: string,
-	request: FastifyRequest,
-	reply: FastifyReply,
-	kind: "api" | "oauth",
-): Promise<"answered" | { loseAnswer: boolean }> {
-	ctx.ledger.record(operation, request.method, request.url);
-	const rule = ctx.failures.take(operation);
-	if (!rule) return { loseAnswer: false };
-	switch (rule.kind) {
-		case "expired_token":
-			if (kind === "oauth") {
-				reply.code(400).send({
-					error: "invalid_grant",
-					error_description: "Token has been expired or revoked.",
-				});
-			} else {
-				sendApiError(reply, 401, "authError", INVALID_CREDENTIALS, "global");
-			}
-			return "answered";
-		case "rate_limit":
-			if (kind === "oauth") {
-				reply
-					.code(429)
-					.header("retry-after", String(rule.retryAfterSeconds ?? 30));
-				reply.send({
-					error: "rate_limit_exceeded",
-					error_description: "Rate limit exceeded.",
-				});
-			} else if (rule.retryAfterSeconds !== undefined) {
-				// short-term limit: answered as 429 rateLimitExceeded with Retry-After
-				reply.header("retry-after", String(rule.retryAfterSeconds));
-				sendApiError(
-					reply,
-					429,
-					"rateLimitExceeded",
-					"The request cannot be completed because you have exceeded the rate limit.",
-					"youtube.quota",
-				);
-			} else {
-				sendApiError(
-					reply,
-					403,
-					"quotaExceeded",
-					QUOTA_MESSAGE,
-					"youtube.quota",
-				);
-			}
-			return "answered";
-		case "server_error":
-			if (kind === "oauth")
-				reply.code(503).send({
-					error: "temporarily_unavailable",
-					error_description: "Try again later.",
-				});
-			else
-				sendApiError(
-					reply,
-					503,
-					"backendError",
-					"The service is currently unavailable.",
-					"global",
-				);
-			return "answered";
-		case "timeout":
-			await hold(rule.delayMs ?? 30_000, ctx.closing);
-			dropConnection(request, reply);
-			return "answered";
-		case "lost_response":
-			return { loseAnswer: true };
-	}
+  ctx: SimContext,
+  operation: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: 'api' | 'oauth',
+): Promise<'answered' | { loseAnswer: boolean }> {
+  ctx.ledger.record(operation, request.method, request.url);
+  const rule = ctx.failures.take(operation);
+  if (!rule) return { loseAnswer: false };
+  switch (rule.kind) {
+    case 'expired_token':
+      if (kind === 'oauth') {
+        reply.code(400).send({
+          error: 'invalid_grant',
+          error_description: 'Token has been expired or revoked.',
+        });
+      } else {
+        sendApiError(reply, 401, 'authError', INVALID_CREDENTIALS, 'global');
+      }
+      return 'answered';
+    case 'rate_limit':
+      if (kind === 'oauth') {
+        reply.code(429).header('retry-after', String(rule.retryAfterSeconds ?? 30));
+        reply.send({
+          error: 'rate_limit_exceeded',
+          error_description: 'Rate limit exceeded.',
+        });
+      } else if (rule.retryAfterSeconds !== undefined) {
+        // short-term limit: answered as 429 rateLimitExceeded with Retry-After
+        reply.header('retry-after', String(rule.retryAfterSeconds));
+        sendApiError(
+          reply,
+          429,
+          'rateLimitExceeded',
+          'The request cannot be completed because you have exceeded the rate limit.',
+          'youtube.quota',
+        );
+      } else {
+        sendApiError(reply, 403, 'quotaExceeded', QUOTA_MESSAGE, 'youtube.quota');
+      }
+      return 'answered';
+    case 'server_error':
+      if (kind === 'oauth')
+        reply.code(503).send({
+          error: 'temporarily_unavailable',
+          error_description: 'Try again later.',
+        });
+      else sendApiError(reply, 503, 'backendError', 'The service is currently unavailable.', 'global');
+      return 'answered';
+    case 'timeout':
+      await hold(rule.delayMs ?? 30_000, ctx.closing);
+      dropConnection(request, reply);
+      return 'answered';
+    case 'lost_response':
+      return { loseAnswer: true };
+  }
 }
 
 /** The origin and mount prefix the client used, for absolute URLs in answers (Location, upload_url). */
 export function publicBase(request: FastifyRequest, prefix: string): string {
-	return `${request.protocol}://${request.host}${prefix}`;
+  return `${request.protocol}://${request.host}${prefix}`;
 }

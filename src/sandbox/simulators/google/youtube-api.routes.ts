@@ -3,366 +3,239 @@
  * (status, processingDetails, statistics), commentThreads.insert/list, comments.insert and
  * videoCategories.list, with YouTube's list envelopes and error reasons.
  */
-import type { FastifyInstance } from "fastify";
-import {
-	beginOperation,
-	dropConnection,
-	sendApiError,
-	type SimContext,
-} from "./google-http.js";
-import {
-	etag,
-	type GoogleSimulatorState,
-	makeComment,
-	QUOTA_COST,
-	SIM_VIDEO_CATEGORIES,
-	type SimThread,
-} from "./google-state.js";
-import { chargeQuota, requireToken } from "./youtube-guard.js";
+import type { FastifyInstance } from 'fastify';
+import { beginOperation, dropConnection, sendApiError, type SimContext } from './google-http.js';
+import { etag, type GoogleSimulatorState, makeComment, QUOTA_COST, SIM_VIDEO_CATEGORIES, type SimThread } from './google-state.js';
+import { chargeQuota, requireToken } from './youtube-guard.js';
 
 type Query = Record<string, string | undefined>;
 
 function listResponse(kind: string, items: unknown[], perPage = items.length) {
-	return {
-		kind,
-		etag: etag(`${kind}:${items.length}:${Date.now()}`),
-		pageInfo: { totalResults: items.length, resultsPerPage: perPage },
-		items,
-	};
+  return {
+    kind,
+    etag: etag(`${kind}:${items.length}:${Date.now()}`),
+    pageInfo: { totalResults: items.length, resultsPerPage: perPage },
+    items,
+  };
 }
 
 function parts(q: Query): Set<string> {
-	return new Set(
-		(q.part ?? "")
-			.split(",")
-			.map((p) => p.trim())
-			.filter(Boolean),
-	);
+  return new Set(
+    (q.part ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  );
 }
 
 function threadResource(t: SimThread, withReplies: boolean) {
-	const resource: Record<string, unknown> = {
-		kind: "youtube#commentThread",
-		etag: etag(t.id),
-		id: t.id,
-		snippet: {
-			channelId: t.channelId,
-			videoId: t.videoId,
-			topLevelComment: t.top,
-			canReply: true,
-			totalReplyCount: t.replies.length,
-			isPublic: true,
-		},
-	};
-	if (withReplies && t.replies.length > 0)
-		resource.replies = { comments: t.replies };
-	return resource;
+  const resource: Record<string, unknown> = {
+    kind: 'youtube#commentThread',
+    etag: etag(t.id),
+    id: t.id,
+    snippet: {
+      channelId: t.channelId,
+      videoId: t.videoId,
+      topLevelComment: t.top,
+      canReply: true,
+      totalReplyCount: t.replies.length,
+      isPublic: true,
+    },
+  };
+  if (withReplies && t.replies.length > 0) resource.replies = { comments: t.replies };
+  return resource;
 }
 
-export function registerYoutubeApiRoutes(
-	app: FastifyInstance,
-	state: GoogleSimulatorState,
-	ctx: SimContext,
-): void {
-	app.get("/youtube/v3/channels", async (request, reply) => {
-		const begun = await beginOperation(ctx, "channels", request, reply, "api");
-		if (begun === "answered") return reply;
-		const token = requireToken(state, request, reply, "read");
-		if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
-		const q = request.query as Query;
-		if (!q.part)
-			return sendApiError(
-				reply,
-				400,
-				"required",
-				"Required parameter: part",
-				"global",
-			);
-		const mine =
-			q.mine === "true"
-				? state.channels.filter((c) => c.id === token.channelId)
-				: [];
-		const items = mine.map((c) => ({
-			kind: "youtube#channel",
-			etag: etag(c.id),
-			id: c.id,
-			snippet: {
-				title: c.title,
-				description: "",
-				customUrl: c.customUrl,
-				publishedAt: "2020-01-01T00:00:00Z",
-				thumbnails: { default: { url: c.thumbnailUrl, width: 88, height: 88 } },
-				localized: { title: c.title, description: "" },
-			},
-			status: {
-				privacyStatus: "public",
-				isLinked: true,
-				longUploadsStatus: "allowed",
-				madeForKids: false,
-			},
-		}));
-		if (begun.loseAnswer) return dropConnection(request, reply);
-		return reply.send(listResponse("youtube#channelListResponse", items, 5));
-	});
+export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimulatorState, ctx: SimContext): void {
+  app.get('/youtube/v3/channels', async (request, reply) => {
+    const begun = await beginOperation(ctx, 'channels', request, reply, 'api');
+    if (begun === 'answered') return reply;
+    const token = requireToken(state, request, reply, 'read');
+    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const q = request.query as Query;
+    if (!q.part) return sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+    const mine = q.mine === 'true' ? state.channels.filter((c) => c.id === token.channelId) : [];
+    const items = mine.map((c) => ({
+      kind: 'youtube#channel',
+      etag: etag(c.id),
+      id: c.id,
+      snippet: {
+        title: c.title,
+        description: '',
+        customUrl: c.customUrl,
+        publishedAt: '2020-01-01T00:00:00Z',
+        thumbnails: { default: { url: c.thumbnailUrl, width: 88, height: 88 } },
+        localized: { title: c.title, description: '' },
+      },
+      status: {
+        privacyStatus: 'public',
+        isLinked: true,
+        longUploadsStatus: 'allowed',
+        madeForKids: false,
+      },
+    }));
+    if (begun.loseAnswer) return dropConnection(request, reply);
+    return reply.send(listResponse('youtube#channelListResponse', items, 5));
+  });
 
-	app.get("/youtube/v3/videos", async (request, reply) => {
-		const begun = await beginOperation(
-			ctx,
-			"videos_list",
-			request,
-			reply,
-			"api",
-		);
-		if (begun === "answered") return reply;
-		const token = requireToken(state, request, reply, "read");
-		if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
-		const q = request.query as Query;
-		const wanted = parts(q);
-		if (wanted.size === 0)
-			return sendApiError(
-				reply,
-				400,
-				"required",
-				"Required parameter: part",
-				"global",
-			);
-		const ids = (q.id ?? "").split(",").filter(Boolean);
-		const items = [];
-		for (const id of ids) {
-			const video = state.videos.get(id);
-			if (!video) continue;
-			const r = video.resource;
-			// someone else's private video is invisible
-			if (
-				r.status.privacyStatus === "private" &&
-				video.channelId !== token.channelId
-			)
-				continue;
-			if (
-				(wanted.has("status") || wanted.has("processingDetails")) &&
-				video.readsUntilProcessed > 0
-			) {
-				video.readsUntilProcessed -= 1;
-				if (video.readsUntilProcessed === 0) {
-					r.status.uploadStatus = "processed";
-					r.processingDetails.processingStatus = "succeeded";
-				}
-			}
-			const item: Record<string, unknown> = {
-				kind: r.kind,
-				etag: r.etag,
-				id: r.id,
-			};
-			for (const part of [
-				"snippet",
-				"status",
-				"statistics",
-				"processingDetails",
-			] as const) {
-				if (wanted.has(part)) item[part] = r[part];
-			}
-			items.push(item);
-		}
-		if (begun.loseAnswer) return dropConnection(request, reply);
-		return reply.send(listResponse("youtube#videoListResponse", items));
-	});
+  app.get('/youtube/v3/videos', async (request, reply) => {
+    const begun = await beginOperation(ctx, 'videos_list', request, reply, 'api');
+    if (begun === 'answered') return reply;
+    const token = requireToken(state, request, reply, 'read');
+    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const q = request.query as Query;
+    const wanted = parts(q);
+    if (wanted.size === 0) return sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+    const ids = (q.id ?? '').split(',').filter(Boolean);
+    const items = [];
+    for (const id of ids) {
+      const video = state.videos.get(id);
+      if (!video) continue;
+      const r = video.resource;
+      // someone else's private video is invisible
+      if (r.status.privacyStatus === 'private' && video.channelId !== token.channelId) continue;
+      if ((wanted.has('status') || wanted.has('processingDetails')) && video.readsUntilProcessed > 0) {
+        video.readsUntilProcessed -= 1;
+        if (video.readsUntilProcessed === 0) {
+          r.status.uploadStatus = 'processed';
+          r.processingDetails.processingStatus = 'succeeded';
+        }
+      }
+      const item: Record<string, unknown> = {
+        kind: r.kind,
+        etag: r.etag,
+        id: r.id,
+      };
+      for (const part of ['snippet', 'status', 'statistics', 'processingDetails'] as const) {
+        if (wanted.has(part)) item[part] = r[part];
+      }
+      items.push(item);
+    }
+    if (begun.loseAnswer) return dropConnection(request, reply);
+    return reply.send(listResponse('youtube#videoListResponse', items));
+  });
 
-	app.post("/youtube/v3/commentThreads", async (request, reply) => {
-		const begun = await beginOperation(
-			ctx,
-			"comment_insert",
-			request,
-			reply,
-			"api",
-		);
-		if (begun === "answered") return reply;
-		const token = requireToken(state, request, reply, "comment");
-		if (!token) return reply;
-		const snippet =
-			((request.body ?? {}) as { snippet?: Record<string, unknown> }).snippet ??
-			{};
-		const videoId = String(snippet.videoId ?? "");
-		const text = (
-			snippet.topLevelComment as
-				| { snippet?: { textOriginal?: unknown } }
-				| undefined
-		)?.snippet?.textOriginal;
-		const video = state.videos.get(videoId);
-		if (!video)
-			return sendApiError(
-				reply,
-				404,
-				"videoNotFound",
-				"The video identified by the videoId parameter could not be found.",
-				"youtube.commentThread",
-			);
-		if (
-			typeof text !== "string" ||
-			text.trim() === "" ||
-			[...text].length > 10_000
-		) {
-			return sendApiError(
-				reply,
-				400,
-				"commentTextTooLong",
-				"The comment resource is empty or too long.",
-				"youtube.commentThread",
-			);
-		}
-		if (!chargeQuota(state, reply, QUOTA_COST.insertComment)) return reply;
-		const channel = state.channel(token.channelId);
-		const comment = makeComment(state.newId("comment"), {
-			videoId,
-			text,
-			author: channel?.title ?? "Channel",
-			authorChannelId: token.channelId,
-		});
-		const thread: SimThread = {
-			id: comment.id,
-			videoId,
-			channelId: video.channelId,
-			top: comment,
-			replies: [],
-		};
-		state.threads.set(thread.id, thread);
-		ctx.ledger.comments.push({
-			postId: videoId,
-			commentId: comment.id,
-			text,
-			at: Date.now(),
-		});
-		video.resource.statistics.commentCount = String(
-			Number(video.resource.statistics.commentCount) + 1,
-		);
-		if (begun.loseAnswer) return dropConnection(request, reply);
-		return reply.send(threadResource(thread, false));
-	});
+  app.post('/youtube/v3/commentThreads', async (request, reply) => {
+    const begun = await beginOperation(ctx, 'comment_insert', request, reply, 'api');
+    if (begun === 'answered') return reply;
+    const token = requireToken(state, request, reply, 'comment');
+    if (!token) return reply;
+    const snippet = ((request.body ?? {}) as { snippet?: Record<string, unknown> }).snippet ?? {};
+    const videoId = String(snippet.videoId ?? '');
+    const text = (snippet.topLevelComment as { snippet?: { textOriginal?: unknown } } | undefined)?.snippet?.textOriginal;
+    const video = state.videos.get(videoId);
+    if (!video)
+      return sendApiError(
+        reply,
+        404,
+        'videoNotFound',
+        'The video identified by the videoId parameter could not be found.',
+        'youtube.commentThread',
+      );
+    if (typeof text !== 'string' || text.trim() === '' || [...text].length > 10_000) {
+      return sendApiError(reply, 400, 'commentTextTooLong', 'The comment resource is empty or too long.', 'youtube.commentThread');
+    }
+    if (!chargeQuota(state, reply, QUOTA_COST.insertComment)) return reply;
+    const channel = state.channel(token.channelId);
+    const comment = makeComment(state.newId('comment'), {
+      videoId,
+      text,
+      author: channel?.title ?? 'Channel',
+      authorChannelId: token.channelId,
+    });
+    const thread: SimThread = {
+      id: comment.id,
+      videoId,
+      channelId: video.channelId,
+      top: comment,
+      replies: [],
+    };
+    state.threads.set(thread.id, thread);
+    ctx.ledger.comments.push({
+      postId: videoId,
+      commentId: comment.id,
+      text,
+      at: Date.now(),
+    });
+    video.resource.statistics.commentCount = String(Number(video.resource.statistics.commentCount) + 1);
+    if (begun.loseAnswer) return dropConnection(request, reply);
+    return reply.send(threadResource(thread, false));
+  });
 
-	app.post("/youtube/v3/comments", async (request, reply) => {
-		const begun = await beginOperation(
-			ctx,
-			"comment_insert",
-			request,
-			reply,
-			"api",
-		);
-		if (begun === "answered") return reply;
-		const token = requireToken(state, request, reply, "comment");
-		if (!token) return reply;
-		const snippet =
-			((request.body ?? {}) as { snippet?: Record<string, unknown> }).snippet ??
-			{};
-		const parentId = String(snippet.parentId ?? "");
-		const thread = state.threads.get(parentId);
-		if (!thread)
-			return sendApiError(
-				reply,
-				404,
-				"parentCommentNotFound",
-				"The specified parent comment could not be found.",
-				"youtube.comment",
-			);
-		const text = snippet.textOriginal;
-		if (typeof text !== "string" || text.trim() === "") {
-			return sendApiError(
-				reply,
-				400,
-				"commentTextRequired",
-				"The comment resource must contain a textOriginal.",
-				"youtube.comment",
-			);
-		}
-		if (!chargeQuota(state, reply, QUOTA_COST.insertComment)) return reply;
-		const channel = state.channel(token.channelId);
-		const reply_ = makeComment(
-			`${parentId}.${state.newId("comment").slice(3, 25)}`,
-			{
-				videoId: thread.videoId,
-				text,
-				author: channel?.title ?? "Channel",
-				authorChannelId: token.channelId,
-				parentId,
-			},
-		);
-		thread.replies.push(reply_);
-		ctx.ledger.comments.push({
-			postId: thread.videoId,
-			commentId: reply_.id,
-			text,
-			at: Date.now(),
-		});
-		if (begun.loseAnswer) return dropConnection(request, reply);
-		return reply.send(reply_);
-	});
+  app.post('/youtube/v3/comments', async (request, reply) => {
+    const begun = await beginOperation(ctx, 'comment_insert', request, reply, 'api');
+    if (begun === 'answered') return reply;
+    const token = requireToken(state, request, reply, 'comment');
+    if (!token) return reply;
+    const snippet = ((request.body ?? {}) as { snippet?: Record<string, unknown> }).snippet ?? {};
+    const parentId = String(snippet.parentId ?? '');
+    const thread = state.threads.get(parentId);
+    if (!thread)
+      return sendApiError(reply, 404, 'parentCommentNotFound', 'The specified parent comment could not be found.', 'youtube.comment');
+    const text = snippet.textOriginal;
+    if (typeof text !== 'string' || text.trim() === '') {
+      return sendApiError(reply, 400, 'commentTextRequired', 'The comment resource must contain a textOriginal.', 'youtube.comment');
+    }
+    if (!chargeQuota(state, reply, QUOTA_COST.insertComment)) return reply;
+    const channel = state.channel(token.channelId);
+    const reply_ = makeComment(`${parentId}.${state.newId('comment').slice(3, 25)}`, {
+      videoId: thread.videoId,
+      text,
+      author: channel?.title ?? 'Channel',
+      authorChannelId: token.channelId,
+      parentId,
+    });
+    thread.replies.push(reply_);
+    ctx.ledger.comments.push({
+      postId: thread.videoId,
+      commentId: reply_.id,
+      text,
+      at: Date.now(),
+    });
+    if (begun.loseAnswer) return dropConnection(request, reply);
+    return reply.send(reply_);
+  });
 
-	app.get("/youtube/v3/commentThreads", async (request, reply) => {
-		const begun = await beginOperation(
-			ctx,
-			"comments_list",
-			request,
-			reply,
-			"api",
-		);
-		if (begun === "answered") return reply;
-		const token = requireToken(state, request, reply, "read");
-		if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
-		const q = request.query as Query;
-		if (!q.videoId)
-			return sendApiError(
-				reply,
-				400,
-				"missingRequiredParameter",
-				"No filter selected.",
-				"youtube.parameter",
-			);
-		if (!state.videos.has(q.videoId)) {
-			return sendApiError(
-				reply,
-				404,
-				"videoNotFound",
-				"The video identified by the videoId parameter could not be found.",
-				"youtube.commentThread",
-			);
-		}
-		const max = Math.min(100, Math.max(1, Number(q.maxResults ?? 20) || 20));
-		const threads = [...state.threads.values()]
-			.filter((t) => t.videoId === q.videoId)
-			.reverse()
-			.slice(0, max)
-			.map((t) => threadResource(t, parts(q).has("replies")));
-		if (begun.loseAnswer) return dropConnection(request, reply);
-		return reply.send(
-			listResponse("youtube#commentThreadListResponse", threads, max),
-		);
-	});
+  app.get('/youtube/v3/commentThreads', async (request, reply) => {
+    const begun = await beginOperation(ctx, 'comments_list', request, reply, 'api');
+    if (begun === 'answered') return reply;
+    const token = requireToken(state, request, reply, 'read');
+    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const q = request.query as Query;
+    if (!q.videoId) return sendApiError(reply, 400, 'missingRequiredParameter', 'No filter selected.', 'youtube.parameter');
+    if (!state.videos.has(q.videoId)) {
+      return sendApiError(
+        reply,
+        404,
+        'videoNotFound',
+        'The video identified by the videoId parameter could not be found.',
+        'youtube.commentThread',
+      );
+    }
+    const max = Math.min(100, Math.max(1, Number(q.maxResults ?? 20) || 20));
+    const threads = [...state.threads.values()]
+      .filter((t) => t.videoId === q.videoId)
+      .reverse()
+      .slice(0, max)
+      .map((t) => threadResource(t, parts(q).has('replies')));
+    if (begun.loseAnswer) return dropConnection(request, reply);
+    return reply.send(listResponse('youtube#commentThreadListResponse', threads, max));
+  });
 
-	app.get("/youtube/v3/videoCategories", async (request, reply) => {
-		const begun = await beginOperation(
-			ctx,
-			"categories",
-			request,
-			reply,
-			"api",
-		);
-		if (begun === "answered") return reply;
-		const token = requireToken(state, request, reply, "read");
-		if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
-		const q = request.query as Query;
-		if (!q.regionCode && !q.id)
-			return sendApiError(
-				reply,
-				400,
-				"missingRequiredParameter",
-				"No filter selected.",
-				"youtube.parameter",
-			);
-		const items = SIM_VIDEO_CATEGORIES.map(([id, title, assignable]) => ({
-			kind: "youtube#videoCategory",
-			etag: etag(`cat${id}`),
-			id,
-			snippet: { title, assignable, channelId: "UCBR8-60-B28hp2BmDPdntcQ" },
-		}));
-		if (begun.loseAnswer) return dropConnection(request, reply);
-		return reply.send(listResponse("youtube#videoCategoryListResponse", items));
-	});
+  app.get('/youtube/v3/videoCategories', async (request, reply) => {
+    const begun = await beginOperation(ctx, 'categories', request, reply, 'api');
+    if (begun === 'answered') return reply;
+    const token = requireToken(state, request, reply, 'read');
+    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const q = request.query as Query;
+    if (!q.regionCode && !q.id) return sendApiError(reply, 400, 'missingRequiredParameter', 'No filter selected.', 'youtube.parameter');
+    const items = SIM_VIDEO_CATEGORIES.map(([id, title, assignable]) => ({
+      kind: 'youtube#videoCategory',
+      etag: etag(`cat${id}`),
+      id,
+      snippet: { title, assignable, channelId: 'UCBR8-60-B28hp2BmDPdntcQ' },
+    }));
+    if (begun.loseAnswer) return dropConnection(request, reply);
+    return reply.send(listResponse('youtube#videoCategoryListResponse', items));
+  });
 }

@@ -2,79 +2,65 @@
  * Request plumbing of the TikTok simulator: TikTok's response envelope and error bodies, the failure
  * switches of the FailureQueue, body parsers, and bearer-token checks.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { FailureQueue, SimulatorLedger } from "../../simulator-kit.js";
-import {
-	type TiktokSimToken,
-	type TiktokSimulatorState,
-	randomId,
-} from "./tiktok-sim.state.js";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FailureQueue, SimulatorLedger } from '../../simulator-kit.js';
+import { type TiktokSimToken, type TiktokSimulatorState, randomId } from './tiktok-sim.state.js';
 
 export interface SimResult {
-	status: number;
-	body?: unknown;
-	headers?: Record<string, string>;
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /** Thrown by handlers to answer an error result. */
 export class SimAnswer extends Error {
-	constructor(readonly result: SimResult) {
-		super("simulated answer");
-	}
+  constructor(readonly result: SimResult) {
+    super('simulated answer');
+  }
 }
 
-const logId = () =>
-	`${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}${randomId(9).toUpperCase()}`;
+const logId = () => `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomId(9).toUpperCase()}`;
 
 export function ok(data: unknown, status = 200): SimResult {
-	return {
-		status,
-		body: { data, error: { code: "ok", message: "", log_id: logId() } },
-	};
+  return {
+    status,
+    body: { data, error: { code: 'ok', message: '', log_id: logId() } },
+  };
 }
 
-export function apiError(
-	status: number,
-	code: string,
-	message: string,
-	headers?: Record<string, string>,
-): SimAnswer {
-	return new SimAnswer({
-		status,
-		headers,
-		body: { data: {}, error: { code, message, log_id: logId() } },
-	});
+export function apiError(status: number, code: string, message: string, headers?: Record<string, string>): SimAnswer {
+  return new SimAnswer({
+    status,
+    headers,
+    body: { data: {}, error: { code, message, log_id: logId() } },
+  });
 }
 
 /** The OAuth endpoints answer RFC 6749 style errors. */
-export function oauthError(
-	status: number,
-	error: string,
-	description: string,
-): SimAnswer {
-	return new SimAnswer({
-		status,
-		body: { error, error_description: description, log_id: logId() },
-	});
+export function oauthError(status: number, error: string, description: string): SimAnswer {
+  return new SimAnswer({
+    status,
+    body: { error, error_description: description, log_id: logId() },
+  });
 }
 
 export interface SimContext {
-	state: TiktokSimulatorState;
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
+  state: TiktokSimulatorState;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
 }
 
 function holdUnlessClosed(req: FastifyRequest, ms: number): Promise<void> {
-	return new Promise((resolve) => {
-		const timer = setTimeout(done, ms);
-		timer.unref();
-		function done() {
-			clearTimeout(timer);
-			req.raw.socket?.off("close", done);
-			resolve();
-		}
-		req.raw.socket?.once("close", done);
-	});
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    function done() {
+      clearTimeout(timer);
+      req.raw.socket?.off('close', done);
+      resolve();
+    }
+    req.raw.socket?.once('close', done);
+  });
 }
 
 /**
@@ -83,139 +69,86 @@ function holdUnlessClosed(req: FastifyRequest, ms: number): Promise<void> {
  * destroys the socket without answering.
  */
 export function simulate(
-	ctx: SimContext,
-	operation: string,
-	style: "api" | "oauth",
-	handler: (req: FastifyRequest) => Promise<SimResult> | SimResult,
+  ctx: SimContext,
+  operation: string,
+  style: 'api' | 'oauth',
+  handler: (req: FastifyRequest) => Promise<SimResult> | SimResult,
 ) {
-	return async (req: FastifyRequest, reply: FastifyReply) => {
-		ctx.ledger.record(operation, req.method, req.url);
-		let result: SimResult;
-		let lose = false;
-		try {
-			const failure = ctx.failures.take(operation);
-			if (failure?.kind === "expired_token") {
-				throw style === "oauth"
-					? oauthError(
-							400,
-							"invalid_grant",
-							"Authorization code or refresh token is expired or invalid.",
-						)
-					: apiError(
-							401,
-							"access_token_invalid",
-							"The access token is invalid or not found in the request.",
-						);
-			}
-			if (failure?.kind === "rate_limit") {
-				const headers =
-					failure.retryAfterSeconds !== undefined
-						? { "retry-after": String(failure.retryAfterSeconds) }
-						: undefined;
-				throw apiError(
-					429,
-					"rate_limit_exceeded",
-					"The API rate limit was exceeded. Please try again later.",
-					headers,
-				);
-			}
-			if (failure?.kind === "server_error")
-				throw apiError(
-					500,
-					"internal_error",
-					"Something went wrong. Please try again later.",
-				);
-			if (failure?.kind === "timeout") {
-				await holdUnlessClosed(req, failure.delayMs ?? 30_000);
-				if (req.raw.destroyed || req.raw.socket?.destroyed)
-					return reply.hijack();
-			}
-			lose = failure?.kind === "lost_response";
-			result = await handler(req);
-		} catch (err) {
-			if (!(err instanceof SimAnswer)) throw err;
-			result = err.result;
-		}
-		if (lose) {
-			reply.hijack();
-			req.raw.socket?.destroy();
-			return;
-		}
-		if (result.headers) reply.headers(result.headers);
-		return reply.code(result.status).send(result.body ?? "");
-	};
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    ctx.ledger.record(operation, req.method, req.url);
+    let result: SimResult;
+    let lose = false;
+    try {
+      const failure = ctx.failures.take(operation);
+      if (failure?.kind === 'expired_token') {
+        throw style === 'oauth'
+          ? oauthError(400, 'invalid_grant', 'Authorization code or refresh token is expired or invalid.')
+          : apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+      }
+      if (failure?.kind === 'rate_limit') {
+        const headers = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : undefined;
+        throw apiError(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', headers);
+      }
+      if (failure?.kind === 'server_error') throw apiError(500, 'internal_error', 'Something went wrong. Please try again later.');
+      if (failure?.kind === 'timeout') {
+        await holdUnlessClosed(req, failure.delayMs ?? 30_000);
+        if (req.raw.destroyed || req.raw.socket?.destroyed) return reply.hijack();
+      }
+      lose = failure?.kind === 'lost_response';
+      result = await handler(req);
+    } catch (err) {
+      if (!(err instanceof SimAnswer)) throw err;
+      result = err.result;
+    }
+    if (lose) {
+      reply.hijack();
+      req.raw.socket?.destroy();
+      return;
+    }
+    if (result.headers) reply.headers(result.headers);
+    return reply.code(result.status).send(result.body ?? '');
+  };
 }
 
 /** Validates the bearer token and, when given, that it carries the scope. */
-export function authorize(
-	ctx: SimContext,
-	req: FastifyRequest,
-	scope?: string,
-): TiktokSimToken & { accessToken: string } {
-	const header = req.headers.authorization ?? "";
-	const accessToken = header.startsWith("Bearer ")
-		? header.slice(7).trim()
-		: "";
-	const token = ctx.state.tokens.get(accessToken);
-	if (!token || token.revoked || token.expiresAt <= Date.now()) {
-		throw apiError(
-			401,
-			"access_token_invalid",
-			"The access token is invalid or not found in the request.",
-		);
-	}
-	if (scope && !token.scopes.includes(scope)) {
-		throw apiError(
-			401,
-			"scope_not_authorized",
-			`The user did not authorize the scope required for completing this request: ${scope}.`,
-		);
-	}
-	return { ...token, accessToken };
+export function authorize(ctx: SimContext, req: FastifyRequest, scope?: string): TiktokSimToken & { accessToken: string } {
+  const header = req.headers.authorization ?? '';
+  const accessToken = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  const token = ctx.state.tokens.get(accessToken);
+  if (!token || token.revoked || token.expiresAt <= Date.now()) {
+    throw apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+  }
+  if (scope && !token.scopes.includes(scope)) {
+    throw apiError(401, 'scope_not_authorized', `The user did not authorize the scope required for completing this request: ${scope}.`);
+  }
+  return { ...token, accessToken };
 }
 
 /** Form and raw video parsers, replacing the host app's own inside this encapsulated plugin (sandbox mounting). */
 export function addBodyParsers(app: FastifyInstance): void {
-	if (app.hasContentTypeParser("application/x-www-form-urlencoded")) {
-		app.removeContentTypeParser("application/x-www-form-urlencoded");
-	}
-	app.addContentTypeParser(
-		"application/x-www-form-urlencoded",
-		{ parseAs: "string" },
-		(_req, body, done) => {
-			done(null, Object.fromEntries(new URLSearchParams(body as string)));
-		},
-	);
-	for (const type of [
-		"video/mp4",
-		"video/quicktime",
-		"video/webm",
-		"application/octet-stream",
-	]) {
-		if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
-		app.addContentTypeParser(
-			type,
-			{ parseAs: "buffer", bodyLimit: 200 * 1024 * 1024 },
-			(_req, body, done) => done(null, body),
-		);
-	}
+  if (app.hasContentTypeParser('application/x-www-form-urlencoded')) {
+    app.removeContentTypeParser('application/x-www-form-urlencoded');
+  }
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  for (const type of ['video/mp4', 'video/quicktime', 'video/webm', 'application/octet-stream']) {
+    if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: 200 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  }
 }
 
 export function formBody(req: FastifyRequest): Record<string, string> {
-	const body = req.body;
-	return body && typeof body === "object"
-		? (body as Record<string, string>)
-		: {};
+  const body = req.body;
+  return body && typeof body === 'object' ? (body as Record<string, string>) : {};
 }
 
 export function jsonBody(req: FastifyRequest): Record<string, unknown> {
-	const body = req.body;
-	return body && typeof body === "object" && !Buffer.isBuffer(body)
-		? (body as Record<string, unknown>)
-		: {};
+  const body = req.body;
+  return body && typeof body === 'object' && !Buffer.isBuffer(body) ? (body as Record<string, unknown>) : {};
 }
 
 /** External origin of the simulator as the caller sees it, for absolute URLs such as upload_url. */
 export function originOf(ctx: SimContext, req: FastifyRequest): string {
-	return ctx.state.publicOrigin ?? `${req.protocol}://${req.host}`;
+  return ctx.state.publicOrigin ?? `${req.protocol}://${req.host}`;
 }

@@ -2,100 +2,64 @@
  * Read endpoints of the TikTok simulator's Content Posting API: status fetch (PROCESSING_UPLOAD ->
  * PUBLISH_COMPLETE or FAILED) and video query (share_url and metrics of the creator's videos).
  */
-import type { FastifyInstance } from "fastify";
-import {
-	type SimContext,
-	apiError,
-	authorize,
-	jsonBody,
-	ok,
-	simulate,
-} from "./tiktok-sim.http.js";
-import type { TiktokSimVideo } from "./tiktok-sim.state.js";
+import type { FastifyInstance } from 'fastify';
+import { type SimContext, apiError, authorize, jsonBody, ok, simulate } from './tiktok-sim.http.js';
+import type { TiktokSimVideo } from './tiktok-sim.state.js';
 
-export function registerTiktokStatusRoutes(
-	app: FastifyInstance,
-	ctx: SimContext,
-): void {
-	const { state } = ctx;
+export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext): void {
+  const { state } = ctx;
 
-	app.post(
-		"/v2/post/publish/status/fetch/",
-		simulate(ctx, "status", "api", (req) => {
-			const token = authorize(ctx, req);
-			if (
-				!token.scopes.includes("video.publish") &&
-				!token.scopes.includes("video.upload")
-			) {
-				throw apiError(
-					401,
-					"scope_not_authorized",
-					"The user did not authorize video.publish or video.upload.",
-				);
-			}
-			const p = state.publishes.get(String(jsonBody(req).publish_id ?? ""));
-			if (!p || p.openId !== token.openId)
-				throw apiError(400, "invalid_params", "publish_id is invalid.");
-			const status = state.statusOf(p);
-			const data: Record<string, unknown> = {
-				status,
-				uploaded_bytes: p.receivedBytes,
-				publicaly_available_post_id: [],
-			};
-			if (status === "FAILED") data.fail_reason = p.failReason;
-			// only publicly viewable posts are given their post id
-			if (status === "PUBLISH_COMPLETE" && p.privacyLevel !== "SELF_ONLY")
-				data.publicaly_available_post_id = [p.videoId];
-			return ok(data);
-		}),
-	);
+  app.post(
+    '/v2/post/publish/status/fetch/',
+    simulate(ctx, 'status', 'api', (req) => {
+      const token = authorize(ctx, req);
+      if (!token.scopes.includes('video.publish') && !token.scopes.includes('video.upload')) {
+        throw apiError(401, 'scope_not_authorized', 'The user did not authorize video.publish or video.upload.');
+      }
+      const p = state.publishes.get(String(jsonBody(req).publish_id ?? ''));
+      if (!p || p.openId !== token.openId) throw apiError(400, 'invalid_params', 'publish_id is invalid.');
+      const status = state.statusOf(p);
+      const data: Record<string, unknown> = {
+        status,
+        uploaded_bytes: p.receivedBytes,
+        publicaly_available_post_id: [],
+      };
+      if (status === 'FAILED') data.fail_reason = p.failReason;
+      // only publicly viewable posts are given their post id
+      if (status === 'PUBLISH_COMPLETE' && p.privacyLevel !== 'SELF_ONLY') data.publicaly_available_post_id = [p.videoId];
+      return ok(data);
+    }),
+  );
 
-	app.post(
-		"/v2/video/query/",
-		simulate(ctx, "video_query", "api", (req) => {
-			const token = authorize(ctx, req, "video.list");
-			const fields = String((req.query as Record<string, string>).fields ?? "")
-				.split(",")
-				.filter(Boolean);
-			const filters = (jsonBody(req).filters ?? {}) as { video_ids?: unknown };
-			const ids = Array.isArray(filters.video_ids)
-				? filters.video_ids.map(String)
-				: [];
-			if (ids.length === 0 || ids.length > 20)
-				throw apiError(
-					400,
-					"invalid_params",
-					"filters.video_ids needs 1-20 ids.",
-				);
-			const user = state.users.get(token.openId);
-			if (!user)
-				throw apiError(
-					401,
-					"access_token_invalid",
-					"The access token is invalid or not found in the request.",
-				);
-			const videos = ids
-				.map((id) => state.videos.get(id))
-				.filter(
-					(v): v is TiktokSimVideo =>
-						v !== undefined && v.openId === token.openId,
-				)
-				.map((v) => {
-					const all: Record<string, unknown> = {
-						id: v.id,
-						title: v.title,
-						create_time: v.createTime,
-						share_url: `https://www.tiktok.com/@${user.username}/video/${v.id}`,
-						view_count: v.viewCount,
-						like_count: v.likeCount,
-						comment_count: v.commentCount,
-						share_count: v.shareCount,
-					};
-					return Object.fromEntries(
-						fields.filter((f) => f in all).map((f) => [f, all[f]]),
-					);
-				});
-			return ok({ videos, cursor: 0, has_more: false });
-		}),
-	);
+  app.post(
+    '/v2/video/query/',
+    simulate(ctx, 'video_query', 'api', (req) => {
+      const token = authorize(ctx, req, 'video.list');
+      const fields = String((req.query as Record<string, string>).fields ?? '')
+        .split(',')
+        .filter(Boolean);
+      const filters = (jsonBody(req).filters ?? {}) as { video_ids?: unknown };
+      const ids = Array.isArray(filters.video_ids) ? filters.video_ids.map(String) : [];
+      if (ids.length === 0 || ids.length > 20) throw apiError(400, 'invalid_params', 'filters.video_ids needs 1-20 ids.');
+      const user = state.users.get(token.openId);
+      if (!user) throw apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+      const videos = ids
+        .map((id) => state.videos.get(id))
+        .filter((v): v is TiktokSimVideo => v !== undefined && v.openId === token.openId)
+        .map((v) => {
+          const all: Record<string, unknown> = {
+            id: v.id,
+            title: v.title,
+            create_time: v.createTime,
+            share_url: `https://www.tiktok.com/@${user.username}/video/${v.id}`,
+            view_count: v.viewCount,
+            like_count: v.likeCount,
+            comment_count: v.commentCount,
+            share_count: v.shareCount,
+          };
+          return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
+        });
+      return ok({ videos, cursor: 0, has_more: false });
+    }),
+  );
 }

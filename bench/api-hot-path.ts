@@ -8,14 +8,25 @@ import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { build } from 'esbuild';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
-const child = fork(path.resolve(import.meta.dirname, 'api-hot-path-server.ts'), [], {
-  execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
-  stdio: 'inherit',
+// The server runs as plain JavaScript, bundled like the production build (npm run build), so the
+// figures are those of a production process rather than of the TypeScript loader.
+const serverBundle = path.resolve(import.meta.dirname, '../dist/bench/api-hot-path-server.js');
+await build({
+  entryPoints: [path.resolve(import.meta.dirname, 'api-hot-path-server.ts')],
+  outfile: serverBundle,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
 });
+const child = fork(serverBundle, [], { execArgv: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), stdio: 'inherit' });
 const info = await new Promise<{ ours: string; baseline: string; apiKey: string }>((resolve) => child.once('message', resolve as never));
 
 let peakRss = 0;

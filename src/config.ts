@@ -97,6 +97,11 @@ export const EnvSchema = Type.Object({
 
   // ---- media (media library)
   SERVICE_MEDIA_MAX_UPLOAD_BYTES: Int(268_435_456, 'Largest direct media upload (400 media_file_too_large above).', 1),
+  SERVICE_MEDIA_MAX_JSON_UPLOAD_BYTES: Int(
+    16_777_216,
+    'Largest file accepted as JSON base64 (a JSON body is held in memory whole; larger files go through multipart, which is streamed, or remote import). Never above SERVICE_MEDIA_MAX_UPLOAD_BYTES.',
+    1,
+  ),
   SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE: Str(
     'Counter store of the remote media import budgets: memory or redis (the production store; needs REDIS_URL). Default: redis when REDIS_URL is set, else memory.',
   ),

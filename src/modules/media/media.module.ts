@@ -23,6 +23,8 @@ export interface MediaModule {
   signer: MediaUrlSigner;
   ingest: MediaIngest;
   maxUploadBytes: number;
+  /** largest file accepted as JSON base64 (held in memory whole) */
+  maxJsonUploadBytes: number;
   storageHealth(): Promise<StorageHealth>;
 }
 
@@ -83,6 +85,7 @@ export function createMediaModule(deps: AppDeps): MediaModule {
     jobs: deps.jobs,
     now,
     maxUploadBytes: env.SERVICE_MEDIA_MAX_UPLOAD_BYTES,
+    maxJsonUploadBytes: Math.min(env.SERVICE_MEDIA_MAX_JSON_UPLOAD_BYTES, env.SERVICE_MEDIA_MAX_UPLOAD_BYTES),
     uploadsEnabled: () => deps.config.gateOpen('SERVICE_MEDIA_UPLOAD_WRITE_ENABLED'),
   });
   return {
@@ -92,6 +95,7 @@ export function createMediaModule(deps: AppDeps): MediaModule {
     signer,
     ingest,
     maxUploadBytes: env.SERVICE_MEDIA_MAX_UPLOAD_BYTES,
+    maxJsonUploadBytes: Math.min(env.SERVICE_MEDIA_MAX_JSON_UPLOAD_BYTES, env.SERVICE_MEDIA_MAX_UPLOAD_BYTES),
     async storageHealth() {
       const health = await store.health();
       return {

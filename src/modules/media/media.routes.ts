@@ -166,7 +166,7 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
       }),
     );
   });
-  const jsonLimit = Math.ceil((module.maxUploadBytes * 4) / 3) + 64 * 1024;
+  const jsonLimit = Math.ceil((module.maxJsonUploadBytes * 4) / 3) + 64 * 1024;
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/v1/media',
@@ -195,7 +195,9 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
       onRequest: async (request) => {
         const declared = Number(request.headers['content-length']);
         if (!request.headers['content-type']?.startsWith('multipart/') && declared > jsonLimit) {
-          throw new AppError('media_file_too_large', { message: `The file is larger than the maximum of ${module.maxUploadBytes} bytes.` });
+          throw new AppError('media_file_too_large', {
+            message: `A JSON base64 upload may carry at most ${module.maxJsonUploadBytes} bytes; send larger files (up to ${module.maxUploadBytes} bytes) as multipart/form-data.`,
+          });
         }
       },
     },

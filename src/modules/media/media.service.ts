@@ -25,6 +25,8 @@ export interface MediaServiceDeps {
   jobs: JobQueue;
   now: () => Date;
   maxUploadBytes: number;
+  /** largest file accepted as JSON base64 (<= maxUploadBytes) */
+  maxJsonUploadBytes: number;
   uploadsEnabled: () => boolean;
 }
 
@@ -115,8 +117,13 @@ export class MediaService {
     this.assertUploadsEnabled();
     this.assertOrganization(organizationId, body.organizationId);
     const bytes = decodeDataBase64(body.dataBase64);
-    if (bytes.length > this.deps.maxUploadBytes) {
-      throw new AppError('media_file_too_large', { message: `The file is larger than the maximum of ${this.deps.maxUploadBytes} bytes.` });
+    if (bytes.length > this.deps.maxJsonUploadBytes) {
+      throw new AppError('media_file_too_large', {
+        message:
+          bytes.length > this.deps.maxUploadBytes
+            ? `The file is larger than the maximum of ${this.deps.maxUploadBytes} bytes.`
+            : `A JSON base64 upload may carry at most ${this.deps.maxJsonUploadBytes} bytes; send larger files (up to ${this.deps.maxUploadBytes} bytes) as multipart/form-data.`,
+      });
     }
     return this.uploadStream(organizationId, Readable.from([bytes]), () => ({
       brandId: body.brandId ?? null,

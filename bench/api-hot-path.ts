@@ -26,7 +26,9 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-const child = fork(serverBundle, [], { execArgv: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), stdio: 'inherit' });
+// the production setting documented in the README; BENCH_NODE_FLAGS='' measures V8's default heap sizing
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=128').split(' ').filter(Boolean);
+const child = fork(serverBundle, [], { execArgv: nodeFlags, stdio: 'inherit' });
 const info = await new Promise<{ ours: string; baseline: string; apiKey: string }>((resolve) => child.once('message', resolve as never));
 
 let peakRss = 0;
@@ -54,7 +56,7 @@ const ours = await run(oursUrl, auth, DURATION);
 clearInterval(rssTimer);
 
 const ratio = ours.rps / baseline.rps;
-console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${DURATION} s each`);
+console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${DURATION} s each; server node flags: ${nodeFlags.join(' ') || '(none)'}`);
 console.log(`baseline (bare route, same query): ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms`);
 console.log(`GET /v1/brands (auth + rate limit):  ${ours.rps.toFixed(0)} req/s, p99 ${ours.p99} ms`);
 console.log(`ratio: ${(ratio * 100).toFixed(1)}% of baseline (target >= 75%) ${ratio >= 0.75 ? 'OK' : 'MISSED'}`);

@@ -1,11 +1,8 @@
 /**
- * The worker side of publishing. pg-boss hands a worker one job at a time and then waits for its
- * polling interval, which alone would cap a worker at a couple of publishes a second; so the publish
- * handler drains: with its own job in hand it fetches further due jobs of the queue (SKIP LOCKED, so
- * worker processes share them) and runs up to SERVICE_PUBLISH_WORKER_CONCURRENCY at once, completing
- * each, until the queue is empty or the drain's time budget ends.
+ * The worker side of publishing: the queues' job definitions. The worker runs
+ * SERVICE_PUBLISH_WORKER_CONCURRENCY publish jobs at once per process (one pg-boss fetch loop each,
+ * SKIP LOCKED, so worker processes share the due jobs).
  */
-import type PgBoss from 'pg-boss';
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
 import type { FirstCommentStep } from './first-comment.js';
@@ -20,87 +17,13 @@ import {
 } from './publish-queue.js';
 import type { ReconcileService } from './reconcile.service.js';
 
-const DRAIN_BUDGET_MS = 15_000;
-
-export class PublishDrain {
-  constructor(
-    private readonly deps: AppDeps,
-    private readonly engine: PublishEngine,
-    private readonly concurrency: number,
-  ) {}
-
-  async run(first: TargetJobData): Promise<void> {
-    const boss = this.deps.jobs.boss;
-    const deadline = Date.now() + DRAIN_BUDGET_MS;
-    const running = new Set<Promise<void>>();
-    const done: string[] = [];
-    const failed: string[] = [];
-    const track = (p: Promise<void>) => {
-      running.add(p);
-      p.finally(() => running.delete(p));
-    };
-    let firstError: unknown = null;
-    track(
-      this.engine.handle(first).then(
-        () => undefined,
-        (err) => {
-          firstError = err;
-        },
-      ),
-    );
-    // completions are written in batches, off the path that starts new work
-    let flushing: Promise<void> = Promise.resolve();
-    const flush = () => {
-      if (done.length === 0 && failed.length === 0) return;
-      const ok = done.splice(0);
-      const bad = failed.splice(0);
-      flushing = flushing.then(async () => {
-        if (ok.length > 0) await boss.complete(PUBLISH_QUEUE, ok).catch(() => undefined);
-        if (bad.length > 0) await boss.fail(PUBLISH_QUEUE, bad).catch(() => undefined);
-      });
-    };
-    const timer = setInterval(flush, 50);
-    try {
-      let empty = false;
-      while (Date.now() < deadline) {
-        const free = this.concurrency - running.size;
-        if (free > 0 && !empty) {
-          let jobs: PgBoss.Job<TargetJobData>[] = [];
-          try {
-            jobs = await boss.fetch<TargetJobData>(PUBLISH_QUEUE, { batchSize: free });
-          } catch {
-            break; // stopping
-          }
-          for (const job of jobs) {
-            track(
-              this.engine.handle(job.data).then(
-                () => void done.push(job.id),
-                () => void failed.push(job.id),
-              ),
-            );
-          }
-          if (jobs.length > 0) continue;
-          empty = true;
-        }
-        if (running.size === 0) break;
-        await Promise.race(running);
-        // room again: look for more work
-        empty = false;
-      }
-      await Promise.all(running);
-    } finally {
-      clearInterval(timer);
-      flush();
-      await flushing;
-    }
-    if (firstError) throw firstError;
-  }
-}
+/** First comments are rare next to publishes; a few at once keep a burst of them moving. */
+const FIRST_COMMENT_CONCURRENCY = 4;
 
 export function publishJobDefinitions(
-  _deps: AppDeps,
+  deps: AppDeps,
   parts: {
-    drain: PublishDrain;
+    engine: PublishEngine;
     firstComment: FirstCommentStep;
     reconcile: ReconcileService;
   },
@@ -109,12 +32,16 @@ export function publishJobDefinitions(
     defineJob<TargetJobData>({
       name: PUBLISH_QUEUE,
       queue: { ...QUEUE_DEFS[PUBLISH_QUEUE] },
+      concurrency: deps.config.env.SERVICE_PUBLISH_WORKER_CONCURRENCY,
       pollingIntervalSeconds: 0.5,
-      handler: (data) => parts.drain.run(data),
+      handler: async (data) => {
+        await parts.engine.handle(data);
+      },
     }),
     defineJob<CommentJobData>({
       name: FIRST_COMMENT_QUEUE,
       queue: { ...QUEUE_DEFS[FIRST_COMMENT_QUEUE] },
+      concurrency: FIRST_COMMENT_CONCURRENCY,
       pollingIntervalSeconds: 0.5,
       handler: async (data) => {
         await parts.firstComment.handle(data);

@@ -14,7 +14,7 @@ import { FirstCommentStep } from './first-comment.js';
 import { JobsService } from './jobs.service.js';
 import { MediaAccess } from './media-access.js';
 import { PlansService } from './plans.service.js';
-import { PublishDrain, publishJobDefinitions } from './publish.jobs.js';
+import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
 import { publishingRepository } from './publishing.repository.js';
@@ -61,7 +61,6 @@ export function publishingModule(deps: AppDeps): PublishingModule {
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
   });
-  const drain = new PublishDrain(deps, engine, env.SERVICE_PUBLISH_WORKER_CONCURRENCY);
   const module: PublishingModule = {
     channels,
     plans: new PlansService(deps, channels, media),
@@ -72,7 +71,7 @@ export function publishingModule(deps: AppDeps): PublishingModule {
     urls: new UrlReconciliationService(deps, channels),
     slots: new SlotsService(deps, channels),
     jobDefinitions: publishJobDefinitions(deps, {
-      drain,
+      engine,
       firstComment,
       reconcile,
     }),

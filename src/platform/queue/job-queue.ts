@@ -36,6 +36,14 @@ export interface JobQueue {
   stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
+const ENSURE_QUEUE_ATTEMPTS = 5;
+
+/** deadlock_detected, unique_violation, or a table another session created first (duplicate_table) */
+export function isCreateRace(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '23505' || code === '42P07';
+}
+
 export function defineJob<T extends object>(def: JobDefinition<T>): JobDefinition<T> {
   return def;
 }
@@ -68,8 +76,19 @@ export function createJobQueue(database: DatabaseHandle, options: { supervise: b
     },
     async ensureQueue(def) {
       if (ensured.has(def.name)) return;
-      const existing = await boss.getQueue(def.name);
-      if (!existing) await boss.createQueue(def.name, { name: def.name, ...(def.queue ?? {}) });
+      // two processes starting at once both see no queue and create it: the loser's CREATE TABLE /
+      // ATTACH PARTITION deadlocks (40P01) or hits a unique key (23505); the queue then exists or the
+      // next try creates it
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const existing = await boss.getQueue(def.name);
+          if (!existing) await boss.createQueue(def.name, { name: def.name, ...(def.queue ?? {}) });
+          break;
+        } catch (err) {
+          if (attempt >= ENSURE_QUEUE_ATTEMPTS || !isCreateRace(err)) throw err;
+          await new Promise((r) => setTimeout(r, 20 * attempt + Math.floor(Math.random() * 50)));
+        }
+      }
       ensured.add(def.name);
     },
     async send(name, data, opts = {}) {

@@ -1,5 +1,5 @@
 /**
- * The worker: registers every job handler, writes a heartbeat row that readiness reads, and on stop
+ * The worker: registers every job handler (a definition's `concurrency` jobs at once), writes a heartbeat row that readiness reads, and on stop
  * lets jobs in flight finish (pg-boss graceful stop) before removing its heartbeat.
  */
 import os from 'node:os';
@@ -7,6 +7,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
+import { FetchLoop } from './fetch-loop.js';
 import type { JobDefinition, JobQueue } from './job-queue.js';
 
 export interface WorkerHandle {
@@ -38,15 +39,24 @@ export async function startWorker(opts: {
   }, opts.heartbeatSeconds * 1000);
   timer.unref();
 
+  const loops: FetchLoop[] = [];
   for (const def of jobs) {
     await queue.ensureQueue(def);
-    await queue.boss.work(
-      def.name,
-      { batchSize: 1, pollingIntervalSeconds: def.pollingIntervalSeconds ?? 1 },
-      async (batch: PgBoss.Job<any>[]) => {
-        for (const job of batch) await def.handler(job.data, job);
-      },
-    );
+    const concurrency = Math.max(1, Math.floor(def.concurrency ?? 1));
+    if (concurrency > 1) {
+      // several at once: our own fetch loop (pg-boss's loop waits its interval after every fetch)
+      const loop = new FetchLoop(queue.boss, def, concurrency, logger);
+      loop.start();
+      loops.push(loop);
+    } else {
+      await queue.boss.work(
+        def.name,
+        { batchSize: 1, pollingIntervalSeconds: def.pollingIntervalSeconds ?? 1 },
+        async (batch: PgBoss.Job<any>[]) => {
+          for (const job of batch) await def.handler(job.data, job);
+        },
+      );
+    }
     if (def.cron) await queue.boss.schedule(def.name, def.cron, {}, { tz: 'UTC' });
   }
   logger.info({ workerId, jobs: jobs.map((j) => j.name) }, 'worker started');
@@ -55,8 +65,13 @@ export async function startWorker(opts: {
     workerId,
     async stop(timeoutMs) {
       clearInterval(timer);
+      await Promise.all(loops.map((l) => l.stop(timeoutMs)));
       await queue.stop({ graceful: true, timeoutMs });
-      await db.deleteFrom('worker_heartbeats').where('worker_id', '=', workerId).execute().catch(() => undefined);
+      await db
+        .deleteFrom('worker_heartbeats')
+        .where('worker_id', '=', workerId)
+        .execute()
+        .catch(() => undefined);
       logger.info({ workerId }, 'worker stopped');
     },
   };

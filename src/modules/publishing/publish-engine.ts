@@ -16,11 +16,12 @@ import { type Platform, ProviderError, type ProviderErrorCategory, type PublishR
 import { type ChannelContext, type ChannelGateway, ChannelUnavailableError } from './channel-gateway.js';
 import type { MediaAccess } from './media-access.js';
 import { PLATFORM_RULES } from './platform-rules.js';
+import { PublishBatches } from './publish-batches.js';
 import type { PublishLimiter } from './publish-policies.js';
 import { ensurePublishQueues, sendCommentJob, sendTargetJob, type TargetJobData } from './publish-queue.js';
 import { deriveJobStatus, type TargetState } from './publish-states.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
-import type { StoredMedia, TargetError } from './publishing.tables.js';
+import type { TargetError } from './publishing.tables.js';
 
 export interface EngineSettings {
   maxAttempts: number;
@@ -64,7 +65,11 @@ export class PublishEngine {
     private readonly media: MediaAccess,
     private readonly limiter: PublishLimiter,
     readonly settings: EngineSettings,
-  ) {}
+  ) {
+    this.batches = new PublishBatches(() => this.deps.database.db);
+  }
+
+  private readonly batches: PublishBatches;
 
   private get db() {
     return this.deps.database.db;
@@ -143,31 +148,15 @@ export class PublishEngine {
 
   private async publish(targetId: string, version: number, organizationId?: string): Promise<string> {
     const now = this.now();
-    // claim the target and mark its job publishing in one statement; answers the job's media too
-    const res = await sql<
-      TargetRow & {
-        job_media: StoredMedia[];
-        ch_state: string | null;
-        ch_external_account_id: string;
-        ch_access_token_ref: string | null;
-        ch_additional_settings: Record<string, unknown> | null;
-      }
-    >`
-			with c as (
-				update publish_targets set state = 'publishing', version = version + 1, attempts = attempts + 1,
-					lease_until = ${new Date(now.getTime() + this.settings.leaseMs)}, updated_at = ${now}
-				where id = ${targetId} and version = ${version} and state in ('scheduled', 'queued')
-					${organizationId ? sql`and organization_id = ${organizationId}` : sql``}
-				returning *
-			), j as (
-				update publish_jobs set status = 'publishing', updated_at = ${now}
-				where id in (select job_id from c) and status <> 'publishing'
-			)
-			select c.*, pj.media as job_media, ca.state as ch_state, ca.external_account_id as ch_external_account_id,
-				ca.access_token_ref as ch_access_token_ref, ca.additional_settings as ch_additional_settings
-			from c join publish_jobs pj on pj.id = c.job_id
-			left join channel_accounts ca on ca.id = c.channel_account_id and ca.organization_id = c.organization_id`.execute(this.db);
-    const claimed = res.rows[0] ?? null;
+    // claim the target and mark its job publishing in one statement (batched with the claims of the
+    // same turn); answers the job's media and the channel too
+    const claimed = await this.batches.claim({
+      targetId,
+      version,
+      organizationId: organizationId ?? null,
+      leaseUntil: new Date(now.getTime() + this.settings.leaseMs),
+      now,
+    });
     if (!claimed) return 'stale';
     let channel: ChannelContext;
     try {
@@ -452,6 +441,18 @@ export class PublishEngine {
     now: Date,
   ): Promise<string> {
     const state = o.kind === 'published' ? 'published' : o.state;
+    if (o.kind === 'published' && from.length === 1 && from[0] === 'publishing') {
+      const answer = await this.batches.recordPublished({
+        targetId: row.id,
+        version: row.version,
+        providerPostId: o.providerPostId,
+        url: o.url,
+        now,
+      });
+      if (!answer.recorded) return 'lost_race';
+      if (!answer.jobUpdated) await this.refreshJobLocked(row.job_id, now);
+      return state;
+    }
     const set =
       o.kind === 'published'
         ? sql`state = 'published', provider_post_id = ${o.providerPostId}, provider_url = ${o.url}, published_at = ${now},
@@ -473,13 +474,16 @@ export class PublishEngine {
 			select t.id, (select count(*) from j)::int as job_updated from t`.execute(this.db);
     const done = res.rows[0];
     if (!done) return 'lost_race';
-    if (Number(done.job_updated) === 0) {
-      await this.db.transaction().execute(async (tx) => {
-        await tx.selectFrom('publish_jobs').select('id').where('id', '=', row.job_id).forUpdate().execute();
-        await publishingRepository.refreshJobStatus(tx, row.job_id, now);
-      });
-    }
+    if (Number(done.job_updated) === 0) await this.refreshJobLocked(row.job_id, now);
     return state;
+  }
+
+  /** A job with several targets: its status is refreshed under the job row lock. */
+  private async refreshJobLocked(jobId: string, now: Date): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('publish_jobs').select('id').where('id', '=', jobId).forUpdate().execute();
+      await publishingRepository.refreshJobStatus(tx, jobId, now);
+    });
   }
 }
 

@@ -42,7 +42,9 @@ class MicroBatcher<I, O> {
     const inputs = batch.map((b) => b.input);
     const run = batch.length === 1 ? this.one(inputs[0]!).then((o) => [o]) : this.many(inputs);
     run.then(
-      (outs) => batch.forEach((b, i) => b.resolve(outs[i]!)),
+      (outs) => {
+        for (const [i, b] of batch.entries()) b.resolve(outs[i]!);
+      },
       () => {
         // one by one, so one target's failure stays its own
         for (const b of batch) this.one(b.input).then(b.resolve, b.reject);

@@ -1,4 +1,5 @@
 /** Rows to API shapes. */
+import { deriveJobStatus } from './publish-states.js';
 import type { JobRow, TargetRow } from './publishing.repository.js';
 import type { PublishJobT, PublishTargetT } from './publishing.schemas.js';
 import type { TargetError } from './publishing.tables.js';
@@ -60,7 +61,9 @@ export function toJob(j: JobRow, targets: TargetRow[]): PublishJobT {
     title: j.title,
     text: j.text,
     media: (j.media as unknown as Array<Record<string, unknown>>) ?? [],
-    status: j.status as PublishJobT['status'],
+    // derived from the targets in this same answer, so job and targets never disagree (the stored
+    // column, used for list filters, is written just after a target's outcome)
+    status: (targets.length > 0 ? deriveJobStatus(targets.map((t) => t.state)) : j.status) as PublishJobT['status'],
     scheduledAt: iso(j.scheduled_at),
     runAfter: iso(j.run_after),
     idempotencyKey: j.idempotency_key,

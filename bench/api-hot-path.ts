@@ -56,7 +56,9 @@ const ours = await run(oursUrl, auth, DURATION);
 clearInterval(rssTimer);
 
 const ratio = ours.rps / baseline.rps;
-console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${DURATION} s each; server node flags: ${nodeFlags.join(' ') || '(none)'}`);
+console.log(
+  `database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${DURATION} s each; server node flags: ${nodeFlags.join(' ') || '(none)'}`,
+);
 console.log(`baseline (bare route, same query): ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms`);
 console.log(`GET /v1/brands (auth + rate limit):  ${ours.rps.toFixed(0)} req/s, p99 ${ours.p99} ms`);
 console.log(`ratio: ${(ratio * 100).toFixed(1)}% of baseline (target >= 75%) ${ratio >= 0.75 ? 'OK' : 'MISSED'}`);

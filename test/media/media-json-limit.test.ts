@@ -24,7 +24,12 @@ describe('JSON base64 uploads are bounded separately (held in memory whole)', ()
     assert.equal(json.json().error, 'media_file_too_large');
     assert.match(json.json().message, /multipart/);
     const { body, contentType } = multipartBody([{ name: 'file', filename: 'a.png', contentType: 'image/png', value: file }]);
-    const multipart = await ctx.app.inject({ method: 'POST', url: '/v1/media', headers: { ...auth, 'content-type': contentType }, payload: body });
+    const multipart = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/media',
+      headers: { ...auth, 'content-type': contentType },
+      payload: body,
+    });
     assert.equal(multipart.statusCode, 201, multipart.body);
   });
 });

@@ -14,148 +14,129 @@
  * another Fastify app for sandbox mode (register metaSimulatorPlugin with { prefix }, then point the
  * adapters at metaSandboxBaseUrls(origin, prefix)).
  */
-import Fastify, { type FastifyPluginAsync } from "fastify";
-import { FailureQueue, SimulatorLedger } from "../simulator-kit.js";
-import { registerMetaOAuthRoutes } from "./meta/sim-oauth.routes.js";
-import { registerMetaReadRoutes } from "./meta/sim-read.routes.js";
-import { MetaSimState } from "./meta/sim-state.js";
-import { registerMetaWriteRoutes } from "./meta/sim-write.routes.js";
+import Fastify, { type FastifyPluginAsync } from 'fastify';
+import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { registerMetaOAuthRoutes } from './meta/sim-oauth.routes.js';
+import { registerMetaReadRoutes } from './meta/sim-read.routes.js';
+import { MetaSimState } from './meta/sim-state.js';
+import { registerMetaWriteRoutes } from './meta/sim-write.routes.js';
 
-export { MetaSimState } from "./meta/sim-state.js";
+export { MetaSimState } from './meta/sim-state.js';
 
-export const META_SIM_GRAPH_VERSION = "v25.0";
-export const META_SIM_THREADS_VERSION = "v1.0";
+export const META_SIM_GRAPH_VERSION = 'v25.0';
+export const META_SIM_THREADS_VERSION = 'v1.0';
 /** app credentials the simulator accepts unless others are given */
 export const META_SANDBOX_APP = {
-	clientId: "sandbox-meta-app",
-	clientSecret: "sandbox-meta-secret",
+  clientId: 'sandbox-meta-app',
+  clientSecret: 'sandbox-meta-secret',
 } as const;
 
-export type MetaPlatform =
-	| "facebook_page"
-	| "instagram_business"
-	| "instagram_standalone"
-	| "threads";
+export type MetaPlatform = 'facebook_page' | 'instagram_business' | 'instagram_standalone' | 'threads';
 
 export interface MetaBaseUrls {
-	apiBaseUrl: string;
-	authBaseUrl: string;
-	uploadBaseUrl: string;
+  apiBaseUrl: string;
+  authBaseUrl: string;
+  uploadBaseUrl: string;
 }
 
 /** Base URLs for the four adapters when the simulator is served at origin + prefix. */
-export function metaSandboxBaseUrls(
-	origin: string,
-	prefix = "",
-): Record<MetaPlatform, MetaBaseUrls> {
-	const root = `${origin.replace(/\/+$/, "")}${prefix.replace(/\/+$/, "")}`;
-	const fb = {
-		apiBaseUrl: `${root}/facebook/graph/${META_SIM_GRAPH_VERSION}`,
-		authBaseUrl: `${root}/facebook/www/${META_SIM_GRAPH_VERSION}`,
-		uploadBaseUrl: `${root}/facebook/video/${META_SIM_GRAPH_VERSION}`,
-	};
-	return {
-		facebook_page: fb,
-		instagram_business: { ...fb, uploadBaseUrl: fb.apiBaseUrl },
-		instagram_standalone: {
-			apiBaseUrl: `${root}/instagram/graph/${META_SIM_GRAPH_VERSION}`,
-			authBaseUrl: `${root}/instagram/api`,
-			uploadBaseUrl: `${root}/instagram/graph/${META_SIM_GRAPH_VERSION}`,
-		},
-		threads: {
-			apiBaseUrl: `${root}/threads/graph/${META_SIM_THREADS_VERSION}`,
-			authBaseUrl: `${root}/threads/www`,
-			uploadBaseUrl: `${root}/threads/graph/${META_SIM_THREADS_VERSION}`,
-		},
-	};
+export function metaSandboxBaseUrls(origin: string, prefix = ''): Record<MetaPlatform, MetaBaseUrls> {
+  const root = `${origin.replace(/\/+$/, '')}${prefix.replace(/\/+$/, '')}`;
+  const fb = {
+    apiBaseUrl: `${root}/facebook/graph/${META_SIM_GRAPH_VERSION}`,
+    authBaseUrl: `${root}/facebook/www/${META_SIM_GRAPH_VERSION}`,
+    uploadBaseUrl: `${root}/facebook/video/${META_SIM_GRAPH_VERSION}`,
+  };
+  return {
+    facebook_page: fb,
+    instagram_business: { ...fb, uploadBaseUrl: fb.apiBaseUrl },
+    instagram_standalone: {
+      apiBaseUrl: `${root}/instagram/graph/${META_SIM_GRAPH_VERSION}`,
+      authBaseUrl: `${root}/instagram/api`,
+      uploadBaseUrl: `${root}/instagram/graph/${META_SIM_GRAPH_VERSION}`,
+    },
+    threads: {
+      apiBaseUrl: `${root}/threads/graph/${META_SIM_THREADS_VERSION}`,
+      authBaseUrl: `${root}/threads/www`,
+      uploadBaseUrl: `${root}/threads/graph/${META_SIM_THREADS_VERSION}`,
+    },
+  };
 }
 
 export interface MetaSimulatorOptions {
-	/** how long a container (or Page video) stays IN_PROGRESS after its media was fetched; default 50 ms */
-	containerDelayMs?: number;
-	clientId?: string;
-	clientSecret?: string;
-	/** pass shared instances to inspect a mounted simulator from outside */
-	state?: MetaSimState;
-	ledger?: SimulatorLedger;
-	failures?: FailureQueue;
+  /** how long a container (or Page video) stays IN_PROGRESS after its media was fetched; default 50 ms */
+  containerDelayMs?: number;
+  clientId?: string;
+  clientSecret?: string;
+  /** pass shared instances to inspect a mounted simulator from outside */
+  state?: MetaSimState;
+  ledger?: SimulatorLedger;
+  failures?: FailureQueue;
 }
 
-const FORM = "application/x-www-form-urlencoded";
+const FORM = 'application/x-www-form-urlencoded';
 
-export const metaSimulatorPlugin: FastifyPluginAsync<
-	MetaSimulatorOptions
-> = async (app, opts) => {
-	const state = opts.state ?? new MetaSimState(opts.containerDelayMs ?? 50);
-	const closing = new AbortController();
-	const ctx = {
-		state,
-		ledger: opts.ledger ?? new SimulatorLedger(),
-		failures: opts.failures ?? new FailureQueue(),
-		closing: closing.signal,
-	};
-	app.addHook("preClose", async () => closing.abort());
-	if (!app.hasContentTypeParser(FORM)) {
-		app.addContentTypeParser(
-			FORM,
-			{ parseAs: "string" },
-			(_req, body, done) => {
-				done(null, Object.fromEntries(new URLSearchParams(String(body))));
-			},
-		);
-	}
-	registerMetaOAuthRoutes(app, ctx, {
-		clientId: opts.clientId ?? META_SANDBOX_APP.clientId,
-		clientSecret: opts.clientSecret ?? META_SANDBOX_APP.clientSecret,
-	});
-	const hosts = [
-		{
-			family: "facebook",
-			prefix: "/facebook/graph/:version",
-			video: "/facebook/video/:version",
-		},
-		{ family: "instagram", prefix: "/instagram/graph/:version" },
-		{ family: "threads", prefix: "/threads/graph/:version" },
-	] as const;
-	for (const host of hosts) {
-		registerMetaWriteRoutes(
-			app,
-			ctx,
-			host.family,
-			host.prefix,
-			"video" in host ? host.video : undefined,
-		);
-		registerMetaReadRoutes(app, ctx, host.family, host.prefix);
-	}
+export const metaSimulatorPlugin: FastifyPluginAsync<MetaSimulatorOptions> = async (app, opts) => {
+  const state = opts.state ?? new MetaSimState(opts.containerDelayMs ?? 50);
+  const closing = new AbortController();
+  const ctx = {
+    state,
+    ledger: opts.ledger ?? new SimulatorLedger(),
+    failures: opts.failures ?? new FailureQueue(),
+    closing: closing.signal,
+  };
+  app.addHook('preClose', async () => closing.abort());
+  if (!app.hasContentTypeParser(FORM)) {
+    app.addContentTypeParser(FORM, { parseAs: 'string' }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+  }
+  registerMetaOAuthRoutes(app, ctx, {
+    clientId: opts.clientId ?? META_SANDBOX_APP.clientId,
+    clientSecret: opts.clientSecret ?? META_SANDBOX_APP.clientSecret,
+  });
+  const hosts = [
+    {
+      family: 'facebook',
+      prefix: '/facebook/graph/:version',
+      video: '/facebook/video/:version',
+    },
+    { family: 'instagram', prefix: '/instagram/graph/:version' },
+    { family: 'threads', prefix: '/threads/graph/:version' },
+  ] as const;
+  for (const host of hosts) {
+    registerMetaWriteRoutes(app, ctx, host.family, host.prefix, 'video' in host ? host.video : undefined);
+    registerMetaReadRoutes(app, ctx, host.family, host.prefix);
+  }
 };
 
 export interface RunningMetaSimulator {
-	url: string;
-	baseUrls: Record<MetaPlatform, MetaBaseUrls>;
-	state: MetaSimState;
-	ledger: SimulatorLedger;
-	failures: FailureQueue;
-	close(): Promise<void>;
+  url: string;
+  baseUrls: Record<MetaPlatform, MetaBaseUrls>;
+  state: MetaSimState;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
+  close(): Promise<void>;
 }
 
 export async function startMetaSimulator(
-	opts: Omit<MetaSimulatorOptions, "state" | "ledger" | "failures"> = {},
+  opts: Omit<MetaSimulatorOptions, 'state' | 'ledger' | 'failures'> = {},
 ): Promise<RunningMetaSimulator> {
-	const state = new MetaSimState(opts.containerDelayMs ?? 50);
-	const ledger = new SimulatorLedger();
-	const failures = new FailureQueue();
-	const app = Fastify({ logger: false, forceCloseConnections: true });
-	await app.register(metaSimulatorPlugin, { ...opts, state, ledger, failures });
-	await app.listen({ host: "127.0.0.1", port: 0 });
-	const address = app.server.address();
-	const port = typeof address === "object" && address ? address.port : 0;
-	const url = `http://127.0.0.1:${port}`;
-	return {
-		url,
-		baseUrls: metaSandboxBaseUrls(url),
-		state,
-		ledger,
-		failures,
-		close: () => app.close(),
-	};
+  const state = new MetaSimState(opts.containerDelayMs ?? 50);
+  const ledger = new SimulatorLedger();
+  const failures = new FailureQueue();
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  await app.register(metaSimulatorPlugin, { ...opts, state, ledger, failures });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    baseUrls: metaSandboxBaseUrls(url),
+    state,
+    ledger,
+    failures,
+    close: () => app.close(),
+  };
 }

@@ -1,28 +1,28 @@
 /** Media fetching and post recording shared by the simulator's write routes. */
-import type { RouteContext } from "./sim-http.js";
-import type { SimPost } from "./sim-state.js";
+import type { RouteContext } from './sim-http.js';
+import type { SimPost } from './sim-state.js';
 
 /** The platforms fetch media from the given URL ("we cURL media"); so does the simulator. */
 export async function fetchMedia(url: string | undefined): Promise<boolean> {
-	if (!url) return false;
-	try {
-		const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-		await res.arrayBuffer();
-		return res.ok;
-	} catch {
-		return false;
-	}
+  if (!url) return false;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
 }
 
 /** Stores a published post and records it in the ledger, so tests can count posts exactly. */
 export function recordPost(ctx: RouteContext, post: SimPost): void {
-	ctx.state.put(post);
-	ctx.ledger.posts.push({
-		platform: post.platform,
-		accountId: post.ownerId,
-		postId: post.id,
-		text: post.text,
-		mediaCount: post.mediaCount,
-		at: Date.now(),
-	});
+  ctx.state.put(post);
+  ctx.ledger.posts.push({
+    platform: post.platform,
+    accountId: post.ownerId,
+    postId: post.id,
+    text: post.text,
+    mediaCount: post.mediaCount,
+    at: Date.now(),
+  });
 }

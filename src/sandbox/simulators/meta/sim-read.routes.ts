@@ -1,314 +1,223 @@
 /** Read side of the simulated Graph hosts: objects, /me, accounts, permissions, comments, insights, tools. */
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import {
-	authenticate,
-	handler,
-	invalidParam,
-	params,
-	type RouteContext,
-	SimError,
-	unsupported,
-} from "./sim-http.js";
-import { familyOf, pick, renderComment, renderObject } from "./sim-render.js";
-import type {
-	Family,
-	MetaSimState,
-	SimObject,
-	SimPost,
-	SimToken,
-} from "./sim-state.js";
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticate, handler, invalidParam, params, type RouteContext, SimError, unsupported } from './sim-http.js';
+import { familyOf, pick, renderComment, renderObject } from './sim-render.js';
+import type { Family, MetaSimState, SimObject, SimPost, SimToken } from './sim-state.js';
 
-const INSIGHT_METRICS: Record<SimPost["platform"], string[]> = {
-	instagram_business: [
-		"views",
-		"reach",
-		"likes",
-		"comments",
-		"shares",
-		"saved",
-		"total_interactions",
-		"impressions",
-	],
-	instagram_standalone: [
-		"views",
-		"reach",
-		"likes",
-		"comments",
-		"shares",
-		"saved",
-		"total_interactions",
-	],
-	facebook_page: [
-		"post_impressions_unique",
-		"post_clicks",
-		"post_reactions_by_type_total",
-	],
-	threads: ["views", "likes", "replies", "reposts", "quotes", "shares"],
+const INSIGHT_METRICS: Record<SimPost['platform'], string[]> = {
+  instagram_business: ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'impressions'],
+  instagram_standalone: ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions'],
+  facebook_page: ['post_impressions_unique', 'post_clicks', 'post_reactions_by_type_total'],
+  threads: ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'],
 };
 
-function metricValue(
-	state: MetaSimState,
-	p: SimPost,
-	name: string,
-): number | Record<string, number> {
-	const s = p.stats;
-	const comments =
-		p.platform === "threads"
-			? state.repliesTo(p.id).length
-			: state.commentsOf(p.id).length;
-	switch (name) {
-		case "views":
-		case "impressions":
-			return s.views;
-		case "reach":
-		case "post_impressions_unique":
-			return s.reach;
-		case "likes":
-			return s.likes;
-		case "comments":
-		case "replies":
-			return comments;
-		case "shares":
-			return s.shares;
-		case "saved":
-			return s.saved;
-		case "reposts":
-			return s.reposts;
-		case "quotes":
-			return s.quotes;
-		case "post_clicks":
-			return s.clicks;
-		case "post_reactions_by_type_total":
-			return { like: s.likes, love: 0 };
-		case "total_interactions":
-			return s.likes + comments + s.shares + s.saved;
-		default:
-			return 0;
-	}
+function metricValue(state: MetaSimState, p: SimPost, name: string): number | Record<string, number> {
+  const s = p.stats;
+  const comments = p.platform === 'threads' ? state.repliesTo(p.id).length : state.commentsOf(p.id).length;
+  switch (name) {
+    case 'views':
+    case 'impressions':
+      return s.views;
+    case 'reach':
+    case 'post_impressions_unique':
+      return s.reach;
+    case 'likes':
+      return s.likes;
+    case 'comments':
+    case 'replies':
+      return comments;
+    case 'shares':
+      return s.shares;
+    case 'saved':
+      return s.saved;
+    case 'reposts':
+      return s.reposts;
+    case 'quotes':
+      return s.quotes;
+    case 'post_clicks':
+      return s.clicks;
+    case 'post_reactions_by_type_total':
+      return { like: s.likes, love: 0 };
+    case 'total_interactions':
+      return s.likes + comments + s.shares + s.saved;
+    default:
+      return 0;
+  }
 }
 
-export function resolveObject(
-	state: MetaSimState,
-	family: Family,
-	token: SimToken,
-	id: string,
-	method = "GET",
-): SimObject {
-	const obj = state.get(id === "me" ? token.subjectId : id);
-	if (!obj || familyOf(obj) !== family) throw unsupported(method, id);
-	return obj;
+export function resolveObject(state: MetaSimState, family: Family, token: SimToken, id: string, method = 'GET'): SimObject {
+  const obj = state.get(id === 'me' ? token.subjectId : id);
+  if (!obj || familyOf(obj) !== family) throw unsupported(method, id);
+  return obj;
 }
 
-export function registerMetaReadRoutes(
-	app: FastifyInstance,
-	ctx: RouteContext,
-	family: Family,
-	prefix: string,
-): void {
-	const { state } = ctx;
+export function registerMetaReadRoutes(app: FastifyInstance, ctx: RouteContext, family: Family, prefix: string): void {
+  const { state } = ctx;
 
-	app.get(
-		`${prefix}/:id`,
-		handler(ctx, family, "read", (req: FastifyRequest) => {
-			const token = authenticate(state, req, family);
-			const { id } = req.params as { id: string };
-			const p = params(req);
-			const obj = resolveObject(state, family, token, id);
-			const body = pick(renderObject(state, obj, id === "me"), p.fields);
-			const discovery = /business_discovery\.username\(([^)]*)\)/.exec(
-				p.fields ?? "",
-			);
-			if (discovery && obj.kind === "ig_user") {
-				const found = [...state.objects.values()].find(
-					(o) =>
-						o.kind === "ig_user" &&
-						o.host === "facebook" &&
-						o.username === discovery[1],
-				);
-				if (!found) {
-					throw new SimError(400, {
-						message: "Invalid user id",
-						code: 110,
-						subcode: 2207013,
-						type: "IGApiException",
-						userTitle: "Cannot find user",
-						userMessage: `The user with username: ${discovery[1]} cannot be found.`,
-					});
-				}
-				body.business_discovery = renderObject(state, found);
-			}
-			return { body };
-		}),
-	);
+  app.get(
+    `${prefix}/:id`,
+    handler(ctx, family, 'read', (req: FastifyRequest) => {
+      const token = authenticate(state, req, family);
+      const { id } = req.params as { id: string };
+      const p = params(req);
+      const obj = resolveObject(state, family, token, id);
+      const body = pick(renderObject(state, obj, id === 'me'), p.fields);
+      const discovery = /business_discovery\.username\(([^)]*)\)/.exec(p.fields ?? '');
+      if (discovery && obj.kind === 'ig_user') {
+        const found = [...state.objects.values()].find((o) => o.kind === 'ig_user' && o.host === 'facebook' && o.username === discovery[1]);
+        if (!found) {
+          throw new SimError(400, {
+            message: 'Invalid user id',
+            code: 110,
+            subcode: 2207013,
+            type: 'IGApiException',
+            userTitle: 'Cannot find user',
+            userMessage: `The user with username: ${discovery[1]} cannot be found.`,
+          });
+        }
+        body.business_discovery = renderObject(state, found);
+      }
+      return { body };
+    }),
+  );
 
-	app.get(
-		`${prefix}/:id/:edge`,
-		handler(ctx, family, "read", (req: FastifyRequest) => {
-			const token = authenticate(state, req, family);
-			const { id, edge } = req.params as { id: string; edge: string };
-			const p = params(req);
-			const obj = resolveObject(state, family, token, id);
-			const limit = Math.min(Number(p.limit ?? 25) || 25, 100);
-			if (edge === "permissions" && obj.kind === "fb_user") {
-				return {
-					body: {
-						data: token.scopes.map((permission) => ({
-							permission,
-							status: "granted",
-						})),
-					},
-				};
-			}
-			if (edge === "accounts" && obj.kind === "fb_user") {
-				if (!token.scopes.includes("pages_show_list"))
-					return { body: { data: [] } };
-				const data = obj.pageIds.map((pageId) => {
-					const page = state.get(pageId);
-					if (page?.kind !== "page") return null;
-					const ig = page.igId ? state.get(page.igId) : undefined;
-					return {
-						...renderObject(state, page),
-						access_token: state.pageToken(page.id, token).token,
-						tasks: [
-							"ANALYZE",
-							"ADVERTISE",
-							"MESSAGING",
-							"MODERATE",
-							"CREATE_CONTENT",
-							"MANAGE",
-						],
-						...(ig
-							? { instagram_business_account: renderObject(state, ig) }
-							: {}),
-					};
-				});
-				return {
-					body: {
-						data: data.filter(Boolean).slice(0, limit),
-						paging: { cursors: { before: "QVFIUg", after: "QVFIUw" } },
-					},
-				};
-			}
-			if (
-				edge === "comments" &&
-				(obj.kind === "post" || obj.kind === "comment")
-			) {
-				const post =
-					obj.kind === "post" ? obj : (state.get(obj.postId) as SimPost);
-				const since = p.since ? Number(p.since) * 1000 : 0;
-				const list = state
-					.commentsOf(post.id)
-					.filter((c) =>
-						obj.kind === "comment"
-							? c.parentId === obj.id
-							: post.platform === "facebook_page"
-								? true
-								: c.parentId === null,
-					)
-					.filter((c) => c.createdAt >= since);
-				const ordered =
-					p.order === "reverse_chronological" ? list.reverse() : list;
-				return {
-					body: {
-						data: ordered.slice(0, limit).map((c) => renderComment(c, post)),
-					},
-				};
-			}
-			if (
-				edge === "replies" &&
-				obj.kind === "post" &&
-				obj.platform === "threads"
-			) {
-				return {
-					body: {
-						data: state
-							.repliesTo(obj.id)
-							.slice(0, limit)
-							.map((r) => pick(renderObject(state, r), p.fields)),
-					},
-				};
-			}
-			if (edge === "replies" && obj.kind === "comment") {
-				const post = state.get(obj.postId) as SimPost;
-				return {
-					body: {
-						data: state
-							.commentsOf(post.id)
-							.filter((c) => c.parentId === obj.id)
-							.map((c) => renderComment(c, post)),
-					},
-				};
-			}
-			if (edge === "insights" && obj.kind === "post") {
-				const allowed = INSIGHT_METRICS[obj.platform];
-				const wanted = (p.metric ?? "").split(",").filter(Boolean);
-				const bad = wanted.find((m) => !allowed.includes(m));
-				if (!wanted.length || bad)
-					throw invalidParam(
-						`metric[${Math.max(0, wanted.indexOf(bad ?? ""))}] must be one of the following values: ${allowed.join(", ")}`,
-					);
-				return {
-					body: {
-						data: wanted.map((name) => ({
-							name,
-							period: "lifetime",
-							values: [{ value: metricValue(state, obj, name) }],
-							title: name,
-							description: `Sandbox ${name}`,
-							id: `${obj.id}/insights/${name}/lifetime`,
-						})),
-					},
-				};
-			}
-			throw unsupported("GET", `${id}/${edge}`);
-		}),
-	);
+  app.get(
+    `${prefix}/:id/:edge`,
+    handler(ctx, family, 'read', (req: FastifyRequest) => {
+      const token = authenticate(state, req, family);
+      const { id, edge } = req.params as { id: string; edge: string };
+      const p = params(req);
+      const obj = resolveObject(state, family, token, id);
+      const limit = Math.min(Number(p.limit ?? 25) || 25, 100);
+      if (edge === 'permissions' && obj.kind === 'fb_user') {
+        return {
+          body: {
+            data: token.scopes.map((permission) => ({
+              permission,
+              status: 'granted',
+            })),
+          },
+        };
+      }
+      if (edge === 'accounts' && obj.kind === 'fb_user') {
+        if (!token.scopes.includes('pages_show_list')) return { body: { data: [] } };
+        const data = obj.pageIds.map((pageId) => {
+          const page = state.get(pageId);
+          if (page?.kind !== 'page') return null;
+          const ig = page.igId ? state.get(page.igId) : undefined;
+          return {
+            ...renderObject(state, page),
+            access_token: state.pageToken(page.id, token).token,
+            tasks: ['ANALYZE', 'ADVERTISE', 'MESSAGING', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'],
+            ...(ig ? { instagram_business_account: renderObject(state, ig) } : {}),
+          };
+        });
+        return {
+          body: {
+            data: data.filter(Boolean).slice(0, limit),
+            paging: { cursors: { before: 'QVFIUg', after: 'QVFIUw' } },
+          },
+        };
+      }
+      if (edge === 'comments' && (obj.kind === 'post' || obj.kind === 'comment')) {
+        const post = obj.kind === 'post' ? obj : (state.get(obj.postId) as SimPost);
+        const since = p.since ? Number(p.since) * 1000 : 0;
+        const list = state
+          .commentsOf(post.id)
+          .filter((c) => (obj.kind === 'comment' ? c.parentId === obj.id : post.platform === 'facebook_page' ? true : c.parentId === null))
+          .filter((c) => c.createdAt >= since);
+        const ordered = p.order === 'reverse_chronological' ? list.reverse() : list;
+        return {
+          body: {
+            data: ordered.slice(0, limit).map((c) => renderComment(c, post)),
+          },
+        };
+      }
+      if (edge === 'replies' && obj.kind === 'post' && obj.platform === 'threads') {
+        return {
+          body: {
+            data: state
+              .repliesTo(obj.id)
+              .slice(0, limit)
+              .map((r) => pick(renderObject(state, r), p.fields)),
+          },
+        };
+      }
+      if (edge === 'replies' && obj.kind === 'comment') {
+        const post = state.get(obj.postId) as SimPost;
+        return {
+          body: {
+            data: state
+              .commentsOf(post.id)
+              .filter((c) => c.parentId === obj.id)
+              .map((c) => renderComment(c, post)),
+          },
+        };
+      }
+      if (edge === 'insights' && obj.kind === 'post') {
+        const allowed = INSIGHT_METRICS[obj.platform];
+        const wanted = (p.metric ?? '').split(',').filter(Boolean);
+        const bad = wanted.find((m) => !allowed.includes(m));
+        if (!wanted.length || bad)
+          throw invalidParam(
+            `metric[${Math.max(0, wanted.indexOf(bad ?? ''))}] must be one of the following values: ${allowed.join(', ')}`,
+          );
+        return {
+          body: {
+            data: wanted.map((name) => ({
+              name,
+              period: 'lifetime',
+              values: [{ value: metricValue(state, obj, name) }],
+              title: name,
+              description: `Sandbox ${name}`,
+              id: `${obj.id}/insights/${name}/lifetime`,
+            })),
+          },
+        };
+      }
+      throw unsupported('GET', `${id}/${edge}`);
+    }),
+  );
 
-	if (family === "facebook") {
-		app.get(
-			`${prefix}/pages/search`,
-			handler(ctx, family, "tool", (req) => {
-				authenticate(state, req, family);
-				const q = (params(req).q ?? "").toLowerCase();
-				if (!q) throw invalidParam("The parameter q is required");
-				const data = [...state.objects.values()]
-					.filter((o) => o.kind === "page" && o.name.toLowerCase().includes(q))
-					.map((o) =>
-						pick(renderObject(state, o), params(req).fields ?? "id,name,link"),
-					);
-				return { body: { data } };
-			}),
-		);
-	}
+  if (family === 'facebook') {
+    app.get(
+      `${prefix}/pages/search`,
+      handler(ctx, family, 'tool', (req) => {
+        authenticate(state, req, family);
+        const q = (params(req).q ?? '').toLowerCase();
+        if (!q) throw invalidParam('The parameter q is required');
+        const data = [...state.objects.values()]
+          .filter((o) => o.kind === 'page' && o.name.toLowerCase().includes(q))
+          .map((o) => pick(renderObject(state, o), params(req).fields ?? 'id,name,link'));
+        return { body: { data } };
+      }),
+    );
+  }
 
-	if (family === "threads") {
-		app.get(
-			`${prefix}/profile_lookup`,
-			handler(ctx, family, "tool", (req) => {
-				const token = authenticate(state, req, family);
-				if (!token.scopes.includes("threads_profile_discovery"))
-					throw new SimError(403, {
-						message:
-							"(#10) Application does not have permission for this action",
-						code: 10,
-					});
-				const username = params(req).username ?? "";
-				const u = [...state.objects.values()].find(
-					(o) => o.kind === "threads_user" && o.username === username,
-				);
-				if (!u || u.kind !== "threads_user")
-					throw invalidParam(`The requested user ${username} was not found`);
-				return {
-					body: {
-						username: u.username,
-						name: u.name,
-						profile_picture_url: `https://scontent.cdninstagram.com/sandbox/threads/${u.id}.jpg`,
-						biography: u.biography,
-						follower_count: u.followers,
-						is_verified: u.verified,
-					},
-				};
-			}),
-		);
-	}
+  if (family === 'threads') {
+    app.get(
+      `${prefix}/profile_lookup`,
+      handler(ctx, family, 'tool', (req) => {
+        const token = authenticate(state, req, family);
+        if (!token.scopes.includes('threads_profile_discovery'))
+          throw new SimError(403, {
+            message: '(#10) Application does not have permission for this action',
+            code: 10,
+          });
+        const username = params(req).username ?? '';
+        const u = [...state.objects.values()].find((o) => o.kind === 'threads_user' && o.username === username);
+        if (!u || u.kind !== 'threads_user') throw invalidParam(`The requested user ${username} was not found`);
+        return {
+          body: {
+            username: u.username,
+            name: u.name,
+            profile_picture_url: `https://scontent.cdninstagram.com/sandbox/threads/${u.id}.jpg`,
+            biography: u.biography,
+            follower_count: u.followers,
+            is_verified: u.verified,
+          },
+        };
+      }),
+    );
+  }
 }

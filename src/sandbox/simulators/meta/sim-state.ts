@@ -3,423 +3,399 @@
  * codes and tokens, media containers, posts and comments. Everything is deterministic except token
  * strings; the clock can be advanced so tests can expire tokens and containers without waiting.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from 'node:crypto';
 
-export type Family = "facebook" | "instagram" | "threads";
-export type TokenKind = "user" | "page" | "ig_user" | "threads_user";
+export type Family = 'facebook' | 'instagram' | 'threads';
+export type TokenKind = 'user' | 'page' | 'ig_user' | 'threads_user';
 
 export interface SimToken {
-	token: string;
-	family: Family;
-	kind: TokenKind;
-	/** FB user id, page id, IG user id or Threads user id */
-	subjectId: string;
-	/** the FB user behind a page token */
-	userId: string | null;
-	scopes: string[];
-	expiresAt: number | null;
-	longLived: boolean;
+  token: string;
+  family: Family;
+  kind: TokenKind;
+  /** FB user id, page id, IG user id or Threads user id */
+  subjectId: string;
+  /** the FB user behind a page token */
+  userId: string | null;
+  scopes: string[];
+  expiresAt: number | null;
+  longLived: boolean;
 }
 
 export interface SimCode {
-	family: Family;
-	clientId: string;
-	redirectUri: string;
-	scopes: string[];
-	subjectId: string;
-	used: boolean;
-	expiresAt: number;
+  family: Family;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  subjectId: string;
+  used: boolean;
+  expiresAt: number;
 }
 
 export interface SimStats {
-	views: number;
-	reach: number;
-	likes: number;
-	shares: number;
-	saved: number;
-	clicks: number;
-	reposts: number;
-	quotes: number;
+  views: number;
+  reach: number;
+  likes: number;
+  shares: number;
+  saved: number;
+  clicks: number;
+  reposts: number;
+  quotes: number;
 }
 
 export type SimObject =
-	| { kind: "fb_user"; id: string; name: string; pageIds: string[] }
-	| {
-			kind: "page";
-			id: string;
-			name: string;
-			username: string;
-			category: string;
-			about: string;
-			fanCount: number;
-			igId: string | null;
-			ownerId: string | null;
-	  }
-	| {
-			kind: "ig_user";
-			id: string;
-			username: string;
-			name: string;
-			biography: string;
-			followers: number;
-			follows: number;
-			host: "facebook" | "instagram";
-	  }
-	| {
-			kind: "threads_user";
-			id: string;
-			username: string;
-			name: string;
-			biography: string;
-			followers: number;
-			verified: boolean;
-	  }
-	| SimContainer
-	| SimPost
-	| SimComment
-	| {
-			kind: "fb_photo";
-			id: string;
-			pageId: string;
-			url: string;
-			published: boolean;
-			postId: string | null;
-	  };
+  | { kind: 'fb_user'; id: string; name: string; pageIds: string[] }
+  | {
+      kind: 'page';
+      id: string;
+      name: string;
+      username: string;
+      category: string;
+      about: string;
+      fanCount: number;
+      igId: string | null;
+      ownerId: string | null;
+    }
+  | {
+      kind: 'ig_user';
+      id: string;
+      username: string;
+      name: string;
+      biography: string;
+      followers: number;
+      follows: number;
+      host: 'facebook' | 'instagram';
+    }
+  | {
+      kind: 'threads_user';
+      id: string;
+      username: string;
+      name: string;
+      biography: string;
+      followers: number;
+      verified: boolean;
+    }
+  | SimContainer
+  | SimPost
+  | SimComment
+  | {
+      kind: 'fb_photo';
+      id: string;
+      pageId: string;
+      url: string;
+      published: boolean;
+      postId: string | null;
+    };
 
 export interface SimContainer {
-	kind: "container";
-	id: string;
-	family: Family;
-	ownerId: string;
-	mediaType: string;
-	text: string;
-	children: string[];
-	replyToId: string | null;
-	/** IN_PROGRESS until readyAt, unless failed or published */
-	state: "IN_PROGRESS" | "ERROR" | "PUBLISHED";
-	readyAt: number | null;
-	error: string | null;
-	createdAt: number;
+  kind: 'container';
+  id: string;
+  family: Family;
+  ownerId: string;
+  mediaType: string;
+  text: string;
+  children: string[];
+  replyToId: string | null;
+  /** IN_PROGRESS until readyAt, unless failed or published */
+  state: 'IN_PROGRESS' | 'ERROR' | 'PUBLISHED';
+  readyAt: number | null;
+  error: string | null;
+  createdAt: number;
 }
 
 export interface SimPost {
-	kind: "post";
-	id: string;
-	platform:
-		| "facebook_page"
-		| "instagram_business"
-		| "instagram_standalone"
-		| "threads";
-	ownerId: string;
-	text: string;
-	mediaCount: number;
-	mediaType: string;
-	permalink: string;
-	createdAt: number;
-	replyToId: string | null;
-	/** Facebook videos: processing until readyAt, error when the file could not be fetched */
-	videoState: "processing" | "ready" | "error" | null;
-	readyAt: number | null;
-	stats: SimStats;
+  kind: 'post';
+  id: string;
+  platform: 'facebook_page' | 'instagram_business' | 'instagram_standalone' | 'threads';
+  ownerId: string;
+  text: string;
+  mediaCount: number;
+  mediaType: string;
+  permalink: string;
+  createdAt: number;
+  replyToId: string | null;
+  /** Facebook videos: processing until readyAt, error when the file could not be fetched */
+  videoState: 'processing' | 'ready' | 'error' | null;
+  readyAt: number | null;
+  stats: SimStats;
 }
 
 export interface SimComment {
-	kind: "comment";
-	id: string;
-	postId: string;
-	parentId: string | null;
-	text: string;
-	authorId: string;
-	authorName: string;
-	createdAt: number;
+  kind: 'comment';
+  id: string;
+  postId: string;
+  parentId: string | null;
+  text: string;
+  authorId: string;
+  authorName: string;
+  createdAt: number;
 }
 
 export const CONTAINER_TTL_MS = 24 * 3600 * 1000;
 
 export class MetaSimState {
-	readonly objects = new Map<string, SimObject>();
-	private readonly latestPosts = new Map<string, SimPost>();
-	readonly tokens = new Map<string, SimToken>();
-	readonly codes = new Map<string, SimCode>();
-	/** page tokens are stable per page and user, like Graph's */
-	readonly pageTokens = new Map<string, string>();
-	private seq = 0n;
-	private clockOffsetMs = 0;
-	/** daily publishing quotas (Instagram 100, Threads 250) */
-	publishLimits = { instagram: 100, threads: 250 };
-	readonly seed: {
-		fbUserId: string;
-		pageId: string;
-		secondPageId: string;
-		otherPageId: string;
-		igBusinessId: string;
-		otherIgBusinessId: string;
-		igStandaloneId: string;
-		threadsUserId: string;
-		otherThreadsUserId: string;
-	};
+  readonly objects = new Map<string, SimObject>();
+  private readonly latestPosts = new Map<string, SimPost>();
+  readonly tokens = new Map<string, SimToken>();
+  readonly codes = new Map<string, SimCode>();
+  /** page tokens are stable per page and user, like Graph's */
+  readonly pageTokens = new Map<string, string>();
+  private seq = 0n;
+  private clockOffsetMs = 0;
+  /** daily publishing quotas (Instagram 100, Threads 250) */
+  publishLimits = { instagram: 100, threads: 250 };
+  readonly seed: {
+    fbUserId: string;
+    pageId: string;
+    secondPageId: string;
+    otherPageId: string;
+    igBusinessId: string;
+    otherIgBusinessId: string;
+    igStandaloneId: string;
+    threadsUserId: string;
+    otherThreadsUserId: string;
+  };
 
-	constructor(readonly containerDelayMs: number) {
-		const fbUserId = this.nextId();
-		const igBusinessId = this.nextId();
-		const otherIgBusinessId = this.nextId();
-		const pageId = this.nextId();
-		const secondPageId = this.nextId();
-		const otherPageId = this.nextId();
-		const igStandaloneId = this.nextId();
-		const threadsUserId = this.nextId();
-		const otherThreadsUserId = this.nextId();
-		this.seed = {
-			fbUserId,
-			pageId,
-			secondPageId,
-			otherPageId,
-			igBusinessId,
-			otherIgBusinessId,
-			igStandaloneId,
-			threadsUserId,
-			otherThreadsUserId,
-		};
-		this.put({
-			kind: "fb_user",
-			id: fbUserId,
-			name: "Sandbox User",
-			pageIds: [pageId, secondPageId],
-		});
-		this.put({
-			kind: "page",
-			id: pageId,
-			name: "Sandbox Coffee",
-			username: "sandboxcoffee",
-			category: "Coffee Shop",
-			about: "Sandbox page",
-			fanCount: 1200,
-			igId: igBusinessId,
-			ownerId: fbUserId,
-		});
-		this.put({
-			kind: "page",
-			id: secondPageId,
-			name: "Sandbox Books",
-			username: "sandboxbooks",
-			category: "Bookstore",
-			about: "Second sandbox page",
-			fanCount: 87,
-			igId: null,
-			ownerId: fbUserId,
-		});
-		this.put({
-			kind: "page",
-			id: otherPageId,
-			name: "Other Coffee Roasters",
-			username: "othercoffee",
-			category: "Coffee Shop",
-			about: "Not managed by the sandbox user",
-			fanCount: 54000,
-			igId: otherIgBusinessId,
-			ownerId: null,
-		});
-		this.put({
-			kind: "ig_user",
-			id: igBusinessId,
-			username: "sandbox.coffee",
-			name: "Sandbox Coffee",
-			biography: "Sandbox business account",
-			followers: 950,
-			follows: 12,
-			host: "facebook",
-		});
-		this.put({
-			kind: "ig_user",
-			id: otherIgBusinessId,
-			username: "other.coffee",
-			name: "Other Coffee Roasters",
-			biography: "Another business",
-			followers: 48000,
-			follows: 301,
-			host: "facebook",
-		});
-		this.put({
-			kind: "ig_user",
-			id: igStandaloneId,
-			username: "sandbox.studio",
-			name: "Sandbox Studio",
-			biography: "Sandbox creator account",
-			followers: 310,
-			follows: 45,
-			host: "instagram",
-		});
-		this.put({
-			kind: "threads_user",
-			id: threadsUserId,
-			username: "sandbox.threads",
-			name: "Sandbox Threads",
-			biography: "Sandbox Threads profile",
-			followers: 77,
-			verified: false,
-		});
-		this.put({
-			kind: "threads_user",
-			id: otherThreadsUserId,
-			username: "other.threads",
-			name: "Other Threads",
-			biography: "Someone else",
-			followers: 9100,
-			verified: true,
-		});
-	}
+  constructor(readonly containerDelayMs: number) {
+    const fbUserId = this.nextId();
+    const igBusinessId = this.nextId();
+    const otherIgBusinessId = this.nextId();
+    const pageId = this.nextId();
+    const secondPageId = this.nextId();
+    const otherPageId = this.nextId();
+    const igStandaloneId = this.nextId();
+    const threadsUserId = this.nextId();
+    const otherThreadsUserId = this.nextId();
+    this.seed = {
+      fbUserId,
+      pageId,
+      secondPageId,
+      otherPageId,
+      igBusinessId,
+      otherIgBusinessId,
+      igStandaloneId,
+      threadsUserId,
+      otherThreadsUserId,
+    };
+    this.put({
+      kind: 'fb_user',
+      id: fbUserId,
+      name: 'Sandbox User',
+      pageIds: [pageId, secondPageId],
+    });
+    this.put({
+      kind: 'page',
+      id: pageId,
+      name: 'Sandbox Coffee',
+      username: 'sandboxcoffee',
+      category: 'Coffee Shop',
+      about: 'Sandbox page',
+      fanCount: 1200,
+      igId: igBusinessId,
+      ownerId: fbUserId,
+    });
+    this.put({
+      kind: 'page',
+      id: secondPageId,
+      name: 'Sandbox Books',
+      username: 'sandboxbooks',
+      category: 'Bookstore',
+      about: 'Second sandbox page',
+      fanCount: 87,
+      igId: null,
+      ownerId: fbUserId,
+    });
+    this.put({
+      kind: 'page',
+      id: otherPageId,
+      name: 'Other Coffee Roasters',
+      username: 'othercoffee',
+      category: 'Coffee Shop',
+      about: 'Not managed by the sandbox user',
+      fanCount: 54000,
+      igId: otherIgBusinessId,
+      ownerId: null,
+    });
+    this.put({
+      kind: 'ig_user',
+      id: igBusinessId,
+      username: 'sandbox.coffee',
+      name: 'Sandbox Coffee',
+      biography: 'Sandbox business account',
+      followers: 950,
+      follows: 12,
+      host: 'facebook',
+    });
+    this.put({
+      kind: 'ig_user',
+      id: otherIgBusinessId,
+      username: 'other.coffee',
+      name: 'Other Coffee Roasters',
+      biography: 'Another business',
+      followers: 48000,
+      follows: 301,
+      host: 'facebook',
+    });
+    this.put({
+      kind: 'ig_user',
+      id: igStandaloneId,
+      username: 'sandbox.studio',
+      name: 'Sandbox Studio',
+      biography: 'Sandbox creator account',
+      followers: 310,
+      follows: 45,
+      host: 'instagram',
+    });
+    this.put({
+      kind: 'threads_user',
+      id: threadsUserId,
+      username: 'sandbox.threads',
+      name: 'Sandbox Threads',
+      biography: 'Sandbox Threads profile',
+      followers: 77,
+      verified: false,
+    });
+    this.put({
+      kind: 'threads_user',
+      id: otherThreadsUserId,
+      username: 'other.threads',
+      name: 'Other Threads',
+      biography: 'Someone else',
+      followers: 9100,
+      verified: true,
+    });
+  }
 
-	now(): number {
-		return Date.now() + this.clockOffsetMs;
-	}
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
 
-	/** moves the simulator's clock forward (token expiry, container expiry) */
-	advanceClock(ms: number): void {
-		this.clockOffsetMs += ms;
-	}
+  /** moves the simulator's clock forward (token expiry, container expiry) */
+  advanceClock(ms: number): void {
+    this.clockOffsetMs += ms;
+  }
 
-	nextId(): string {
-		this.seq += 1n;
-		return String(17841400000000000n + this.seq);
-	}
+  nextId(): string {
+    this.seq += 1n;
+    return String(17841400000000000n + this.seq);
+  }
 
-	put<T extends SimObject>(obj: T): T {
-		this.objects.set(obj.id, obj);
-		if (obj.kind === "post" && !obj.replyToId) {
-			// the newest top-level post per owner, for the duplicate-status check without a scan
-			const cur = this.latestPosts.get(obj.ownerId);
-			if (!cur || cur.id === obj.id || obj.createdAt > cur.createdAt)
-				this.latestPosts.set(obj.ownerId, obj);
-		}
-		return obj;
-	}
+  put<T extends SimObject>(obj: T): T {
+    this.objects.set(obj.id, obj);
+    if (obj.kind === 'post' && !obj.replyToId) {
+      // the newest top-level post per owner, for the duplicate-status check without a scan
+      const cur = this.latestPosts.get(obj.ownerId);
+      if (!cur || cur.id === obj.id || obj.createdAt > cur.createdAt) this.latestPosts.set(obj.ownerId, obj);
+    }
+    return obj;
+  }
 
-	/** The owner's most recent top-level post (the first stored one among equal times). */
-	latestPostOf(ownerId: string): SimPost | undefined {
-		return this.latestPosts.get(ownerId);
-	}
+  /** The owner's most recent top-level post (the first stored one among equal times). */
+  latestPostOf(ownerId: string): SimPost | undefined {
+    return this.latestPosts.get(ownerId);
+  }
 
-	get(id: string): SimObject | undefined {
-		return this.objects.get(id);
-	}
+  get(id: string): SimObject | undefined {
+    return this.objects.get(id);
+  }
 
-	issueCode(code: Omit<SimCode, "used" | "expiresAt">): string {
-		const value = `AQ${randomBytes(18).toString("base64url")}`;
-		this.codes.set(value, {
-			...code,
-			used: false,
-			expiresAt: this.now() + 10 * 60 * 1000,
-		});
-		return value;
-	}
+  issueCode(code: Omit<SimCode, 'used' | 'expiresAt'>): string {
+    const value = `AQ${randomBytes(18).toString('base64url')}`;
+    this.codes.set(value, {
+      ...code,
+      used: false,
+      expiresAt: this.now() + 10 * 60 * 1000,
+    });
+    return value;
+  }
 
-	issueToken(
-		t: Omit<SimToken, "token" | "expiresAt"> & { ttlSeconds: number | null },
-	): SimToken {
-		const prefix = {
-			facebook: t.kind === "page" ? "EAAP" : "EAAB",
-			instagram: "IGAA",
-			threads: "THAA",
-		}[t.family];
-		const token: SimToken = {
-			token: `${prefix}${randomBytes(24).toString("base64url")}`,
-			family: t.family,
-			kind: t.kind,
-			subjectId: t.subjectId,
-			userId: t.userId,
-			scopes: t.scopes,
-			longLived: t.longLived,
-			expiresAt:
-				t.ttlSeconds === null ? null : this.now() + t.ttlSeconds * 1000,
-		};
-		this.tokens.set(token.token, token);
-		return token;
-	}
+  issueToken(t: Omit<SimToken, 'token' | 'expiresAt'> & { ttlSeconds: number | null }): SimToken {
+    const prefix = {
+      facebook: t.kind === 'page' ? 'EAAP' : 'EAAB',
+      instagram: 'IGAA',
+      threads: 'THAA',
+    }[t.family];
+    const token: SimToken = {
+      token: `${prefix}${randomBytes(24).toString('base64url')}`,
+      family: t.family,
+      kind: t.kind,
+      subjectId: t.subjectId,
+      userId: t.userId,
+      scopes: t.scopes,
+      longLived: t.longLived,
+      expiresAt: t.ttlSeconds === null ? null : this.now() + t.ttlSeconds * 1000,
+    };
+    this.tokens.set(token.token, token);
+    return token;
+  }
 
-	/** the stable page token of a page for the user behind `user` */
-	pageToken(page: string, user: SimToken): SimToken {
-		const key = `${page}:${user.subjectId}`;
-		const existing = this.pageTokens.get(key);
-		const found = existing ? this.tokens.get(existing) : undefined;
-		if (found) return found;
-		// a page token from a long-lived user token does not expire
-		const issued = this.issueToken({
-			family: "facebook",
-			kind: "page",
-			subjectId: page,
-			userId: user.subjectId,
-			scopes: user.scopes,
-			longLived: true,
-			ttlSeconds: user.longLived ? null : 3600,
-		});
-		this.pageTokens.set(key, issued.token);
-		return issued;
-	}
+  /** the stable page token of a page for the user behind `user` */
+  pageToken(page: string, user: SimToken): SimToken {
+    const key = `${page}:${user.subjectId}`;
+    const existing = this.pageTokens.get(key);
+    const found = existing ? this.tokens.get(existing) : undefined;
+    if (found) return found;
+    // a page token from a long-lived user token does not expire
+    const issued = this.issueToken({
+      family: 'facebook',
+      kind: 'page',
+      subjectId: page,
+      userId: user.subjectId,
+      scopes: user.scopes,
+      longLived: true,
+      ttlSeconds: user.longLived ? null : 3600,
+    });
+    this.pageTokens.set(key, issued.token);
+    return issued;
+  }
 
-	revokeUser(userId: string, family: Family): number {
-		let n = 0;
-		for (const [value, t] of this.tokens) {
-			if (
-				t.family === family &&
-				(t.subjectId === userId || t.userId === userId)
-			) {
-				this.tokens.delete(value);
-				n += 1;
-			}
-		}
-		for (const [key, value] of this.pageTokens)
-			if (!this.tokens.has(value)) this.pageTokens.delete(key);
-		return n;
-	}
+  revokeUser(userId: string, family: Family): number {
+    let n = 0;
+    for (const [value, t] of this.tokens) {
+      if (t.family === family && (t.subjectId === userId || t.userId === userId)) {
+        this.tokens.delete(value);
+        n += 1;
+      }
+    }
+    for (const [key, value] of this.pageTokens) if (!this.tokens.has(value)) this.pageTokens.delete(key);
+    return n;
+  }
 
-	/** live container status as Graph reports it */
-	containerStatus(
-		c: SimContainer,
-	): "IN_PROGRESS" | "FINISHED" | "ERROR" | "PUBLISHED" | "EXPIRED" {
-		if (c.state !== "IN_PROGRESS") return c.state;
-		if (this.now() - c.createdAt > CONTAINER_TTL_MS) return "EXPIRED";
-		return c.readyAt !== null && this.now() >= c.readyAt
-			? "FINISHED"
-			: "IN_PROGRESS";
-	}
+  /** live container status as Graph reports it */
+  containerStatus(c: SimContainer): 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'PUBLISHED' | 'EXPIRED' {
+    if (c.state !== 'IN_PROGRESS') return c.state;
+    if (this.now() - c.createdAt > CONTAINER_TTL_MS) return 'EXPIRED';
+    return c.readyAt !== null && this.now() >= c.readyAt ? 'FINISHED' : 'IN_PROGRESS';
+  }
 
-	postsOf(ownerId: string, sinceMs: number): SimPost[] {
-		const out: SimPost[] = [];
-		for (const o of this.objects.values())
-			if (
-				o.kind === "post" &&
-				o.ownerId === ownerId &&
-				o.createdAt >= sinceMs &&
-				!o.replyToId
-			)
-				out.push(o);
-		return out;
-	}
+  postsOf(ownerId: string, sinceMs: number): SimPost[] {
+    const out: SimPost[] = [];
+    for (const o of this.objects.values())
+      if (o.kind === 'post' && o.ownerId === ownerId && o.createdAt >= sinceMs && !o.replyToId) out.push(o);
+    return out;
+  }
 
-	commentsOf(postId: string): SimComment[] {
-		const out: SimComment[] = [];
-		for (const o of this.objects.values())
-			if (o.kind === "comment" && o.postId === postId) out.push(o);
-		return out.sort((a, b) => a.createdAt - b.createdAt);
-	}
+  commentsOf(postId: string): SimComment[] {
+    const out: SimComment[] = [];
+    for (const o of this.objects.values()) if (o.kind === 'comment' && o.postId === postId) out.push(o);
+    return out.sort((a, b) => a.createdAt - b.createdAt);
+  }
 
-	repliesTo(id: string): SimPost[] {
-		const out: SimPost[] = [];
-		for (const o of this.objects.values())
-			if (o.kind === "post" && o.replyToId === id) out.push(o);
-		return out.sort((a, b) => a.createdAt - b.createdAt);
-	}
+  repliesTo(id: string): SimPost[] {
+    const out: SimPost[] = [];
+    for (const o of this.objects.values()) if (o.kind === 'post' && o.replyToId === id) out.push(o);
+    return out.sort((a, b) => a.createdAt - b.createdAt);
+  }
 }
 
 export function emptyStats(): SimStats {
-	return {
-		views: 0,
-		reach: 0,
-		likes: 0,
-		shares: 0,
-		saved: 0,
-		clicks: 0,
-		reposts: 0,
-		quotes: 0,
-	};
+  return {
+    views: 0,
+    reach: 0,
+    likes: 0,
+    shares: 0,
+    saved: 0,
+    clicks: 0,
+    reposts: 0,
+    quotes: 0,
+  };
 }

@@ -35,8 +35,6 @@ export class ChannelUnavailableError extends Error {
   }
 }
 
-const USABLE = ['connected', 'expiring', 'refresh_needed'];
-
 export class ChannelGateway {
   readonly registry: ProviderRegistry;
   private readonly vault: TokenVault;
@@ -87,7 +85,7 @@ export class ChannelGateway {
       .where('pc.organization_id', '=', organizationId)
       .where('pc.profile_id', '=', profileId)
       .where('pc.enabled', '=', true)
-      .where('c.state', 'in', USABLE as never[])
+      .where('c.state', 'in', [...USABLE_STATES])
       .orderBy('pc.position')
       .orderBy('pc.id')
       .execute();

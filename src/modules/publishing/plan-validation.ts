@@ -5,6 +5,7 @@
  */
 import type { MediaKind, Platform, ProviderSettingRule } from '../../providers/provider.js';
 import { PLATFORMS } from '../../providers/provider.js';
+import { USABLE_STATES } from '../channels/channel-states.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import type { StoredMedia } from './publishing.tables.js';
 import { countHashtags, countMentions, countText, countUrls } from './text-count.js';
@@ -72,7 +73,6 @@ export interface PlanValidation {
   issues: PlanIssue[];
 }
 
-const PUBLISHABLE_CHANNEL_STATES = ['connected', 'expiring', 'refresh_needed'];
 const MB = 1024 * 1024;
 const fmtBytes = (n: number) => (n >= MB ? `${(n / MB).toFixed(1)} MB` : `${n} bytes`);
 export const FIRST_COMMENT_MAX_DELAY_MS = 86_400_000;
@@ -167,7 +167,7 @@ function validateTarget(facts: ValidationFacts, t: PlanTargetInput, index: numbe
         `Channel ${t.channelAccountId} is a ${channel.platform} channel, not ${t.platform}.`,
       );
     }
-    if (!PUBLISHABLE_CHANNEL_STATES.includes(channel.state)) {
+    if (!(USABLE_STATES as readonly string[]).includes(channel.state)) {
       list.block(
         'channel_not_connected',
         [...base, 'channelAccountId'],

@@ -11,7 +11,7 @@
  * - lost_response: perform the operation (the post exists) and then destroy the socket without answering
  */
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 
 export type FailureKind = 'expired_token' | 'rate_limit' | 'server_error' | 'timeout' | 'lost_response';
 
@@ -103,4 +103,70 @@ export async function startSimulatorServer<S, B>(
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return { url, close: () => app.close(), ledger, failures, state, baseUrls: baseUrls(url) };
+}
+
+/** What a simulator handler answers. */
+export interface SimResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Thrown by simulator handlers to answer an error result. */
+export class SimAnswer extends Error {
+  constructor(readonly result: SimResult) {
+    super('simulated answer');
+  }
+}
+
+/** Waits `ms`, or less when the client closes the connection first. */
+export function holdUnlessClosed(req: FastifyRequest, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    function done() {
+      clearTimeout(timer);
+      req.raw.socket?.off('close', done);
+      resolve();
+    }
+    req.raw.socket?.once('close', done);
+  });
+}
+
+/**
+ * Runs a simulator handler under the failure switches. expired_token / rate_limit / server_error answer the
+ * platform's own error (rendered by `answerFor`) instead of the handler; timeout holds the request first;
+ * lost_response runs the handler (the effect happens) and then destroys the socket without answering.
+ * Returns the result to send, or null when there is nothing to send (the reply is hijacked).
+ */
+export async function runWithFailures(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  failures: FailureQueue,
+  operation: string,
+  answerFor: (failure: FailureRule) => SimAnswer,
+  handler: (req: FastifyRequest) => Promise<SimResult> | SimResult,
+): Promise<SimResult | null> {
+  let result: SimResult;
+  const failure = failures.take(operation);
+  try {
+    if (failure?.kind === 'expired_token' || failure?.kind === 'rate_limit' || failure?.kind === 'server_error') throw answerFor(failure);
+    if (failure?.kind === 'timeout') {
+      await holdUnlessClosed(req, failure.delayMs ?? 30_000);
+      if (req.raw.destroyed || req.raw.socket?.destroyed) {
+        reply.hijack();
+        return null;
+      }
+    }
+    result = await handler(req);
+  } catch (err) {
+    if (!(err instanceof SimAnswer)) throw err;
+    result = err.result;
+  }
+  if (failure?.kind === 'lost_response') {
+    reply.hijack();
+    req.raw.socket?.destroy();
+    return null;
+  }
+  return result;
 }

@@ -3,21 +3,17 @@
  * switches of the FailureQueue, body parsers, and bearer-token checks.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FailureQueue, SimulatorLedger } from '../../simulator-kit.js';
+import {
+  type FailureQueue,
+  type FailureRule,
+  runWithFailures,
+  SimAnswer,
+  type SimResult,
+  type SimulatorLedger,
+} from '../../simulator-kit.js';
 import { type TiktokSimToken, type TiktokSimulatorState, randomId } from './tiktok-sim.state.js';
 
-export interface SimResult {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-/** Thrown by handlers to answer an error result. */
-export class SimAnswer extends Error {
-  constructor(readonly result: SimResult) {
-    super('simulated answer');
-  }
-}
+export { SimAnswer, type SimResult };
 
 const logId = () => `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomId(9).toUpperCase()}`;
 
@@ -50,19 +46,6 @@ export interface SimContext {
   failures: FailureQueue;
 }
 
-function holdUnlessClosed(req: FastifyRequest, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    function done() {
-      clearTimeout(timer);
-      req.raw.socket?.off('close', done);
-      resolve();
-    }
-    req.raw.socket?.once('close', done);
-  });
-}
-
 /**
  * Wraps a handler with the failure switches. expired_token / rate_limit / server_error answer instead of the
  * handler; timeout holds the request first; lost_response runs the handler (the effect happens) and then
@@ -74,37 +57,22 @@ export function simulate(
   style: 'api' | 'oauth',
   handler: (req: FastifyRequest) => Promise<SimResult> | SimResult,
 ) {
+  const answerFor = (failure: FailureRule): SimAnswer => {
+    if (failure.kind === 'expired_token') {
+      return style === 'oauth'
+        ? oauthError(400, 'invalid_grant', 'Authorization code or refresh token is expired or invalid.')
+        : apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+    }
+    if (failure.kind === 'rate_limit') {
+      const headers = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : undefined;
+      return apiError(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', headers);
+    }
+    return apiError(500, 'internal_error', 'Something went wrong. Please try again later.');
+  };
   return async (req: FastifyRequest, reply: FastifyReply) => {
     ctx.ledger.record(operation, req.method, req.url);
-    let result: SimResult;
-    let lose = false;
-    try {
-      const failure = ctx.failures.take(operation);
-      if (failure?.kind === 'expired_token') {
-        throw style === 'oauth'
-          ? oauthError(400, 'invalid_grant', 'Authorization code or refresh token is expired or invalid.')
-          : apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
-      }
-      if (failure?.kind === 'rate_limit') {
-        const headers = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : undefined;
-        throw apiError(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', headers);
-      }
-      if (failure?.kind === 'server_error') throw apiError(500, 'internal_error', 'Something went wrong. Please try again later.');
-      if (failure?.kind === 'timeout') {
-        await holdUnlessClosed(req, failure.delayMs ?? 30_000);
-        if (req.raw.destroyed || req.raw.socket?.destroyed) return reply.hijack();
-      }
-      lose = failure?.kind === 'lost_response';
-      result = await handler(req);
-    } catch (err) {
-      if (!(err instanceof SimAnswer)) throw err;
-      result = err.result;
-    }
-    if (lose) {
-      reply.hijack();
-      req.raw.socket?.destroy();
-      return;
-    }
+    const result = await runWithFailures(req, reply, ctx.failures, operation, answerFor, handler);
+    if (!result) return;
     if (result.headers) reply.headers(result.headers);
     return reply.code(result.status).send(result.body ?? '');
   };

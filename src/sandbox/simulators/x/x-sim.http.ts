@@ -3,20 +3,17 @@
  * switches of the FailureQueue, bearer-token and scope checks, and form / multipart body parsing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FailureQueue, SimulatorLedger } from '../../simulator-kit.js';
+import {
+  type FailureQueue,
+  type FailureRule,
+  runWithFailures,
+  SimAnswer,
+  type SimResult,
+  type SimulatorLedger,
+} from '../../simulator-kit.js';
 import type { XSimulatorState } from './x-sim.state.js';
 
-export interface SimResult {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export class SimAnswer extends Error {
-  constructor(readonly result: SimResult) {
-    super('simulated answer');
-  }
-}
+export { SimAnswer, type SimResult };
 
 export interface XSimContext {
   state: XSimulatorState;
@@ -65,60 +62,32 @@ export function oauthError(status: number, error: string, description: string) {
 /** Rate headers computed for this request by authorize(); added to whatever the request answers. */
 const rateHeaders = new WeakMap<FastifyRequest, Record<string, string>>();
 
-function holdUnlessClosed(req: FastifyRequest, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    function done() {
-      clearTimeout(timer);
-      req.raw.socket?.off('close', done);
-      resolve();
-    }
-    req.raw.socket?.once('close', done);
-  });
-}
-
 /**
  * Wraps a handler with the failure switches: expired_token / rate_limit / server_error answer instead of
  * the handler; timeout holds the request first; lost_response runs the handler (the post is created) and
  * then destroys the socket without answering.
  */
 export function simulate(ctx: XSimContext, operation: string, handler: (req: FastifyRequest) => Promise<SimResult> | SimResult) {
+  const answerFor = (failure: FailureRule): SimAnswer => {
+    if (failure.kind === 'expired_token') {
+      return operation === 'token'
+        ? oauthError(400, 'invalid_request', 'Value passed for the token was invalid.')
+        : problem(401, 'Unauthorized');
+    }
+    if (failure.kind === 'rate_limit') {
+      const wait = failure.retryAfterSeconds ?? 60;
+      return problem(429, 'Too Many Requests', 'about:blank', {
+        'x-rate-limit-limit': '1',
+        'x-rate-limit-remaining': '0',
+        'x-rate-limit-reset': String(Math.ceil(Date.now() / 1000) + wait),
+      });
+    }
+    return problem(503, 'Service Unavailable');
+  };
   return async (req: FastifyRequest, reply: FastifyReply) => {
     ctx.ledger.record(operation, req.method, req.url);
-    let result: SimResult;
-    let lose = false;
-    try {
-      const failure = ctx.failures.take(operation);
-      if (failure?.kind === 'expired_token') {
-        throw operation === 'token'
-          ? oauthError(400, 'invalid_request', 'Value passed for the token was invalid.')
-          : problem(401, 'Unauthorized');
-      }
-      if (failure?.kind === 'rate_limit') {
-        const wait = failure.retryAfterSeconds ?? 60;
-        throw problem(429, 'Too Many Requests', 'about:blank', {
-          'x-rate-limit-limit': '1',
-          'x-rate-limit-remaining': '0',
-          'x-rate-limit-reset': String(Math.ceil(Date.now() / 1000) + wait),
-        });
-      }
-      if (failure?.kind === 'server_error') throw problem(503, 'Service Unavailable');
-      if (failure?.kind === 'timeout') {
-        await holdUnlessClosed(req, failure.delayMs ?? 30_000);
-        if (req.raw.destroyed || req.raw.socket?.destroyed) return reply.hijack();
-      }
-      lose = failure?.kind === 'lost_response';
-      result = await handler(req);
-    } catch (err) {
-      if (!(err instanceof SimAnswer)) throw err;
-      result = err.result;
-    }
-    if (lose) {
-      reply.hijack();
-      req.raw.socket?.destroy();
-      return;
-    }
+    const result = await runWithFailures(req, reply, ctx.failures, operation, answerFor, handler);
+    if (!result) return;
     reply.headers({
       ...(rateHeaders.get(req) ?? {}),
       ...(result.headers ?? {}),

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Counters } from './platform/counters/index.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import type { JobQueue } from './platform/queue/job-queue.js';
+import type { EventOutbox } from './platform/events/outbox.js';
 import type { Encryptor } from './platform/secrets/encryption.js';
 
 export interface Clock {
@@ -22,6 +23,8 @@ export interface AppDeps {
   counters: Counters;
   jobs: JobQueue;
   encryptor: Encryptor;
+  /** the event outbox: areas record events in the transaction of their change */
+  events: EventOutbox;
   clock: Clock;
   version: string;
   /** filled by the media library; default reports the data dir disk store */

@@ -28,6 +28,7 @@ import { mediaJobDefinitions } from '../modules/media/media.module.js';
 import { createJobQueue, type JobDefinition } from '../platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
 import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
+import { EventOutbox } from '../platform/events/outbox.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -102,7 +103,8 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
   const runsWorker = role !== 'api';
   const jobs = createJobQueue(database, { supervise: runsWorker, schedule: runsWorker });
   await jobs.start();
-  const deps: AppDeps = { config, database, counters, jobs, encryptor, clock: systemClock, version: VERSION };
+  const events = new EventOutbox(() => systemClock.now());
+  const deps: AppDeps = { config, database, counters, jobs, encryptor, events, clock: systemClock, version: VERSION };
 
   let socketServer: PGLiteSocketServer | null = null;
   if (database.pglite && database.lock)

@@ -19,6 +19,7 @@ import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { createJobQueue } from '../../src/platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../../src/platform/queue/worker.js';
 import { Encryptor } from '../../src/platform/secrets/encryption.js';
+import { EventOutbox } from '../../src/platform/events/outbox.js';
 import { IdentityService } from '../../src/modules/identity/identity.service.js';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
 import { jobDefinitions } from '../../src/main/runtime.js';
@@ -148,7 +149,16 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
   });
   const jobs = createJobQueue(database, { supervise: false, schedule: false });
   await jobs.start();
-  const deps: AppDeps = { config, database, counters, jobs, encryptor: new Encryptor(randomBytes(32)), clock, version: '0.1.0-test' };
+  const deps: AppDeps = {
+    config,
+    database,
+    counters,
+    jobs,
+    encryptor: new Encryptor(randomBytes(32)),
+    events: new EventOutbox(() => clock.now()),
+    clock,
+    version: '0.1.0-test',
+  };
   const app = await buildApp(deps, { logger: false });
   await app.ready();
   const workers: WorkerHandle[] = [];

@@ -7,6 +7,7 @@ import type { PublishingTables } from '../../modules/publishing/publishing.table
 import type { ToolTables } from '../../modules/tools/tools.tables.js';
 import type { ChannelTables } from '../../modules/channels/channels.tables.js';
 import type { ColumnType, Generated } from 'kysely';
+import type { EventTables } from '../events/event-types.js';
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -105,4 +106,4 @@ export interface FoundationTables {
 }
 
 // Areas add their table interfaces to this intersection (tools, media, channels, publishing).
-export interface Database extends FoundationTables, MediaTables, ChannelTables, ToolTables, PublishingTables {}
+export interface Database extends FoundationTables, MediaTables, ChannelTables, ToolTables, PublishingTables, EventTables {}

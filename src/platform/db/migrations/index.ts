@@ -8,6 +8,7 @@ import * as m0002 from './0002-tools.js';
 import * as m0004 from './0004-channels.js';
 import * as m0003 from './0003-media.js';
 import * as m0005 from './0005-publishing.js';
+import * as m0006 from './0006-events.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -19,4 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0004-channels': m0004,
   // publishing: register the publishing migration here
   '0005-publishing': m0005,
+  // the event outbox (webhooks fan it out)
+  '0006-events': m0006,
 };

@@ -1,0 +1,42 @@
+/** The event catalog (ROUTES.md, "Webhook events"): every `type` an event row may carry. */
+export const EVENT_TYPES = [
+  'publish_job.created',
+  'publish_job.scheduled',
+  'publish_job.completed',
+  'publish_job.cancelled',
+  'publish_target.published',
+  'publish_target.failed',
+  'publish_target.needs_attention',
+  'publish_batch.committed',
+  'publish_batch.completed',
+  'channel_account.connected',
+  'channel_account.refresh_needed',
+  'channel_account.reconnect_required',
+  'channel_account.disconnected',
+  'media.ready',
+  'media.deleted',
+  'social_comment.received',
+  'social_comment.replied',
+  'automation_run.succeeded',
+  'automation_run.failed',
+  'webhook_endpoint.test',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EventsTable {
+  /** evt_<ULID>; also the `webhook-id` of every delivery of this event */
+  id: string;
+  organization_id: string;
+  type: string;
+  /** the resource as the API answers it */
+  data: unknown;
+  sequence_key: string | null;
+  sequence: number | null;
+  created_at: Date;
+  fanned_out_at: Date | null;
+}
+
+export interface EventTables {
+  events: EventsTable;
+}

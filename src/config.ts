@@ -116,9 +116,10 @@ export const EnvSchema = Type.Object({
   ),
   SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS: Int(86_400, 'Lifetime of signed media content URLs.', 60),
   SERVICE_MEDIA_S3_PREFIX: Str('Key prefix of media objects inside the bucket (e.g. media/).'),
-  SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: Str(
-    'Tests only: comma-separated IPs/CIDRs that remote media import may reach despite the address policy (e.g. 127.0.0.1/32). Refused at boot when NODE_ENV=production.',
+  SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: Str(
+    'Tests only: comma-separated IPs/CIDRs that outbound requests to user-given URLs (media import, webhook deliveries, RSS feeds) may reach despite the address policy (e.g. 127.0.0.1/32). Refused at boot when NODE_ENV=production.',
   ),
+  SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: Str('Older name of SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS (both are read).'),
   // media: further media settings go here
 
   // ---- providers
@@ -191,6 +192,8 @@ export interface Config {
   readonly dbSocketPath: string;
   readonly publicBaseUrl: string;
   readonly publicApiOrigins: readonly string[] | null;
+  /** tests only: addresses the guarded outbound client may reach (both allow-list settings, merged) */
+  readonly outboundAllowAddresses: readonly string[];
   gateOpen(gate: FeatureGate): boolean;
 }
 
@@ -226,6 +229,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dbSocketPath: env.SERVICE_DB_SOCKET_PATH ?? path.join(dataDir, '.s.PGSQL.5432'),
     publicBaseUrl: (env.SERVICE_PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     publicApiOrigins: origins && origins.length > 0 ? origins : null,
+    outboundAllowAddresses: Object.freeze(
+      [env.SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS, env.SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS]
+        .flatMap((v) => (v ?? '').split(','))
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
     gateOpen: (gate: FeatureGate) => env[gate] !== false,
   });
 }

@@ -62,11 +62,7 @@ export function createMediaModule(deps: AppDeps): MediaModule {
   const now = () => deps.clock.now();
   const stores = mediaStoresFromConfig(deps);
   const store = stores.primary;
-  const allow = (env.SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const client = new GuardedHttpClient({ allowAddresses: allow, environment: env.NODE_ENV });
+  const client = new GuardedHttpClient({ allowAddresses: [...deps.config.outboundAllowAddresses], environment: env.NODE_ENV });
   const budget = new ImportBudget(
     () => selectStore(env.SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE, deps.counters),
     () => now().getTime(),

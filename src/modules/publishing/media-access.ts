@@ -42,12 +42,8 @@ export class MediaAccess {
       deps.config.publicBaseUrl,
       env.SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS,
     );
-    const allow = (env.SERVICE_MEDIA_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
     this.client = new GuardedHttpClient({
-      allowAddresses: allow,
+      allowAddresses: [...deps.config.outboundAllowAddresses],
       environment: env.NODE_ENV,
     });
   }

@@ -35,7 +35,8 @@ describe('event outbox', () => {
         ],
       );
       assert.deepEqual(rows[1]!.data, { type: 'publish_target.published' });
-      assert.ok(rows.every((r) => r.id.startsWith('evt_') && r.organization_id === organizationId && r.fanned_out_at === null));
+      // fanned_out_at belongs to the webhooks fan-out, which may already have run inside the same transaction
+      assert.ok(rows.every((r) => r.id.startsWith('evt_') && r.organization_id === organizationId));
       assert.deepEqual(heard, [
         'publish_job.created:1:visible',
         'publish_job.created:1:visible',

@@ -1,0 +1,49 @@
+/**
+ * Webhook events of publishing, recorded in the transaction of the change (the event outbox):
+ * publish_job.created, publish_target.published / failed / needs_attention, publish_job.completed.
+ * Every event of one job shares the job id as sequence key, so receivers can order them.
+ */
+import type { Executor } from '../../platform/db/database.js';
+import type { EventOutbox } from '../../platform/events/outbox.js';
+import { deriveJobStatus } from './publish-states.js';
+import { toJob, toTarget } from './publishing.mappers.js';
+import { publishingRepository, type TargetRow } from './publishing.repository.js';
+
+const COMPLETED = new Set(['published', 'partially_published', 'failed']);
+const TARGET_EVENTS = {
+  published: 'publish_target.published',
+  failed: 'publish_target.failed',
+  needs_attention: 'publish_target.needs_attention',
+} as const;
+
+export async function recordJobCreated(events: EventOutbox, tx: Executor, organizationId: string, jobId: string): Promise<void> {
+  const job = await publishingRepository.getJob(tx, organizationId, jobId);
+  if (!job) return;
+  const targets = await publishingRepository.targetsOf(tx, organizationId, [jobId]);
+  await events.record(tx, { organizationId, type: 'publish_job.created', data: toJob(job, targets), sequenceKey: jobId });
+}
+
+/** The target's outcome event (if its state has one), then the job's completion if this change completed it. */
+export async function recordTargetOutcome(events: EventOutbox, tx: Executor, targetId: string, jobUpdated = true): Promise<void> {
+  const t = (await tx.selectFrom('publish_targets').selectAll().where('id', '=', targetId).executeTakeFirst()) as TargetRow | undefined;
+  if (!t) return;
+  const type = TARGET_EVENTS[t.state as keyof typeof TARGET_EVENTS];
+  if (type) await events.record(tx, { organizationId: t.organization_id, type, data: toTarget(t), sequenceKey: t.job_id });
+  if (jobUpdated) await recordJobCompletion(events, tx, t.organization_id, t.job_id);
+}
+
+/** publish_job.completed once per job, when no target is left to do (call under the job row lock). */
+export async function recordJobCompletion(events: EventOutbox, tx: Executor, organizationId: string, jobId: string): Promise<void> {
+  const targets = await publishingRepository.targetsOf(tx, organizationId, [jobId]);
+  if (!COMPLETED.has(deriveJobStatus(targets.map((t) => t.state)))) return;
+  const already = await tx
+    .selectFrom('events')
+    .select('id')
+    .where('sequence_key', '=', jobId)
+    .where('type', '=', 'publish_job.completed')
+    .executeTakeFirst();
+  if (already) return;
+  const job = await publishingRepository.getJob(tx, organizationId, jobId);
+  if (!job) return;
+  await events.record(tx, { organizationId, type: 'publish_job.completed', data: toJob(job, targets), sequenceKey: jobId });
+}

@@ -1,0 +1,227 @@
+/** Webhook endpoint and delivery routes (ROUTES.md, Webhooks and automations). */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import { principalOf } from '../../http/public-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import type { WebhooksModule } from './webhooks.module.js';
+import {
+  DeliveryListQuery,
+  DeliveryParams,
+  EndpointListQuery,
+  EndpointParams,
+  WEBHOOK_SCHEMAS,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookEndpointCreateRequest,
+  WebhookEndpointList,
+  WebhookEndpointSecret,
+  WebhookEndpointUpdateRequest,
+  WebhookRecoverAnswer,
+  WebhookRecoverRequest,
+} from './webhooks.schemas.js';
+
+const security = [{ publicBearer: [] }];
+const tags = ['Webhooks'];
+
+export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps, m: WebhooksModule): Promise<void> {
+  // the outbox listener sends jobs inside other areas' transactions: the queue must exist first
+  await deps.jobs.ensureQueue(m.deliverJob);
+  for (const s of WEBHOOK_SCHEMAS) root.addSchema(s);
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const svc = m.service;
+  const org = (request: Parameters<typeof principalOf>[0]) => principalOf(request).organizationId;
+
+  app.get(
+    '/v1/webhook-endpoints',
+    {
+      config: { auth: { scope: 'webhooks:read' }, validationCode: 'invalid_public_webhook_endpoint_query' },
+      schema: {
+        operationId: 'listWebhookEndpoints',
+        tags,
+        summary: "List the organization's webhook endpoints (secrets are never listed)",
+        security,
+        querystring: EndpointListQuery,
+        response: { 200: WebhookEndpointList, ...errorResponses('invalid_public_webhook_endpoint_query', ...PUBLIC_AUTH_ERRORS) },
+      },
+    },
+    async (request) => svc.list(org(request), request.query),
+  );
+
+  app.post(
+    '/v1/webhook-endpoints',
+    {
+      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_public_webhook_endpoint_create_request' },
+      schema: {
+        operationId: 'createWebhookEndpoint',
+        tags,
+        summary: 'Create a webhook endpoint; the signing secret is in this answer only',
+        security,
+        body: WebhookEndpointCreateRequest,
+        response: {
+          201: WebhookEndpointCreated,
+          ...errorResponses(
+            'invalid_public_webhook_endpoint_create_request',
+            'webhook_url_invalid',
+            'webhook_write_disabled',
+            'webhook_endpoint_create_failed',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await svc.create(org(request), request.body)),
+  );
+
+  app.patch(
+    '/v1/webhook-endpoints/:webhookEndpointId',
+    {
+      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_public_webhook_endpoint_update_request' },
+      schema: {
+        operationId: 'updateWebhookEndpoint',
+        tags,
+        summary: 'Update a webhook endpoint; enabled: true re-enables one the service disabled',
+        security,
+        params: EndpointParams,
+        body: WebhookEndpointUpdateRequest,
+        response: {
+          200: WebhookEndpoint,
+          ...errorResponses(
+            'invalid_public_webhook_endpoint_update_request',
+            'webhook_url_invalid',
+            'webhook_write_disabled',
+            'webhook_endpoint_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => svc.update(org(request), request.params.webhookEndpointId, request.body),
+  );
+
+  app.delete(
+    '/v1/webhook-endpoints/:webhookEndpointId',
+    {
+      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_public_webhook_endpoint_delete_request' },
+      schema: {
+        operationId: 'deleteWebhookEndpoint',
+        tags,
+        summary: 'Delete a webhook endpoint and its delivery log',
+        security,
+        params: EndpointParams,
+        response: {
+          204: { type: 'null', description: 'Deleted.' },
+          ...errorResponses(
+            'invalid_public_webhook_endpoint_delete_request',
+            'webhook_write_disabled',
+            'webhook_endpoint_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      await svc.remove(org(request), request.params.webhookEndpointId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/v1/webhook-endpoints/:webhookEndpointId/deliveries',
+    {
+      config: { auth: { scope: 'webhooks:read' }, validationCode: 'invalid_public_webhook_endpoint_query' },
+      schema: {
+        operationId: 'listWebhookDeliveries',
+        tags,
+        summary: 'Delivery log of an endpoint, newest first, with every attempt',
+        security,
+        params: EndpointParams,
+        querystring: DeliveryListQuery,
+        response: {
+          200: WebhookDeliveryList,
+          ...errorResponses('invalid_public_webhook_endpoint_query', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => svc.deliveries(org(request), request.params.webhookEndpointId, request.query),
+  );
+
+  app.post(
+    '/v1/webhook-deliveries/:deliveryId/redeliver',
+    {
+      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'redeliverWebhook',
+        tags,
+        summary: 'Send the same event again (same webhook-id) to the same endpoint',
+        security,
+        params: DeliveryParams,
+        response: {
+          202: WebhookDelivery,
+          ...errorResponses('invalid_request', 'webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await svc.redeliver(org(request), request.params.deliveryId)),
+  );
+
+  app.post(
+    '/v1/webhook-endpoints/:webhookEndpointId/test',
+    {
+      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'testWebhookEndpoint',
+        tags,
+        summary: 'Send a webhook_endpoint.test event to this endpoint',
+        security,
+        params: EndpointParams,
+        response: {
+          202: WebhookDelivery,
+          ...errorResponses('invalid_request', 'webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await svc.sendTest(org(request), request.params.webhookEndpointId)),
+  );
+
+  app.post(
+    '/v1/webhook-endpoints/:webhookEndpointId/rotate-secret',
+    {
+      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'rotateWebhookEndpointSecret',
+        tags,
+        summary: 'New signing secret; the previous one keeps signing (a second v1 signature) for 24 h',
+        security,
+        params: EndpointParams,
+        response: {
+          200: WebhookEndpointSecret,
+          ...errorResponses('invalid_request', 'webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => svc.rotateSecret(org(request), request.params.webhookEndpointId),
+  );
+
+  app.post(
+    '/v1/webhook-endpoints/:webhookEndpointId/recover',
+    {
+      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'recoverWebhookEndpoint',
+        tags,
+        summary: 'Send again every failed delivery of this endpoint since a time (up to 14 days back)',
+        security,
+        params: EndpointParams,
+        body: WebhookRecoverRequest,
+        response: {
+          202: WebhookRecoverAnswer,
+          ...errorResponses('invalid_request', 'webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await svc.recover(org(request), request.params.webhookEndpointId, request.body.since)),
+  );
+}

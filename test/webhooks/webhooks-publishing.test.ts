@@ -1,0 +1,68 @@
+/** End to end: a publish job in sandbox mode delivers its events, in order, signed, to a loopback receiver. */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { api, connectChannel, createOrg, type Org, type PublishingHarness, startPublishingHarness, waitForJob } from '../publishing/publishing-harness.js';
+
+describe('webhooks from publishing', () => {
+  let h: PublishingHarness;
+  let org: Org;
+  let fb: { channelAccountId: string };
+  let server: Server;
+  const received: { headers: Record<string, string>; body: string }[] = [];
+
+  before(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    h = await startPublishingHarness({ env: { SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: '127.0.0.1/32' } });
+    org = await createOrg(h, 'Hooks');
+    fb = await connectChannel(h, org, 'facebook_page');
+    await h.ctx.startWorker();
+  });
+  after(async () => {
+    await h.close();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('delivers publish_job.created, publish_target.published and publish_job.completed in that order', async () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const ep = await api(h, org, 'POST', '/v1/webhook-endpoints', { url });
+    assert.equal(ep.status, 201, JSON.stringify(ep.body));
+    const created = await api(h, org, 'POST', '/v1/publish/jobs', {
+      plan: { brandId: org.brandId, text: 'Webhooks end to end', targets: [{ platform: 'facebook_page', channelAccountId: fb.channelAccountId }] },
+      dryRun: false,
+      enqueue: true,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const jobId = created.body.publishJobId as string;
+    await waitForJob(h, org, jobId, ['published']);
+    const deadline = Date.now() + 15_000;
+    const mine = () =>
+      received
+        .map((r) => ({ r, p: new Webhook(ep.body.secret).verify(r.body, r.headers) as { type: string; sequence?: number; data: any } }))
+        .filter((x) => x.p.data.publishJobId === jobId);
+    while (mine().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const events = mine()
+      .map((x) => x.p)
+      .sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['publish_job.created', 'publish_target.published', 'publish_job.completed'],
+    );
+    assert.deepEqual(
+      events.map((e) => e.sequence),
+      [1, 2, 3],
+    );
+    assert.equal(events[2]!.data.status, 'published');
+    assert.ok(events[1]!.data.providerPostId);
+  });
+});

@@ -72,6 +72,23 @@ export class IdentityService {
     });
   }
 
+  /** A user with a password, member of an existing organization (so a fresh install can sign in). */
+  async createUser(input: { organizationId: string; email: string; password: string; role: 'member' | 'admin' | 'owner' }, at: Date) {
+    if (!EMAIL.test(input.email)) throw new AppError('invalid_request', { message: `--email ${input.email} is not an email address.` });
+    if (input.password.length < 8) throw new AppError('invalid_request', { message: '--password must have at least 8 characters.' });
+    const passwordHash = await hashPassword(input.password);
+    return this.db.transaction().execute(async (tx) => {
+      if (!(await identityRepository.organizationExists(tx, input.organizationId)))
+        throw new AppError('invalid_request', { message: `No organization ${input.organizationId}.` });
+      if (await identityRepository.findUserByEmail(tx, input.email))
+        throw new AppError('invalid_request', { message: `A user with email ${input.email} exists already.` });
+      const userId = newId('usr');
+      await identityRepository.insertUser(tx, { id: userId, email: input.email, passwordHash, at });
+      await identityRepository.insertMembership(tx, { organizationId: input.organizationId, userId, role: input.role });
+      return { userId, organizationId: input.organizationId, email: input.email, role: input.role };
+    });
+  }
+
   async createApiKeyFor(input: { organizationId: string; name?: string; scopes: string[] }) {
     return this.db.transaction().execute((tx) => this.createApiKey(tx, input));
   }

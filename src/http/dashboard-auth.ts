@@ -1,0 +1,161 @@
+/**
+ * Dashboard and internal route authorization: the one place that enforces the specification's
+ * permission policy table.
+ *
+ * Usage (any area):
+ *   app.post('/v1/...', { config: requirePolicy('automations.scheduler.enqueue'), schema }, async (request) => {
+ *     const actor = actorOf(request); // { kind: 'user', organizationId, userId, role, sessionId } | { kind: 'service', via }
+ *   });
+ *
+ * Accepted credentials, per policy row:
+ * - a dashboard session: cookie `service_dashboard_session` (then an Origin header, when sent, must be an
+ *   approved dashboard origin, and it is required on every method other than GET/HEAD), or the legacy
+ *   `Authorization: Bearer <session token>`; the member's role must reach the row's minimum role;
+ *   refused on "internal only" rows;
+ * - `x-service-internal-token` (SERVICE_INTERNAL_TOKEN) or `x-service-principal-token`
+ *   (SERVICE_PRINCIPAL_TOKEN), only on rows that allow service principals, compared in constant time and
+ *   refused whenever an Origin header is present (browsers send one; operational callers do not).
+ * No credential: 401 dashboard_session_required. Any other refusal: 403 permission_denied.
+ * A service actor has no organization: routes that need one must take it from their input.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../app-deps.js';
+import { POLICIES, ROLE_RANK, type PolicyId, type Role, isRole } from '../modules/identity/policies.js';
+import { SessionService } from '../modules/identity/sessions.service.js';
+import { AppError } from '../platform/errors.js';
+
+export type Actor =
+  | { kind: 'user'; organizationId: string; userId: string; email: string; role: Role; sessionId: string }
+  | { kind: 'service'; via: 'internal_token' | 'principal_token' };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    policy?: PolicyId;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+export const DASHBOARD_SESSION_COOKIE = 'service_dashboard_session';
+
+/** Route option: `config: requirePolicy('webhooks.endpoints.manage')`. */
+export function requirePolicy(policy: PolicyId): { policy: PolicyId } {
+  return { policy };
+}
+
+/** The authorized actor of a route declared with requirePolicy (never null there). */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError('dashboard_session_required');
+  return request.actor;
+}
+
+/** The signed-in user of a policy route; service actors are refused (routes scoped to an organization). */
+export function userActorOf(request: FastifyRequest): Extract<Actor, { kind: 'user' }> {
+  const actor = actorOf(request);
+  if (actor.kind !== 'user') throw new AppError('permission_denied', { message: 'This route needs a signed-in dashboard user.' });
+  return actor;
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i < 1) continue;
+    const name = part.slice(0, i).trim();
+    if (!(name in out)) {
+      try {
+        out[name] = decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        out[name] = part.slice(i + 1).trim();
+      }
+    }
+  }
+  return out;
+}
+
+export function dashboardOrigins(deps: AppDeps): string[] {
+  const configured = deps.config.env.SERVICE_DASHBOARD_ORIGINS?.split(',')
+    .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
+    .filter(Boolean);
+  if (configured && configured.length > 0) return configured;
+  return [new URL(deps.config.publicBaseUrl).origin.toLowerCase()];
+}
+
+export function isApprovedOrigin(deps: AppDeps, origin: string | undefined): boolean {
+  return typeof origin === 'string' && dashboardOrigins(deps).includes(origin.trim().replace(/\/+$/, '').toLowerCase());
+}
+
+function tokenMatches(given: string, expected: string | undefined): boolean {
+  if (!expected) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  // compare equal-length buffers even on a length mismatch so timing does not reveal the length
+  const ok = timingSafeEqual(a.length === b.length ? a : b, b);
+  return ok && a.length === b.length;
+}
+
+const denied = (message: string) => new AppError('permission_denied', { message });
+
+function legacyBearer(request: FastifyRequest): string | null {
+  const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(request.headers.authorization ?? '');
+  return m ? m[1]! : null;
+}
+
+/** The dashboard session token a request carries (cookie first, then the legacy Authorization bearer). */
+export function sessionToken(request: FastifyRequest): { token: string; via: 'cookie' | 'bearer' } | null {
+  const cookie = parseCookies(request.headers.cookie)[DASHBOARD_SESSION_COOKIE];
+  if (cookie) return { token: cookie, via: 'cookie' };
+  const bearer = legacyBearer(request);
+  return bearer ? { token: bearer, via: 'bearer' } : null;
+}
+
+export function installDashboardAuth(app: FastifyInstance, deps: AppDeps): SessionService {
+  const sessions = new SessionService(deps);
+  const env = deps.config.env;
+
+  const authorize = async (request: FastifyRequest, policy: PolicyId): Promise<Actor> => {
+    const rule = POLICIES[policy];
+    const internal = request.headers['x-service-internal-token'];
+    const principal = request.headers['x-service-principal-token'];
+    if (internal !== undefined || principal !== undefined) {
+      if (!rule.servicePrincipal) throw denied(`Policy ${policy} does not accept service tokens.`);
+      if (request.headers.origin !== undefined) throw denied('Service tokens are not accepted from browsers.');
+      if (typeof internal === 'string' && tokenMatches(internal, env.SERVICE_INTERNAL_TOKEN))
+        return { kind: 'service', via: 'internal_token' };
+      if (typeof principal === 'string' && tokenMatches(principal, env.SERVICE_PRINCIPAL_TOKEN))
+        return { kind: 'service', via: 'principal_token' };
+      throw denied('The service token is not valid.');
+    }
+    if (rule.internalOnly) throw denied(`Policy ${policy} is for internal callers only.`);
+    const presented = sessionToken(request);
+    if (!presented) throw new AppError('dashboard_session_required');
+    if (presented.via === 'cookie') {
+      const origin = request.headers.origin;
+      const safe = request.method === 'GET' || request.method === 'HEAD';
+      if (origin === undefined ? !safe : !isApprovedOrigin(deps, origin))
+        throw denied('Credentialed requests need an approved dashboard Origin.');
+    }
+    const session = await sessions.resolve(presented.token);
+    if (!session) throw new AppError('dashboard_session_required', { message: 'The dashboard session is missing, expired or revoked.' });
+    if (!isRole(session.role) || ROLE_RANK[session.role] < ROLE_RANK[rule.minimumRole])
+      throw denied(`Policy ${policy} needs the ${rule.minimumRole} role.`);
+    return {
+      kind: 'user',
+      organizationId: session.organizationId,
+      userId: session.userId,
+      email: session.email,
+      role: session.role,
+      sessionId: session.sessionId,
+    };
+  };
+
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    const policy = request.routeOptions.config?.policy;
+    if (policy) request.actor = await authorize(request, policy);
+  });
+  return sessions;
+}

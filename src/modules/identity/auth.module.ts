@@ -1,0 +1,10 @@
+/** Sign-in, dashboard sessions and policies, developer credentials, the OAuth provider. */
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import { installDashboardAuth } from '../../http/dashboard-auth.js';
+import { registerAuthRoutes } from './auth.routes.js';
+
+export async function registerAuthModule(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const sessions = installDashboardAuth(app, deps);
+  registerAuthRoutes(app, deps, sessions);
+}

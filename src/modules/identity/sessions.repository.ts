@@ -1,0 +1,69 @@
+import type { Executor } from '../../platform/db/database.js';
+
+export const sessionsRepository = {
+  async insert(
+    db: Executor,
+    row: { id: string; organizationId: string; userId: string; tokenHash: string; expiresAt: Date; idleExpiresAt: Date; at: Date },
+  ) {
+    await db
+      .insertInto('auth_sessions')
+      .values({
+        id: row.id,
+        organization_id: row.organizationId,
+        user_id: row.userId,
+        token_hash: row.tokenHash,
+        expires_at: row.expiresAt,
+        idle_expires_at: row.idleExpiresAt,
+        last_seen_at: row.at,
+        created_at: row.at,
+      })
+      .execute();
+  },
+
+  /** Lookup by token digest: runs before the organization is known (the digest is globally unique). */
+  async findLiveByTokenHash(db: Executor, tokenHash: string, now: Date) {
+    return (
+      (await db
+        .selectFrom('auth_sessions')
+        .innerJoin('memberships', (j) =>
+          j.onRef('memberships.organization_id', '=', 'auth_sessions.organization_id').onRef('memberships.user_id', '=', 'auth_sessions.user_id'),
+        )
+        .innerJoin('users', 'users.id', 'auth_sessions.user_id')
+        .select([
+          'auth_sessions.id',
+          'auth_sessions.organization_id',
+          'auth_sessions.user_id',
+          'auth_sessions.expires_at',
+          'auth_sessions.idle_expires_at',
+          'auth_sessions.last_seen_at',
+          'memberships.role',
+          'users.email',
+          'users.display_name',
+        ])
+        .where('auth_sessions.token_hash', '=', tokenHash)
+        .where('auth_sessions.revoked_at', 'is', null)
+        .where('auth_sessions.expires_at', '>', now)
+        .where((eb) => eb.or([eb('auth_sessions.idle_expires_at', 'is', null), eb('auth_sessions.idle_expires_at', '>', now)]))
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  async touch(db: Executor, organizationId: string, id: string, at: Date, idleExpiresAt: Date) {
+    await db
+      .updateTable('auth_sessions')
+      .set({ last_seen_at: at, idle_expires_at: idleExpiresAt })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async revoke(db: Executor, organizationId: string, id: string, at: Date) {
+    await db
+      .updateTable('auth_sessions')
+      .set({ revoked_at: at })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+  },
+};

@@ -1,0 +1,236 @@
+/** Automation routes (ROUTES.md, "Webhooks and automations" and Internal). */
+import { timingSafeEqual } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import { principalOf } from '../../http/public-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { AppError } from '../../platform/errors.js';
+import {
+  AutomationRun,
+  AutomationRunCreateRequest,
+  AutomationRunList,
+  AutomationRunQuery,
+  AutomationRunRecordRequest,
+  AutomationSource,
+  AutomationSourceCreateRequest,
+  AutomationSourceList,
+  AutomationSourceQuery,
+  AutomationSourceUpdateRequest,
+  RunParams,
+  SchedulerEnqueueAnswer,
+  SourceParams,
+} from './automations.schemas.js';
+import type { AutomationsService } from './automations.service.js';
+import { enqueueDueRuns } from './scheduler.js';
+
+const security = [{ publicBearer: [] }];
+const tags = ['Automations'];
+
+const sameSecret = (given: unknown, expected: string | undefined): boolean => {
+  if (typeof given !== 'string' || given === '' || !expected) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * Policy automations.scheduler.enqueue: the internal token or the service principal token. A minimal
+ * constant-time check until the shared policy guard is available.
+ */
+function assertSchedulerCaller(deps: AppDeps, request: FastifyRequest): void {
+  const internal = request.headers['x-service-internal-token'];
+  const principal = request.headers['x-service-principal-token'];
+  if ((internal === undefined || internal === '') && (principal === undefined || principal === '')) {
+    throw new AppError('internal_token_required');
+  }
+  if (sameSecret(internal, deps.config.env.SERVICE_INTERNAL_TOKEN)) return;
+  if (sameSecret(principal, deps.config.env.SERVICE_PRINCIPAL_TOKEN)) return;
+  throw new AppError('internal_token_forbidden');
+}
+
+export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, service: AutomationsService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  app.addSchema(AutomationSource);
+  app.addSchema(AutomationRun);
+
+  app.get(
+    '/v1/automation-sources',
+    {
+      config: { auth: { scope: 'automations:read' }, validationCode: 'invalid_public_automation_source_query' },
+      schema: {
+        operationId: 'listAutomationSources',
+        tags,
+        summary: 'List automation sources (not deleted), oldest first',
+        security,
+        querystring: AutomationSourceQuery,
+        response: { 200: AutomationSourceList, ...errorResponses('invalid_public_automation_source_query', ...PUBLIC_AUTH_ERRORS) },
+      },
+    },
+    async (request) => service.listSources(principalOf(request).organizationId, request.query),
+  );
+
+  app.post(
+    '/v1/automation-sources',
+    {
+      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_source_create_request' },
+      schema: {
+        operationId: 'createAutomationSource',
+        tags,
+        summary: 'Create an automation source; config is validated for its kind',
+        security,
+        body: AutomationSourceCreateRequest,
+        response: {
+          201: AutomationSource,
+          ...errorResponses(
+            'invalid_public_automation_source_create_request',
+            'automation_write_disabled',
+            'brand_not_found',
+            'automation_source_create_failed',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createSource(principalOf(request).organizationId, request.body)),
+  );
+
+  app.patch(
+    '/v1/automation-sources/:automationSourceId',
+    {
+      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_source_update_request' },
+      schema: {
+        operationId: 'updateAutomationSource',
+        tags,
+        summary: 'Update a source: name, enabled, schedule, or config (merged; a null value removes an optional key)',
+        security,
+        params: SourceParams,
+        body: AutomationSourceUpdateRequest,
+        response: {
+          200: AutomationSource,
+          ...errorResponses(
+            'invalid_public_automation_source_update_request',
+            'automation_write_disabled',
+            'automation_source_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => service.updateSource(principalOf(request).organizationId, request.params.automationSourceId, request.body),
+  );
+
+  app.delete(
+    '/v1/automation-sources/:automationSourceId',
+    {
+      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_source_delete_request' },
+      schema: {
+        operationId: 'deleteAutomationSource',
+        tags,
+        summary: 'Delete a source (soft delete: its runs stay readable; it no longer runs)',
+        security,
+        params: SourceParams,
+        response: {
+          204: { type: 'null', description: 'Deleted.' },
+          ...errorResponses(
+            'invalid_public_automation_source_delete_request',
+            'automation_write_disabled',
+            'automation_source_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteSource(principalOf(request).organizationId, request.params.automationSourceId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/v1/automation-runs',
+    {
+      config: { auth: { scope: 'automations:read' }, validationCode: 'invalid_public_automation_run_query' },
+      schema: {
+        operationId: 'listAutomationRuns',
+        tags,
+        summary: 'List automation runs, newest first',
+        security,
+        querystring: AutomationRunQuery,
+        response: { 200: AutomationRunList, ...errorResponses('invalid_public_automation_run_query', ...PUBLIC_AUTH_ERRORS) },
+      },
+    },
+    async (request) => service.listRuns(principalOf(request).organizationId, request.query),
+  );
+
+  app.post(
+    '/v1/automation-runs',
+    {
+      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_run_create_request' },
+      schema: {
+        operationId: 'createAutomationRun',
+        tags,
+        summary: 'Queue a run of an enabled source (the worker executes built-in kinds)',
+        security,
+        body: AutomationRunCreateRequest,
+        response: {
+          201: AutomationRun,
+          ...errorResponses(
+            'invalid_public_automation_run_create_request',
+            'automation_write_disabled',
+            'automation_source_not_runnable',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createRun(principalOf(request).organizationId, request.body)),
+  );
+
+  app.post(
+    '/v1/automation-runs/:automationRunId/status',
+    {
+      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_run_record_request' },
+      schema: {
+        operationId: 'recordAutomationRunStatus',
+        tags,
+        summary: 'Move a run: queued -> running | cancelled; running -> succeeded | failed | cancelled',
+        security,
+        params: RunParams,
+        body: AutomationRunRecordRequest,
+        response: {
+          200: AutomationRun,
+          ...errorResponses(
+            'invalid_public_automation_run_record_request',
+            'automation_write_disabled',
+            'automation_run_not_found',
+            'automation_run_invalid_transition',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => service.recordStatus(principalOf(request).organizationId, request.params.automationRunId, request.body),
+  );
+
+  app.post(
+    '/v1/internal/automations/scheduler/enqueue',
+    {
+      schema: {
+        operationId: 'enqueueScheduledAutomationRuns',
+        tags,
+        summary: 'Internal: queue one run per due schedule tick of every enabled source',
+        security: [{ internalServiceToken: [] }],
+        response: {
+          200: SchedulerEnqueueAnswer,
+          ...errorResponses('internal_token_required', 'internal_token_forbidden', 'internal_server_error'),
+        },
+      },
+    },
+    async (request) => {
+      assertSchedulerCaller(deps, request);
+      const ids = await enqueueDueRuns(deps, service);
+      return { enqueued: ids.length, automationRunIds: ids };
+    },
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * Serves the dashboard's static build (web/dist) at /app/, with index.html as the fallback for client
+ * routes; `/` redirects there. Hashed assets are cached for a year, index.html is always revalidated.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** web/dist from the source tree (src/modules/dashboard) or from the bundle (dist/main). */
+export function dashboardRoot(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '../../../web/dist'), path.resolve(here, '../../web/dist'), path.resolve('web/dist')];
+  return candidates.find((c) => fs.existsSync(path.join(c, 'index.html'))) ?? candidates[0]!;
+}
+
+export function registerDashboardRoutes(app: FastifyInstance, root = dashboardRoot()): void {
+  const sendFile = async (reply: FastifyReply, file: string, immutable: boolean) => {
+    const body = await fs.promises.readFile(file);
+    return reply
+      .header('content-type', TYPES[path.extname(file)] ?? 'application/octet-stream')
+      .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .send(body);
+  };
+
+  const serve = async (rel: string, reply: FastifyReply) => {
+    const index = path.join(root, 'index.html');
+    if (!fs.existsSync(index)) {
+      return reply
+        .code(503)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .send('The dashboard is not built: run `npm run build:web`.');
+    }
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(rel);
+    } catch {
+      decoded = '';
+    }
+    const file = path.resolve(root, `.${path.posix.normalize(`/${decoded}`)}`);
+    const inside = file.startsWith(root + path.sep) && !decoded.includes('\0');
+    if (inside) {
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (stat?.isFile()) return sendFile(reply, file, rel.startsWith('assets/'));
+    }
+    // a missing asset is a 404, any other path under /app/ is a client route
+    if (rel.startsWith('assets/') || path.extname(decoded) !== '') {
+      return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('Not found');
+    }
+    return sendFile(reply, index, false);
+  };
+
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/app/', 302));
+  app.get('/app', { schema: { hide: true } }, (_request, reply) => reply.redirect('/app/', 302));
+  app.get('/app/', { schema: { hide: true } }, (_request, reply) => serve('index.html', reply));
+  app.get<{ Params: { '*': string } }>('/app/*', { schema: { hide: true } }, (request, reply) => serve(request.params['*'], reply));
+}

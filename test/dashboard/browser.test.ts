@@ -1,0 +1,153 @@
+/**
+ * The dashboard in Debian's Chromium against a real server in sandbox mode (simulators in-process,
+ * worker running): sign-in page, brands, connecting a sandbox X channel through the simulated consent,
+ * composing and publishing, the calendar, rescheduling by drag, cancelling. Screenshots of each page go
+ * to test-output/dashboard/.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { createTestContext, type TestContext } from '../support/harness.js';
+import { CHROMIUM, CHROMIUM_ARGS, ensureWebBuild, SCREENSHOTS } from './support.js';
+
+if (!CHROMIUM) console.error('NOTICE: chromium is not installed (/usr/bin/chromium); dashboard browser tests skipped.');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const iso = (d: Date) => d.toISOString().slice(0, 10);
+
+describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not installed' }, () => {
+  let ctx: TestContext;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let org: Awaited<ReturnType<TestContext['createOrganization']>>;
+  const foreignRequests: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const api = async (p: string) => (await (await fetch(`${base}${p}`, { headers: org.auth })).json()) as Record<string, unknown>;
+
+  before(async () => {
+    ensureWebBuild();
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    ctx = await createTestContext({ env: { SERVICE_PROVIDER_MODE: 'sandbox', SERVICE_PUBLIC_BASE_URL: base } });
+    await ctx.app.listen({ host: '127.0.0.1', port });
+    await ctx.startWorker();
+    org = await ctx.createOrganization({ name: 'Dashboard Org' });
+    await ctx.createBrand(org.organizationId, 'Acme Coffee', { timezone: 'UTC' });
+    browser = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
+    context = await browser.newContext({ timezoneId: 'UTC', viewport: { width: 1280, height: 860 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base)) foreignRequests.push(r.url());
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await ctx?.close();
+  });
+
+  it('/ lands on the sign-in page of /app/ and shows a refused sign-in', async () => {
+    await page.goto(`${base}/`);
+    assert.equal(new URL(page.url()).pathname, '/app/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await shot('sign-in');
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('alert').waitFor();
+    assert.ok((await page.getByRole('alert').textContent())?.length);
+  });
+
+  it('continues with an API key and lists the brands', async () => {
+    await page.getByText('Use an API key instead').click();
+    await page.getByRole('textbox', { name: 'API key' }).fill(org.apiKey);
+    await page.getByRole('button', { name: 'Continue with API key' }).click();
+    await page.getByRole('heading', { name: 'Brands' }).waitFor();
+    await page.getByText('Acme Coffee').waitFor();
+    await shot('brands');
+  });
+
+  it('connects a sandbox X channel through the simulated consent', async () => {
+    await page.getByRole('link', { name: 'Channels' }).click();
+    await page.getByRole('heading', { name: 'Channels' }).waitFor();
+    await page.getByLabel('Platform', { exact: true }).selectOption('x');
+    await page.getByLabel('Brand', { exact: true }).selectOption({ label: 'Acme Coffee' });
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.waitForURL(/\/app\/channels\?channelConnect=connected/);
+    await page.getByRole('status').filter({ hasText: 'Connected x' }).waitFor();
+    await page.locator('.badge.ok', { hasText: 'connected' }).waitFor();
+    await shot('channels');
+  });
+
+  it('composes with live validation, publishes now, and sees the post published and on the calendar', async () => {
+    await page.getByRole('link', { name: 'Compose' }).click();
+    await page.getByRole('checkbox').first().check();
+    await page.getByLabel('Text', { exact: true }).fill('Fresh roast today ☕');
+    await page.getByText('Ready to publish.').waitFor();
+    assert.match((await page.getByLabel('validation').textContent()) ?? '', /x: \d+ \/ 280 characters/);
+    await shot('composer');
+    await page.getByRole('button', { name: 'Publish now' }).click();
+    await page.waitForURL(/\/app\/posts\/job_/);
+    await page
+      .getByTestId('job-status')
+      .filter({ hasText: /^published$/ })
+      .waitFor({ timeout: 20_000 });
+    await page.getByRole('link', { name: 'permalink' }).waitFor();
+    await shot('post');
+    await page.getByRole('button', { name: 'Back to calendar' }).click();
+    await page.locator('.post.ok', { hasText: 'Fresh roast today' }).waitFor();
+    await shot('calendar-week');
+    await page.getByRole('button', { name: 'Month' }).click();
+    await page.locator('.post.ok', { hasText: 'Fresh roast today' }).waitFor();
+    await shot('calendar-month');
+  });
+
+  it('schedules a post for next week, reschedules it by drag, then cancels it', async () => {
+    const now = new Date();
+    const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 7 - ((now.getUTCDay() + 6) % 7), 12, 0));
+    const wednesday = new Date(monday.getTime() + 2 * 86400_000);
+    await page.getByRole('link', { name: 'Compose' }).click();
+    await page.getByRole('checkbox').first().check();
+    await page.getByLabel('Text', { exact: true }).fill('Next week: new blend');
+    await page.getByLabel('Schedule', { exact: true }).check();
+    await page.getByLabel('Schedule at').fill(`${iso(monday)}T12:00`);
+    await page.getByText('Ready to publish.').waitFor();
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.waitForURL(/\/app\/posts\/job_/);
+    const publishJobId = page.url().split('/').pop()!;
+    await page.getByTestId('job-status').filter({ hasText: 'scheduled' }).waitFor();
+
+    await page.getByRole('link', { name: 'Calendar' }).click();
+    await page.getByRole('button', { name: 'Week' }).click();
+    await page.getByRole('button', { name: 'next' }).click();
+    const chip = page.locator(`[data-day="${iso(monday)}"] [data-job="${publishJobId}"]`);
+    await chip.waitFor();
+    await chip.dragTo(page.locator(`[data-day="${iso(wednesday)}"]`));
+    await page.locator(`[data-day="${iso(wednesday)}"] [data-job="${publishJobId}"]`).waitFor();
+    const moved = await api(`/v1/publish/jobs/${publishJobId}`);
+    assert.equal(moved.scheduledAt, wednesday.toISOString());
+    await shot('calendar-rescheduled');
+
+    await page.locator(`[data-job="${publishJobId}"]`).click();
+    await page.getByRole('button', { name: 'Cancel post' }).click();
+    await page.getByTestId('job-status').filter({ hasText: 'cancelled' }).waitFor();
+    assert.equal((await api(`/v1/publish/jobs/${publishJobId}`)).status, 'cancelled');
+    assert.deepEqual(foreignRequests, []);
+  });
+});

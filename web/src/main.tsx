@@ -1,0 +1,152 @@
+import { type FormEvent, StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiError, call, credential, signIn } from './client';
+import { BrandsPage, CalendarPage, ChannelsPage, ComposerPage, PostPage } from './pages';
+import { useRoute } from './router';
+import './style.css';
+
+interface Me {
+  user?: { email?: string; name?: string };
+  organization?: { name?: string };
+  role?: string;
+}
+
+function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(email, password);
+      onSignedIn();
+    } catch (err) {
+      setError(err instanceof ApiError ? `${err.message} (${err.code})` : 'Sign-in failed.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function useKey(e: FormEvent) {
+    e.preventDefault();
+    credential.set(apiKey.trim());
+    onSignedIn();
+  }
+
+  return (
+    <main className="card narrow">
+      <h1>Sign in</h1>
+      <form onSubmit={submit} aria-label="sign in">
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label>
+          Password
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <details>
+        <summary>Use an API key instead</summary>
+        <form onSubmit={useKey} aria-label="sign in with an API key">
+          <label>
+            API key
+            <input name="apiKey" type="password" autoComplete="off" required value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+          </label>
+          <button type="submit">Continue with API key</button>
+        </form>
+      </details>
+    </main>
+  );
+}
+
+const NAV: Array<[string, string]> = [
+  ['/brands', 'Brands'],
+  ['/channels', 'Channels'],
+  ['/compose', 'Compose'],
+  ['/calendar', 'Calendar'],
+];
+
+function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) {
+  const [path, navigate] = useRoute();
+  const signOut = async () => {
+    credential.clear();
+    await call('POST', '/v1/auth/logout').catch(() => undefined);
+    onSignedOut();
+  };
+  let page = <BrandsPage />;
+  if (path.startsWith('/channels')) page = <ChannelsPage />;
+  else if (path.startsWith('/compose')) page = <ComposerPage navigate={navigate} />;
+  else if (path.startsWith('/calendar')) page = <CalendarPage navigate={navigate} />;
+  else if (path.startsWith('/posts/')) page = <PostPage publishJobId={path.slice('/posts/'.length)} navigate={navigate} />;
+  return (
+    <div className="shell">
+      <header>
+        <strong>service-api</strong>
+        <nav aria-label="main">
+          {NAV.map(([to, label]) => (
+            <a
+              key={to}
+              href={`/app${to}`}
+              aria-current={path.startsWith(to) || (to === '/brands' && path === '/') ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(to);
+              }}
+            >
+              {label}
+            </a>
+          ))}
+        </nav>
+        <span className="who">
+          {me?.user?.email ?? 'API key'}
+          {me?.role ? ` · ${me.role}` : ''}
+        </span>
+        <button type="button" className="secondary" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main>{page}</main>
+    </div>
+  );
+}
+
+function App() {
+  const [state, setState] = useState<{ me: Me | null } | null | undefined>(undefined);
+  const refresh = () =>
+    call<Me>('GET', '/v1/me')
+      .then((me) => setState({ me }))
+      .catch(() => setState(credential.get() ? { me: null } : null));
+  useEffect(() => {
+    void refresh();
+  }, []);
+  if (state === undefined) return <p className="card narrow">Loading…</p>;
+  if (state === null) return <SignIn onSignedIn={() => void refresh()} />;
+  return <Shell me={state.me} onSignedOut={() => setState(null)} />;
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,8 @@
+export { createServiceApi, type ListItem, type ListPath, type ServiceApi, type ServiceApiOptions } from './client.js';
+export { ServiceApiError, unwrap, type ErrorField } from './errors.js';
+export type { components, operations, paths } from './generated/openapi.js';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent } from './webhooks.js';
+
+import type { components } from './generated/openapi.js';
+/** A named schema of the API, e.g. `Schema<'Brand'>`. */
+export type Schema<N extends keyof components['schemas']> = components['schemas'][N];

@@ -19,6 +19,25 @@ import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { registerChannelsModule } from './modules/channels/channels.module.js';
 import { publishingModule } from './modules/publishing/publishing.module.js';
 import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
+// auth: import its module here
+import { registerAuthModule } from './modules/identity/auth.module.js';
+
+// batches: import its module here
+
+// webhooks: import its module here
+import { webhooksModule } from './modules/webhooks/webhooks.module.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+
+// engagement: import its module here
+
+// automations: import its module here
+import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
+import { automationsModule } from './modules/automations/automations.module.js';
+
+// hardening: import its module here
+
+// dashboard: import its module here
+import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -84,6 +103,23 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await registerChannelsModule(app, deps);
   // publishing: register publishing routes here
   await registerPublishingRoutes(app, deps, publishingModule(deps));
+  // auth: register its routes here
+  await registerAuthModule(app, deps);
+
+  // batches: register its routes here
+
+  // webhooks: register its routes here
+  await registerWebhookRoutes(app, deps, webhooksModule(deps));
+
+  // engagement: register its routes here
+
+  // automations: register its routes here
+  registerAutomationRoutes(app, deps, automationsModule(deps).service);
+
+  // hardening: register its routes here
+
+  // dashboard: register its routes here
+  registerDashboardRoutes(app);
 
   return app;
 }

@@ -181,6 +181,47 @@ export const EnvSchema = Type.Object({
   ),
 
   // tools: tool API settings go here
+
+  // auth: its settings go here
+  SERVICE_DASHBOARD_ORIGINS: Str(
+    'Comma-separated origins allowed to sign in and to send credentialed dashboard requests (e.g. https://app.example.com). Default: the origin of SERVICE_PUBLIC_BASE_URL.',
+  ),
+  SERVICE_DASHBOARD_SESSION_IDLE_SECONDS: Int(1_800, 'Dashboard session: idle expiry, renewed on each use.', 60),
+  SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS: Int(43_200, 'Dashboard session: absolute lifetime from sign-in.', 60),
+  SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS: Int(20, 'Sign-in attempts allowed per client address per 15 minutes (then 429).', 1),
+  SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ACCOUNT: Int(10, 'Sign-in attempts allowed per email address per 15 minutes (then 429).', 1),
+  SERVICE_OAUTH_ACCESS_TOKEN_TTL_SECONDS: Int(3_600, 'OAuth provider: access token lifetime.', 60),
+  SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS: Int(1_209_600, 'OAuth provider: refresh token lifetime (14 days).', 60),
+  SERVICE_OAUTH_TOKEN_REQUESTS_PER_MINUTE: Int(60, 'OAuth provider: token endpoint requests per client per minute (then 429).', 1),
+  SERVICE_OIDC_ISSUER: Str('Optional OIDC identity provider for dashboard sign-in: issuer URL (discovery).'),
+  SERVICE_OIDC_CLIENT_ID: Str('Optional OIDC identity provider: client id.'),
+  SERVICE_OIDC_CLIENT_SECRET: Str('Optional OIDC identity provider: client secret.'),
+
+  // batches: its settings go here
+
+  // webhooks: its settings go here
+  SERVICE_WEBHOOK_RETRY_DELAY_PERCENT: Int(
+    100,
+    'Webhooks: scales the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) in percent; tests use 1 or less.',
+    0,
+    1000,
+  ),
+  SERVICE_WEBHOOK_TIMEOUT_MS: Int(15_000, 'Webhooks: timeout of one delivery attempt.', 100, 60_000),
+  SERVICE_WEBHOOK_ENDPOINT_CONCURRENCY: Int(4, 'Webhooks: deliveries to one endpoint in flight at once (per worker).', 1, 64),
+  SERVICE_WEBHOOK_DISABLE_AFTER_HOURS: Int(120, 'Webhooks: an endpoint failing without a single success this long is disabled.', 1),
+  SERVICE_WEBHOOK_RETENTION_DAYS: Int(30, 'Webhooks: days delivery payloads and attempts are kept (pruned daily).', 1),
+
+  // engagement: its settings go here
+
+  // automations: its settings go here
+  SERVICE_AUTOMATION_FEED_MAX_BYTES: Int(
+    5_242_880,
+    'Largest RSS/Atom feed document an automation fetches (bytes); a larger feed fails the run.',
+    1024,
+  ),
+  SERVICE_AUTOMATION_FEED_TIMEOUT_MS: Int(15_000, 'Deadline for fetching one feed (connect, headers and body).', 100, 120_000),
+
+  // hardening: its settings go here
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -1,5 +1,5 @@
 /** The foundation's CLI commands. Areas add theirs in their own *.cli.ts and list them in cli.ts. */
-import { EnvSchema } from '../config.js';
+import { type Config, EnvSchema } from '../config.js';
 import { BrandsService } from '../modules/brands/brands.service.js';
 import { brandsRepository } from '../modules/brands/brands.repository.js';
 import { IdentityService, parseScopes } from '../modules/identity/identity.service.js';
@@ -8,6 +8,20 @@ import { openDatabase } from '../platform/db/database.js';
 import { AppError } from '../platform/errors.js';
 import { args, type CliCommand, required, withDatabase } from './cli-kit.js';
 import { type Role, startRuntime } from './runtime.js';
+
+/** What a person starting the service needs to know first: where it listens, on what data, in which mode. */
+function banner(config: Config, role: Role, address: string | null): string {
+  const base = config.publicBaseUrl;
+  const lines = [
+    `service-api ${role === 'all' ? 'API + worker' : role}`,
+    ...(address ? [`  listening   ${address}  (public base URL ${base})`] : []),
+    `  database    ${config.embedded ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  counters    ${config.env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in process memory'}`,
+    `  platforms   ${config.env.SERVICE_PROVIDER_MODE === 'sandbox' ? `sandbox: local simulators under ${base}/sandbox` : 'live platform APIs'}`,
+    ...(address ? [`  API docs    ${base}/v1/docs  (OpenAPI: ${base}/v1/openapi.json)`, `  dashboard   ${base}/app/`] : []),
+  ];
+  return `${lines.join('\n')}\n`;
+}
 
 function serve(role: Role): CliCommand {
   return {
@@ -23,7 +37,7 @@ function serve(role: Role): CliCommand {
         });
       }
       const runtime = await startRuntime(config, role);
-      if (runtime.address) process.stderr.write(`service-api listening on ${runtime.address}\n`);
+      process.stderr.write(banner(config, role, runtime.address));
       await new Promise<void>((resolve) => {
         const onSignal = (signal: string) => {
           process.stderr.write(`${signal}: shutting down gracefully\n`);

@@ -3,16 +3,22 @@
  * and reports bad input as one clear line on stderr, exit code 1, never a stack trace.
  */
 import { ConfigError, loadConfig } from '../config.js';
+import { toolCommands } from '../modules/tools/tools.cli.js';
 import { AppError } from '../platform/errors.js';
+import { foundationCommands } from './cli-commands.js';
 import type { CliCommand } from './cli-kit.js';
 import { printer } from './cli-kit.js';
-import { foundationCommands } from './cli-commands.js';
-import { toolCommands } from '../modules/tools/tools.cli.js';
+import { mcpCommands } from './mcp.cli.js';
+import { listCommands } from './cli-lists.js';
+import { authCommands } from '../modules/identity/auth.cli.js';
 
 const commands: CliCommand[] = [
   ...foundationCommands,
   // tools: add the tool API commands here
   ...toolCommands,
+  ...authCommands,
+  ...listCommands,
+  ...mcpCommands,
 ];
 
 function usage(): string {

@@ -29,6 +29,19 @@ import { createJobQueue, type JobDefinition } from '../platform/queue/job-queue.
 import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
 import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
 import { EventOutbox } from '../platform/events/outbox.js';
+// auth: import its jobs here
+
+// batches: import its jobs here
+
+// webhooks: import its jobs here
+import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
+
+// engagement: import its jobs here
+
+// automations: import its jobs here
+import { automationJobDefinitions } from '../modules/automations/automations.jobs.js';
+
+// hardening: import its jobs here
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -52,6 +65,19 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
     toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now()),
     ...publishingJobDefinitions(deps),
     tokenLifecycleJob(deps),
+    // auth: add its job definitions here
+
+    // batches: add its job definitions here
+
+    // webhooks: add its job definitions here
+    ...webhooksJobDefinitions(deps),
+
+    // engagement: add its job definitions here
+
+    // automations: add its job definitions here
+    ...automationJobDefinitions(deps),
+
+    // hardening: add its job definitions here
   ];
 }
 

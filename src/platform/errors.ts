@@ -128,6 +128,15 @@ export const ERROR_CATALOG = {
   service_unavailable: e(503, 'server', 'The service is shutting down or not ready.'),
   brand_not_found: e(404, 'not_found', 'No such brand in the principal organization.'),
 
+  // ---- auth: codes added by sign-in, dashboard policies and the OAuth provider
+  permission_denied: e(403, 'authorization', 'The caller is not allowed to perform this action.'),
+  dashboard_session_required: e(401, 'authentication', 'A dashboard session is required (sign in).'),
+  sign_in_failed: e(401, 'authentication', 'The email or password is wrong.'),
+  browser_session_exchange_failed: e(400, 'validation', 'The sign-in code is invalid, expired, already used or not bound to this browser.'),
+  request_origin_not_approved: e(403, 'authorization', 'The Origin of this request is not an approved dashboard origin.'),
+  api_key_not_found: e(404, 'not_found', 'No such API key in the organization.'),
+  oauth_grant_not_found: e(404, 'not_found', 'No such OAuth grant in the organization.'),
+
   // ---- tools: tool API codes (tool-api.md; rendered in the tool API envelope)
   authentication_required: e(401, 'authentication', 'An API key is required.'),
   invalid_api_key: e(401, 'authentication', 'The API key is unknown or revoked.'),

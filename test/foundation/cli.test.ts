@@ -113,6 +113,39 @@ describe('service-api CLI next to a running embedded server', () => {
     assert.equal(body.products[0]?.storeProductId, 'sku-1');
   });
 
+  it('lists what it created (table and --json) and revokes an API key, which the server then refuses', async () => {
+    const orgs = JSON.parse(cli('organizations', 'list', '--json').stdout) as Array<{ organizationId: string; brands: number }>;
+    assert.deepEqual(
+      orgs.map((o) => [o.organizationId, Number(o.brands)]),
+      [[boot.organizationId, 1]],
+    );
+    const table = cli('brands', 'list', '--organization', boot.organizationId);
+    assert.equal(table.status, 0, table.stderr);
+    assert.match(table.stdout, /^brandId\s+name\s+slug/m);
+    assert.match(table.stdout, /Acme Shoes/);
+    const brandId = (
+      JSON.parse(cli('brands', 'list', '--organization', boot.organizationId, '--json').stdout) as Array<{ brandId: string }>
+    )[0]!.brandId;
+    const products = JSON.parse(cli('products', 'list', '--brand', brandId, '--json').stdout) as Array<{ storeProductId: string }>;
+    assert.deepEqual(
+      products.map((p) => p.storeProductId),
+      ['sku-1'],
+    );
+    const created = JSON.parse(cli('api-keys', 'create', '--organization', boot.organizationId, '--name', 'temp', '--json').stdout);
+    const keys = JSON.parse(cli('api-keys', 'list', '--organization', boot.organizationId, '--json').stdout) as Array<
+      Record<string, unknown>
+    >;
+    const temp = keys.find((k) => k.name === 'temp')!;
+    assert.equal(temp.state, 'active');
+    assert.ok(!JSON.stringify(keys).includes(created.apiKey), 'listing never shows a secret');
+    assert.equal(cli('api-keys', 'revoke', '--organization', boot.organizationId, '--key', String(temp.apiKeyId)).status, 0);
+    const refused = await fetch(`http://127.0.0.1:${port}/v1/brands`, { headers: { authorization: `Bearer ${created.apiKey}` } });
+    assert.equal(refused.status, 401);
+    assert.equal(cli('channels', 'list', '--organization', boot.organizationId).stdout.trim(), '(none)');
+    assert.deepEqual(JSON.parse(cli('jobs', 'list', '--organization', boot.organizationId, '--json').stdout), []);
+    assert.equal(cli('jobs', 'show', '--organization', boot.organizationId, '--job', 'pjob_missing').status, 1);
+  });
+
   it('bad input prints one clear line and no stack trace', () => {
     for (const args of [
       ['bootstrap', '--organization', 'X', '--email', 'not-an-email', '--password', 'correct horse'],

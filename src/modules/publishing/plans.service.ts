@@ -3,6 +3,7 @@
  * profile expansion, media resolution, validation, idempotent create and, in the same transaction as
  * the rows, the worker jobs of every scheduled or queued target.
  */
+import { recordJobCreated } from './publish-events.js';
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -241,6 +242,7 @@ export class PlansService {
           },
           targets,
         );
+        await recordJobCreated(this.deps.events, tx, organizationId, jobId);
         if (state !== 'draft') {
           for (const t of targets)
             await sendTargetJob(

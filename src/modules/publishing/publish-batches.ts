@@ -8,6 +8,8 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import type { EventOutbox } from '../../platform/events/outbox.js';
+import { recordTargetOutcome } from './publish-events.js';
 import { deriveJobStatus } from './publish-states.js';
 import type { TargetRow } from './publishing.repository.js';
 import type { StoredMedia } from './publishing.tables.js';
@@ -84,7 +86,10 @@ export class PublishBatches {
   private readonly claims: MicroBatcher<ClaimInput, ClaimedRow | null>;
   private readonly published: MicroBatcher<PublishedInput, PublishedAnswer>;
 
-  constructor(private readonly db: () => Db) {
+  constructor(
+    private readonly db: () => Db,
+    private readonly events?: EventOutbox,
+  ) {
     this.claims = new MicroBatcher(
       (inputs) => this.claimMany(inputs),
       (input) => this.claimMany([input]).then((rows) => rows[0] ?? null),
@@ -134,7 +139,9 @@ export class PublishBatches {
 
   private async publishedMany(inputs: PublishedInput[]): Promise<PublishedAnswer[]> {
     const now = inputs[0]!.now;
-    const res = await sql<{ id: string; job_id: string; job_updated: boolean }>`
+    // one transaction: the outcome rows and their webhook events commit together
+    const res = await this.db().transaction().execute(async (tx) => {
+      const res = await sql<{ id: string; job_id: string; job_updated: boolean }>`
 			with i as (
 				select * from unnest(${inputs.map((x) => x.targetId)}::text[], ${inputs.map((x) => x.version)}::int[],
 					${inputs.map((x) => x.providerPostId)}::text[], ${inputs.map((x) => x.url)}::text[]) as i(id, version, post_id, url)
@@ -152,7 +159,12 @@ export class PublishBatches {
 					and not exists (select 1 from publish_targets o where o.job_id = pj.id and o.id <> t.id)
 				returning pj.id
 			)
-			select t.id, t.job_id, (t.job_id in (select id from j)) as job_updated from t`.execute(this.db());
+			select t.id, t.job_id, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
+      // in job order, so concurrent batches take the per-job event locks in the same order
+      const rows = [...res.rows].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
+      if (this.events) for (const r of rows) await recordTargetOutcome(this.events, tx, r.id, !!r.job_updated);
+      return res;
+    });
     const byId = new Map(res.rows.map((r) => [r.id, r]));
     return inputs.map((x): PublishedAnswer => {
       const r = byId.get(x.targetId);

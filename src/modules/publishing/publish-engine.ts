@@ -17,6 +17,7 @@ import { type ChannelContext, type ChannelGateway, ChannelUnavailableError } fro
 import type { MediaAccess } from './media-access.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import { PublishBatches } from './publish-batches.js';
+import { recordJobCompletion, recordTargetOutcome } from './publish-events.js';
 import type { PublishLimiter } from './publish-policies.js';
 import { ensurePublishQueues, sendCommentJob, sendTargetJob, type TargetJobData } from './publish-queue.js';
 import { deriveJobStatus, type TargetState } from './publish-states.js';
@@ -66,7 +67,7 @@ export class PublishEngine {
     private readonly limiter: PublishLimiter,
     readonly settings: EngineSettings,
   ) {
-    this.batches = new PublishBatches(() => this.deps.database.db);
+    this.batches = new PublishBatches(() => this.deps.database.db, this.deps.events);
   }
 
   private readonly batches: PublishBatches;
@@ -425,6 +426,7 @@ export class PublishEngine {
       }
       if (!updated) return 'lost_race';
       await publishingRepository.refreshJobStatus(tx, row.job_id, now);
+      await recordTargetOutcome(this.deps.events, tx, row.id);
       return updated.state;
     });
   }
@@ -460,7 +462,8 @@ export class PublishEngine {
         : sql`state = ${o.state}, last_error = ${JSON.stringify(o.error)}::jsonb, lease_until = null, next_attempt_at = null,
 					state_reason = ${o.error.message.slice(0, 500)},
 					first_comment_state = case when first_comment_state is null then null else 'cancelled' end, updated_at = ${now}`;
-    const res = await sql<{ id: string; job_updated: number }>`
+    const res = await this.db.transaction().execute(async (tx) => {
+      const res = await sql<{ id: string; job_updated: number }>`
 			with t as (
 				update publish_targets set ${set}
 				where id = ${row.id} and version = ${row.version} and state in (${sql.join(from)})
@@ -471,7 +474,11 @@ export class PublishEngine {
 					and not exists (select 1 from publish_targets o where o.job_id = publish_jobs.id and o.id <> ${row.id})
 				returning id
 			)
-			select t.id, (select count(*) from j)::int as job_updated from t`.execute(this.db);
+			select t.id, (select count(*) from j)::int as job_updated from t`.execute(tx);
+      const done = res.rows[0];
+      if (done) await recordTargetOutcome(this.deps.events, tx, row.id, Number(done.job_updated) > 0);
+      return res;
+    });
     const done = res.rows[0];
     if (!done) return 'lost_race';
     if (Number(done.job_updated) === 0) await this.refreshJobLocked(row.job_id, now);
@@ -481,8 +488,9 @@ export class PublishEngine {
   /** A job with several targets: its status is refreshed under the job row lock. */
   private async refreshJobLocked(jobId: string, now: Date): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
-      await tx.selectFrom('publish_jobs').select('id').where('id', '=', jobId).forUpdate().execute();
+      const locked = await tx.selectFrom('publish_jobs').select(['id', 'organization_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
       await publishingRepository.refreshJobStatus(tx, jobId, now);
+      if (locked) await recordJobCompletion(this.deps.events, tx, locked.organization_id, jobId);
     });
   }
 }

@@ -6,8 +6,11 @@ import type { MediaTables } from '../../modules/media/media.tables.js';
 import type { PublishingTables } from '../../modules/publishing/publishing.tables.js';
 import type { ToolTables } from '../../modules/tools/tools.tables.js';
 import type { ChannelTables } from '../../modules/channels/channels.tables.js';
+import type { AutomationTables } from '../../modules/automations/automations.tables.js';
 import type { ColumnType, Generated } from 'kysely';
+import type { AuthTables } from '../../modules/identity/auth.tables.js';
 import type { EventTables } from '../events/event-types.js';
+import type { WebhookTables } from '../../modules/webhooks/webhooks.tables.js';
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -92,6 +95,9 @@ export interface AuthSessionsTable {
   expires_at: Date;
   revoked_at: Date | null;
   created_at: CreatedAt;
+  /** auth: sliding idle expiry (expires_at is the absolute one) */
+  idle_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_seen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface FoundationTables {
@@ -106,4 +112,25 @@ export interface FoundationTables {
 }
 
 // Areas add their table interfaces to this intersection (tools, media, channels, publishing).
-export interface Database extends FoundationTables, MediaTables, ChannelTables, ToolTables, PublishingTables, EventTables {}
+export interface Database
+  extends FoundationTables,
+    MediaTables,
+    ChannelTables,
+    ToolTables,
+    PublishingTables,
+    // auth: add its tables interface here
+    AuthTables,
+
+    // batches: add its tables interface here
+
+    // webhooks: add its tables interface here
+    WebhookTables,
+
+    // engagement: add its tables interface here
+
+    // automations: add its tables interface here
+    AutomationTables,
+
+    // hardening: add its tables interface here
+
+    EventTables {}

@@ -9,6 +9,20 @@ import * as m0004 from './0004-channels.js';
 import * as m0003 from './0003-media.js';
 import * as m0005 from './0005-publishing.js';
 import * as m0006 from './0006-events.js';
+// auth: import its migration here
+import * as m0007 from './0007-auth.js';
+
+// batches: import its migration here
+
+// webhooks: import its migration here
+import * as m0009 from './0009-webhooks.js';
+
+// engagement: import its migration here
+
+// automations: import its migration here
+import * as m0011 from './0011-automations.js';
+
+// hardening: import its migration here
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -22,4 +36,18 @@ export const migrations: Record<string, Migration> = {
   '0005-publishing': m0005,
   // the event outbox (webhooks fan it out)
   '0006-events': m0006,
+  // auth: register its migration here
+  '0007-auth': m0007,
+
+  // batches: register its migration here
+
+  // webhooks: register its migration here
+  '0009-webhooks': m0009,
+
+  // engagement: register its migration here
+
+  // automations: register its migration here
+  '0011-automations': m0011,
+
+  // hardening: register its migration here
 };

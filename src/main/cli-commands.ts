@@ -74,7 +74,7 @@ export const foundationCommands: CliCommand[] = [
   },
   {
     name: 'bootstrap',
-    usage: 'bootstrap --organization NAME --email E --password P [--json]',
+    usage: 'bootstrap --organization NAME --email E --password P [--init] [--json]',
     async run({ config, argv, out }) {
       const { values } = args(argv, { organization: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } });
       const result = await withDatabase(config, (h) =>
@@ -82,6 +82,7 @@ export const foundationCommands: CliCommand[] = [
           { organization: required(values, 'organization'), email: required(values, 'email'), password: required(values, 'password') },
           new Date(),
         ),
+        { creates: true, init: values.init === true },
       );
       out({ organizationId: result.organizationId, userId: result.userId, apiKey: result.apiKey }, values.json === true);
     },

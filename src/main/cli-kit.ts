@@ -1,7 +1,9 @@
 /** Small helpers shared by CLI commands: argument parsing, output, and a database for one command. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
-import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
+import { type DatabaseHandle, embeddedSocketAlive, openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { AppError } from '../platform/errors.js';
 
@@ -22,7 +24,12 @@ export type Options = Record<string, { type: 'string' | 'boolean'; short?: strin
 
 export function args<T extends Options>(argv: string[], options: T) {
   try {
-    return parseArgs({ args: argv, options: { ...options, json: { type: 'boolean' } }, strict: true, allowPositionals: true });
+    return parseArgs({
+      args: argv,
+      options: { ...options, json: { type: 'boolean' }, init: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (err) {
     throw new AppError('invalid_request', { message: (err as Error).message });
   }
@@ -34,11 +41,46 @@ export function required(values: Record<string, unknown>, name: string): string 
   return v;
 }
 
+/** What `withDatabase` may do when the embedded data directory holds no database yet. */
+export interface DatabaseIntent {
+  /** the command writes data (bootstrap, create, revoke ...) */
+  creates?: boolean;
+  /** the user passed --init: creating a new embedded database is intended */
+  init?: boolean;
+}
+
 /**
- * Opens the database for one CLI command. In embedded mode a running server's database is reached
- * through its local socket (PGlite admits one process); otherwise PGlite is opened directly.
+ * Opens the database for one CLI command and says on stderr which one it opened. In embedded mode a
+ * running server's database is reached through its local socket (PGlite admits one process); otherwise
+ * PGlite is opened directly. A new embedded database is created only by a command that writes data,
+ * and outside the default data directory only with --init: a typo in SERVICE_DATA_DIR must not hand
+ * out keys for an empty database while the server runs on another.
  */
-export async function withDatabase<T>(config: Config, fn: (db: DatabaseHandle) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(config: Config, fn: (db: DatabaseHandle) => Promise<T>, intent: DatabaseIntent = {}): Promise<T> {
+  let where: string;
+  if (!config.embedded) {
+    const url = new URL(config.env.DATABASE_URL!);
+    where = `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}`;
+  } else if (await embeddedSocketAlive(config.dbSocketPath)) {
+    where = `embedded PGlite in ${config.dataDir} (through the running server's socket)`;
+  } else {
+    where = `embedded PGlite in ${config.dataDir}`;
+    if (!fs.existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'))) {
+      const isDefault = config.dataDir === path.resolve('.data');
+      if (!intent.creates) {
+        throw new AppError('invalid_request', {
+          message: `no database in ${config.dataDir} yet (SERVICE_DATA_DIR); start the server or run bootstrap there first.`,
+        });
+      }
+      if (!isDefault && !intent.init) {
+        throw new AppError('invalid_request', {
+          message: `no database in ${config.dataDir} yet (SERVICE_DATA_DIR); pass --init to create a new one there.`,
+        });
+      }
+      where += ' (new)';
+    }
+  }
+  process.stderr.write(`database: ${where}\n`);
   const handle = await openDatabase(config, { preferSocket: true });
   try {
     await migrateToLatest(handle.db);

@@ -35,7 +35,9 @@ async function main(argv: string[]): Promise<number> {
     .sort((a, b) => b.name.split(' ').length - a.name.split(' ').length)
     .find((c) => c.name.split(' ').every((word, i) => argv[i] === word));
   if (!match) {
-    process.stderr.write(`error: unknown command "${argv.join(' ')}"\n\n${usage()}\n`);
+    const words = argv.slice(0, 2).filter((w, i) => !w.startsWith('-') && (i === 0 || !argv[0]!.startsWith('-')));
+    const known = commands.some((c) => c.name.split(' ')[0] === words[0]);
+    process.stderr.write(`error: unknown command "${known ? words.join(' ') : words[0] ?? argv[0]}"\n\n${usage()}\n`);
     return 1;
   }
   const config = loadConfig();

@@ -27,7 +27,7 @@ describe('users and tool-keys CLI commands', () => {
   };
 
   it('creates a user and a key through the binary, lists it masked, changes the tier and revokes the key', async () => {
-    const user = (await command('users', 'create', '--email', 'cli@example.test', '--tier', 'pro', '--json')) as { tier: string };
+    const user = (await command('users', 'create', '--email', 'cli@example.test', '--tier', 'pro', '--init', '--json')) as { tier: string };
     assert.equal(user.tier, 'pro');
     const { stdout } = await execFileAsync(
       process.execPath,

@@ -5,8 +5,8 @@ import { isRole } from './policies.js';
 
 export const authCommands: CliCommand[] = [
   {
-    name: 'users create',
-    usage: 'users create --organization ID --email E --password P [--role member|admin|owner] [--json]',
+    name: 'members create',
+    usage: 'members create --organization ID --email E --password P [--role member|admin|owner] [--init] [--json]   a person who signs in to the dashboard',
     async run({ config, argv, out }) {
       const { values } = args(argv, { organization: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } });
       const role = (values.role as string | undefined) ?? 'admin';
@@ -16,6 +16,7 @@ export const authCommands: CliCommand[] = [
           { organizationId: required(values, 'organization'), email: required(values, 'email'), password: required(values, 'password'), role },
           new Date(),
         ),
+        { creates: true, init: values.init === true },
       );
       out(user, values.json === true);
     },

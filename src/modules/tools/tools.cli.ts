@@ -5,12 +5,15 @@ import { parseTier, parseToolScopes, ToolKeysService } from './tool-keys.service
 export const toolCommands: CliCommand[] = [
   {
     name: 'users create',
-    usage: 'users create --email E [--tier basic|pro|max] [--json]   a user (tier default basic)',
+    usage: 'users create --email E [--tier basic|pro|max] [--init] [--json]   a tool API user (tier default basic)',
     async run({ config, argv, out }) {
       const { values } = args(argv, { email: { type: 'string' }, tier: { type: 'string' } });
       const email = required(values, 'email');
       const tier = parseTier(values.tier as string | undefined, 'basic');
-      const user = await withDatabase(config, (h) => new ToolKeysService(h.db).createUser({ email, tier }, new Date()));
+      const user = await withDatabase(config, (h) => new ToolKeysService(h.db).createUser({ email, tier }, new Date()), {
+        creates: true,
+        init: values.init === true,
+      });
       out(user, values.json === true);
     },
   },

@@ -1,7 +1,7 @@
 /**
  * A batch's status, derived from its targets every time it is read (never stored, so it cannot drift
  * from the publish targets the worker moves):
- * no targets -> empty; none scheduled -> unscheduled; any in flight, or some finished while others
+ * no targets -> empty; none scheduled (or all cancelled) -> unscheduled; any in flight, or some finished while others
  * wait -> processing; all waiting -> scheduled (partially_scheduled when some are unscheduled);
  * all finished -> published (every target published), partially_published (some), needs_attention
  * (none published, some need attention or a reconnect), else failed.
@@ -14,7 +14,8 @@ const IN_FLIGHT = new Set(['publishing', 'processing']);
 /** states: the publish target state of every batch target, null when it is unscheduled. */
 export function deriveBatchStatus(states: ReadonlyArray<string | null>): BatchStatus {
   if (states.length === 0) return 'empty';
-  const made = states.filter((s): s is string => s !== null);
+  // a cancelled target (by the client or a channel disconnect) counts like one never scheduled
+  const made = states.filter((s): s is string => s !== null && s !== 'cancelled');
   if (made.length === 0) return 'unscheduled';
   const unscheduled = states.length - made.length;
   const waiting = made.filter((s) => WAITING.has(s)).length;

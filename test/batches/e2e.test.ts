@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { recordCompletedBatches } from '../../src/modules/batches/batches.jobs.js';
+import { batchesModule } from '../../src/modules/batches/batches.module.js';
 import { api, type PublishingHarness, startPublishingHarness, waitFor } from '../publishing/publishing-harness.js';
 import { type BatchOrg, createBatchOrg } from './batch-support.js';
 
@@ -54,6 +56,19 @@ describe('publish batch end to end', () => {
       100,
     );
     assert.equal(done.publishedTargetCount, 4);
+    // the worker's completion job (once a minute) records publish_batch.completed once
+    assert.equal(await recordCompletedBatches(h.ctx.deps, batchesModule(h.ctx.deps).service), 1);
+    assert.equal(await recordCompletedBatches(h.ctx.deps, batchesModule(h.ctx.deps).service), 0);
+    const events = await h.ctx.database.db
+      .selectFrom('events')
+      .select(['type', 'sequence_key'])
+      .where('sequence_key', '=', res.body.publishBatchId)
+      .orderBy('sequence')
+      .execute();
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['publish_batch.committed', 'publish_batch.completed'],
+    );
     assert.equal(done.queuedTargetCount, 0);
     for (const [i, p] of org.products.entries()) {
       assert.equal(h.meta.ledger.posts.filter((x) => x.text === `End to end product ${i}`).length, 2, 'published once per channel');

@@ -9,6 +9,7 @@ import { registerDisconnectHook } from '../channels/disconnect-hooks.js';
 import { publishingModule } from '../publishing/publishing.module.js';
 import { RotationBatchCommitter } from './batch-committer.js';
 import { batchDisconnectHook } from './batch-disconnect.js';
+import { batchCompletionJob } from './batches.jobs.js';
 import { BatchesService } from './batches.service.js';
 
 export interface BatchesModule {
@@ -29,7 +30,7 @@ export function batchesModule(deps: AppDeps): BatchesModule {
 registerDisconnectHook(batchDisconnectHook);
 provideBatchCommitter((deps) => new RotationBatchCommitter(deps, batchesModule(deps).service));
 
-/** Batches run no jobs of their own (the publishing worker publishes their targets). */
-export function batchesJobDefinitions(_deps: AppDeps): JobDefinition<any>[] {
-  return [];
+/** The publishing worker publishes batch targets; batches only add the completion event job. */
+export function batchesJobDefinitions(deps: AppDeps): JobDefinition<any>[] {
+  return [batchCompletionJob(deps, batchesModule(deps).service)];
 }

@@ -360,14 +360,18 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
   const byPriority = new Map<number, number[]>();
   for (const i of rest) {
     const p = items[i]!.priority ?? 0;
-    byPriority.set(p, [...(byPriority.get(p) ?? []), i]);
+    const l = byPriority.get(p);
+    if (l) l.push(i);
+    else byPriority.set(p, [i]);
   }
   const ordered: number[] = [];
   for (const p of [...byPriority.keys()].sort((a, b) => b - a)) {
     const queues = new Map<string, number[]>();
     for (const i of byPriority.get(p)!) {
       const k = items[i]!.productId;
-      queues.set(k, [...(queues.get(k) ?? []), i]);
+      const l = queues.get(k);
+      if (l) l.push(i);
+      else queues.set(k, [i]);
     }
     const lists = [...queues.values()];
     for (let round = 0; lists.some((l) => l.length > round); round++) for (const l of lists) if (round < l.length) ordered.push(l[round]!);
@@ -432,6 +436,9 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
     return l;
   };
 
+  const firstOpen = new Map<string, number>();
+  const fullCount = new Map<string, number>();
+  const fullMessage = new Map<string, string>();
   for (const i of ordered) {
     const item = items[i]!;
     item.targets.forEach((target, j) => {
@@ -451,9 +458,49 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
         return;
       }
       const c = stateOf(target.channelAccountId);
-      const targetHash = mix(seedHash, fnv(`${item.clientAssetId}|${target.channelAccountId}|${j}`));
       const blockers = new Map<Rule, number>();
-      for (const o of occ) {
+      // skip the occurrences every target of this channel finds full (posts only get added, so a
+      // full occurrence stays full): a post closer than minGap to every time of its jitter window
+      const key = `${target.platform}|${target.channelAccountId}`;
+      let start = firstOpen.get(key) ?? 0;
+      while (start < occ.length) {
+        const o = occ[start]!;
+        const s = o.slot;
+        const earliest = o.base + s.jitterSecondsMin * 1000;
+        const latest = o.base + s.jitterSecondsMax * 1000;
+        if (latest < from || earliest >= horizonEnd) {
+          start++;
+          continue;
+        }
+        const gap = s.minGapMinutes * MIN;
+        const lo = latest - gap + 1;
+        const hi = earliest + gap;
+        if (lo < hi) {
+          const k = lowerBound(c.all, lo);
+          if (k < c.all.length && c.all[k]! < hi) {
+            start++;
+            fullCount.set(key, (fullCount.get(key) ?? 0) + 1);
+            continue;
+          }
+        }
+        break;
+      }
+      firstOpen.set(key, start);
+      const full = fullCount.get(key) ?? 0;
+      if (start === occ.length && full > 0) {
+        // the channel is full for every target: one shared message
+        let message = fullMessage.get(key);
+        if (!message) {
+          message = `No slot occurrence in the ${policy.horizonDays}-day horizon fits on channel ${target.channelAccountId}: min_gap blocked ${full}.`;
+          fullMessage.set(key, message);
+        }
+        warnings.push({ ...base, rule: 'min_gap', message, unscheduled: true });
+        return;
+      }
+      if (full > 0) blockers.set('min_gap', full);
+      const targetHash = mix(seedHash, fnv(`${item.clientAssetId}|${target.channelAccountId}|${j}`));
+      for (let k = start; k < occ.length; k++) {
+        const o = occ[k]!;
         const s = o.slot;
         const jitter = jitterFor(targetHash, o.hash, s.jitterSecondsMin, s.jitterSecondsMax);
         const t = o.base + jitter * 1000;

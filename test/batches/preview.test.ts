@@ -46,6 +46,21 @@ describe('publish batch preview', () => {
     assert.equal(again.body.batchPreviewId, p.batchPreviewId);
   });
 
+  it('plans around existingAssignments the client sends', async () => {
+    const policy = { horizonDays: 2, slots: [{ id: 'nine', localTime: '09:00', jitterSecondsMin: 0, jitterSecondsMax: 0 }] };
+    const its = [{ ...items(org, 1)[0]!, targets: [{ platform: 'facebook_page', channelAccountId: org.fb }] }];
+    const free = await api(h, org, 'POST', '/v1/publish/batches/preview', { brandId: org.brandId, from: FROM, policy, items: its });
+    assert.equal(free.body.assignments[0].scheduledAt, '2030-03-25T09:00:00.000Z');
+    const busy = await api(h, org, 'POST', '/v1/publish/batches/preview', {
+      brandId: org.brandId,
+      from: FROM,
+      policy,
+      items: its,
+      existingAssignments: [{ platform: 'facebook_page', channelAccountId: org.fb, scheduledAt: '2030-03-25T09:30:00Z' }],
+    });
+    assert.equal(busy.body.assignments[0].scheduledAt, '2030-03-26T09:00:00.000Z', 'the next day: 09:00 is within minGap of 09:30');
+  });
+
   it('uses the default profile batch policy when the request has none; 400 when neither exists', async () => {
     const none = await api(h, org, 'POST', '/v1/publish/batches/preview', { brandId: org.brandId, items: items(org, 1) });
     assert.equal(none.status, 400);

@@ -13,7 +13,7 @@ import { newId } from '../../platform/ids.js';
 import { ensurePublishQueues } from '../publishing/publish-queue.js';
 import { deriveJobStatus } from '../publishing/publish-states.js';
 import type { PublishingModule } from '../publishing/publishing.module.js';
-import type { NewTarget } from '../publishing/publishing.repository.js';
+import type { NewJob, NewTarget } from '../publishing/publishing.repository.js';
 import { type BatchPlan, BatchPlanner } from './batch-planner.js';
 import { deriveBatchStatus, targetCounts } from './batch-status.js';
 import { type AssetRow, type BatchRow, batchesRepository, chunked } from './batches.repository.js';
@@ -166,6 +166,7 @@ export class BatchesService {
       for (const r of rows) assetIds.set(r.client_asset_id, r.id);
     });
 
+    const jobs: Array<{ job: NewJob; targets: NewTarget[] }> = [];
     const itemRows: Array<Record<string, unknown>> = [];
     const targetRows: Array<Record<string, unknown>> = [];
     for (const [position, item] of plan.items.entries()) {
@@ -195,9 +196,8 @@ export class BatchesService {
           });
         });
         const earliest = new Date(Math.min(...targets.map((t) => t.scheduledAt!.getTime())));
-        await this.publishing.plans.persistJob(
-          tx,
-          {
+        jobs.push({
+          job: {
             id: jobId,
             organizationId,
             brandId: req.brandId,
@@ -214,7 +214,7 @@ export class BatchesService {
             at: now,
           },
           targets,
-        );
+        });
       }
       itemRows.push({
         id: itemId,
@@ -243,6 +243,8 @@ export class BatchesService {
           created_at: now,
         });
     }
+    // the publishing module writes the jobs, targets and worker jobs; publish_batch.committed announces them
+    await this.publishing.plans.persistJobs(tx, jobs, { announce: false });
     await chunked(itemRows, (part) =>
       tx
         .insertInto('publish_batch_items')

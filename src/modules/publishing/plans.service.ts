@@ -13,7 +13,7 @@ import type { ChannelGateway } from './channel-gateway.js';
 import { type MediaAccess, type MediaInputT, toStored } from './media-access.js';
 import { type PlanIssue, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';
 import { recordJobCreated } from './publish-events.js';
-import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
+import { ensurePublishQueues, sendTargetJob, sendTargetJobs } from './publish-queue.js';
 import { deriveJobStatus } from './publish-states.js';
 import { toJob } from './publishing.mappers.js';
 import { type NewJob, type NewTarget, publishingRepository } from './publishing.repository.js';
@@ -288,6 +288,35 @@ export class PlansService {
         t.nextAttemptAt,
       );
     }
+  }
+
+  /**
+   * Many jobs at once inside the caller's transaction (publish batches): rows and worker jobs in bulk
+   * statements. `announce: false` skips the per-job publish_job.created event when the caller announces
+   * the jobs together (a batch's publish_batch.committed lists them).
+   */
+  async persistJobs(tx: Executor, entries: Array<{ job: NewJob; targets: NewTarget[] }>, opts: { announce: boolean }): Promise<void> {
+    await publishingRepository.insertJobs(tx, entries);
+    if (opts.announce) for (const { job } of entries) await recordJobCreated(this.deps.events, tx, job.organizationId, job.id);
+    await sendTargetJobs(
+      this.deps.jobs,
+      tx,
+      entries.flatMap(({ job, targets }) =>
+        targets
+          .filter((t) => t.state === 'scheduled' || t.state === 'queued')
+          .map((t) => ({
+            data: {
+              targetId: t.id,
+              organizationId: job.organizationId,
+              version: 1,
+              step: 'publish' as const,
+              platform: t.platform,
+              channelAccountId: t.channelAccountId,
+            },
+            startAfter: t.nextAttemptAt,
+          })),
+      ),
+    );
   }
 
   private async replay(organizationId: string, key: string, requestHash: string): Promise<CreateAnswer | null> {

@@ -197,6 +197,26 @@ describe('publish batch commit', () => {
     );
   });
 
+  it('follows its publish targets: a job rescheduled or cancelled through the jobs API shows in the batch', async () => {
+    const res = await api(h, org, 'POST', '/v1/publish/batches', { ...body(), items: items(org, 2, 'follow'), dryRun: false });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const [first, second] = res.body.items;
+    const at = '2030-07-01T10:00:00.000Z';
+    assert.equal((await api(h, org, 'POST', `/v1/publish/jobs/${first.publishJobId}/schedule`, { scheduleAt: at })).status, 200);
+    assert.equal((await api(h, org, 'POST', `/v1/publish/jobs/${second.publishJobId}/cancel`, {})).status, 200);
+    const got = (await api(h, org, 'GET', `/v1/publish/batches/${res.body.publishBatchId}`)).body;
+    assert.deepEqual(
+      got.items[0].targets.map((t: { scheduledAt: string }) => t.scheduledAt),
+      [at, at],
+    );
+    assert.deepEqual(
+      got.items[1].targets.map((t: { state: string }) => t.state),
+      ['cancelled', 'cancelled'],
+    );
+    assert.equal(got.status, 'partially_scheduled');
+    assert.equal(got.queuedTargetCount, 2);
+  });
+
   it('disconnecting a channel cancels its batch targets and reports the batch counters', async () => {
     const org2 = await createBatchOrg(h, 'Disconnect', 2);
     const res = await api(h, org2, 'POST', '/v1/publish/batches', {

@@ -1,5 +1,5 @@
 /** Kysely queries of publish batches and assets; every read and write is confined to one organization. */
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { AssetsTable, PublishBatchesTable } from './batches.tables.js';
 
@@ -92,7 +92,8 @@ export const batchesRepository = {
         'b.channel_account_id',
         'b.platform',
         'b.slot_id',
-        'b.scheduled_at',
+        // a publish target rescheduled through its job shows its current time
+        sql<Date | null>`coalesce(t.scheduled_at, b.scheduled_at)`.as('scheduled_at'),
         'b.jitter_seconds',
         'b.post_target_id',
         't.state',

@@ -148,6 +148,26 @@ describe('batch scheduler properties', () => {
     );
   });
 
+  it('never puts more posts in a 24-hour window than the platform cap (a cap of 3 on X for the test)', () => {
+    const saved = PLATFORM_DAILY_CAPS.x;
+    PLATFORM_DAILY_CAPS.x = 3;
+    try {
+      fc.assert(
+        fc.property(inputArb, (input) => {
+          const times = scheduleBatch(input)
+            .assignments.filter((a) => a.platform === 'x')
+            .map((a) => Date.parse(a.scheduledAt))
+            .sort((a, b) => a - b);
+          for (const [i, t] of times.entries()) assert.ok(times.filter((u, j) => j >= i && u < t + 86_400_000).length <= 3);
+        }),
+        { numRuns: 100, seed: 5 },
+      );
+    } finally {
+      if (saved === undefined) delete PLATFORM_DAILY_CAPS.x;
+      else PLATFORM_DAILY_CAPS.x = saved;
+    }
+  });
+
   it('interleaves products on a channel and places higher priority first', () => {
     const slots: SchedulerSlot[] = ['09:00', '12:00', '15:00', '18:00'].map((t, i) => ({
       id: `s${i}`,
@@ -209,6 +229,14 @@ describe('batch scheduler properties', () => {
     const capped = scheduleBatch(cappedInput(2));
     assert.equal(capped.assignments.length, 1, 'the next day is free again');
     assert.equal(capped.assignments[0]!.scheduledAt, new Date(from + 86_400_000).toISOString());
+    // the cap also counts posts after the candidate: 250 posts an hour after the first occurrence block
+    // it and the next day's (the same 24-hour window), not the day after
+    const ahead = scheduleBatch({
+      ...cappedInput(3),
+      existing: existing.map((e, i) => ({ ...e, at: from + 3_600_000 + i * 1000 })),
+    });
+    assert.equal(ahead.assignments.length, 1);
+    assert.equal(ahead.assignments[0]!.scheduledAt, new Date(from + 2 * 86_400_000).toISOString());
     const gap = scheduleBatch({
       policy: { horizonDays: 1, slots: [{ ...slot, minGapMinutes: 120 }] },
       items: [{ clientAssetId: 'g', productId: 'p', text: 'Gap', targets: [CHANNELS[2]!] }],

@@ -258,7 +258,8 @@ function overCap(a: number[], t: number, cap: number): boolean {
     while (j < pts.length && pts[j]! < s + DAY) j++;
     if (j - i + 1 > cap) return true;
   }
-  return false;
+  // the window that starts at t itself
+  return hi - lowerBound(a, t) + 1 > cap;
 }
 
 interface ChannelState {

@@ -31,7 +31,9 @@ export const PublishBatchTarget = Type.Object(
   {
     platform: PlatformT,
     channelAccountId: Id,
-    providerType: Type.Optional(Type.String({ maxLength: 64 })),
+    providerType: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Accepted for compatibility; the platform decides the provider.' }),
+    ),
     settings: Type.Optional(Obj('Platform settings (capabilities settingRules).')),
     firstComment: Type.Optional(
       Type.Object(

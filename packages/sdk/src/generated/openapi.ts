@@ -5509,6 +5509,7 @@ export interface operations {
                                 delayMs?: number;
                             };
                             platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                            /** @description Accepted for compatibility; the platform decides the provider. */
                             providerType?: string;
                             /** @description Platform settings (capabilities settingRules). */
                             settings?: {
@@ -5996,6 +5997,7 @@ export interface operations {
                                 delayMs?: number;
                             };
                             platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                            /** @description Accepted for compatibility; the platform decides the provider. */
                             providerType?: string;
                             /** @description Platform settings (capabilities settingRules). */
                             settings?: {

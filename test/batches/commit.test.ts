@@ -217,6 +217,19 @@ describe('publish batch commit', () => {
     assert.equal(got.queuedTargetCount, 2);
   });
 
+  it('two concurrent commits with one idempotencyKey create one batch', async () => {
+    const b = { ...body(), items: items(org, 2, 'race'), idempotencyKey: 'race-1', dryRun: false };
+    const [x, y] = await Promise.all([api(h, org, 'POST', '/v1/publish/batches', b), api(h, org, 'POST', '/v1/publish/batches', b)]);
+    assert.deepEqual([x.status, y.status].sort(), [200, 201], JSON.stringify([x.body, y.body]));
+    assert.equal(x.body.publishBatchId, y.body.publishBatchId);
+    const jobs = await h.ctx.database.db
+      .selectFrom('publish_batch_items')
+      .select('publish_job_id')
+      .where('batch_id', '=', x.body.publishBatchId)
+      .execute();
+    assert.equal(jobs.length, 2);
+  });
+
   it('disconnecting a channel cancels its batch targets and reports the batch counters', async () => {
     const org2 = await createBatchOrg(h, 'Disconnect', 2);
     const res = await api(h, org2, 'POST', '/v1/publish/batches', {

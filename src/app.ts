@@ -23,6 +23,8 @@ import { registerPublishingRoutes } from './modules/publishing/publishing.routes
 import { registerAuthModule } from './modules/identity/auth.module.js';
 
 // batches: import its module here
+import { batchesModule } from './modules/batches/batches.module.js';
+import { registerBatchRoutes } from './modules/batches/batches.routes.js';
 
 // webhooks: import its module here
 import { webhooksModule } from './modules/webhooks/webhooks.module.js';
@@ -107,6 +109,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await registerAuthModule(app, deps);
 
   // batches: register its routes here
+  registerBatchRoutes(app, batchesModule(deps).service);
 
   // webhooks: register its routes here
   await registerWebhookRoutes(app, deps, webhooksModule(deps));

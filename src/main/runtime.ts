@@ -32,6 +32,7 @@ import { EventOutbox } from '../platform/events/outbox.js';
 // auth: import its jobs here
 
 // batches: import its jobs here
+import { batchesJobDefinitions } from '../modules/batches/batches.module.js';
 
 // webhooks: import its jobs here
 import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
@@ -68,6 +69,7 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
     // auth: add its job definitions here
 
     // batches: add its job definitions here
+    ...batchesJobDefinitions(deps),
 
     // webhooks: add its job definitions here
     ...webhooksJobDefinitions(deps),

@@ -179,6 +179,14 @@ export const ERROR_CATALOG = {
   publish_idempotency_key_reused: e(409, 'conflict', 'The idempotencyKey was used for a different publish request.'),
   internal_token_required: e(401, 'authentication', 'The x-service-internal-token header is required.'),
   internal_token_forbidden: e(403, 'authorization', 'The internal token is not valid (or internal routes are not configured).'),
+
+  // ---- batches: codes added by publish batches and assets
+  invalid_public_publish_batch_request: e(400, 'validation', 'The publish batch request is not valid.'),
+  invalid_public_publish_batch_query: e(400, 'validation', 'The publish batch query is not valid.'),
+  invalid_public_asset_query: e(400, 'validation', 'The asset query is not valid.'),
+  publish_batch_not_found: e(404, 'not_found', 'No such publish batch in the principal organization.'),
+  asset_not_found: e(404, 'not_found', 'No such asset in the principal organization.'),
+  publish_batch_idempotency_key_reused: e(409, 'conflict', 'The idempotencyKey was used for a different batch request.'),
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

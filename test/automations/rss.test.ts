@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { automationsModule } from '../../src/modules/automations/automations.module.js';
+import { BrandsService } from '../../src/modules/brands/brands.service.js';
 import {
   api,
   connectChannel,
@@ -269,17 +270,48 @@ describe('rss_feed automation runs', () => {
     assert.equal(await jobCount(), before);
   });
 
-  it('fails a product_rotation run with batches_unavailable while no batch committer is wired', async () => {
+  it('a product_rotation run commits a real publish batch through the batch committer', async () => {
+    const brands = new BrandsService(h.ctx.database.db);
+    for (const n of ['Rotation A', 'Rotation B', 'Rotation C'])
+      await brands.createProduct(
+        org.organizationId,
+        org.brandId,
+        { name: n, productUrl: `https://shop.example/${n.replace(' ', '-')}` },
+        new Date(),
+      );
+    const profile = await h.ctx.app.inject({
+      method: 'PUT',
+      url: '/v1/publishing-profiles',
+      headers: org.auth,
+      payload: {
+        organizationId: org.organizationId,
+        brandId: org.brandId,
+        name: 'Rotation profile',
+        channels: [{ channelAccountId: fb.channelAccountId, platform: 'facebook_page' }],
+      },
+    });
+    assert.ok(profile.statusCode === 200 || profile.statusCode === 201, profile.body);
     const src = await api(h, org, 'POST', '/v1/automation-sources', {
       brandId: org.brandId,
       kind: 'product_rotation',
       name: 'Catalog',
-      config: { itemsPerRun: 2, textTemplate: 'Meet {{title}} {{link}}' },
+      config: {
+        itemsPerRun: 2,
+        profileId: profile.json().profileId,
+        textTemplate: 'Meet {{title}} {{link}}',
+        batchPolicy: { horizonDays: 7, slots: [{ id: 'ten', localTime: '10:00', minGapMinutes: 60 }] },
+      },
     });
     assert.equal(src.status, 201, JSON.stringify(src.body));
     const r = await run(src.body.automationSourceId);
-    assert.equal(r.status, 'failed');
-    assert.equal(r.error.class, 'batches_unavailable');
+    assert.equal(r.status, 'succeeded', JSON.stringify(r));
+    assert.equal(r.output.publishBatchIds.length, 1);
+    assert.equal(r.output.publishJobIds.length, 2);
+    const batch = await api(h, org, 'GET', `/v1/publish/batches/${r.output.publishBatchIds[0]}`);
+    assert.equal(batch.status, 200, JSON.stringify(batch.body));
+    assert.equal(batch.body.source, 'automation');
+    assert.equal(batch.body.itemCount, 2);
+    assert.equal(batch.body.status, 'scheduled');
   });
 
   it('schedule mode books a free slot per item; publish mode queues the job now', async () => {

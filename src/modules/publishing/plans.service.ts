@@ -3,7 +3,7 @@
  * profile expansion, media resolution, validation, idempotent create and, in the same transaction as
  * the rows, the worker jobs of every scheduled or queued target.
  */
-import { recordJobCreated } from './publish-events.js';
+
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -12,10 +12,11 @@ import { newId } from '../../platform/ids.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type MediaAccess, type MediaInputT, toStored } from './media-access.js';
 import { type PlanIssue, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';
+import { recordJobCreated } from './publish-events.js';
+import { ensurePublishQueues, sendTargetJob, sendTargetJobs } from './publish-queue.js';
 import { deriveJobStatus } from './publish-states.js';
-import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
 import { toJob } from './publishing.mappers.js';
-import { type NewTarget, publishingRepository } from './publishing.repository.js';
+import { type NewJob, type NewTarget, publishingRepository } from './publishing.repository.js';
 import type { AgentPublishRequestT, PublicPublishPlanInputT, PublishJobT } from './publishing.schemas.js';
 
 /** A scheduleAt this far in the past is refused; closer than that it is simply due now. */
@@ -53,6 +54,11 @@ export class PlansService {
       targets: plan.targets,
     });
     return { mode: 'preview' as const, ...r.validation };
+  }
+
+  /** The plan media resolution of the publish plan preview, for callers that validate many plans (batches). */
+  resolveMedia(db: Executor, organizationId: string, inputs: MediaInputT[], libraryIds: string[]) {
+    return this.media.resolve(db, organizationId, inputs, libraryIds);
   }
 
   private async resolve(
@@ -222,7 +228,7 @@ export class PlansService {
     await ensurePublishQueues(this.deps.jobs);
     try {
       await this.db.transaction().execute(async (tx) => {
-        await publishingRepository.insertJob(
+        await this.persistJob(
           tx,
           {
             id: jobId,
@@ -242,16 +248,6 @@ export class PlansService {
           },
           targets,
         );
-        await recordJobCreated(this.deps.events, tx, organizationId, jobId);
-        if (state !== 'draft') {
-          for (const t of targets)
-            await sendTargetJob(
-              this.deps.jobs,
-              tx,
-              { targetId: t.id, organizationId, version: 1, step: 'publish', platform: t.platform, channelAccountId: t.channelAccountId },
-              due,
-            );
-        }
       });
     } catch (err) {
       // a concurrent create with the same key won the unique index: answer its job
@@ -266,6 +262,61 @@ export class PlansService {
       kind: 'created',
       job: toJob(job!, await publishingRepository.targetsOf(this.db, organizationId, [jobId])),
     };
+  }
+
+  /**
+   * Writes a job and its targets inside the caller's transaction: rows, the publish_job.created event
+   * and the worker job of every scheduled or queued target (due at its nextAttemptAt). Publish batches
+   * create their jobs through this too. The caller runs ensurePublishQueues before its transaction.
+   */
+  async persistJob(tx: Executor, job: NewJob, targets: NewTarget[]): Promise<void> {
+    await publishingRepository.insertJob(tx, job, targets);
+    await recordJobCreated(this.deps.events, tx, job.organizationId, job.id);
+    for (const t of targets) {
+      if (t.state !== 'scheduled' && t.state !== 'queued') continue;
+      await sendTargetJob(
+        this.deps.jobs,
+        tx,
+        {
+          targetId: t.id,
+          organizationId: job.organizationId,
+          version: 1,
+          step: 'publish',
+          platform: t.platform,
+          channelAccountId: t.channelAccountId,
+        },
+        t.nextAttemptAt,
+      );
+    }
+  }
+
+  /**
+   * Many jobs at once inside the caller's transaction (publish batches): rows and worker jobs in bulk
+   * statements. `announce: false` skips the per-job publish_job.created event when the caller announces
+   * the jobs together (a batch's publish_batch.committed lists them).
+   */
+  async persistJobs(tx: Executor, entries: Array<{ job: NewJob; targets: NewTarget[] }>, opts: { announce: boolean }): Promise<void> {
+    await publishingRepository.insertJobs(tx, entries);
+    if (opts.announce) for (const { job } of entries) await recordJobCreated(this.deps.events, tx, job.organizationId, job.id);
+    await sendTargetJobs(
+      this.deps.jobs,
+      tx,
+      entries.flatMap(({ job, targets }) =>
+        targets
+          .filter((t) => t.state === 'scheduled' || t.state === 'queued')
+          .map((t) => ({
+            data: {
+              targetId: t.id,
+              organizationId: job.organizationId,
+              version: 1,
+              step: 'publish' as const,
+              platform: t.platform,
+              channelAccountId: t.channelAccountId,
+            },
+            startAfter: t.nextAttemptAt,
+          })),
+      ),
+    );
   }
 
   private async replay(organizationId: string, key: string, requestHash: string): Promise<CreateAnswer | null> {

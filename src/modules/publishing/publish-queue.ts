@@ -3,7 +3,7 @@
  * was sent for; the target row decides what happens, so stale jobs (after a reschedule or cancel) are
  * skipped and a duplicate job can never publish twice.
  */
-import type { Executor } from '../../platform/db/database.js';
+import { type Executor, txSql } from '../../platform/db/database.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
 
 export const PUBLISH_QUEUE = 'publish.target';
@@ -39,6 +39,24 @@ export async function sendTargetJob(jobs: JobQueue, tx: Executor, data: TargetJo
     retryLimit: 0,
     expireInSeconds: PUBLISH_QUEUE_OPTIONS.expireInSeconds,
   });
+}
+
+/** Many target jobs in one statement per 1,000 (pg-boss insert), in the caller's transaction. */
+export async function sendTargetJobs(
+  jobs: JobQueue,
+  tx: Executor,
+  entries: Array<{ data: TargetJobData; startAfter: Date | null }>,
+): Promise<void> {
+  for (let i = 0; i < entries.length; i += 1000) {
+    const rows = entries.slice(i, i + 1000).map((e) => ({
+      name: PUBLISH_QUEUE,
+      data: e.data,
+      retryLimit: 0,
+      expireInSeconds: PUBLISH_QUEUE_OPTIONS.expireInSeconds,
+      ...(e.startAfter ? { startAfter: e.startAfter.toISOString() } : {}),
+    }));
+    await jobs.boss.insert(rows, { db: txSql(tx) } as never);
+  }
 }
 
 export async function sendCommentJob(jobs: JobQueue, tx: Executor, data: CommentJobData, startAfter: Date | null): Promise<void> {

@@ -51,52 +51,60 @@ export interface JobListQuery {
 
 export const publishingRepository = {
   async insertJob(db: Executor, job: NewJob, targets: NewTarget[]): Promise<void> {
-    await db
-      .insertInto('publish_jobs')
-      .values({
-        id: job.id,
+    await publishingRepository.insertJobs(db, [{ job, targets }]);
+  },
+
+  /** Jobs and their targets in one statement each per 500 rows (publish batches create many at once). */
+  async insertJobs(db: Executor, entries: Array<{ job: NewJob; targets: NewTarget[] }>): Promise<void> {
+    const jobRows = entries.map(({ job }) => ({
+      id: job.id,
+      organization_id: job.organizationId,
+      brand_id: job.brandId,
+      product_id: job.productId,
+      profile_id: job.profileId,
+      title: job.title,
+      text: job.text,
+      media: JSON.stringify(job.media),
+      status: job.status,
+      idempotency_key: job.idempotencyKey,
+      request_hash: job.requestHash,
+      scheduled_at: job.scheduledAt,
+      run_after: job.runAfter,
+      created_at: job.at,
+      updated_at: job.at,
+    }));
+    const targetRows = entries.flatMap(({ job, targets }) =>
+      targets.map((t) => ({
+        id: t.id,
         organization_id: job.organizationId,
+        job_id: job.id,
         brand_id: job.brandId,
-        product_id: job.productId,
-        profile_id: job.profileId,
-        title: job.title,
-        text: job.text,
-        media: JSON.stringify(job.media),
-        status: job.status,
-        idempotency_key: job.idempotencyKey,
-        request_hash: job.requestHash,
-        scheduled_at: job.scheduledAt,
-        run_after: job.runAfter,
+        channel_account_id: t.channelAccountId,
+        platform: t.platform,
+        position: t.position,
+        text: t.text,
+        settings: JSON.stringify(t.settings),
+        state: t.state,
+        scheduled_at: t.scheduledAt,
+        next_attempt_at: t.nextAttemptAt,
+        last_error: JSON.stringify(null),
+        first_comment: JSON.stringify(t.firstComment),
+        first_comment_state: t.firstComment ? 'waiting' : null,
+        first_comment_error: JSON.stringify(null),
         created_at: job.at,
         updated_at: job.at,
-      })
-      .execute();
-    if (targets.length === 0) return;
-    await db
-      .insertInto('publish_targets')
-      .values(
-        targets.map((t) => ({
-          id: t.id,
-          organization_id: job.organizationId,
-          job_id: job.id,
-          brand_id: job.brandId,
-          channel_account_id: t.channelAccountId,
-          platform: t.platform,
-          position: t.position,
-          text: t.text,
-          settings: JSON.stringify(t.settings),
-          state: t.state,
-          scheduled_at: t.scheduledAt,
-          next_attempt_at: t.nextAttemptAt,
-          last_error: JSON.stringify(null),
-          first_comment: JSON.stringify(t.firstComment),
-          first_comment_state: t.firstComment ? 'waiting' : null,
-          first_comment_error: JSON.stringify(null),
-          created_at: job.at,
-          updated_at: job.at,
-        })),
-      )
-      .execute();
+      })),
+    );
+    for (let i = 0; i < jobRows.length; i += 500)
+      await db
+        .insertInto('publish_jobs')
+        .values(jobRows.slice(i, i + 500))
+        .execute();
+    for (let i = 0; i < targetRows.length; i += 500)
+      await db
+        .insertInto('publish_targets')
+        .values(targetRows.slice(i, i + 500))
+        .execute();
   },
 
   async findByIdempotencyKey(db: Executor, organizationId: string, key: string): Promise<JobRow | null> {

@@ -11,6 +11,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { AuthTables } from '../../modules/identity/auth.tables.js';
 import type { EventTables } from '../events/event-types.js';
 import type { WebhookTables } from '../../modules/webhooks/webhooks.tables.js';
+import type { BatchTables } from '../../modules/batches/batches.tables.js';
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -122,6 +123,7 @@ export interface Database
     AuthTables,
 
     // batches: add its tables interface here
+    BatchTables,
 
     // webhooks: add its tables interface here
     WebhookTables,

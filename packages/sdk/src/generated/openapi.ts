@@ -61,6 +61,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List assets (one per brand and clientAssetId, made by publish batches), newest first */
+        get: operations["listAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assets/{assetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An asset with its media library ids and the publish targets that used it */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/browser-session/exchange": {
         parameters: {
             query?: never;
@@ -580,6 +614,61 @@ export interface paths {
          * @description Runs the tool through the channel's platform with its stored token. 400 provider_tool_unsupported when the platform has no such tool; 409 channel_account_not_connected when the channel is not connected or the platform refuses its token; 429 provider_rate_limited with Retry-After; 502 provider_request_failed otherwise.
          */
         post: operations["runProviderTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List publish batches (newest first) with their derived status */
+        get: operations["listPublishBatches"];
+        put?: never;
+        /** Commit a publish batch (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created */
+        post: operations["commitPublishBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/batches/{publishBatchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A publish batch with every item and target, its status and counts */
+        get: operations["getPublishBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/batches/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spread many product posts over schedule slots (nothing is persisted)
+         * @description Assigns every item target to a slot occurrence (timezone, weekdays, seeded jitter) keeping minGapMinutes per channel, productCooldownMinutes per product and channel, platform 24-hour caps and the 72-hour duplicate text rule. Targets that fit nowhere are unscheduled with a warning naming the rule.
+         */
+        post: operations["previewPublishBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1636,6 +1725,240 @@ export interface operations {
             };
             /** @description Error codes: publish_plan_validation_failed. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: {
+                brandId?: string;
+                clientAssetId?: string;
+                /** @description Opaque cursor from a previous page (nextCursor). */
+                cursor?: string;
+                /** @description Page size (1-100, default 50). */
+                limit?: number;
+                productId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ast_<ULID> */
+                            assetId: string;
+                            brandId: string;
+                            /** @description The client's id of the asset (unique per brand). */
+                            clientAssetId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastPublishBatchId: string | null;
+                            media: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Media library items of the asset. */
+                            mediaLibraryItemIds: string[];
+                            organizationId: string;
+                            productId: string;
+                            productUrl: string | null;
+                            /** @description The publish targets that used this asset. */
+                            targets: {
+                                channelAccountId: string;
+                                platform: string;
+                                postTargetId: string;
+                                publishBatchId: string;
+                                publishJobId: string;
+                                scheduledAt: string | null;
+                                state: string;
+                            }[];
+                            text: string;
+                            title: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description Cursor of the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_asset_query, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ast_<ULID> */
+                assetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ast_<ULID> */
+                        assetId: string;
+                        brandId: string;
+                        /** @description The client's id of the asset (unique per brand). */
+                        clientAssetId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastPublishBatchId: string | null;
+                        media: {
+                            [key: string]: unknown;
+                        }[];
+                        /** @description Media library items of the asset. */
+                        mediaLibraryItemIds: string[];
+                        organizationId: string;
+                        productId: string;
+                        productUrl: string | null;
+                        /** @description The publish targets that used this asset. */
+                        targets: {
+                            channelAccountId: string;
+                            platform: string;
+                            postTargetId: string;
+                            publishBatchId: string;
+                            publishJobId: string;
+                            scheduledAt: string | null;
+                            state: string;
+                        }[];
+                        text: string;
+                        title: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_asset_query, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: asset_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4976,6 +5299,870 @@ export interface operations {
             };
             /** @description Error codes: provider_request_failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listPublishBatches: {
+        parameters: {
+            query?: {
+                brandId?: string;
+                /** @description Opaque cursor from a previous page (nextCursor). */
+                cursor?: string;
+                /** @description Page size (1-100, default 50). */
+                limit?: number;
+                status?: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            brandId: string;
+                            /** Format: date-time */
+                            createdAt?: string;
+                            failedTargetCount?: number;
+                            freezeHorizonMinutes?: number;
+                            idempotencyKey?: string | null;
+                            itemCount: number;
+                            items: {
+                                assetId: string;
+                                clientAssetId: string;
+                                position: number;
+                                productId: string;
+                                publishBatchItemId: string;
+                                publishJobId: string | null;
+                                targets: {
+                                    channelAccountId: string;
+                                    firstCommentState: string | null;
+                                    jitterSeconds: number | null;
+                                    platform: string;
+                                    postTargetId: string | null;
+                                    providerPostId: string | null;
+                                    publishBatchTargetId: string;
+                                    scheduledAt: string | null;
+                                    slotId: string | null;
+                                    /** @description The publish target's state, or unscheduled. */
+                                    state: string;
+                                }[];
+                            }[];
+                            organizationId: string;
+                            /** @description Summary of the preview the batch was committed from (counts and warnings). */
+                            preview?: {
+                                [key: string]: unknown;
+                            };
+                            publishBatchId: string;
+                            publishedTargetCount?: number;
+                            queuedTargetCount?: number;
+                            schedulePolicy?: {
+                                [key: string]: unknown;
+                            };
+                            source?: string;
+                            status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
+                            targetCount: number;
+                            /** Format: date-time */
+                            updatedAt?: string;
+                        }[];
+                        /** @description Cursor of the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_publish_batch_query, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    commitPublishBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandId: string;
+                    /** @default true */
+                    dryRun: boolean;
+                    existingAssignments?: {
+                        channelAccountId: string;
+                        clientAssetId?: string;
+                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                        productId?: string;
+                        /** Format: date-time */
+                        scheduledAt: string;
+                    }[];
+                    /** @default 120 */
+                    freezeHorizonMinutes: number;
+                    /**
+                     * Format: date-time
+                     * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
+                     */
+                    from?: string;
+                    /** Format: date-time */
+                    generatedAt?: string;
+                    idempotencyKey?: string;
+                    items: {
+                        /** @description Your id of the asset; one asset record per clientAssetId. */
+                        clientAssetId: string;
+                        /**
+                         * Format: date-time
+                         * @description Placed at exactly this time (still checked for conflicts, with a warning).
+                         */
+                        manualScheduleAt?: string;
+                        /** @default [] */
+                        media?: ({
+                            altText?: string;
+                            bytes?: number;
+                            durationSeconds?: number;
+                            fileSizeBytes?: number;
+                            kind: "image" | "video" | "gif";
+                            mediaLibraryItemId?: string;
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                            mimeType?: string;
+                            thumbnailUrl?: string;
+                            url: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @default [] */
+                        mediaLibraryItemIds?: string[];
+                        /** @description Higher is placed first (default 0). */
+                        priority?: number;
+                        productId: string;
+                        /** @description Default: the product's productUrl. */
+                        productUrl?: string;
+                        targets: {
+                            channelAccountId: string;
+                            /** @description The target's own first comment; wins over productLinkComment. */
+                            firstComment?: {
+                                content: string;
+                                delayMs?: number;
+                            };
+                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                            /** @description Accepted for compatibility; the platform decides the provider. */
+                            providerType?: string;
+                            /** @description Platform settings (capabilities settingRules). */
+                            settings?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        text: string;
+                        /** @description Default: the product's name. */
+                        title?: string;
+                    }[];
+                    /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
+                    policy?: {
+                        /** @default 14 */
+                        horizonDays: number;
+                        id?: string;
+                        slots: {
+                            channelAccountId?: string;
+                            id: string;
+                            /** @default 600 */
+                            jitterSecondsMax: number;
+                            /** @default -600 */
+                            jitterSecondsMin: number;
+                            label?: string;
+                            /** @description 24-hour HH:MM */
+                            localTime: string;
+                            /** @default 120 */
+                            minGapMinutes: number;
+                            /**
+                             * @description Platform
+                             * @enum {string}
+                             */
+                            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                            /** @default 240 */
+                            productCooldownMinutes: number;
+                            /** @default UTC */
+                            timezone: string;
+                            weekdays?: number[];
+                        }[];
+                    };
+                    productLinkComment?: {
+                        /**
+                         * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
+                         * @default true
+                         */
+                        appendTracking: boolean;
+                        /** @default 300000 */
+                        delayMs: number;
+                        /** @default false */
+                        enabled: boolean;
+                        /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
+                        template?: string;
+                        /** @default service_publish */
+                        utmCampaign: string;
+                        /** @default organic_social */
+                        utmMedium: string;
+                    };
+                    /** @default agent_batch */
+                    source: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "dry_run";
+                        preview: {
+                            assignmentCount: number;
+                            assignments: {
+                                channelAccountId: string;
+                                clientAssetId: string;
+                                firstComment: {
+                                    content: string;
+                                    delayMs: number;
+                                } | null;
+                                itemIndex: number;
+                                jitterSeconds: number;
+                                manual: boolean;
+                                platform: string;
+                                productId: string;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                slotAt: string | null;
+                                slotId: string | null;
+                                targetIndex: number;
+                            }[];
+                            batchPreviewId: string;
+                            brandId: string;
+                            /** Format: date-time */
+                            from?: string;
+                            /** Format: date-time */
+                            generatedAt?: string;
+                            /** @enum {string} */
+                            mode: "preview";
+                            organizationId: string;
+                            /** @description The policy used, with its defaults and source (request or profile). */
+                            policy?: {
+                                [key: string]: unknown;
+                            };
+                            scheduledItemCount: number;
+                            unscheduledItemCount: number;
+                            warnings: {
+                                channelAccountId: string | null;
+                                clientAssetId: string | null;
+                                issues?: {
+                                    [key: string]: unknown;
+                                }[];
+                                itemIndex: number | null;
+                                message: string;
+                                /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
+                                rule: string;
+                                targetIndex: number | null;
+                                /** @description The target was left unscheduled by this rule. */
+                                unscheduled: boolean;
+                            }[];
+                        };
+                    } | {
+                        brandId: string;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        failedTargetCount?: number;
+                        freezeHorizonMinutes?: number;
+                        idempotencyKey?: string | null;
+                        itemCount: number;
+                        items: {
+                            assetId: string;
+                            clientAssetId: string;
+                            position: number;
+                            productId: string;
+                            publishBatchItemId: string;
+                            publishJobId: string | null;
+                            targets: {
+                                channelAccountId: string;
+                                firstCommentState: string | null;
+                                jitterSeconds: number | null;
+                                platform: string;
+                                postTargetId: string | null;
+                                providerPostId: string | null;
+                                publishBatchTargetId: string;
+                                scheduledAt: string | null;
+                                slotId: string | null;
+                                /** @description The publish target's state, or unscheduled. */
+                                state: string;
+                            }[];
+                        }[];
+                        organizationId: string;
+                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
+                        preview?: {
+                            [key: string]: unknown;
+                        };
+                        publishBatchId: string;
+                        publishedTargetCount?: number;
+                        queuedTargetCount?: number;
+                        schedulePolicy?: {
+                            [key: string]: unknown;
+                        };
+                        source?: string;
+                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
+                        targetCount: number;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        brandId: string;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        failedTargetCount?: number;
+                        freezeHorizonMinutes?: number;
+                        idempotencyKey?: string | null;
+                        itemCount: number;
+                        items: {
+                            assetId: string;
+                            clientAssetId: string;
+                            position: number;
+                            productId: string;
+                            publishBatchItemId: string;
+                            publishJobId: string | null;
+                            targets: {
+                                channelAccountId: string;
+                                firstCommentState: string | null;
+                                jitterSeconds: number | null;
+                                platform: string;
+                                postTargetId: string | null;
+                                providerPostId: string | null;
+                                publishBatchTargetId: string;
+                                scheduledAt: string | null;
+                                slotId: string | null;
+                                /** @description The publish target's state, or unscheduled. */
+                                state: string;
+                            }[];
+                        }[];
+                        organizationId: string;
+                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
+                        preview?: {
+                            [key: string]: unknown;
+                        };
+                        publishBatchId: string;
+                        publishedTargetCount?: number;
+                        queuedTargetCount?: number;
+                        schedulePolicy?: {
+                            [key: string]: unknown;
+                        };
+                        source?: string;
+                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
+                        targetCount: number;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_publish_batch_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: publish_job_write_disabled, public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: publish_batch_idempotency_key_reused. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPublishBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pbt_<ULID> */
+                publishBatchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        brandId: string;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        failedTargetCount?: number;
+                        freezeHorizonMinutes?: number;
+                        idempotencyKey?: string | null;
+                        itemCount: number;
+                        items: {
+                            assetId: string;
+                            clientAssetId: string;
+                            position: number;
+                            productId: string;
+                            publishBatchItemId: string;
+                            publishJobId: string | null;
+                            targets: {
+                                channelAccountId: string;
+                                firstCommentState: string | null;
+                                jitterSeconds: number | null;
+                                platform: string;
+                                postTargetId: string | null;
+                                providerPostId: string | null;
+                                publishBatchTargetId: string;
+                                scheduledAt: string | null;
+                                slotId: string | null;
+                                /** @description The publish target's state, or unscheduled. */
+                                state: string;
+                            }[];
+                        }[];
+                        organizationId: string;
+                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
+                        preview?: {
+                            [key: string]: unknown;
+                        };
+                        publishBatchId: string;
+                        publishedTargetCount?: number;
+                        queuedTargetCount?: number;
+                        schedulePolicy?: {
+                            [key: string]: unknown;
+                        };
+                        source?: string;
+                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
+                        targetCount: number;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_publish_batch_query, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: publish_batch_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    previewPublishBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandId: string;
+                    existingAssignments?: {
+                        channelAccountId: string;
+                        clientAssetId?: string;
+                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                        productId?: string;
+                        /** Format: date-time */
+                        scheduledAt: string;
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
+                     */
+                    from?: string;
+                    /** Format: date-time */
+                    generatedAt?: string;
+                    items: {
+                        /** @description Your id of the asset; one asset record per clientAssetId. */
+                        clientAssetId: string;
+                        /**
+                         * Format: date-time
+                         * @description Placed at exactly this time (still checked for conflicts, with a warning).
+                         */
+                        manualScheduleAt?: string;
+                        /** @default [] */
+                        media?: ({
+                            altText?: string;
+                            bytes?: number;
+                            durationSeconds?: number;
+                            fileSizeBytes?: number;
+                            kind: "image" | "video" | "gif";
+                            mediaLibraryItemId?: string;
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                            mimeType?: string;
+                            thumbnailUrl?: string;
+                            url: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @default [] */
+                        mediaLibraryItemIds?: string[];
+                        /** @description Higher is placed first (default 0). */
+                        priority?: number;
+                        productId: string;
+                        /** @description Default: the product's productUrl. */
+                        productUrl?: string;
+                        targets: {
+                            channelAccountId: string;
+                            /** @description The target's own first comment; wins over productLinkComment. */
+                            firstComment?: {
+                                content: string;
+                                delayMs?: number;
+                            };
+                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                            /** @description Accepted for compatibility; the platform decides the provider. */
+                            providerType?: string;
+                            /** @description Platform settings (capabilities settingRules). */
+                            settings?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        text: string;
+                        /** @description Default: the product's name. */
+                        title?: string;
+                    }[];
+                    /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
+                    policy?: {
+                        /** @default 14 */
+                        horizonDays: number;
+                        id?: string;
+                        slots: {
+                            channelAccountId?: string;
+                            id: string;
+                            /** @default 600 */
+                            jitterSecondsMax: number;
+                            /** @default -600 */
+                            jitterSecondsMin: number;
+                            label?: string;
+                            /** @description 24-hour HH:MM */
+                            localTime: string;
+                            /** @default 120 */
+                            minGapMinutes: number;
+                            /**
+                             * @description Platform
+                             * @enum {string}
+                             */
+                            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                            /** @default 240 */
+                            productCooldownMinutes: number;
+                            /** @default UTC */
+                            timezone: string;
+                            weekdays?: number[];
+                        }[];
+                    };
+                    productLinkComment?: {
+                        /**
+                         * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
+                         * @default true
+                         */
+                        appendTracking: boolean;
+                        /** @default 300000 */
+                        delayMs: number;
+                        /** @default false */
+                        enabled: boolean;
+                        /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
+                        template?: string;
+                        /** @default service_publish */
+                        utmCampaign: string;
+                        /** @default organic_social */
+                        utmMedium: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignmentCount: number;
+                        assignments: {
+                            channelAccountId: string;
+                            clientAssetId: string;
+                            firstComment: {
+                                content: string;
+                                delayMs: number;
+                            } | null;
+                            itemIndex: number;
+                            jitterSeconds: number;
+                            manual: boolean;
+                            platform: string;
+                            productId: string;
+                            /** Format: date-time */
+                            scheduledAt: string;
+                            slotAt: string | null;
+                            slotId: string | null;
+                            targetIndex: number;
+                        }[];
+                        batchPreviewId: string;
+                        brandId: string;
+                        /** Format: date-time */
+                        from?: string;
+                        /** Format: date-time */
+                        generatedAt?: string;
+                        /** @enum {string} */
+                        mode: "preview";
+                        organizationId: string;
+                        /** @description The policy used, with its defaults and source (request or profile). */
+                        policy?: {
+                            [key: string]: unknown;
+                        };
+                        scheduledItemCount: number;
+                        unscheduledItemCount: number;
+                        warnings: {
+                            channelAccountId: string | null;
+                            clientAssetId: string | null;
+                            issues?: {
+                                [key: string]: unknown;
+                            }[];
+                            itemIndex: number | null;
+                            message: string;
+                            /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
+                            rule: string;
+                            targetIndex: number | null;
+                            /** @description The target was left unscheduled by this rule. */
+                            unscheduled: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_publish_batch_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

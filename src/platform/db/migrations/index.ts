@@ -13,6 +13,7 @@ import * as m0006 from './0006-events.js';
 import * as m0007 from './0007-auth.js';
 
 // batches: import its migration here
+import * as m0008 from './0008-batches.js';
 
 // webhooks: import its migration here
 import * as m0009 from './0009-webhooks.js';
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0007-auth': m0007,
 
   // batches: register its migration here
+  '0008-batches': m0008,
 
   // webhooks: register its migration here
   '0009-webhooks': m0009,

@@ -1,0 +1,68 @@
+/**
+ * The automations' BatchCommitter port, implemented with the batch commit: a product_rotation run's
+ * items become batch items whose targets are the profile's enabled connected channels (the named
+ * profile, else the brand's default profile), placed by the run's batchPolicy or the profile's saved one.
+ */
+import { Value } from '@sinclair/typebox/value';
+import type { AppDeps } from '../../app-deps.js';
+import { AppError } from '../../platform/errors.js';
+import type { BatchCommitter } from '../automations/batch-committer.js';
+import { PublishBatchCommitRequest, type PublishBatchCommitRequestT } from './batches.schemas.js';
+import type { BatchesService } from './batches.service.js';
+
+export class RotationBatchCommitter implements BatchCommitter {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly service: BatchesService,
+  ) {}
+
+  async commit(input: Parameters<BatchCommitter['commit']>[0]) {
+    const db = this.deps.database.db;
+    let profileId = input.profileId;
+    if (!profileId) {
+      const p = await db
+        .selectFrom('publishing_profiles')
+        .select('id')
+        .where('organization_id', '=', input.organizationId)
+        .where('brand_id', '=', input.brandId)
+        .where('is_default', '=', true)
+        .executeTakeFirst();
+      profileId = p?.id;
+    }
+    const expansion = profileId ? await this.service.publishing.channels.expandProfile(db, input.organizationId, profileId) : null;
+    if (!expansion || expansion.targets.length === 0)
+      throw new AppError('invalid_public_publish_batch_request', {
+        message: 'product_rotation needs a publishing profile (profileId or the brand default) with enabled connected channels.',
+        fields: [{ path: ['profileId'], source: 'body' }],
+      });
+    const req = Value.Default(PublishBatchCommitRequest, {
+      brandId: input.brandId,
+      items: input.items.map((item, i) => ({
+        clientAssetId: `${input.idempotencyKey}:${i}:${item.productId}`,
+        productId: item.productId,
+        text: item.text,
+        targets: expansion.targets.map((t) => ({
+          platform: t.platform,
+          channelAccountId: t.channelAccountId,
+          ...(t.settings && Object.keys(t.settings).length > 0 ? { settings: t.settings } : {}),
+        })),
+      })),
+      ...(input.policy ? { policy: input.policy } : {}),
+      idempotencyKey: input.idempotencyKey,
+      source: 'automation',
+      dryRun: input.dryRun,
+    }) as PublishBatchCommitRequestT;
+    const first = [...Value.Errors(PublishBatchCommitRequest, req)][0];
+    if (first)
+      throw new AppError('invalid_public_publish_batch_request', {
+        message: `The rotation's batch is not valid: ${first.path} ${first.message}.`,
+        fields: [{ path: first.path.split('/').filter(Boolean), source: 'body' }],
+      });
+    const answer = await this.service.commit(input.organizationId, req);
+    if (answer.kind === 'dry_run') return { publishBatchId: null, publishJobIds: [] };
+    return {
+      publishBatchId: answer.batch.publishBatchId,
+      publishJobIds: answer.batch.items.map((i) => i.publishJobId).filter((x): x is string => !!x),
+    };
+  }
+}

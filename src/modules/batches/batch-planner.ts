@@ -1,0 +1,352 @@
+/**
+ * Turns a batch request into a schedule: validates what the schema cannot (policy consistency, the
+ * brand, products and channels of the organization), picks the policy (request, else the brand's
+ * default profile), runs per-target plan validation and the product link comment, reads the channels'
+ * already scheduled posts, and calls the pure scheduler. Preview and commit both go through here, so
+ * a commit persists exactly what its preview showed.
+ */
+import { createHash } from 'node:crypto';
+import { Value } from '@sinclair/typebox/value';
+import { sql } from 'kysely';
+import type { AppDeps } from '../../app-deps.js';
+import type { Executor } from '../../platform/db/database.js';
+import { AppError, type FieldIssue } from '../../platform/errors.js';
+import type { Platform } from '../../providers/provider.js';
+import { BatchPolicy, type BatchPolicyT } from '../profiles/profiles.schemas.js';
+import type { MediaInputT } from '../publishing/media-access.js';
+import { toStored } from '../publishing/media-access.js';
+import { validatePlan } from '../publishing/plan-validation.js';
+import { PLATFORM_RULES } from '../publishing/platform-rules.js';
+import type { PublishingModule } from '../publishing/publishing.module.js';
+import type { StoredMedia } from '../publishing/publishing.tables.js';
+import { buildUtmLinks } from '../tools/utm/utm-builder.js';
+import { type ExistingPost, isTimeZone, type SchedulerItem, type SchedulerWarning, scheduleBatch } from './batch-scheduler.js';
+import type { PublishBatchPreviewRequestT, PublishBatchPreviewT } from './batches.schemas.js';
+
+const DUPLICATE_LOOKBACK_MS = 72 * 3_600_000;
+const DEFAULT_TEMPLATE = '{{title}}: {{productUrl}}';
+
+export interface PlannedTarget {
+  platform: string;
+  channelAccountId: string;
+  settings: Record<string, unknown>;
+  firstComment: { content: string; delayMs: number } | null;
+  slotId: string | null;
+  scheduledAt: string | null;
+  jitterSeconds: number | null;
+}
+
+export interface PlannedItem {
+  clientAssetId: string;
+  productId: string;
+  text: string;
+  title: string | null;
+  productUrl: string | null;
+  media: StoredMedia[];
+  rawMedia: Record<string, unknown>[];
+  mediaLibraryItemIds: string[];
+  targets: PlannedTarget[];
+}
+
+export interface BatchPlan {
+  preview: PublishBatchPreviewT;
+  items: PlannedItem[];
+  policy: BatchPolicyT & { source: Record<string, unknown> };
+}
+
+const invalid = (message: string, fields: FieldIssue[]) => new AppError('invalid_public_publish_batch_request', { message, fields });
+const at = (...path: (string | number)[]): FieldIssue[] => [{ path: path.map(String), source: 'body' }];
+
+/** Checks a policy beyond its schema: jitter order, time zones, unique slot ids. */
+export function checkPolicy(policy: BatchPolicyT, base: string[]): void {
+  policy.slots.forEach((s, i) => {
+    if (s.jitterSecondsMin > s.jitterSecondsMax)
+      throw invalid(`policy.slots[${i}]: jitterSecondsMin (${s.jitterSecondsMin}) exceeds jitterSecondsMax (${s.jitterSecondsMax}).`, [
+        { path: [...base, 'slots', String(i), 'jitterSecondsMin'], source: 'body' },
+      ]);
+    if (!isTimeZone(s.timezone))
+      throw invalid(`policy.slots[${i}]: unknown time zone ${s.timezone}.`, [
+        { path: [...base, 'slots', String(i), 'timezone'], source: 'body' },
+      ]);
+  });
+  if (new Set(policy.slots.map((s) => s.id)).size !== policy.slots.length)
+    throw invalid('Slot ids of a policy must be unique.', [{ path: [...base, 'slots'], source: 'body' }]);
+}
+
+function render(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{\s*(productUrl|title|platform)\s*\}\}/g, (_, k: string) => values[k] ?? '');
+}
+
+export class BatchPlanner {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly publishing: PublishingModule,
+  ) {}
+
+  async plan(db: Executor, organizationId: string, req: PublishBatchPreviewRequestT): Promise<BatchPlan> {
+    const now = this.deps.clock.now();
+    const brand = await db
+      .selectFrom('brands')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', req.brandId)
+      .executeTakeFirst();
+    if (!brand) throw invalid(`No brand ${req.brandId} in the organization.`, at('brandId'));
+
+    // ---- policy: the request's, else the brand's default profile's
+    let policy: BatchPolicyT;
+    let source: Record<string, unknown>;
+    if (req.policy) {
+      policy = Value.Default(BatchPolicy, Value.Clone(req.policy)) as BatchPolicyT;
+      checkPolicy(policy, ['policy']);
+      source = { kind: 'request' };
+    } else {
+      const profile = await db
+        .selectFrom('publishing_profiles')
+        .select(['id', 'schedule_settings'])
+        .where('organization_id', '=', organizationId)
+        .where('brand_id', '=', req.brandId)
+        .where('is_default', '=', true)
+        .executeTakeFirst();
+      const saved = (profile?.schedule_settings as Record<string, unknown> | undefined)?.batchPolicy;
+      if (!profile || saved === undefined)
+        throw invalid(
+          `No policy given and brand ${req.brandId} has no default publishing profile with scheduleSettings.batchPolicy; send policy or save one on the default profile.`,
+          at('policy'),
+        );
+      policy = Value.Default(BatchPolicy, Value.Clone(saved)) as BatchPolicyT;
+      if (!Value.Check(BatchPolicy, policy))
+        throw invalid(`The batchPolicy saved on profile ${profile.id} is not valid; save the profile again.`, at('policy'));
+      checkPolicy(policy, ['policy']);
+      source = { kind: 'profile', profileId: profile.id };
+    }
+
+    // ---- products and channels of the organization
+    const seenAssets = new Map<string, number>();
+    req.items.forEach((item, i) => {
+      const first = seenAssets.get(item.clientAssetId);
+      if (first !== undefined)
+        throw invalid(`items[${i}].clientAssetId ${item.clientAssetId} repeats items[${first}].`, at('items', i, 'clientAssetId'));
+      seenAssets.set(item.clientAssetId, i);
+      const channels = new Set<string>();
+      item.targets.forEach((t, j) => {
+        if (channels.has(t.channelAccountId))
+          throw invalid(`items[${i}] names channel ${t.channelAccountId} twice.`, at('items', i, 'targets', j, 'channelAccountId'));
+        channels.add(t.channelAccountId);
+      });
+    });
+    const productIds = [...new Set(req.items.map((i) => i.productId))];
+    const products = new Map(
+      (
+        await db
+          .selectFrom('brand_products')
+          .select(['id', 'name', 'product_url'])
+          .where('organization_id', '=', organizationId)
+          .where('brand_id', '=', req.brandId)
+          .where('id', 'in', productIds)
+          .execute()
+      ).map((p) => [p.id, p]),
+    );
+    req.items.forEach((item, i) => {
+      if (!products.has(item.productId))
+        throw invalid(`No product ${item.productId} in brand ${req.brandId} of the organization.`, at('items', i, 'productId'));
+    });
+    const channelIds = [...new Set(req.items.flatMap((i) => i.targets.map((t) => t.channelAccountId)))];
+    const channels = await this.publishing.channels.facts(db, organizationId, channelIds);
+    for (const [i, item] of req.items.entries())
+      for (const [j, t] of item.targets.entries())
+        if (!channels.has(t.channelAccountId))
+          throw invalid(`No channel account ${t.channelAccountId} in the organization.`, at('items', i, 'targets', j, 'channelAccountId'));
+
+    // ---- per item: media, plan validation, product link comment
+    const plc = req.productLinkComment;
+    const extraWarnings: SchedulerWarning[] = [];
+    const planned: PlannedItem[] = [];
+    const schedulerItems: SchedulerItem[] = [];
+    for (const [i, item] of req.items.entries()) {
+      const product = products.get(item.productId)!;
+      const productUrl = item.productUrl ?? product.product_url ?? null;
+      const title = item.title ?? product.name;
+      const media = await this.publishing.plans.resolveMedia(
+        db,
+        organizationId,
+        (item.media ?? []) as MediaInputT[],
+        item.mediaLibraryItemIds ?? [],
+      );
+      const targets: PlannedTarget[] = item.targets.map((t, j) => {
+        let firstComment = t.firstComment ? { content: t.firstComment.content, delayMs: t.firstComment.delayMs ?? 0 } : null;
+        if (!firstComment && plc?.enabled) {
+          const cap = PLATFORM_RULES[t.platform as Platform]?.capability;
+          const base = {
+            itemIndex: i,
+            targetIndex: j,
+            clientAssetId: item.clientAssetId,
+            channelAccountId: t.channelAccountId,
+            unscheduled: false,
+          };
+          if (!cap?.supportsComments || !cap.plugNames.includes('firstComment')) {
+            extraWarnings.push({
+              ...base,
+              rule: 'product_link_comment_unsupported',
+              message: `${cap?.displayName ?? t.platform} does not support first comments; no product link comment is posted.`,
+            });
+          } else if (!productUrl) {
+            extraWarnings.push({
+              ...base,
+              rule: 'product_link_missing',
+              message: `Product ${item.productId} has no productUrl; no product link comment is posted.`,
+            });
+          } else {
+            let url = productUrl;
+            if (plc.appendTracking) {
+              const built = buildUtmLinks({ urls: [productUrl], source: t.platform, medium: plc.utmMedium, campaign: plc.utmCampaign });
+              if (built.links[0]) url = built.links[0].link;
+              else
+                extraWarnings.push({
+                  ...base,
+                  rule: 'product_link_tracking_skipped',
+                  message: `The product URL cannot carry UTM parameters (${built.invalid[0]?.reason}); it is posted as given.`,
+                });
+            }
+            firstComment = {
+              content: render(plc.template ?? DEFAULT_TEMPLATE, { productUrl: url, title, platform: t.platform }),
+              delayMs: plc.delayMs,
+            };
+          }
+        }
+        return {
+          platform: t.platform,
+          channelAccountId: t.channelAccountId,
+          settings: t.settings ?? {},
+          firstComment,
+          slotId: null,
+          scheduledAt: null,
+          jitterSeconds: null,
+        };
+      });
+      const validation = validatePlan({
+        brandId: req.brandId,
+        brandExists: true,
+        productId: item.productId,
+        productExists: true,
+        text: item.text,
+        media: media.media,
+        targets: targets.map((t) => ({
+          platform: t.platform,
+          channelAccountId: t.channelAccountId,
+          settings: { ...t.settings, ...(t.firstComment ? { firstComment: t.firstComment } : {}) },
+        })),
+        channels,
+        resolutionIssues: media.issues,
+      });
+      const planBlocking = validation.issues.filter((x) => x.severity === 'blocking' && x.targetIndex === null);
+      schedulerItems.push({
+        clientAssetId: item.clientAssetId,
+        productId: item.productId,
+        text: item.text,
+        ...(item.priority !== undefined ? { priority: item.priority } : {}),
+        ...(item.manualScheduleAt ? { manualScheduleAt: Date.parse(item.manualScheduleAt) } : {}),
+        targets: targets.map((t, j) => {
+          const blocking = [...planBlocking, ...(validation.targets[j]?.issues ?? []).filter((x) => x.severity === 'blocking')];
+          return {
+            platform: t.platform,
+            channelAccountId: t.channelAccountId,
+            ...(blocking.length > 0 ? { blocked: { message: blocking.map((b) => `${b.code}: ${b.message}`).join(' ') } } : {}),
+          };
+        }),
+      });
+      planned.push({
+        clientAssetId: item.clientAssetId,
+        productId: item.productId,
+        text: item.text,
+        title,
+        productUrl,
+        media: media.media.map(toStored),
+        rawMedia: (item.media ?? []) as Record<string, unknown>[],
+        mediaLibraryItemIds: [
+          ...new Set([
+            ...media.media.map((m) => m.mediaLibraryItemId).filter((x): x is string => !!x),
+            ...(item.mediaLibraryItemIds ?? []),
+          ]),
+        ],
+        targets,
+      });
+    }
+
+    // ---- existing posts of these channels (the organization's and the client's)
+    // a `from` in the past starts now: nothing is placed where it would publish late in a burst
+    const from = Math.max(req.from ? Date.parse(req.from) : Math.ceil(now.getTime() / 60_000) * 60_000, now.getTime());
+    const horizonEnd = from + policy.horizonDays * 86_400_000;
+    const existing: ExistingPost[] = [];
+    if (channelIds.length > 0) {
+      const rows = await db
+        .selectFrom('publish_targets as t')
+        .innerJoin('publish_jobs as j', 'j.id', 't.job_id')
+        .select([
+          't.channel_account_id',
+          't.platform',
+          't.text',
+          'j.product_id',
+          sql<Date>`coalesce(t.published_at, t.scheduled_at)`.as('at'),
+        ])
+        .where('t.organization_id', '=', organizationId)
+        .where('t.channel_account_id', 'in', channelIds)
+        .where('t.state', 'in', ['scheduled', 'queued', 'publishing', 'processing', 'published'])
+        .where(sql<Date>`coalesce(t.published_at, t.scheduled_at)`, '>=', new Date(from - DUPLICATE_LOOKBACK_MS))
+        .where(sql<Date>`coalesce(t.published_at, t.scheduled_at)`, '<=', new Date(horizonEnd + DUPLICATE_LOOKBACK_MS))
+        .execute();
+      for (const r of rows)
+        existing.push({
+          channelAccountId: r.channel_account_id,
+          platform: r.platform,
+          at: new Date(r.at).getTime(),
+          productId: r.product_id,
+          text: r.text,
+        });
+    }
+    for (const e of req.existingAssignments ?? [])
+      existing.push({
+        channelAccountId: e.channelAccountId,
+        platform: e.platform,
+        at: Date.parse(e.scheduledAt),
+        productId: e.productId ?? null,
+      });
+
+    // the seed depends on what preview and commit share: organization, brand, policy, from
+    const seed = createHash('sha256')
+      .update(JSON.stringify([organizationId, req.brandId, policy, from]))
+      .digest('hex');
+    const result = scheduleBatch({ policy, items: schedulerItems, existing, seed, from });
+    for (const a of result.assignments) {
+      const t = planned[a.itemIndex]!.targets[a.targetIndex]!;
+      t.slotId = a.slotId;
+      t.scheduledAt = a.scheduledAt;
+      t.jitterSeconds = a.jitterSeconds;
+    }
+    const scheduledItems = new Set(result.assignments.map((a) => a.itemIndex));
+    const warnings = [...result.warnings, ...extraWarnings].map((w) => ({ ...w }));
+    const previewId = createHash('sha256')
+      .update(JSON.stringify([seed, req.items, req.productLinkComment ?? null, req.existingAssignments ?? []]))
+      .digest('hex')
+      .slice(0, 26)
+      .toUpperCase();
+    const preview: PublishBatchPreviewT = {
+      mode: 'preview',
+      batchPreviewId: `pbp_${previewId}`,
+      organizationId,
+      brandId: req.brandId,
+      assignmentCount: result.assignments.length,
+      scheduledItemCount: scheduledItems.size,
+      unscheduledItemCount: req.items.length - scheduledItems.size,
+      assignments: result.assignments.map((a) => ({
+        ...a,
+        firstComment: planned[a.itemIndex]!.targets[a.targetIndex]!.firstComment,
+      })),
+      warnings,
+      generatedAt: req.generatedAt ?? now.toISOString(),
+      from: new Date(from).toISOString(),
+      policy: { ...policy, source },
+    };
+    return { preview, items: planned, policy: { ...policy, source } };
+  }
+}

@@ -1,0 +1,73 @@
+/** Row types of the batch tables (migration 0008-batches). */
+import type { ColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface PublishBatchesTable {
+  id: string;
+  organization_id: string;
+  brand_id: string;
+  source: string;
+  idempotency_key: string | null;
+  /** sha256 of the commit request, to tell a retry from a different request reusing the key */
+  request_hash: string;
+  freeze_horizon_minutes: number;
+  schedule_policy: Json<Record<string, unknown>>;
+  preview: Json<Record<string, unknown>>;
+  item_count: number;
+  target_count: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AssetsTable {
+  id: string;
+  organization_id: string;
+  brand_id: string;
+  client_asset_id: string;
+  product_id: string;
+  title: string | null;
+  product_url: string | null;
+  text: string;
+  media: Json<Record<string, unknown>[]>;
+  media_library_item_ids: Json<string[]>;
+  last_batch_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PublishBatchItemsTable {
+  id: string;
+  organization_id: string;
+  batch_id: string;
+  position: number;
+  client_asset_id: string;
+  asset_id: string;
+  product_id: string;
+  publish_job_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface PublishBatchTargetsTable {
+  id: string;
+  organization_id: string;
+  batch_id: string;
+  item_id: string;
+  position: number;
+  channel_account_id: string;
+  platform: string;
+  slot_id: string | null;
+  scheduled_at: Date | null;
+  jitter_seconds: number | null;
+  /** the publish target made for it; null while unscheduled */
+  post_target_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface BatchTables {
+  publish_batches: PublishBatchesTable;
+  assets: AssetsTable;
+  publish_batch_items: PublishBatchItemsTable;
+  publish_batch_targets: PublishBatchTargetsTable;
+}

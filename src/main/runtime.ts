@@ -42,6 +42,7 @@ import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
 import { automationJobDefinitions } from '../modules/automations/automations.jobs.js';
 
 // hardening: import its jobs here
+import { metricsOf } from '../platform/metrics/index.js'; // metrics
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -155,6 +156,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
         jobs: jobDefinitions(deps),
         heartbeatSeconds: config.env.SERVICE_WORKER_HEARTBEAT_SECONDS,
         logger,
+        metrics: metricsOf(deps),
       })
     : null;
 

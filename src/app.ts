@@ -37,6 +37,7 @@ import { registerAutomationRoutes } from './modules/automations/automations.rout
 import { automationsModule } from './modules/automations/automations.module.js';
 
 // hardening: import its module here
+import { registerMetricsRoutes } from './modules/operations/metrics.routes.js'; // metrics
 
 // dashboard: import its module here
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   registerAutomationRoutes(app, deps, automationsModule(deps).service);
 
   // hardening: register its routes here
+  registerMetricsRoutes(app, deps); // metrics
 
   // dashboard: register its routes here
   registerDashboardRoutes(app);

@@ -15,7 +15,8 @@
  * - `x-service-internal-token` (SERVICE_INTERNAL_TOKEN) or `x-service-principal-token`
  *   (SERVICE_PRINCIPAL_TOKEN), only on rows that allow service principals, compared in constant time and
  *   refused whenever an Origin header is present (browsers send one; operational callers do not).
- * No credential: 401 dashboard_session_required. Any other refusal: 403 permission_denied.
+ * No credential: 401 dashboard_session_required (internal_token_required on internal-only rows). Any other
+ * refusal: 403 permission_denied.
  * A service actor has no organization: routes that need one must take it from their input.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -129,8 +130,12 @@ export function installDashboardAuth(app: FastifyInstance, deps: AppDeps): Sessi
         return { kind: 'service', via: 'principal_token' };
       throw denied('The service token is not valid.');
     }
-    if (rule.internalOnly) throw denied(`Policy ${policy} is for internal callers only.`);
     const presented = sessionToken(request);
+    if (rule.internalOnly) {
+      // nothing presented: say which credential the route takes
+      if (!presented) throw new AppError('internal_token_required');
+      throw denied(`Policy ${policy} is for internal callers only.`);
+    }
     if (!presented) throw new AppError('dashboard_session_required');
     if (presented.via === 'cookie') {
       const origin = request.headers.origin;

@@ -43,6 +43,7 @@ import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
 import { automationJobDefinitions } from '../modules/automations/automations.jobs.js';
 
 // hardening: import its jobs here
+import { metricsOf } from '../platform/metrics/index.js'; // metrics
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -157,6 +158,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
         jobs: jobDefinitions(deps),
         heartbeatSeconds: config.env.SERVICE_WORKER_HEARTBEAT_SECONDS,
         logger,
+        metrics: metricsOf(deps),
       })
     : null;
 

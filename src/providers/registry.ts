@@ -6,6 +6,8 @@
  * `overrides` lets tests point an adapter at a standalone simulator.
  */
 import { type Config, providerEnv } from '../config.js';
+import type { ProviderCallObserver } from '../platform/metrics/metrics.js';
+import { observeProvider } from './observed-provider.js';
 import { PLATFORM_FAMILY, SANDBOX_APP_CREDENTIALS, sandboxBaseUrls } from '../sandbox/sandbox-urls.js';
 import { createFacebookPageProvider } from './facebook-page/facebook-page.provider.js';
 import { FACEBOOK_PAGE_ENDPOINTS } from './facebook-page/facebook-page.rules.js';
@@ -99,10 +101,18 @@ export function providerAppConfigs(config: Config, overrides: ProviderOverrides 
   return out;
 }
 
-export function createProviderRegistry(config: Config, overrides: ProviderOverrides = {}): ProviderRegistry {
+/** `observer` (the metrics port) counts and times every call to a platform. */
+export function createProviderRegistry(
+  config: Config,
+  overrides: ProviderOverrides = {},
+  observer?: ProviderCallObserver,
+): ProviderRegistry {
   const configs = providerAppConfigs(config, overrides);
   const providers = new Map<Platform, SocialProvider>();
-  for (const platform of PLATFORMS) providers.set(platform, ADAPTERS[platform].create(configs[platform]));
+  for (const platform of PLATFORMS) {
+    const provider = ADAPTERS[platform].create(configs[platform]);
+    providers.set(platform, observer ? observeProvider(provider, observer) : provider);
+  }
   return {
     mode: config.env.SERVICE_PROVIDER_MODE,
     get: (platform) => {

@@ -18,6 +18,7 @@ import { type DatabaseHandle, openPglite, openPostgres } from '../../src/platfor
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { createJobQueue } from '../../src/platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../../src/platform/queue/worker.js';
+import { metricsOf } from '../../src/platform/metrics/index.js';
 import { Encryptor } from '../../src/platform/secrets/encryption.js';
 import { EventOutbox } from '../../src/platform/events/outbox.js';
 import { IdentityService } from '../../src/modules/identity/identity.service.js';
@@ -176,6 +177,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
         jobs: jobDefinitions(deps),
         heartbeatSeconds: 1,
         logger: pino({ level: 'silent' }),
+        metrics: metricsOf(deps),
       });
       workers.push(w);
       return w;

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { createProviderRegistry, providerAppConfigs, type ProviderRegistry } from '../../providers/registry.js';
+import { metricsOf } from '../../platform/metrics/index.js';
 import { registerSandbox, type SandboxHandle } from '../../sandbox/sandbox.plugin.js';
 import { registerProfileRoutes } from '../profiles/profiles.routes.js';
 import { ProfilesService } from '../profiles/profiles.service.js';
@@ -39,7 +40,7 @@ export function channelsModuleOf(app: FastifyInstance): ChannelsModule {
 
 export async function registerChannelsModule(app: FastifyInstance, deps: AppDeps): Promise<ChannelsModule> {
   const db = deps.database.db;
-  const registry = createProviderRegistry(deps.config);
+  const registry = createProviderRegistry(deps.config, {}, metricsOf(deps));
   const vault = new TokenVault(deps.encryptor, deps.config);
   const channels = new ChannelsService({
     db,

@@ -12,6 +12,7 @@ import type { Db, Executor } from '../../platform/db/database.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import { type OAuthTokens, ProviderError } from '../../providers/provider.js';
 import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry.js';
+import { metricsOf } from '../../platform/metrics/index.js';
 import { setChannelState } from './channel-context.js';
 import type { ChannelAccountState } from './channel-states.js';
 import type { ChannelAccountsTable } from './channels.tables.js';
@@ -173,7 +174,7 @@ export function tokenLifecycleJob(deps: AppDeps) {
     db: deps.database.db,
     config: deps.config,
     vault: new TokenVault(deps.encryptor, deps.config),
-    registry: createProviderRegistry(deps.config),
+    registry: createProviderRegistry(deps.config, {}, metricsOf(deps)),
     clock: deps.clock,
   };
   return defineJob<Record<string, never>>({

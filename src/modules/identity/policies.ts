@@ -40,12 +40,16 @@ export const POLICIES = {
   'admin.provider.webhook.provision': rule('admin', true, true),
   // added by this service: any signed-in member (GET /v1/me, OAuth consent display)
   'dashboard.session': rule('member'),
+  // added by this service: GET /v1/internal/metrics (operational scrapers only)
+  'admin.metrics.read': rule('admin', true, true),
 } as const satisfies Record<string, PolicyRule>;
 
 export type PolicyId = keyof typeof POLICIES;
 
+const SERVICE_POLICY_IDS = new Set<string>(['dashboard.session', 'admin.metrics.read']);
+
 /** The rows of the specification's table (without this service's additions). */
-export const SPEC_POLICY_IDS = (Object.keys(POLICIES) as PolicyId[]).filter((p) => p !== 'dashboard.session');
+export const SPEC_POLICY_IDS = (Object.keys(POLICIES) as PolicyId[]).filter((p) => !SERVICE_POLICY_IDS.has(p));
 
 export function isRole(value: string): value is Role {
   return value === 'member' || value === 'admin' || value === 'owner';

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { Platform, ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry.js';
+import { metricsOf } from '../../platform/metrics/index.js';
 import { canTransition as canChannelTransition, USABLE_STATES } from '../channels/channel-states.js';
 import { resolveChannelContext, setChannelState } from '../channels/channel-context.js';
 import { TokenVault } from '../channels/token-vault.js';
@@ -43,7 +44,7 @@ export class ChannelGateway {
     private readonly deps: AppDeps,
     registry?: ProviderRegistry,
   ) {
-    this.registry = registry ?? createProviderRegistry(deps.config);
+    this.registry = registry ?? createProviderRegistry(deps.config, {}, metricsOf(deps));
     this.vault = new TokenVault(deps.encryptor, deps.config);
   }
 

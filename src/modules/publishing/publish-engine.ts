@@ -11,6 +11,7 @@
  */
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
+import { metricsOf } from '../../platform/metrics/index.js';
 import type { Executor } from '../../platform/db/database.js';
 import { type Platform, ProviderError, type ProviderErrorCategory, type PublishResult } from '../../providers/provider.js';
 import { type ChannelContext, type ChannelGateway, ChannelUnavailableError } from './channel-gateway.js';
@@ -311,8 +312,16 @@ export class PublishEngine {
     }
   }
 
-  /** Writes an outcome if the target is still the version this attempt claimed. */
+  /** Writes an outcome; a scheduled target's publication is measured against its due time. */
   private async record(row: TargetRow, o: Outcome): Promise<string> {
+    const state = await this.recordOutcome(row, o);
+    if (state === 'published' && row.scheduled_at)
+      metricsOf(this.deps).publishLateness(row.platform, (this.now().getTime() - new Date(row.scheduled_at).getTime()) / 1000);
+    return state;
+  }
+
+  /** Writes an outcome if the target is still the version this attempt claimed. */
+  private async recordOutcome(row: TargetRow, o: Outcome): Promise<string> {
     const now = this.now();
     const from = row.state === 'processing' ? ['processing'] : ['publishing'];
     const fcWaiting = !!row.first_comment && row.first_comment_state === 'waiting';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { metricsOf } from '../../platform/metrics/index.js';
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
@@ -363,7 +364,9 @@ export class WebhooksService {
     } finally {
       release();
     }
-    return this.record(delivery, endpoint, result);
+    const outcome = await this.record(delivery, endpoint, result);
+    if (outcome !== 'stale') metricsOf(this.deps).webhookDelivery(outcome === 'pending' ? 'retry' : outcome, result.errorClass);
+    return outcome;
   }
 
   private retryDelay(attemptNo: number, result: { statusCode: number | null; errorClass: string | null; headers: Record<string, string> }) {

@@ -7,6 +7,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
+import { type JobObserver, secondsSince } from '../metrics/metrics.js';
 import { FetchLoop } from './fetch-loop.js';
 import type { JobDefinition, JobQueue } from './job-queue.js';
 
@@ -21,8 +22,11 @@ export async function startWorker(opts: {
   jobs: JobDefinition<any>[];
   heartbeatSeconds: number;
   logger: Logger;
+  /** counts each job run by queue and outcome, with its duration */
+  metrics?: JobObserver;
 }): Promise<WorkerHandle> {
-  const { db, queue, jobs, logger } = opts;
+  const { db, queue, logger } = opts;
+  const jobs = opts.metrics ? opts.jobs.map((def) => observeJob(def, opts.metrics!)) : opts.jobs;
   const workerId = newId('wrk');
   const startedAt = new Date();
   const beat = async () => {
@@ -73,6 +77,23 @@ export async function startWorker(opts: {
         .execute()
         .catch(() => undefined);
       logger.info({ workerId }, 'worker stopped');
+    },
+  };
+}
+
+/** A definition whose handler reports each run (completed, or failed when it throws) to the observer. */
+function observeJob<T extends object>(def: JobDefinition<T>, observer: JobObserver): JobDefinition<T> {
+  return {
+    ...def,
+    async handler(data, job) {
+      const start = process.hrtime.bigint();
+      try {
+        await def.handler(data, job);
+      } catch (err) {
+        observer.job(def.name, 'failed', secondsSince(start));
+        throw err;
+      }
+      observer.job(def.name, 'completed', secondsSince(start));
     },
   };
 }

@@ -1,0 +1,42 @@
+/**
+ * metricsOf(deps): the one Metrics instance of a set of app dependencies (API and worker of a process
+ * share it). On creation it also starts counting the shared counter store's failures.
+ */
+
+import type { CounterStore } from '../counters/counter-store.js';
+import type { Counters } from '../counters/index.js';
+import { type CounterStoreObserver, type Metrics, metricsFor } from './metrics.js';
+
+export type { CounterStoreObserver, JobObserver, Metrics, MetricsPort, ProviderCallObserver } from './metrics.js';
+export { createMetrics, secondsSince } from './metrics.js';
+
+export function metricsOf(deps: { counters: Counters }): Metrics {
+  return metricsFor(deps, (m) => {
+    observeCounterStore(deps.counters.memory, m);
+    if (deps.counters.redis) observeCounterStore(deps.counters.redis, m);
+  });
+}
+
+const OBSERVED = Symbol('observedCounterStore');
+const OPERATIONS = ['consume', 'increment', 'get', 'setFlag', 'hasFlag', 'deleteKey', 'acquireSlot', 'releaseSlot', 'slotCount'] as const;
+
+/**
+ * Counts failed operations of a counter store. The store object is wrapped in place (its methods are
+ * shadowed on the instance), because services captured it before metrics existed.
+ */
+export function observeCounterStore(store: CounterStore, observer: CounterStoreObserver): void {
+  const target = store as CounterStore & { [OBSERVED]?: true };
+  if (target[OBSERVED]) return;
+  target[OBSERVED] = true;
+  for (const op of OPERATIONS) {
+    const original = (store[op] as (...args: unknown[]) => Promise<unknown>).bind(store);
+    (target as unknown as Record<string, unknown>)[op] = async (...args: unknown[]) => {
+      try {
+        return await original(...args);
+      } catch (err) {
+        observer.counterStoreError(store.kind, op);
+        throw err;
+      }
+    };
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Prometheus metrics behind a small port. Layers that must stay free of domain imports (platform/,
+ * providers/) record through the narrow interfaces below; the prom-client Registry is private to one
+ * Metrics instance, so every app (tests build many) exposes only its own series.
+ */
+import client from 'prom-client';
+
+/** Outbound provider calls: what providers/ may call. */
+export interface ProviderCallObserver {
+  providerCall(platform: string, operation: string, errorClass: string, seconds: number): void;
+}
+
+/** Job runs: what the queue worker calls. */
+export interface JobObserver {
+  job(queue: string, outcome: 'completed' | 'failed', seconds: number): void;
+}
+
+/** Counter-store failures (Redis unreachable, script errors). */
+export interface CounterStoreObserver {
+  counterStoreError(store: string, operation: string): void;
+}
+
+export interface MetricsPort extends ProviderCallObserver, JobObserver, CounterStoreObserver {
+  httpRequest(method: string, route: string, status: number, seconds: number): void;
+  publishLateness(platform: string, seconds: number): void;
+  webhookDelivery(outcome: string, errorClass: string | null): void;
+}
+
+export interface Metrics extends MetricsPort {
+  readonly contentType: string;
+  /** the text exposition format of every series of this instance */
+  scrape(): Promise<string>;
+}
+
+const PREFIX = 'service_api_';
+/** Request and job durations: 5 ms .. 60 s. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** Publish lateness: due time to recorded publication, 100 ms .. 1 h. */
+const LATENESS_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60, 300, 900, 3600];
+
+export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
+  const register = new client.Registry();
+  if (opts.defaultMetrics !== false) client.collectDefaultMetrics({ register });
+
+  const http = new client.Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'HTTP request duration by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [register],
+  });
+  const jobs = new client.Counter({
+    name: `${PREFIX}jobs_total`,
+    help: 'Jobs run by the worker, by queue and outcome.',
+    labelNames: ['queue', 'outcome'] as const,
+    registers: [register],
+  });
+  const jobDuration = new client.Histogram({
+    name: `${PREFIX}job_duration_seconds`,
+    help: 'Job handler duration by queue and outcome.',
+    labelNames: ['queue', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [register],
+  });
+  const lateness = new client.Histogram({
+    name: `${PREFIX}publish_lateness_seconds`,
+    help: "Time from a target's scheduledAt to its recorded publication, by platform.",
+    labelNames: ['platform'] as const,
+    buckets: LATENESS_BUCKETS,
+    registers: [register],
+  });
+  const providerCalls = new client.Counter({
+    name: `${PREFIX}provider_calls_total`,
+    help: 'Calls to a platform API by platform, operation and error class (none when it succeeded).',
+    labelNames: ['platform', 'operation', 'error_class'] as const,
+    registers: [register],
+  });
+  const providerDuration = new client.Histogram({
+    name: `${PREFIX}provider_call_duration_seconds`,
+    help: 'Duration of calls to a platform API by platform and operation.',
+    labelNames: ['platform', 'operation'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [register],
+  });
+  const webhooks = new client.Counter({
+    name: `${PREFIX}webhook_deliveries_total`,
+    help: 'Webhook delivery attempts by outcome (delivered, retry, failed) and error class (none when delivered).',
+    labelNames: ['outcome', 'error_class'] as const,
+    registers: [register],
+  });
+  const counterErrors = new client.Counter({
+    name: `${PREFIX}counter_store_errors_total`,
+    help: 'Failed operations on the shared counter store (rate limits, quotas, locks), by store and operation.',
+    labelNames: ['store', 'operation'] as const,
+    registers: [register],
+  });
+
+  return {
+    contentType: register.contentType,
+    scrape: () => register.metrics(),
+    httpRequest(method, route, status, seconds) {
+      http.observe({ method, route, status_code: String(status) }, seconds);
+    },
+    job(queue, outcome, seconds) {
+      jobs.inc({ queue, outcome });
+      jobDuration.observe({ queue, outcome }, seconds);
+    },
+    publishLateness(platform, seconds) {
+      lateness.observe({ platform }, Math.max(0, seconds));
+    },
+    providerCall(platform, operation, errorClass, seconds) {
+      providerCalls.inc({ platform, operation, error_class: errorClass });
+      providerDuration.observe({ platform, operation }, seconds);
+    },
+    webhookDelivery(outcome, errorClass) {
+      webhooks.inc({ outcome, error_class: errorClass ?? 'none' });
+    },
+    counterStoreError(store, operation) {
+      counterErrors.inc({ store, operation });
+    },
+  };
+}
+
+const byOwner = new WeakMap<object, Metrics>();
+
+/**
+ * The Metrics of one set of app dependencies, created on first use. The API and the worker of one
+ * process share their deps object, hence one registry; every test context gets its own.
+ */
+export function metricsFor(owner: object, init?: (m: Metrics) => void): Metrics {
+  let m = byOwner.get(owner);
+  if (!m) {
+    m = createMetrics();
+    byOwner.set(owner, m);
+    init?.(m);
+  }
+  return m;
+}
+
+/** Seconds elapsed since a process.hrtime.bigint() reading. */
+export function secondsSince(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}

@@ -179,6 +179,11 @@ export const ERROR_CATALOG = {
   publish_idempotency_key_reused: e(409, 'conflict', 'The idempotencyKey was used for a different publish request.'),
   internal_token_required: e(401, 'authentication', 'The x-service-internal-token header is required.'),
   internal_token_forbidden: e(403, 'authorization', 'The internal token is not valid (or internal routes are not configured).'),
+
+  // ---- hardening: errors raised before a route runs (HTTP parser, router)
+  request_timeout: e(408, 'validation', 'The request was not received completely in time.'),
+  request_uri_too_long: e(414, 'validation', 'The request path is too long.'),
+  request_header_too_large: e(431, 'validation', 'The request headers are too large.'),
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -2739,6 +2739,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description brd_<ULID> */
                 brandId: string;
             };
             cookie?: never;
@@ -3122,6 +3123,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description cha_<ULID> */
                 channelAccountId: string;
             };
             cookie?: never;
@@ -3249,6 +3251,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description cha_<ULID> */
                 channelAccountId: string;
             };
             cookie?: never;
@@ -3396,6 +3399,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description cha_<ULID> */
                 channelAccountId: string;
             };
             cookie?: never;
@@ -3488,6 +3492,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description cha_<ULID> */
                 channelAccountId: string;
             };
             cookie?: never;
@@ -4292,6 +4297,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description med_<ULID> */
                 mediaLibraryItemId: string;
             };
             cookie?: never;
@@ -4377,6 +4383,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description med_<ULID> */
                 mediaLibraryItemId: string;
             };
             cookie?: never;
@@ -4478,6 +4485,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description med_<ULID> */
                 mediaLibraryItemId: string;
             };
             cookie?: never;
@@ -5461,6 +5469,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description job_<ULID> */
                 publishJobId: string;
             };
             cookie?: never;
@@ -5606,6 +5615,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description job_<ULID> */
                 publishJobId: string;
             };
             cookie?: never;
@@ -5766,6 +5776,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description job_<ULID> */
                 publishJobId: string;
             };
             cookie?: never;
@@ -5924,6 +5935,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description job_<ULID> */
                 publishJobId: string;
             };
             cookie?: never;
@@ -6766,6 +6778,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description pro_<ULID> */
                 profileId: string;
             };
             cookie?: never;

@@ -5,22 +5,23 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
+import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
 import { registerBrandRoutes } from './modules/brands/brands.routes.js';
-import { BrandProduct, Brand } from './modules/brands/brands.schemas.js';
+import { Brand, BrandProduct } from './modules/brands/brands.schemas.js';
 import { BrandsService } from './modules/brands/brands.service.js';
-import { registerHealthRoutes } from './modules/health/health.routes.js';
-import { registerToolRoutes } from './modules/tools/tools.routes.js';
-import { createMediaModule } from './modules/media/media.module.js';
-import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { registerChannelsModule } from './modules/channels/channels.module.js';
-import { publishingModule } from './modules/publishing/publishing.module.js';
-import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
+import { registerHealthRoutes } from './modules/health/health.routes.js';
 // auth: import its module here
 import { registerAuthModule } from './modules/identity/auth.module.js';
+import { createMediaModule } from './modules/media/media.module.js';
+import { registerMediaRoutes } from './modules/media/media.routes.js';
+import { publishingModule } from './modules/publishing/publishing.module.js';
+import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
+import { registerToolRoutes } from './modules/tools/tools.routes.js';
 
 // batches: import its module here
 import { batchesModule } from './modules/batches/batches.module.js';
@@ -32,9 +33,9 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 // engagement: import its module here
 
+import { automationsModule } from './modules/automations/automations.module.js';
 // automations: import its module here
 import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
-import { automationsModule } from './modules/automations/automations.module.js';
 
 // hardening: import its module here
 import { registerMetricsRoutes } from './modules/operations/metrics.routes.js'; // metrics
@@ -64,11 +65,18 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
         ],
         censor: '[redacted]',
       },
+      // request URLs are logged with secret query parameters (signatures, OAuth codes and tokens) redacted
+      serializers: { req: requestLogSerializer },
     },
     trustProxy: env.SERVICE_TRUST_PROXY,
     bodyLimit: env.SERVICE_BODY_LIMIT_BYTES,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // a request that stops arriving (an upload cut off mid-body) is closed instead of holding a socket
+    requestTimeout: env.SERVICE_REQUEST_TIMEOUT_SECONDS * 1000,
+    connectionTimeout: env.SERVICE_CONNECTION_IDLE_TIMEOUT_SECONDS * 1000,
+    frameworkErrors,
+    clientErrorHandler,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -82,12 +90,16 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
         coerceTypes: 'array',
         allErrors: false,
       },
+      // date-time bounded to years 1900-2999 for every schema
+      plugins: [formatsPlugin],
     },
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // bodies are JSON (routes that take more register their parsers); any other type answers 415
+  app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   app.addSchema(ErrorResponse);
   app.addSchema(BrandProduct);

@@ -52,7 +52,10 @@ for (const p of PLATFORMS) {
 export const EnvSchema = Type.Object({
   NODE_ENV: Str('Node environment; `production` refuses test-only settings.', 'development'),
   PORT: Int(8080, 'HTTP port of the API.', 0, 65535),
-  HOST: Str('HTTP bind address. The embedded default listens on all interfaces.', '0.0.0.0'),
+  HOST: Str(
+    'HTTP bind address. The default listens on this machine only; set 0.0.0.0 (all IPv4 interfaces) or :: to serve the network, e.g. in a container.',
+    '127.0.0.1',
+  ),
   SERVICE_PUBLIC_BASE_URL: Str('Public base URL of this service (links, publicUrl, OAuth callbacks); default http://localhost:{PORT}.'),
   SERVICE_LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -222,6 +225,16 @@ export const EnvSchema = Type.Object({
   SERVICE_AUTOMATION_FEED_TIMEOUT_MS: Int(15_000, 'Deadline for fetching one feed (connect, headers and body).', 100, 120_000),
 
   // hardening: its settings go here
+  SERVICE_REQUEST_TIMEOUT_SECONDS: Int(
+    300,
+    'Longest time to receive a whole request (headers and body, e.g. a large upload); slower requests answer 408 and are closed.',
+    1,
+  ),
+  SERVICE_CONNECTION_IDLE_TIMEOUT_SECONDS: Int(
+    60,
+    'A connection on which nothing arrives for this long (e.g. an upload cut off mid-body) is closed.',
+    1,
+  ),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -4,9 +4,13 @@
  * here. Publishing API routes answer ErrorResponse; tool API routes answer the tool envelope
  * {object: "tool_api.error", error: {code, message}}. Unexpected errors answer 500 without internals.
  */
+
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { AppError, ERROR_CATALOG, type ErrorCode, type FieldIssue } from '../platform/errors.js';
+import { installInputGuards } from './input-guards.js';
 
 export const TOOL_API_PREFIX = '/api/v1/tools';
 
@@ -52,11 +56,36 @@ function describe(fields: FieldIssue[]): string {
   return `Invalid ${where}: ${first.message}${more}.`;
 }
 
+/**
+ * PostgreSQL errors caused by what a client sent (text the database cannot encode, dates and numbers
+ * out of range, values too long for a column or an index): the last line of defence behind the
+ * schemas, answered as the route's 400 instead of a 500.
+ */
+const INPUT_SQLSTATES: Record<string, string> = {
+  '22021': 'The request contains text the database cannot store (e.g. U+0000).',
+  '22P05': 'The request contains text the database cannot store (e.g. \\u0000 or an unpaired surrogate).',
+  '22008': 'A date in the request is out of range.',
+  '22007': 'A date in the request is not valid.',
+  '22003': 'A number in the request is out of range.',
+  '22P02': 'A value in the request does not have the expected type.',
+  '22001': 'A value in the request is too long.',
+  '54000': 'A value in the request is too long.',
+};
+
+function inputSqlState(err: unknown): string | null {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && e.code in INPUT_SQLSTATES) return e.code;
+  }
+  return null;
+}
+
 /** Maps any thrown value to an AppError (never leaking internals). */
 export function toAppError(err: unknown, request: FastifyRequest): { error: AppError; unexpected: boolean } {
   if (err instanceof AppError) return { error: err, unexpected: false };
   const fe = err as FastifyError;
   const routeCode = request.routeOptions?.config?.validationCode ?? 'invalid_request';
+  const sqlState = inputSqlState(err);
+  if (sqlState) return { error: new AppError(routeCode, { message: INPUT_SQLSTATES[sqlState] }), unexpected: false };
   if (fe.validation) {
     const fields = validationFields(fe);
     return { error: new AppError(routeCode, { message: describe(fields), fields }), unexpected: false };
@@ -78,6 +107,10 @@ export function toAppError(err: unknown, request: FastifyRequest): { error: AppE
       };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { error: new AppError('invalid_request', { message: 'Content-Length does not match the body.' }), unexpected: false };
+    case 'FST_ERR_BAD_URL':
+      return { error: new AppError('invalid_request', { message: 'The request path is not valid percent-encoding.' }), unexpected: false };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { error: new AppError('request_uri_too_long', { message: 'A path segment of the request is too long.' }), unexpected: false };
   }
   if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return {
@@ -93,7 +126,7 @@ export function toAppError(err: unknown, request: FastifyRequest): { error: AppE
 
 export function renderError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-  reply.code(error.status).header('content-type', 'application/json; charset=utf-8');
+  reply.code(error.status).header('content-type', 'application/json; charset=utf-8').header('x-request-id', request.id);
   if (request.url.startsWith(TOOL_API_PREFIX)) {
     return reply.send({ object: 'tool_api.error', error: { code: error.code, message: error.message, ...(error.details ?? {}) } });
   }
@@ -103,9 +136,47 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, error:
   return reply.send(body);
 }
 
+/** Fastify errors raised before routing (bad percent-encoding, over-long path segment): same envelope. */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const { error } = toAppError(err, request);
+  void renderError(request, reply, error);
+}
+
+const CLIENT_ERRORS: Record<string, ErrorCode> = {
+  HPE_HEADER_OVERFLOW: 'request_header_too_large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request_timeout',
+  ERR_HTTP_REQUEST_ENTITY_TOO_LARGE: 'payload_too_large',
+};
+
+/**
+ * Errors Node's HTTP parser raises before any request exists (malformed request line or headers,
+ * headers too large, request timeout): answered with the same envelopes, a request id and x-request-id.
+ * The tool API prefix keeps its own envelope (read from the raw request line when there is one).
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const code = CLIENT_ERRORS[err.code ?? ''] ?? 'invalid_request';
+    const { status, message } = ERROR_CATALOG[code];
+    const requestId = `req_${randomBytes(10).toString('hex')}`;
+    const raw = (err as { rawPacket?: unknown }).rawPacket;
+    const firstLine = (Buffer.isBuffer(raw) ? raw.subarray(0, 512).toString('latin1') : '').split('\r\n')[0];
+    const target = firstLine?.split(' ')[1] ?? '';
+    const body = JSON.stringify(
+      target.startsWith(TOOL_API_PREFIX) ? { object: 'tool_api.error', error: { code, message } } : { error: code, message, requestId },
+    );
+    socket.write(
+      `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : status === 408 ? 'Request Timeout' : status === 413 ? 'Payload Too Large' : 'Request Header Fields Too Large'}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
+  installInputGuards(app);
   // remembers every route so an unknown method on a known path answers 405 with Allow
-  const known = FindMyWay({ ignoreTrailingSlash: true });
+  const known = FindMyWay();
   const list: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', list);
   app.addHook('onRoute', (route) => {
@@ -129,7 +200,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path));
+    const allowedOn = (p: string) => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', p));
+    const allowed = allowedOn(path);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       return renderError(
@@ -138,7 +210,10 @@ export function installErrorHandling(app: FastifyInstance): void {
         new AppError('method_not_allowed', { message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.` }),
       );
     }
-    return renderError(request, reply, new AppError('not_found', { message: `No route ${request.method} ${path}.` }));
+    // a trailing slash (or a missing one) is a different path: say which one exists
+    const other = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
+    const hint = other !== path && allowedOn(other).length > 0 ? ` Did you mean ${other}?` : '';
+    return renderError(request, reply, new AppError('not_found', { message: `No route ${request.method} ${path}.${hint}` }));
   });
 }
 

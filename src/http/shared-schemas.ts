@@ -64,5 +64,11 @@ export const PUBLIC_AUTH_ERRORS: ErrorCode[] = [
   'internal_server_error',
 ];
 
+/** Crockford base-32 ULID, as in every id this service issues (`<prefix>_<ULID>`). */
+export const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+/** The format of an id issued with the given prefix; path ids always carry it (malformed ids answer 400). */
+export const IdOf = (prefix: string, description?: string) =>
+  Type.String({ pattern: `^${prefix}_${ULID_PATTERN}$`, description: description ?? `${prefix}_<ULID>` });
+
 export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description });
 export const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { type TestContext, createTestContext } from '../support/harness.js';
+import { createTestContext, type TestContext } from '../support/harness.js';
 import { FIXTURES, fixture, multipartBody } from './media-helpers.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
@@ -272,7 +272,7 @@ describe('media uploads', () => {
         payload: { url: 'https://example.com/a.png' },
       });
       assert.equal(imp.json().error, 'media_upload_write_disabled');
-      const del = await off.app.inject({ method: 'DELETE', url: '/v1/media/med_x', headers: o.auth });
+      const del = await off.app.inject({ method: 'DELETE', url: '/v1/media/med_01J00000000000000000000000', headers: o.auth });
       assert.equal(del.json().error, 'media_upload_write_disabled');
     } finally {
       await off.close();

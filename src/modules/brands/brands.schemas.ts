@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
+import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
 
 export const BrandProduct = Type.Object(
   {
@@ -39,7 +39,7 @@ export const BrandListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const BrandParams = Type.Object({ brandId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const BrandParams = Type.Object({ brandId: IdOf('brd') }, { additionalProperties: false });
 export const BrandList = ListOf(Type.Ref('Brand'));
 
 export type BrandT = Static<typeof Brand>;

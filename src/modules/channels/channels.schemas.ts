@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
+import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
 import { PLATFORMS, type Platform } from '../../providers/provider.js';
 import { CHANNEL_ACCOUNT_STATES, type ChannelAccountState } from './channel-states.js';
 
@@ -113,7 +113,7 @@ export const ChannelAccountDeleteRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const ChannelAccountParams = Type.Object({ channelAccountId: Id }, { additionalProperties: false });
+export const ChannelAccountParams = Type.Object({ channelAccountId: IdOf('cha') }, { additionalProperties: false });
 
 /** An account an in_between_steps channel can become (no token). */
 export const ChannelChoice = Type.Object(

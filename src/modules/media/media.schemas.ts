@@ -1,6 +1,6 @@
 /** TypeBox shapes of the media library API (specification: MediaLibraryItem, MediaUploadRequest, MediaImportRequest). */
 import { type Static, Type } from '@sinclair/typebox';
-import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
+import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
 
 export const MAX_IMPORT_BYTES = 33_554_432;
 
@@ -80,10 +80,7 @@ export const MediaListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const MediaParams = Type.Object(
-  { mediaLibraryItemId: Type.String({ minLength: 1, maxLength: 64 }) },
-  { additionalProperties: false },
-);
+export const MediaParams = Type.Object({ mediaLibraryItemId: IdOf('med') }, { additionalProperties: false });
 
 export const MediaContentQuery = Type.Object(
   {

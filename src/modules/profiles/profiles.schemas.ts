@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
+import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
 import { NullOr, PlatformRef } from '../channels/channels.schemas.js';
 
 const Obj = (description?: string) => Type.Object({}, { additionalProperties: true, description });
@@ -122,10 +122,7 @@ export const PublishingProfileListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export const PublishingProfileParams = Type.Object(
-  { profileId: Type.String({ minLength: 1, maxLength: 128 }) },
-  { additionalProperties: false },
-);
+export const PublishingProfileParams = Type.Object({ profileId: IdOf('pro') }, { additionalProperties: false });
 export const PublishingProfileList = ListOf(PublishingProfile);
 
 export type PublishingProfileT = Static<typeof PublishingProfile>;

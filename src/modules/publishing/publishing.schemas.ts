@@ -1,6 +1,6 @@
 /** TypeBox shapes of the publishing routes (spec: Publish plans and jobs, PublishSlot). */
 import { type Static, Type } from '@sinclair/typebox';
-import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
+import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
 import { PLATFORMS } from '../../providers/provider.js';
 import { JOB_STATUSES, TARGET_STATES } from './publish-states.js';
 
@@ -238,7 +238,7 @@ export const JobListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const JobParams = Type.Object({ publishJobId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const JobParams = Type.Object({ publishJobId: IdOf('job') }, { additionalProperties: false });
 export const EnqueueBody = Type.Object({}, { additionalProperties: false });
 export const ScheduleBody = Type.Object({ scheduleAt: DateTime('Must be in the future.') }, { additionalProperties: false });
 export const CancelBody = Type.Object(

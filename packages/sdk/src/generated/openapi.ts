@@ -3082,6 +3082,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description brd_<ULID> */
                 brandId: string;
             };
             cookie?: never;
@@ -3465,6 +3466,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description cha_<ULID> */
                 channelAccountId: string;
             };
             cookie?: never;
@@ -3592,6 +3594,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description cha_<ULID> */
                 channelAccountId: string;
             };
             cookie?: never;
@@ -3739,6 +3742,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description cha_<ULID> */
                 channelAccountId: string;
             };
             cookie?: never;
@@ -3831,6 +3835,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description cha_<ULID> */
                 channelAccountId: string;
             };
             cookie?: never;
@@ -4682,6 +4687,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description med_<ULID> */
                 mediaLibraryItemId: string;
             };
             cookie?: never;
@@ -4767,6 +4773,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description med_<ULID> */
                 mediaLibraryItemId: string;
             };
             cookie?: never;
@@ -4868,6 +4875,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description med_<ULID> */
                 mediaLibraryItemId: string;
             };
             cookie?: never;
@@ -6715,6 +6723,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description job_<ULID> */
                 publishJobId: string;
             };
             cookie?: never;
@@ -6860,6 +6869,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description job_<ULID> */
                 publishJobId: string;
             };
             cookie?: never;
@@ -7020,6 +7030,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description job_<ULID> */
                 publishJobId: string;
             };
             cookie?: never;
@@ -7178,6 +7189,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description job_<ULID> */
                 publishJobId: string;
             };
             cookie?: never;
@@ -8020,6 +8032,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description pro_<ULID> */
                 profileId: string;
             };
             cookie?: never;

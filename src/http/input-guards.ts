@@ -1,0 +1,226 @@
+/**
+ * Input rules every route shares, applied once here instead of per route so a new route cannot miss
+ * them:
+ * - text PostgreSQL cannot store (U+0000, unpaired UTF-16 surrogates) is refused in params, query and
+ *   body before validation, with the route's own validation code;
+ * - date-time values are bounded to the years 1900-2999 (the ajv format itself, so every schema using
+ *   format date-time gets it);
+ * - path parameters named like ids (`fooId`) without a format get the id format `<prefix>_<ULID>`;
+ * - every documented route gets a closed querystring (unknown query parameters are refused), unless
+ *   its querystring schema says otherwise (e.g. OAuth callbacks, where the platform adds parameters);
+ * - request log lines carry the URL with secret query parameters redacted.
+ */
+import { createRequire } from 'node:module';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { AppError, type FieldIssue } from '../platform/errors.js';
+
+/** `<prefix>_<ULID>`: lower-case prefix, Crockford base-32 ULID. */
+export const GENERIC_ID_PATTERN = '^[a-z][a-z0-9]{0,15}_[0-9A-HJKMNP-TV-Z]{26}$';
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2999;
+
+// ---------------------------------------------------------------- text PostgreSQL cannot store
+
+/** True when PostgreSQL can store the string in text and jsonb columns. */
+export function isStorableText(s: string): boolean {
+  return !s.includes('\u0000') && !UNPAIRED_SURROGATE.test(s);
+}
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path of the first string (value or key) PostgreSQL cannot store, or null. */
+export function findUnstorableText(value: unknown, path: string[] = [], depth = 0): string[] | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : path;
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  if (Buffer.isBuffer(value)) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findUnstorableText(value[i], [...path, String(i)], depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!isStorableText(k)) return [...path, k.replaceAll('\u0000', '\\u0000')];
+    const found = findUnstorableText(v, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+export function unstorableTextError(request: FastifyRequest, source: FieldIssue['source'], path: string[]): AppError {
+  const code = request.routeOptions?.config?.validationCode ?? 'invalid_request';
+  const where = path.length > 0 ? `${source} ${path.join('.')}` : source;
+  return new AppError(code, {
+    message: `Invalid ${where}: text must not contain U+0000 or unpaired surrogates.`,
+    fields: [{ path, source, message: 'must not contain U+0000 or unpaired surrogates' }],
+  });
+}
+
+async function refuseUnstorableText(request: FastifyRequest): Promise<void> {
+  const sources: [FieldIssue['source'], unknown][] = [
+    ['params', request.params],
+    ['query', request.query],
+    ['body', request.body],
+  ];
+  for (const [source, value] of sources) {
+    const path = findUnstorableText(value);
+    if (path) throw unstorableTextError(request, source, path);
+  }
+}
+
+/** The path of the first number that is not finite (query coercion turns "1e309" into Infinity), or null. */
+export function findNonFiniteNumber(value: unknown, path: string[] = [], depth = 0): string[] | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (value === null || typeof value !== 'object' || depth > 64 || Buffer.isBuffer(value)) return null;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const found = findNonFiniteNumber(v, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** After validation: ajv's coercion accepts numbers too large to be finite; refuse them here. */
+async function refuseNonFiniteNumbers(request: FastifyRequest): Promise<void> {
+  const sources: [FieldIssue['source'], unknown][] = [
+    ['params', request.params],
+    ['query', request.query],
+  ];
+  for (const [source, value] of sources) {
+    const path = findNonFiniteNumber(value);
+    if (path) {
+      const code = request.routeOptions?.config?.validationCode ?? 'invalid_request';
+      throw new AppError(code, {
+        message: `Invalid ${source} ${path.join('.')}: must be a finite number.`,
+        fields: [{ path, source, message: 'must be a finite number' }],
+      });
+    }
+  }
+}
+
+// ---------------------------------------------------------------- date-time bounds
+
+/** ajv plugin: the compiler's own formats, with date-time bounded to MIN_YEAR..MAX_YEAR. */
+export function formatsPlugin<A extends { addFormat(name: string, format: any): unknown }>(ajv: A): A {
+  // ajv-formats is the Fastify validator compiler's own dependency; resolve it from there
+  const compilerRequire = createRequire(createRequire(import.meta.url).resolve('@fastify/ajv-compiler'));
+  const addFormats = compilerRequire('ajv-formats') as (a: unknown) => unknown;
+  const { fullFormats } = compilerRequire('ajv-formats/dist/formats') as {
+    fullFormats: Record<string, { validate: (s: string) => boolean; compare: unknown }>;
+  };
+  addFormats(ajv);
+  const base = fullFormats['date-time']!;
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (s: string) => base.validate(s) && isDateTimeInRange(s),
+    compare: base.compare,
+  });
+  return ajv;
+}
+
+/** RFC 3339 date-time whose year (before and after the offset) lies in MIN_YEAR..MAX_YEAR. */
+export function isDateTimeInRange(s: string): boolean {
+  const year = Number(s.slice(0, 4));
+  if (!(year >= MIN_YEAR && year <= MAX_YEAR)) return false;
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) return false;
+  const utcYear = new Date(t).getUTCFullYear();
+  return utcYear >= MIN_YEAR && utcYear <= MAX_YEAR;
+}
+
+// ---------------------------------------------------------------- route schemas
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
+
+function isDocumented(route: RouteOptions): boolean {
+  const schema = route.schema as { hide?: boolean } | undefined;
+  return Boolean(schema) && !schema?.hide && !route.url.startsWith('/v1/docs');
+}
+
+/** Path ids get the id format; querystrings get closed. Schemas are copied, never mutated in place. */
+function tightenRouteSchema(route: RouteOptions): void {
+  if (!isDocumented(route)) return;
+  const schema = { ...(route.schema as Record<string, unknown>) };
+  const params = schema.params as JsonSchema | undefined;
+  if (params?.properties) {
+    let changed = false;
+    const properties: Record<string, Record<string, unknown>> = {};
+    for (const [name, prop] of Object.entries(params.properties)) {
+      const untyped = prop.type === 'string' && prop.pattern === undefined && prop.enum === undefined && prop.const === undefined;
+      if (/Id$/.test(name) && untyped) {
+        const { minLength: _min, maxLength: _max, ...rest } = prop;
+        properties[name] = { ...rest, pattern: GENERIC_ID_PATTERN, description: (prop.description as string) ?? '<prefix>_<ULID>' };
+        changed = true;
+      } else properties[name] = prop;
+    }
+    if (changed) schema.params = { ...params, properties };
+  }
+  const query = schema.querystring as JsonSchema | undefined;
+  if (!query) schema.querystring = { type: 'object', properties: {}, additionalProperties: false };
+  else if (query.type === 'object' && query.additionalProperties === undefined)
+    schema.querystring = { ...query, additionalProperties: false };
+  route.schema = schema;
+}
+
+// ---------------------------------------------------------------- logs
+
+/** Query parameters whose values are credentials or one-time secrets. */
+const SECRET_QUERY_PARAMETERS = new Set([
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'token',
+  'client_secret',
+  'code',
+  'state',
+  'signature',
+  'sig',
+  'password',
+  'api_key',
+  'apikey',
+  'key',
+  'secret',
+  'oauth_token',
+  'oauth_verifier',
+  'x-amz-signature',
+  'x-amz-credential',
+  'x-amz-security-token',
+]);
+
+/** The URL with the values of secret query parameters replaced by [redacted]. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawName = eq < 0 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        /* keep the raw name */
+      }
+      return SECRET_QUERY_PARAMETERS.has(name.toLowerCase()) ? `${rawName}=[redacted]` : pair;
+    });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+/** pino serializer of the request: what Fastify logs by default, with the URL redacted. */
+export function requestLogSerializer(req: FastifyRequest | { method?: string; url?: string }) {
+  const r = req as FastifyRequest;
+  return {
+    method: r.method,
+    url: redactUrl(r.url ?? ''),
+    host: r.host,
+    remoteAddress: r.ip,
+    remotePort: r.socket?.remotePort,
+  };
+}
+
+export function installInputGuards(app: FastifyInstance): void {
+  app.addHook('onRoute', tightenRouteSchema);
+  app.addHook('preValidation', refuseUnstorableText);
+  app.addHook('preHandler', refuseNonFiniteNumbers);
+}

@@ -222,6 +222,12 @@ export const EnvSchema = Type.Object({
   SERVICE_AUTOMATION_FEED_TIMEOUT_MS: Int(15_000, 'Deadline for fetching one feed (connect, headers and body).', 100, 120_000),
 
   // hardening: its settings go here
+  SERVICE_WORKER_METRICS_PORT: Int(
+    0,
+    'Port on which a `service-api worker` process serves GET /v1/internal/metrics (internal token); 0 = off. API processes serve it on PORT.',
+    0,
+    65535,
+  ), // metrics
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -235,6 +235,12 @@ export const EnvSchema = Type.Object({
     'A connection on which nothing arrives for this long (e.g. an upload cut off mid-body) is closed.',
     1,
   ),
+  SERVICE_WORKER_METRICS_PORT: Int(
+    0,
+    'Port on which a `service-api worker` process serves GET /v1/internal/metrics (internal token); 0 = off. API processes serve it on PORT.',
+    0,
+    65535,
+  ), // metrics
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -44,6 +44,7 @@ import { automationJobDefinitions } from '../modules/automations/automations.job
 
 // hardening: import its jobs here
 import { metricsOf } from '../platform/metrics/index.js'; // metrics
+import { serveMetrics } from '../platform/metrics/metrics-server.js'; // metrics
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -161,6 +162,17 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
         metrics: metricsOf(deps),
       })
     : null;
+  // a worker serves no API: its metrics get their own port when configured
+  const metricsServer =
+    role === 'worker' && config.env.SERVICE_WORKER_METRICS_PORT > 0
+      ? await serveMetrics({
+          metrics: metricsOf(deps),
+          host: config.env.HOST,
+          port: config.env.SERVICE_WORKER_METRICS_PORT,
+          internalToken: config.env.SERVICE_INTERNAL_TOKEN,
+          principalToken: config.env.SERVICE_PRINCIPAL_TOKEN,
+        })
+      : null;
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -169,6 +181,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
       // 1. stop taking requests, let requests in flight finish
       await app?.close();
       // 2. let jobs in flight finish
+      await metricsServer?.close();
       if (worker) await worker.stop(timeoutMs);
       else await jobs.stop({ graceful: true, timeoutMs });
       await socketServer?.stop().catch(() => undefined);

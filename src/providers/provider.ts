@@ -86,8 +86,8 @@ export interface ProviderCapability {
  * (text counting method, media mixing, dimensions). Kept beside the capability in each <p>.rules.ts.
  */
 export interface ProviderValidationRules {
-  /** how text length is counted: characters (code points), bytes (UTF-8), or X's weighted count */
-  textCounting: 'characters' | 'utf8_bytes' | 'x_weighted';
+  /** how text length is counted: characters (code points), UTF-16 code units, bytes (UTF-8), or X's weighted count */
+  textCounting: 'characters' | 'utf16_units' | 'utf8_bytes' | 'x_weighted';
   /** text may be empty (e.g. Instagram caption optional) */
   textOptional: boolean;
   /** a post needs at least one media item */

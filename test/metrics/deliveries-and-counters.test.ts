@@ -59,16 +59,14 @@ describe('metrics: webhook deliveries', () => {
     });
     assert.equal(ep.statusCode, 201, ep.body);
     await ctx.startWorker();
-    await ctx.database.db
-      .transaction()
-      .execute((tx) =>
-        ctx.deps.events.record(tx, {
-          organizationId: org.organizationId,
-          type: 'publish_job.created',
-          data: { status: 'draft' },
-          sequenceKey: 'pj_m',
-        }),
-      );
+    await ctx.database.db.transaction().execute((tx) =>
+      ctx.deps.events.record(tx, {
+        organizationId: org.organizationId,
+        type: 'publish_job.created',
+        data: { status: 'draft' },
+        sequenceKey: 'pj_m',
+      }),
+    );
     const text = await until(async () => {
       const t = await scrape(ctx);
       return /service_api_webhook_deliveries_total\{outcome="delivered",error_class="none"\} 1/.test(t) ? t : null;

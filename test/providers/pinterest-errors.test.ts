@@ -27,7 +27,7 @@ describe('pinterest adapter: every Pinterest error maps to its category', () => 
     await rejectsWith(pin.publish(ctx, h.request([unreachable])), 'user_content', '4');
     await rejectsWith(pin.publish(ctx, h.request([h.image()], { boardId: '123' })), 'user_content', '5');
     await rejectsWith(pin.publish(ctx, h.request([h.image()], { title: 'x'.repeat(101) })), 'user_content', '1');
-    await rejectsWith(pin.publish(ctx, h.request([h.image()], {}, 'd'.repeat(501))), 'user_content', '1');
+    await rejectsWith(pin.publish(ctx, h.request([h.image()], {}, 'd'.repeat(801))), 'user_content', '1');
     await rejectsWith(pin.publish(ctx, h.request([h.image()], { boardId: undefined })), 'user_content');
     await rejectsWith(pin.publish(ctx, h.request([h.image(), h.image()])), 'user_content');
     assert.equal(h.sim.ledger.posts.length, 0);

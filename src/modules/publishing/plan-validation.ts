@@ -199,15 +199,21 @@ function validateTarget(facts: ValidationFacts, t: PlanTargetInput, index: numbe
   // ---- text
   const length = countText(text, rules.textCounting);
   out.textLength = length;
-  out.maxTextLength = capability.maxTextLength ?? null;
+  // a photo post may carry its text in a longer field (TikTok: description instead of title)
+  const photoOnly = media.length > 0 && media.every((m) => m.kind === 'image');
+  const maxText =
+    photoOnly && typeof extra.photoDescriptionMaxLength === 'number' ? extra.photoDescriptionMaxLength : capability.maxTextLength;
+  out.maxTextLength = maxText ?? null;
   const unit =
     rules.textCounting === 'utf8_bytes'
       ? 'bytes'
-      : rules.textCounting === 'x_weighted'
-        ? 'weighted characters (URLs count 23)'
-        : 'characters';
-  if (capability.maxTextLength !== undefined && length > capability.maxTextLength) {
-    list.block('text_too_long', textPath, `${capability.displayName} allows ${capability.maxTextLength} ${unit}; this text has ${length}.`);
+      : rules.textCounting === 'utf16_units'
+        ? 'UTF-16 code units'
+        : rules.textCounting === 'x_weighted'
+          ? 'weighted characters (URLs count 23)'
+          : 'characters';
+  if (maxText !== undefined && length > maxText) {
+    list.block('text_too_long', textPath, `${capability.displayName} allows ${maxText} ${unit}; this text has ${length}.`);
   }
   if (text.trim() === '') {
     if (!rules.textOptional) list.block('text_required', textPath, `${capability.displayName} needs text.`);

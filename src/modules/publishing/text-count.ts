@@ -12,6 +12,9 @@ export function countText(text: string, method: ProviderValidationRules['textCou
       return twitterText.parseTweet(text).weightedLength;
     case 'utf8_bytes':
       return Buffer.byteLength(text, 'utf8');
+    case 'utf16_units':
+      // TikTok counts "UTF-16 runes": an emoji outside the BMP counts 2
+      return text.length;
     default:
       return [...text].length;
   }

@@ -38,9 +38,22 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 /** Publish lateness: due time to recorded publication, 100 ms .. 1 h. */
 const LATENESS_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60, 300, 900, 3600];
 
+/**
+ * Process metrics (CPU, memory, event-loop lag, GC) describe the process, not an app, and collecting
+ * them starts timers and observers: one registry per process, merged into every app's scrape.
+ */
+let processRegistry: client.Registry | null = null;
+function processMetrics(): client.Registry {
+  if (!processRegistry) {
+    processRegistry = new client.Registry();
+    client.collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
   const register = new client.Registry();
-  if (opts.defaultMetrics !== false) client.collectDefaultMetrics({ register });
+  const registers = opts.defaultMetrics === false ? [register] : [processMetrics(), register];
 
   const http = new client.Histogram({
     name: `${PREFIX}http_request_duration_seconds`,
@@ -97,7 +110,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
 
   return {
     contentType: register.contentType,
-    scrape: () => register.metrics(),
+    scrape: () => client.Registry.merge(registers).metrics(),
     httpRequest(method, route, status, seconds) {
       http.observe({ method, route, status_code: String(status) }, seconds);
     },

@@ -1,6 +1,10 @@
 /**
  * instagram_business: Instagram API with Facebook Login (professional accounts linked to a Page).
  * Permissions: https://developers.facebook.com/docs/instagram-platform/instagram-api-with-facebook-login/overview
+ * Publishing limits (caption, hashtags, media count, size, duration, aspect ratio) are shared with the
+ * other Instagram login and live in ../meta-shared/instagram-rules.ts, re-checked 2026-11 against
+ * https://developers.facebook.com/docs/instagram-platform/content-publishing and
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';

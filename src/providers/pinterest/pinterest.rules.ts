@@ -1,9 +1,12 @@
 /**
  * Pinterest capability data: the single source plan validation and the capabilities route read.
- * Limits from Pinterest's product specs (help.pinterest.com/en/business/article/pinterest-product-specs):
- * images PNG/JPEG up to 20 MB; videos .mp4/.mov/.m4v up to 2 GB, 4 s to 15 min, aspect ratio between
- * 1:2 and 1.91:1; title up to 100 characters, description up to 500 characters. A Pin is saved on a
- * board, so board_id is required (API v5 POST /v5/pins).
+ * Sources (re-checked 2026-11):
+ * - API v5 create Pin, https://developers.pinterest.com/docs/api/v5/pins-create : `title` at most 100
+ *   characters, `description` at most 800, `alt_text` at most 500, `link` at most 2048; `board_id`
+ *   required (a Pin is saved on a board); one media_source per Pin.
+ * - Product specs, https://help.pinterest.com/en/business/article/pinterest-product-specs : images
+ *   PNG/JPEG up to 20 MB; videos .mp4/.mov/.m4v up to 2 GB, 4 s to 15 min, aspect ratio between 1:2
+ *   and 1.91:1.
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 
@@ -20,7 +23,7 @@ export const PINTEREST_SCOPES = ['boards:read', 'pins:read', 'pins:write', 'user
 
 export const PINTEREST_LIMITS = {
   titleMaxChars: 100,
-  descriptionMaxChars: 500,
+  descriptionMaxChars: 800,
   altTextMaxChars: 500,
   linkMaxChars: 2048,
   maxImageBytes: 20 * 1024 * 1024,

@@ -1,5 +1,8 @@
 /**
- * threads: Threads API.
+ * threads: Threads API (limits re-checked 2026-11 against the pages below; boundary tests in
+ * test/rules/platform-limits.test.ts).
+ * - Text posts at most 500 characters, emojis counted as their UTF-8 bytes:
+ *   https://developers.facebook.com/docs/threads/posts#limitations
  * - Posts and media specifications: https://developers.facebook.com/docs/threads/posts
  * - Carousels (2-20 items): https://developers.facebook.com/docs/threads/posts#carousel-posts
  * - Publishing limits (250 posts, 1000 replies per 24 h):

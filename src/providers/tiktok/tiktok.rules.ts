@@ -1,9 +1,12 @@
 /**
- * TikTok capability and validation rules, from the Content Posting API docs:
- * - https://developers.tiktok.com/doc/content-posting-api-reference-direct-post (post_info fields, caption 2200 UTF-16 runes)
+ * TikTok capability and validation rules, from the Content Posting API docs (re-checked 2026-11):
+ * - https://developers.tiktok.com/doc/content-posting-api-reference-direct-post (post_info fields, video
+ *   caption `title` at most 2200 UTF-16 runes: counted in UTF-16 code units, so an emoji counts 2)
  * - https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide (chunk rules, video/photo restrictions)
  * - https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info (privacy options, max duration)
  * - https://developers.tiktok.com/doc/content-posting-api-reference-photo-post (photo posts: 1-35 images, title 90, description 4000)
+ * The 3-second minimum video length is TikTok's in-app minimum; the API pages state only the maximum
+ * (creator_info.max_video_post_duration_sec, at most 10 minutes). Boundary tests: test/rules/platform-limits.test.ts.
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 
@@ -146,7 +149,7 @@ export const TIKTOK_CAPABILITY: ProviderCapability = {
 };
 
 export const TIKTOK_VALIDATION_RULES: ProviderValidationRules = {
-  textCounting: 'characters',
+  textCounting: 'utf16_units',
   textOptional: true,
   mediaRequired: true,
   allowMixedKinds: false,

@@ -1,9 +1,13 @@
 /**
  * YouTube capability data: the single source plan validation and the capabilities route read.
- * Limits come from the YouTube Data API reference (videos.insert: 256 GB, video/* MIME types;
- * video resource: snippet.title max 100 characters, snippet.description max 5000 bytes, neither may
- * contain < or >; status.privacyStatus public/unlisted/private) and the YouTube upload help (videos
- * longer than 15 minutes need a verified channel, hard cap 12 hours).
+ * Limits come from the YouTube Data API reference (re-checked 2026-11):
+ * - videos.insert, https://developers.google.com/youtube/v3/docs/videos/insert : 256 GB, video/* and
+ *   application/octet-stream MIME types;
+ * - video resource, https://developers.google.com/youtube/v3/docs/videos : snippet.title max 100
+ *   characters, snippet.description max 5000 bytes, neither may contain < or >; snippet.tags max 500
+ *   characters in total; status.privacyStatus public/unlisted/private;
+ * - upload help, https://support.google.com/youtube/answer/71673 : videos longer than 15 minutes need a
+ *   verified channel, hard cap 12 hours.
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 

@@ -86,7 +86,7 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
     if (typeof body.board_id !== 'string' || body.board_id === '') return badRequest(reply, 'board_id is required');
     if (!source) return badRequest(reply, 'media_source is required');
     if (tooLong(body.title, 100)) return badRequest(reply, 'title must be at most 100 characters');
-    if (tooLong(body.description, 500)) return badRequest(reply, 'description must be at most 500 characters');
+    if (tooLong(body.description, 800)) return badRequest(reply, 'description must be at most 800 characters');
     if (tooLong(body.alt_text, 500)) return badRequest(reply, 'alt_text must be at most 500 characters');
     if (body.link !== undefined && (tooLong(body.link, 2048) || !/^https?:\/\//.test(String(body.link)))) {
       return badRequest(reply, 'link must be an http(s) URL of at most 2048 characters');

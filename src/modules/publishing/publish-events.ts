@@ -1,6 +1,7 @@
 /**
  * Webhook events of publishing, recorded in the transaction of the change (the event outbox):
- * publish_job.created, publish_target.published / failed / needs_attention, publish_job.completed.
+ * publish_job.created / scheduled / cancelled, publish_target.published / failed / needs_attention,
+ * publish_job.completed.
  * Every event of one job shares the job id as sequence key, so receivers can order them.
  */
 import type { Executor } from '../../platform/db/database.js';
@@ -21,6 +22,20 @@ export async function recordJobCreated(events: EventOutbox, tx: Executor, organi
   if (!job) return;
   const targets = await publishingRepository.targetsOf(tx, organizationId, [jobId]);
   await events.record(tx, { organizationId, type: 'publish_job.created', data: toJob(job, targets), sequenceKey: jobId });
+}
+
+/** publish_job.scheduled (a client scheduled or rescheduled it) or publish_job.cancelled, with the job as it now is. */
+export async function recordJobChange(
+  events: EventOutbox,
+  tx: Executor,
+  organizationId: string,
+  jobId: string,
+  type: 'publish_job.scheduled' | 'publish_job.cancelled',
+): Promise<void> {
+  const job = await publishingRepository.getJob(tx, organizationId, jobId);
+  if (!job) return;
+  const targets = await publishingRepository.targetsOf(tx, organizationId, [jobId]);
+  await events.record(tx, { organizationId, type, data: toJob(job, targets), sequenceKey: jobId });
 }
 
 /** The target's outcome event (if its state has one), then the job's completion if this change completed it. */

@@ -6,6 +6,7 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import type { paths } from '../../packages/sdk/src/generated/openapi';
 import { type Brand, type ChannelAccount, client, ok } from './client';
+import { parseCsv } from './csv';
 import { loadBrands, loadChannels } from './pages';
 import { Alert, message, useLoad } from './ui';
 
@@ -23,33 +24,6 @@ interface Row {
 }
 
 const rowId = () => `row-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-
-/** Minimal RFC 4180 reader: commas, double-quoted fields with "" escapes, CRLF or LF. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      if (row.some((f) => f.trim())) rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  row.push(field);
-  if (row.some((f) => f.trim())) rows.push(row);
-  return rows;
-}
 
 const STATUS_CLASS: Record<string, string> = {
   scheduled: 'info',

@@ -77,7 +77,7 @@ function CommentCard({ c, brandName, onDone }: { c: SocialComment; brandName?: s
     try {
       await call('POST', `/v1/social-comments/${encodeURIComponent(c.socialCommentId)}/reply`, {
         organizationId: c.organizationId,
-        brandId: c.brandId ?? '',
+        brandId: c.brandId,
         body: reply,
         dryRun: false,
       });
@@ -122,10 +122,11 @@ function CommentCard({ c, brandName, onDone }: { c: SocialComment; brandName?: s
             <button type="button" className="secondary" onClick={draft} disabled={busy}>
               Draft a reply
             </button>
-            <button type="button" onClick={send} disabled={busy || !reply.trim()}>
+            <button type="button" onClick={send} disabled={busy || !reply.trim() || !c.brandId}>
               Send reply
             </button>
           </div>
+          {!c.brandId && <p className="muted">This comment's channel belongs to no brand; assign the channel to a brand to reply.</p>}
         </>
       )}
       {note && <p role="status">{note}</p>}

@@ -10,7 +10,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { BrandsService } from '../../src/modules/brands/brands.service.js';
+import { addMember, PASSWORD } from '../auth/helpers.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { createToolUser } from '../tools/tool-http.support.js';
 import { CHROMIUM, CHROMIUM_ARGS, ensureWebBuild, SCREENSHOTS } from './support.js';
 
 if (!CHROMIUM) console.error('NOTICE: chromium is not installed (/usr/bin/chromium); dashboard browser tests skipped.');
@@ -48,7 +51,15 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     await ctx.app.listen({ host: '127.0.0.1', port });
     await ctx.startWorker();
     org = await ctx.createOrganization({ name: 'Dashboard Org' });
-    await ctx.createBrand(org.organizationId, 'Acme Coffee', { timezone: 'UTC' });
+    const { brandId } = await ctx.createBrand(org.organizationId, 'Acme Coffee', { timezone: 'UTC' });
+    const brands = new BrandsService(ctx.database.db);
+    for (const name of ['House Blend', 'Decaf'])
+      await brands.createProduct(
+        org.organizationId,
+        brandId,
+        { name, productUrl: `https://shop.example/${name.toLowerCase().replace(' ', '-')}` },
+        new Date(),
+      );
     browser = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
     context = await browser.newContext({ timezoneId: 'UTC', viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
@@ -72,6 +83,26 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').waitFor();
     assert.ok((await page.getByRole('alert').textContent())?.length);
+  });
+
+  it('signs in with a password through the browser session, shows who and the role, signs out', async () => {
+    const member = await addMember(ctx, org.organizationId, 'admin');
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').press('Enter'); // keyboard submit
+    const who = page.getByTestId('who');
+    await who.filter({ hasText: member.email }).waitFor();
+    assert.match((await who.textContent()) ?? '', /Dashboard Org · role admin/);
+    // the exchange code never appears in a URL
+    assert.doesNotMatch(page.url(), /code|nonce/i);
+    const cookies = await context.cookies();
+    assert.ok(cookies.some((c) => c.name === 'service_dashboard_session' && c.httpOnly));
+    await page.getByRole('heading', { name: 'Brands' }).waitFor();
+    await shot('signed-in');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 
   it('continues with an API key and lists the brands', async () => {
@@ -148,6 +179,85 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     await page.getByRole('button', { name: 'Cancel post' }).click();
     await page.getByTestId('job-status').filter({ hasText: 'cancelled' }).waitFor();
     assert.equal((await api(`/v1/publish/jobs/${publishJobId}`)).status, 'cancelled');
+  });
+
+  it('plans a batch from pasted CSV rows, previews it per channel, commits it and lists it', async () => {
+    await page.getByRole('link', { name: 'Batches' }).click();
+    await page.getByRole('heading', { name: 'Batches', level: 1 }).waitFor();
+    await page.getByText('Paste CSV rows').click();
+    await page
+      .getByLabel('CSV rows')
+      .fill('product,text,channels\nHouse Blend,"Morning roast, batch one",x\nDecaf,Evening decaf batch two,x\nNo Such Product,text,x');
+    await page.getByRole('button', { name: 'Add rows from CSV' }).click();
+    await page.getByRole('status').filter({ hasText: 'Added 2 rows. Skipped: line 3: unknown product' }).waitFor();
+    assert.equal(await page.getByRole('list', { name: 'batch rows' }).getByRole('listitem').count(), 2);
+    // edit a row in place
+    await page.getByLabel('Text (row 2)').fill('Evening decaf, batch two');
+    assert.equal(await page.getByLabel('Posting times (HH:MM, comma-separated)').inputValue(), '09:00, 17:30');
+    await page.getByLabel('Minimum gap on a channel (minutes)').fill('60');
+    await page.getByRole('button', { name: 'Preview schedule' }).click();
+    await page.getByTestId('preview-summary').filter({ hasText: '2 scheduled, 0 unscheduled, 2 posts' }).waitFor();
+    const lane = page.getByRole('region', { name: /^timeline .*\(x\)$/ });
+    assert.equal(await lane.locator('.chip').count(), 2);
+    await shot('batches-preview');
+    await page.getByRole('button', { name: 'Commit batch' }).click();
+    await page.getByRole('status').filter({ hasText: 'Batch committed: 2 items, status scheduled.' }).waitFor();
+    const row = page.getByRole('table', { name: 'batches' }).locator('tbody tr').first();
+    await row.filter({ hasText: 'scheduled' }).waitFor();
+    const list = (await api('/v1/publish/batches')) as { data: Array<{ status: string; itemCount: number; source?: string }> };
+    assert.equal(list.data.length, 1);
+    assert.equal(list.data[0]!.itemCount, 2);
+    assert.equal(list.data[0]!.source, 'dashboard');
+    await shot('batches');
+  });
+
+  it('adds a webhook endpoint (secret shown once), sends a test event, redelivers, and builds UTM links', async () => {
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await page.getByRole('heading', { name: 'Webhook endpoints' }).waitFor();
+    await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/dashboard');
+    await page.getByLabel('Description').fill('Shop sync');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    assert.match((await page.getByTestId('webhook-secret').textContent()) ?? '', /^whsec_/);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    assert.equal(await page.getByTestId('webhook-secret').count(), 0);
+    await page.getByRole('button', { name: 'Delivery log' }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const deliveries = page.getByRole('table', { name: /^deliveries of/ }).locator('tbody tr[data-delivery]');
+    await deliveries.first().filter({ hasText: 'webhook_endpoint.test' }).waitFor();
+    await deliveries.first().getByRole('button', { name: 'Redeliver' }).click();
+    await page.getByRole('status').filter({ hasText: 'Delivery queued again.' }).waitFor();
+    await page.waitForFunction("document.querySelectorAll('tr[data-delivery]').length === 2");
+    await shot('developers-webhooks');
+
+    const tool = await createToolUser(ctx, 'pro');
+    await page.getByLabel('Tool API key').fill(tool.apiKey);
+    await page.getByLabel('URLs (one a line)').fill('https://shop.example/p/1?ref=home');
+    await page.getByLabel('utm_campaign').fill('spring sale');
+    await page.getByRole('button', { name: 'Build links' }).click();
+    const link = await page.getByTestId('utm-link').first().textContent();
+    assert.equal(link, 'https://shop.example/p/1?ref=home&utm_source=newsletter&utm_medium=email&utm_campaign=spring%20sale');
+    await shot('developers-tools');
+  });
+
+  it('fits a 390 px phone on every page (no horizontal scroll)', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [route, heading] of [
+      ['brands', 'Brands'],
+      ['channels', 'Channels'],
+      ['compose', 'Compose'],
+      ['calendar', 'Calendar'],
+      ['batches', 'Batches'],
+      ['inbox', 'Inbox'],
+      ['analytics', 'Analytics'],
+      ['developers', 'Developers'],
+    ] as const) {
+      await page.goto(`${base}/app/${route}`);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      const [scrollWidth, innerWidth] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]');
+      assert.ok(scrollWidth <= innerWidth, `${route}: page is ${scrollWidth}px wide at ${innerWidth}px`);
+      await shot(`phone-${route}`);
+    }
     assert.deepEqual(foreignRequests, []);
   });
 });

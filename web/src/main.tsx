@@ -1,13 +1,19 @@
-import { type FormEvent, StrictMode, useEffect, useState } from 'react';
+import { type FormEvent, lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError, call, credential, signIn } from './client';
 import { BrandsPage, CalendarPage, ChannelsPage, ComposerPage, PostPage } from './pages';
 import { useRoute } from './router';
 import './style.css';
 
+// Pages beyond the publishing core load on first visit (keeps the first load small).
+const BatchesPage = lazy(() => import('./batches'));
+const DevelopersPage = lazy(() => import('./developers'));
+const InboxPage = lazy(() => import('./inbox'));
+const AnalyticsPage = lazy(() => import('./analytics'));
+
 interface Me {
-  user?: { email?: string; name?: string };
-  organization?: { name?: string };
+  user?: { email?: string; displayName?: string | null };
+  organization?: { organizationId?: string; name?: string };
   role?: string;
 }
 
@@ -85,6 +91,10 @@ const NAV: Array<[string, string]> = [
   ['/channels', 'Channels'],
   ['/compose', 'Compose'],
   ['/calendar', 'Calendar'],
+  ['/batches', 'Batches'],
+  ['/inbox', 'Inbox'],
+  ['/analytics', 'Analytics'],
+  ['/developers', 'Developers'],
 ];
 
 function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) {
@@ -98,6 +108,10 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
   if (path.startsWith('/channels')) page = <ChannelsPage />;
   else if (path.startsWith('/compose')) page = <ComposerPage navigate={navigate} />;
   else if (path.startsWith('/calendar')) page = <CalendarPage navigate={navigate} />;
+  else if (path.startsWith('/batches')) page = <BatchesPage />;
+  else if (path.startsWith('/developers')) page = <DevelopersPage />;
+  else if (path.startsWith('/inbox')) page = <InboxPage />;
+  else if (path.startsWith('/analytics')) page = <AnalyticsPage />;
   else if (path.startsWith('/posts/')) page = <PostPage publishJobId={path.slice('/posts/'.length)} navigate={navigate} />;
   return (
     <div className="shell">
@@ -118,15 +132,23 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
             </a>
           ))}
         </nav>
-        <span className="who">
-          {me?.user?.email ?? 'API key'}
-          {me?.role ? ` · ${me.role}` : ''}
+        <span className="who" data-testid="who">
+          {me?.user ? (
+            <>
+              Signed in as <strong>{me.user.displayName ?? me.user.email}</strong>
+              {me.organization?.name ? ` · ${me.organization.name}` : ''} · role <strong>{me.role}</strong>
+            </>
+          ) : (
+            'Using an API key'
+          )}
         </span>
         <button type="button" className="secondary" onClick={signOut}>
           Sign out
         </button>
       </header>
-      <main>{page}</main>
+      <main>
+        <Suspense fallback={<p aria-busy="true">Loading…</p>}>{page}</Suspense>
+      </main>
     </div>
   );
 }

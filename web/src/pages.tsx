@@ -1,6 +1,5 @@
-import { type DragEvent, type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type DragEvent, type FormEvent, useEffect, useMemo, useState } from 'react';
 import {
-  ApiError,
   type Brand,
   type ChannelAccount,
   client,
@@ -11,38 +10,11 @@ import {
   type PublishRequest,
   uploadMedia,
 } from './client';
+import { Alert, message, useLoad } from './ui';
 
 const PLATFORMS: Platform[] = ['x', 'facebook_page', 'instagram_business', 'instagram_standalone', 'threads', 'youtube', 'pinterest', 'tiktok'];
-const message = (e: unknown) => (e instanceof ApiError ? `${e.message} (${e.code})` : String(e));
-
-function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [T | undefined, string | null, () => void] {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: callers pass the inputs of load
-  useEffect(() => {
-    let live = true;
-    load().then(
-      (d) => live && (setData(d), setError(null)),
-      (e) => live && setError(message(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [...deps, tick]);
-  return [data, error, useCallback(() => setTick((t) => t + 1), [])];
-}
-
-const loadBrands = () => ok(client.GET('/v1/brands', { params: { query: { includeProducts: true } } })).then((r) => r.data as Brand[]);
-const loadChannels = () => ok(client.GET('/v1/channel-accounts', {})).then((r) => r.data as ChannelAccount[]);
-
-function Alert({ text }: { text: string | null }) {
-  return text ? (
-    <p role="alert" className="error">
-      {text}
-    </p>
-  ) : null;
-}
+export const loadBrands = () => ok(client.GET('/v1/brands', { params: { query: { includeProducts: true } } })).then((r) => r.data as Brand[]);
+export const loadChannels = () => ok(client.GET('/v1/channel-accounts', {})).then((r) => r.data as ChannelAccount[]);
 
 export function BrandsPage() {
   const [brands, error, reload] = useLoad(loadBrands, []);

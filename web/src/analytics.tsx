@@ -1,0 +1,157 @@
+/**
+ * Analytics from the stored snapshots (GET /v1/analytics/snapshots). The route is not in the OpenAPI
+ * document yet and the spec leaves the snapshot's fields open, so the type below reads only what the
+ * page needs and tolerates the rest; a 404 shows the "not available" state. No chart library is
+ * installed, so the charts are small SVG bar charts with a data table next to them (screen readers
+ * and keyboard users read the table).
+ */
+import { useMemo, useState } from 'react';
+import { call, type ChannelAccount } from './client';
+import { loadBrands, loadChannels } from './pages';
+import { Alert, maybe, Unavailable, useLoad } from './ui';
+
+export interface AnalyticsSnapshot {
+  analyticsSnapshotId?: string;
+  channelAccountId?: string | null;
+  postTargetId?: string | null;
+  platform?: string;
+  capturedAt?: string;
+  createdAt?: string;
+  metrics?: Record<string, unknown>;
+}
+
+function BarChart({ title, bars }: { title: string; bars: Array<{ label: string; value: number }> }) {
+  const max = Math.max(1, ...bars.map((b) => b.value));
+  const rowH = 26;
+  return (
+    <figure className="chart">
+      <svg role="img" aria-label={title} viewBox={`0 0 300 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
+        {bars.map((b, i) => (
+          <g key={b.label} transform={`translate(0 ${i * rowH})`}>
+            <rect x="120" y="4" height={rowH - 8} width={(170 * b.value) / max} fill="#2855d8" rx="2" />
+            <text x="116" y={rowH / 2 + 4} textAnchor="end" fontSize="11" fill="#1d2330">
+              {b.label.slice(0, 20)}
+            </text>
+            <text x={124 + (170 * b.value) / max} y={rowH / 2 + 4} fontSize="11" fill="#1d2330">
+              {b.value}
+            </text>
+          </g>
+        ))}
+      </svg>
+      <figcaption>{title}</figcaption>
+    </figure>
+  );
+}
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+export default function AnalyticsPage() {
+  const [brands] = useLoad(loadBrands, []);
+  const [channels] = useLoad(loadChannels, []);
+  const [brandId, setBrandId] = useState('');
+  const [days, setDays] = useState(30);
+  const [snapshots, error] = useLoad(() => {
+    const q = new URLSearchParams({ from: new Date(Date.now() - days * 86400_000).toISOString(), to: new Date().toISOString() });
+    if (brandId) q.set('brandId', brandId);
+    return maybe(() => call<{ data: AnalyticsSnapshot[] }>('GET', `/v1/analytics/snapshots?${q}`).then((r) => r.data ?? []));
+  }, [brandId, days]);
+  const list = snapshots?.available ? snapshots.data : [];
+  const metricNames = useMemo(
+    () => [...new Set(list.flatMap((s) => Object.entries(s.metrics ?? {}).filter(([, v]) => typeof v === 'number').map(([k]) => k)))].sort(),
+    [list],
+  );
+  const [metric, setMetric] = useState('');
+  const active = metric && metricNames.includes(metric) ? metric : (metricNames[0] ?? '');
+  // The latest snapshot per post counts (snapshots are cumulative readings).
+  const latestPerPost = useMemo(() => {
+    const m = new Map<string, AnalyticsSnapshot>();
+    for (const s of list) {
+      const key = s.postTargetId ?? s.analyticsSnapshotId ?? '';
+      const at = s.capturedAt ?? s.createdAt ?? '';
+      const prev = m.get(key);
+      if (!prev || (prev.capturedAt ?? prev.createdAt ?? '') < at) m.set(key, s);
+    }
+    return [...m.values()];
+  }, [list]);
+  const channelName = (id?: string | null) => channels?.find((c: ChannelAccount) => c.channelAccountId === id)?.displayName ?? id ?? '—';
+  const perChannel = useMemo(() => {
+    const m = new Map<string, number>();
+    for (const s of latestPerPost) m.set(channelName(s.channelAccountId), (m.get(channelName(s.channelAccountId)) ?? 0) + num(s.metrics?.[active]));
+    return [...m.entries()].map(([label, value]) => ({ label, value }));
+    // biome-ignore lint/correctness/useExhaustiveDependencies: channelName reads channels
+  }, [latestPerPost, active, channels]);
+  const perPost = latestPerPost
+    .map((s) => ({ label: s.postTargetId ?? '—', value: num(s.metrics?.[active]) }))
+    .sort((a, b) => b.value - a.value)
+    .slice(0, 10);
+
+  return (
+    <section>
+      <h1>Analytics</h1>
+      <div className="inline">
+        <label>
+          Brand
+          <select value={brandId} onChange={(e) => setBrandId(e.target.value)}>
+            <option value="">All brands</option>
+            {brands?.map((b) => (
+              <option key={b.brandId} value={b.brandId}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Period
+          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+            <option value={7}>Last 7 days</option>
+            <option value={30}>Last 30 days</option>
+            <option value={90}>Last 90 days</option>
+          </select>
+        </label>
+        {metricNames.length > 0 && (
+          <label>
+            Metric
+            <select value={active} onChange={(e) => setMetric(e.target.value)}>
+              {metricNames.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <Alert text={error} />
+      {snapshots?.available === false && <Unavailable what="Analytics" />}
+      {snapshots?.available && list.length === 0 && <p className="muted">No snapshots in this period.</p>}
+      {snapshots?.available && list.length > 0 && (
+        <div className="charts">
+          <BarChart title={`${active} per channel`} bars={perChannel} />
+          <BarChart title={`${active}: top posts`} bars={perPost} />
+          <div className="scroll-x">
+            <table aria-label="post metrics">
+              <thead>
+                <tr>
+                  <th>Post target</th>
+                  <th>Channel</th>
+                  {metricNames.map((m) => (
+                    <th key={m}>{m}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {latestPerPost.map((s) => (
+                  <tr key={s.postTargetId ?? s.analyticsSnapshotId}>
+                    <td>{s.postTargetId ?? '—'}</td>
+                    <td>{channelName(s.channelAccountId)}</td>
+                    {metricNames.map((m) => (
+                      <td key={m}>{num(s.metrics?.[m])}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

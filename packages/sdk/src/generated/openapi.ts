@@ -4,6 +4,23 @@
  */
 /* eslint-disable */
 export interface paths {
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 8414 authorization server metadata */
+        get: operations["getOAuthAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/qrcode/generate": {
         parameters: {
             query?: never;
@@ -643,6 +660,30 @@ export interface paths {
         patch: operations["updateOAuthApp"];
         trace?: never;
     };
+    "/v1/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Validate an authorization request and describe the consent to show
+         * @description Needs a signed-in admin. With prompt=none and a grant covering the scopes, answers 302 to redirect_uri with code, state and iss (RFC 9207); with prompt=none and no grant, 302 with error=consent_required.
+         */
+        get: operations["describeOAuthAuthorization"];
+        put?: never;
+        /**
+         * The signed-in admin approves (or denies) the authorization; answers where to send the browser
+         * @description Creates the grant and a single-use authorization code (60 s). redirectTo carries code, state and iss.
+         */
+        post: operations["approveOAuthAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/grants": {
         parameters: {
             query?: never;
@@ -672,6 +713,43 @@ export interface paths {
         post?: never;
         /** Revoke a grant and every access and refresh token issued under it */
         delete: operations["revokeOAuthGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** RFC 7009 token revocation (a refresh token revokes its whole family) */
+        post: operations["revokeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token endpoint: authorization_code (with PKCE code_verifier) or refresh_token
+         * @description Client authentication client_secret_basic or client_secret_post; body form-encoded or JSON. Refresh tokens rotate on every use; a reused one revokes its family (400 oauth_refresh_token_consumed) except within the grace window, which answers the same new pair. Limited per client (429).
+         */
+        post: operations["exchangeOAuthToken"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1267,6 +1345,19 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        OAuthConsent: {
+            client: {
+                clientId: string;
+                name: string;
+                oauthAppId: string;
+            };
+            /** @description A grant of this user already covers these scopes. */
+            existingGrant: boolean;
+            organizationId: string;
+            redirectUri: string;
+            scopes: string[];
+            state: string | null;
+        };
         OAuthGrant: {
             appName: string;
             authorizationId: string;
@@ -1363,6 +1454,39 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getOAuthAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 8414 authorization server metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error codes: public_oauth_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     generateQrCode: {
         parameters: {
             query?: never;
@@ -5654,6 +5778,186 @@ export interface operations {
             };
         };
     };
+    describeOAuthAuthorization: {
+        parameters: {
+            query?: {
+                client_id?: string;
+                /** @description BASE64URL(SHA-256(code_verifier)). */
+                code_challenge?: string;
+                /** @description S256 (plain is refused). */
+                code_challenge_method?: string;
+                /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
+                prompt?: string;
+                /** @description Exactly one of the app’s registered redirect URIs. */
+                redirect_uri?: string;
+                /** @description code */
+                response_type?: string;
+                /** @description Space-separated scopes (default: every scope of the app). */
+                scope?: string;
+                /** @description Returned unchanged in the redirect. */
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthConsent"];
+                };
+            };
+            /** @description Redirect to the client (prompt=none). */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled, permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_app_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    approveOAuthAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description false: answer the access_denied redirect.
+                     * @default true
+                     */
+                    approve?: boolean;
+                    client_id?: string;
+                    /** @description BASE64URL(SHA-256(code_verifier)). */
+                    code_challenge?: string;
+                    /** @description S256 (plain is refused). */
+                    code_challenge_method?: string;
+                    /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
+                    prompt?: string;
+                    /** @description Exactly one of the app’s registered redirect URIs. */
+                    redirect_uri?: string;
+                    /** @description code */
+                    response_type?: string;
+                    /** @description Space-separated scopes (default: every scope of the app). */
+                    scope?: string;
+                    /** @description Returned unchanged in the redirect. */
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirectTo: string;
+                    };
+                };
+            };
+            /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled, permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_app_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listOAuthGrants: {
         parameters: {
             query?: {
@@ -5774,6 +6078,141 @@ export interface operations {
                 };
             };
             /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked, or the token was unknown (RFC 7009 section 2.2). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: invalid_client. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exchangeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 6749 section 5.1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        expires_in: number;
+                        refresh_token: string;
+                        scope: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                    };
+                };
+            };
+            /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable, oauth_authorization_code_invalid, oauth_authorization_code_consumed, oauth_refresh_token_invalid, oauth_refresh_token_consumed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: invalid_client. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_access_token_write_failed, oauth_refresh_token_write_failed, internal_server_error. */
             500: {
                 headers: {
                     [name: string]: unknown;

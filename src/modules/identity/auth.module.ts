@@ -5,6 +5,7 @@ import { installDashboardAuth } from '../../http/dashboard-auth.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerCredentialRoutes } from './credentials.routes.js';
 import { CredentialsService } from './credentials.service.js';
+import { registerInternalRoutes } from './internal.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
 
@@ -13,4 +14,5 @@ export async function registerAuthModule(app: FastifyInstance, deps: AppDeps): P
   registerAuthRoutes(app, deps, sessions);
   registerCredentialRoutes(app, new CredentialsService(deps), () => app.forgetPublicCredentials());
   registerOAuthRoutes(app, new OAuthService(deps));
+  registerInternalRoutes(app, deps);
 }

@@ -500,8 +500,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Internal: queue one run per due schedule tick of every enabled source */
+        /**
+         * Internal: queue one run per due schedule tick of every enabled source
+         * @description Policy automations.scheduler.enqueue: the internal or service principal token (every organization), or a signed-in admin (their organization only).
+         */
         post: operations["enqueueScheduledAutomationRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/internal/db/migrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Internal: run pending database migrations
+         * @description Policy admin.db.migrate: x-service-internal-token or x-service-principal-token only, never from a browser.
+         */
+        post: operations["runMigrations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4765,7 +4788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error codes: internal_token_required. */
+            /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4774,7 +4797,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: internal_token_forbidden. */
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    runMigrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Migrations run by this call (empty when the schema was current). */
+                        applied: string[];
+                    };
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -162,6 +162,36 @@ describe('developer credentials (dashboard)', () => {
     assert.equal(created.json().oauthApp.clientSecretSource, 'reference');
   });
 
+  it('workspace: admins create brands and products; members cannot; another organization gets 404', async () => {
+    const brand = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/brands',
+      headers: admin,
+      payload: { name: 'Acme Shoes', timezone: 'Europe/Berlin' },
+    });
+    assert.equal(brand.statusCode, 201, brand.body);
+    assert.equal(brand.json().slug, 'acme-shoes');
+    const brandId = brand.json().brandId;
+    const product = await ctx.app.inject({
+      method: 'POST',
+      url: `/v1/brands/${brandId}/products`,
+      headers: admin,
+      payload: { name: 'Runner', productUrl: 'https://acme.example/runner' },
+    });
+    assert.equal(product.statusCode, 201, product.body);
+    assert.equal(product.json().brandId, brandId);
+    const asMember = await ctx.app.inject({ method: 'POST', url: '/v1/brands', headers: member, payload: { name: 'Nope' } });
+    assert.equal(asMember.statusCode, 403);
+    const foreign = await ctx.app.inject({
+      method: 'POST',
+      url: `/v1/brands/${brandId}/products`,
+      headers: otherAdmin,
+      payload: { name: 'x' },
+    });
+    assert.equal(foreign.statusCode, 404);
+    assert.equal(foreign.json().error, 'brand_not_found');
+  });
+
   it('grants: list is empty and revoking an unknown grant is 404', async () => {
     const list = await ctx.app.inject({ method: 'GET', url: '/v1/oauth/grants', headers: admin });
     assert.equal(list.statusCode, 200);

@@ -8,6 +8,7 @@ import { CredentialsService } from './credentials.service.js';
 import { registerInternalRoutes } from './internal.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
+import { registerWorkspaceRoutes } from './workspace.routes.js';
 
 export async function registerAuthModule(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const sessions = installDashboardAuth(app, deps);
@@ -15,4 +16,5 @@ export async function registerAuthModule(app: FastifyInstance, deps: AppDeps): P
   registerCredentialRoutes(app, new CredentialsService(deps), () => app.forgetPublicCredentials());
   registerOAuthRoutes(app, new OAuthService(deps));
   registerInternalRoutes(app, deps);
+  registerWorkspaceRoutes(app, deps);
 }

@@ -186,6 +186,13 @@ export const EnvSchema = Type.Object({
   // tools: tool API settings go here
 
   // auth: its settings go here
+  SERVICE_OAUTH_CODE_TTL_SECONDS: Int(60, 'OAuth provider: authorization code lifetime (single use).', 10, 600),
+  SERVICE_OAUTH_REFRESH_GRACE_SECONDS: Int(
+    10,
+    'OAuth provider: a consumed refresh token presented again within this window answers the same new pair.',
+    0,
+    60,
+  ),
   SERVICE_DASHBOARD_ORIGINS: Str(
     'Comma-separated origins allowed to sign in and to send credentialed dashboard requests (e.g. https://app.example.com). Default: the origin of SERVICE_PUBLIC_BASE_URL.',
   ),

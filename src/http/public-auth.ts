@@ -21,6 +21,8 @@ declare module 'fastify' {
      * time whether a credential is needed (signed media URLs); sets request.principal.
      */
     authorizePublic(request: FastifyRequest, reply: FastifyReply, scope: ScopeRequirement): Promise<Principal>;
+    /** Drops this process's cache of accepted credentials (after a revocation). */
+    forgetPublicCredentials(): void;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -94,6 +96,7 @@ export function installPublicAuth(app: FastifyInstance, deps: AppDeps): Authenti
   };
   app.decorateRequest('principal', null);
   app.decorate('authorizePublic', authorize);
+  app.decorate('forgetPublicCredentials', () => authenticator.forget());
   app.addHook('onRequest', async (request, reply) => {
     const requirement = request.routeOptions.config?.auth;
     if (requirement) await authorize(request, reply, requirement.scope);

@@ -1,11 +1,10 @@
 /** Automation routes (ROUTES.md, "Webhooks and automations" and Internal). */
-import { timingSafeEqual } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
+import { actorOf, requirePolicy } from '../../http/dashboard-auth.js';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
-import { AppError } from '../../platform/errors.js';
 import {
   AutomationRun,
   AutomationRunCreateRequest,
@@ -26,28 +25,6 @@ import { enqueueDueRuns } from './scheduler.js';
 
 const security = [{ publicBearer: [] }];
 const tags = ['Automations'];
-
-const sameSecret = (given: unknown, expected: string | undefined): boolean => {
-  if (typeof given !== 'string' || given === '' || !expected) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
-
-/**
- * Policy automations.scheduler.enqueue: the internal token or the service principal token. A minimal
- * constant-time check until the shared policy guard is available.
- */
-function assertSchedulerCaller(deps: AppDeps, request: FastifyRequest): void {
-  const internal = request.headers['x-service-internal-token'];
-  const principal = request.headers['x-service-principal-token'];
-  if ((internal === undefined || internal === '') && (principal === undefined || principal === '')) {
-    throw new AppError('internal_token_required');
-  }
-  if (sameSecret(internal, deps.config.env.SERVICE_INTERNAL_TOKEN)) return;
-  if (sameSecret(principal, deps.config.env.SERVICE_PRINCIPAL_TOKEN)) return;
-  throw new AppError('internal_token_forbidden');
-}
 
 export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, service: AutomationsService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -216,20 +193,23 @@ export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, s
   app.post(
     '/v1/internal/automations/scheduler/enqueue',
     {
+      config: requirePolicy('automations.scheduler.enqueue'),
       schema: {
         operationId: 'enqueueScheduledAutomationRuns',
         tags,
         summary: 'Internal: queue one run per due schedule tick of every enabled source',
-        security: [{ internalServiceToken: [] }],
+        description:
+          'Policy automations.scheduler.enqueue: the internal or service principal token (every organization), or a signed-in admin (their organization only).',
+        security: [{ internalServiceToken: [] }, { servicePrincipalToken: [] }, { dashboardSessionCookie: [] }, { dashboardSession: [] }],
         response: {
           200: SchedulerEnqueueAnswer,
-          ...errorResponses('internal_token_required', 'internal_token_forbidden', 'internal_server_error'),
+          ...errorResponses('dashboard_session_required', 'permission_denied', 'internal_server_error'),
         },
       },
     },
     async (request) => {
-      assertSchedulerCaller(deps, request);
-      const ids = await enqueueDueRuns(deps, service);
+      const actor = actorOf(request);
+      const ids = await enqueueDueRuns(deps, service, actor.kind === 'user' ? actor.organizationId : undefined);
       return { enqueued: ids.length, automationRunIds: ids };
     },
   );

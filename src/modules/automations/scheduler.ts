@@ -22,16 +22,18 @@ export function dueTick(schedule: { cron: string; timezone: string }, since: Dat
   return due;
 }
 
-export async function enqueueDueRuns(deps: AppDeps, service: AutomationsService): Promise<string[]> {
+/** Queues the due ticks of every organization, or of one when organizationId is given. */
+export async function enqueueDueRuns(deps: AppDeps, service: AutomationsService, organizationId?: string): Promise<string[]> {
   const db = deps.database.db;
   const now = deps.clock.now();
-  const sources = (await db
+  let query = db
     .selectFrom('automation_sources')
     .selectAll()
     .where('deleted_at', 'is', null)
     .where('enabled', '=', true)
-    .where('schedule', 'is not', null)
-    .execute()) as SourceRow[];
+    .where('schedule', 'is not', null);
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  const sources = (await query.execute()) as SourceRow[];
   const created: string[] = [];
   await service.ensureRunQueue();
   for (const source of sources) {

@@ -48,6 +48,7 @@ export const apiKeysRepository = {
       secretHash: string;
       scopes: string[];
       createdByUserId: string | null;
+      expiresAt?: Date | null;
     },
   ) {
     await db
@@ -60,6 +61,7 @@ export const apiKeysRepository = {
         secret_hash: row.secretHash,
         scopes: row.scopes,
         created_by_user_id: row.createdByUserId,
+        expires_at: row.expiresAt ?? null,
       })
       .execute();
   },
@@ -76,6 +78,27 @@ export const apiKeysRepository = {
   async listForOrganization(db: Executor, organizationId: string): Promise<ApiKeyRecord[]> {
     const rows = await db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).orderBy('id').execute();
     return rows.map(toRecord);
+  },
+
+  /** A page of keys (ordered by id, newest last), limit + 1 rows so the caller can tell a next page. */
+  async listPage(db: Executor, organizationId: string, after: string | null, limit: number): Promise<ApiKeyRecord[]> {
+    let q = db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId);
+    if (after) q = q.where('id', '>', after);
+    const rows = await q
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
+    return rows.map(toRecord);
+  },
+
+  async find(db: Executor, organizationId: string, id: string): Promise<ApiKeyRecord | null> {
+    const r = await db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r ? toRecord(r) : null;
   },
 
   async revoke(db: Executor, organizationId: string, id: string, at: Date): Promise<boolean> {

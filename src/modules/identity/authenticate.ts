@@ -9,6 +9,8 @@ import type { Principal } from '../../http/principal.js';
 import { AppError } from '../../platform/errors.js';
 import { digest, digestMatches, keyPrefix } from '../../platform/secrets/api-key-secret.js';
 import { apiKeysRepository } from './api-keys.repository.js';
+import { oauthRepository } from './oauth.repository.js';
+import { ACCESS_TOKEN_KIND } from './oauth.service.js';
 
 export const NEGATIVE_CACHE_MS = 30_000;
 export const POSITIVE_TTL_MS = 5_000;
@@ -43,6 +45,14 @@ export class Authenticator {
     const store = this.deps.counters.shared;
     if (negativeOn && (await store.hasFlag(this.negativeKey(tokenDigest)))) throw forbidden();
 
+    // OAuth access tokens: never cached positively, so a revoked grant or token stops working at once
+    if (token.startsWith(`${ACCESS_TOKEN_KIND}_`)) {
+      const principal = await this.authenticateAccessToken(tokenDigest, now);
+      if (principal) return principal;
+      if (negativeOn) await store.setFlag(this.negativeKey(tokenDigest), NEGATIVE_CACHE_MS);
+      throw forbidden();
+    }
+
     const prefix = keyPrefix(token);
     const record = prefix ? await apiKeysRepository.findByPrefixForAuthentication(this.deps.database.db, prefix) : null;
     const valid =
@@ -63,6 +73,22 @@ export class Authenticator {
     this.positive.set(tokenDigest, entry);
     this.touch(entry, now);
     return entry.principal;
+  }
+
+  private async authenticateAccessToken(tokenDigest: string, now: number): Promise<Principal | null> {
+    const r = await oauthRepository.findAccessPrincipal(this.deps.database.db, tokenDigest);
+    if (!r || r.revoked_at || r.grant_revoked_at || r.deleted_at || r.expires_at.getTime() <= now) return null;
+    if (!this.deps.config.gateOpen('SERVICE_PUBLIC_OAUTH_ENABLED')) throw new AppError('public_oauth_disabled');
+    return {
+      kind: 'oauth_access_token',
+      organizationId: r.organization_id,
+      subjectId: r.authorization_id,
+      authorizationId: r.authorization_id,
+      oauthAppId: r.oauth_app_id,
+      userId: r.user_id,
+      clientId: r.client_id,
+      scopes: r.scopes,
+    };
   }
 
   /** Forgets cached principals (after a revocation in this process). */

@@ -4,6 +4,23 @@
  */
 /* eslint-disable */
 export interface paths {
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 8414 authorization server metadata */
+        get: operations["getOAuthAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/qrcode/generate": {
         parameters: {
             query?: never;
@@ -56,6 +73,47 @@ export interface paths {
         /** Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created */
         post: operations["agentPublish"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's API keys (never the secrets) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key; the secret is in this answer only
+         * @description scopes default to every public scope.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{apiKeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Takes effect at once in this process and within 5 seconds in every other one.
+         */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -233,7 +291,8 @@ export interface paths {
         /** List the organization's brands */
         get: operations["listBrands"];
         put?: never;
-        post?: never;
+        /** Create a brand (dashboard admins) */
+        post: operations["createBrand"];
         delete?: never;
         options?: never;
         head?: never;
@@ -251,6 +310,23 @@ export interface paths {
         get: operations["getBrand"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/brands/{brandId}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a product to a brand (dashboard admins) */
+        post: operations["createBrandProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -442,8 +518,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Internal: queue one run per due schedule tick of every enabled source */
+        /**
+         * Internal: queue one run per due schedule tick of every enabled source
+         * @description Policy automations.scheduler.enqueue: the internal or service principal token (every organization), or a signed-in admin (their organization only).
+         */
         post: operations["enqueueScheduledAutomationRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/internal/db/migrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Internal: run pending database migrations
+         * @description Policy admin.db.migrate: x-service-internal-token or x-service-principal-token only, never from a browser.
+         */
+        post: operations["runMigrations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -577,6 +676,140 @@ export interface paths {
          * @description Fetches through the guarded outbound client (public addresses only, checked after DNS and on every redirect, at most 5; 60 s; maxBytes). Budgets: 30 requests/60 s per client address, 20/3600 s per principal, 268435456 bytes/3600 s per organization, 8 concurrent imports in total and 2 per organization (75 s lease); exceeding one answers 429 public_api_rate_limited with Retry-After.
          */
         post: operations["importMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List OAuth apps */
+        get: operations["listOAuthApps"];
+        put?: never;
+        /**
+         * Register an OAuth app; the generated client secret is in this answer only
+         * @description With clientSecretRef (env:NAME) no secret is generated: it is read from that variable at each token request.
+         */
+        post: operations["createOAuthApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/apps/{oauthAppId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an OAuth app and revoke every grant and token issued to it */
+        delete: operations["deleteOAuthApp"];
+        options?: never;
+        head?: never;
+        /** Update an OAuth app (name, redirect URIs, scopes) or rotate its secret */
+        patch: operations["updateOAuthApp"];
+        trace?: never;
+    };
+    "/v1/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Validate an authorization request and describe the consent to show
+         * @description Needs a signed-in admin. With prompt=none and a grant covering the scopes, answers 302 to redirect_uri with code, state and iss (RFC 9207); with prompt=none and no grant, 302 with error=consent_required.
+         */
+        get: operations["describeOAuthAuthorization"];
+        put?: never;
+        /**
+         * The signed-in admin approves (or denies) the authorization; answers where to send the browser
+         * @description Creates the grant and a single-use authorization code (60 s). redirectTo carries code, state and iss.
+         */
+        post: operations["approveOAuthAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List OAuth grants (authorizations) */
+        get: operations["listOAuthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants/{authorizationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a grant and every access and refresh token issued under it */
+        delete: operations["revokeOAuthGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** RFC 7009 token revocation (a refresh token revokes its whole family) */
+        post: operations["revokeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token endpoint: authorization_code (with PKCE code_verifier) or refresh_token
+         * @description Client authentication client_secret_basic or client_secret_post; body form-encoded or JSON. Refresh tokens rotate on every use; a reused one revokes its family (400 oauth_refresh_token_consumed) except within the grace window, which answers the same new pair. Limited per client (429).
+         */
+        post: operations["exchangeOAuthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -995,6 +1228,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiKey: {
+            apiKeyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            name: string;
+            /** @description The visible start of the key; the key itself is shown only once. */
+            prefix: string;
+            revokedAt: string | null;
+            scopes: string[];
+        };
         AutomationRun: {
             automationRunId: string;
             automationSourceId: string;
@@ -1147,6 +1392,44 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        OAuthApp: {
+            clientId: string;
+            clientSecretRef: string | null;
+            /** @description stored_hash: the secret was generated and shown once; reference: resolved from clientSecretRef at use. */
+            clientSecretSource: "stored_hash" | "reference";
+            /** Format: date-time */
+            createdAt: string;
+            name: string;
+            oauthAppId: string;
+            redirectUris: string[];
+            scopes: string[];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OAuthConsent: {
+            client: {
+                clientId: string;
+                name: string;
+                oauthAppId: string;
+            };
+            /** @description A grant of this user already covers these scopes. */
+            existingGrant: boolean;
+            organizationId: string;
+            redirectUri: string;
+            scopes: string[];
+            state: string | null;
+        };
+        OAuthGrant: {
+            appName: string;
+            authorizationId: string;
+            clientId: string;
+            /** Format: date-time */
+            createdAt: string;
+            oauthAppId: string;
+            revokedAt: string | null;
+            scopes: string[];
+            userId: string;
+        };
         ToolError: {
             error: {
                 code: string;
@@ -1232,6 +1515,39 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getOAuthAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 8414 authorization server metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error codes: public_oauth_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     generateQrCode: {
         parameters: {
             query?: never;
@@ -1754,6 +2070,208 @@ export interface operations {
             };
             /** @description Error codes: public_api_rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page (nextCursor). */
+                cursor?: string;
+                /** @description Page size (1-100, default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Optional expiry (in the future).
+                     */
+                    expiresAt?: string;
+                    name: string;
+                    scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiKey: components["schemas"]["ApiKey"];
+                        /** @description The key; shown only in this answer. */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description key_<ULID> */
+                apiKeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (also when it was revoked already). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: api_key_not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3077,6 +3595,72 @@ export interface operations {
             };
         };
     };
+    createBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Default: derived from the name. */
+                    slug?: string;
+                    /** @description IANA time zone; default UTC. */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getBrand: {
         parameters: {
             query?: never;
@@ -3158,6 +3742,83 @@ export interface operations {
             };
             /** @description Error codes: public_api_rate_limited. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createBrandProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description brd_<ULID> */
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    productUrl?: string | null;
+                    slug?: string;
+                    storeProductId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandProduct"];
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: brand_not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4313,7 +4974,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error codes: internal_token_required. */
+            /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4322,7 +4983,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: internal_token_forbidden. */
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    runMigrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Migrations run by this call (empty when the schema was current). */
+                        applied: string[];
+                    };
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5087,6 +5798,731 @@ export interface operations {
             };
             /** @description Error codes: media_import_fetch_failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listOAuthApps: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page (nextCursor). */
+                cursor?: string;
+                /** @description Page size (1-100, default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OAuthApp"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Instead of a generated secret: the environment variable holding it, resolved at each token request. */
+                    clientSecretRef?: string;
+                    name: string;
+                    redirectUris: string[];
+                    scopes: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientSecret: string | null;
+                        oauthApp: components["schemas"]["OAuthApp"];
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_authorization_write_failed, internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description oap_<ULID> */
+                oauthAppId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_app_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description oap_<ULID> */
+                oauthAppId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    redirectUris?: string[];
+                    /** @description Generate a new client secret (shown once); the old one stops working. */
+                    rotateSecret?: boolean;
+                    scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientSecret: string | null;
+                        oauthApp: components["schemas"]["OAuthApp"];
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_app_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    describeOAuthAuthorization: {
+        parameters: {
+            query?: {
+                client_id?: string;
+                /** @description BASE64URL(SHA-256(code_verifier)). */
+                code_challenge?: string;
+                /** @description S256 (plain is refused). */
+                code_challenge_method?: string;
+                /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
+                prompt?: string;
+                /** @description Exactly one of the app’s registered redirect URIs. */
+                redirect_uri?: string;
+                /** @description code */
+                response_type?: string;
+                /** @description Space-separated scopes (default: every scope of the app). */
+                scope?: string;
+                /** @description Returned unchanged in the redirect. */
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthConsent"];
+                };
+            };
+            /** @description Redirect to the client (prompt=none). */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled, permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_app_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    approveOAuthAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description false: answer the access_denied redirect.
+                     * @default true
+                     */
+                    approve?: boolean;
+                    client_id?: string;
+                    /** @description BASE64URL(SHA-256(code_verifier)). */
+                    code_challenge?: string;
+                    /** @description S256 (plain is refused). */
+                    code_challenge_method?: string;
+                    /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
+                    prompt?: string;
+                    /** @description Exactly one of the app’s registered redirect URIs. */
+                    redirect_uri?: string;
+                    /** @description code */
+                    response_type?: string;
+                    /** @description Space-separated scopes (default: every scope of the app). */
+                    scope?: string;
+                    /** @description Returned unchanged in the redirect. */
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirectTo: string;
+                    };
+                };
+            };
+            /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled, permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_app_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listOAuthGrants: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page (nextCursor). */
+                cursor?: string;
+                /** @description Page size (1-100, default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OAuthGrant"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeOAuthGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description oag_<ULID> */
+                authorizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_grant_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked, or the token was unknown (RFC 7009 section 2.2). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: invalid_client. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exchangeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 6749 section 5.1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        expires_in: number;
+                        refresh_token: string;
+                        scope: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                    };
+                };
+            };
+            /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable, oauth_authorization_code_invalid, oauth_authorization_code_consumed, oauth_refresh_token_invalid, oauth_refresh_token_consumed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: invalid_client. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_access_token_write_failed, oauth_refresh_token_write_failed, internal_server_error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

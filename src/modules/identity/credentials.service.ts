@@ -1,0 +1,213 @@
+/**
+ * Developer credentials of an organization: API keys, OAuth apps and OAuth grants. Secrets are
+ * generated here, answered once and stored only as sha256 digests.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AppDeps } from '../../app-deps.js';
+import { decodeCursor, page } from '../../http/pagination.js';
+import { PUBLIC_SCOPES } from '../../http/principal.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { generateKey } from '../../platform/secrets/api-key-secret.js';
+import { type ApiKeyRecord, apiKeysRepository } from './api-keys.repository.js';
+import { API_KEY_ID_PREFIX, OAUTH_APP_ID_PREFIX } from './credentials.schemas.js';
+import { type GrantRecord, type OAuthAppRecord, oauthRepository } from './oauth.repository.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const apiKeyView = (k: ApiKeyRecord) => ({
+  apiKeyId: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  scopes: k.scopes,
+  lastUsedAt: iso(k.lastUsedAt),
+  revokedAt: iso(k.revokedAt),
+  expiresAt: iso(k.expiresAt),
+  createdAt: k.createdAt.toISOString(),
+});
+
+export const oauthAppView = (a: OAuthAppRecord) => ({
+  oauthAppId: a.id,
+  name: a.name,
+  clientId: a.clientId,
+  redirectUris: a.redirectUris,
+  scopes: a.scopes,
+  clientSecretSource: a.clientSecretRef ? ('reference' as const) : ('stored_hash' as const),
+  clientSecretRef: a.clientSecretRef,
+  createdAt: a.createdAt.toISOString(),
+  updatedAt: a.updatedAt.toISOString(),
+});
+
+export const grantView = (g: GrantRecord) => ({
+  authorizationId: g.id,
+  oauthAppId: g.oauthAppId,
+  clientId: g.clientId,
+  appName: g.appName,
+  userId: g.userId,
+  scopes: g.scopes,
+  createdAt: g.createdAt.toISOString(),
+  revokedAt: iso(g.revokedAt),
+});
+
+/** Redirect URIs: absolute, no fragment; https, or http only for loopback hosts (RFC 8252). */
+function checkRedirectUris(uris: string[]): void {
+  uris.forEach((uri, i) => {
+    let ok = false;
+    try {
+      const u = new URL(uri);
+      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+      ok = u.hash === '' && !u.username && !u.password && (u.protocol === 'https:' || (u.protocol === 'http:' && loopback));
+    } catch {
+      ok = false;
+    }
+    if (!ok)
+      throw new AppError('invalid_request', {
+        message: 'Each redirect URI must be an absolute https URL without a fragment (http only for localhost).',
+        fields: [{ path: ['redirectUris', String(i)], source: 'body' }],
+      });
+  });
+}
+
+export function newClientSecret(): { secret: string; hash: string } {
+  const { key, hash } = generateKey('ocs');
+  return { secret: key, hash };
+}
+
+export class CredentialsService {
+  constructor(private readonly deps: AppDeps) {}
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  async listApiKeys(organizationId: string, q: { limit?: number; cursor?: string }) {
+    const limit = q.limit ?? 50;
+    const after = decodeCursor(q.cursor, {}, 'invalid_request');
+    const rows = await apiKeysRepository.listPage(this.db, organizationId, after, limit);
+    const p = page(rows, limit, (r) => r.id, {});
+    return { data: p.data.map(apiKeyView), nextCursor: p.nextCursor };
+  }
+
+  async createApiKey(organizationId: string, userId: string, input: { name: string; scopes?: string[]; expiresAt?: string }) {
+    const now = this.deps.clock.now();
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+    if (expiresAt && !(expiresAt.getTime() > now.getTime()))
+      throw new AppError('invalid_request', {
+        message: 'expiresAt must be in the future.',
+        fields: [{ path: ['expiresAt'], source: 'body' }],
+      });
+    const { key, prefix, hash } = generateKey('sk');
+    const id = newId(API_KEY_ID_PREFIX);
+    const scopes = input.scopes ?? [...PUBLIC_SCOPES];
+    await this.db.transaction().execute(async (tx) => {
+      await apiKeysRepository.insert(tx, {
+        id,
+        organizationId,
+        name: input.name.trim() || 'API key',
+        prefix,
+        secretHash: hash,
+        scopes,
+        createdByUserId: userId,
+        expiresAt,
+      });
+    });
+    const record = await apiKeysRepository.find(this.db, organizationId, id);
+    return { apiKey: apiKeyView(record!), secret: key };
+  }
+
+  async revokeApiKey(organizationId: string, id: string) {
+    const found = await apiKeysRepository.find(this.db, organizationId, id);
+    if (!found) throw new AppError('api_key_not_found');
+    await apiKeysRepository.revoke(this.db, organizationId, id, this.deps.clock.now());
+  }
+
+  async listApps(organizationId: string, q: { limit?: number; cursor?: string }) {
+    const limit = q.limit ?? 50;
+    const after = decodeCursor(q.cursor, {}, 'invalid_request');
+    const p = page(await oauthRepository.listApps(this.db, organizationId, after, limit), limit, (r) => r.id, {});
+    return { data: p.data.map(oauthAppView), nextCursor: p.nextCursor };
+  }
+
+  async getApp(organizationId: string, id: string) {
+    const app = await oauthRepository.findApp(this.db, organizationId, id);
+    if (!app) throw new AppError('oauth_app_not_found');
+    return oauthAppView(app);
+  }
+
+  async createApp(organizationId: string, input: { name: string; redirectUris: string[]; scopes: string[]; clientSecretRef?: string }) {
+    checkRedirectUris(input.redirectUris);
+    const at = this.deps.clock.now();
+    const id = newId(OAUTH_APP_ID_PREFIX);
+    const clientId = `client_${randomBytes(16).toString('base64url')}`;
+    const generated = input.clientSecretRef ? null : newClientSecret();
+    try {
+      await this.db.transaction().execute((tx) =>
+        oauthRepository.insertApp(tx, {
+          id,
+          organizationId,
+          name: input.name.trim(),
+          clientId,
+          clientSecretHash: generated?.hash ?? null,
+          clientSecretRef: input.clientSecretRef ?? null,
+          redirectUris: input.redirectUris,
+          scopes: input.scopes,
+          at,
+        }),
+      );
+    } catch (cause) {
+      throw new AppError('oauth_authorization_write_failed', { message: 'The OAuth app could not be saved.', cause });
+    }
+    const app = await oauthRepository.findApp(this.db, organizationId, id);
+    return { oauthApp: oauthAppView(app!), clientSecret: generated?.secret ?? null };
+  }
+
+  async updateApp(
+    organizationId: string,
+    id: string,
+    input: { name?: string; redirectUris?: string[]; scopes?: string[]; rotateSecret?: boolean },
+  ) {
+    if (input.redirectUris) checkRedirectUris(input.redirectUris);
+    const at = this.deps.clock.now();
+    let secret: string | null = null;
+    await this.db.transaction().execute(async (tx) => {
+      const app = await oauthRepository.findApp(tx, organizationId, id, true);
+      if (!app) throw new AppError('oauth_app_not_found');
+      if (input.rotateSecret && app.clientSecretRef)
+        throw new AppError('invalid_request', {
+          message: 'This app takes its secret from a reference; rotate it where the reference points.',
+          fields: [{ path: ['rotateSecret'], source: 'body' }],
+        });
+      const generated = input.rotateSecret ? newClientSecret() : null;
+      secret = generated?.secret ?? null;
+      await oauthRepository.updateApp(
+        tx,
+        organizationId,
+        id,
+        { name: input.name?.trim(), redirectUris: input.redirectUris, scopes: input.scopes, clientSecretHash: generated?.hash },
+        at,
+      );
+    });
+    return { oauthApp: await this.getApp(organizationId, id), clientSecret: secret };
+  }
+
+  /** Deletes the app and revokes every grant and token issued to it. */
+  async deleteApp(organizationId: string, id: string) {
+    await this.db.transaction().execute(async (tx) => {
+      if (!(await oauthRepository.findApp(tx, organizationId, id, true))) throw new AppError('oauth_app_not_found');
+      await oauthRepository.deleteApp(tx, organizationId, id, this.deps.clock.now());
+    });
+  }
+
+  async listGrants(organizationId: string, q: { limit?: number; cursor?: string }) {
+    const limit = q.limit ?? 50;
+    const after = decodeCursor(q.cursor, {}, 'invalid_request');
+    const p = page(await oauthRepository.listGrants(this.db, organizationId, after, limit), limit, (r) => r.id, {});
+    return { data: p.data.map(grantView), nextCursor: p.nextCursor };
+  }
+
+  async revokeGrant(organizationId: string, id: string) {
+    await this.db.transaction().execute(async (tx) => {
+      if (!(await oauthRepository.findGrant(tx, organizationId, id))) throw new AppError('oauth_grant_not_found');
+      await oauthRepository.revokeGrant(tx, organizationId, id, this.deps.clock.now());
+    });
+  }
+}

@@ -1,0 +1,70 @@
+/** Workspace setup from the dashboard: brands and products (policy workspace.brands.create). */
+
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import { requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
+import { errorResponses } from '../../http/shared-schemas.js';
+import { BrandParams } from '../brands/brands.schemas.js';
+import { BrandsService } from '../brands/brands.service.js';
+
+const BrandCreateRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'Default: derived from the name.' })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone; default UTC.' })),
+  },
+  { additionalProperties: false },
+);
+const ProductCreateRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+    productUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+    storeProductId: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const security: Array<Record<string, string[]>> = [{ dashboardSessionCookie: [] }, { dashboardSession: [] }];
+const errors = errorResponses('invalid_request', 'dashboard_session_required', 'permission_denied', 'internal_server_error');
+
+export function registerWorkspaceRoutes(root: FastifyInstance, deps: AppDeps): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const brands = new BrandsService(deps.database.db);
+  app.post(
+    '/v1/brands',
+    {
+      config: requirePolicy('workspace.brands.create'),
+      schema: {
+        operationId: 'createBrand',
+        tags: ['Brands'],
+        summary: 'Create a brand (dashboard admins)',
+        security,
+        body: BrandCreateRequest,
+        response: { 201: Type.Ref('Brand'), ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await brands.create(userActorOf(request).organizationId, request.body, deps.clock.now())),
+  );
+  app.post(
+    '/v1/brands/:brandId/products',
+    {
+      config: requirePolicy('workspace.brands.create'),
+      schema: {
+        operationId: 'createBrandProduct',
+        tags: ['Brands'],
+        summary: 'Add a product to a brand (dashboard admins)',
+        security,
+        params: BrandParams,
+        body: ProductCreateRequest,
+        response: { 201: Type.Ref('BrandProduct'), ...errors, ...errorResponses('brand_not_found') },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await brands.createProduct(userActorOf(request).organizationId, request.params.brandId, request.body, deps.clock.now())),
+  );
+}

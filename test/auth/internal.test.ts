@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestContext, type TestContext } from '../support/harness.js';
+import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from './helpers.js';
+
+describe('internal routes through the policy table', () => {
+  let ctx: TestContext;
+  let admin: Record<string, string>;
+  let member: Record<string, string>;
+
+  before(async () => {
+    ctx = await createTestContext({ env: AUTH_ENV });
+    const org = await ctx.createOrganization({ name: 'Internal' });
+    admin = {
+      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'admin')).email)}`,
+      origin: DASHBOARD,
+    };
+    member = {
+      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'member')).email)}`,
+      origin: DASHBOARD,
+    };
+  });
+  after(() => ctx.close());
+
+  it('db migrate: service tokens only (internal only), never from a browser', async () => {
+    const call = (headers: Record<string, string>) => ctx.app.inject({ method: 'POST', url: '/v1/internal/db/migrate', headers });
+    const tokens: Record<string, string>[] = [{ 'x-service-internal-token': INTERNAL_TOKEN }, { 'x-service-principal-token': PRINCIPAL_TOKEN }];
+    for (const headers of tokens) {
+      const ok = await call(headers);
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.deepEqual(ok.json().applied, []);
+      assert.equal((await call({ ...headers, origin: DASHBOARD })).statusCode, 403);
+    }
+    assert.equal((await call(admin)).statusCode, 403);
+    assert.equal((await call({ 'x-service-internal-token': 'wrong' })).statusCode, 403);
+    // internal-only rows refuse every non-service caller the same way
+    const none = await call({});
+    assert.equal(none.statusCode, 403);
+    assert.equal(none.json().error, 'permission_denied');
+  });
+
+  it('scheduler enqueue: service tokens or an admin session; members refused', async () => {
+    const call = (headers: Record<string, string>) =>
+      ctx.app.inject({ method: 'POST', url: '/v1/internal/automations/scheduler/enqueue', headers });
+    assert.equal((await call({ 'x-service-internal-token': INTERNAL_TOKEN })).statusCode, 200);
+    assert.equal((await call({ 'x-service-principal-token': PRINCIPAL_TOKEN })).statusCode, 200);
+    const asAdmin = await call(admin);
+    assert.equal(asAdmin.statusCode, 200, asAdmin.body);
+    assert.equal(asAdmin.json().enqueued, 0);
+    const asMember = await call(member);
+    assert.equal(asMember.statusCode, 403);
+    assert.equal(asMember.json().error, 'permission_denied');
+  });
+});

@@ -31,6 +31,9 @@ import { webhooksModule } from './modules/webhooks/webhooks.module.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 // engagement: import its module here
+// analytics
+import { analyticsModule } from './modules/analytics/analytics.module.js';
+import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
 
 // automations: import its module here
 import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
@@ -115,6 +118,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await registerWebhookRoutes(app, deps, webhooksModule(deps));
 
   // engagement: register its routes here
+  // analytics
+  registerAnalyticsRoutes(app, analyticsModule(deps));
 
   // automations: register its routes here
   registerAutomationRoutes(app, deps, automationsModule(deps).service);

@@ -32,6 +32,9 @@ import { webhooksModule } from './modules/webhooks/webhooks.module.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 // engagement: import its module here
+// analytics
+import { analyticsModule } from './modules/analytics/analytics.module.js';
+import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
 
 import { automationsModule } from './modules/automations/automations.module.js';
 // automations: import its module here
@@ -128,6 +131,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await registerWebhookRoutes(app, deps, webhooksModule(deps));
 
   // engagement: register its routes here
+  // analytics
+  registerAnalyticsRoutes(app, analyticsModule(deps));
 
   // automations: register its routes here
   registerAutomationRoutes(app, deps, automationsModule(deps).service);

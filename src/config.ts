@@ -222,6 +222,17 @@ export const EnvSchema = Type.Object({
   SERVICE_WEBHOOK_RETENTION_DAYS: Int(30, 'Webhooks: days delivery payloads and attempts are kept (pruned daily).', 1),
 
   // engagement: its settings go here
+  // analytics
+  SERVICE_ANALYTICS_SYNC_CRON: Str(
+    'Analytics: cron (UTC) of the sweep that reads published posts 1 h, 24 h and 7 d after publishing.',
+    '*/10 * * * *',
+  ),
+  SERVICE_ANALYTICS_SYNC_BUDGET_PER_PLATFORM: Int(
+    50,
+    "Analytics: most metric reads per platform in one sweep (keeps within the platforms' rate limits).",
+    1,
+    10_000,
+  ),
 
   // automations: its settings go here
   SERVICE_AUTOMATION_FEED_MAX_BYTES: Int(

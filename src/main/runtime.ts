@@ -38,6 +38,8 @@ import { batchesJobDefinitions } from '../modules/batches/batches.module.js';
 import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
 
 // engagement: import its jobs here
+// analytics
+import { analyticsJobDefinitions } from '../modules/analytics/analytics.module.js';
 
 // automations: import its jobs here
 import { automationJobDefinitions } from '../modules/automations/automations.jobs.js';
@@ -77,6 +79,8 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
     ...webhooksJobDefinitions(deps),
 
     // engagement: add its job definitions here
+    // analytics
+    ...analyticsJobDefinitions(deps),
 
     // automations: add its job definitions here
     ...automationJobDefinitions(deps),

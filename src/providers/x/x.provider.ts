@@ -14,8 +14,8 @@ import {
 } from '../provider.js';
 import { XClient, type XTokenResponse } from './x.client.js';
 import { mediaFailed, mediaStatus, uploadMedia } from './x.media.js';
-import { X_CAPABILITY, X_SCOPES, X_VALIDATION_RULES } from './x.rules.js';
 import { listConversation, runXTool } from './x.reads.js';
+import { X_CAPABILITY, X_SCOPES, X_VALIDATION_RULES } from './x.rules.js';
 
 export interface XProviderOptions {
   /** lower bound for the wait the engine is told before polling media processing */
@@ -270,17 +270,19 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
       }>(ctx.accessToken, `/2/tweets/${encodeURIComponent(input.providerPostId)}`, { 'tweet.fields': 'public_metrics' }, ctx.signal);
       if (!res.data) throw userContent(`post ${input.providerPostId} not found`, 'resource-not-found');
       const m = res.data.public_metrics ?? {};
-      return {
-        capturedAt: new Date().toISOString(),
-        metrics: {
-          impressions: m.impression_count ?? 0,
-          likes: m.like_count ?? 0,
-          replies: m.reply_count ?? 0,
-          reposts: m.retweet_count ?? 0,
-          quotes: m.quote_count ?? 0,
-          bookmarks: m.bookmark_count ?? 0,
-        },
-      };
+      // a field X did not return stays absent (the snapshot shows it as null, not 0)
+      const metrics: Record<string, number> = {};
+      for (const [from, to] of [
+        ['impression_count', 'impressions'],
+        ['like_count', 'likes'],
+        ['reply_count', 'replies'],
+        ['retweet_count', 'reposts'],
+        ['quote_count', 'quotes'],
+        ['bookmark_count', 'bookmarks'],
+      ] as const) {
+        if (typeof m[from] === 'number') metrics[to] = m[from];
+      }
+      return { capturedAt: new Date().toISOString(), metrics };
     },
 
     runTool(ctx, toolName, input) {

@@ -78,6 +78,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analytics/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List stored analytics snapshots, newest first, filtered by brand, channel, post target, platform and capture time */
+        get: operations["listAnalyticsSnapshots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a post's metrics from its platform now; stores an append-only snapshot when dryRun is false (default true)
+         * @description A metric the platform did not report is null, never 0. 404 channel_account_not_found; 409 channel_account_not_connected when the channel needs reconnecting; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.
+         */
+        post: operations["syncProviderAnalytics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -1228,6 +1265,31 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AnalyticsSnapshot: {
+            analyticsSnapshotId: string;
+            brandId: string;
+            /** Format: date-time */
+            capturedAt: string;
+            channelAccountId: string;
+            /** @description Metric name to value; null when the platform did not report the metric (never 0 in its place). */
+            metrics: {
+                [key: string]: number | null;
+            };
+            organizationId: string;
+            platform: string;
+            postTargetId: string | null;
+            providerPostId: string;
+            source: {
+                apiVersion: string;
+                /** @description the platform metric names that were read */
+                metricNames: string[];
+            };
+        };
+        AnalyticsSnapshotList: {
+            data: components["schemas"]["AnalyticsSnapshot"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         ApiKey: {
             apiKeyId: string;
             /** Format: date-time */
@@ -1429,6 +1491,25 @@ export interface components {
             revokedAt: string | null;
             scopes: string[];
             userId: string;
+        };
+        ProviderAnalyticsSyncRequest: {
+            brandId: string;
+            capturedAt?: string | null;
+            channelAccountId: string;
+            /**
+             * @description true (default): read the metrics and answer without storing
+             * @default true
+             */
+            dryRun: boolean;
+            organizationId: string;
+            /** @description x, youtube, facebook_page or pinterest */
+            platform: "x" | "youtube" | "facebook_page" | "pinterest";
+            postTargetId?: string | null;
+            providerPostId: string;
+        };
+        ProviderAnalyticsSyncResponse: {
+            mode: "dry_run" | "stored";
+            snapshot: components["schemas"]["AnalyticsSnapshot"];
         };
         ToolError: {
             error: {
@@ -2079,6 +2160,222 @@ export interface operations {
             };
             /** @description Error codes: internal_server_error. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAnalyticsSnapshots: {
+        parameters: {
+            query?: {
+                /** @description brd_<ULID> */
+                brandId?: string;
+                /** @description cha_<ULID> */
+                channelAccountId?: string;
+                /** @description Opaque cursor from a previous page (nextCursor). */
+                cursor?: string;
+                /** @description captured at or after (inclusive) */
+                from?: string;
+                /** @description Page size (1-100, default 50). */
+                limit?: number;
+                platform?: string;
+                /** @description tgt_<ULID> */
+                postTargetId?: string;
+                /** @description captured before (exclusive) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsSnapshot"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_analytics_snapshot_query, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    syncProviderAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandId: string;
+                    capturedAt?: string | null;
+                    channelAccountId: string;
+                    /**
+                     * @description true (default): read the metrics and answer without storing
+                     * @default true
+                     */
+                    dryRun?: boolean;
+                    organizationId: string;
+                    /** @description x, youtube, facebook_page or pinterest */
+                    platform: "x" | "youtube" | "facebook_page" | "pinterest";
+                    postTargetId?: string | null;
+                    providerPostId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mode: "dry_run" | "stored";
+                        snapshot: components["schemas"]["AnalyticsSnapshot"];
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: channel_account_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: channel_account_not_connected. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_request_failed. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

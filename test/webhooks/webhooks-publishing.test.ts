@@ -4,7 +4,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { api, connectChannel, createOrg, type Org, type PublishingHarness, startPublishingHarness, waitForJob } from '../publishing/publishing-harness.js';
+import {
+  api,
+  connectChannel,
+  createOrg,
+  type Org,
+  type PublishingHarness,
+  startPublishingHarness,
+  waitForJob,
+} from '../publishing/publishing-harness.js';
 
 describe('webhooks from publishing', () => {
   let h: PublishingHarness;
@@ -38,7 +46,11 @@ describe('webhooks from publishing', () => {
     const ep = await api(h, org, 'POST', '/v1/webhook-endpoints', { url });
     assert.equal(ep.status, 201, JSON.stringify(ep.body));
     const created = await api(h, org, 'POST', '/v1/publish/jobs', {
-      plan: { brandId: org.brandId, text: 'Webhooks end to end', targets: [{ platform: 'facebook_page', channelAccountId: fb.channelAccountId }] },
+      plan: {
+        brandId: org.brandId,
+        text: 'Webhooks end to end',
+        targets: [{ platform: 'facebook_page', channelAccountId: fb.channelAccountId }],
+      },
       dryRun: false,
       enqueue: true,
     });

@@ -77,4 +77,34 @@ describe('webhooks from publishing', () => {
     assert.equal(events[2]!.data.status, 'published');
     assert.ok(events[1]!.data.providerPostId);
   });
+  it('records publish_job.created, publish_job.scheduled and publish_job.cancelled with consecutive sequence numbers', async () => {
+    const created = await api(h, org, 'POST', '/v1/publish/jobs', {
+      plan: {
+        brandId: org.brandId,
+        text: 'Schedule then cancel',
+        targets: [{ platform: 'facebook_page', channelAccountId: fb.channelAccountId }],
+      },
+      dryRun: false,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const jobId = created.body.publishJobId as string;
+    const future = new Date(h.ctx.clock.now().getTime() + 3_600_000).toISOString();
+    assert.equal((await api(h, org, 'POST', `/v1/publish/jobs/${jobId}/schedule`, { scheduleAt: future })).status, 200);
+    assert.equal((await api(h, org, 'POST', `/v1/publish/jobs/${jobId}/cancel`, { reason: 'changed my mind' })).status, 200);
+    const rows = await h.ctx.database.db
+      .selectFrom('events')
+      .select(['type', 'sequence', 'data'])
+      .where('sequence_key', '=', jobId)
+      .orderBy('sequence')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.type, r.sequence]),
+      [
+        ['publish_job.created', 1],
+        ['publish_job.scheduled', 2],
+        ['publish_job.cancelled', 3],
+      ],
+    );
+    assert.equal((rows[2]!.data as { status: string }).status, 'cancelled');
+  });
 });

@@ -47,3 +47,17 @@ export async function recordJobCompletion(events: EventOutbox, tx: Executor, org
   if (!job) return;
   await events.record(tx, { organizationId, type: 'publish_job.completed', data: toJob(job, targets), sequenceKey: jobId });
 }
+
+/** publish_job.scheduled / publish_job.cancelled, in the transaction of the schedule or cancel. */
+export async function recordJobChange(
+  events: EventOutbox,
+  tx: Executor,
+  organizationId: string,
+  jobId: string,
+  type: 'publish_job.scheduled' | 'publish_job.cancelled',
+): Promise<void> {
+  const job = await publishingRepository.getJob(tx, organizationId, jobId);
+  if (!job) return;
+  const targets = await publishingRepository.targetsOf(tx, organizationId, [jobId]);
+  await events.record(tx, { organizationId, type, data: toJob(job, targets), sequenceKey: jobId });
+}

@@ -125,7 +125,7 @@ describe('rss_feed automation runs', () => {
     return r.body.automationSourceId as string;
   };
   const run = async (sourceId: string, extra: Record<string, unknown> = {}) => {
-    const r = await api(h, org, 'POST', '/v1/automation-runs', { automationSourceId: sourceId, ...extra });
+    const r = await api(h, org, 'POST', '/v1/automation-runs', { automationSourceId: sourceId, dryRun: false, ...extra });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     assert.equal(r.body.status, 'queued');
     return waitFor('run to finish', async () => {

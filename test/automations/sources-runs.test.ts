@@ -182,6 +182,25 @@ describe('automation sources and runs', () => {
       }
     }
     assert.equal((await call('POST', '/v1/automation-runs', { automationSourceId: src.automationSourceId, trigger: 'later' })).status, 400);
+    // dryRun defaults to true: by default a run creates nothing
+    const dflt = await call('POST', '/v1/automation-runs', { automationSourceId: src.automationSourceId });
+    assert.equal(dflt.status, 201);
+    assert.equal(dflt.body.dryRun, true);
+    assert.equal(
+      (await call('POST', '/v1/automation-runs', { automationSourceId: src.automationSourceId, dryRun: false })).body.dryRun,
+      false,
+    );
+    // malformed ids are refused as client errors, never 500
+    for (const [method, path, body] of [
+      ['POST', '/v1/automation-runs/nope/status', { status: 'running' }],
+      ['PATCH', '/v1/automation-sources/nope', { enabled: false }],
+      ['DELETE', '/v1/automation-sources/nope', undefined],
+      ['POST', '/v1/automation-runs', { automationSourceId: "asrc_'; drop" }],
+    ] as const) {
+      const r = await call(method, path, body);
+      assert.ok(r.status === 400 || r.status === 404, `${method} ${path}: ${r.status}`);
+      assert.equal(typeof r.body.error, 'string');
+    }
 
     const runs = await call('GET', `/v1/automation-runs?automationSourceId=${src.automationSourceId}&status=failed`);
     assert.equal(runs.status, 200);
@@ -196,7 +215,7 @@ describe('automation sources and runs', () => {
     const all = (await call('GET', `/v1/automation-runs?automationSourceId=${src.automationSourceId}&limit=100`)).body.data as Array<{
       status: string;
     }>;
-    assert.equal(all.length, 20);
+    assert.equal(all.length, 22);
     // one event per run that ended in success or failure, none for cancelled runs
     assert.equal(events.filter((e) => e.type === 'automation_run.failed').length, all.filter((r) => r.status === 'failed').length);
     assert.equal(events.filter((e) => e.type === 'automation_run.succeeded').length, all.filter((r) => r.status === 'succeeded').length);

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { type TestContext, createTestContext } from '../support/harness.js';
+import { createTestContext, type TestContext } from '../support/harness.js';
 
 interface Received {
   headers: Record<string, string>;
@@ -243,7 +243,12 @@ describe('webhooks', () => {
   it('webhook writes are refused when the gate is closed', async () => {
     const closed = await createTestContext({ database: ctx.database, clock: ctx.clock, env: { SERVICE_WEBHOOK_WRITE_ENABLED: 'false' } });
     try {
-      const r = await closed.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: org.auth, payload: { url: 'https://hooks.example.com/a' } });
+      const r = await closed.app.inject({
+        method: 'POST',
+        url: '/v1/webhook-endpoints',
+        headers: org.auth,
+        payload: { url: 'https://hooks.example.com/a' },
+      });
       assert.equal(r.statusCode, 403);
       assert.equal(r.json().error, 'webhook_write_disabled');
       assert.equal((await closed.app.inject({ method: 'GET', url: '/v1/webhook-endpoints', headers: org.auth })).statusCode, 200);

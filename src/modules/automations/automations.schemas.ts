@@ -177,7 +177,9 @@ export const AutomationRunCreateRequest = Type.Object(
         { description: 'default manual' },
       ),
     ),
-    dryRun: Type.Optional(Type.Boolean({ description: 'compute what would be created; persist only the run record' })),
+    dryRun: Type.Optional(
+      Type.Boolean({ default: true, description: 'default true: compute what would be created; persist only the run record' }),
+    ),
   },
   { $id: 'AutomationRunCreateRequest', additionalProperties: false },
 );

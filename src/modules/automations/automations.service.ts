@@ -195,7 +195,7 @@ export class AutomationsService {
     const run = await this.db.transaction().execute(async (tx) => {
       const source = await repo.getSource(tx, organizationId, body.automationSourceId);
       if (!source || !source.enabled) throw new AppError('automation_source_not_runnable');
-      return this.insertRun(tx, source, { trigger: body.trigger ?? 'manual', dryRun: body.dryRun ?? false, tickKey: null });
+      return this.insertRun(tx, source, { trigger: body.trigger ?? 'manual', dryRun: body.dryRun ?? true, tickKey: null });
     });
     return toRun(run!);
   }

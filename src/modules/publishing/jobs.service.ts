@@ -8,9 +8,9 @@
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
-import { type TargetEvent, TRANSITIONS } from './publish-states.js';
 import { recordJobChange } from './publish-events.js';
 import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
+import { type TargetEvent, TRANSITIONS } from './publish-states.js';
 import { toJob } from './publishing.mappers.js';
 import { publishingRepository } from './publishing.repository.js';
 import type { JobListQueryT, PublishJobT } from './publishing.schemas.js';
@@ -170,6 +170,7 @@ export class JobsService {
         ...(event === 'cancel' ? { cancelReason } : {}),
       });
       await publishingRepository.refreshJobStatus(tx, jobId, now);
+      // webhooks: the job's schedule and cancel events, in the change's transaction
       if (event === 'schedule') await recordJobChange(this.deps.events, tx, organizationId, jobId, 'publish_job.scheduled');
       if (event === 'cancel') await recordJobChange(this.deps.events, tx, organizationId, jobId, 'publish_job.cancelled');
     });

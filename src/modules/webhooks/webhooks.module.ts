@@ -41,7 +41,15 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
       await service.prune();
     },
   });
-  const module: WebhooksModule = { service, deliverJob, jobDefinitions: [deliverJob, pruneJob] };
+  // events whose fan-out did not happen in their transaction are fanned out here
+  const sweepJob = defineJob<Record<string, never>>({
+    name: 'webhooks.sweep',
+    cron: '* * * * *',
+    handler: async () => {
+      await service.sweep();
+    },
+  });
+  const module: WebhooksModule = { service, deliverJob, jobDefinitions: [deliverJob, pruneJob, sweepJob] };
   modules.set(deps, module);
   return module;
 }

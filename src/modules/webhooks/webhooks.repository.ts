@@ -10,7 +10,10 @@ export const webhooksRepository = {
   async listEndpoints(db: Executor, organizationId: string, afterId: string | null, limit: number): Promise<EndpointRow[]> {
     let q = db.selectFrom('webhook_endpoints').selectAll().where('organization_id', '=', organizationId);
     if (afterId) q = q.where('id', '>', afterId);
-    return q.orderBy('id').limit(limit + 1).execute();
+    return q
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
   },
 
   async getEndpoint(db: Executor, organizationId: string, id: string, forUpdate = false): Promise<EndpointRow | null> {
@@ -34,7 +37,11 @@ export const webhooksRepository = {
   },
 
   async deleteEndpoint(db: Executor, organizationId: string, id: string): Promise<boolean> {
-    const r = await db.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    const r = await db
+      .deleteFrom('webhook_endpoints')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   },
 
@@ -46,10 +53,7 @@ export const webhooksRepository = {
       .where('organization_id', '=', organizationId)
       .where('enabled', '=', true)
       .where((eb) =>
-        eb.or([
-          eb(sql`jsonb_array_length(event_types)`, '=', 0),
-          eb(sql`event_types`, '@>', sql`${JSON.stringify([type])}::jsonb`),
-        ]),
+        eb.or([eb(sql`jsonb_array_length(event_types)`, '=', 0), eb(sql`event_types`, '@>', sql`${JSON.stringify([type])}::jsonb`)]),
       )
       .orderBy('id')
       .execute();
@@ -73,7 +77,10 @@ export const webhooksRepository = {
     if (q.status) query = query.where('status', '=', q.status);
     // newest first, like every delivery log integrators know
     if (q.afterId) query = query.where('id', '<', q.afterId);
-    return query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+    return query
+      .orderBy('id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
   },
 
   async attemptsFor(db: Executor, deliveryIds: string[]): Promise<AttemptRow[]> {
@@ -101,7 +108,13 @@ export const webhooksRepository = {
   },
 
   async pendingOf(db: Executor, endpointId: string): Promise<DeliveryRow[]> {
-    return db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('status', '=', 'pending').orderBy('id').execute();
+    return db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'pending')
+      .orderBy('id')
+      .execute();
   },
 
   async getEvent(db: Executor, id: string) {

@@ -11,7 +11,11 @@ export const EventTypeSchema = Type.Union(
   { description: 'An event type of the catalog.' },
 );
 
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL that receives signed POSTs; must be safe for outbound delivery.' });
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'http(s) URL that receives signed POSTs; must be safe for outbound delivery.',
+});
 const Description = Type.String({ maxLength: 500 });
 const EventTypes = Type.Array(EventTypeSchema, {
   maxItems: EVENT_TYPES.length,
@@ -81,7 +85,9 @@ export const WebhookAttempt = Type.Object(
     durationMs: Type.Integer({ minimum: 0 }),
     responseExcerpt: Nullable(Type.String({ description: 'first 4 KiB of the response body' })),
     errorClass: Nullable(
-      Type.String({ description: 'http_status, timeout, connect_failed, url_refused, dns_failed, redirect or aborted; null when delivered' }),
+      Type.String({
+        description: 'http_status, timeout, connect_failed, url_refused, dns_failed, redirect or aborted; null when delivered',
+      }),
     ),
     nextRetryAt: Nullable(Timestamp()),
     createdAt: Timestamp(),
@@ -109,7 +115,12 @@ export const WebhookDelivery = Type.Object(
 );
 
 export const WebhookRecoverRequest = Type.Object(
-  { since: Type.String({ format: 'date-time', description: 'resend failed deliveries created at or after this time (at most 14 days back)' }) },
+  {
+    since: Type.String({
+      format: 'date-time',
+      description: 'resend failed deliveries created at or after this time (at most 14 days back)',
+    }),
+  },
   { $id: 'WebhookRecoverRequest', additionalProperties: false },
 );
 export const WebhookRecoverAnswer = Type.Object(

@@ -69,7 +69,8 @@ export async function postSigned(
       body,
     });
     const responseHeaders: Record<string, string> = {};
-    for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(response.headers))
+      if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     let excerpt: string | null = null;
     try {
       excerpt = await readExcerpt(response.body);

@@ -214,7 +214,15 @@ export class WebhooksService {
       this.db,
       data.map((d) => d.id),
     );
-    return { data: data.map((d) => toDelivery(d, attempts.filter((a) => a.delivery_id === d.id))), nextCursor };
+    return {
+      data: data.map((d) =>
+        toDelivery(
+          d,
+          attempts.filter((a) => a.delivery_id === d.id),
+        ),
+      ),
+      nextCursor,
+    };
   }
 
   async rotateSecret(organizationId: string, id: string) {
@@ -276,7 +284,10 @@ export class WebhooksService {
     this.assertWritable();
     const since = new Date(sinceText);
     if (this.now().getTime() - since.getTime() > RECOVER_MAX_MS)
-      throw new AppError('invalid_request', { message: 'since must be within the last 14 days.', fields: [{ path: ['since'], source: 'body' }] });
+      throw new AppError('invalid_request', {
+        message: 'since must be within the last 14 days.',
+        fields: [{ path: ['since'], source: 'body' }],
+      });
     return this.db.transaction().execute(async (tx) => {
       if (!(await repo.getEndpoint(tx, organizationId, endpointId))) this.notFound(endpointId);
       const failed = await repo.failedSince(tx, organizationId, endpointId, since);
@@ -322,7 +333,11 @@ export class WebhooksService {
   async fanOut(tx: Executor, event: RecordedEvent) {
     const endpoints = await repo.subscribers(tx, event.organizationId, event.type);
     for (const e of endpoints) await this.createDelivery(tx, event.organizationId, e.id, event.id, event.type);
-    await tx.updateTable('events').set({ fanned_out_at: event.createdAt } as never).where('id', '=', event.id).execute();
+    await tx
+      .updateTable('events')
+      .set({ fanned_out_at: event.createdAt } as never)
+      .where('id', '=', event.id)
+      .execute();
   }
 
   /** The delivery job: one attempt, then the outcome, the log entry and the next retry in one transaction. */
@@ -384,11 +399,7 @@ export class WebhooksService {
     return Math.round(delay);
   }
 
-  private async record(
-    delivery: DeliveryRow,
-    endpoint: EndpointRow,
-    result: Awaited<ReturnType<typeof postSigned>>,
-  ): Promise<string> {
+  private async record(delivery: DeliveryRow, endpoint: EndpointRow, result: Awaited<ReturnType<typeof postSigned>>): Promise<string> {
     const at = this.now();
     const attemptNo = delivery.attempt_count + 1;
     const ok = result.errorClass === null;
@@ -450,7 +461,12 @@ export class WebhooksService {
         await tx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
       return;
     }
-    const current = await tx.selectFrom('webhook_endpoints').select(['failing_since', 'enabled']).where('id', '=', endpoint.id).forUpdate().executeTakeFirst();
+    const current = await tx
+      .selectFrom('webhook_endpoints')
+      .select(['failing_since', 'enabled'])
+      .where('id', '=', endpoint.id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!current) return;
     const failingSince = current.failing_since ?? at;
     const limitMs = this.deps.config.env.SERVICE_WEBHOOK_DISABLE_AFTER_HOURS * 3600_000;
@@ -465,10 +481,57 @@ export class WebhooksService {
       .execute();
   }
 
+  /**
+   * Safety net for the outbox: fans out events whose fan-out did not happen with their change (an event
+   * recorded by a process without the webhooks listener, or a fan-out that failed). Each event is claimed
+   * under a row lock, so concurrent sweeps never create two deliveries for one endpoint.
+   */
+  async sweep(olderThanMs = 5_000, limit = 500): Promise<number> {
+    const cutoff = new Date(this.now().getTime() - olderThanMs);
+    const ids = await this.db
+      .selectFrom('events')
+      .select('id')
+      .where('fanned_out_at', 'is', null)
+      .where('created_at', '<=', cutoff)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    let done = 0;
+    for (const { id } of ids) {
+      const swept = await this.db.transaction().execute(async (tx) => {
+        const e = await tx
+          .selectFrom('events')
+          .selectAll()
+          .where('id', '=', id)
+          .where('fanned_out_at', 'is', null)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
+        if (!e) return false;
+        await this.fanOut(tx, {
+          id: e.id,
+          organizationId: e.organization_id,
+          type: e.type as RecordedEvent['type'],
+          data: e.data,
+          sequence: e.sequence,
+          createdAt: new Date(e.created_at),
+        });
+        return true;
+      });
+      if (swept) done++;
+    }
+    return done;
+  }
+
   /** Deletes deliveries (and their attempts) older than the retention. */
   async prune(): Promise<number> {
     const cutoff = new Date(this.now().getTime() - this.deps.config.env.SERVICE_WEBHOOK_RETENTION_DAYS * 86_400_000);
-    const r = await this.db.deleteFrom('webhook_deliveries').where('created_at', '<', cutoff).where('status', '!=', 'pending').executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('created_at', '<', cutoff)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 }

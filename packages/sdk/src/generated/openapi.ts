@@ -3089,7 +3089,10 @@ export interface operations {
             content: {
                 "application/json": {
                     automationSourceId: string;
-                    /** @description compute what would be created; persist only the run record */
+                    /**
+                     * @description default true: compute what would be created; persist only the run record
+                     * @default true
+                     */
                     dryRun?: boolean;
                     /** @description default manual */
                     trigger?: "manual" | "schedule" | "api";

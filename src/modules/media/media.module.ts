@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import type { AppDeps, StorageHealth } from '../../app-deps.js';
 import { selectStore } from '../../platform/counters/store-selection.js';
 import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
-import { MediaStores, type MediaStoreConfig } from '../../platform/media-store/create-media-store.js';
+import { type MediaStoreConfig, MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
 import { loadEncryptionKey } from '../../platform/secrets/encryption.js';
-import { ImportBudget } from './media-import-budget.js';
-import { MediaImportService } from './media-import.service.js';
-import { MediaIngest } from './media-ingest.js';
-import { MediaUrlSigner } from './media-signed-url.js';
 import { mediaDeleteJob } from './media.jobs.js';
 import { MediaService } from './media.service.js';
+import { MediaImportService } from './media-import.service.js';
+import { ImportBudget } from './media-import-budget.js';
+import { MediaIngest } from './media-ingest.js';
+import { MediaUrlSigner } from './media-signed-url.js';
 
 export interface MediaModule {
   store: MediaStore;
@@ -72,7 +72,7 @@ export function createMediaModule(deps: AppDeps): MediaModule {
     deps.config.publicBaseUrl,
     env.SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS,
   );
-  const ingest = new MediaIngest(deps.database.db, store, join(deps.config.dataDir, 'media', '.tmp'), now);
+  const ingest = new MediaIngest(deps.database.db, store, mediaSpoolDir(deps.config), now);
   const media = new MediaService({
     db: deps.database.db,
     stores,
@@ -106,3 +106,6 @@ export function createMediaModule(deps: AppDeps): MediaModule {
 export function mediaJobDefinitions(deps: AppDeps) {
   return [mediaDeleteJob(deps.database.db, mediaStoresFromConfig(deps))];
 }
+
+/** Where uploads are spooled before they are stored (local to the process). */
+export const mediaSpoolDir = (config: { dataDir: string }) => join(config.dataDir, 'media', '.tmp');

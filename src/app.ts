@@ -11,17 +11,17 @@ import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
 import { registerBrandRoutes } from './modules/brands/brands.routes.js';
-import { Brand, BrandProduct } from './modules/brands/brands.schemas.js';
+import { BrandProduct, Brand } from './modules/brands/brands.schemas.js';
 import { BrandsService } from './modules/brands/brands.service.js';
-import { registerChannelsModule } from './modules/channels/channels.module.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
-// auth: import its module here
-import { registerAuthModule } from './modules/identity/auth.module.js';
+import { registerToolRoutes } from './modules/tools/tools.routes.js';
 import { createMediaModule } from './modules/media/media.module.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
+import { registerChannelsModule } from './modules/channels/channels.module.js';
 import { publishingModule } from './modules/publishing/publishing.module.js';
 import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
-import { registerToolRoutes } from './modules/tools/tools.routes.js';
+// auth: import its module here
+import { registerAuthModule } from './modules/identity/auth.module.js';
 
 // batches: import its module here
 
@@ -31,9 +31,9 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 // engagement: import its module here
 
-import { automationsModule } from './modules/automations/automations.module.js';
 // automations: import its module here
 import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
+import { automationsModule } from './modules/automations/automations.module.js';
 
 // hardening: import its module here
 

@@ -8,27 +8,27 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { buildApp } from '../app.js';
 import { type AppDeps, systemClock } from '../app-deps.js';
+import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
-import { identityRepository } from '../modules/identity/identity.repository.js';
-import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
-import { mediaJobDefinitions } from '../modules/media/media.module.js';
-import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
-import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
 import { closeCounters, createCounters } from '../platform/counters/index.js';
 import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
-import { migrateToLatest } from '../platform/db/migrate.js';
 import type { PgliteLock } from '../platform/db/pglite-dialect.js';
-import { EventOutbox } from '../platform/events/outbox.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { identityRepository } from '../modules/identity/identity.repository.js';
+import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
+import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
+import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
+import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
+import { mediaJobDefinitions } from '../modules/media/media.module.js';
 import { createJobQueue, type JobDefinition } from '../platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
 import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
+import { EventOutbox } from '../platform/events/outbox.js';
 // auth: import its jobs here
 
 // batches: import its jobs here
@@ -40,9 +40,10 @@ import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
 
 // automations: import its jobs here
 import { automationJobDefinitions } from '../modules/automations/automations.jobs.js';
-import { mediaSpoolDir } from '../modules/media/media.module.js';
+
 // hardening: import its jobs here
 import { removeOrphanedSpoolFiles } from '../modules/media/media-spool.js';
+import { mediaSpoolDir } from '../modules/media/media.module.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;

@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import type { AppDeps, StorageHealth } from '../../app-deps.js';
 import { selectStore } from '../../platform/counters/store-selection.js';
 import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
-import { type MediaStoreConfig, MediaStores } from '../../platform/media-store/create-media-store.js';
+import { MediaStores, type MediaStoreConfig } from '../../platform/media-store/create-media-store.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
 import { loadEncryptionKey } from '../../platform/secrets/encryption.js';
-import { mediaDeleteJob } from './media.jobs.js';
-import { MediaService } from './media.service.js';
-import { MediaImportService } from './media-import.service.js';
 import { ImportBudget } from './media-import-budget.js';
+import { MediaImportService } from './media-import.service.js';
 import { MediaIngest } from './media-ingest.js';
 import { MediaUrlSigner } from './media-signed-url.js';
+import { mediaDeleteJob } from './media.jobs.js';
+import { MediaService } from './media.service.js';
 
 export interface MediaModule {
   store: MediaStore;

@@ -48,23 +48,25 @@ export interface AppServices {
 
 export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const env = deps.config.env;
-  const app = Fastify({
-    logger: opts.logger ?? {
-      level: env.SERVICE_LOG_LEVEL,
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers["x-api-key"]',
-          'req.headers.cookie',
-          'req.headers["x-service-internal-token"]',
-          'req.headers["x-service-principal-token"]',
-          'res.headers["set-cookie"]',
-        ],
-        censor: '[redacted]',
-      },
-      // request URLs are logged with secret query parameters (signatures, OAuth codes and tokens) redacted
-      serializers: { req: requestLogSerializer },
+  const defaultLogger = {
+    level: env.SERVICE_LOG_LEVEL,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        'req.headers["x-service-internal-token"]',
+        'req.headers["x-service-principal-token"]',
+        'res.headers["set-cookie"]',
+      ],
+      censor: '[redacted]',
     },
+    // request URLs are logged with secret query parameters (signatures, OAuth codes and tokens) redacted
+    serializers: { req: requestLogSerializer },
+  };
+  const app = Fastify({
+    // an object given by the caller (e.g. a stream) keeps the redaction of the defaults
+    logger: opts.logger === undefined || opts.logger === true ? defaultLogger : opts.logger && { ...defaultLogger, ...opts.logger },
     trustProxy: env.SERVICE_TRUST_PROXY,
     bodyLimit: env.SERVICE_BODY_LIMIT_BYTES,
     return503OnClosing: true,

@@ -269,7 +269,7 @@ describe('media uploads', () => {
         method: 'POST',
         url: '/v1/media/import',
         headers: o.auth,
-        payload: { url: 'https://example.com/a.png' },
+        payload: { url: 'https://example.com/a.png', dryRun: false },
       });
       assert.equal(imp.json().error, 'media_upload_write_disabled');
       const del = await off.app.inject({ method: 'DELETE', url: '/v1/media/med_01J00000000000000000000000', headers: o.auth });

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { fixture } from '../media/media-helpers.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 describe('gates on every queue and schedule path', () => {
@@ -53,5 +54,53 @@ describe('gates on every queue and schedule path', () => {
     const real = await post('/v1/media/import', { url: 'http://127.0.0.1/a.png', dryRun: false });
     assert.equal(real.statusCode, 403);
     assert.equal(real.json().error, 'media_upload_write_disabled');
+  });
+});
+
+describe("another organization's ids answer the route's 404, like made-up ids", () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await createTestContext();
+  });
+  after(() => ctx.close());
+
+  it('media upload and import bodies, slots queries', async () => {
+    const mine = await ctx.createOrganization();
+    const theirs = await ctx.createOrganization();
+    const { brandId: theirBrand } = await ctx.createBrand(theirs.organizationId, 'Theirs');
+    const madeUpBrand = 'brd_01J0000000000000000000000Z';
+    const png = fixture('sample.png').toString('base64');
+    const answers = async (brandId: string, organizationId?: string) => {
+      const upload = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/media',
+        headers: mine.auth,
+        payload: { dataBase64: png, brandId, ...(organizationId ? { organizationId } : {}) },
+      });
+      const slots = await ctx.app.inject({ url: `/v1/publish/slots?brandId=${brandId}`, headers: mine.auth });
+      return [upload, slots].map((r) => ({
+        status: r.statusCode,
+        error: r.json().error,
+        message: r.json().message.replace(brandId, '<id>'),
+      }));
+    };
+    const foreign = await answers(theirBrand);
+    const madeUp = await answers(madeUpBrand);
+    assert.deepEqual(foreign, madeUp);
+    assert.deepEqual(
+      foreign.map((a) => [a.status, a.error]),
+      [
+        [404, 'brand_not_found'],
+        [404, 'brand_not_found'],
+      ],
+    );
+    const otherOrg = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/media/import',
+      headers: mine.auth,
+      payload: { url: 'https://example.com/a.png', organizationId: theirs.organizationId },
+    });
+    assert.equal(otherOrg.statusCode, 404);
+    assert.equal(otherOrg.json().error, 'organization_not_found');
   });
 });

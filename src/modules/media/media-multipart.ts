@@ -67,7 +67,7 @@ export async function readMultipartUpload(
         spooled = await module.ingest.spool(part.file, max);
         if (part.file.truncated) throw tooLarge(max);
         if (part.filename && isStorableText(part.filename)) fields.fileName = part.filename.slice(0, 255);
-      } else if (typeof part.value === 'string' && !isStorableText(part.value)) {
+      } else if ((part.fieldname === 'brandId' || part.fieldname === 'altText') && !isStorableText(String(part.value ?? ''))) {
         throw unstorableTextError(request, 'body', [part.fieldname]);
       } else if (part.fieldname === 'brandId') {
         fields.brandId = String(part.value ?? '').trim() || null;

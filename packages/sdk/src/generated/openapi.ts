@@ -4263,6 +4263,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: organization_not_found, brand_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -4661,6 +4670,15 @@ export interface operations {
             };
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: organization_not_found, brand_not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6302,6 +6320,15 @@ export interface operations {
             };
             /** @description Error codes: public_api_disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: brand_not_found, channel_account_not_found, publishing_profile_not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,17 +11,17 @@ import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
 import { registerBrandRoutes } from './modules/brands/brands.routes.js';
-import { Brand, BrandProduct } from './modules/brands/brands.schemas.js';
+import { BrandProduct, Brand } from './modules/brands/brands.schemas.js';
 import { BrandsService } from './modules/brands/brands.service.js';
-import { registerChannelsModule } from './modules/channels/channels.module.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
-// auth: import its module here
-import { registerAuthModule } from './modules/identity/auth.module.js';
+import { registerToolRoutes } from './modules/tools/tools.routes.js';
 import { createMediaModule } from './modules/media/media.module.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
+import { registerChannelsModule } from './modules/channels/channels.module.js';
 import { publishingModule } from './modules/publishing/publishing.module.js';
 import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
-import { registerToolRoutes } from './modules/tools/tools.routes.js';
+// auth: import its module here
+import { registerAuthModule } from './modules/identity/auth.module.js';
 
 // batches: import its module here
 import { batchesModule } from './modules/batches/batches.module.js';
@@ -36,9 +36,9 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { analyticsModule } from './modules/analytics/analytics.module.js';
 import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
 
-import { automationsModule } from './modules/automations/automations.module.js';
 // automations: import its module here
 import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
+import { automationsModule } from './modules/automations/automations.module.js';
 
 // hardening: import its module here
 import { registerMetricsRoutes } from './modules/operations/metrics.routes.js'; // metrics
@@ -54,23 +54,25 @@ export interface AppServices {
 
 export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const env = deps.config.env;
-  const app = Fastify({
-    logger: opts.logger ?? {
-      level: env.SERVICE_LOG_LEVEL,
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers["x-api-key"]',
-          'req.headers.cookie',
-          'req.headers["x-service-internal-token"]',
-          'req.headers["x-service-principal-token"]',
-          'res.headers["set-cookie"]',
-        ],
-        censor: '[redacted]',
-      },
-      // request URLs are logged with secret query parameters (signatures, OAuth codes and tokens) redacted
-      serializers: { req: requestLogSerializer },
+  const defaultLogger = {
+    level: env.SERVICE_LOG_LEVEL,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        'req.headers["x-service-internal-token"]',
+        'req.headers["x-service-principal-token"]',
+        'res.headers["set-cookie"]',
+      ],
+      censor: '[redacted]',
     },
+    // request URLs are logged with secret query parameters (signatures, OAuth codes and tokens) redacted
+    serializers: { req: requestLogSerializer },
+  };
+  const app = Fastify({
+    // an object given by the caller (e.g. a stream) keeps the redaction of the defaults
+    logger: opts.logger === undefined || opts.logger === true ? defaultLogger : opts.logger && { ...defaultLogger, ...opts.logger },
     trustProxy: env.SERVICE_TRUST_PROXY,
     bodyLimit: env.SERVICE_BODY_LIMIT_BYTES,
     return503OnClosing: true,

@@ -9,6 +9,35 @@ import { ERROR_CATALOG, ERROR_CATALOG_VERSION } from '../platform/errors.js';
 
 export const API_VERSION = '0.1.0';
 
+interface OperationDoc {
+  requestBody?: unknown;
+  responses?: Record<string, unknown>;
+}
+
+/**
+ * Answers every operation can give before its handler runs (the shared input rules, body parsing,
+ * the HTTP layer), documented on each operation so generated clients know every status.
+ */
+function addSharedErrorResponses(op: OperationDoc, isTool: boolean): void {
+  if (!op?.responses) return;
+  const schema = { $ref: `#/components/schemas/${isTool ? 'ToolError' : 'ErrorResponse'}` };
+  const add = (status: number, codes: string) => {
+    if (op.responses![String(status)]) return;
+    op.responses![String(status)] = { description: `Error codes: ${codes}.`, content: { 'application/json': { schema } } };
+  };
+  add(400, 'invalid_request (malformed path, query or body, text with U+0000)');
+  if (op.requestBody) {
+    add(413, 'payload_too_large');
+    add(415, 'unsupported_media_type');
+  }
+  add(500, 'internal_server_error');
+}
+
+interface OptionalBody {
+  required?: boolean;
+  content?: Record<string, { schema?: { type?: unknown } }>;
+}
+
 const catalogTable = Object.entries(ERROR_CATALOG)
   .map(([code, e]) => `| ${e.status} | ${e.category} | \`${code}\` | ${e.message} |`)
   .join('\n');
@@ -94,6 +123,19 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
           toolApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Tool API key in the X-API-Key header.' },
         },
       },
+    },
+    // an operation whose body schema also accepts null takes no body at all: its requestBody is optional
+    transformObject: (documentObject) => {
+      const openapiObject = (documentObject as { openapiObject: unknown }).openapiObject;
+      const doc = openapiObject as { paths?: Record<string, Record<string, { requestBody?: OptionalBody }>> };
+      for (const [path, item] of Object.entries(doc.paths ?? {}))
+        for (const op of Object.values(item)) {
+          const body = op?.requestBody;
+          const types = body?.content?.['application/json']?.schema?.type;
+          if (body && Array.isArray(types) && types.includes('null')) body.required = false;
+          addSharedErrorResponses(op as OperationDoc, path.startsWith('/api/v1/tools'));
+        }
+      return openapiObject as never;
     },
     refResolver: {
       // keep component names equal to the schemas' $id

@@ -11,7 +11,7 @@ export const ErrorResponse = Type.Object(
         Type.Object(
           {
             path: Type.Array(Type.String()),
-            source: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('params')]),
+            source: Type.Optional(Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('params')])),
           },
           { additionalProperties: true },
         ),

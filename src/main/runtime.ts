@@ -47,6 +47,8 @@ import { automationJobDefinitions } from '../modules/automations/automations.job
 // hardening: import its jobs here
 import { metricsOf } from '../platform/metrics/index.js'; // metrics
 import { serveMetrics } from '../platform/metrics/metrics-server.js'; // metrics
+import { removeOrphanedSpoolFiles } from '../modules/media/media-spool.js';
+import { mediaSpoolDir } from '../modules/media/media.module.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -147,6 +149,9 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
   let app: FastifyInstance | null = null;
   let address: string | null = null;
   if (role !== 'worker') {
+    // uploads cut off by a crash leave spool files; nothing in progress can be older than a request may take
+    const removed = await removeOrphanedSpoolFiles(mediaSpoolDir(config), config.env.SERVICE_REQUEST_TIMEOUT_SECONDS * 1000);
+    if (removed > 0) logger.info({ removed }, 'removed orphaned media spool files');
     app = await buildApp(deps);
     address = await app.listen({ port: config.env.PORT, host: config.env.HOST });
     if ((await identityRepository.countOrganizations(database.db)) === 0) {

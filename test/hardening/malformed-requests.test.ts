@@ -57,7 +57,17 @@ describe('malformed requests on every documented operation', () => {
 
   /** Failures are collected so one run reports every operation that misbehaves. */
   let failures: string[] = [];
+  /** Statuses answered that the operation's document does not list (generated clients must know them). */
+  const undocumented = new Set<string>();
+  function documented(req: MalformedRequest, status: number): void {
+    const path = req.url.split('?')[0]!;
+    const op = operations.find((o) => o.method === req.method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+    if (!op || status === 404 || status === 414) return; // unknown paths and over-long segments never reach an operation
+    const responses = doc.paths[op.path]?.[op.method.toLowerCase()]?.responses ?? {};
+    if (!responses[String(status)] && !responses.default) undocumented.add(`${op.method} ${op.path} ${status}`);
+  }
   function check(req: MalformedRequest, res: Awaited<ReturnType<typeof send>>, mustRefuse: boolean): void {
+    documented(req, res.statusCode);
     try {
       if (mustRefuse || res.statusCode >= 400) assertEnvelope(req, res);
       else assert.ok(res.statusCode < 500, `${req.method} ${req.url} [${req.label}] -> ${res.statusCode}`);
@@ -150,6 +160,10 @@ describe('malformed requests on every documented operation', () => {
       }
     }
     assertNoFailures();
+  });
+
+  it('every status answered above is documented on its operation', () => {
+    assert.deepEqual([...undocumented].sort(), []);
   });
 
   it('random combinations (fast-check, fixed seed)', async () => {

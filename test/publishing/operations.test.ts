@@ -221,7 +221,7 @@ describe('publishing operations', () => {
     const bad = await api(h, nyOrg, 'GET', '/v1/publish/slots?channelAccountId=x');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error, 'invalid_public_publish_slot_query');
-    assert.equal((await api(h, nyOrg, 'GET', '/v1/publish/slots?brandId=brd_nope')).body.error, 'invalid_public_publish_slot_query');
+    assert.equal((await api(h, nyOrg, 'GET', '/v1/publish/slots?brandId=brd_nope')).body.error, 'brand_not_found');
 
     // disconnecting the channel cancels its scheduled target and reports it
     const del = await h.ctx.app.inject({

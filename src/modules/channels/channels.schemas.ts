@@ -82,10 +82,11 @@ export const ChannelAccountUpsertRequest = Type.Object(
     handle: Type.Optional(NullableId),
     refreshTokenRef: Type.Optional(NullableId),
     tokenExpiresAt: Type.Optional(NullOr(Type.String({ minLength: 1, format: 'date-time' }))),
-    state: Type.Optional(StateRef),
+    state: Type.Optional({ ...StateRef, default: 'connected' }),
     scopes: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
         maxItems: 100,
+        description: 'Default [] when the account is created; omitted on an update, the saved scopes stay.',
       }),
     ),
   },
@@ -102,7 +103,7 @@ export const ChannelAccountPatchRequest = Type.Object(
     tokenExpiresAt: Type.Optional(NullOr(Type.String({ format: 'date-time' }))),
     additionalSettings: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'Send at least one field besides organizationId (else 400).' },
 );
 
 export const ChannelAccountDeleteRequest = Type.Object(

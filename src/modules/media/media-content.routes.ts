@@ -12,9 +12,15 @@ import { PUBLIC_AUTH_ERRORS, errorResponses } from '../../http/shared-schemas.js
 import { AppError } from '../../platform/errors.js';
 import { decideRange, etagOf, notModified, rangeApplies } from './media-content.js';
 import type { MediaModule } from './media.module.js';
+import { ALLOWED_MEDIA_TYPES } from './media-probe.js';
 import { MediaContentQuery, MediaParams } from './media.schemas.js';
 
 const YEAR_SECONDS = 31_536_000;
+
+/** The answer is the stored bytes, never JSON: one entry per media type the library accepts. */
+const rawBytes = Object.fromEntries(
+  Object.keys(ALLOWED_MEDIA_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+);
 
 export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, module: MediaModule): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -58,8 +64,8 @@ export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, 
         params: MediaParams,
         querystring: MediaContentQuery,
         response: {
-          200: { type: 'string', description: 'the media bytes, with the Content-Type decided at upload' },
-          206: { type: 'string', description: 'the requested byte range' },
+          200: { description: 'the media bytes, with the Content-Type decided at upload', content: rawBytes },
+          206: { description: 'the requested byte range', content: rawBytes },
           304: { type: 'null', description: 'not modified (If-None-Match matched the ETag)' },
           ...errorResponses('media_library_item_not_found', 'media_range_not_satisfiable', 'invalid_request', ...PUBLIC_AUTH_ERRORS),
         },

@@ -79,7 +79,7 @@ export class MediaIngest {
       }
       const brandId = input.brandId();
       if (brandId !== null && !(await mediaRepository.brandExists(this.db, input.organizationId, brandId))) {
-        throw new AppError('invalid_public_media_upload_request', {
+        throw new AppError('brand_not_found', {
           message: `No brand ${brandId} in the principal organization.`,
           fields: [{ path: ['brandId'], source: 'body' }],
         });

@@ -4,9 +4,11 @@
  */
 import { rm } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
+import { isStorableText, unstorableTextError } from '../../http/input-guards.js';
+import { multipartParts } from '../../http/multipart.js';
 import { AppError } from '../../platform/errors.js';
 import type { MediaModule } from './media.module.js';
-import { STREAM_BUFFER_BYTES, type SpooledMedia } from './media-spool.js';
+import { type SpooledMedia, STREAM_BUFFER_BYTES } from './media-spool.js';
 
 export interface MultipartFields {
   brandId: string | null;
@@ -47,7 +49,7 @@ export async function readMultipartUpload(
     // busboy's own limit sits one byte above ours so the spool meter sees the excess byte and stops
     // reading at once (busboy alone would keep parsing and discarding to the end of the body)
     // larger buffers than the 16 KiB defaults: fewer pause/resume round trips per megabyte
-    const parts = request.parts({
+    const parts = multipartParts(request, {
       limits: { fileSize: max + 1, files: 2, fields: 10, fieldSize: 8192, parts: 12 },
       highWaterMark: STREAM_BUFFER_BYTES,
       fileHwm: STREAM_BUFFER_BYTES,
@@ -64,7 +66,9 @@ export async function readMultipartUpload(
           throw new AppError('invalid_multipart_media_upload', { message: 'The multipart body ended inside the file part.' });
         spooled = await module.ingest.spool(part.file, max);
         if (part.file.truncated) throw tooLarge(max);
-        if (part.filename) fields.fileName = part.filename.slice(0, 255);
+        if (part.filename && isStorableText(part.filename)) fields.fileName = part.filename.slice(0, 255);
+      } else if ((part.fieldname === 'brandId' || part.fieldname === 'altText') && !isStorableText(String(part.value ?? ''))) {
+        throw unstorableTextError(request, 'body', [part.fieldname]);
       } else if (part.fieldname === 'brandId') {
         fields.brandId = String(part.value ?? '').trim() || null;
       } else if (part.fieldname === 'altText') {

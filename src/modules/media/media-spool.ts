@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -62,4 +63,30 @@ export async function spoolToFile(source: AsyncIterable<Uint8Array> | Readable, 
     sha256: hash.digest('hex'),
     prefix: Buffer.concat(head),
   };
+}
+
+/**
+ * Removes spool files left by a process that stopped mid-upload. Only files older than the longest a
+ * request may take are removed, so uploads in progress in another process sharing the directory stay.
+ */
+export async function removeOrphanedSpoolFiles(dir: string, olderThanMs: number, now = Date.now()): Promise<number> {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.upload')) continue;
+    const path = join(dir, name);
+    try {
+      if (now - (await stat(path)).mtimeMs < olderThanMs) continue;
+      await rm(path, { force: true });
+      removed++;
+    } catch {
+      /* removed meanwhile */
+    }
+  }
+  return removed;
 }

@@ -72,7 +72,7 @@ export function createMediaModule(deps: AppDeps): MediaModule {
     deps.config.publicBaseUrl,
     env.SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS,
   );
-  const ingest = new MediaIngest(deps.database.db, store, join(deps.config.dataDir, 'media', '.tmp'), now);
+  const ingest = new MediaIngest(deps.database.db, store, mediaSpoolDir(deps.config), now);
   const media = new MediaService({
     db: deps.database.db,
     stores,
@@ -106,3 +106,6 @@ export function createMediaModule(deps: AppDeps): MediaModule {
 export function mediaJobDefinitions(deps: AppDeps) {
   return [mediaDeleteJob(deps.database.db, mediaStoresFromConfig(deps))];
 }
+
+/** Where uploads are spooled before they are stored (local to the process). */
+export const mediaSpoolDir = (config: { dataDir: string }) => join(config.dataDir, 'media', '.tmp');

@@ -30,6 +30,8 @@ const UPLOAD_ERRORS = [
   'multipart_media_file_required',
   'media_file_too_large',
   'media_upload_write_disabled',
+  'organization_not_found',
+  'brand_not_found',
   ...PUBLIC_AUTH_ERRORS,
 ] as const;
 

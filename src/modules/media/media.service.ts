@@ -74,7 +74,8 @@ export class MediaService {
 
   assertOrganization(principalOrg: string, given: string | undefined): void {
     if (given !== undefined && given !== principalOrg) {
-      throw new AppError('invalid_public_media_upload_request', {
+      // another organization's id answers exactly like a made-up one
+      throw new AppError('organization_not_found', {
         message: 'organizationId must be the organization of the credential.',
         fields: [{ path: ['organizationId'], source: 'body' }],
       });
@@ -83,7 +84,7 @@ export class MediaService {
 
   async assertBrand(organizationId: string, brandId: string): Promise<void> {
     if (!(await mediaRepository.brandExists(this.deps.db, organizationId, brandId))) {
-      throw new AppError('invalid_public_media_upload_request', {
+      throw new AppError('brand_not_found', {
         message: `No brand ${brandId} in the principal organization.`,
         fields: [{ path: ['brandId'], source: 'body' }],
       });

@@ -54,7 +54,7 @@ export const ProfileChannelInput = Type.Object(
     platform: PlatformRef,
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     enabled: Type.Optional(Type.Boolean()),
-    settings: Type.Optional(Obj()),
+    settings: Type.Optional({ ...Obj(), default: {} }),
   },
   { additionalProperties: false },
 );
@@ -68,9 +68,11 @@ export const PublishingProfileSaveRequest = Type.Object(
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
     description: Type.Optional(NullOr(Type.String({ maxLength: 500 }))),
     isDefault: Type.Optional(Type.Boolean({ default: false })),
-    scheduleSettings: Type.Optional(Obj('May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).')),
-    commentSettings: Type.Optional(Obj()),
-    channels: Type.Optional(Type.Array(ProfileChannelInput, { maxItems: 100 })),
+    scheduleSettings: Type.Optional({ ...Obj('May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).'), default: {} }),
+    commentSettings: Type.Optional({ ...Obj(), default: {} }),
+    channels: Type.Optional(
+      Type.Array(ProfileChannelInput, { maxItems: 100, default: [], description: 'Replaces the channels of the profile.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -155,6 +155,10 @@ export class PlansService {
     const enqueue = req.enqueue ?? false;
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_PUBLISH_JOB_WRITE_ENABLED')) throw new AppError('publish_job_write_disabled');
     if (!dryRun && enqueue && !this.deps.config.gateOpen('SERVICE_PUBLISH_ENQUEUE_ENABLED')) throw new AppError('publish_enqueue_disabled');
+    // a scheduleAt schedules (and queues the worker jobs for that time): the schedule gate applies as it
+    // does on POST /v1/publish/jobs/{id}/schedule; dry runs write nothing and pass every write gate
+    if (!dryRun && req.plan.scheduleAt && !this.deps.config.gateOpen('SERVICE_PUBLISH_SCHEDULE_WRITE_ENABLED'))
+      throw new AppError('publish_schedule_write_disabled');
     const requestHash = createHash('sha256').update(JSON.stringify(req)).digest('hex');
     if (!dryRun && req.idempotencyKey) {
       const replay = await this.replay(organizationId, req.idempotencyKey, requestHash);

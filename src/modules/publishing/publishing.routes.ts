@@ -249,7 +249,13 @@ export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m
         querystring: SlotQuery,
         response: {
           200: PublishSlot,
-          ...errorResponses('invalid_public_publish_slot_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(
+            'invalid_public_publish_slot_query',
+            'brand_not_found',
+            'channel_account_not_found',
+            'publishing_profile_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
         },
       },
     },

@@ -72,11 +72,13 @@ export class SlotsService {
       .where('organization_id', '=', organizationId)
       .where('id', '=', q.brandId)
       .executeTakeFirst();
-    if (!brand) throw bad('brandId', `No brand ${q.brandId} in the organization.`);
+    // another organization's id answers exactly like a made-up one: 404 of the kind
+    if (!brand) throw new AppError('brand_not_found', { message: `No brand ${q.brandId} in the organization.` });
     let platform = q.platform ?? null;
     if (q.channelAccountId) {
       const ch = (await this.channels.facts(db, organizationId, [q.channelAccountId])).get(q.channelAccountId);
-      if (!ch) throw bad('channelAccountId', `No channel account ${q.channelAccountId} in the organization.`);
+      if (!ch)
+        throw new AppError('channel_account_not_found', { message: `No channel account ${q.channelAccountId} in the organization.` });
       if (platform && ch.platform !== platform) throw bad('platform', `Channel ${q.channelAccountId} is a ${ch.platform} channel.`);
       platform = ch.platform as typeof platform;
     }
@@ -84,7 +86,7 @@ export class SlotsService {
     let policy: PolicyT = DEFAULT_BATCH_POLICY;
     const profileId = q.profileId ?? (await this.channels.defaultProfileId(db, organizationId, q.brandId));
     if (q.profileId && !(await this.channels.scheduleSettings(db, organizationId, q.profileId)))
-      throw bad('profileId', `No publishing profile ${q.profileId} in the organization.`);
+      throw new AppError('publishing_profile_not_found', { message: `No publishing profile ${q.profileId} in the organization.` });
     if (profileId) {
       const saved = (await this.channels.scheduleSettings(db, organizationId, profileId))?.batchPolicy;
       if (saved !== undefined) {

@@ -7,6 +7,11 @@
  * everything that is not `unicast` also refuses ranges we did not think to list. IPv4-mapped IPv6
  * addresses are judged as the IPv4 address they carry. Cloud metadata endpoints are listed explicitly
  * as well so the refusal reason says what they are.
+ *
+ * IPv6 is an allow-list: only global unicast 2000::/3, minus its special-purpose ranges (IANA IPv6
+ * Special-Purpose Address Registry). Everything else, in particular ::/8 (IPv4-compatible addresses
+ * such as ::7f00:1 = 127.0.0.1, which some stacks still route to the embedded IPv4 address), NAT64,
+ * 6to4, Teredo and every other form that embeds an IPv4 address, is refused.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -66,6 +71,25 @@ function allowed(address: ipaddr.IPv4 | ipaddr.IPv6, allowList: AllowList): bool
   return allowList.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
 }
 
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** Special-purpose ranges inside 2000::/3 (the embedding forms first). */
+const SPECIAL_V6: ReadonlyArray<[ipaddr.IPv6 | ipaddr.IPv4, number]> = [
+  '2001::/23', // IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID, AMT, AS112 ...
+  '2001:db8::/32', // documentation
+  '2002::/16', // 6to4 (embeds an IPv4 address)
+  '2620:4f:8000::/48', // AS112 direct delegation
+  '3fff::/20', // documentation
+].map((c) => ipaddr.parseCIDR(c));
+
+function refuseV6(address: ipaddr.IPv6): AddressRefusal | null {
+  if (!address.match(GLOBAL_UNICAST_V6)) {
+    const range = address.range();
+    return RANGE_REASONS[range] ?? 'not_global_unicast';
+  }
+  if (SPECIAL_V6.some((cidr) => address.match(cidr))) return 'reserved';
+  return address.range() === 'unicast' ? null : 'not_global_unicast';
+}
+
 /** null when the address may be contacted, otherwise why not. */
 export function refuseAddress(text: string, allowList: AllowList = []): AddressRefusal | null {
   const address = canonicalAddress(text);
@@ -73,6 +97,7 @@ export function refuseAddress(text: string, allowList: AllowList = []): AddressR
   if (allowed(address, allowList)) return null;
   const normal = address.toNormalizedString();
   if (METADATA_ADDRESSES.has(normal) || METADATA_ADDRESSES.has(address.toString())) return 'metadata';
+  if (address.kind() === 'ipv6') return refuseV6(address as ipaddr.IPv6);
   const range = address.range();
   if (range === 'unicast') return null;
   return RANGE_REASONS[range] ?? 'not_global_unicast';

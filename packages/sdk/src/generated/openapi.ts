@@ -1424,7 +1424,7 @@ export interface components {
             error: string;
             fields?: ({
                 path: string[];
-                source: "body" | "query" | "params";
+                source?: "body" | "query" | "params";
             } & {
                 [key: string]: unknown;
             })[];
@@ -1618,8 +1618,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: public_oauth_disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1724,8 +1742,26 @@ export interface operations {
                     "application/json": components["schemas"]["ToolError"];
                 };
             };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolError"];
+                };
+            };
             /** @description quota_exceeded, rate_limited, concurrency_limited (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolError"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1836,8 +1872,26 @@ export interface operations {
                     "application/json": components["schemas"]["ToolError"];
                 };
             };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolError"];
+                };
+            };
             /** @description quota_exceeded, rate_limited, concurrency_limited (Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolError"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2131,6 +2185,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -2347,6 +2419,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -2503,6 +2593,24 @@ export interface operations {
             };
             /** @description Error codes: permission_denied. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2864,6 +2972,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
@@ -2936,6 +3062,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
@@ -2971,6 +3115,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Error codes: permission_denied. */
             403: {
@@ -3171,6 +3324,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -3301,6 +3472,24 @@ export interface operations {
             };
             /** @description Error codes: automation_run_invalid_transition. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3571,6 +3760,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -3779,6 +3986,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -3943,6 +4168,24 @@ export interface operations {
             };
             /** @description Error codes: permission_denied. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4126,6 +4369,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
@@ -4249,9 +4510,11 @@ export interface operations {
                     platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
                     platformAppId?: null | string;
                     refreshTokenRef?: null | string;
+                    /** @description Default [] when the account is created; omitted on an update, the saved scopes stay. */
                     scopes?: string[];
                     /**
                      * @description ChannelAccountState
+                     * @default connected
                      * @enum {string}
                      */
                     state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
@@ -4393,6 +4656,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -4521,6 +4802,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -4560,6 +4859,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Send at least one field besides organizationId (else 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -4662,6 +4962,24 @@ export interface operations {
             };
             /** @description Error codes: channel_account_invalid_transition, channel_account_not_connected. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4899,6 +5217,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -5002,6 +5338,24 @@ export interface operations {
             };
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5131,6 +5485,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getReadiness: {
@@ -5171,6 +5543,24 @@ export interface operations {
                         service: "service-api";
                         version: string;
                     };
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
@@ -5233,6 +5623,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Default Response */
             503: {
                 headers: {
@@ -5272,6 +5680,15 @@ export interface operations {
                         automationRunIds: string[];
                         enqueued: number;
                     };
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Error codes: dashboard_session_required. */
@@ -5324,6 +5741,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
@@ -5369,6 +5795,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Error codes: internal_token_required. */
@@ -5424,6 +5859,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: internal_token_required. */
             401: {
                 headers: {
@@ -5476,6 +5920,15 @@ export interface operations {
                         role: "member" | "admin" | "owner";
                         user: components["schemas"]["DashboardUser"];
                     };
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Error codes: dashboard_session_required. */
@@ -5657,6 +6110,33 @@ export interface operations {
             };
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: organization_not_found, brand_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5899,7 +6379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "video/mp4": string;
                 };
             };
             /** @description the requested byte range */
@@ -5908,7 +6393,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "video/mp4": string;
                 };
             };
             /** @description not modified (If-None-Match matched the ETag) */
@@ -6062,6 +6552,33 @@ export interface operations {
             };
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: organization_not_found, brand_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6229,6 +6746,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: oauth_authorization_write_failed, internal_server_error. */
             500: {
                 headers: {
@@ -6369,6 +6904,24 @@ export interface operations {
             };
             /** @description Error codes: oauth_app_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6549,6 +7102,24 @@ export interface operations {
             };
             /** @description Error codes: oauth_app_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6848,6 +7419,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listProviderCapabilities: {
@@ -7074,6 +7663,24 @@ export interface operations {
             };
             /** @description Error codes: channel_account_not_connected. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7582,6 +8189,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -7947,6 +8572,24 @@ export interface operations {
             };
             /** @description Error codes: public_api_disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8416,6 +9059,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -8610,7 +9271,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     reason?: string;
@@ -8732,6 +9393,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -8771,7 +9450,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -8884,6 +9563,24 @@ export interface operations {
             };
             /** @description Error codes: publish_job_not_enqueueable. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9056,6 +9753,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -9198,6 +9913,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -9292,6 +10025,15 @@ export interface operations {
             };
             /** @description Error codes: public_api_disabled. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: brand_not_found, channel_account_not_found, publishing_profile_not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9398,6 +10140,24 @@ export interface operations {
             };
             /** @description Error codes: public_publish_job_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9569,6 +10329,10 @@ export interface operations {
             content: {
                 "application/json": {
                     brandId: string;
+                    /**
+                     * @description Replaces the channels of the profile.
+                     * @default []
+                     */
                     channels?: {
                         channelAccountId: string;
                         enabled?: boolean;
@@ -9578,10 +10342,12 @@ export interface operations {
                          */
                         platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
                         position?: number;
+                        /** @default {} */
                         settings?: {
                             [key: string]: unknown;
                         };
                     }[];
+                    /** @default {} */
                     commentSettings?: {
                         [key: string]: unknown;
                     };
@@ -9591,7 +10357,10 @@ export interface operations {
                     name: string;
                     organizationId: string;
                     profileId?: string;
-                    /** @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays). */
+                    /**
+                     * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
+                     * @default {}
+                     */
                     scheduleSettings?: {
                         [key: string]: unknown;
                     };
@@ -9727,6 +10496,24 @@ export interface operations {
             };
             /** @description Error codes: organization_not_found, brand_not_found, publishing_profile_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10111,6 +10898,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -10312,6 +11117,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
@@ -10500,6 +11323,24 @@ export interface operations {
             };
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,8 @@ import { webhooksModule } from './modules/webhooks/webhooks.module.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 // engagement: import its module here
+import { commentsModule } from './modules/comments/comments.module.js';
+import { registerCommentRoutes } from './modules/comments/comments.routes.js';
 
 // automations: import its module here
 import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
@@ -115,6 +117,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await registerWebhookRoutes(app, deps, webhooksModule(deps));
 
   // engagement: register its routes here
+  registerCommentRoutes(app, commentsModule(deps));
 
   // automations: register its routes here
   registerAutomationRoutes(app, deps, automationsModule(deps).service);

@@ -264,6 +264,10 @@ export interface ProviderComment {
   permalinkUrl: string | null;
   providerCreatedAt: string | null;
   metrics: Record<string, number>;
+  /** the platform's id of the author; equal to the channel's externalAccountId for the channel's own comments */
+  authorId?: string | null;
+  /** hidden by the account (where the platform reports it) */
+  hidden?: boolean;
 }
 
 export interface ProviderPostAnalytics {

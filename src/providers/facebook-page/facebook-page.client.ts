@@ -18,6 +18,9 @@
  * -> user_content; 10, 200-299, 368 -> platform_rejected; a lost answer to feed/photos/videos/comments
  * -> unknown_outcome.
  */
+
+import { decodePollToken, encodePollToken, graphClient, trimBase } from '../meta-shared/graph-http.js';
+import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 import {
   type ProviderAccount,
   type ProviderAppConfig,
@@ -27,8 +30,6 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../provider.js';
-import { decodePollToken, encodePollToken, graphClient, trimBase } from '../meta-shared/graph-http.js';
-import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 
 const VIDEO_POLL_MS = 5_000;
 
@@ -204,6 +205,7 @@ export function facebookPageClient(config: ProviderAppConfig) {
           body: String(c.message ?? ''),
           authorName: (c.from as { name?: string } | undefined)?.name ?? null,
           authorHandle: null,
+          authorId: (c.from as { id?: string } | undefined)?.id ?? null,
           permalinkUrl: typeof c.permalink_url === 'string' ? c.permalink_url : null,
           providerCreatedAt: typeof c.created_time === 'string' ? new Date(c.created_time).toISOString() : null,
           metrics: {

@@ -181,7 +181,11 @@ export const SocialCommentReplyRequest = Type.Object(
   { $id: 'SocialCommentReplyRequest', additionalProperties: false },
 );
 export type ReplyRequest = Static<typeof SocialCommentReplyRequest>;
-export const SocialCommentReplyQuery = Type.Object({ channelAccountId: Type.Optional(Id) }, { additionalProperties: false });
+/** checked in the handler, so that a bad query answers invalid_public_social_comment_reply_query */
+export const SocialCommentReplyQuery = Type.Object(
+  { channelAccountId: Type.Optional(Type.String({ description: 'guard: the comment must belong to this channel account (else 404)' })) },
+  { additionalProperties: true },
+);
 
 export const SocialCommentReplyResponse = Type.Object(
   {

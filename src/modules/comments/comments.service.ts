@@ -31,7 +31,8 @@ export function capabilitiesOf(platform: string, row: { own: boolean; parent_pro
   const canReply = commentPlatform && !row.own && !(platform.startsWith('instagram') && row.parent_provider_comment_id !== null);
   return {
     canReply,
-    canHide: commentPlatform && !row.own,
+    // X hiding needs the tweet.moderate.write scope, which channels are not connected with
+    canHide: commentPlatform && !row.own && platform !== 'x',
     // Facebook and Instagram let the account delete comments on its own media; Threads and X only its own posts
     canDelete: platform === 'facebook_page' || platform.startsWith('instagram') ? true : commentPlatform && row.own,
   };

@@ -81,6 +81,10 @@ export class CommentRepliesService {
           : `${row.platform} does not support replies to this comment${row.parent_provider_comment_id ? ' (replies to replies are not possible there)' : ''}.`,
         details: { platform: row.platform },
       });
+    const dryRun = req.dryRun ?? true;
+    if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
+    if (!dryRun && !this.deps.config.gateOpen('SERVICE_PROVIDER_COMMENT_REPLY_ENABLED'))
+      throw new AppError('provider_comment_reply_disabled');
     const body = req.body.trim();
     const { channel, provider, ctx } = await resolveChannelContext(this.channels, organizationId, row.channel_account_id);
     const max = provider.capability.maxTextLength;
@@ -93,7 +97,7 @@ export class CommentRepliesService {
     if (!provider.capability.plugNames.includes('reply'))
       throw new AppError('provider_comment_reply_unsupported', { details: { platform: row.platform } });
 
-    if (req.dryRun ?? true) {
+    if (dryRun) {
       return {
         mode: 'dry_run',
         reply: { replyId: null, body, providerCommentId: null, state: 'would_post', error: null },
@@ -101,9 +105,6 @@ export class CommentRepliesService {
         budget: await this.budget(row),
       };
     }
-    if (!this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
-    if (!this.deps.config.gateOpen('SERVICE_PROVIDER_COMMENT_REPLY_ENABLED')) throw new AppError('provider_comment_reply_disabled');
-
     // an earlier reply with a lost answer is settled first by reading the thread
     if (row.reply_status === 'needs_reconciliation') await this.reconcile(row, provider, ctx);
 

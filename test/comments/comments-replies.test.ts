@@ -125,8 +125,8 @@ describe('comment replies and moderation', () => {
     assert.equal(h.x.state.tweets.get(ok.body.reply.providerCommentId)?.inReplyToId, c!.providerCommentId);
   });
 
-  it('hide and unhide on Facebook, Instagram, Threads and X', async () => {
-    for (const platform of ['facebook_page', 'instagram_business', 'threads', 'x'] as const) {
+  it('hide and unhide on Facebook, Instagram and Threads', async () => {
+    for (const platform of ['facebook_page', 'instagram_business', 'threads'] as const) {
       const p = await publishedPost(h, platform);
       audienceComment(h, p, `spam on ${platform}`);
       const [c] = await synced(p);

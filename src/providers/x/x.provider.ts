@@ -14,8 +14,8 @@ import {
 } from '../provider.js';
 import { XClient, type XTokenResponse } from './x.client.js';
 import { mediaFailed, mediaStatus, uploadMedia } from './x.media.js';
-import { X_CAPABILITY, X_SCOPES, X_VALIDATION_RULES } from './x.rules.js';
 import { listConversation, runXTool } from './x.reads.js';
+import { X_CAPABILITY, X_SCOPES, X_VALIDATION_RULES } from './x.rules.js';
 
 export interface XProviderOptions {
   /** lower bound for the wait the engine is told before polling media processing */
@@ -261,6 +261,10 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
 
     listComments(ctx, input) {
       return listConversation(client, ctx, input);
+    },
+
+    async hideComment(ctx, input) {
+      await client.hideReply(ctx.accessToken, input.providerCommentId, input.hidden, ctx.signal);
     },
 
     async fetchPostAnalytics(ctx, input) {

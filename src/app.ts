@@ -32,6 +32,8 @@ import { webhooksModule } from './modules/webhooks/webhooks.module.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 // engagement: import its module here
+import { commentsModule } from './modules/comments/comments.module.js';
+import { registerCommentRoutes } from './modules/comments/comments.routes.js';
 // analytics
 import { analyticsModule } from './modules/analytics/analytics.module.js';
 import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
@@ -133,6 +135,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await registerWebhookRoutes(app, deps, webhooksModule(deps));
 
   // engagement: register its routes here
+  registerCommentRoutes(app, commentsModule(deps));
   // analytics
   registerAnalyticsRoutes(app, analyticsModule(deps));
 

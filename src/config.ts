@@ -222,6 +222,12 @@ export const EnvSchema = Type.Object({
   SERVICE_WEBHOOK_RETENTION_DAYS: Int(30, 'Webhooks: days delivery payloads and attempts are kept (pruned daily).', 1),
 
   // engagement: its settings go here
+  SERVICE_LLM_BASE_URL: Str(
+    'Reply drafts: base URL of an OpenAI-compatible API (POST {base}/chat/completions), e.g. https://api.openai.com/v1.',
+  ),
+  SERVICE_LLM_API_KEY: Str('Reply drafts: bearer key of that API (never logged).'),
+  SERVICE_LLM_MODEL: Str('Reply drafts: model name sent to the chat completions endpoint.'),
+  SERVICE_LLM_TIMEOUT_MS: Int(20_000, 'Reply drafts: timeout of one chat completions call.', 100, 120_000),
   // analytics
   SERVICE_ANALYTICS_SYNC_CRON: Str(
     'Analytics: cron (UTC) of the sweep that reads published posts 1 h, 24 h and 7 d after publishing.',

@@ -264,6 +264,10 @@ export interface ProviderComment {
   permalinkUrl: string | null;
   providerCreatedAt: string | null;
   metrics: Record<string, number>;
+  /** the platform's id of the author; equal to the channel's externalAccountId for the channel's own comments */
+  authorId?: string | null;
+  /** hidden by the account (where the platform reports it) */
+  hidden?: boolean;
 }
 
 export interface ProviderPostAnalytics {
@@ -290,7 +294,10 @@ export interface SocialProvider {
     ctx: ProviderCallContext,
     input: { providerPostId: string; text: string; replyToCommentId?: string },
   ): Promise<{ providerCommentId: string }>;
+  /** the post's comments (replies included, flat, each with its parent), following the platform's pagination up to limit */
   listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }): Promise<ProviderComment[]>;
+  /** hides (or shows again) a comment on the account's post; absent where the platform has no such call */
+  hideComment?(ctx: ProviderCallContext, input: { providerCommentId: string; providerPostId: string; hidden: boolean }): Promise<void>;
 
   fetchPostAnalytics(ctx: ProviderCallContext, input: { providerPostId: string }): Promise<ProviderPostAnalytics>;
 

@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform, ProviderAppConfig } from '../providers/provider.js';
 import { FailureQueue, SimulatorLedger } from './simulator-kit.js';
+import { registerCommentControl } from './sandbox-control.comments.js';
 import { SANDBOX_PREFIX, type SandboxFamily } from './sandbox-urls.js';
 import { GoogleSimulatorState, googleSimulatorPlugin } from './simulators/google.simulator.js';
 import { MetaSimState, metaSimulatorPlugin } from './simulators/meta.simulator.js';
@@ -92,6 +93,7 @@ export async function registerSandbox(app: FastifyInstance, configs: Record<Plat
       ledger: ledgers.x,
       failures: failures.x,
     });
+    registerCommentControl(scope, { meta, x, google });
   });
   return { meta, google, pinterest, tiktok, x, ledgers, failures };
 }

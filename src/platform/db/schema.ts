@@ -10,6 +10,7 @@ import type { AutomationTables } from '../../modules/automations/automations.tab
 import type { ColumnType, Generated } from 'kysely';
 import type { AuthTables } from '../../modules/identity/auth.tables.js';
 import type { EventTables } from '../events/event-types.js';
+import type { CommentTables } from '../../modules/comments/comments.tables.js';
 import type { WebhookTables } from '../../modules/webhooks/webhooks.tables.js';
 import type { BatchTables } from '../../modules/batches/batches.tables.js';
 import type { AnalyticsTables } from '../../modules/analytics/analytics.tables.js';
@@ -130,6 +131,7 @@ export interface Database
     WebhookTables,
 
     // engagement: add its tables interface here
+    CommentTables,
     // analytics
     AnalyticsTables,
 

@@ -18,6 +18,10 @@
  * -> user_content; 10, 200-299, 368 -> platform_rejected; a lost answer to feed/photos/videos/comments
  * -> unknown_outcome.
  */
+
+import { graphList } from '../meta-shared/graph-comments.js';
+import { decodePollToken, encodePollToken, graphClient, trimBase } from '../meta-shared/graph-http.js';
+import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 import {
   type ProviderAccount,
   type ProviderAppConfig,
@@ -27,8 +31,6 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../provider.js';
-import { decodePollToken, encodePollToken, graphClient, trimBase } from '../meta-shared/graph-http.js';
-import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 
 const VIDEO_POLL_MS = 5_000;
 
@@ -190,20 +192,28 @@ export function facebookPageClient(config: ProviderAppConfig) {
     },
 
     async listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }) {
-      const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(`${api}/${input.providerPostId}/comments`, ctx, {
-        fields: 'id,message,from{id,name},created_time,permalink_url,like_count,comment_count,parent{id}',
-        filter: 'stream',
-        order: 'reverse_chronological',
-        limit: input.limit,
-        since: input.since ? Math.floor(Date.parse(input.since) / 1000) : undefined,
-      });
-      return (res.data ?? []).map(
+      // filter=stream lists replies too (each with its parent), so one paginated edge gives the whole thread
+      const data = await graphList(
+        graph,
+        `${api}/${input.providerPostId}/comments`,
+        ctx,
+        {
+          fields: 'id,message,from{id,name},created_time,permalink_url,like_count,comment_count,parent{id},is_hidden',
+          filter: 'stream',
+          order: 'chronological',
+          since: input.since ? Math.floor(Date.parse(input.since) / 1000) : undefined,
+        },
+        input.limit,
+      );
+      return data.map(
         (c): ProviderComment => ({
           providerCommentId: String(c.id),
           parentProviderCommentId: (c.parent as { id?: string } | undefined)?.id ?? null,
           body: String(c.message ?? ''),
           authorName: (c.from as { name?: string } | undefined)?.name ?? null,
           authorHandle: null,
+          authorId: (c.from as { id?: string } | undefined)?.id ?? null,
+          hidden: typeof c.is_hidden === 'boolean' ? c.is_hidden : undefined,
           permalinkUrl: typeof c.permalink_url === 'string' ? c.permalink_url : null,
           providerCreatedAt: typeof c.created_time === 'string' ? new Date(c.created_time).toISOString() : null,
           metrics: {
@@ -212,6 +222,10 @@ export function facebookPageClient(config: ProviderAppConfig) {
           },
         }),
       );
+    },
+
+    async hideComment(ctx: ProviderCallContext, input: { providerCommentId: string; hidden: boolean }) {
+      await graph.post(`${api}/${input.providerCommentId}`, ctx, { is_hidden: input.hidden }, true);
     },
 
     async insights(ctx: ProviderCallContext, postId: string) {

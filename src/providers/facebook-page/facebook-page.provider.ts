@@ -23,6 +23,7 @@ export function createFacebookPageProvider(config: ProviderAppConfig): SocialPro
     fetchPermalink: (ctx, id) => client.permalink(ctx, id),
     postComment: (ctx, input) => client.postComment(ctx, input),
     listComments: (ctx, input) => client.listComments(ctx, input),
+    hideComment: (ctx, input) => client.hideComment(ctx, input),
     fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
     async runTool(ctx, toolName, input) {
       if (toolName === 'pageProfile') return [await client.profile(ctx)];

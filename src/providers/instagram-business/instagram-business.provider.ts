@@ -19,6 +19,7 @@ export function createInstagramBusinessProvider(config: ProviderAppConfig): Soci
     fetchPermalink: (ctx, id) => client.content.fetchPermalink(ctx, id),
     postComment: (ctx, input) => client.content.postComment(ctx, input),
     listComments: (ctx, input) => client.content.listComments(ctx, input),
+    hideComment: (ctx, input) => client.content.hideComment(ctx, input),
     fetchPostAnalytics: (ctx, input) => client.content.fetchPostAnalytics(ctx, input),
     async runTool(ctx, toolName, input) {
       if (toolName === 'pageProfile') return [await client.profile(ctx)];

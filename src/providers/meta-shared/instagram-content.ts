@@ -24,6 +24,7 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../provider.js';
+import { graphList } from './graph-comments.js';
 import { decodePollToken, encodePollToken, type GraphClient, type GraphParams } from './graph-http.js';
 
 type Stage =
@@ -208,25 +209,37 @@ export function instagramContent(deps: InstagramContentDeps) {
     },
 
     async listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }) {
-      const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(`${apiBase}/${input.providerPostId}/comments`, ctx, {
-        fields: 'id,text,username,timestamp,like_count,parent_id',
-        limit: input.limit,
-      });
+      // top-level comments from /{media-id}/comments, then each one's /{comment-id}/replies, up to limit
+      const fields = 'id,text,username,timestamp,like_count,parent_id,from{id,username},hidden';
       const since = input.since ? Date.parse(input.since) : null;
-      return (res.data ?? [])
-        .filter((c) => since === null || Date.parse(String(c.timestamp)) >= since)
-        .map(
-          (c): ProviderComment => ({
-            providerCommentId: String(c.id),
-            parentProviderCommentId: typeof c.parent_id === 'string' ? c.parent_id : null,
-            body: String(c.text ?? ''),
-            authorName: null,
-            authorHandle: typeof c.username === 'string' ? c.username : null,
-            permalinkUrl: null,
-            providerCreatedAt: typeof c.timestamp === 'string' ? new Date(c.timestamp).toISOString() : null,
-            metrics: { likes: Number(c.like_count ?? 0) },
-          }),
-        );
+      const keep = (c: Record<string, unknown>) => since === null || Date.parse(String(c.timestamp)) >= since;
+      const top = await graphList(graph, `${apiBase}/${input.providerPostId}/comments`, ctx, { fields }, input.limit);
+      const rows: Array<Record<string, unknown>> = [];
+      for (const c of top) {
+        if (rows.length >= input.limit) break;
+        if (keep(c)) rows.push(c);
+        if (rows.length >= input.limit) break;
+        const replies = await graphList(graph, `${apiBase}/${String(c.id)}/replies`, ctx, { fields }, input.limit - rows.length);
+        for (const r of replies) if (keep(r)) rows.push({ ...r, parent_id: r.parent_id ?? c.id });
+      }
+      return rows.slice(0, input.limit).map(
+        (c): ProviderComment => ({
+          providerCommentId: String(c.id),
+          parentProviderCommentId: typeof c.parent_id === 'string' ? c.parent_id : null,
+          body: String(c.text ?? ''),
+          authorName: null,
+          authorHandle: typeof c.username === 'string' ? c.username : null,
+          authorId: (c.from as { id?: string } | undefined)?.id ?? null,
+          hidden: typeof c.hidden === 'boolean' ? c.hidden : undefined,
+          permalinkUrl: null,
+          providerCreatedAt: typeof c.timestamp === 'string' ? new Date(c.timestamp).toISOString() : null,
+          metrics: { likes: Number(c.like_count ?? 0) },
+        }),
+      );
+    },
+
+    async hideComment(ctx: ProviderCallContext, input: { providerCommentId: string; hidden: boolean }) {
+      await graph.post(`${apiBase}/${input.providerCommentId}`, ctx, { hide: input.hidden }, true);
     },
 
     async fetchPostAnalytics(ctx: ProviderCallContext, input: { providerPostId: string }): Promise<ProviderPostAnalytics> {

@@ -14,6 +14,11 @@
  * user_content; 10, 200-299 -> platform_rejected; container ERROR (error_message such as
  * FAILED_DOWNLOADING_VIDEO) -> user_content; a lost answer to threads_publish -> unknown_outcome.
  */
+
+import { graphList } from '../meta-shared/graph-comments.js';
+import { parseGraphError } from '../meta-shared/graph-errors.js';
+import { decodePollToken, encodePollToken, type GraphParams, graphClient, trimBase } from '../meta-shared/graph-http.js';
+import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 import {
   type ProviderAccount,
   type ProviderAppConfig,
@@ -24,9 +29,6 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../provider.js';
-import { decodePollToken, encodePollToken, type GraphParams, graphClient, trimBase } from '../meta-shared/graph-http.js';
-import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
-import { parseGraphError } from '../meta-shared/graph-errors.js';
 
 type Stage = { stage: 'children'; children: string[]; text: string; opts: GraphParams } | { stage: 'container'; id: string };
 
@@ -225,26 +227,39 @@ export function threadsClient(config: ProviderAppConfig) {
     },
 
     async replies(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }) {
-      const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(`${api}/${input.providerPostId}/replies`, ctx, {
-        fields: 'id,text,username,permalink,timestamp,replied_to,has_replies',
-        reverse: 'false',
-        limit: input.limit,
-      });
+      // /conversation lists every reply at any depth (flat, each with replied_to), chronologically
+      const data = await graphList(
+        graph,
+        `${api}/${input.providerPostId}/conversation`,
+        ctx,
+        {
+          fields: 'id,text,username,permalink,timestamp,replied_to,is_reply_owned_by_me,hide_status,has_replies',
+          reverse: 'false',
+        },
+        input.limit,
+      );
       const since = input.since ? Date.parse(input.since) : null;
-      return (res.data ?? [])
+      return data
         .filter((r) => since === null || Date.parse(String(r.timestamp)) >= since)
-        .map(
-          (r): ProviderComment => ({
+        .map((r): ProviderComment => {
+          const parent = (r.replied_to as { id?: string } | undefined)?.id ?? null;
+          return {
             providerCommentId: String(r.id),
-            parentProviderCommentId: (r.replied_to as { id?: string } | undefined)?.id ?? null,
+            parentProviderCommentId: parent === input.providerPostId ? null : parent,
             body: String(r.text ?? ''),
             authorName: null,
             authorHandle: typeof r.username === 'string' ? r.username : null,
+            authorId: r.is_reply_owned_by_me === true ? ctx.externalAccountId : null,
+            hidden: typeof r.hide_status === 'string' ? r.hide_status === 'HIDDEN' : undefined,
             permalinkUrl: typeof r.permalink === 'string' ? r.permalink : null,
             providerCreatedAt: typeof r.timestamp === 'string' ? new Date(r.timestamp).toISOString() : null,
             metrics: {},
-          }),
-        );
+          };
+        });
+    },
+
+    async manageReply(ctx: ProviderCallContext, input: { providerCommentId: string; hidden: boolean }) {
+      await graph.post(`${api}/${input.providerCommentId}/manage_reply`, ctx, { hide: input.hidden }, true);
     },
 
     async insights(ctx: ProviderCallContext, id: string) {

@@ -19,6 +19,7 @@ export function createThreadsProvider(config: ProviderAppConfig): SocialProvider
     fetchPermalink: (ctx, id) => client.permalink(ctx, id),
     postComment: (ctx, input) => client.reply(ctx, input),
     listComments: (ctx, input) => client.replies(ctx, input),
+    hideComment: (ctx, input) => client.manageReply(ctx, input),
     fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
     async runTool(ctx, toolName, input) {
       if (toolName === 'pageProfile') return [await client.profile(ctx)];

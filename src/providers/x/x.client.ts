@@ -187,4 +187,16 @@ export class XClient {
       signal,
     });
   }
+
+  /** Hides (or shows) a reply in a conversation the user started (needs tweet.moderate.write). */
+  hideReply(token: string, tweetId: string, hidden: boolean, signal?: AbortSignal) {
+    return this.send<{ data: { hidden: boolean } }>({
+      method: 'PUT',
+      url: this.apiUrl(`/2/tweets/${encodeURIComponent(tweetId)}/hidden`),
+      headers: { authorization: `Bearer ${token}` },
+      json: { hidden },
+      idempotent: true,
+      signal,
+    });
+  }
 }

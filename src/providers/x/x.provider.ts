@@ -263,6 +263,10 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
       return listConversation(client, ctx, input);
     },
 
+    async hideComment(ctx, input) {
+      await client.hideReply(ctx.accessToken, input.providerCommentId, input.hidden, ctx.signal);
+    },
+
     async fetchPostAnalytics(ctx, input) {
       const res = await client.get<{
         data?: { public_metrics?: Record<string, number> };

@@ -70,6 +70,7 @@ export async function listConversation(
         body: t.text,
         authorName: author?.name ?? null,
         authorHandle: author?.username ?? null,
+        authorId: t.author_id ?? null,
         permalinkUrl: author ? `https://x.com/${author.username}/status/${t.id}` : `https://x.com/i/web/status/${t.id}`,
         providerCreatedAt: t.created_at ?? null,
         metrics: { ...(t.public_metrics ?? {}) },

@@ -16,6 +16,7 @@
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { registerMetaCommentRoutes } from './meta/sim-comments.routes.js';
 import { registerMetaOAuthRoutes } from './meta/sim-oauth.routes.js';
 import { registerMetaReadRoutes } from './meta/sim-read.routes.js';
 import { MetaSimState } from './meta/sim-state.js';
@@ -107,6 +108,7 @@ export const metaSimulatorPlugin: FastifyPluginAsync<MetaSimulatorOptions> = asy
   for (const host of hosts) {
     registerMetaWriteRoutes(app, ctx, host.family, host.prefix, 'video' in host ? host.video : undefined);
     registerMetaReadRoutes(app, ctx, host.family, host.prefix);
+    registerMetaCommentRoutes(app, ctx, host.family, host.prefix);
   }
 };
 

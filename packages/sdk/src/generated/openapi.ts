@@ -1140,6 +1140,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/social-comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List synced comments of the organization (filters, cursor pagination) */
+        get: operations["listSocialComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-comments/{socialCommentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One synced comment */
+        get: operations["getSocialComment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-comments/{socialCommentId}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hide (hidden: true) or show again (hidden: false) a comment on the platform */
+        post: operations["hideSocialComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-comments/{socialCommentId}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a comment through the platform (dryRun default true; Idempotency-Key prevents a second post)
+         * @description A reply whose platform answer was lost is answered with mode needs_reconciliation and is settled by reading the thread (on the next sync or reply call), never by posting again. The same request retried with the same Idempotency-Key header answers the first attempt.
+         */
+        post: operations["replyToSocialComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-comments/reply-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Draft a reply with the configured language model (dryRun default true answers the prompt) */
+        post: operations["draftSocialCommentReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-comments/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sync one post's comments through the platform's comment API (dryRun default true) */
+        post: operations["syncSocialComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-comments/sync-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sync the comments of a brand's (or profile's) most recent published posts; failures are reported per target */
+        post: operations["syncProfileSocialComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-deliveries/{deliveryId}/redeliver": {
         parameters: {
             query?: never;
@@ -1510,6 +1632,61 @@ export interface components {
         ProviderAnalyticsSyncResponse: {
             mode: "dry_run" | "stored";
             snapshot: components["schemas"]["AnalyticsSnapshot"];
+        };
+        SocialComment: {
+            authorHandle: string | null;
+            authorName: string | null;
+            body: string;
+            brandId: string | null;
+            /** @description What the platform lets the channel do with this comment. */
+            capabilities: {
+                canDelete: boolean;
+                canHide: boolean;
+                canReply: boolean;
+            };
+            channelAccountId: string;
+            /** Format: date-time */
+            createdAt: string;
+            draft: {
+                /** Format: date-time */
+                createdAt: string;
+                reply: string;
+            } | null;
+            /** @description hidden on the platform through the hide route */
+            hidden: boolean;
+            /** @description written by the channel itself (a reply of ours or the account owner) */
+            isOwn: boolean;
+            /** Format: date-time */
+            lastSyncedAt: string;
+            /** @description platform counters (likes, replies) as last synced */
+            metrics: {
+                [key: string]: unknown;
+            };
+            organizationId: string;
+            parentProviderCommentId: string | null;
+            permalinkUrl: string | null;
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            postTargetId: string | null;
+            providerCommentId: string;
+            providerCreatedAt: string | null;
+            providerPostId: string;
+            replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
+            /** @description sc_<ULID> */
+            socialCommentId: string;
+            status: "needs_reply" | "replied" | "drafted";
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SocialCommentSyncItem: {
+            authorHandle: string | null;
+            authorName: string | null;
+            body: string;
+            change: "create" | "update" | "unchanged";
+            isOwn: boolean;
+            parentProviderCommentId: string | null;
+            providerCommentId: string;
+            providerCreatedAt: string | null;
+            socialCommentId: string | null;
         };
         ToolError: {
             error: {
@@ -10598,6 +10775,996 @@ export interface operations {
             };
             /** @description Error codes: publishing_profile_not_found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listSocialComments: {
+        parameters: {
+            query?: {
+                brandId?: string;
+                channelAccountId?: string;
+                /** @description Opaque cursor from a previous page (nextCursor). */
+                cursor?: string;
+                /** @description Page size (1-100, default 50). */
+                limit?: number;
+                postTargetId?: string;
+                providerPostId?: string;
+                replyStatus?: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
+                status?: "needs_reply" | "replied" | "drafted";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SocialComment"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSocialComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description sc_<ULID> */
+                socialCommentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        authorHandle: string | null;
+                        authorName: string | null;
+                        body: string;
+                        brandId: string | null;
+                        /** @description What the platform lets the channel do with this comment. */
+                        capabilities: {
+                            canDelete: boolean;
+                            canHide: boolean;
+                            canReply: boolean;
+                        };
+                        channelAccountId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        draft: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            reply: string;
+                        } | null;
+                        /** @description hidden on the platform through the hide route */
+                        hidden: boolean;
+                        /** @description written by the channel itself (a reply of ours or the account owner) */
+                        isOwn: boolean;
+                        /** Format: date-time */
+                        lastSyncedAt: string;
+                        /** @description platform counters (likes, replies) as last synced */
+                        metrics: {
+                            [key: string]: unknown;
+                        };
+                        organizationId: string;
+                        parentProviderCommentId: string | null;
+                        permalinkUrl: string | null;
+                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                        postTargetId: string | null;
+                        providerCommentId: string;
+                        providerCreatedAt: string | null;
+                        providerPostId: string;
+                        replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
+                        /** @description sc_<ULID> */
+                        socialCommentId: string;
+                        status: "needs_reply" | "replied" | "drafted";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: social_comment_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    hideSocialComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description sc_<ULID> */
+                socialCommentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true hides the comment on the platform, false shows it again */
+                    hidden: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        authorHandle: string | null;
+                        authorName: string | null;
+                        body: string;
+                        brandId: string | null;
+                        /** @description What the platform lets the channel do with this comment. */
+                        capabilities: {
+                            canDelete: boolean;
+                            canHide: boolean;
+                            canReply: boolean;
+                        };
+                        channelAccountId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        draft: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            reply: string;
+                        } | null;
+                        /** @description hidden on the platform through the hide route */
+                        hidden: boolean;
+                        /** @description written by the channel itself (a reply of ours or the account owner) */
+                        isOwn: boolean;
+                        /** Format: date-time */
+                        lastSyncedAt: string;
+                        /** @description platform counters (likes, replies) as last synced */
+                        metrics: {
+                            [key: string]: unknown;
+                        };
+                        organizationId: string;
+                        parentProviderCommentId: string | null;
+                        permalinkUrl: string | null;
+                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                        postTargetId: string | null;
+                        providerCommentId: string;
+                        providerCreatedAt: string | null;
+                        providerPostId: string;
+                        replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
+                        /** @description sc_<ULID> */
+                        socialCommentId: string;
+                        status: "needs_reply" | "replied" | "drafted";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: social_comment_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: channel_account_not_connected. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_request_failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    replyToSocialComment: {
+        parameters: {
+            query?: {
+                /** @description guard: the comment must belong to this channel account (else 404) */
+                channelAccountId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description sc_<ULID> */
+                socialCommentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    brandId: string;
+                    /** @default true */
+                    dryRun?: boolean;
+                    organizationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        budget: {
+                            limit: number;
+                            name: string;
+                            remaining: number | null;
+                            window: string;
+                        } | null;
+                        comment: components["schemas"]["SocialComment"];
+                        mode: "dry_run" | "replied" | "needs_reconciliation" | "failed";
+                        reply: {
+                            body: string;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            providerCommentId: string | null;
+                            replyId: string | null;
+                            state: "would_post" | "posted" | "failed" | "needs_reconciliation";
+                        };
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_social_comment_reply_request, invalid_public_social_comment_reply_query, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_comment_reply_disabled, social_comment_write_disabled, public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: social_comment_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: channel_account_not_connected. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_comment_reply_unsupported. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_request_failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftSocialCommentReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandId?: string;
+                    brandName?: string;
+                    commentText: string;
+                    /** @default true */
+                    dryRun?: boolean;
+                    maxCharacters?: number;
+                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                    postText?: string;
+                    productName?: string;
+                    productUrl?: string;
+                    /** @description store the draft on this comment (status drafted) */
+                    socialCommentId?: string;
+                    socialContext?: string;
+                    tone?: "helpful" | "friendly" | "concise" | "premium" | "supportive";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            constraints: {
+                                maxCharacters: number;
+                                platform: string;
+                                tone: string;
+                            };
+                            prompt: {
+                                system: string;
+                                user: string;
+                            };
+                            reply: string;
+                        };
+                        /** @enum {string} */
+                        mode: "dry_run";
+                        requiredEnv: string[];
+                    } | {
+                        draft: {
+                            constraints: {
+                                maxCharacters: number;
+                                platform: string;
+                                tone: string;
+                            };
+                            prompt: {
+                                system: string;
+                                user: string;
+                            };
+                            reply: string;
+                        };
+                        /** @enum {string} */
+                        mode: "drafted";
+                        socialCommentId?: string;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_comment_reply_draft_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: social_comment_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_request_failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    syncSocialComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandId: string;
+                    channelAccountId: string;
+                    /** @default true */
+                    dryRun?: boolean;
+                    /** @default 50 */
+                    limit?: number;
+                    organizationId: string;
+                    platform: "facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x";
+                    postTargetId?: string | null;
+                    providerPostId: string;
+                    /** Format: date-time */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: components["schemas"]["SocialCommentSyncItem"][];
+                        created: number;
+                        fetched: number;
+                        mode: "dry_run" | "synced";
+                        updated: number;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: brand_not_found, channel_account_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: channel_account_not_connected. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_request_failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    syncProfileSocialComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandId: string;
+                    /** @default 50 */
+                    commentsPerPost?: number;
+                    /** @default true */
+                    dryRun?: boolean;
+                    organizationId: string;
+                    profileId?: string;
+                    /** @default 8 */
+                    targetLimit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created: number;
+                        fetched: number;
+                        mode: "dry_run" | "synced";
+                        targets: {
+                            channelAccountId: string;
+                            created: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            fetched: number;
+                            ok: boolean;
+                            platform: string;
+                            postTargetId: string;
+                            providerPostId: string;
+                            updated: number;
+                        }[];
+                        updated: number;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: brand_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

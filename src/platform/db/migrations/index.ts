@@ -19,6 +19,7 @@ import * as m0008 from './0008-batches.js';
 import * as m0009 from './0009-webhooks.js';
 
 // engagement: import its migration here
+import * as m0010 from './0010-comments.js';
 // analytics
 import * as m0012 from './0012-analytics.js';
 
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0009-webhooks': m0009,
 
   // engagement: register its migration here
+  '0010-comments': m0010,
   // analytics
   '0012-analytics': m0012,
 

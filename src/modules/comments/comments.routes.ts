@@ -1,0 +1,215 @@
+/** Social comment routes (ROUTES.md, Analytics and engagement). */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../../http/public-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { AppError } from '../../platform/errors.js';
+import type { CommentsModule } from './comments.module.js';
+import {
+  COMMENT_SCHEMAS,
+  CommentParams,
+  CommentReplyDraftRequest,
+  CommentReplyDraftResponse,
+  SocialComment,
+  SocialCommentHideRequest,
+  SocialCommentList,
+  SocialCommentListQuery,
+  SocialCommentProfileSyncRequest,
+  SocialCommentProfileSyncResponse,
+  SocialCommentReplyQuery,
+  SocialCommentReplyRequest,
+  SocialCommentReplyResponse,
+  SocialCommentSyncRequest,
+  SocialCommentSyncResponse,
+} from './comments.schemas.js';
+
+const security = [{ publicBearer: [] }];
+const tags = ['Social comments'];
+
+export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule): void {
+  for (const s of COMMENT_SCHEMAS) root.addSchema(s);
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const svc = m.service;
+  const org = (request: Parameters<typeof principalOf>[0]) => principalOf(request).organizationId;
+
+  app.get(
+    '/v1/social-comments',
+    {
+      config: { auth: { scope: 'comments:read' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'listSocialComments',
+        tags,
+        summary: 'List synced comments of the organization (filters, cursor pagination)',
+        security,
+        querystring: SocialCommentListQuery,
+        response: { 200: SocialCommentList, ...errorResponses('invalid_request', ...PUBLIC_AUTH_ERRORS) },
+      },
+    },
+    async (request) => svc.list(org(request), request.query),
+  );
+
+  app.post(
+    '/v1/social-comments/sync',
+    {
+      config: { auth: { scope: 'comments:write' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'syncSocialComments',
+        tags,
+        summary: "Sync one post's comments through the platform's comment API (dryRun default true)",
+        security,
+        body: SocialCommentSyncRequest,
+        response: {
+          200: SocialCommentSyncResponse,
+          ...errorResponses(
+            'invalid_request',
+            'social_comment_write_disabled',
+            'brand_not_found',
+            'channel_account_not_found',
+            'channel_account_not_connected',
+            'provider_rate_limited',
+            'provider_request_failed',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => svc.sync(org(request), request.body),
+  );
+
+  app.post(
+    '/v1/social-comments/sync-profile',
+    {
+      config: { auth: { scope: 'comments:write' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'syncProfileSocialComments',
+        tags,
+        summary: "Sync the comments of a brand's (or profile's) most recent published posts; failures are reported per target",
+        security,
+        body: SocialCommentProfileSyncRequest,
+        response: {
+          200: SocialCommentProfileSyncResponse,
+          ...errorResponses('invalid_request', 'social_comment_write_disabled', 'brand_not_found', ...PUBLIC_AUTH_ERRORS),
+        },
+      },
+    },
+    async (request) => svc.syncProfile(org(request), request.body),
+  );
+
+  app.get(
+    '/v1/social-comments/:socialCommentId',
+    {
+      config: { auth: { scope: 'comments:read' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'getSocialComment',
+        tags,
+        summary: 'One synced comment',
+        security,
+        params: CommentParams,
+        response: { 200: SocialComment, ...errorResponses('invalid_request', 'social_comment_not_found', ...PUBLIC_AUTH_ERRORS) },
+      },
+    },
+    async (request) => svc.get(org(request), request.params.socialCommentId),
+  );
+
+  app.post(
+    '/v1/social-comments/:socialCommentId/reply',
+    {
+      config: { auth: { scope: 'comments:write' }, validationCode: 'invalid_public_social_comment_reply_request' },
+      schema: {
+        operationId: 'replyToSocialComment',
+        tags,
+        summary: 'Reply to a comment through the platform (dryRun default true; Idempotency-Key prevents a second post)',
+        description:
+          'A reply whose platform answer was lost is answered with mode needs_reconciliation and is settled by reading the thread (on the next sync or reply call), never by posting again. The same request retried with the same Idempotency-Key header answers the first attempt.',
+        security,
+        params: CommentParams,
+        querystring: SocialCommentReplyQuery,
+        body: SocialCommentReplyRequest,
+        response: {
+          200: SocialCommentReplyResponse,
+          ...errorResponses(
+            'invalid_public_social_comment_reply_request',
+            'invalid_public_social_comment_reply_query',
+            'provider_comment_reply_unsupported',
+            'provider_comment_reply_disabled',
+            'social_comment_write_disabled',
+            'social_comment_not_found',
+            'channel_account_not_connected',
+            'provider_rate_limited',
+            'provider_request_failed',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const query = request.query as Record<string, unknown>;
+      const unknown = Object.keys(query).filter((k) => k !== 'channelAccountId');
+      const guard = query.channelAccountId;
+      if (unknown.length > 0 || (guard !== undefined && (typeof guard !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(guard))))
+        throw new AppError('invalid_public_social_comment_reply_query', {
+          message: 'The only query parameter is channelAccountId (a channel account id).',
+          fields: [{ path: [unknown[0] ?? 'channelAccountId'], source: 'query' }],
+        });
+      const key = request.headers['idempotency-key'];
+      return m.replies.reply(org(request), request.params.socialCommentId, request.body, {
+        channelAccountId: request.query.channelAccountId,
+        idempotencyKey: Array.isArray(key) ? key[0] : key,
+      });
+    },
+  );
+
+  app.post(
+    '/v1/social-comments/:socialCommentId/hide',
+    {
+      config: { auth: { scope: 'comments:write' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'hideSocialComment',
+        tags,
+        summary: 'Hide (hidden: true) or show again (hidden: false) a comment on the platform',
+        security,
+        params: CommentParams,
+        body: SocialCommentHideRequest,
+        response: {
+          200: SocialComment,
+          ...errorResponses(
+            'invalid_request',
+            'social_comment_write_disabled',
+            'social_comment_not_found',
+            'channel_account_not_connected',
+            'provider_rate_limited',
+            'provider_request_failed',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => m.replies.hide(org(request), request.params.socialCommentId, request.body.hidden),
+  );
+
+  app.post(
+    '/v1/social-comments/reply-drafts',
+    {
+      config: { auth: { scope: 'comments:read' }, validationCode: 'invalid_public_comment_reply_draft_request' },
+      schema: {
+        operationId: 'draftSocialCommentReply',
+        tags,
+        summary: 'Draft a reply with the configured language model (dryRun default true answers the prompt)',
+        security,
+        body: CommentReplyDraftRequest,
+        response: {
+          200: CommentReplyDraftResponse,
+          ...errorResponses(
+            'invalid_public_comment_reply_draft_request',
+            'social_comment_not_found',
+            'social_comment_write_disabled',
+            'provider_rate_limited',
+            'provider_request_failed',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => m.drafts.draft(org(request), request.body),
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * Audience activity on the Meta simulator: comments (Facebook, Instagram) and replies (Threads)
+ * written by people other than the account, as the sandbox control route and tests add them. The
+ * adapters then see them through the platforms' own comment-listing APIs.
+ */
+import type { MetaSimState, SimPost } from './sim-state.js';
+
+export interface AudienceComment {
+  postId: string;
+  body: string;
+  authorName?: string;
+  authorHandle?: string;
+  parentId?: string | null;
+}
+
+/** Adds an audience comment; answers its id, or null when the post (or parent) is unknown. */
+export function addAudienceComment(state: MetaSimState, input: AudienceComment): string | null {
+  const post = state.get(input.postId);
+  if (post?.kind !== 'post') return null;
+  const handle = input.authorHandle ?? 'sandbox_fan';
+  if (post.platform === 'threads') {
+    const replyTo = input.parentId ?? post.id;
+    const target = state.get(replyTo);
+    if (target?.kind !== 'post') return null;
+    const reply: SimPost = {
+      kind: 'post',
+      id: state.nextId(),
+      platform: 'threads',
+      ownerId: `audience:${handle}`,
+      text: input.body,
+      mediaCount: 0,
+      mediaType: 'TEXT_POST',
+      permalink: `https://www.threads.net/@${handle}/post/${state.nextId()}`,
+      createdAt: state.now(),
+      replyToId: replyTo,
+      videoState: null,
+      readyAt: null,
+      stats: post.stats,
+    };
+    state.put(reply);
+    return reply.id;
+  }
+  if (input.parentId) {
+    const parent = state.get(input.parentId);
+    if (parent?.kind !== 'comment' || parent.postId !== post.id) return null;
+  }
+  const created = state.put({
+    kind: 'comment',
+    id: post.platform === 'facebook_page' ? `${post.id.split('_').pop()}_${state.nextId()}` : state.nextId(),
+    postId: post.id,
+    parentId: input.parentId ?? null,
+    text: input.body,
+    authorId: `audience:${handle}`,
+    authorName: input.authorName ?? handle,
+    createdAt: state.now(),
+  });
+  return created.id;
+}
+
+/** Edits a comment's text in place (an author editing their comment). */
+export function editComment(state: MetaSimState, id: string, body: string): boolean {
+  const obj = state.get(id);
+  if (obj?.kind === 'comment') {
+    obj.text = body;
+    return true;
+  }
+  if (obj?.kind === 'post') {
+    obj.text = body;
+    return true;
+  }
+  return false;
+}

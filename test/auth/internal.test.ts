@@ -33,10 +33,10 @@ describe('internal routes through the policy table', () => {
     }
     assert.equal((await call(admin)).statusCode, 403);
     assert.equal((await call({ 'x-service-internal-token': 'wrong' })).statusCode, 403);
-    // internal-only rows refuse every non-service caller the same way
+    // no credential at all on an internal-only row: the internal token is what is missing (401)
     const none = await call({});
-    assert.equal(none.statusCode, 403);
-    assert.equal(none.json().error, 'permission_denied');
+    assert.equal(none.statusCode, 401);
+    assert.equal(none.json().error, 'internal_token_required');
   });
 
   it('scheduler enqueue: service tokens or an admin session; members refused', async () => {

@@ -312,6 +312,16 @@ describe('rss_feed automation runs', () => {
     assert.equal(batch.body.source, 'automation');
     assert.equal(batch.body.itemCount, 2);
     assert.equal(batch.body.status, 'scheduled');
+
+    // the next run continues the rotation where the first stopped instead of starting over
+    const next = await run(src.body.automationSourceId);
+    assert.equal(next.status, 'succeeded', JSON.stringify(next));
+    const titles = async (ids: string[]) =>
+      Promise.all(ids.map(async (id) => /Rotation [ABC]/.exec((await api(h, org, 'GET', `/v1/publish/jobs/${id}`)).body.text)?.[0]));
+    const firstTitles = await titles(r.output.publishJobIds);
+    const nextTitles = await titles(next.output.publishJobIds);
+    assert.equal(nextTitles.length, 2);
+    assert.deepEqual(new Set([...firstTitles, ...nextTitles]), new Set(['Rotation A', 'Rotation B', 'Rotation C']), JSON.stringify({ firstTitles, nextTitles }));
   });
 
   it('schedule mode books a free slot per item; publish mode queues the job now', async () => {

@@ -32,6 +32,8 @@ import { webhooksModule } from './modules/webhooks/webhooks.module.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 // engagement: import its module here
+import { analyticsModule } from './modules/analytics/analytics.module.js'; // analytics
+import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js'; // analytics
 
 import { automationsModule } from './modules/automations/automations.module.js';
 // automations: import its module here
@@ -128,6 +130,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   await registerWebhookRoutes(app, deps, webhooksModule(deps));
 
   // engagement: register its routes here
+  registerAnalyticsRoutes(app, analyticsModule(deps).service); // analytics
 
   // automations: register its routes here
   registerAutomationRoutes(app, deps, automationsModule(deps).service);

@@ -12,6 +12,7 @@ import type { AuthTables } from '../../modules/identity/auth.tables.js';
 import type { EventTables } from '../events/event-types.js';
 import type { WebhookTables } from '../../modules/webhooks/webhooks.tables.js';
 import type { BatchTables } from '../../modules/batches/batches.tables.js';
+import type { AnalyticsTables } from '../../modules/analytics/analytics.tables.js'; // analytics
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -129,6 +130,7 @@ export interface Database
     WebhookTables,
 
     // engagement: add its tables interface here
+    AnalyticsTables, // analytics
 
     // automations: add its tables interface here
     AutomationTables,

@@ -61,6 +61,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analytics/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List analytics snapshots, newest first; filter by brand, channel, platform, post target and capture time */
+        get: operations["listAnalyticsSnapshots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a published post's metrics from its platform; dryRun (default true) answers without storing
+         * @description Metrics the platform did not report are null. 404 channel_account_not_found / brand_not_found; 409 channel_account_not_connected when the channel needs reconnecting or the platform refuses its token; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.
+         */
+        post: operations["syncProviderAnalytics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/assets": {
         parameters: {
             query?: never;
@@ -995,6 +1032,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AnalyticsSnapshot: {
+            /** @description asnap_<ULID> */
+            analyticsSnapshotId: string;
+            brandId: string;
+            /**
+             * Format: date-time
+             * @description when the numbers were read
+             */
+            capturedAt: string;
+            channelAccountId: string;
+            /** @description normalized metric name -> value; null when the platform did not report the metric (never 0) */
+            metrics: {
+                [key: string]: number | null;
+            };
+            organizationId: string;
+            /** @description platforms with analytics sync */
+            platform: "x" | "youtube" | "facebook_page" | "pinterest";
+            postTargetId: string | null;
+            providerPostId: string;
+            source: {
+                /** @description the platform API the numbers came from, e.g. x/2, youtube/v3 */
+                apiVersion: string;
+                /** @description the platform's own metric names that were read */
+                metricNames: string[];
+            };
+        };
         AutomationRun: {
             automationRunId: string;
             automationSourceId: string;
@@ -1763,6 +1826,221 @@ export interface operations {
             };
             /** @description Error codes: internal_server_error. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAnalyticsSnapshots: {
+        parameters: {
+            query?: {
+                brandId?: string;
+                channelAccountId?: string;
+                /** @description Opaque cursor from a previous page (nextCursor). */
+                cursor?: string;
+                /** @description captured at or after (inclusive) */
+                from?: string;
+                /** @description Page size (1-100, default 50). */
+                limit?: number;
+                /** @description platforms with analytics sync */
+                platform?: "x" | "youtube" | "facebook_page" | "pinterest";
+                postTargetId?: string;
+                providerPostId?: string;
+                /** @description captured before (exclusive) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Analytics snapshots, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsSnapshot"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error codes: invalid_public_analytics_snapshot_query, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    syncProviderAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandId: string;
+                    capturedAt?: string | null;
+                    channelAccountId: string;
+                    /**
+                     * @description default true: read the metrics, store nothing
+                     * @default true
+                     */
+                    dryRun?: boolean;
+                    organizationId: string;
+                    /** @description platforms with analytics sync */
+                    platform: "x" | "youtube" | "facebook_page" | "pinterest";
+                    postTargetId?: string | null;
+                    providerPostId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mode: "dry_run" | "stored";
+                        snapshot: components["schemas"]["AnalyticsSnapshot"];
+                    };
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_disabled. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: organization_not_found, channel_account_not_found, brand_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: channel_account_not_connected. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_request_failed. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

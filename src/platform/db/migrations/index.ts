@@ -19,6 +19,7 @@ import * as m0008 from './0008-batches.js';
 import * as m0009 from './0009-webhooks.js';
 
 // engagement: import its migration here
+import * as m0012 from './0012-analytics.js'; // analytics
 
 // automations: import its migration here
 import * as m0011 from './0011-automations.js';
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0009-webhooks': m0009,
 
   // engagement: register its migration here
+  '0012-analytics': m0012, // analytics
 
   // automations: register its migration here
   '0011-automations': m0011,

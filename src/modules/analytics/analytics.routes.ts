@@ -1,0 +1,67 @@
+/** Analytics routes (ROUTES.md "Analytics and engagement"): snapshot list and provider analytics sync. */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../../http/public-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import {
+  AnalyticsSnapshot,
+  AnalyticsSnapshotList,
+  AnalyticsSnapshotQuery,
+  ProviderAnalyticsSyncRequest,
+  ProviderAnalyticsSyncResponse,
+} from './analytics.schemas.js';
+import type { AnalyticsService } from './analytics.service.js';
+
+const security = [{ publicBearer: [] }];
+const tags = ['Analytics'];
+
+export function registerAnalyticsRoutes(root: FastifyInstance, service: AnalyticsService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  app.addSchema(AnalyticsSnapshot);
+
+  app.get(
+    '/v1/analytics/snapshots',
+    {
+      config: { auth: { scope: 'analytics:read' }, validationCode: 'invalid_public_analytics_snapshot_query' },
+      schema: {
+        operationId: 'listAnalyticsSnapshots',
+        tags,
+        summary: 'List analytics snapshots, newest first; filter by brand, channel, platform, post target and capture time',
+        security,
+        querystring: AnalyticsSnapshotQuery,
+        response: { 200: AnalyticsSnapshotList, ...errorResponses('invalid_public_analytics_snapshot_query', ...PUBLIC_AUTH_ERRORS) },
+      },
+    },
+    async (request) => service.list(principalOf(request).organizationId, request.query),
+  );
+
+  app.post(
+    '/v1/analytics/sync',
+    {
+      config: { auth: { scope: 'analytics:write' }, validationCode: 'invalid_request' },
+      schema: {
+        operationId: 'syncProviderAnalytics',
+        tags,
+        summary: "Read a published post's metrics from its platform; dryRun (default true) answers without storing",
+        description:
+          'Metrics the platform did not report are null. 404 channel_account_not_found / brand_not_found; 409 channel_account_not_connected when the channel needs reconnecting or the platform refuses its token; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.',
+        security,
+        body: ProviderAnalyticsSyncRequest,
+        response: {
+          200: ProviderAnalyticsSyncResponse,
+          ...errorResponses(
+            'invalid_request',
+            'organization_not_found',
+            'channel_account_not_found',
+            'brand_not_found',
+            'channel_account_not_connected',
+            'provider_rate_limited',
+            'provider_request_failed',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
+        },
+      },
+    },
+    async (request) => service.sync(principalOf(request).organizationId, request.body),
+  );
+}

@@ -1,0 +1,216 @@
+/**
+ * Analytics: reads a published post's metrics through its platform adapter and keeps each read as an
+ * append-only snapshot. A metric the platform did not report is null, never 0.
+ */
+import type { AppDeps } from '../../app-deps.js';
+import { decodeCursor, page } from '../../http/pagination.js';
+import type { Executor } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { metricsOf } from '../../platform/metrics/index.js';
+import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
+import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry.js';
+import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
+import { channelsRepository } from '../channels/channels.repository.js';
+import { assertOwnOrganization } from '../channels/organization-guard.js';
+import { TokenVault } from '../channels/token-vault.js';
+import { analyticsRepository as repo, type SnapshotRow } from './analytics.repository.js';
+import {
+  ANALYTICS_PLATFORMS,
+  type AnalyticsPlatform,
+  type AnalyticsSnapshotQueryT,
+  type AnalyticsSnapshotT,
+  type ProviderAnalyticsSyncRequestT,
+  SNAPSHOT_ID_PREFIX,
+} from './analytics.schemas.js';
+
+export const isAnalyticsPlatform = (p: string): p is AnalyticsPlatform => (ANALYTICS_PLATFORMS as readonly string[]).includes(p);
+
+export function toSnapshot(r: SnapshotRow): AnalyticsSnapshotT {
+  return {
+    analyticsSnapshotId: r.id,
+    organizationId: r.organization_id,
+    brandId: r.brand_id,
+    channelAccountId: r.channel_account_id,
+    platform: r.platform as AnalyticsPlatform,
+    postTargetId: r.post_target_id,
+    providerPostId: r.provider_post_id,
+    capturedAt: new Date(r.captured_at).toISOString(),
+    metrics: r.metrics,
+    source: r.source,
+  };
+}
+
+const bodyField = (name: string) => [{ path: [name], source: 'body' as const }];
+
+/** A platform failure as an answer, without the platform's raw body. */
+export function analyticsProviderFailure(err: ProviderError): AppError {
+  const details = { platform: err.platform, providerCategory: err.category, providerCode: err.providerCode };
+  switch (err.category) {
+    case 'auth_expired':
+      return new AppError('channel_account_not_connected', {
+        message: `The ${err.platform} token was refused; reconnect the channel.`,
+        details,
+      });
+    case 'rate_limited': {
+      const retry = String(err.retryAfterSeconds ?? 60);
+      return new AppError('provider_rate_limited', {
+        message: `The ${err.platform} rate limit was reached; retry in ${retry} s.`,
+        details,
+        headers: { 'retry-after': retry },
+      });
+    }
+    case 'user_content':
+    case 'platform_rejected':
+      return new AppError('invalid_request', {
+        message: `${err.platform} did not answer metrics for this post: ${err.message}`,
+        details,
+        fields: bodyField('providerPostId'),
+      });
+    default:
+      return new AppError('provider_request_failed', { message: `The ${err.platform} call failed (${err.category}).`, details });
+  }
+}
+
+export interface SnapshotInput {
+  organizationId: string;
+  brandId: string;
+  channelAccountId: string;
+  platform: AnalyticsPlatform;
+  postTargetId: string | null;
+  providerPostId: string;
+  capturedAt: Date;
+}
+
+export class AnalyticsService {
+  readonly registry: ProviderRegistry;
+  readonly channelDeps: ChannelContextDeps;
+
+  constructor(
+    private readonly deps: AppDeps,
+    registry?: ProviderRegistry,
+  ) {
+    this.registry = registry ?? createProviderRegistry(deps.config, {}, metricsOf(deps));
+    this.channelDeps = { db: deps.database.db, vault: new TokenVault(deps.encryptor, deps.config), registry: this.registry };
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  async list(organizationId: string, q: AnalyticsSnapshotQueryT) {
+    const code = 'invalid_public_analytics_snapshot_query';
+    const limit = q.limit ?? 50;
+    const from = q.from ? new Date(q.from) : undefined;
+    const to = q.to ? new Date(q.to) : undefined;
+    if (from && to && from.getTime() > to.getTime()) {
+      throw new AppError(code, { message: '`from` must not be after `to`.', fields: [{ path: ['from'], source: 'query' }] });
+    }
+    const filters = {
+      brandId: q.brandId,
+      channelAccountId: q.channelAccountId,
+      platform: q.platform,
+      postTargetId: q.postTargetId,
+      providerPostId: q.providerPostId,
+      from: from?.toISOString(),
+      to: to?.toISOString(),
+    };
+    const beforeId = decodeCursor(q.cursor, filters, code);
+    const rows = await repo.list(this.db, organizationId, { ...filters, from, to, beforeId, limit });
+    const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
+    return { data: data.map(toSnapshot), nextCursor };
+  }
+
+  /** POST /v1/analytics/sync: checks the request against the organization's records, reads, stores unless dryRun. */
+  async sync(organizationId: string, body: ProviderAnalyticsSyncRequestT) {
+    assertOwnOrganization(organizationId, body.organizationId);
+    const channel = await channelsRepository.get(this.db, organizationId, body.channelAccountId);
+    if (!channel)
+      throw new AppError('channel_account_not_found', {
+        message: `No channel account ${body.channelAccountId} in the principal organization.`,
+      });
+    if (channel.platform !== body.platform) {
+      throw new AppError('invalid_request', {
+        message: `Channel account ${body.channelAccountId} is a ${channel.platform} channel, not ${body.platform}.`,
+        fields: bodyField('platform'),
+      });
+    }
+    const brand = await this.db
+      .selectFrom('brands')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', body.brandId)
+      .executeTakeFirst();
+    if (!brand) throw new AppError('brand_not_found', { message: `No brand ${body.brandId} in the principal organization.` });
+    if (channel.brand_id && channel.brand_id !== body.brandId) {
+      throw new AppError('invalid_request', {
+        message: `Channel account ${body.channelAccountId} belongs to another brand.`,
+        fields: bodyField('brandId'),
+      });
+    }
+    const postTargetId = body.postTargetId ?? null;
+    if (postTargetId) {
+      const target = await this.db
+        .selectFrom('publish_targets')
+        .select(['channel_account_id', 'provider_post_id'])
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', postTargetId)
+        .executeTakeFirst();
+      if (!target || target.channel_account_id !== body.channelAccountId || target.provider_post_id !== body.providerPostId) {
+        throw new AppError('invalid_request', {
+          message: `Publish target ${postTargetId} is not the post ${body.providerPostId} of channel ${body.channelAccountId} in the principal organization.`,
+          fields: bodyField('postTargetId'),
+        });
+      }
+    }
+    const { provider, ctx } = await resolveChannelContext(this.channelDeps, organizationId, body.channelAccountId);
+    const input: SnapshotInput = {
+      organizationId,
+      brandId: body.brandId,
+      channelAccountId: body.channelAccountId,
+      platform: body.platform,
+      postTargetId,
+      providerPostId: body.providerPostId,
+      capturedAt: body.capturedAt ? new Date(body.capturedAt) : this.deps.clock.now(),
+    };
+    let row: SnapshotRow;
+    try {
+      row = await this.read(provider, ctx, input, 'api');
+    } catch (err) {
+      if (err instanceof ProviderError) throw analyticsProviderFailure(err);
+      if (err instanceof AppError) throw err;
+      throw new AppError('provider_request_failed', { message: `The ${body.platform} call failed.`, details: { platform: body.platform } });
+    }
+    if (body.dryRun === false) {
+      await this.store(this.db, row);
+      return { mode: 'stored' as const, snapshot: toSnapshot(row) };
+    }
+    return { mode: 'dry_run' as const, snapshot: toSnapshot(row) };
+  }
+
+  /** One metrics read as a snapshot row (not stored). Throws ProviderError as the adapter does. */
+  async read(provider: SocialProvider, ctx: ProviderCallContext, input: SnapshotInput, trigger: 'api' | 'schedule'): Promise<SnapshotRow> {
+    if (!provider.fetchPostMetrics) {
+      throw new AppError('invalid_request', { message: `${provider.platform} has no analytics sync.`, fields: bodyField('platform') });
+    }
+    const read = await provider.fetchPostMetrics(ctx, { providerPostId: input.providerPostId });
+    return {
+      id: newId(SNAPSHOT_ID_PREFIX),
+      organization_id: input.organizationId,
+      brand_id: input.brandId,
+      channel_account_id: input.channelAccountId,
+      platform: input.platform,
+      post_target_id: input.postTargetId,
+      provider_post_id: input.providerPostId,
+      captured_at: input.capturedAt,
+      metrics: read.metrics,
+      source: { metricNames: read.metricNames, apiVersion: read.apiVersion },
+      trigger,
+      created_at: this.deps.clock.now(),
+    };
+  }
+
+  async store(db: Executor, row: SnapshotRow): Promise<void> {
+    await repo.insert(db, row);
+  }
+}

@@ -215,6 +215,12 @@ export const EnvSchema = Type.Object({
   SERVICE_WEBHOOK_RETENTION_DAYS: Int(30, 'Webhooks: days delivery payloads and attempts are kept (pruned daily).', 1),
 
   // engagement: its settings go here
+  SERVICE_ANALYTICS_SYNC_BUDGET_PER_PLATFORM: Int(
+    50,
+    'Analytics: most metrics reads per platform in one periodic sync run (every 10 minutes); X reads are further capped at 15.',
+    0,
+    10_000,
+  ), // analytics
 
   // automations: its settings go here
   SERVICE_AUTOMATION_FEED_MAX_BYTES: Int(

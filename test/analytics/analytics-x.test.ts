@@ -168,4 +168,13 @@ describe('analytics: X', () => {
     assert.equal(refused.status, 409, JSON.stringify(refused.body));
     assert.equal(refused.body.error, 'channel_account_not_connected');
   });
+
+  it('has no sandbox control route outside sandbox mode', async () => {
+    const r = await h.ctx.app.inject({
+      method: 'POST',
+      url: '/sandbox/_control/metrics',
+      payload: { platform: 'x', providerPostId: postId, metrics: { likes: 1 } },
+    });
+    assert.equal(r.statusCode, 404);
+  });
 });

@@ -47,7 +47,10 @@ export function facebookPageMetrics(config: ProviderAppConfig) {
       answer = await read(ctx, input.providerPostId, false);
     } catch (err) {
       // an older Graph version refuses the successor metrics by name (#100): ask for the deprecated ones
-      const unknownMetric = err instanceof ProviderError && err.providerCode === '100' && /metric/i.test(err.message);
+      const unknownMetric =
+        err instanceof ProviderError &&
+        /^100(\/|$)/.test(err.providerCode ?? '') &&
+        /metric/i.test(`${err.message} ${JSON.stringify(err.providerResponse)}`);
       if (!unknownMetric) throw err;
       answer = await read(ctx, input.providerPostId, true);
     }

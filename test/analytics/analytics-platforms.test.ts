@@ -181,6 +181,11 @@ describe('analytics: platforms and the periodic sync', () => {
       assert.equal(first.synced, 2, JSON.stringify(first));
       assert.equal(first.overBudget, 1);
       assert.equal(first.skippedReconnect, 1);
+      // a platform answering 429 is left for the next run
+      h.x.failures.inject({ operation: 'tweets_lookup', kind: 'rate_limit', retryAfterSeconds: 60 });
+      const limited = await runAnalyticsSync(h.ctx.deps, new Date(at.getTime() + 300_000), { budgetPerPlatform: 2 });
+      assert.equal(limited.synced, 0, JSON.stringify(limited));
+      assert.deepEqual(limited.rateLimited, ['x']);
       const second = await runAnalyticsSync(h.ctx.deps, new Date(at.getTime() + 600_000), { budgetPerPlatform: 2 });
       assert.equal(second.synced, 1, JSON.stringify(second));
       assert.equal(second.skippedReconnect, 1);

@@ -34,9 +34,8 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 // engagement: import its module here
 import { commentsModule } from './modules/comments/comments.module.js';
 import { registerCommentRoutes } from './modules/comments/comments.routes.js';
-// analytics
-import { analyticsModule } from './modules/analytics/analytics.module.js';
-import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { analyticsModule } from './modules/analytics/analytics.module.js'; // analytics
+import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js'; // analytics
 
 // automations: import its module here
 import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
@@ -136,8 +135,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
 
   // engagement: register its routes here
   registerCommentRoutes(app, commentsModule(deps));
-  // analytics
-  registerAnalyticsRoutes(app, analyticsModule(deps));
+  registerAnalyticsRoutes(app, analyticsModule(deps).service); // analytics
 
   // automations: register its routes here
   registerAutomationRoutes(app, deps, automationsModule(deps).service);

@@ -228,17 +228,12 @@ export const EnvSchema = Type.Object({
   SERVICE_LLM_API_KEY: Str('Reply drafts: bearer key of that API (never logged).'),
   SERVICE_LLM_MODEL: Str('Reply drafts: model name sent to the chat completions endpoint.'),
   SERVICE_LLM_TIMEOUT_MS: Int(20_000, 'Reply drafts: timeout of one chat completions call.', 100, 120_000),
-  // analytics
-  SERVICE_ANALYTICS_SYNC_CRON: Str(
-    'Analytics: cron (UTC) of the sweep that reads published posts 1 h, 24 h and 7 d after publishing.',
-    '*/10 * * * *',
-  ),
   SERVICE_ANALYTICS_SYNC_BUDGET_PER_PLATFORM: Int(
     50,
-    "Analytics: most metric reads per platform in one sweep (keeps within the platforms' rate limits).",
-    1,
+    'Analytics: most metrics reads per platform in one periodic sync run (every 10 minutes); X reads are further capped at 15.',
+    0,
     10_000,
-  ),
+  ), // analytics
 
   // automations: its settings go here
   SERVICE_AUTOMATION_FEED_MAX_BYTES: Int(

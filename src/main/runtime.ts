@@ -38,8 +38,7 @@ import { batchesJobDefinitions } from '../modules/batches/batches.module.js';
 import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
 
 // engagement: import its jobs here
-// analytics
-import { analyticsJobDefinitions } from '../modules/analytics/analytics.module.js';
+import { analyticsJobDefinitions } from '../modules/analytics/analytics.jobs.js'; // analytics
 
 // automations: import its jobs here
 import { automationJobDefinitions } from '../modules/automations/automations.jobs.js';
@@ -81,8 +80,7 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
     ...webhooksJobDefinitions(deps),
 
     // engagement: add its job definitions here
-    // analytics
-    ...analyticsJobDefinitions(deps),
+    ...analyticsJobDefinitions(deps), // analytics
 
     // automations: add its job definitions here
     ...automationJobDefinitions(deps),

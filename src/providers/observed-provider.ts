@@ -49,6 +49,9 @@ export function observeProvider(provider: SocialProvider, observer: ProviderCall
     const fn = provider.oauth[name] as (...args: unknown[]) => Promise<unknown>;
     oauth[name] = timed(observer, provider.platform, `oauth.${name}`, fn.bind(provider.oauth));
   }
+  // analytics: the optional metrics read
+  if (provider.fetchPostMetrics)
+    wrapped.fetchPostMetrics = timed(observer, provider.platform, 'fetchPostMetrics', provider.fetchPostMetrics.bind(provider));
   // authorizationUrl and the capability flags are read through the prototype chain
   wrapped.oauth = oauth;
   return wrapped as unknown as SocialProvider;

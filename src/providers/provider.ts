@@ -275,6 +275,17 @@ export interface ProviderPostAnalytics {
   metrics: Record<string, number>;
 }
 
+// analytics: one post's metrics as the platform reported them
+export interface ProviderPostMetrics {
+  providerPostId: string;
+  /** normalized metric names; null when the platform did not report the metric (never 0) */
+  metrics: Record<string, number | null>;
+  /** the platform's own metric names that were asked for */
+  metricNames: string[];
+  /** the platform API (and version) the numbers came from, e.g. "x/2" */
+  apiVersion: string;
+}
+
 export interface SocialProvider {
   readonly platform: Platform;
   readonly capability: ProviderCapability;
@@ -300,6 +311,8 @@ export interface SocialProvider {
   hideComment?(ctx: ProviderCallContext, input: { providerCommentId: string; providerPostId: string; hidden: boolean }): Promise<void>;
 
   fetchPostAnalytics(ctx: ProviderCallContext, input: { providerPostId: string }): Promise<ProviderPostAnalytics>;
+  /** analytics: the post's metrics with unreported ones as null; present on platforms with analytics sync */
+  fetchPostMetrics?(ctx: ProviderCallContext, input: { providerPostId: string }): Promise<ProviderPostMetrics>;
 
   /** runs one of capability.toolNames; results are plain JSON objects */
   runTool(ctx: ProviderCallContext, toolName: ProviderToolName, input: Record<string, unknown>): Promise<Array<Record<string, unknown>>>;

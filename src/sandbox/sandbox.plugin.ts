@@ -7,9 +7,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform, ProviderAppConfig } from '../providers/provider.js';
-import { FailureQueue, SimulatorLedger } from './simulator-kit.js';
 import { registerCommentControl } from './sandbox-control.comments.js';
+import { registerMetricsControl } from './sandbox-metrics-control.js'; // analytics
 import { SANDBOX_PREFIX, type SandboxFamily } from './sandbox-urls.js';
+import { FailureQueue, SimulatorLedger } from './simulator-kit.js';
 import { GoogleSimulatorState, googleSimulatorPlugin } from './simulators/google.simulator.js';
 import { MetaSimState, metaSimulatorPlugin } from './simulators/meta.simulator.js';
 import { PinterestSimulatorState, pinterestSimulatorPlugin } from './simulators/pinterest.simulator.js';
@@ -95,5 +96,6 @@ export async function registerSandbox(app: FastifyInstance, configs: Record<Plat
     });
     registerCommentControl(scope, { meta, x, google });
   });
+  registerMetricsControl(app, { meta, google, pinterest, x }); // analytics
   return { meta, google, pinterest, tiktok, x, ledgers, failures };
 }

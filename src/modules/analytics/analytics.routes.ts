@@ -1,25 +1,23 @@
-/** Analytics routes (ROUTES.md, Analytics and engagement). */
+/** Analytics routes (ROUTES.md "Analytics and engagement"): snapshot list and provider analytics sync. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
-import type { AnalyticsModule } from './analytics.module.js';
 import {
-  ANALYTICS_SCHEMAS,
+  AnalyticsSnapshot,
   AnalyticsSnapshotList,
+  AnalyticsSnapshotQuery,
   ProviderAnalyticsSyncRequest,
   ProviderAnalyticsSyncResponse,
-  SnapshotListQuery,
 } from './analytics.schemas.js';
+import type { AnalyticsService } from './analytics.service.js';
 
 const security = [{ publicBearer: [] }];
 const tags = ['Analytics'];
 
-export function registerAnalyticsRoutes(root: FastifyInstance, m: AnalyticsModule): void {
-  for (const s of ANALYTICS_SCHEMAS) root.addSchema(s);
+export function registerAnalyticsRoutes(root: FastifyInstance, service: AnalyticsService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const svc = m.service;
-  const org = (request: Parameters<typeof principalOf>[0]) => principalOf(request).organizationId;
+  app.addSchema(AnalyticsSnapshot);
 
   app.get(
     '/v1/analytics/snapshots',
@@ -28,13 +26,13 @@ export function registerAnalyticsRoutes(root: FastifyInstance, m: AnalyticsModul
       schema: {
         operationId: 'listAnalyticsSnapshots',
         tags,
-        summary: 'List stored analytics snapshots, newest first, filtered by brand, channel, post target, platform and capture time',
+        summary: 'List analytics snapshots, newest first; filter by brand, channel, platform, post target and capture time',
         security,
-        querystring: SnapshotListQuery,
+        querystring: AnalyticsSnapshotQuery,
         response: { 200: AnalyticsSnapshotList, ...errorResponses('invalid_public_analytics_snapshot_query', ...PUBLIC_AUTH_ERRORS) },
       },
     },
-    async (request) => svc.list(org(request), request.query),
+    async (request) => service.list(principalOf(request).organizationId, request.query),
   );
 
   app.post(
@@ -44,16 +42,18 @@ export function registerAnalyticsRoutes(root: FastifyInstance, m: AnalyticsModul
       schema: {
         operationId: 'syncProviderAnalytics',
         tags,
-        summary: "Read a post's metrics from its platform now; stores an append-only snapshot when dryRun is false (default true)",
+        summary: "Read a published post's metrics from its platform; dryRun (default true) answers without storing",
         description:
-          'A metric the platform did not report is null, never 0. 404 channel_account_not_found; 409 channel_account_not_connected when the channel needs reconnecting; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.',
+          'Metrics the platform did not report are null. 404 channel_account_not_found / brand_not_found; 409 channel_account_not_connected when the channel needs reconnecting or the platform refuses its token; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.',
         security,
         body: ProviderAnalyticsSyncRequest,
         response: {
           200: ProviderAnalyticsSyncResponse,
           ...errorResponses(
             'invalid_request',
+            'organization_not_found',
             'channel_account_not_found',
+            'brand_not_found',
             'channel_account_not_connected',
             'provider_rate_limited',
             'provider_request_failed',
@@ -62,6 +62,6 @@ export function registerAnalyticsRoutes(root: FastifyInstance, m: AnalyticsModul
         },
       },
     },
-    async (request) => svc.sync(org(request), request.body),
+    async (request) => service.sync(principalOf(request).organizationId, request.body),
   );
 }

@@ -1,32 +1,34 @@
+/** Analytics snapshots and provider analytics sync (spec "Analytics sync"; ROUTES.md "Analytics and engagement"). */
 import { type Static, Type } from '@sinclair/typebox';
 import { ListOf, Nullable, PaginationQuery, Timestamp } from '../../http/shared-schemas.js';
 
-const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
-export const SNAPSHOT_ID_PREFIX = 'asn';
-
-/** Platforms the sync request accepts (the spec's ProviderAnalyticsSyncRequest enum). */
+export const SNAPSHOT_ID_PREFIX = 'asnap';
 export const ANALYTICS_PLATFORMS = ['x', 'youtube', 'facebook_page', 'pinterest'] as const;
 export type AnalyticsPlatform = (typeof ANALYTICS_PLATFORMS)[number];
 
-const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_${ULID}$`, description: `${prefix}_<ULID>` });
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+const AnalyticsPlatformSchema = Type.Union(
+  ANALYTICS_PLATFORMS.map((p) => Type.Literal(p)),
+  { description: 'platforms with analytics sync' },
+);
 
 export const AnalyticsSnapshot = Type.Object(
   {
-    analyticsSnapshotId: Type.String(),
+    analyticsSnapshotId: Type.String({ description: 'asnap_<ULID>' }),
     organizationId: Type.String(),
     brandId: Type.String(),
     channelAccountId: Type.String(),
-    platform: Type.String(),
+    platform: AnalyticsPlatformSchema,
     postTargetId: Nullable(Type.String()),
     providerPostId: Type.String(),
-    capturedAt: Timestamp(),
+    capturedAt: Timestamp('when the numbers were read'),
     metrics: Type.Record(Type.String(), Nullable(Type.Number()), {
-      description: 'Metric name to value; null when the platform did not report the metric (never 0 in its place).',
+      description: 'normalized metric name -> value; null when the platform did not report the metric (never 0)',
     }),
     source: Type.Object(
       {
-        metricNames: Type.Array(Type.String(), { description: 'the platform metric names that were read' }),
-        apiVersion: Type.String(),
+        metricNames: Type.Array(Type.String(), { description: "the platform's own metric names that were read" }),
+        apiVersion: Type.String({ description: 'the platform API the numbers came from, e.g. x/2, youtube/v3' }),
       },
       { additionalProperties: false },
     ),
@@ -35,38 +37,33 @@ export const AnalyticsSnapshot = Type.Object(
 );
 export type AnalyticsSnapshotT = Static<typeof AnalyticsSnapshot>;
 
-export const AnalyticsSnapshotList = Type.Object(
-  { ...ListOf(Type.Ref('AnalyticsSnapshot')).properties },
-  { $id: 'AnalyticsSnapshotList', additionalProperties: false },
-);
+export const AnalyticsSnapshotList = ListOf(Type.Ref('AnalyticsSnapshot'), 'Analytics snapshots, newest first.');
 
-export const SnapshotListQuery = Type.Object(
+export const AnalyticsSnapshotQuery = Type.Object(
   {
-    brandId: Type.Optional(Id('brd')),
-    channelAccountId: Type.Optional(Id('cha')),
-    postTargetId: Type.Optional(Id('tgt')),
-    platform: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    brandId: Type.Optional(Id),
+    channelAccountId: Type.Optional(Id),
+    platform: Type.Optional(AnalyticsPlatformSchema),
+    postTargetId: Type.Optional(Id),
+    providerPostId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     from: Type.Optional(Timestamp('captured at or after (inclusive)')),
     to: Type.Optional(Timestamp('captured before (exclusive)')),
     ...PaginationQuery,
   },
   { additionalProperties: false },
 );
-export type SnapshotListQueryT = Static<typeof SnapshotListQuery>;
+export type AnalyticsSnapshotQueryT = Static<typeof AnalyticsSnapshotQuery>;
 
 export const ProviderAnalyticsSyncRequest = Type.Object(
   {
-    organizationId: Type.String({ minLength: 1 }),
-    brandId: Type.String({ minLength: 1 }),
-    providerPostId: Type.String({ minLength: 1, maxLength: 200 }),
-    channelAccountId: Type.String({ minLength: 1 }),
-    platform: Type.Union(
-      ANALYTICS_PLATFORMS.map((p) => Type.Literal(p)),
-      { description: 'x, youtube, facebook_page or pinterest' },
-    ),
-    postTargetId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    capturedAt: Type.Optional(Nullable(Timestamp('when the reading is recorded as taken (default now)'))),
-    dryRun: Type.Optional(Type.Boolean({ default: true, description: 'true (default): read the metrics and answer without storing' })),
+    organizationId: Id,
+    brandId: Id,
+    providerPostId: Type.String({ minLength: 1, maxLength: 128 }),
+    channelAccountId: Id,
+    platform: AnalyticsPlatformSchema,
+    postTargetId: Type.Optional(Nullable(Id)),
+    capturedAt: Type.Optional(Nullable(Timestamp('recorded capture time; default now'))),
+    dryRun: Type.Optional(Type.Boolean({ default: true, description: 'default true: read the metrics, store nothing' })),
   },
   { $id: 'ProviderAnalyticsSyncRequest', additionalProperties: false },
 );
@@ -77,7 +74,5 @@ export const ProviderAnalyticsSyncResponse = Type.Object(
     mode: Type.Union([Type.Literal('dry_run'), Type.Literal('stored')]),
     snapshot: Type.Ref('AnalyticsSnapshot'),
   },
-  { $id: 'ProviderAnalyticsSyncResponse', additionalProperties: false },
+  { additionalProperties: false, description: 'dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot' },
 );
-
-export const ANALYTICS_SCHEMAS = [AnalyticsSnapshot, AnalyticsSnapshotList, ProviderAnalyticsSyncRequest, ProviderAnalyticsSyncResponse];

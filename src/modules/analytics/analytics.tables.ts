@@ -1,6 +1,10 @@
+/** Kysely table types owned by analytics. */
 import type { ColumnType } from 'kysely';
 
-type Ts = ColumnType<Date, Date | string, Date | string>;
+export interface SnapshotSource {
+  metricNames: string[];
+  apiVersion: string;
+}
 
 export interface AnalyticsSnapshotsTable {
   id: string;
@@ -10,12 +14,12 @@ export interface AnalyticsSnapshotsTable {
   platform: string;
   post_target_id: string | null;
   provider_post_id: string;
-  captured_at: Ts;
-  /** {name: number|null}; null = the platform did not report the metric */
-  metrics: ColumnType<Record<string, number | null>, string, string>;
-  /** {metricNames, apiVersion} */
-  source: ColumnType<{ metricNames: string[]; apiVersion: string }, string, string>;
-  created_at: Ts;
+  captured_at: Date;
+  metrics: ColumnType<Record<string, number | null>, string, never>;
+  source: ColumnType<SnapshotSource, string, never>;
+  /** api (POST /v1/analytics/sync) or schedule (the periodic job) */
+  trigger: string;
+  created_at: Date;
 }
 
 export interface AnalyticsTables {

@@ -13,7 +13,7 @@ import type { EventTables } from '../events/event-types.js';
 import type { CommentTables } from '../../modules/comments/comments.tables.js';
 import type { WebhookTables } from '../../modules/webhooks/webhooks.tables.js';
 import type { BatchTables } from '../../modules/batches/batches.tables.js';
-import type { AnalyticsTables } from '../../modules/analytics/analytics.tables.js';
+import type { AnalyticsTables } from '../../modules/analytics/analytics.tables.js'; // analytics
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -132,8 +132,7 @@ export interface Database
 
     // engagement: add its tables interface here
     CommentTables,
-    // analytics
-    AnalyticsTables,
+    AnalyticsTables, // analytics
 
     // automations: add its tables interface here
     AutomationTables,

@@ -3,10 +3,12 @@
  * (accountAccessToken): a page token derived from a long-lived user token does not expire, and every
  * call on a connected page channel uses it.
  */
-import type { ProviderAppConfig, SocialProvider } from '../provider.js';
+
 import { facebookLoginOAuth } from '../meta-shared/meta-oauth.js';
 import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
+import type { ProviderAppConfig, SocialProvider } from '../provider.js';
 import { facebookPageClient } from './facebook-page.client.js';
+import { facebookPageMetrics } from './facebook-page.metrics.js'; // analytics
 import { FACEBOOK_PAGE_CAPABILITY, FACEBOOK_PAGE_RULES, FACEBOOK_PAGE_SCOPES } from './facebook-page.rules.js';
 
 export function createFacebookPageProvider(config: ProviderAppConfig): SocialProvider {
@@ -25,6 +27,7 @@ export function createFacebookPageProvider(config: ProviderAppConfig): SocialPro
     listComments: (ctx, input) => client.listComments(ctx, input),
     hideComment: (ctx, input) => client.hideComment(ctx, input),
     fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
+    fetchPostMetrics: facebookPageMetrics(config), // analytics
     async runTool(ctx, toolName, input) {
       if (toolName === 'pageProfile') return [await client.profile(ctx)];
       if (toolName === 'mentionSearch') return client.searchPages(ctx, requireStringInput(platform, input, 'query'));

@@ -7,6 +7,7 @@
 import type { ProviderAppConfig, ProviderCallContext, PublishResult, SocialProvider } from '../provider.js';
 import { PinterestClient } from './pinterest.client.js';
 import { decodePlan, encodePlan, fail, pinFields, pinterestPinUrl, str, toTokens, type VideoPinPlan } from './pinterest.mappers.js';
+import { fetchPinterestPostMetrics } from './pinterest.metrics.js'; // analytics
 import { PINTEREST_SCOPES, pinterestCapability, pinterestValidationRules } from './pinterest.rules.js';
 
 const MEDIA_POLL_MS = 5_000;
@@ -138,6 +139,8 @@ export function createPinterestProvider(config: ProviderAppConfig): SocialProvid
     async listComments() {
       return fail('platform_rejected', 'pinterest API v5 does not support comments');
     },
+
+    fetchPostMetrics: (ctx, input) => fetchPinterestPostMetrics(client, ctx, input), // analytics
 
     async fetchPostAnalytics(ctx, input) {
       const names = {

@@ -14,6 +14,7 @@ import {
 } from '../provider.js';
 import { XClient, type XTokenResponse } from './x.client.js';
 import { mediaFailed, mediaStatus, uploadMedia } from './x.media.js';
+import { fetchXPostMetrics } from './x.metrics.js'; // analytics
 import { listConversation, runXTool } from './x.reads.js';
 import { X_CAPABILITY, X_SCOPES, X_VALIDATION_RULES } from './x.rules.js';
 
@@ -292,6 +293,8 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
     runTool(ctx, toolName, input) {
       return runXTool(client, ctx, toolName, input);
     },
+
+    fetchPostMetrics: (ctx, input) => fetchXPostMetrics(client, ctx, input), // analytics
   };
   return provider;
 }

@@ -6,6 +6,7 @@
 import type { ProviderAppConfig, ProviderComment, SocialProvider } from '../provider.js';
 import { YoutubeClient } from './youtube.client.js';
 import { fail, str, toComment, toTokens, videoResult, youtubeWatchUrl } from './youtube.mappers.js';
+import { fetchYoutubePostMetrics } from './youtube.metrics.js'; // analytics
 import { YOUTUBE_PRIVACY_STATUSES, YOUTUBE_SCOPES, youtubeCapability, youtubeValidationRules } from './youtube.rules.js';
 
 export function createYoutubeProvider(config: ProviderAppConfig): SocialProvider {
@@ -160,6 +161,8 @@ export function createYoutubeProvider(config: ProviderAppConfig): SocialProvider
         .filter((c) => since === null || (c.providerCreatedAt !== null && Date.parse(c.providerCreatedAt) >= since))
         .slice(0, input.limit);
     },
+
+    fetchPostMetrics: (ctx, input) => fetchYoutubePostMetrics(client, ctx, input), // analytics
 
     async fetchPostAnalytics(ctx, input) {
       const [video] = await client.listVideos(ctx.accessToken, [input.providerPostId], 'statistics', ctx.signal);

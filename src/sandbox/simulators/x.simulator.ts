@@ -18,6 +18,7 @@ import { registerXOauthRoutes } from './x/x-sim.oauth.routes.js';
 import { XSimulatorState, type XSimulatorOptions } from './x/x-sim.state.js';
 import { registerXTweetRoutes } from './x/x-sim.tweets.routes.js';
 import { registerXUserRoutes } from './x/x-sim.users.routes.js';
+import { registerXMetricsRoutes } from './x/x-sim.metrics.routes.js'; // analytics
 
 export { XSimulatorState, type XSimulatorOptions } from './x/x-sim.state.js';
 
@@ -50,6 +51,7 @@ export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = asy
   registerXUserRoutes(app, ctx);
   registerXTweetRoutes(app, ctx);
   registerXMediaRoutes(app, ctx);
+  registerXMetricsRoutes(app, ctx); // analytics
 };
 
 export interface RunningXSimulator {

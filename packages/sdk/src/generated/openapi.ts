@@ -85,7 +85,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List stored analytics snapshots, newest first, filtered by brand, channel, post target, platform and capture time */
+        /** List analytics snapshots, newest first; filter by brand, channel, platform, post target and capture time */
         get: operations["listAnalyticsSnapshots"];
         put?: never;
         post?: never;
@@ -105,8 +105,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Read a post's metrics from its platform now; stores an append-only snapshot when dryRun is false (default true)
-         * @description A metric the platform did not report is null, never 0. 404 channel_account_not_found; 409 channel_account_not_connected when the channel needs reconnecting; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.
+         * Read a published post's metrics from its platform; dryRun (default true) answers without storing
+         * @description Metrics the platform did not report are null. 404 channel_account_not_found / brand_not_found; 409 channel_account_not_connected when the channel needs reconnecting or the platform refuses its token; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.
          */
         post: operations["syncProviderAnalytics"];
         delete?: never;
@@ -1388,29 +1388,30 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AnalyticsSnapshot: {
+            /** @description asnap_<ULID> */
             analyticsSnapshotId: string;
             brandId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the numbers were read
+             */
             capturedAt: string;
             channelAccountId: string;
-            /** @description Metric name to value; null when the platform did not report the metric (never 0 in its place). */
+            /** @description normalized metric name -> value; null when the platform did not report the metric (never 0) */
             metrics: {
                 [key: string]: number | null;
             };
             organizationId: string;
-            platform: string;
+            /** @description platforms with analytics sync */
+            platform: "x" | "youtube" | "facebook_page" | "pinterest";
             postTargetId: string | null;
             providerPostId: string;
             source: {
+                /** @description the platform API the numbers came from, e.g. x/2, youtube/v3 */
                 apiVersion: string;
-                /** @description the platform metric names that were read */
+                /** @description the platform's own metric names that were read */
                 metricNames: string[];
             };
-        };
-        AnalyticsSnapshotList: {
-            data: components["schemas"]["AnalyticsSnapshot"][];
-            /** @description Cursor of the next page; null on the last page. */
-            nextCursor: string | null;
         };
         ApiKey: {
             apiKeyId: string;
@@ -1613,25 +1614,6 @@ export interface components {
             revokedAt: string | null;
             scopes: string[];
             userId: string;
-        };
-        ProviderAnalyticsSyncRequest: {
-            brandId: string;
-            capturedAt?: string | null;
-            channelAccountId: string;
-            /**
-             * @description true (default): read the metrics and answer without storing
-             * @default true
-             */
-            dryRun: boolean;
-            organizationId: string;
-            /** @description x, youtube, facebook_page or pinterest */
-            platform: "x" | "youtube" | "facebook_page" | "pinterest";
-            postTargetId?: string | null;
-            providerPostId: string;
-        };
-        ProviderAnalyticsSyncResponse: {
-            mode: "dry_run" | "stored";
-            snapshot: components["schemas"]["AnalyticsSnapshot"];
         };
         SocialComment: {
             authorHandle: string | null;
@@ -2421,9 +2403,7 @@ export interface operations {
     listAnalyticsSnapshots: {
         parameters: {
             query?: {
-                /** @description brd_<ULID> */
                 brandId?: string;
-                /** @description cha_<ULID> */
                 channelAccountId?: string;
                 /** @description Opaque cursor from a previous page (nextCursor). */
                 cursor?: string;
@@ -2431,9 +2411,10 @@ export interface operations {
                 from?: string;
                 /** @description Page size (1-100, default 50). */
                 limit?: number;
-                platform?: string;
-                /** @description tgt_<ULID> */
+                /** @description platforms with analytics sync */
+                platform?: "x" | "youtube" | "facebook_page" | "pinterest";
                 postTargetId?: string;
+                providerPostId?: string;
                 /** @description captured before (exclusive) */
                 to?: string;
             };
@@ -2443,7 +2424,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Analytics snapshots, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2526,12 +2507,12 @@ export interface operations {
                     capturedAt?: string | null;
                     channelAccountId: string;
                     /**
-                     * @description true (default): read the metrics and answer without storing
+                     * @description default true: read the metrics, store nothing
                      * @default true
                      */
                     dryRun?: boolean;
                     organizationId: string;
-                    /** @description x, youtube, facebook_page or pinterest */
+                    /** @description platforms with analytics sync */
                     platform: "x" | "youtube" | "facebook_page" | "pinterest";
                     postTargetId?: string | null;
                     providerPostId: string;
@@ -2539,7 +2520,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2578,7 +2559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: channel_account_not_found. */
+            /** @description Error codes: organization_not_found, channel_account_not_found, brand_not_found. */
             404: {
                 headers: {
                     [name: string]: unknown;

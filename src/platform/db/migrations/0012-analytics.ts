@@ -1,6 +1,7 @@
 /**
- * Analytics snapshots: append-only readings of a published post's metrics (never updated; a new
- * reading is a new row), kept as long as the organization exists, beyond the platforms' own windows.
+ * Analytics snapshots: one row per metrics read of a published post, append-only (an update is refused
+ * by a trigger; rows leave only with their organization). Metrics are kept as read, so they outlive the
+ * platforms' own retention windows.
  */
 import { type Kysely, sql } from 'kysely';
 
@@ -17,12 +18,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('captured_at', 'timestamptz', (c) => c.notNull())
     .addColumn('metrics', 'jsonb', (c) => c.notNull())
     .addColumn('source', 'jsonb', (c) => c.notNull())
+    .addColumn('trigger', 'text', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
   await sql`create index analytics_snapshots_org_idx on analytics_snapshots (organization_id, id)`.execute(db);
   await sql`create index analytics_snapshots_target_idx on analytics_snapshots (organization_id, post_target_id, captured_at)`.execute(db);
+  await sql`create index analytics_snapshots_channel_idx on analytics_snapshots (organization_id, channel_account_id, captured_at)`.execute(
+    db,
+  );
+  await sql`
+    create function analytics_snapshots_append_only() returns trigger language plpgsql as $$
+    begin
+      raise exception 'analytics snapshots are append-only';
+    end $$`.execute(db);
+  await sql`create trigger analytics_snapshots_no_update before update on analytics_snapshots
+    for each row execute function analytics_snapshots_append_only()`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('analytics_snapshots').execute();
+  await sql`drop function if exists analytics_snapshots_append_only()`.execute(db);
 }

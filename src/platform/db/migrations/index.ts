@@ -20,8 +20,7 @@ import * as m0009 from './0009-webhooks.js';
 
 // engagement: import its migration here
 import * as m0010 from './0010-comments.js';
-// analytics
-import * as m0012 from './0012-analytics.js';
+import * as m0012 from './0012-analytics.js'; // analytics
 
 // automations: import its migration here
 import * as m0011 from './0011-automations.js';
@@ -51,8 +50,7 @@ export const migrations: Record<string, Migration> = {
 
   // engagement: register its migration here
   '0010-comments': m0010,
-  // analytics
-  '0012-analytics': m0012,
+  '0012-analytics': m0012, // analytics
 
   // automations: register its migration here
   '0011-automations': m0011,

@@ -7,7 +7,14 @@ import type { Family, MetaSimState, SimObject, SimPost, SimToken } from './sim-s
 const INSIGHT_METRICS: Record<SimPost['platform'], string[]> = {
   instagram_business: ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'impressions'],
   instagram_standalone: ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions'],
-  facebook_page: ['post_impressions_unique', 'post_clicks', 'post_reactions_by_type_total'],
+  // analytics: with post_media_view and post_total_media_view_unique, the successors of the deprecated impressions
+  facebook_page: [
+    'post_impressions_unique',
+    'post_clicks',
+    'post_reactions_by_type_total',
+    'post_media_view',
+    'post_total_media_view_unique',
+  ],
   threads: ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'],
 };
 
@@ -15,9 +22,11 @@ function metricValue(state: MetaSimState, p: SimPost, name: string): number | Re
   const s = p.stats;
   const comments = p.platform === 'threads' ? state.repliesTo(p.id).length : state.commentsOf(p.id).length;
   switch (name) {
+    case 'post_media_view': // analytics
     case 'views':
     case 'impressions':
       return s.views;
+    case 'post_total_media_view_unique': // analytics
     case 'reach':
     case 'post_impressions_unique':
       return s.reach;

@@ -1,0 +1,180 @@
+/**
+ * Periodic analytics sync: every 10 minutes, published targets on analytics platforms get a snapshot
+ * at about 1 h, 24 h and 7 d after publish. A target is due when the newest checkpoint it has passed
+ * has no snapshot captured at or after it, so a run that was missed catches up with one read, and a
+ * repeated run reads nothing twice. Each run reads at most a budget per platform (the oldest due
+ * first); a rate-limited platform is left for the next run; channels that need reconnecting are
+ * skipped, and a channel whose token the platform refuses is marked reconnect_required.
+ */
+import type { AppDeps } from '../../app-deps.js';
+import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
+import { resolveChannelContext, setChannelState } from '../channels/channel-context.js';
+import { type ChannelAccountState, canTransition, USABLE_STATES } from '../channels/channel-states.js';
+import { analyticsModule } from './analytics.module.js';
+import { analyticsRepository } from './analytics.repository.js';
+import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from './analytics.schemas.js';
+
+export const ANALYTICS_SYNC_JOB = 'analytics.sync';
+
+const HOUR = 3_600_000;
+/** after publish: about 1 h, 24 h and 7 d */
+const LAST_CHECKPOINT_MS = 7 * 24 * HOUR;
+export const CHECKPOINTS_MS = [HOUR, 24 * HOUR, LAST_CHECKPOINT_MS] as const;
+/** targets published longer ago than the last checkpoint plus this are no longer considered */
+const LATE_GRACE_MS = 24 * HOUR;
+/** X post lookup allows few reads per 15 minutes on the lower tiers */
+const PLATFORM_CAPS: Partial<Record<AnalyticsPlatform, number>> = { x: 15 };
+
+export interface AnalyticsSyncRunResult {
+  synced: number;
+  failed: number;
+  skippedReconnect: number;
+  overBudget: number;
+  rateLimited: AnalyticsPlatform[];
+}
+
+/** The newest checkpoint the target has passed at `now`, as an instant; null before the first. */
+export function dueCheckpoint(publishedAt: Date, now: Date): Date | null {
+  let due: Date | null = null;
+  for (const c of CHECKPOINTS_MS) if (publishedAt.getTime() + c <= now.getTime()) due = new Date(publishedAt.getTime() + c);
+  return due;
+}
+
+export async function runAnalyticsSync(
+  deps: AppDeps,
+  now: Date,
+  opts: { budgetPerPlatform?: number } = {},
+): Promise<AnalyticsSyncRunResult> {
+  const db = deps.database.db;
+  const service = analyticsModule(deps).service;
+  const budget = opts.budgetPerPlatform ?? deps.config.env.SERVICE_ANALYTICS_SYNC_BUDGET_PER_PLATFORM;
+  const result: AnalyticsSyncRunResult = { synced: 0, failed: 0, skippedReconnect: 0, overBudget: 0, rateLimited: [] };
+  const oldest = new Date(now.getTime() - LAST_CHECKPOINT_MS - LATE_GRACE_MS);
+  const newest = new Date(now.getTime() - HOUR);
+  // across organizations: this is the worker's own sweep; every read and write below is scoped by the row's organization
+  const candidates = await db
+    .selectFrom('publish_targets as t')
+    .innerJoin('channel_accounts as c', (j) =>
+      j.onRef('c.id', '=', 't.channel_account_id').onRef('c.organization_id', '=', 't.organization_id'),
+    )
+    .select([
+      't.id',
+      't.organization_id',
+      't.brand_id',
+      't.channel_account_id',
+      't.platform',
+      't.provider_post_id',
+      't.published_at',
+      'c.state as channel_state',
+    ])
+    .where('t.state', '=', 'published')
+    .where('t.provider_post_id', 'is not', null)
+    .where('t.published_at', '>=', oldest)
+    .where('t.published_at', '<=', newest)
+    .where('t.platform', 'in', [...ANALYTICS_PLATFORMS])
+    .orderBy('t.published_at', 'asc')
+    .orderBy('t.id', 'asc')
+    .limit(5_000)
+    .execute();
+
+  const byOrg = new Map<string, string[]>();
+  for (const t of candidates) byOrg.set(t.organization_id, [...(byOrg.get(t.organization_id) ?? []), t.id]);
+  const latest = new Map<string, Date>();
+  for (const [org, ids] of byOrg) {
+    for (const [id, at] of await analyticsRepository.latestCaptureByTarget(db, org, ids)) latest.set(id, at);
+  }
+
+  const spent = new Map<string, number>();
+  const stoppedPlatforms = new Set<string>();
+  const stoppedChannels = new Set<string>();
+  const contexts = new Map<string, { provider: SocialProvider; ctx: ProviderCallContext }>();
+
+  for (const t of candidates) {
+    const platform = t.platform as AnalyticsPlatform;
+    const due = dueCheckpoint(new Date(t.published_at!), now);
+    if (!due) continue;
+    const last = latest.get(t.id);
+    if (last && last.getTime() >= due.getTime()) continue;
+    if (!USABLE_STATES.includes(t.channel_state as ChannelAccountState) || stoppedChannels.has(t.channel_account_id)) {
+      result.skippedReconnect += 1;
+      continue;
+    }
+    if (stoppedPlatforms.has(platform)) continue;
+    const cap = Math.min(budget, PLATFORM_CAPS[platform] ?? budget);
+    if ((spent.get(platform) ?? 0) >= cap) {
+      result.overBudget += 1;
+      continue;
+    }
+    spent.set(platform, (spent.get(platform) ?? 0) + 1);
+    try {
+      let channel = contexts.get(t.channel_account_id);
+      if (!channel) {
+        channel = await resolveChannelContext(service.channelDeps, t.organization_id, t.channel_account_id);
+        contexts.set(t.channel_account_id, channel);
+      }
+      const row = await service.read(
+        channel.provider,
+        channel.ctx,
+        {
+          organizationId: t.organization_id,
+          brandId: t.brand_id,
+          channelAccountId: t.channel_account_id,
+          platform,
+          postTargetId: t.id,
+          providerPostId: t.provider_post_id!,
+          capturedAt: now,
+        },
+        'schedule',
+      );
+      await service.store(db, row);
+      result.synced += 1;
+    } catch (err) {
+      if (err instanceof ProviderError && err.category === 'rate_limited') {
+        stoppedPlatforms.add(platform);
+        result.rateLimited.push(platform);
+        continue;
+      }
+      if (err instanceof ProviderError && err.category === 'auth_expired') {
+        stoppedChannels.add(t.channel_account_id);
+        await markReconnect(deps, t.organization_id, t.channel_account_id, now);
+      } else if (!(err instanceof ProviderError)) {
+        // channel_account_not_connected (no usable token): leave the channel for this run
+        stoppedChannels.add(t.channel_account_id);
+      }
+      result.failed += 1;
+    }
+  }
+  return result;
+}
+
+async function markReconnect(deps: AppDeps, organizationId: string, channelAccountId: string, now: Date): Promise<void> {
+  await deps.database.db
+    .transaction()
+    .execute(async (tx) => {
+      const row = await tx
+        .selectFrom('channel_accounts')
+        .select('state')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', channelAccountId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (row && canTransition(row.state as ChannelAccountState, 'reconnect_required')) {
+        await setChannelState(tx, organizationId, channelAccountId, 'reconnect_required', 'token_refused', now);
+      }
+    })
+    .catch(() => undefined);
+}
+
+export function analyticsJobDefinitions(deps: AppDeps): JobDefinition<any>[] {
+  return [
+    defineJob<Record<string, never>>({
+      name: ANALYTICS_SYNC_JOB,
+      cron: '*/10 * * * *',
+      queue: { policy: 'singleton', retryLimit: 0 },
+      handler: async () => {
+        await runAnalyticsSync(deps, deps.clock.now());
+      },
+    }),
+  ];
+}

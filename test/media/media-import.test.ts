@@ -200,8 +200,10 @@ describe('remote media import', () => {
     const bmp = await importMedia(ctx, a, { url: remote.url('/pic.bmp'), dryRun: false });
     assert.equal(bmp.statusCode, 400);
     assert.equal(bmp.json().error, 'invalid_public_media_upload_request');
+    // an unknown brand answers like another organization's brand: the route's 404, nothing to tell them apart
     const brand = await importMedia(ctx, a, { url: remote.url('/img.png'), dryRun: false, brandId: 'brd_unknown' });
-    assert.equal(brand.json().error, 'invalid_public_media_upload_request');
+    assert.equal(brand.statusCode, 404);
+    assert.equal(brand.json().error, 'brand_not_found');
   });
 
   describe('budgets (defaults of the specification)', () => {

@@ -12,6 +12,11 @@ describe('webhook event catalog: channel and media events are recorded with thei
 
   const eventsOf = (type: string) =>
     ctx.database.db.selectFrom('events').selectAll().where('type', '=', type).orderBy('created_at').execute();
+  const first = <T>(rows: T[]): T => {
+    const row = rows[0];
+    assert.ok(row, 'an event row');
+    return row;
+  };
   const dataOf = (row: { data: unknown }) => (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>;
 
   before(async () => {
@@ -37,9 +42,9 @@ describe('webhook event catalog: channel and media events are recorded with thei
     assert.equal(again.statusCode, 200, again.body);
     const connected = await eventsOf('channel_account.connected');
     assert.equal(connected.length, 1);
-    assert.equal(connected[0].organization_id, a.organizationId);
-    assert.equal(dataOf(connected[0]).channelAccountId, id);
-    assert.equal(dataOf(connected[0]).state, 'connected');
+    assert.equal(first(connected).organization_id, a.organizationId);
+    assert.equal(dataOf(first(connected)).channelAccountId, id);
+    assert.equal(dataOf(first(connected)).state, 'connected');
 
     const patch = (state: string) =>
       ctx.app.inject({
@@ -56,9 +61,9 @@ describe('webhook event catalog: channel and media events are recorded with thei
       assert.equal(res.statusCode, 200, res.body);
       const rows = await eventsOf(type);
       assert.equal(rows.length, 1, type);
-      assert.equal(rows[0].organization_id, a.organizationId);
-      assert.equal(dataOf(rows[0]).channelAccountId, id);
-      assert.equal(dataOf(rows[0]).state, state);
+      assert.equal(first(rows).organization_id, a.organizationId);
+      assert.equal(dataOf(first(rows)).channelAccountId, id);
+      assert.equal(dataOf(first(rows)).state, state);
     }
     // the same state again records nothing
     assert.equal((await patch('reconnect_required')).statusCode, 200);
@@ -80,9 +85,9 @@ describe('webhook event catalog: channel and media events are recorded with thei
     assert.equal(again2.statusCode, 200, again2.body);
     const disconnected = await eventsOf('channel_account.disconnected');
     assert.equal(disconnected.length, 1);
-    assert.equal(disconnected[0].organization_id, a.organizationId);
-    assert.equal(dataOf(disconnected[0]).channelAccountId, id);
-    assert.equal(dataOf(disconnected[0]).state, 'deleted');
+    assert.equal(first(disconnected).organization_id, a.organizationId);
+    assert.equal(dataOf(first(disconnected)).channelAccountId, id);
+    assert.equal(dataOf(first(disconnected)).state, 'deleted');
   });
 
   it('media.ready when an upload creates an item (not for a duplicate), media.deleted on DELETE (once)', async () => {
@@ -94,16 +99,16 @@ describe('webhook event catalog: channel and media events are recorded with thei
     assert.equal(dup.statusCode, 200, dup.body);
     const ready = await eventsOf('media.ready');
     assert.equal(ready.length, 1);
-    assert.equal(ready[0].organization_id, a.organizationId);
-    assert.equal(dataOf(ready[0]).mediaLibraryItemId, id);
-    assert.equal(dataOf(ready[0]).lifecycleState, 'active');
+    assert.equal(first(ready).organization_id, a.organizationId);
+    assert.equal(dataOf(first(ready)).mediaLibraryItemId, id);
+    assert.equal(dataOf(first(ready)).lifecycleState, 'active');
 
     const del = await ctx.app.inject({ method: 'DELETE', url: `/v1/media/${id}`, headers: a.auth });
     assert.equal(del.statusCode, 202, del.body);
     await ctx.app.inject({ method: 'DELETE', url: `/v1/media/${id}`, headers: a.auth });
     const deleted = await eventsOf('media.deleted');
     assert.equal(deleted.length, 1);
-    assert.equal(deleted[0].organization_id, a.organizationId);
-    assert.equal(dataOf(deleted[0]).mediaLibraryItemId, id);
+    assert.equal(first(deleted).organization_id, a.organizationId);
+    assert.equal(dataOf(first(deleted)).mediaLibraryItemId, id);
   });
 });

@@ -4,17 +4,19 @@
  * access to several accounts (Facebook pages), one channel waits in `in_between_steps` with the
  * choices; POST /v1/channel-accounts/{id}/select completes it.
  */
+
 import type { Clock } from '../../app-deps.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
+import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import { type OAuthTokens, type Platform, type ProviderAccount, ProviderError } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import { ChannelLinker } from './channel-linker.js';
 import { channelsRepository } from './channels.repository.js';
 import type { PendingChoice } from './channels.tables.js';
 import { codeVerifierOf, consumeConnectState, findConnectState } from './connect-states.js';
 import type { TokenVault } from './token-vault.js';
-import { ChannelLinker } from './channel-linker.js';
 
 export interface CallbackDeps {
   db: Db;
@@ -22,6 +24,7 @@ export interface CallbackDeps {
   vault: TokenVault;
   encryptor: Encryptor;
   clock: Clock;
+  events?: EventOutbox;
 }
 
 export type CallbackOutcome =

@@ -1,7 +1,9 @@
 /** POST /v1/channel-accounts/{id}/select: completes an in_between_steps channel with the chosen account. */
-import type { OAuthTokens, ProviderAccount } from '../../providers/provider.js';
+
 import { AppError } from '../../platform/errors.js';
+import type { OAuthTokens, ProviderAccount } from '../../providers/provider.js';
 import type { CallbackDeps } from './channel-callback.service.js';
+import { recordChannelStateEvent } from './channel-events.js';
 import { ChannelLinker } from './channel-linker.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ConnectStateRow } from './connect-states.js';
@@ -87,6 +89,7 @@ export class ChannelChoiceService {
         updated_at: now,
       });
       await vault.deleteForChannel(tx, organizationId, pending.id, [accessRef, refreshRef]);
+      await recordChannelStateEvent(this.deps.events, tx, organizationId, pending.id, pending.state);
       return pending.id;
     });
   }

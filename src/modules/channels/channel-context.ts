@@ -5,8 +5,10 @@
  */
 import type { Db, Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
-import type { ProviderRegistry } from '../../providers/registry.js';
+import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { ProviderCallContext, SocialProvider } from '../../providers/provider.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import { recordChannelStateEvent } from './channel-events.js';
 import { assertTransition, type ChannelAccountState, USABLE_STATES } from './channel-states.js';
 import { type ChannelRow, channelsRepository } from './channels.repository.js';
 import type { TokenVault } from './token-vault.js';
@@ -66,7 +68,8 @@ export async function resolveChannelContext(
 
 /**
  * Moves a channel to `state` inside the caller's transaction after locking its row and checking the
- * transition table (409 channel_account_invalid_transition). Answers the previous state.
+ * transition table (409 channel_account_invalid_transition). Answers the previous state. With `events`,
+ * records the state's webhook event when the state really changed.
  */
 export async function setChannelState(
   tx: Executor,
@@ -75,6 +78,7 @@ export async function setChannelState(
   state: ChannelAccountState,
   reason: string | null,
   now = new Date(),
+  events?: EventOutbox,
 ): Promise<ChannelAccountState> {
   const row = await channelsRepository.lock(tx, organizationId, channelAccountId);
   if (!row)
@@ -89,5 +93,6 @@ export async function setChannelState(
       updated_at: now,
     });
   }
+  await recordChannelStateEvent(events, tx, organizationId, channelAccountId, row.state);
   return row.state;
 }

@@ -1,7 +1,8 @@
 /** Disconnecting a channel account (DELETE /v1/channel-accounts/{id}) and its disconnectSummary. */
 import { AppError } from '../../platform/errors.js';
-import { assertTransition } from './channel-states.js';
+import { recordChannelStateEvent } from './channel-events.js';
 import { toChannelAccount } from './channel-mapper.js';
+import { assertTransition } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountT, DisconnectSummaryT } from './channels.schemas.js';
 import { assertOwnOrganization, type ChannelsDeps } from './channels.service.js';
@@ -81,6 +82,7 @@ export async function disconnectChannel(
       next_refresh_at: null,
       updated_at: now,
     });
+    await recordChannelStateEvent(deps.events, tx, organizationId, id, row.state);
     return {
       alreadyDisconnected: false,
       ...counts,

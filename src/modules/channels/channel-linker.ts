@@ -6,6 +6,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
 import type { OAuthTokens, ProviderAccount } from '../../providers/provider.js';
 import type { CallbackDeps } from './channel-callback.service.js';
+import { recordChannelStateEvent } from './channel-events.js';
 import { assertTransition } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { PendingChoice } from './channels.tables.js';
@@ -77,6 +78,7 @@ export class ChannelLinker {
         at: now,
       });
       await vault.attach(tx, row.organization_id, id, [accessRef, refreshRef]);
+      await recordChannelStateEvent(this.deps.events, tx, row.organization_id, id, null);
       return id;
     }
     assertTransition(existing.state, 'connected');
@@ -102,6 +104,7 @@ export class ChannelLinker {
     });
     await vault.attach(tx, row.organization_id, existing.id, [accessRef, refreshRef]);
     await vault.deleteForChannel(tx, row.organization_id, existing.id, [accessRef, refreshRef]);
+    await recordChannelStateEvent(this.deps.events, tx, row.organization_id, existing.id, existing.state);
     return existing.id;
   }
 

@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { createProviderRegistry, providerAppConfigs, type ProviderRegistry } from '../../providers/registry.js';
 import { metricsOf } from '../../platform/metrics/index.js';
+import { createProviderRegistry, type ProviderRegistry, providerAppConfigs } from '../../providers/registry.js';
 import { registerSandbox, type SandboxHandle } from '../../sandbox/sandbox.plugin.js';
 import { registerProfileRoutes } from '../profiles/profiles.routes.js';
 import { ProfilesService } from '../profiles/profiles.service.js';
@@ -47,6 +47,7 @@ export async function registerChannelsModule(app: FastifyInstance, deps: AppDeps
     vault,
     registry,
     clock: deps.clock,
+    events: deps.events,
   });
   const profiles = new ProfilesService(db, deps.clock);
   const connect = new ChannelConnectService({
@@ -62,6 +63,7 @@ export async function registerChannelsModule(app: FastifyInstance, deps: AppDeps
     vault,
     encryptor: deps.encryptor,
     clock: deps.clock,
+    events: deps.events,
   });
   if (!app.getSchema('ChannelAccount')) app.addSchema(ChannelAccount);
   registerChannelRoutes(app, channels);
@@ -74,6 +76,7 @@ export async function registerChannelsModule(app: FastifyInstance, deps: AppDeps
       vault,
       encryptor: deps.encryptor,
       clock: deps.clock,
+      events: deps.events,
     }),
     channels,
   });

@@ -7,13 +7,15 @@ import type { Clock } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
+import type { EventOutbox } from '../../platform/events/outbox.js';
 import { newId } from '../../platform/ids.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import { assertTransition, type ChannelAccountState, INITIAL_STATES } from './channel-states.js';
+import { disconnectChannel } from './channel-disconnect.js';
+import { recordChannelStateEvent } from './channel-events.js';
 import { toChannelAccount } from './channel-mapper.js';
+import { assertTransition, type ChannelAccountState, INITIAL_STATES } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountListQueryT, ChannelAccountPatchT, ChannelAccountT, ChannelAccountUpsertT } from './channels.schemas.js';
-import { disconnectChannel } from './channel-disconnect.js';
 import { assertOwnOrganization } from './organization-guard.js';
 import type { TokenVault } from './token-vault.js';
 
@@ -24,6 +26,7 @@ export interface ChannelsDeps {
   vault: TokenVault;
   registry: ProviderRegistry;
   clock: Clock;
+  events?: EventOutbox;
 }
 
 const notFound = (id: string) =>
@@ -114,6 +117,7 @@ export class ChannelsService {
           at: now,
         });
         await vault.attach(tx, organizationId, id, [body.accessTokenRef, body.refreshTokenRef ?? null]);
+        await recordChannelStateEvent(this.deps.events, tx, organizationId, id, null);
         return { created: true, id };
       }
       assertTransition(existing.state, state);
@@ -136,6 +140,7 @@ export class ChannelsService {
       await vault.attach(tx, organizationId, existing.id, [body.accessTokenRef, refreshTokenRef]);
       // secrets the channel held before and no longer names are deleted
       await vault.deleteForChannel(tx, organizationId, existing.id, [body.accessTokenRef, refreshTokenRef]);
+      await recordChannelStateEvent(this.deps.events, tx, organizationId, existing.id, existing.state);
       return { created: false, id: existing.id };
     });
     return {
@@ -187,6 +192,7 @@ export class ChannelsService {
         ...(body.additionalSettings !== undefined ? { additional_settings: JSON.stringify(body.additionalSettings) } : {}),
         updated_at: now,
       });
+      await recordChannelStateEvent(this.deps.events, tx, organizationId, id, row.state);
     });
     return this.get(organizationId, id);
   }

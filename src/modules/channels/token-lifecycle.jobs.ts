@@ -5,18 +5,20 @@
  * reconnect_required. Transient failures back off and retry; after SERVICE_CHANNEL_REFRESH_MAX_FAILURES
  * in a row the channel shows refresh_needed (still retried); they never disconnect a channel.
  */
+
+import type { Selectable } from 'kysely';
 import type { AppDeps, Clock } from '../../app-deps.js';
 import type { Config } from '../../config.js';
-import type { Selectable } from 'kysely';
 import type { Db, Executor } from '../../platform/db/database.js';
+import type { EventOutbox } from '../../platform/events/outbox.js';
+import { metricsOf } from '../../platform/metrics/index.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import { type OAuthTokens, ProviderError } from '../../providers/provider.js';
 import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry.js';
-import { metricsOf } from '../../platform/metrics/index.js';
 import { setChannelState } from './channel-context.js';
 import type { ChannelAccountState } from './channel-states.js';
-import type { ChannelAccountsTable } from './channels.tables.js';
 import { channelsRepository } from './channels.repository.js';
+import type { ChannelAccountsTable } from './channels.tables.js';
 import { purgeAbandonedChoices, purgeConnectStates } from './connect-states.js';
 import { TokenVault } from './token-vault.js';
 
@@ -26,6 +28,7 @@ export interface LifecycleDeps {
   vault: TokenVault;
   registry: ProviderRegistry;
   clock: Clock;
+  events?: EventOutbox;
 }
 
 export interface LifecycleReport {
@@ -96,7 +99,7 @@ async function refreshOne(deps: LifecycleDeps, channel: ChannelRowT, now: Date):
     // nothing can renew this token: once it has expired only a new login helps
     if (!expired) return null;
     const done = await whileUnchanged(deps, channel, (tx) =>
-      setChannelState(tx, org, channel.id, 'reconnect_required', 'token_expired', now).then(() => undefined),
+      setChannelState(tx, org, channel.id, 'reconnect_required', 'token_expired', now, deps.events).then(() => undefined),
     );
     return done ? 'reconnectRequired' : null;
   }
@@ -109,7 +112,7 @@ async function refreshOne(deps: LifecycleDeps, channel: ChannelRowT, now: Date):
   } catch (err) {
     if (err instanceof ProviderError && err.category === 'auth_expired') {
       const done = await whileUnchanged(deps, channel, async (tx) => {
-        await setChannelState(tx, org, channel.id, 'reconnect_required', 'refresh_refused', now);
+        await setChannelState(tx, org, channel.id, 'reconnect_required', 'refresh_refused', now, deps.events);
         await channelsRepository.update(tx, org, channel.id, {
           next_refresh_at: null,
           updated_at: now,
@@ -122,7 +125,7 @@ async function refreshOne(deps: LifecycleDeps, channel: ChannelRowT, now: Date):
       err instanceof ProviderError && err.retryAfterSeconds ? err.retryAfterSeconds : Math.min(3600, 30 * 2 ** Math.min(failures, 7));
     const done = await whileUnchanged(deps, channel, async (tx) => {
       if (failures >= config.env.SERVICE_CHANNEL_REFRESH_MAX_FAILURES)
-        await setChannelState(tx, org, channel.id, 'refresh_needed', 'refresh_failing', now);
+        await setChannelState(tx, org, channel.id, 'refresh_needed', 'refresh_failing', now, deps.events);
       await channelsRepository.update(tx, org, channel.id, {
         refresh_failures: failures,
         next_refresh_at: new Date(now.getTime() + backoffSeconds * 1000),
@@ -176,6 +179,7 @@ export function tokenLifecycleJob(deps: AppDeps) {
     vault: new TokenVault(deps.encryptor, deps.config),
     registry: createProviderRegistry(deps.config, {}, metricsOf(deps)),
     clock: deps.clock,
+    events: deps.events,
   };
   return defineJob<Record<string, never>>({
     name: TOKEN_LIFECYCLE_JOB,

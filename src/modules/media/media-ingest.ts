@@ -7,13 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
 import { fileReader } from './byte-reader.js';
-import { MediaProbeError, probeMedia } from './media-probe.js';
 import { type MediaRow, mediaRepository } from './media.repository.js';
+import { MediaProbeError, probeMedia } from './media-probe.js';
 import { MediaTooLargeError, type SpooledMedia, spoolToFile } from './media-spool.js';
 
 export interface IngestInput {
@@ -33,6 +33,9 @@ export interface IngestResult {
 }
 
 export class MediaIngest {
+  /** Runs in the transaction that inserts a new item (the composition root records media.ready here). */
+  onCreated: ((tx: Executor, row: MediaRow) => Promise<void>) | null = null;
+
   constructor(
     private readonly db: Db,
     private readonly store: MediaStore,
@@ -91,19 +94,24 @@ export class MediaIngest {
       const storageKey = `${input.organizationId}/${id}.${facts.extension}`;
       await this.store.putFile(storageKey, path, { contentType: facts.mimeType });
       const extra = Object.fromEntries(Object.entries(input.extra()).filter(([, v]) => v !== undefined && v !== null));
-      const row = await mediaRepository
-        .insertUnlessDuplicate(this.db, {
-          id,
-          organizationId: input.organizationId,
-          brandId,
-          kind: facts.kind,
-          mimeType: facts.mimeType,
-          sha256: spooled.sha256,
-          bytes: spooled.bytes,
-          storageBackend: this.store.backend,
-          storageKey,
-          metadata: { ...facts.metadata, ...extra },
-          at: this.now(),
+      const row = await this.db
+        .transaction()
+        .execute(async (tx) => {
+          const inserted = await mediaRepository.insertUnlessDuplicate(tx, {
+            id,
+            organizationId: input.organizationId,
+            brandId,
+            kind: facts.kind,
+            mimeType: facts.mimeType,
+            sha256: spooled.sha256,
+            bytes: spooled.bytes,
+            storageBackend: this.store.backend,
+            storageKey,
+            metadata: { ...facts.metadata, ...extra },
+            at: this.now(),
+          });
+          if (inserted && this.onCreated) await this.onCreated(tx, inserted);
+          return inserted;
         })
         .catch(async (error: unknown) => {
           // never leave bytes without a row

@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import type { AppDeps, StorageHealth } from '../../app-deps.js';
 import { selectStore } from '../../platform/counters/store-selection.js';
 import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
-import { MediaStores, type MediaStoreConfig } from '../../platform/media-store/create-media-store.js';
+import { type MediaStoreConfig, MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
 import { loadEncryptionKey } from '../../platform/secrets/encryption.js';
-import { ImportBudget } from './media-import-budget.js';
-import { MediaImportService } from './media-import.service.js';
-import { MediaIngest } from './media-ingest.js';
-import { MediaUrlSigner } from './media-signed-url.js';
 import { mediaDeleteJob } from './media.jobs.js';
 import { MediaService } from './media.service.js';
+import { MediaImportService } from './media-import.service.js';
+import { ImportBudget } from './media-import-budget.js';
+import { MediaIngest } from './media-ingest.js';
+import { MediaUrlSigner } from './media-signed-url.js';
 
 export interface MediaModule {
   store: MediaStore;
@@ -83,7 +83,11 @@ export function createMediaModule(deps: AppDeps): MediaModule {
     maxUploadBytes: env.SERVICE_MEDIA_MAX_UPLOAD_BYTES,
     maxJsonUploadBytes: Math.min(env.SERVICE_MEDIA_MAX_JSON_UPLOAD_BYTES, env.SERVICE_MEDIA_MAX_UPLOAD_BYTES),
     uploadsEnabled: () => deps.config.gateOpen('SERVICE_MEDIA_UPLOAD_WRITE_ENABLED'),
+    events: deps.events,
   });
+  // a new item is ready once its row exists (uploads and imports share the ingest path)
+  ingest.onCreated = (tx, row) =>
+    deps.events.record(tx, { organizationId: row.organization_id, type: 'media.ready', data: media.toItem(row) }).then(() => undefined);
   return {
     store,
     media,

@@ -6,16 +6,17 @@ import { Readable } from 'node:stream';
 import { decodeCursor, page } from '../../http/pagination.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
+import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { StoredObject } from '../../platform/media-store/media-store.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
-import type { MediaIngest } from './media-ingest.js';
-import type { SpooledMedia } from './media-spool.js';
 import { MEDIA_DELETE_JOB, mediaDeleteQueue } from './media.jobs.js';
-import { findMediaReferences } from './media-references.js';
-import type { MediaUrlSigner } from './media-signed-url.js';
 import { type MediaRow, mediaRepository } from './media.repository.js';
 import type { MediaLibraryItemT, MediaListQueryT, MediaUploadRequestT } from './media.schemas.js';
+import type { MediaIngest } from './media-ingest.js';
+import { findMediaReferences } from './media-references.js';
+import type { MediaUrlSigner } from './media-signed-url.js';
+import type { SpooledMedia } from './media-spool.js';
 
 export interface MediaServiceDeps {
   db: Db;
@@ -28,6 +29,7 @@ export interface MediaServiceDeps {
   /** largest file accepted as JSON base64 (<= maxUploadBytes) */
   maxJsonUploadBytes: number;
   uploadsEnabled: () => boolean;
+  events?: EventOutbox;
 }
 
 const BASE64_LOOSE = /^[A-Za-z0-9+/_\-\r\n\t ]*={0,2}[\r\n\t ]*$/;
@@ -198,6 +200,7 @@ export class MediaService {
       }
       const marked = await mediaRepository.markDeleting(tx, organizationId, id, this.deps.now());
       if (!marked) throw new AppError('media_library_item_not_found');
+      await this.deps.events?.record(tx, { organizationId, type: 'media.deleted', data: this.toItem(marked) });
       await this.deps.jobs.send(MEDIA_DELETE_JOB, { organizationId, mediaLibraryItemId: id }, { tx, retryLimit: 5, retryBackoff: true });
       return marked;
     });

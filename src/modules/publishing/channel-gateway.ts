@@ -5,13 +5,13 @@
  */
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../platform/db/database.js';
+import { isAppError } from '../../platform/errors.js';
+import { metricsOf } from '../../platform/metrics/index.js';
 import type { Platform, ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry.js';
-import { metricsOf } from '../../platform/metrics/index.js';
-import { canTransition as canChannelTransition, USABLE_STATES } from '../channels/channel-states.js';
 import { resolveChannelContext, setChannelState } from '../channels/channel-context.js';
+import { canTransition as canChannelTransition, USABLE_STATES } from '../channels/channel-states.js';
 import { TokenVault } from '../channels/token-vault.js';
-import { isAppError } from '../../platform/errors.js';
 import type { ChannelFacts, PlanTargetInput } from './plan-validation.js';
 
 export interface ProfileExpansion {
@@ -190,6 +190,7 @@ export class ChannelGateway {
       .where('id', '=', channelAccountId)
       .executeTakeFirst();
     if (!row || !canChannelTransition(row.state, state)) return;
-    await setChannelState(db, organizationId, channelAccountId, state, reason, at);
+    // called inside the publish engine's transaction: the state change and its webhook event commit together
+    await setChannelState(db, organizationId, channelAccountId, state, reason, at, this.deps.events);
   }
 }

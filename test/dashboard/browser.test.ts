@@ -239,6 +239,43 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     await shot('developers-tools');
   });
 
+  it('creates an API key (secret shown once), lists it, and revokes it after confirmation', async () => {
+    // Managing credentials needs a signed-in user (not an API key): a separate browser context signs in as an admin.
+    const adminContext = await browser.newContext({ timezoneId: 'UTC', viewport: { width: 1280, height: 860 } });
+    const page = await adminContext.newPage();
+    page.setDefaultTimeout(10_000);
+    const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    const admin = await addMember(ctx, org.organizationId, 'admin');
+    await page.goto(`${base}/app/`);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByTestId('who').filter({ hasText: admin.email }).waitFor();
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByLabel('Key name').fill('Shop integration');
+    await page.getByRole('form', { name: 'new API key' }).getByRole('checkbox', { name: 'comments:write' }).uncheck();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const secret = (await page.getByTestId('api-key-secret').textContent()) ?? '';
+    assert.ok(secret.length > 20, 'the key is shown');
+    const row = page.getByRole('table', { name: 'API keys' }).locator('tbody tr').filter({ hasText: 'Shop integration' });
+    await row.getByText('active').waitFor();
+    await shot('developers-api-key-created');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    assert.equal(await page.getByTestId('api-key-secret').count(), 0);
+    // the key shown works as a bearer
+    const withKey = () => fetch(`${base}/v1/brands`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
+    assert.equal(await withKey(), 200);
+
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Revoke Shop integration' }).click();
+    await row.getByText('revoked').waitFor();
+    await page.getByRole('status').filter({ hasText: 'API key Shop integration revoked.' }).waitFor();
+    assert.equal(await withKey(), 401);
+    await shot('developers-api-key-revoked');
+    await adminContext.close();
+  });
+
   it('fits a 390 px phone on every page (no horizontal scroll)', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [route, heading] of [

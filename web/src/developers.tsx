@@ -1,5 +1,5 @@
 /**
- * Developers: webhook endpoints (create with the secret shown once, send a test event, delivery log,
+ * Developers: API keys, OAuth apps and grants (credentials.tsx), webhook endpoints (create with the secret shown once, send a test event, delivery log,
  * redeliver) and the tool API playground (UTM builder, QR preview). The tool API has its own keys
  * (`tk_...`, made with the CLI `tool-keys create`); the playground sends the key pasted here only with
  * its own requests and keeps it in this page's memory.
@@ -8,6 +8,7 @@ import createClient from 'openapi-fetch';
 import { type FormEvent, useState } from 'react';
 import type { paths } from '../../packages/sdk/src/generated/openapi';
 import { client, ok, type Schemas } from './client';
+import Credentials from './credentials';
 import { Alert, message, useLoad } from './ui';
 
 type Endpoint = Schemas['WebhookEndpoint'];
@@ -285,6 +286,7 @@ export default function DevelopersPage() {
   return (
     <section>
       <h1>Developers</h1>
+      <Credentials />
       <Webhooks />
       <ToolPlayground />
     </section>

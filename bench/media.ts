@@ -14,14 +14,14 @@
  * Run: npm run bench:media   (ITERATIONS=7 by default)
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -2,8 +2,8 @@
 import type { Config } from './config.js';
 import type { Counters } from './platform/counters/index.js';
 import type { DatabaseHandle } from './platform/db/database.js';
-import type { JobQueue } from './platform/queue/job-queue.js';
 import type { EventOutbox } from './platform/events/outbox.js';
+import type { JobQueue } from './platform/queue/job-queue.js';
 import type { Encryptor } from './platform/secrets/encryption.js';
 
 export interface Clock {

@@ -10,42 +10,36 @@ import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
-import { registerBrandRoutes } from './modules/brands/brands.routes.js';
-import { BrandProduct, Brand } from './modules/brands/brands.schemas.js';
-import { BrandsService } from './modules/brands/brands.service.js';
-import { registerHealthRoutes } from './modules/health/health.routes.js';
-import { registerToolRoutes } from './modules/tools/tools.routes.js';
-import { createMediaModule } from './modules/media/media.module.js';
-import { registerMediaRoutes } from './modules/media/media.routes.js';
-import { registerChannelsModule } from './modules/channels/channels.module.js';
-import { publishingModule } from './modules/publishing/publishing.module.js';
-import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
-// auth: import its module here
-import { registerAuthModule } from './modules/identity/auth.module.js';
-
+import { analyticsModule } from './modules/analytics/analytics.module.js'; // analytics
+import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js'; // analytics
+import { automationsModule } from './modules/automations/automations.module.js';
+// automations: import its module here
+import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
 // batches: import its module here
 import { batchesModule } from './modules/batches/batches.module.js';
 import { registerBatchRoutes } from './modules/batches/batches.routes.js';
-
-// webhooks: import its module here
-import { webhooksModule } from './modules/webhooks/webhooks.module.js';
-import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
-
+import { registerBrandRoutes } from './modules/brands/brands.routes.js';
+import { Brand, BrandProduct } from './modules/brands/brands.schemas.js';
+import { BrandsService } from './modules/brands/brands.service.js';
+import { registerChannelsModule } from './modules/channels/channels.module.js';
 // engagement: import its module here
 import { commentsModule } from './modules/comments/comments.module.js';
 import { registerCommentRoutes } from './modules/comments/comments.routes.js';
-import { analyticsModule } from './modules/analytics/analytics.module.js'; // analytics
-import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js'; // analytics
-
-// automations: import its module here
-import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
-import { automationsModule } from './modules/automations/automations.module.js';
-
-// hardening: import its module here
-import { registerMetricsRoutes } from './modules/operations/metrics.routes.js'; // metrics
-
 // dashboard: import its module here
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { registerHealthRoutes } from './modules/health/health.routes.js';
+// auth: import its module here
+import { registerAuthModule } from './modules/identity/auth.module.js';
+import { createMediaModule } from './modules/media/media.module.js';
+import { registerMediaRoutes } from './modules/media/media.routes.js';
+// hardening: import its module here
+import { registerMetricsRoutes } from './modules/operations/metrics.routes.js'; // metrics
+import { publishingModule } from './modules/publishing/publishing.module.js';
+import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
+import { registerToolRoutes } from './modules/tools/tools.routes.js';
+// webhooks: import its module here
+import { webhooksModule } from './modules/webhooks/webhooks.module.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

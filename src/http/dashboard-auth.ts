@@ -22,7 +22,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
-import { POLICIES, ROLE_RANK, type PolicyId, type Role, isRole } from '../modules/identity/policies.js';
+import { isRole, POLICIES, type PolicyId, ROLE_RANK, type Role } from '../modules/identity/policies.js';
 import { SessionService } from '../modules/identity/sessions.service.js';
 import { AppError } from '../platform/errors.js';
 

@@ -1,10 +1,10 @@
 /** The foundation's CLI commands. Areas add theirs in their own *.cli.ts and list them in cli.ts. */
 import { type Config, EnvSchema } from '../config.js';
-import { BrandsService } from '../modules/brands/brands.service.js';
 import { brandsRepository } from '../modules/brands/brands.repository.js';
+import { BrandsService } from '../modules/brands/brands.service.js';
 import { IdentityService, parseScopes } from '../modules/identity/identity.service.js';
-import { migrateToLatest } from '../platform/db/migrate.js';
 import { openDatabase } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
 import { AppError } from '../platform/errors.js';
 import { args, type CliCommand, required, withDatabase } from './cli-kit.js';
 import { type Role, startRuntime } from './runtime.js';
@@ -77,11 +77,13 @@ export const foundationCommands: CliCommand[] = [
     usage: 'bootstrap --organization NAME --email E --password P [--init] [--json]',
     async run({ config, argv, out }) {
       const { values } = args(argv, { organization: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } });
-      const result = await withDatabase(config, (h) =>
-        new IdentityService(h.db).bootstrap(
-          { organization: required(values, 'organization'), email: required(values, 'email'), password: required(values, 'password') },
-          new Date(),
-        ),
+      const result = await withDatabase(
+        config,
+        (h) =>
+          new IdentityService(h.db).bootstrap(
+            { organization: required(values, 'organization'), email: required(values, 'email'), password: required(values, 'password') },
+            new Date(),
+          ),
         { creates: true, init: values.init === true },
       );
       out({ organizationId: result.organizationId, userId: result.userId, apiKey: result.apiKey }, values.json === true);

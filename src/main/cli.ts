@@ -3,14 +3,14 @@
  * and reports bad input as one clear line on stderr, exit code 1, never a stack trace.
  */
 import { ConfigError, loadConfig } from '../config.js';
+import { authCommands } from '../modules/identity/auth.cli.js';
 import { toolCommands } from '../modules/tools/tools.cli.js';
 import { AppError } from '../platform/errors.js';
 import { foundationCommands } from './cli-commands.js';
 import type { CliCommand } from './cli-kit.js';
 import { printer } from './cli-kit.js';
-import { mcpCommands } from './mcp.cli.js';
 import { listCommands } from './cli-lists.js';
-import { authCommands } from '../modules/identity/auth.cli.js';
+import { mcpCommands } from './mcp.cli.js';
 
 const commands: CliCommand[] = [
   ...foundationCommands,
@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
   if (!match) {
     const words = argv.slice(0, 2).filter((w, i) => !w.startsWith('-') && (i === 0 || !argv[0]!.startsWith('-')));
     const known = commands.some((c) => c.name.split(' ')[0] === words[0]);
-    process.stderr.write(`error: unknown command "${known ? words.join(' ') : words[0] ?? argv[0]}"\n\n${usage()}\n`);
+    process.stderr.write(`error: unknown command "${known ? words.join(' ') : (words[0] ?? argv[0])}"\n\n${usage()}\n`);
     return 1;
   }
   const config = loadConfig();

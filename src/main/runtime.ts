@@ -8,46 +8,43 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { type AppDeps, systemClock } from '../app-deps.js';
 import { buildApp } from '../app.js';
+import { type AppDeps, systemClock } from '../app-deps.js';
 import type { Config } from '../config.js';
-import { closeCounters, createCounters } from '../platform/counters/index.js';
-import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
-import type { PgliteLock } from '../platform/db/pglite-dialect.js';
-import { migrateToLatest } from '../platform/db/migrate.js';
+import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
 import { identityRepository } from '../modules/identity/identity.repository.js';
 import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
-import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
-import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
-import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
 import { mediaJobDefinitions } from '../modules/media/media.module.js';
+import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
+import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
+import { closeCounters, createCounters } from '../platform/counters/index.js';
+import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import type { PgliteLock } from '../platform/db/pglite-dialect.js';
+import { EventOutbox } from '../platform/events/outbox.js';
 import { createJobQueue, type JobDefinition } from '../platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
 import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
-import { EventOutbox } from '../platform/events/outbox.js';
+
 // auth: import its jobs here
-
-// batches: import its jobs here
-import { batchesJobDefinitions } from '../modules/batches/batches.module.js';
-
-// webhooks: import its jobs here
-import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
 
 // engagement: import its jobs here
 import { analyticsJobDefinitions } from '../modules/analytics/analytics.jobs.js'; // analytics
-
 // automations: import its jobs here
 import { automationJobDefinitions } from '../modules/automations/automations.jobs.js';
-
+// batches: import its jobs here
+import { batchesJobDefinitions } from '../modules/batches/batches.module.js';
+import { mediaSpoolDir } from '../modules/media/media.module.js';
+import { removeOrphanedSpoolFiles } from '../modules/media/media-spool.js';
+// webhooks: import its jobs here
+import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
 // hardening: import its jobs here
 import { metricsOf } from '../platform/metrics/index.js'; // metrics
 import { serveMetrics } from '../platform/metrics/metrics-server.js'; // metrics
-import { removeOrphanedSpoolFiles } from '../modules/media/media-spool.js';
-import { mediaSpoolDir } from '../modules/media/media.module.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;

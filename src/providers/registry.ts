@@ -7,7 +7,6 @@
  */
 import { type Config, providerEnv } from '../config.js';
 import type { ProviderCallObserver } from '../platform/metrics/metrics.js';
-import { observeProvider } from './observed-provider.js';
 import { PLATFORM_FAMILY, SANDBOX_APP_CREDENTIALS, sandboxBaseUrls } from '../sandbox/sandbox-urls.js';
 import { createFacebookPageProvider } from './facebook-page/facebook-page.provider.js';
 import { FACEBOOK_PAGE_ENDPOINTS } from './facebook-page/facebook-page.rules.js';
@@ -15,6 +14,7 @@ import { createInstagramBusinessProvider } from './instagram-business/instagram-
 import { INSTAGRAM_BUSINESS_ENDPOINTS } from './instagram-business/instagram-business.rules.js';
 import { createInstagramStandaloneProvider } from './instagram-standalone/instagram-standalone.provider.js';
 import { INSTAGRAM_STANDALONE_ENDPOINTS } from './instagram-standalone/instagram-standalone.rules.js';
+import { observeProvider } from './observed-provider.js';
 import { createPinterestProvider } from './pinterest/pinterest.provider.js';
 import { PINTEREST_ENDPOINTS } from './pinterest/pinterest.rules.js';
 import { PLATFORMS, type Platform, type ProviderAppConfig, type SocialProvider } from './provider.js';

@@ -24,7 +24,10 @@ describe('internal routes through the policy table', () => {
 
   it('db migrate: service tokens only (internal only), never from a browser', async () => {
     const call = (headers: Record<string, string>) => ctx.app.inject({ method: 'POST', url: '/v1/internal/db/migrate', headers });
-    const tokens: Record<string, string>[] = [{ 'x-service-internal-token': INTERNAL_TOKEN }, { 'x-service-principal-token': PRINCIPAL_TOKEN }];
+    const tokens: Record<string, string>[] = [
+      { 'x-service-internal-token': INTERNAL_TOKEN },
+      { 'x-service-principal-token': PRINCIPAL_TOKEN },
+    ];
     for (const headers of tokens) {
       const ok = await call(headers);
       assert.equal(ok.statusCode, 200, ok.body);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createTestContext, type TestContext } from '../support/harness.js';
 import { actorOf, installDashboardAuth, requirePolicy } from '../../src/http/dashboard-auth.js';
 import { installErrorHandling } from '../../src/http/error-handler.js';
 import { POLICIES, SPEC_POLICY_IDS } from '../../src/modules/identity/policies.js';
-import { addMember, AUTH_ENV, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from './helpers.js';
+import { createTestContext, type TestContext } from '../support/harness.js';
+import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from './helpers.js';
 
 // the specification's table, restated so a change to the enforced table is noticed
 const TABLE: Record<string, [minimumRole: 'member' | 'admin', servicePrincipal: boolean, internalOnly: boolean]> = {
@@ -39,7 +39,8 @@ describe('dashboard permission policies', () => {
   before(async () => {
     ctx = await createTestContext({ env: AUTH_ENV });
     const org = await ctx.createOrganization({ name: 'Policies' });
-    for (const role of ['member', 'admin', 'owner'] as const) sessions[role] = await signIn(ctx, (await addMember(ctx, org.organizationId, role)).email);
+    for (const role of ['member', 'admin', 'owner'] as const)
+      sessions[role] = await signIn(ctx, (await addMember(ctx, org.organizationId, role)).email);
     // a probe route per policy on an app that uses the real enforcement against the real database
     probe = Fastify();
     installErrorHandling(probe);
@@ -74,7 +75,10 @@ describe('dashboard permission policies', () => {
       // legacy bearer session, Authorization header only
       const bearer = await call({ authorization: `Bearer ${sessions.admin}` });
       assert.equal(bearer.statusCode, internalOnly ? 403 : 200);
-      const tokens: Record<string, string>[] = [{ 'x-service-principal-token': PRINCIPAL_TOKEN }, { 'x-service-internal-token': INTERNAL_TOKEN }];
+      const tokens: Record<string, string>[] = [
+        { 'x-service-principal-token': PRINCIPAL_TOKEN },
+        { 'x-service-internal-token': INTERNAL_TOKEN },
+      ];
       for (const headers of tokens) {
         const res = await call(headers);
         assert.equal(res.statusCode, servicePrincipal ? 200 : 403, `${id} with ${Object.keys(headers)[0]}`);
@@ -98,7 +102,11 @@ describe('dashboard permission policies', () => {
     });
     assert.equal(other.statusCode, 403);
     assert.equal(other.json().error, 'permission_denied');
-    const none = await probe.inject({ method: 'POST', url: '/probe/publishing.jobs.read', headers: { cookie: `service_dashboard_session=${sessions.owner}` } });
+    const none = await probe.inject({
+      method: 'POST',
+      url: '/probe/publishing.jobs.read',
+      headers: { cookie: `service_dashboard_session=${sessions.owner}` },
+    });
     assert.equal(none.statusCode, 403);
     const anonymous = await probe.inject({ method: 'POST', url: '/probe/publishing.jobs.read' });
     assert.equal(anonymous.statusCode, 401);

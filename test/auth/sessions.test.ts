@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { addMember, AUTH_ENV, cookieValue, DASHBOARD, PASSWORD, setCookies, signIn } from './helpers.js';
+import { AUTH_ENV, addMember, cookieValue, DASHBOARD, PASSWORD, setCookies, signIn } from './helpers.js';
 
 describe('browser sign-in and dashboard sessions', () => {
   let ctx: TestContext;
@@ -25,9 +25,15 @@ describe('browser sign-in and dashboard sessions', () => {
     assert.equal(s.statusCode, 200);
     assert.deepEqual(Object.keys(s.json()).sort(), ['authorizationCode', 'expiresAt', 'nonce']);
     const [exchangeCookie] = setCookies(s);
-    assert.match(exchangeCookie!, /^service_browser_session_exchange=[A-Za-z0-9_-]{40,}; Path=\/v1\/auth; Max-Age=60; HttpOnly; SameSite=Lax; Secure$/);
+    assert.match(
+      exchangeCookie!,
+      /^service_browser_session_exchange=[A-Za-z0-9_-]{40,}; Path=\/v1\/auth; Max-Age=60; HttpOnly; SameSite=Lax; Secure$/,
+    );
     const binding = cookieValue(setCookies(s), 'service_browser_session_exchange')!;
-    const ex = await exchange({ origin: DASHBOARD, cookie: `service_browser_session_exchange=${binding}` }, { authorizationCode: s.json().authorizationCode, nonce: s.json().nonce });
+    const ex = await exchange(
+      { origin: DASHBOARD, cookie: `service_browser_session_exchange=${binding}` },
+      { authorizationCode: s.json().authorizationCode, nonce: s.json().nonce },
+    );
     assert.equal(ex.statusCode, 200, ex.body);
     const body = ex.json();
     assert.equal(body.organizationId, organizationId);
@@ -48,24 +54,44 @@ describe('browser sign-in and dashboard sessions', () => {
     assert.ok(rows.every((r) => r.token_hash !== token));
 
     // a replay of the same code is refused, with the same error as any other failure
-    const replay = await exchange({ origin: DASHBOARD, cookie: `service_browser_session_exchange=${binding}` }, { authorizationCode: s.json().authorizationCode, nonce: s.json().nonce });
+    const replay = await exchange(
+      { origin: DASHBOARD, cookie: `service_browser_session_exchange=${binding}` },
+      { authorizationCode: s.json().authorizationCode, nonce: s.json().nonce },
+    );
     assert.equal(replay.statusCode, 400);
     assert.equal(replay.json().error, 'browser_session_exchange_failed');
   });
 
   it('refuses wrong nonce, other origin, missing cookie and expired code alike', async () => {
-    const attempts: Array<(s: { code: string; nonce: string; binding: string }) => Promise<{ statusCode: number; json(): { error: string } }>> = [
-      (s) => exchange({ origin: DASHBOARD, cookie: `service_browser_session_exchange=${s.binding}` }, { authorizationCode: s.code, nonce: 'wrong' }),
-      (s) => exchange({ origin: 'https://evil.example', cookie: `service_browser_session_exchange=${s.binding}` }, { authorizationCode: s.code, nonce: s.nonce }),
+    const attempts: Array<
+      (s: { code: string; nonce: string; binding: string }) => Promise<{ statusCode: number; json(): { error: string } }>
+    > = [
+      (s) =>
+        exchange(
+          { origin: DASHBOARD, cookie: `service_browser_session_exchange=${s.binding}` },
+          { authorizationCode: s.code, nonce: 'wrong' },
+        ),
+      (s) =>
+        exchange(
+          { origin: 'https://evil.example', cookie: `service_browser_session_exchange=${s.binding}` },
+          { authorizationCode: s.code, nonce: s.nonce },
+        ),
       (s) => exchange({ origin: DASHBOARD }, { authorizationCode: s.code, nonce: s.nonce }),
       async (s) => {
         ctx.clock.advance(61_000);
-        return exchange({ origin: DASHBOARD, cookie: `service_browser_session_exchange=${s.binding}` }, { authorizationCode: s.code, nonce: s.nonce });
+        return exchange(
+          { origin: DASHBOARD, cookie: `service_browser_session_exchange=${s.binding}` },
+          { authorizationCode: s.code, nonce: s.nonce },
+        );
       },
     ];
     for (const attempt of attempts) {
       const s = await start();
-      const res = await attempt({ code: s.json().authorizationCode, nonce: s.json().nonce, binding: cookieValue(setCookies(s), 'service_browser_session_exchange')! });
+      const res = await attempt({
+        code: s.json().authorizationCode,
+        nonce: s.json().nonce,
+        binding: cookieValue(setCookies(s), 'service_browser_session_exchange')!,
+      });
       assert.equal(res.statusCode, 400);
       assert.equal(res.json().error, 'browser_session_exchange_failed');
     }
@@ -77,7 +103,11 @@ describe('browser sign-in and dashboard sessions', () => {
     assert.equal(bad.statusCode, 401);
     assert.equal(bad.json().error, 'sign_in_failed');
     const token = await signIn(ctx, email);
-    const out = await ctx.app.inject({ method: 'POST', url: '/v1/auth/logout', headers: { origin: DASHBOARD, cookie: `service_dashboard_session=${token}` } });
+    const out = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: { origin: DASHBOARD, cookie: `service_dashboard_session=${token}` },
+    });
     assert.equal(out.statusCode, 204);
     assert.ok(setCookies(out).some((l) => l.startsWith('service_dashboard_session=;') && l.includes('Max-Age=0')));
     const me = await ctx.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}` } });

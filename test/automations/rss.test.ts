@@ -321,7 +321,11 @@ describe('rss_feed automation runs', () => {
     const firstTitles = await titles(r.output.publishJobIds);
     const nextTitles = await titles(next.output.publishJobIds);
     assert.equal(nextTitles.length, 2);
-    assert.deepEqual(new Set([...firstTitles, ...nextTitles]), new Set(['Rotation A', 'Rotation B', 'Rotation C']), JSON.stringify({ firstTitles, nextTitles }));
+    assert.deepEqual(
+      new Set([...firstTitles, ...nextTitles]),
+      new Set(['Rotation A', 'Rotation B', 'Rotation C']),
+      JSON.stringify({ firstTitles, nextTitles }),
+    );
   });
 
   it('schedule mode books a free slot per item; publish mode queues the job now', async () => {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setChannelState } from '../../src/modules/channels/channel-context.js';
 import { CHANNEL_ACCOUNT_STATES, CHANNEL_TRANSITIONS, canTransition } from '../../src/modules/channels/channel-states.js';
-import { channelsRepository } from '../../src/modules/channels/channels.repository.js';
-import { AppError } from '../../src/platform/errors.js';
 import { channelsModuleOf } from '../../src/modules/channels/channels.module.js';
+import { channelsRepository } from '../../src/modules/channels/channels.repository.js';
 import { registerDisconnectHook } from '../../src/modules/channels/disconnect-hooks.js';
+import { AppError } from '../../src/platform/errors.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { GuardedFetchError, GuardedHttpClient } from '../../src/platform/http-client/guarded-client.js';

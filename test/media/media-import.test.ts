@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { IMPORT_BUDGET_DEFAULTS, ImportBudget } from '../../src/modules/media/media-import-budget.js';
 import { selectStore } from '../../src/platform/counters/store-selection.js';
-import { REAL_REDIS_URL, type TestContext, createTestContext } from '../support/harness.js';
+import { createTestContext, REAL_REDIS_URL, type TestContext } from '../support/harness.js';
 import { fixture } from './media-helpers.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;

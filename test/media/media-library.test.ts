@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { registerMediaReferenceCheck } from '../../src/modules/media/media-references.js';
-import { type TestContext, createTestContext } from '../support/harness.js';
+import { createTestContext, type TestContext } from '../support/harness.js';
 import { fixture } from './media-helpers.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;

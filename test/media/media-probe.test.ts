@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { createHash } from 'node:crypto';
 import { bufferReader, fileReader } from '../../src/modules/media/byte-reader.js';
 import { MediaProbeError, probeMedia } from '../../src/modules/media/media-probe.js';
 import { MediaTooLargeError, PROBE_PREFIX_BYTES, spoolToFile } from '../../src/modules/media/media-spool.js';

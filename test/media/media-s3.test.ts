@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import S3rver from 's3rver';
 import { S3MediaStore } from '../../src/platform/media-store/s3-media-store.js';
-import { type TestContext, createTestContext } from '../support/harness.js';
+import { createTestContext, type TestContext } from '../support/harness.js';
 import { fixture, multipartBody } from './media-helpers.js';
 
 describe('media library on an S3-compatible bucket (s3rver)', () => {

@@ -1,6 +1,7 @@
 // Minimal typing for the s3rver test server (the package ships none).
 declare module 's3rver' {
   import type { AddressInfo } from 'node:net';
+
   interface S3rverOptions {
     port?: number;
     address?: string;

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
+import { createFacebookPageProvider } from '../../src/providers/facebook-page/facebook-page.provider.js';
 import { FACEBOOK_PAGE_CAPABILITY } from '../../src/providers/facebook-page/facebook-page.rules.js';
 import { INSTAGRAM_BUSINESS_CAPABILITY } from '../../src/providers/instagram-business/instagram-business.rules.js';
 import { INSTAGRAM_STANDALONE_CAPABILITY } from '../../src/providers/instagram-standalone/instagram-standalone.rules.js';
 import { categorizeGraphError, graphErrorToProviderError, metaRetryAfterSeconds } from '../../src/providers/meta-shared/graph-errors.js';
-import { createFacebookPageProvider } from '../../src/providers/facebook-page/facebook-page.provider.js';
 import { THREADS_CAPABILITY } from '../../src/providers/threads/threads.rules.js';
-import { META_SANDBOX_APP, metaSandboxBaseUrls, metaSimulatorPlugin } from '../../src/sandbox/simulators/meta.simulator.js';
 import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
-import { REDIRECT_URI, connect, ctxFor } from './meta-harness.js';
+import { META_SANDBOX_APP, metaSandboxBaseUrls, metaSimulatorPlugin } from '../../src/sandbox/simulators/meta.simulator.js';
+import { connect, ctxFor, REDIRECT_URI } from './meta-harness.js';
 
 const err = (code: number, subcode?: number, extra: Record<string, unknown> = {}) => ({
   message: 'm',

@@ -5,12 +5,12 @@ import Fastify from 'fastify';
 import { createPinterestProvider } from '../../src/providers/pinterest/pinterest.provider.js';
 import { PINTEREST_ENDPOINTS } from '../../src/providers/pinterest/pinterest.rules.js';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
+import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import {
   PinterestSimulatorState,
   pinterestSimulatorBaseUrls,
   pinterestSimulatorPlugin,
 } from '../../src/sandbox/simulators/pinterest.simulator.js';
-import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import { type PinterestHarness, REDIRECT, rejectsWith, startPinterestHarness, tokensOf, videoItem } from './pinterest-harness.js';
 
 describe('pinterest adapter: OAuth, image and video Pins, boards, analytics', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createTiktokProvider } from '../../src/providers/tiktok/tiktok.provider.js';
-import { REDIRECT, type TiktokHarness, expectProviderError, imageItem, request, startTiktokHarness, videoItem } from './tiktok-harness.js';
+import { expectProviderError, imageItem, REDIRECT, request, startTiktokHarness, type TiktokHarness, videoItem } from './tiktok-harness.js';
 
 describe('TikTok adapter error mapping against the simulator', () => {
   let h: TiktokHarness;

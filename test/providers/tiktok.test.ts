@@ -6,13 +6,13 @@ import { TIKTOK_CAPABILITY, TIKTOK_ENDPOINTS } from '../../src/providers/tiktok/
 import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import { TiktokSimulatorState, tiktokSimulatorBaseUrls, tiktokSimulatorPlugin } from '../../src/sandbox/simulators/tiktok.simulator.js';
 import {
-  MiB,
-  REDIRECT,
-  type TiktokHarness,
   expectProviderError,
   imageItem,
+  MiB,
+  REDIRECT,
   request,
   startTiktokHarness,
+  type TiktokHarness,
   videoItem,
 } from './tiktok-harness.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { PublishMediaItem } from '../../src/providers/provider.js';
 import { createXProvider } from '../../src/providers/x/x.provider.js';
-import { REDIRECT, type XHarness, expectProviderError, media, pkce, startXHarness } from './x-harness.js';
+import { expectProviderError, media, pkce, REDIRECT, startXHarness, type XHarness } from './x-harness.js';
 
 describe('X adapter error mapping against the simulator', () => {
   let h: XHarness;

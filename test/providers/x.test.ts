@@ -6,7 +6,7 @@ import { createXProvider } from '../../src/providers/x/x.provider.js';
 import { X_CAPABILITY, X_ENDPOINTS } from '../../src/providers/x/x.rules.js';
 import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import { XSimulatorState, xSimulatorBaseUrls, xSimulatorPlugin } from '../../src/sandbox/simulators/x.simulator.js';
-import { REDIRECT, type XHarness, expectProviderError, MiB, media, pkce, published, startXHarness } from './x-harness.js';
+import { expectProviderError, MiB, media, pkce, published, REDIRECT, startXHarness, type XHarness } from './x-harness.js';
 
 describe('X adapter against the simulator', () => {
   let h: XHarness;

@@ -6,8 +6,8 @@ import Fastify from 'fastify';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
 import { createYoutubeProvider } from '../../src/providers/youtube/youtube.provider.js';
 import { YOUTUBE_ENDPOINTS } from '../../src/providers/youtube/youtube.rules.js';
-import { GoogleSimulatorState, googleSimulatorBaseUrls, googleSimulatorPlugin } from '../../src/sandbox/simulators/google.simulator.js';
 import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
+import { GoogleSimulatorState, googleSimulatorBaseUrls, googleSimulatorPlugin } from '../../src/sandbox/simulators/google.simulator.js';
 import { publishRequest, REDIRECT, rejectsWith, startYoutubeHarness, tokensOf, type YoutubeHarness } from './youtube-harness.js';
 
 describe('youtube adapter: OAuth, publishing, comments, tools', () => {

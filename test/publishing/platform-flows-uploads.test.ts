@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Platform } from '../../src/providers/provider.js';
 import type { SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
-import type { Org } from './publishing-harness.js';
 import {
   call,
   connectPlatform,
@@ -20,6 +19,7 @@ import {
   startPlatformHarness,
   uploadMedia,
 } from './platform-harness.js';
+import type { Org } from './publishing-harness.js';
 
 describe('publish flows with uploaded bytes', { concurrency: true }, () => {
   let h: PlatformHarness;

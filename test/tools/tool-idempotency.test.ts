@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { toolIdempotencyRepository } from '../../src/modules/tools/tool-idempotency.repository.js';
-import { createTestContext, type TestContext, TestClock } from '../support/harness.js';
+import { createTestContext, TestClock, type TestContext } from '../support/harness.js';
 import { createToolUser, errorCode, HEAVY_QR, post, QR_PATH, type ToolUser, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 
 describe('tool API idempotency', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestContext, type TestContext, TestClock } from '../support/harness.js';
+import { createTestContext, TestClock, type TestContext } from '../support/harness.js';
 import { decodePngDataUrl } from './qr-decode.js';
 import { createToolUser, errorCode, HEAVY_QR, post, QR_PATH, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 

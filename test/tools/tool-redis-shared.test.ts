@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createTestContext, REAL_REDIS_URL, type TestContext, TestClock } from '../support/harness.js';
+import { createTestContext, REAL_REDIS_URL, TestClock, type TestContext } from '../support/harness.js';
 import { createToolUser, errorCode, HEAVY_QR, post, QR_PATH, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 
 const skip = REAL_REDIS_URL ? false : 'REDIS_URL is not set: the Redis-shared counter test needs a Redis server';

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
-import type { ChannelCallbackService, CallbackOutcome } from './channel-callback.service.js';
+import type { CallbackOutcome, ChannelCallbackService } from './channel-callback.service.js';
 import type { ChannelChoiceService } from './channel-choice.service.js';
 import type { ChannelConnectService } from './channel-connect.service.js';
 import { ChannelAccount, ChannelAccountParams, ChannelChoice, NullOr, PlatformRef } from './channels.schemas.js';

@@ -3,8 +3,9 @@
  * single-use state (bound to organization, brand, return URL and expiry) and PKCE (S256) where the
  * adapter supports it.
  */
-import type { Config } from '../../config.js';
+
 import type { Clock } from '../../app-deps.js';
+import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';

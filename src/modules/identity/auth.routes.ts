@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import {
   DASHBOARD_SESSION_COOKIE,
@@ -38,7 +38,8 @@ function normalizedOrigin(request: FastifyRequest): string | undefined {
 
 function requireApprovedOrigin(deps: AppDeps, request: FastifyRequest): string {
   const origin = normalizedOrigin(request);
-  if (!origin || !isApprovedOrigin(deps, origin)) throw new AppError('permission_denied', { message: 'The Origin is not an approved dashboard origin.' });
+  if (!origin || !isApprovedOrigin(deps, origin))
+    throw new AppError('permission_denied', { message: 'The Origin is not an approved dashboard origin.' });
   return origin;
 }
 
@@ -121,7 +122,10 @@ export function registerAuthRoutes(root: FastifyInstance, deps: AppDeps, session
       reply.header('cache-control', 'no-store');
       reply.header('set-cookie', [
         cookie(deps, EXCHANGE_COOKIE, '', { path: EXCHANGE_PATH, maxAgeSeconds: 0 }),
-        cookie(deps, DASHBOARD_SESSION_COOKIE, r.token, { path: '/', maxAgeSeconds: deps.config.env.SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS }),
+        cookie(deps, DASHBOARD_SESSION_COOKIE, r.token, {
+          path: '/',
+          maxAgeSeconds: deps.config.env.SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS,
+        }),
       ]);
       return r.body;
     },
@@ -135,7 +139,10 @@ export function registerAuthRoutes(root: FastifyInstance, deps: AppDeps, session
         tags: ['Auth'],
         summary: 'Revoke the dashboard session and clear both cookies',
         security: [{ dashboardSessionCookie: [] }, { dashboardSession: [] }],
-        response: { 204: { type: 'null', description: 'Signed out (also when no session was presented).' }, ...errorResponses('permission_denied', 'internal_server_error') },
+        response: {
+          204: { type: 'null', description: 'Signed out (also when no session was presented).' },
+          ...errorResponses('permission_denied', 'internal_server_error'),
+        },
       },
     },
     async (request, reply) => {

@@ -5,7 +5,9 @@ export const BrowserSessionStartRequest = Type.Object(
   {
     email: Type.String({ format: 'email', maxLength: 320 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
-    returnTo: Type.Optional(Type.String({ maxLength: 2048, description: 'Where the dashboard goes after sign-in (a path or an approved origin URL).' })),
+    returnTo: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'Where the dashboard goes after sign-in (a path or an approved origin URL).' }),
+    ),
   },
   { $id: 'BrowserSessionStartRequest', additionalProperties: false },
 );

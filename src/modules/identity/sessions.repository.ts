@@ -26,7 +26,9 @@ export const sessionsRepository = {
       (await db
         .selectFrom('auth_sessions')
         .innerJoin('memberships', (j) =>
-          j.onRef('memberships.organization_id', '=', 'auth_sessions.organization_id').onRef('memberships.user_id', '=', 'auth_sessions.user_id'),
+          j
+            .onRef('memberships.organization_id', '=', 'auth_sessions.organization_id')
+            .onRef('memberships.user_id', '=', 'auth_sessions.user_id'),
         )
         .innerJoin('users', 'users.id', 'auth_sessions.user_id')
         .select([

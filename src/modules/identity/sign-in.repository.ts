@@ -30,7 +30,16 @@ export const signInRepository = {
 
   async insertExchangeCode(
     db: Executor,
-    row: { codeHash: string; nonceHash: string; bindingHash: string; origin: string; organizationId: string; userId: string; expiresAt: Date; at: Date },
+    row: {
+      codeHash: string;
+      nonceHash: string;
+      bindingHash: string;
+      origin: string;
+      organizationId: string;
+      userId: string;
+      expiresAt: Date;
+      at: Date;
+    },
   ) {
     await db
       .insertInto('auth_exchange_codes')

@@ -89,7 +89,9 @@ export class SignInService {
     if (!valid || !row) throw new AppError('browser_session_exchange_failed');
     const member = await signInRepository.membership(db, row.organization_id, row.user_id);
     if (!member) throw new AppError('browser_session_exchange_failed');
-    const session = await db.transaction().execute((tx) => this.sessions.create(tx, { organizationId: row.organization_id, userId: row.user_id }));
+    const session = await db
+      .transaction()
+      .execute((tx) => this.sessions.create(tx, { organizationId: row.organization_id, userId: row.user_id }));
     return {
       token: session.token,
       body: {

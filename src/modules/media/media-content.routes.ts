@@ -8,12 +8,12 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { PUBLIC_AUTH_ERRORS, errorResponses } from '../../http/shared-schemas.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
-import { decideRange, etagOf, notModified, rangeApplies } from './media-content.js';
 import type { MediaModule } from './media.module.js';
-import { ALLOWED_MEDIA_TYPES } from './media-probe.js';
 import { MediaContentQuery, MediaParams } from './media.schemas.js';
+import { decideRange, etagOf, notModified, rangeApplies } from './media-content.js';
+import { ALLOWED_MEDIA_TYPES } from './media-probe.js';
 
 const YEAR_SECONDS = 31_536_000;
 

@@ -5,10 +5,10 @@
  */
 import { AppError } from '../../platform/errors.js';
 import { GuardedFetchError, type GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import { MAX_IMPORT_BYTES, type MediaImportDryRunT, type MediaImportRequestT, type MediaLibraryItemT } from './media.schemas.js';
+import type { MediaService } from './media.service.js';
 import { type ImportBudget, ImportBudgetExceeded, type ImportCaller } from './media-import-budget.js';
 import type { MediaIngest } from './media-ingest.js';
-import type { MediaService } from './media.service.js';
-import { MAX_IMPORT_BYTES, type MediaImportDryRunT, type MediaImportRequestT, type MediaLibraryItemT } from './media.schemas.js';
 
 export type ImportOutcome = { kind: 'dry_run'; body: MediaImportDryRunT } | { kind: 'item'; item: MediaLibraryItemT; created: boolean };
 

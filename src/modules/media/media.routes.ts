@@ -8,11 +8,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../http/public-auth.js';
-import { PUBLIC_AUTH_ERRORS, errorResponses } from '../../http/shared-schemas.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
-import { registerMediaContentRoute } from './media-content.routes.js';
 import type { MediaModule } from './media.module.js';
-import { readMultipartUpload } from './media-multipart.js';
 import {
   MediaImportDryRun,
   MediaImportRequest,
@@ -23,6 +21,8 @@ import {
   MediaUploadRequest,
   type MediaUploadRequestT,
 } from './media.schemas.js';
+import { registerMediaContentRoute } from './media-content.routes.js';
+import { readMultipartUpload } from './media-multipart.js';
 
 const UPLOAD_ERRORS = [
   'invalid_public_media_upload_request',

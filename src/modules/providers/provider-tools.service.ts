@@ -1,7 +1,8 @@
 /** POST /v1/providers/tools/{toolName}: runs a provider tool through the channel's adapter and token. */
+
+import { AppError } from '../../platform/errors.js';
 import type { ProviderToolName } from '../../providers/provider.js';
 import { ProviderError } from '../../providers/provider.js';
-import { AppError } from '../../platform/errors.js';
 import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
 import { channelsRepository } from '../channels/channels.repository.js';
 

@@ -140,8 +140,10 @@ export class PublishBatches {
   private async publishedMany(inputs: PublishedInput[]): Promise<PublishedAnswer[]> {
     const now = inputs[0]!.now;
     // one transaction: the outcome rows and their webhook events commit together
-    const res = await this.db().transaction().execute(async (tx) => {
-      const res = await sql<{ id: string; job_id: string; job_updated: boolean }>`
+    const res = await this.db()
+      .transaction()
+      .execute(async (tx) => {
+        const res = await sql<{ id: string; job_id: string; job_updated: boolean }>`
 			with i as (
 				select * from unnest(${inputs.map((x) => x.targetId)}::text[], ${inputs.map((x) => x.version)}::int[],
 					${inputs.map((x) => x.providerPostId)}::text[], ${inputs.map((x) => x.url)}::text[]) as i(id, version, post_id, url)
@@ -160,11 +162,11 @@ export class PublishBatches {
 				returning pj.id
 			)
 			select t.id, t.job_id, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
-      // in job order, so concurrent batches take the per-job event locks in the same order
-      const rows = [...res.rows].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
-      if (this.events) for (const r of rows) await recordTargetOutcome(this.events, tx, r.id, !!r.job_updated);
-      return res;
-    });
+        // in job order, so concurrent batches take the per-job event locks in the same order
+        const rows = [...res.rows].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
+        if (this.events) for (const r of rows) await recordTargetOutcome(this.events, tx, r.id, !!r.job_updated);
+        return res;
+      });
     const byId = new Map(res.rows.map((r) => [r.id, r]));
     return inputs.map((x): PublishedAnswer => {
       const r = byId.get(x.targetId);

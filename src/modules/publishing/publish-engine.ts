@@ -11,8 +11,8 @@
  */
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
-import { metricsOf } from '../../platform/metrics/index.js';
 import type { Executor } from '../../platform/db/database.js';
+import { metricsOf } from '../../platform/metrics/index.js';
 import { type Platform, ProviderError, type ProviderErrorCategory, type PublishResult } from '../../providers/provider.js';
 import { type ChannelContext, type ChannelGateway, ChannelUnavailableError } from './channel-gateway.js';
 import type { MediaAccess } from './media-access.js';
@@ -497,7 +497,12 @@ export class PublishEngine {
   /** A job with several targets: its status is refreshed under the job row lock. */
   private async refreshJobLocked(jobId: string, now: Date): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
-      const locked = await tx.selectFrom('publish_jobs').select(['id', 'organization_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
+      const locked = await tx
+        .selectFrom('publish_jobs')
+        .select(['id', 'organization_id'])
+        .where('id', '=', jobId)
+        .forUpdate()
+        .executeTakeFirst();
       await publishingRepository.refreshJobStatus(tx, jobId, now);
       if (locked) await recordJobCompletion(this.deps.events, tx, locked.organization_id, jobId);
     });

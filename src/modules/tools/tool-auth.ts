@@ -9,7 +9,7 @@ import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { credentialFromHeaders, digestMatches, toolKeyPrefix } from './tool-api-key.rules.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
-import { type MembershipTier, type TierLimits, type ToolName, scopeAllows, TOOL_SCOPES, tierLimits } from './tool-limits.js';
+import { type MembershipTier, scopeAllows, type TierLimits, TOOL_SCOPES, type ToolName, tierLimits } from './tool-limits.js';
 
 export interface ToolPrincipal {
   apiKeyId: string;

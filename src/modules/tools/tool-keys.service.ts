@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { identityRepository } from '../identity/identity.repository.js';
 import { maskToolKey, newToolApiKey } from './tool-api-key.rules.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
-import { isKnownScope, TOOL_SCOPES, TOOL_WILDCARD_SCOPE, type MembershipTier } from './tool-limits.js';
+import { isKnownScope, type MembershipTier, TOOL_SCOPES, TOOL_WILDCARD_SCOPE } from './tool-limits.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const TIERS: readonly MembershipTier[] = ['basic', 'pro', 'max'];

@@ -10,8 +10,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { ToolPrincipal } from './tool-auth.js';
-import { IDEMPOTENCY_TTL_MS, parseIdempotencyKey, requestFingerprint } from './tool-idempotency.rules.js';
 import { type IdempotencyScope, toolIdempotencyRepository } from './tool-idempotency.repository.js';
+import { IDEMPOTENCY_TTL_MS, parseIdempotencyKey, requestFingerprint } from './tool-idempotency.rules.js';
 import { type LimitSnapshot, limitHeaders, type ToolLimiter } from './tool-limiter.service.js';
 import type { ToolName } from './tool-limits.js';
 

@@ -47,7 +47,7 @@ export async function postSigned(
 ): Promise<SendResult> {
   const started = performance.now();
   const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
-  let checked;
+  let checked: Awaited<ReturnType<GuardedHttpClient['check']>>;
   try {
     checked = await client.check(url);
   } catch (error) {

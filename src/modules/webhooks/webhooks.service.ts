@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { metricsOf } from '../../platform/metrics/index.js';
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
@@ -8,6 +7,7 @@ import { AppError } from '../../platform/errors.js';
 import type { RecordedEvent } from '../../platform/events/outbox.js';
 import { GuardedFetchError, type GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { newId } from '../../platform/ids.js';
+import { metricsOf } from '../../platform/metrics/index.js';
 import { type AttemptRow, type DeliveryRow, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.js';
 import {
   type CreateT,
@@ -373,7 +373,7 @@ export class WebhooksService {
       'webhook-signature': signature,
     };
     const release = await this.slots.acquire(endpoint.id);
-    let result;
+    let result: Awaited<ReturnType<typeof postSigned>>;
     try {
       result = await postSigned(this.client, endpoint.url, body, headers, this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS);
     } finally {

@@ -16,8 +16,9 @@
  * undici reference: https://undici.nodejs.org/#/docs/api/Agent.md and
  * https://undici.nodejs.org/#/docs/api/Dispatcher.md (request, connect options passed to net/tls.connect).
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
+
 import type { LookupAddress, LookupOptions } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import { Agent, request } from 'undici';
 import { type AddressRefusal, type AllowList, canonicalAddress, parseAllowList, refuseAddress } from './address-policy.js';
 

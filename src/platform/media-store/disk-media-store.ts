@@ -9,12 +9,12 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  assertValidKey,
+  assertValidRange,
   type ByteRange,
   type MediaStore,
   type MediaStoreHealth,
   type StoredObject,
-  assertValidKey,
-  assertValidRange,
 } from './media-store.js';
 
 export class DiskMediaStore implements MediaStore {

@@ -15,13 +15,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
+  assertValidKey,
+  assertValidRange,
   type ByteRange,
   type MediaStore,
   type MediaStoreHealth,
   type PutOptions,
   type StoredObject,
-  assertValidKey,
-  assertValidRange,
 } from './media-store.js';
 
 export interface S3MediaStoreOptions {

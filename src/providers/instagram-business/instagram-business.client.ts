@@ -16,11 +16,12 @@
  * codes 3, 10, 200-299, 368 -> platform_rejected; a lost answer to media_publish or a comment ->
  * unknown_outcome (provider-http).
  */
-import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
+
+import { parseGraphError } from '../meta-shared/graph-errors.js';
 import { graphClient, trimBase } from '../meta-shared/graph-http.js';
 import { instagramContent } from '../meta-shared/instagram-content.js';
 import { safeFieldArgument } from '../meta-shared/tool-support.js';
-import { parseGraphError } from '../meta-shared/graph-errors.js';
+import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
 import { ProviderError } from '../provider.js';
 
 interface PageWithInstagram {

@@ -1,7 +1,8 @@
 /** instagram_business adapter: Instagram API with Facebook Login behind the SocialProvider port. */
-import type { ProviderAppConfig, SocialProvider } from '../provider.js';
+
 import { facebookLoginOAuth } from '../meta-shared/meta-oauth.js';
 import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
+import type { ProviderAppConfig, SocialProvider } from '../provider.js';
 import { instagramBusinessClient } from './instagram-business.client.js';
 import { INSTAGRAM_BUSINESS_CAPABILITY, INSTAGRAM_BUSINESS_RULES, INSTAGRAM_BUSINESS_SCOPES } from './instagram-business.rules.js';
 

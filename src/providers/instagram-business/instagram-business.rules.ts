@@ -6,8 +6,9 @@
  * https://developers.facebook.com/docs/instagram-platform/content-publishing and
  * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
  */
-import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+
 import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
+import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 
 export const INSTAGRAM_BUSINESS_ENDPOINTS = {
   apiBaseUrl: 'https://graph.facebook.com/v25.0',

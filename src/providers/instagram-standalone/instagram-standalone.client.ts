@@ -12,9 +12,10 @@
  * a lost answer to media_publish or a comment -> unknown_outcome. The token endpoint's flat
  * {"error_type","code","error_message"} body is read by the same mapper.
  */
-import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
+
 import { graphClient, trimBase } from '../meta-shared/graph-http.js';
 import { instagramContent } from '../meta-shared/instagram-content.js';
+import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
 
 export function instagramStandaloneClient(config: ProviderAppConfig) {
   const platform = 'instagram_standalone' as const;

@@ -1,7 +1,8 @@
 /** instagram_standalone adapter: Instagram API with Instagram Login behind the SocialProvider port. */
-import type { ProviderAppConfig, SocialProvider } from '../provider.js';
+
 import { instagramLoginOAuth } from '../meta-shared/meta-oauth.js';
 import { unsupportedTool } from '../meta-shared/tool-support.js';
+import type { ProviderAppConfig, SocialProvider } from '../provider.js';
 import { instagramStandaloneClient } from './instagram-standalone.client.js';
 import { INSTAGRAM_STANDALONE_CAPABILITY, INSTAGRAM_STANDALONE_RULES, INSTAGRAM_STANDALONE_SCOPES } from './instagram-standalone.rules.js';
 

@@ -1,7 +1,8 @@
 /** threads adapter: Threads API behind the SocialProvider port. Comments are replies (reply_to_id). */
-import type { ProviderAppConfig, SocialProvider } from '../provider.js';
+
 import { threadsOAuth } from '../meta-shared/meta-oauth.js';
 import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
+import type { ProviderAppConfig, SocialProvider } from '../provider.js';
 import { threadsClient } from './threads.client.js';
 import { THREADS_CAPABILITY, THREADS_RULES, THREADS_SCOPES } from './threads.rules.js';
 

@@ -12,8 +12,8 @@ import {
   type SocialProvider,
 } from '../provider.js';
 import { TiktokClient, type TiktokTokenResponse, tiktokError } from './tiktok.client.js';
-import { TIKTOK_CAPABILITY, TIKTOK_DEFAULT_SCOPES, TIKTOK_PRIVACY_LABELS, TIKTOK_VALIDATION_RULES } from './tiktok.rules.js';
 import { checkAgainstCreator, checkTiktokMedia, publishPhotos, publishVideo, userContent } from './tiktok.publish.js';
+import { TIKTOK_CAPABILITY, TIKTOK_DEFAULT_SCOPES, TIKTOK_PRIVACY_LABELS, TIKTOK_VALIDATION_RULES } from './tiktok.rules.js';
 
 export interface TiktokProviderOptions {
   /** preferred FILE_UPLOAD chunk size (clamped to the documented 5-64 MB) */

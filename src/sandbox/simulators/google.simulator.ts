@@ -16,8 +16,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import {
   addRawBodyParsers,
   type FailureQueue,
-  type SimulatorLedger,
   type RunningSimulator,
+  type SimulatorLedger,
   startSimulatorServer,
 } from '../simulator-kit.js';
 import { registerGoogleOAuthRoutes } from './google/google-oauth.routes.js';

@@ -8,15 +8,15 @@
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
-import { type SimContext, addBodyParsers } from './tiktok/tiktok-sim.http.js';
+import { addBodyParsers, type SimContext } from './tiktok/tiktok-sim.http.js';
 import { registerTiktokOauthRoutes } from './tiktok/tiktok-sim.oauth.routes.js';
 import { registerTiktokPostRoutes } from './tiktok/tiktok-sim.post.routes.js';
+import { type TiktokSimulatorOptions, TiktokSimulatorState } from './tiktok/tiktok-sim.state.js';
 import { registerTiktokStatusRoutes } from './tiktok/tiktok-sim.status.routes.js';
-import { TiktokSimulatorState, type TiktokSimulatorOptions } from './tiktok/tiktok-sim.state.js';
 
 export {
-  TiktokSimulatorState,
   type TiktokSimulatorOptions,
+  TiktokSimulatorState,
 } from './tiktok/tiktok-sim.state.js';
 
 export interface SimulatorBaseUrls {

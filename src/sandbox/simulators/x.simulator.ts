@@ -12,15 +12,15 @@
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
-import { type XSimContext, addBodyParsers } from './x/x-sim.http.js';
+import { addBodyParsers, type XSimContext } from './x/x-sim.http.js';
 import { registerXMediaRoutes } from './x/x-sim.media.routes.js';
+import { registerXMetricsRoutes } from './x/x-sim.metrics.routes.js'; // analytics
 import { registerXOauthRoutes } from './x/x-sim.oauth.routes.js';
-import { XSimulatorState, type XSimulatorOptions } from './x/x-sim.state.js';
+import { type XSimulatorOptions, XSimulatorState } from './x/x-sim.state.js';
 import { registerXTweetRoutes } from './x/x-sim.tweets.routes.js';
 import { registerXUserRoutes } from './x/x-sim.users.routes.js';
-import { registerXMetricsRoutes } from './x/x-sim.metrics.routes.js'; // analytics
 
-export { XSimulatorState, type XSimulatorOptions } from './x/x-sim.state.js';
+export { type XSimulatorOptions, XSimulatorState } from './x/x-sim.state.js';
 
 export interface XSimulatorBaseUrls {
   apiBaseUrl: string;

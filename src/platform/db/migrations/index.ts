@@ -5,8 +5,8 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-foundation.js';
 import * as m0002 from './0002-tools.js';
-import * as m0004 from './0004-channels.js';
 import * as m0003 from './0003-media.js';
+import * as m0004 from './0004-channels.js';
 import * as m0005 from './0005-publishing.js';
 import * as m0006 from './0006-events.js';
 // auth: import its migration here
@@ -20,10 +20,9 @@ import * as m0009 from './0009-webhooks.js';
 
 // engagement: import its migration here
 import * as m0010 from './0010-comments.js';
-import * as m0012 from './0012-analytics.js'; // analytics
-
 // automations: import its migration here
 import * as m0011 from './0011-automations.js';
+import * as m0012 from './0012-analytics.js'; // analytics
 
 // hardening: import its migration here
 

@@ -4,7 +4,7 @@
  * videoCategories.list, with YouTube's list envelopes and error reasons.
  */
 import type { FastifyInstance } from 'fastify';
-import { beginOperation, dropConnection, sendApiError, type SimContext } from './google-http.js';
+import { beginOperation, dropConnection, type SimContext, sendApiError } from './google-http.js';
 import { etag, type GoogleSimulatorState, makeComment, QUOTA_COST, SIM_VIDEO_CATEGORIES, type SimThread } from './google-state.js';
 import { chargeQuota, requireToken } from './youtube-guard.js';
 

@@ -4,7 +4,7 @@
  * metadata is validated as YouTube does (title, description, category, privacy, tags).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { beginOperation, dropConnection, publicBase, sendApiError, type SimContext } from './google-http.js';
+import { beginOperation, dropConnection, publicBase, type SimContext, sendApiError } from './google-http.js';
 import { etag, type GoogleSimulatorState, QUOTA_COST, SIM_VIDEO_CATEGORIES, type SimVideo } from './google-state.js';
 import { chargeQuota, requireToken } from './youtube-guard.js';
 

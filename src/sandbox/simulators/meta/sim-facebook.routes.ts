@@ -9,8 +9,8 @@ import {
   handler,
   invalidParam,
   params,
-  requireScope,
   type RouteContext,
+  requireScope,
   SimError,
   unsupported,
 } from './sim-http.js';

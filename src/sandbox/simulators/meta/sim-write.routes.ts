@@ -4,11 +4,11 @@
  * platforms do ("we cURL media"), so an unreachable URL fails the container with the platform's error.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, handler, invalidParam, params, requireScope, type RouteContext, SimError, unsupported } from './sim-http.js';
 import { facebookComment, registerFacebookPublishing } from './sim-facebook.routes.js';
+import { authenticate, handler, invalidParam, params, type RouteContext, requireScope, SimError, unsupported } from './sim-http.js';
 import { fetchMedia, recordPost } from './sim-media.js';
-import { shortcode } from './sim-render.js';
 import { resolveObject } from './sim-read.routes.js';
+import { shortcode } from './sim-render.js';
 import { emptyStats, type Family, type SimContainer, type SimPost, type SimToken } from './sim-state.js';
 
 const DAY_MS = 24 * 3600 * 1000;

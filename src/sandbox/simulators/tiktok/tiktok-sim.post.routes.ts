@@ -3,8 +3,8 @@
  * with chunked PUT transfer, photo init (PULL_FROM_URL), status fetch, and video query.
  */
 import type { FastifyInstance } from 'fastify';
-import { type SimContext, SimAnswer, apiError, authorize, jsonBody, ok, originOf, simulate } from './tiktok-sim.http.js';
-import { type TiktokSimPublish, numericId, randomId } from './tiktok-sim.state.js';
+import { apiError, authorize, jsonBody, ok, originOf, SimAnswer, type SimContext, simulate } from './tiktok-sim.http.js';
+import { numericId, randomId, type TiktokSimPublish } from './tiktok-sim.state.js';
 
 const MB = 1024 * 1024;
 const CAPTION_MAX = 2200;

@@ -3,7 +3,7 @@
  * PUBLISH_COMPLETE or FAILED) and video query (share_url and metrics of the creator's videos).
  */
 import type { FastifyInstance } from 'fastify';
-import { type SimContext, apiError, authorize, jsonBody, ok, simulate } from './tiktok-sim.http.js';
+import { apiError, authorize, jsonBody, ok, type SimContext, simulate } from './tiktok-sim.http.js';
 import type { TiktokSimVideo } from './tiktok-sim.state.js';
 
 export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext): void {

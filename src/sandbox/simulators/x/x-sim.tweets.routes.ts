@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twitter from 'twitter-text';
-import { type XSimContext, authorize, invalidRequest, problem, simulate } from './x-sim.http.js';
-import { userJson } from './x-sim.users.routes.js';
+import { authorize, invalidRequest, problem, simulate, type XSimContext } from './x-sim.http.js';
 import type { XSimTweet } from './x-sim.state.js';
+import { userJson } from './x-sim.users.routes.js';
 
 const listParam = (req: FastifyRequest, name: string) =>
   String((req.query as Record<string, string>)[name] ?? '')

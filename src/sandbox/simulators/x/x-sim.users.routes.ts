@@ -3,7 +3,7 @@
  * the simulated access tier lacks it), lookup by username, and communities search.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type XSimContext, authorize, problem, simulate } from './x-sim.http.js';
+import { authorize, problem, simulate, type XSimContext } from './x-sim.http.js';
 import type { XSimUser } from './x-sim.state.js';
 
 const READ_LIMIT = 900;

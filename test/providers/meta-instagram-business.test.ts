@@ -212,7 +212,11 @@ describe('instagram_business adapter against the Meta simulator', () => {
     });
     assert.deepEqual(
       top.map((c) => [c.body, c.authorHandle]),
-      [['First comment', 'sandbox.coffee']],
+      // top-level comments, each followed by its replies
+      [
+        ['First comment', 'sandbox.coffee'],
+        ['Reply', 'sandbox.coffee'],
+      ],
     );
     const stored = h.sim.state.get(post.providerPostId);
     assert.ok(stored?.kind === 'post');

@@ -163,7 +163,11 @@ describe('threads adapter against the Meta simulator', () => {
     });
     assert.deepEqual(
       replies.map((r) => [r.body, r.parentProviderCommentId]),
-      [['First reply', postId]],
+      // the whole conversation: a top-level reply has no parent comment, a nested one names its parent
+      [
+        ['First reply', null],
+        ['Nested', reply.providerCommentId],
+      ],
     );
     const stored = h.sim.state.get(postId);
     assert.ok(stored?.kind === 'post');

@@ -219,7 +219,13 @@ export function instagramContent(deps: InstagramContentDeps) {
         if (rows.length >= input.limit) break;
         if (keep(c)) rows.push(c);
         if (rows.length >= input.limit) break;
-        const replies = await graphList(graph, `${apiBase}/${String(c.id)}/replies`, ctx, { fields }, input.limit - rows.length);
+        // a comment deleted (or not readable) between the two calls answers Graph error 100/33: skip its replies
+        const replies = await graphList(graph, `${apiBase}/${String(c.id)}/replies`, ctx, { fields }, input.limit - rows.length).catch(
+          (err: unknown) => {
+            if (err instanceof ProviderError && err.providerCode === '100/33') return [] as Array<Record<string, unknown>>;
+            throw err;
+          },
+        );
         for (const r of replies) if (keep(r)) rows.push({ ...r, parent_id: r.parent_id ?? c.id });
       }
       return rows.slice(0, input.limit).map(

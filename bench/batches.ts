@@ -12,10 +12,8 @@
  * RUNS (default 15) sets the number of 1,000-item previews.
  */
 
-import { batchesModule } from '../src/modules/batches/batches.module.js';
 import type { PublishBatchCommitRequestT, PublishBatchPreviewRequestT } from '../src/modules/batches/batches.schemas.js';
 import { BrandsService } from '../src/modules/brands/brands.service.js';
-import { TokenVault } from '../src/modules/channels/token-vault.js';
 import { createTestContext } from '../test/support/harness.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);
@@ -43,7 +41,7 @@ async function main() {
           )
         ).productId,
       );
-    const vault = new TokenVault(ctx.deps.encryptor, ctx.config);
+    const vault = ctx.root.shared.vault;
     const channels: Array<{ platform: string; channelAccountId: string }> = [];
     for (const [platform, ext] of [
       ['facebook_page', 'page-1'],
@@ -86,7 +84,7 @@ async function main() {
         text: `${prefix} post ${i} about product ${i % products.length}`,
         targets: channels,
       }));
-    const service = batchesModule(ctx.deps).service;
+    const service = ctx.root.areas.batches.service;
 
     // 200 existing scheduled targets (50 items x 4 channels), committed before the measured previews
     const seeded = await service.commit(org.organizationId, {

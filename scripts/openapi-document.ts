@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { type AppDeps, systemClock } from '../src/app-deps.js';
 import { loadConfig } from '../src/config.js';
+import { composeRoot } from '../src/main/composition.js';
 import { VERSION } from '../src/main/runtime.js';
 import { closeCounters, createCounters } from '../src/platform/counters/index.js';
 import { openPglite } from '../src/platform/db/database.js';
@@ -42,7 +43,7 @@ export async function loadOpenApiDocument(): Promise<Record<string, unknown>> {
     clock: systemClock,
     version: VERSION,
   };
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(composeRoot(deps), { logger: false });
   try {
     await app.ready();
     const res = await app.inject({ url: '/v1/openapi.json' });

@@ -27,6 +27,4 @@ export interface AppDeps {
   events: EventOutbox;
   clock: Clock;
   version: string;
-  /** filled by the media library; default reports the data dir disk store */
-  storageHealth?: () => Promise<StorageHealth>;
 }

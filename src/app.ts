@@ -1,53 +1,21 @@
 /**
- * buildApp(deps): the Fastify application with every area's routes. No infrastructure is created
- * here (that is src/main/runtime.ts); tests call buildApp with a harness's deps.
+ * buildApp(root): the Fastify application with every area's routes, in the order of the composition
+ * root's module list (src/main/composition.ts). No infrastructure is created here (that is
+ * src/main/runtime.ts); tests call buildApp with a harness's root.
  */
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AppDeps } from './app-deps.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
-import { analyticsModule } from './modules/analytics/analytics.module.js'; // analytics
-import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js'; // analytics
-import { automationsModule } from './modules/automations/automations.module.js';
-// automations: import its module here
-import { registerAutomationRoutes } from './modules/automations/automations.routes.js';
-// batches: import its module here
-import { batchesModule } from './modules/batches/batches.module.js';
-import { registerBatchRoutes } from './modules/batches/batches.routes.js';
-import { registerBrandRoutes } from './modules/brands/brands.routes.js';
-import { Brand, BrandProduct } from './modules/brands/brands.schemas.js';
-import { BrandsService } from './modules/brands/brands.service.js';
-import { registerChannelsModule } from './modules/channels/channels.module.js';
-// engagement: import its module here
-import { commentsModule } from './modules/comments/comments.module.js';
-import { registerCommentRoutes } from './modules/comments/comments.routes.js';
-// dashboard: import its module here
-import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.js';
-import { registerHealthRoutes } from './modules/health/health.routes.js';
-// auth: import its module here
-import { registerAuthModule } from './modules/identity/auth.module.js';
-import { createMediaModule } from './modules/media/media.module.js';
-import { registerMediaRoutes } from './modules/media/media.routes.js';
-// hardening: import its module here
-import { registerMetricsRoutes } from './modules/operations/metrics.routes.js'; // metrics
-import { publishingModule } from './modules/publishing/publishing.module.js';
-import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
-import { registerToolRoutes } from './modules/tools/tools.routes.js';
-// webhooks: import its module here
-import { webhooksModule } from './modules/webhooks/webhooks.module.js';
-import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import type { Root } from './main/composition.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export interface AppServices {
-  brands: BrandsService;
-}
-
-export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
+export async function buildApp(root: Root, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
+  const { deps } = root;
   const env = deps.config.env;
   const defaultLogger = {
     level: env.SERVICE_LOG_LEVEL,
@@ -102,43 +70,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   app.addSchema(ErrorResponse);
-  app.addSchema(BrandProduct);
-  app.addSchema(Brand);
   await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
   installPublicAuth(app, deps);
-
-  const services: AppServices = { brands: new BrandsService(deps.database.db) };
-  registerHealthRoutes(app, deps);
-  registerBrandRoutes(app, services.brands);
-  // tools: register the tool API routes here
-  registerToolRoutes(app, deps);
-  // media: register the media routes here
-  await registerMediaRoutes(app, deps, createMediaModule(deps));
-  // channels: register channel, provider and profile routes here
-  await registerChannelsModule(app, deps);
-  // publishing: register publishing routes here
-  await registerPublishingRoutes(app, deps, publishingModule(deps));
-  // auth: register its routes here
-  await registerAuthModule(app, deps);
-
-  // batches: register its routes here
-  registerBatchRoutes(app, batchesModule(deps).service);
-
-  // webhooks: register its routes here
-  await registerWebhookRoutes(app, deps, webhooksModule(deps));
-
-  // engagement: register its routes here
-  registerCommentRoutes(app, commentsModule(deps));
-  registerAnalyticsRoutes(app, analyticsModule(deps).service); // analytics
-
-  // automations: register its routes here
-  registerAutomationRoutes(app, deps, automationsModule(deps).service);
-
-  // hardening: register its routes here
-  registerMetricsRoutes(app, deps); // metrics
-
-  // dashboard: register its routes here
-  registerDashboardRoutes(app);
-
+  for (const module of root.modules) await module.routes(app);
   return app;
 }

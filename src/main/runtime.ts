@@ -15,36 +15,20 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from '../app.js';
 import { type AppDeps, systemClock } from '../app-deps.js';
 import type { Config } from '../config.js';
-import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
 import { identityRepository } from '../modules/identity/identity.repository.js';
-import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
-import { mediaJobDefinitions } from '../modules/media/media.module.js';
-import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
-import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
+import { mediaSpoolDir } from '../modules/media/media.module.js';
+import { removeOrphanedSpoolFiles } from '../modules/media/media-spool.js';
 import { closeCounters, createCounters } from '../platform/counters/index.js';
 import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import type { PgliteLock } from '../platform/db/pglite-dialect.js';
 import { EventOutbox } from '../platform/events/outbox.js';
-import { createJobQueue, type JobDefinition } from '../platform/queue/job-queue.js';
+import { metricsOf } from '../platform/metrics/index.js';
+import { serveMetrics } from '../platform/metrics/metrics-server.js';
+import { createJobQueue } from '../platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
 import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
-
-// auth: import its jobs here
-
-// engagement: import its jobs here
-import { analyticsJobDefinitions } from '../modules/analytics/analytics.jobs.js'; // analytics
-// automations: import its jobs here
-import { automationJobDefinitions } from '../modules/automations/automations.jobs.js';
-// batches: import its jobs here
-import { batchesJobDefinitions } from '../modules/batches/batches.module.js';
-import { mediaSpoolDir } from '../modules/media/media.module.js';
-import { removeOrphanedSpoolFiles } from '../modules/media/media-spool.js';
-// webhooks: import its jobs here
-import { webhooksJobDefinitions } from '../modules/webhooks/webhooks.module.js';
-// hardening: import its jobs here
-import { metricsOf } from '../platform/metrics/index.js'; // metrics
-import { serveMetrics } from '../platform/metrics/metrics-server.js'; // metrics
+import { composeRoot, type Root } from './composition.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -53,37 +37,11 @@ export type Role = 'all' | 'api' | 'worker';
 
 export interface Runtime {
   deps: AppDeps;
+  root: Root;
   app: FastifyInstance | null;
   worker: WorkerHandle | null;
   address: string | null;
   stop(): Promise<void>;
-}
-
-/** Every job the worker runs; areas add their definitions here. */
-export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
-  return [
-    maintenanceJob(deps.database.db, () => deps.clock.now()),
-    ...mediaJobDefinitions(deps),
-    // tools / media / channels / publishing: add job definitions here
-    toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now()),
-    ...publishingJobDefinitions(deps),
-    tokenLifecycleJob(deps),
-    // auth: add its job definitions here
-
-    // batches: add its job definitions here
-    ...batchesJobDefinitions(deps),
-
-    // webhooks: add its job definitions here
-    ...webhooksJobDefinitions(deps),
-
-    // engagement: add its job definitions here
-    ...analyticsJobDefinitions(deps), // analytics
-
-    // automations: add its job definitions here
-    ...automationJobDefinitions(deps),
-
-    // hardening: add its job definitions here
-  ];
 }
 
 /** Serves the embedded PGlite on a Unix socket; our in-process lock is held while a socket client is inside a transaction. */
@@ -136,6 +94,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
   await jobs.start();
   const events = new EventOutbox(() => systemClock.now());
   const deps: AppDeps = { config, database, counters, jobs, encryptor, events, clock: systemClock, version: VERSION };
+  const root = composeRoot(deps);
 
   let socketServer: PGLiteSocketServer | null = null;
   if (database.pglite && database.lock)
@@ -147,7 +106,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
     // uploads cut off by a crash leave spool files; nothing in progress can be older than a request may take
     const removed = await removeOrphanedSpoolFiles(mediaSpoolDir(config), config.env.SERVICE_REQUEST_TIMEOUT_SECONDS * 1000);
     if (removed > 0) logger.info({ removed }, 'removed orphaned media spool files');
-    app = await buildApp(deps);
+    app = await buildApp(root);
     address = await app.listen({ port: config.env.PORT, host: config.env.HOST });
     if ((await identityRepository.countOrganizations(database.db)) === 0) {
       logger.info(
@@ -160,7 +119,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
     ? await startWorker({
         db: database.db,
         queue: jobs,
-        jobs: jobDefinitions(deps),
+        jobs: root.jobs,
         heartbeatSeconds: config.env.SERVICE_WORKER_HEARTBEAT_SECONDS,
         logger,
         metrics: metricsOf(deps),
@@ -196,5 +155,5 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
     })();
     return stopping;
   };
-  return { deps, app, worker, address, stop };
+  return { deps, root, app, worker, address, stop };
 }

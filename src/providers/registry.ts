@@ -1,13 +1,9 @@
 /**
- * Builds the eight SocialProviders from configuration. Each adapter gets its ProviderAppConfig from
- * SERVICE_<PLATFORM>_* (providerEnv) over its own <P>_ENDPOINTS defaults. In sandbox mode
- * (SERVICE_PROVIDER_MODE=sandbox) every adapter points at the simulators this same process serves
- * under /sandbox/<family> and app credentials default to the simulators' sandbox values.
- * `overrides` lets tests point an adapter at a standalone simulator.
+ * Builds the eight SocialProviders from their app configurations. The composition root
+ * (src/main/provider-configs.ts) assembles each ProviderAppConfig from settings, sandbox base URLs
+ * and the adapters' default endpoints (`defaultEndpoints`); this file knows no configuration source.
  */
-import { type Config, providerEnv } from '../config.js';
 import type { ProviderCallObserver } from '../platform/metrics/metrics.js';
-import { PLATFORM_FAMILY, SANDBOX_APP_CREDENTIALS, sandboxBaseUrls } from '../sandbox/sandbox-urls.js';
 import { createFacebookPageProvider } from './facebook-page/facebook-page.provider.js';
 import { FACEBOOK_PAGE_ENDPOINTS } from './facebook-page/facebook-page.rules.js';
 import { createInstagramBusinessProvider } from './instagram-business/instagram-business.provider.js';
@@ -27,7 +23,7 @@ import { X_ENDPOINTS } from './x/x.rules.js';
 import { createYoutubeProvider } from './youtube/youtube.provider.js';
 import { YOUTUBE_ENDPOINTS } from './youtube/youtube.rules.js';
 
-interface Endpoints {
+export interface Endpoints {
   apiBaseUrl: string;
   authBaseUrl: string;
   uploadBaseUrl: string;
@@ -78,43 +74,24 @@ export interface ProviderRegistry {
   appConfig(platform: Platform): Readonly<ProviderAppConfig>;
 }
 
-/** Each platform's effective app configuration (exported for the sandbox plugin and tests). */
-export function providerAppConfigs(config: Config, overrides: ProviderOverrides = {}): Record<Platform, ProviderAppConfig> {
-  const sandbox = config.env.SERVICE_PROVIDER_MODE === 'sandbox';
-  const simulated = sandbox ? sandboxBaseUrls(config.publicBaseUrl) : null;
-  const out = {} as Record<Platform, ProviderAppConfig>;
-  for (const platform of PLATFORMS) {
-    const env = providerEnv(config, platform);
-    const defaults = ADAPTERS[platform].endpoints;
-    const creds = sandbox ? SANDBOX_APP_CREDENTIALS[PLATFORM_FAMILY[platform]] : null;
-    out[platform] = {
-      clientId: env.clientId ?? creds?.clientId ?? null,
-      clientSecret: env.clientSecret ?? creds?.clientSecret ?? null,
-      redirectUri: env.redirectUri,
-      apiBaseUrl: simulated?.[platform].apiBaseUrl ?? env.apiBaseUrl ?? defaults.apiBaseUrl,
-      authBaseUrl: simulated?.[platform].authBaseUrl ?? env.authBaseUrl ?? defaults.authBaseUrl,
-      uploadBaseUrl: simulated?.[platform].uploadBaseUrl ?? env.uploadBaseUrl ?? defaults.uploadBaseUrl,
-      timeoutMs: config.env.SERVICE_PROVIDER_TIMEOUT_MS,
-      ...overrides[platform],
-    };
-  }
-  return out;
+/** The endpoints an adapter uses when its settings name none. */
+export function defaultEndpoints(platform: Platform): Endpoints {
+  return ADAPTERS[platform].endpoints;
 }
 
 /** `observer` (the metrics port) counts and times every call to a platform. */
 export function createProviderRegistry(
-  config: Config,
-  overrides: ProviderOverrides = {},
+  mode: 'live' | 'sandbox',
+  configs: Record<Platform, ProviderAppConfig>,
   observer?: ProviderCallObserver,
 ): ProviderRegistry {
-  const configs = providerAppConfigs(config, overrides);
   const providers = new Map<Platform, SocialProvider>();
   for (const platform of PLATFORMS) {
     const provider = ADAPTERS[platform].create(configs[platform]);
     providers.set(platform, observer ? observeProvider(provider, observer) : provider);
   }
   return {
-    mode: config.env.SERVICE_PROVIDER_MODE,
+    mode,
     get: (platform) => {
       const p = providers.get(platform);
       if (!p) throw new Error(`no provider for ${platform}`);

@@ -5,8 +5,6 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { channelsModuleOf } from '../../src/modules/channels/channels.module.js';
-import { TokenVault } from '../../src/modules/channels/token-vault.js';
 import { X_SCOPES } from '../../src/providers/x/x.rules.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
@@ -39,9 +37,9 @@ describe('analytics in sandbox mode', () => {
   it('control metrics add to what the simulator reports and sync reads them', async () => {
     const org = await ctx.createOrganization({ name: 'Sandbox analytics' });
     const { brandId } = await ctx.createBrand(org.organizationId, 'Brand');
-    const x = channelsModuleOf(ctx.app).sandbox!.x;
+    const x = ctx.root.sandbox!.x;
     const user = x.user();
-    const ref = await new TokenVault(ctx.deps.encryptor, ctx.config).store(ctx.database.db, {
+    const ref = await ctx.root.shared.vault.store(ctx.database.db, {
       organizationId: org.organizationId,
       platform: 'x',
       kind: 'access',

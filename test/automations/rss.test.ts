@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { automationsModule } from '../../src/modules/automations/automations.module.js';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
 import {
   api,
@@ -377,7 +376,7 @@ describe('rss_feed automation runs', () => {
           updated_at: startedAt,
         })
         .execute();
-    const runner = automationsModule(h.ctx.deps).runner;
+    const runner = h.ctx.root.areas.automations.runner;
     await insert('arun_01JZZZZZZZZZZZZZZZZZZZZZZ1', new Date(now.getTime() - 60_000));
     await runner.execute(org.organizationId, 'arun_01JZZZZZZZZZZZZZZZZZZZZZZ1');
     const fresh = await api(h, org, 'GET', `/v1/automation-runs?automationSourceId=${sourceId}`);

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { automationsModule } from '../../src/modules/automations/automations.module.js';
 import { dueTick, enqueueDueRuns } from '../../src/modules/automations/scheduler.js';
 import { createTestContext, REAL_DATABASE_URL, type TestContext } from '../support/harness.js';
 
@@ -112,7 +111,7 @@ describe('automation scheduler', () => {
     const sourceId = await createScheduled('*/15 * * * *', 'UTC', 'Quarterly hour');
     const at = new Date('2026-07-01T08:15:10Z');
     ctx.clock.set(at);
-    const service = automationsModule(ctx.deps).service;
+    const service = ctx.root.areas.automations.service;
     const tasks: Array<Promise<number>> = [
       enqueueDueRuns(ctx.deps, service).then((ids) => ids.length),
       enqueueDueRuns(ctx.deps, service).then((ids) => ids.length),

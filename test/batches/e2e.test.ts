@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { recordCompletedBatches } from '../../src/modules/batches/batches.jobs.js';
-import { batchesModule } from '../../src/modules/batches/batches.module.js';
 import { api, type PublishingHarness, startPublishingHarness, waitFor } from '../publishing/publishing-harness.js';
 import { type BatchOrg, createBatchOrg } from './batch-support.js';
 
@@ -57,8 +56,8 @@ describe('publish batch end to end', () => {
     );
     assert.equal(done.publishedTargetCount, 4);
     // the worker's completion job (once a minute) records publish_batch.completed once
-    assert.equal(await recordCompletedBatches(h.ctx.deps, batchesModule(h.ctx.deps).service), 1);
-    assert.equal(await recordCompletedBatches(h.ctx.deps, batchesModule(h.ctx.deps).service), 0);
+    assert.equal(await recordCompletedBatches(h.ctx.deps, h.ctx.root.areas.batches.service), 1);
+    assert.equal(await recordCompletedBatches(h.ctx.deps, h.ctx.root.areas.batches.service), 0);
     const events = await h.ctx.database.db
       .selectFrom('events')
       .select(['type', 'sequence_key'])

@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setChannelState } from '../../src/modules/channels/channel-context.js';
 import { CHANNEL_ACCOUNT_STATES, CHANNEL_TRANSITIONS, canTransition } from '../../src/modules/channels/channel-states.js';
-import { channelsModuleOf } from '../../src/modules/channels/channels.module.js';
 import { channelsRepository } from '../../src/modules/channels/channels.repository.js';
-import { registerDisconnectHook } from '../../src/modules/channels/disconnect-hooks.js';
 import { AppError } from '../../src/platform/errors.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
@@ -18,7 +16,7 @@ describe('channel accounts', () => {
   let brandB: string;
 
   const storeSecret = (organizationId: string, token = `tok-${Math.random()}`) =>
-    channelsModuleOf(ctx.app).vault.store(ctx.database.db, {
+    ctx.root.shared.vault.store(ctx.database.db, {
       organizationId,
       platform: 'x',
       kind: 'access',
@@ -346,7 +344,7 @@ describe('channel accounts', () => {
     });
     assert.equal(profile.statusCode, 201, profile.body);
     const seen: string[] = [];
-    const unregister = registerDisconnectHook(async (_tx, organizationId, channelAccountId) => {
+    const unregister = ctx.root.disconnects.subscribe(async (_tx, organizationId, channelAccountId) => {
       seen.push(`${organizationId}:${channelAccountId}`);
       return {
         cancelledPostTargetCount: 2,

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { channelsModuleOf } from '../../src/modules/channels/channels.module.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 async function freePort(): Promise<number> {
@@ -248,7 +247,7 @@ describe('sandbox mode connect flow', () => {
     const summary = ((await del.json()) as { disconnectSummary: Record<string, unknown> }).disconnectSummary;
     assert.equal(summary.revokedChannelTokenCount, 1);
     assert.ok((summary.revokedProviderTokenSecretCount as number) >= 1);
-    const sandbox = channelsModuleOf(ctx.app).sandbox!;
+    const sandbox = ctx.root.sandbox!;
     assert.ok(sandbox.ledgers.x.count('revoke') >= 1);
   });
 

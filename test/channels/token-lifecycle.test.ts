@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { channelsModuleOf } from '../../src/modules/channels/channels.module.js';
 import { runTokenLifecycle } from '../../src/modules/channels/token-lifecycle.jobs.js';
 import { type RunningXSimulator, startXSimulator } from '../../src/sandbox/simulators/x.simulator.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
@@ -40,7 +39,7 @@ describe('token lifecycle job', () => {
   });
 
   const lifecycle = () => {
-    const m = channelsModuleOf(ctx.app);
+    const m = ctx.root.shared;
     return runTokenLifecycle({
       db: ctx.database.db,
       config: ctx.config,
@@ -173,7 +172,7 @@ describe('token lifecycle job', () => {
   });
 
   it('removes account-choice placeholders abandoned for a day, with their secrets', async () => {
-    const m = channelsModuleOf(ctx.app);
+    const m = ctx.root.shared;
     const at = new Date(ctx.clock.now().getTime() - 2 * 86_400_000);
     const make = async (id: string, ext: string, when: Date) => {
       await ctx.database.db

@@ -163,7 +163,7 @@ describe('error envelope', () => {
   });
 
   it('an unexpected exception answers 500 internal_server_error without internals', async () => {
-    const app = await buildApp(ctx.deps, { logger: false });
+    const app = await buildApp(ctx.root, { logger: false });
     app.get('/v1/test-boom', async () => {
       throw new Error('secret internal detail at db.ts:42');
     });

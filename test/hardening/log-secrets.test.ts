@@ -24,7 +24,7 @@ describe('secrets never reach the request logs', () => {
         cb();
       },
     });
-    app = await buildApp(ctx.deps, { logger: { level: 'trace', stream } });
+    app = await buildApp(ctx.root, { logger: { level: 'trace', stream } });
     await app.ready();
   });
   after(async () => {

@@ -90,7 +90,7 @@ describe('shared input rules', () => {
   });
 
   it('database encoding and range errors (SQLSTATE 22021, 22P05, 22008) answer 400 as a last line of defence', async () => {
-    const app = await buildApp(ctx.deps, { logger: false });
+    const app = await buildApp(ctx.root, { logger: false });
     const db = ctx.database.db;
     app.get('/v1/test-sqlstate/:n', { schema: { hide: true } }, async (request) => {
       const n = (request.params as { n: string }).n;

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { registerMediaReferenceCheck } from '../../src/modules/media/media-references.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import { fixture } from './media-helpers.js';
 
@@ -244,7 +243,7 @@ describe('media library: list, read, content, signed URLs, delete, isolation', (
 
   it('delete is refused with 409 media_item_in_use while a scheduled publish target references the item', async () => {
     const id = items.jpeg?.mediaLibraryItemId as string;
-    const unregister = registerMediaReferenceCheck(async (_db, organizationId, mediaLibraryItemId) =>
+    const unregister = ctx.root.mediaReferences.subscribe(async (_db, organizationId, mediaLibraryItemId) =>
       organizationId === a.organizationId && mediaLibraryItemId === id ? [{ kind: 'publish_target', id: 'tgt_1' }] : [],
     );
     try {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { channelsModuleOf } from '../../src/modules/channels/channels.module.js';
 import { brandDefaultBatchPolicy, profileChannelsForPublishing } from '../../src/modules/profiles/profiles.service.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
@@ -16,7 +15,7 @@ describe('publishing profiles', () => {
   const ch: Record<string, string> = {};
 
   async function channel(org: Org, brandId: string, platform: string, ext: string): Promise<string> {
-    const ref = await channelsModuleOf(ctx.app).vault.store(ctx.database.db, {
+    const ref = await ctx.root.shared.vault.store(ctx.database.db, {
       organizationId: org.organizationId,
       platform: 'x',
       kind: 'access',

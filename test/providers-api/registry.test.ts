@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
+import { providerRegistryFromConfig } from '../../src/main/provider-configs.js';
 import { PLATFORMS } from '../../src/providers/provider.js';
-import { createProviderRegistry } from '../../src/providers/registry.js';
 import { X_ENDPOINTS } from '../../src/providers/x/x.rules.js';
 import { YOUTUBE_ENDPOINTS } from '../../src/providers/youtube/youtube.rules.js';
 
 describe('provider registry', () => {
   it("builds all eight adapters on the platforms' production endpoints, with env settings over them", () => {
-    const registry = createProviderRegistry(
+    const registry = providerRegistryFromConfig(
       loadConfig({
         SERVICE_PUBLIC_BASE_URL: 'https://api.example.test',
         SERVICE_X_CLIENT_ID: 'xid',
@@ -38,7 +38,7 @@ describe('provider registry', () => {
   });
 
   it('points every adapter at the simulators of this process in sandbox mode, with sandbox credentials', () => {
-    const registry = createProviderRegistry(
+    const registry = providerRegistryFromConfig(
       loadConfig({ SERVICE_PROVIDER_MODE: 'sandbox', SERVICE_PUBLIC_BASE_URL: 'http://127.0.0.1:4000' }),
     );
     assert.equal(registry.mode, 'sandbox');
@@ -61,7 +61,7 @@ describe('provider registry', () => {
   });
 
   it('lets tests point one adapter at a standalone simulator', () => {
-    const registry = createProviderRegistry(loadConfig({}), { tiktok: { apiBaseUrl: 'http://127.0.0.1:9/api', clientId: 'k' } });
+    const registry = providerRegistryFromConfig(loadConfig({}), { tiktok: { apiBaseUrl: 'http://127.0.0.1:9/api', clientId: 'k' } });
     assert.equal(registry.appConfig('tiktok').apiBaseUrl, 'http://127.0.0.1:9/api');
     assert.equal(registry.appConfig('tiktok').clientId, 'k');
     assert.notEqual(registry.appConfig('x').apiBaseUrl, 'http://127.0.0.1:9/api');

@@ -9,9 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TokenVault } from '../../src/modules/channels/token-vault.js';
 import type { Platform } from '../../src/providers/provider.js';
-import { createProviderRegistry } from '../../src/providers/registry.js';
 import { type RunningYoutubeSimulator, startYoutubeSimulator } from '../../src/sandbox/simulators/google.simulator.js';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
 import { type RunningPinterestSimulator, startPinterestSimulator } from '../../src/sandbox/simulators/pinterest.simulator.js';
@@ -134,7 +132,7 @@ export async function createPlatformOrg(h: PlatformHarness, name: string): Promi
 /** A token the platform's simulator issued and the account it belongs to. */
 function simulatorGrant(h: PlatformHarness, platform: Platform): { token: string; externalAccountId: string } {
   // the scopes the adapter asks for when it connects
-  const scopes = createProviderRegistry(h.ctx.config).get(platform).oauth.defaultScopes;
+  const scopes = h.ctx.root.shared.registry.get(platform).oauth.defaultScopes;
   const s = h.meta.state;
   switch (platform) {
     case 'facebook_page': {
@@ -216,7 +214,7 @@ export async function connectPlatform(
   platform: Platform,
 ): Promise<{ channelAccountId: string; externalAccountId: string }> {
   const grant = simulatorGrant(h, platform);
-  const ref = await new TokenVault(h.ctx.deps.encryptor, h.ctx.config).store(h.ctx.database.db, {
+  const ref = await h.ctx.root.shared.vault.store(h.ctx.database.db, {
     organizationId: org.organizationId,
     platform,
     kind: 'access',

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TokenVault } from '../../src/modules/channels/token-vault.js';
 import type { Platform } from '../../src/providers/provider.js';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
 import { TestClock as BaseClock, createTestContext, type HarnessOptions, type TestClock, type TestContext } from '../support/harness.js';
@@ -143,7 +142,7 @@ export async function connectChannel(
     }).token;
     externalAccountId = s.seed.igBusinessId;
   }
-  const vault = new TokenVault(h.ctx.deps.encryptor, h.ctx.config);
+  const vault = h.ctx.root.shared.vault;
   const ref = await vault.store(h.ctx.database.db, {
     organizationId: org.organizationId,
     platform,

@@ -1,7 +1,6 @@
 /** The Pinterest description and title limits through the plan preview route (API v5 create Pin: 800 and 100). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { TokenVault } from '../../src/modules/channels/token-vault.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 describe('pinterest limits in the plan preview', () => {
@@ -15,7 +14,7 @@ describe('pinterest limits in the plan preview', () => {
     const org = await ctx.createOrganization();
     auth = org.auth;
     ({ brandId } = await ctx.createBrand(org.organizationId, 'Pins'));
-    const vault = new TokenVault(ctx.deps.encryptor, ctx.config);
+    const vault = ctx.root.shared.vault;
     const ref = await vault.store(ctx.database.db, {
       organizationId: org.organizationId,
       platform: 'pinterest',

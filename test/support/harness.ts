@@ -11,10 +11,10 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
-import { type AppDeps, type Clock, systemClock } from '../../src/app-deps.js';
+import type { AppDeps, Clock } from '../../src/app-deps.js';
 import { type Config, type Env, loadConfig } from '../../src/config.js';
 import { PUBLIC_SCOPES } from '../../src/http/principal.js';
-import { jobDefinitions } from '../../src/main/runtime.js';
+import { composeRoot, type Root } from '../../src/main/composition.js';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
 import { IdentityService } from '../../src/modules/identity/identity.service.js';
 import { closeCounters, createCounters } from '../../src/platform/counters/index.js';
@@ -94,6 +94,8 @@ export async function freshPostgres(baseUrl: string): Promise<{ url: string; dro
 export interface TestContext {
   app: FastifyInstance;
   deps: AppDeps;
+  /** the composition root the app was built from: shared pieces, areas, subscriptions, jobs */
+  root: Root;
   config: Config;
   database: DatabaseHandle;
   clock: TestClock;
@@ -160,13 +162,15 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
     clock,
     version: '0.1.0-test',
   };
-  const app = await buildApp(deps, { logger: false });
+  const root = composeRoot(deps);
+  const app = await buildApp(root, { logger: false });
   await app.ready();
   const workers: WorkerHandle[] = [];
 
   return {
     app,
     deps,
+    root,
     config,
     database,
     clock,
@@ -174,7 +178,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
       const w = await startWorker({
         db: database!.db,
         queue: jobs,
-        jobs: jobDefinitions(deps),
+        jobs: root.jobs,
         heartbeatSeconds: 1,
         logger: pino({ level: 'silent' }),
         metrics: metricsOf(deps),

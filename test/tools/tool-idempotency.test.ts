@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
+import { composeRoot } from '../../src/main/composition.js';
 import { toolIdempotencyRepository } from '../../src/modules/tools/tool-idempotency.repository.js';
 import { createTestContext, TestClock, type TestContext } from '../support/harness.js';
 import { createToolUser, errorCode, HEAVY_QR, post, QR_PATH, type ToolUser, UTM_PATH, urls, utmBody } from './tool-http.support.js';
@@ -140,7 +141,7 @@ describe('tool API idempotency', () => {
     const first = await post(ctx, UTM_PATH, headers, utmBody(urls(4)));
     assert.equal(first.statusCode, 200);
     // a second application on the same database (a restarted or second process)
-    const restarted = await buildApp({ ...ctx.deps }, { logger: false });
+    const restarted = await buildApp(composeRoot({ ...ctx.deps }), { logger: false });
     try {
       const replay = await restarted.inject({
         method: 'POST',

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { channelsModuleOf } from '../../src/modules/channels/channels.module.js';
 import { FIXTURES, fixture } from '../media/media-helpers.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
@@ -26,7 +25,7 @@ describe('webhook event catalog: channel and media events are recorded with thei
   after(() => ctx.close());
 
   it('channel_account.connected / refresh_needed / reconnect_required / disconnected, once per real state change', async () => {
-    const ref = await channelsModuleOf(ctx.app).vault.store(ctx.database.db, {
+    const ref = await ctx.root.shared.vault.store(ctx.database.db, {
       organizationId: a.organizationId,
       platform: 'x',
       kind: 'access',

@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { webhooksModule } from '../../src/modules/webhooks/webhooks.module.js';
 import { EventOutbox } from '../../src/platform/events/outbox.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
@@ -51,7 +50,7 @@ describe('webhooks: signature vector, outbox sweep, malformed ids', () => {
     const event = await ctx.database.db
       .transaction()
       .execute((tx) => bare.record(tx, { organizationId: org.organizationId, type: 'media.ready', data: { mediaId: 'med_x' } }));
-    const service = webhooksModule(ctx.deps).service;
+    const service = ctx.root.areas.webhooks.service;
     assert.equal(await service.sweep(60_000), 0, 'recent events are left to their own transaction');
     assert.equal(await service.sweep(0), 1);
     assert.equal(await service.sweep(0), 0, 'a swept event is not fanned out twice');

@@ -11,9 +11,9 @@ import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
 import { resolveChannelContext, setChannelState } from '../channels/channel-context.js';
 import { type ChannelAccountState, canTransition, USABLE_STATES } from '../channels/channel-states.js';
-import { analyticsModule } from './analytics.module.js';
 import { analyticsRepository } from './analytics.repository.js';
 import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from './analytics.schemas.js';
+import type { AnalyticsService } from './analytics.service.js';
 
 export const ANALYTICS_SYNC_JOB = 'analytics.sync';
 
@@ -43,11 +43,11 @@ export function dueCheckpoint(publishedAt: Date, now: Date): Date | null {
 
 export async function runAnalyticsSync(
   deps: AppDeps,
+  service: AnalyticsService,
   now: Date,
   opts: { budgetPerPlatform?: number } = {},
 ): Promise<AnalyticsSyncRunResult> {
   const db = deps.database.db;
-  const service = analyticsModule(deps).service;
   const budget = opts.budgetPerPlatform ?? deps.config.env.SERVICE_ANALYTICS_SYNC_BUDGET_PER_PLATFORM;
   const result: AnalyticsSyncRunResult = { synced: 0, failed: 0, skippedReconnect: 0, overBudget: 0, rateLimited: [] };
   const oldest = new Date(now.getTime() - LAST_CHECKPOINT_MS - LATE_GRACE_MS);
@@ -166,14 +166,14 @@ async function markReconnect(deps: AppDeps, organizationId: string, channelAccou
     .catch(() => undefined);
 }
 
-export function analyticsJobDefinitions(deps: AppDeps): JobDefinition<any>[] {
+export function analyticsJobDefinitions(deps: AppDeps, service: AnalyticsService): JobDefinition<any>[] {
   return [
     defineJob<Record<string, never>>({
       name: ANALYTICS_SYNC_JOB,
       cron: '*/10 * * * *',
       queue: { policy: 'singleton', retryLimit: 0 },
       handler: async () => {
-        await runAnalyticsSync(deps, deps.clock.now());
+        await runAnalyticsSync(deps, service, deps.clock.now());
       },
     }),
   ];

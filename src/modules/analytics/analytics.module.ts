@@ -1,17 +1,25 @@
-/** Wires analytics once per deps: the service (API and the periodic sync job). */
+/** The analytics area: the service (API and the periodic sync job). */
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
+import type { AreaModule } from '../../http/area-module.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { TokenVault } from '../channels/token-vault.js';
+import { analyticsJobDefinitions } from './analytics.jobs.js';
+import { registerAnalyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService } from './analytics.service.js';
 
-export interface AnalyticsModule {
+export type AnalyticsPorts = AppDeps & { registry: ProviderRegistry; vault: TokenVault };
+
+export interface AnalyticsModule extends AreaModule {
   service: AnalyticsService;
 }
 
-const modules = new WeakMap<AppDeps, AnalyticsModule>();
-
-export function analyticsModule(deps: AppDeps): AnalyticsModule {
-  const existing = modules.get(deps);
-  if (existing) return existing;
-  const m = { service: new AnalyticsService(deps) };
-  modules.set(deps, m);
-  return m;
+export function createAnalyticsModule(ports: AnalyticsPorts): AnalyticsModule {
+  const service = new AnalyticsService(ports, ports.registry, ports.vault);
+  return {
+    service,
+    read: undefined,
+    jobs: analyticsJobDefinitions(ports, service),
+    routes: (app: FastifyInstance) => registerAnalyticsRoutes(app, service),
+  };
 }

@@ -7,13 +7,12 @@ import { decodeCursor, page } from '../../http/pagination.js';
 import type { Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { metricsOf } from '../../platform/metrics/index.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
-import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
 import { channelsRepository } from '../channels/channels.repository.js';
 import { assertOwnOrganization } from '../channels/organization-guard.js';
-import { TokenVault } from '../channels/token-vault.js';
+import type { TokenVault } from '../channels/token-vault.js';
 import { analyticsRepository as repo, type SnapshotRow } from './analytics.repository.js';
 import {
   ANALYTICS_PLATFORMS,
@@ -83,15 +82,14 @@ export interface SnapshotInput {
 }
 
 export class AnalyticsService {
-  readonly registry: ProviderRegistry;
   readonly channelDeps: ChannelContextDeps;
 
   constructor(
     private readonly deps: AppDeps,
-    registry?: ProviderRegistry,
+    readonly registry: ProviderRegistry,
+    vault: TokenVault,
   ) {
-    this.registry = registry ?? createProviderRegistry(deps.config, {}, metricsOf(deps));
-    this.channelDeps = { db: deps.database.db, vault: new TokenVault(deps.encryptor, deps.config), registry: this.registry };
+    this.channelDeps = { db: deps.database.db, vault, registry };
   }
 
   private get db() {

@@ -1,28 +1,27 @@
 /** The automations worker side: run execution and the scheduler's clock tick. */
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
-import { automationsModule } from './automations.module.js';
-import { AUTOMATION_RUN_QUEUE } from './automations.service.js';
+import { AUTOMATION_RUN_QUEUE, type AutomationsService } from './automations.service.js';
+import type { AutomationRunner } from './runner.js';
 import { enqueueDueRuns } from './scheduler.js';
 
 export const AUTOMATION_SCHEDULER_QUEUE = 'automations.scheduler';
 
-export function automationJobDefinitions(deps: AppDeps): JobDefinition<any>[] {
-  const m = automationsModule(deps);
+export function automationJobDefinitions(deps: AppDeps, service: AutomationsService, runner: AutomationRunner): JobDefinition<any>[] {
   return [
     defineJob<{ organizationId: string; automationRunId: string }>({
       name: AUTOMATION_RUN_QUEUE,
       concurrency: 2,
       pollingIntervalSeconds: 0.5,
       handler: async (data) => {
-        await m.runner.execute(data.organizationId, data.automationRunId);
+        await runner.execute(data.organizationId, data.automationRunId);
       },
     }),
     defineJob<Record<string, never>>({
       name: AUTOMATION_SCHEDULER_QUEUE,
       cron: '* * * * *',
       handler: async () => {
-        await enqueueDueRuns(deps, m.service);
+        await enqueueDueRuns(deps, service);
       },
     }),
   ];

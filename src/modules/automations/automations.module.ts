@@ -1,42 +1,36 @@
-/** Wires automations once per deps: the service (API and scheduler) and the runner (worker). */
+/**
+ * The automations area: the service (API and scheduler) and the runner (worker). The root hands it
+ * publishing's and the media library's read interfaces and the batches area's committer.
+ */
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { createMediaModule } from '../media/media.module.js';
-import { publishingModule } from '../publishing/publishing.module.js';
+import type { AreaModule } from '../../http/area-module.js';
+import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import { automationJobDefinitions } from './automations.jobs.js';
+import { registerAutomationRoutes } from './automations.routes.js';
 import { AutomationsService } from './automations.service.js';
-import type { BatchCommitter } from './batch-committer.js';
 import { AutomationRunner, type RunnerPorts } from './runner.js';
 
-export interface AutomationsModule {
+export type AutomationsPorts = AppDeps & {
+  /** plans, slots, media imports and (when the batches area is built) the product_rotation committer */
+  runner: RunnerPorts;
+  /** the client feeds are fetched with */
+  feedClient: GuardedHttpClient;
+};
+
+export interface AutomationsModule extends AreaModule {
   service: AutomationsService;
   runner: AutomationRunner;
 }
 
-const modules = new WeakMap<AppDeps, AutomationsModule>();
-
-/** The batches area's committer, when it is part of the build (product_rotation fails without it). */
-let batchCommitterFactory: ((deps: AppDeps) => BatchCommitter) | null = null;
-export function provideBatchCommitter(factory: (deps: AppDeps) => BatchCommitter): void {
-  batchCommitterFactory = factory;
-}
-
-export function automationsModule(deps: AppDeps): AutomationsModule {
-  const existing = modules.get(deps);
-  if (existing) return existing;
-  const service = new AutomationsService(deps);
-  let ports: RunnerPorts | null = null;
-  const runner = new AutomationRunner(deps, service, () => {
-    if (!ports) {
-      const publishing = publishingModule(deps);
-      ports = {
-        plans: publishing.plans,
-        slots: publishing.slots,
-        imports: createMediaModule(deps).imports,
-        batches: batchCommitterFactory ? batchCommitterFactory(deps) : null,
-      };
-    }
-    return ports;
-  });
-  const m = { service, runner };
-  modules.set(deps, m);
-  return m;
+export function createAutomationsModule(ports: AutomationsPorts): AutomationsModule {
+  const service = new AutomationsService(ports);
+  const runner = new AutomationRunner(ports, service, ports.runner, ports.feedClient);
+  return {
+    service,
+    runner,
+    read: undefined,
+    jobs: automationJobDefinitions(ports, service, runner),
+    routes: (app: FastifyInstance) => registerAutomationRoutes(app, ports, service),
+  };
 }

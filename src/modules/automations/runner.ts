@@ -7,7 +7,7 @@
  */
 import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
-import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { MediaImportService } from '../media/media-import.service.js';
 import type { PlansService } from '../publishing/plans.service.js';
 import type { SlotsService } from '../publishing/slots.service.js';
@@ -52,21 +52,13 @@ interface KindResult {
 }
 
 export class AutomationRunner {
-  private readonly client: GuardedHttpClient;
-
   constructor(
     private readonly deps: AppDeps,
     private readonly service: AutomationsService,
-    private readonly ports: () => RunnerPorts,
-  ) {
-    this.client = new GuardedHttpClient({
-      allowAddresses: [...deps.config.outboundAllowAddresses],
-      environment: deps.config.env.NODE_ENV,
-      timeoutMs: deps.config.env.SERVICE_AUTOMATION_FEED_TIMEOUT_MS,
-      maxBytes: deps.config.env.SERVICE_AUTOMATION_FEED_MAX_BYTES,
-      userAgent: 'service-api-feed-fetch/1',
-    });
-  }
+    private readonly ports: RunnerPorts,
+    /** the guarded client feeds are fetched with (its timeout and size limit are the feed settings) */
+    private readonly client: GuardedHttpClient,
+  ) {}
 
   async execute(organizationId: string, runId: string): Promise<void> {
     const db = this.deps.database.db;
@@ -214,7 +206,7 @@ export class AutomationRunner {
     text: string,
     entry: Record<string, unknown>,
   ) {
-    const ports = this.ports();
+    const ports = this.ports;
     const mediaLibraryItemIds: string[] = [];
     if (item.imageUrl) {
       entry.imageUrl = item.imageUrl;
@@ -267,7 +259,7 @@ export class AutomationRunner {
   private async rotation(source: SourceRow, run: RunRow): Promise<KindResult> {
     const config = source.config as unknown as RotationConfig;
     const state = source.state as { rotationPosition?: number };
-    const batches = this.ports().batches;
+    const batches = this.ports.batches;
     if (!batches) throw new RunFailure('batches_unavailable', 'Publish batches are not available in this deployment.');
     let products = await this.deps.database.db
       .selectFrom('brand_products')

@@ -17,7 +17,7 @@ import type { MediaInputT } from '../publishing/media-access.js';
 import { toStored } from '../publishing/media-access.js';
 import { validatePlan } from '../publishing/plan-validation.js';
 import { PLATFORM_RULES } from '../publishing/platform-rules.js';
-import type { PublishingModule } from '../publishing/publishing.module.js';
+import type { PublishingRead } from '../publishing/publishing.module.js';
 import type { StoredMedia } from '../publishing/publishing.tables.js';
 import { buildUtmLinks } from '../tools/utm/utm-builder.js';
 import { type ExistingPost, isTimeZone, type SchedulerItem, type SchedulerWarning, scheduleBatch } from './batch-scheduler.js';
@@ -80,7 +80,7 @@ function render(template: string, values: Record<string, string>): string {
 export class BatchPlanner {
   constructor(
     private readonly deps: AppDeps,
-    private readonly publishing: PublishingModule,
+    private readonly publishing: PublishingRead,
   ) {}
 
   async plan(db: Executor, organizationId: string, req: PublishBatchPreviewRequestT): Promise<BatchPlan> {

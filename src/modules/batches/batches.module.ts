@@ -1,36 +1,34 @@
 /**
- * Wires publish batches once per deps, and registers their hooks in other areas: the disconnect
- * counters of batch targets and the automations' product_rotation batch committer.
+ * The batches area: publish batches, their completion job, the automations' product_rotation batch
+ * committer it provides, and its reaction to a channel disconnect (subscribed by the root).
  */
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import type { JobDefinition } from '../../platform/queue/job-queue.js';
-import { provideBatchCommitter } from '../automations/automations.module.js';
-import { registerDisconnectHook } from '../channels/disconnect-hooks.js';
-import { publishingModule } from '../publishing/publishing.module.js';
+import type { AreaModule } from '../../http/area-module.js';
+import type { BatchCommitter } from '../automations/batch-committer.js';
+import type { PublishingRead } from '../publishing/publishing.module.js';
 import { RotationBatchCommitter } from './batch-committer.js';
 import { batchDisconnectHook } from './batch-disconnect.js';
 import { batchCompletionJob } from './batches.jobs.js';
+import { registerBatchRoutes } from './batches.routes.js';
 import { BatchesService } from './batches.service.js';
 
-export interface BatchesModule {
+export type BatchesPorts = AppDeps & { publishing: PublishingRead };
+
+export interface BatchesModule extends AreaModule<{ committer: BatchCommitter }> {
   service: BatchesService;
+  /** subscribed by the root to channel disconnects */
+  onChannelDisconnect: typeof batchDisconnectHook;
 }
 
-const modules = new WeakMap<AppDeps, BatchesModule>();
-
-export function batchesModule(deps: AppDeps): BatchesModule {
-  const existing = modules.get(deps);
-  if (existing) return existing;
-  const m = { service: new BatchesService(deps, publishingModule(deps)) };
-  modules.set(deps, m);
-  return m;
-}
-
-// registered on import: the API and a worker-only process both load this module
-registerDisconnectHook(batchDisconnectHook);
-provideBatchCommitter((deps) => new RotationBatchCommitter(deps, batchesModule(deps).service));
-
-/** The publishing worker publishes batch targets; batches only add the completion event job. */
-export function batchesJobDefinitions(deps: AppDeps): JobDefinition<any>[] {
-  return [batchCompletionJob(deps, batchesModule(deps).service)];
+export function createBatchesModule(ports: BatchesPorts): BatchesModule {
+  const service = new BatchesService(ports, ports.publishing);
+  return {
+    service,
+    read: { committer: new RotationBatchCommitter(ports, service) },
+    // the publishing worker publishes batch targets; batches only add the completion event job
+    jobs: [batchCompletionJob(ports, service)],
+    onChannelDisconnect: batchDisconnectHook,
+    routes: (app: FastifyInstance) => registerBatchRoutes(app, service),
+  };
 }

@@ -12,7 +12,7 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { ensurePublishQueues } from '../publishing/publish-queue.js';
 import { deriveJobStatus } from '../publishing/publish-states.js';
-import type { PublishingModule } from '../publishing/publishing.module.js';
+import type { PublishingRead } from '../publishing/publishing.module.js';
 import type { NewJob, NewTarget } from '../publishing/publishing.repository.js';
 import { type BatchPlan, BatchPlanner } from './batch-planner.js';
 import { deriveBatchStatus, targetCounts } from './batch-status.js';
@@ -43,7 +43,7 @@ export class BatchesService {
 
   constructor(
     private readonly deps: AppDeps,
-    readonly publishing: PublishingModule,
+    readonly publishing: PublishingRead,
   ) {
     this.planner = new BatchPlanner(deps, publishing);
   }

@@ -71,7 +71,7 @@ export async function disconnectChannel(
       .where('channel_account_id', '=', id)
       .where('enabled', '=', true)
       .executeTakeFirst();
-    const hookCounts = await runDisconnectHooks(tx, organizationId, id, now);
+    const hookCounts = await runDisconnectHooks(deps.disconnects, tx, organizationId, id, now);
     await channelsRepository.update(tx, organizationId, id, {
       state: 'deleted',
       state_reason: body.reason ?? 'disconnected',

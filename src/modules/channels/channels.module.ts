@@ -1,12 +1,12 @@
 /**
- * Wires channels, provider capabilities and tools, publishing profiles and (in sandbox mode) the
- * simulators into the app. buildApp calls registerChannelsModule once.
+ * The channels area: channel accounts, connecting and disconnecting them, provider capabilities and
+ * tools, publishing profiles, and the token lifecycle job. The root hands it the one provider registry
+ * and token vault and the disconnect subscribers other areas react through.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { metricsOf } from '../../platform/metrics/index.js';
-import { createProviderRegistry, type ProviderRegistry, providerAppConfigs } from '../../providers/registry.js';
-import { registerSandbox, type SandboxHandle } from '../../sandbox/sandbox.plugin.js';
+import type { AreaModule } from '../../http/area-module.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 import { registerProfileRoutes } from '../profiles/profiles.routes.js';
 import { ProfilesService } from '../profiles/profiles.service.js';
 import { ProviderToolsService } from '../providers/provider-tools.service.js';
@@ -18,72 +18,41 @@ import { ChannelConnectService } from './channel-connect.service.js';
 import { registerChannelRoutes } from './channels.routes.js';
 import { ChannelAccount } from './channels.schemas.js';
 import { ChannelsService } from './channels.service.js';
-import { TokenVault } from './token-vault.js';
+import type { DisconnectSubscribers } from './disconnect-hooks.js';
+import { tokenLifecycleJob } from './token-lifecycle.jobs.js';
+import type { TokenVault } from './token-vault.js';
 
-export interface ChannelsModule {
+export type ChannelsPorts = Pick<AppDeps, 'config' | 'database' | 'encryptor' | 'clock' | 'events'> & {
   registry: ProviderRegistry;
   vault: TokenVault;
+  disconnects: DisconnectSubscribers;
+};
+
+export interface ChannelsModule extends AreaModule {
   channels: ChannelsService;
   profiles: ProfilesService;
-  /** the mounted simulators (sandbox mode only) */
-  sandbox: SandboxHandle | null;
 }
 
-const modules = new WeakMap<FastifyInstance, ChannelsModule>();
-
-/** The module registered on an app (tests and the publishing engine's wiring read it). */
-export function channelsModuleOf(app: FastifyInstance): ChannelsModule {
-  const m = modules.get(app);
-  if (!m) throw new Error('channels module not registered on this app');
-  return m;
-}
-
-export async function registerChannelsModule(app: FastifyInstance, deps: AppDeps): Promise<ChannelsModule> {
-  const db = deps.database.db;
-  const registry = createProviderRegistry(deps.config, {}, metricsOf(deps));
-  const vault = new TokenVault(deps.encryptor, deps.config);
-  const channels = new ChannelsService({
-    db,
-    vault,
-    registry,
-    clock: deps.clock,
-    events: deps.events,
-  });
-  const profiles = new ProfilesService(db, deps.clock);
-  const connect = new ChannelConnectService({
-    db,
-    config: deps.config,
-    registry,
-    encryptor: deps.encryptor,
-    clock: deps.clock,
-  });
-  const callback = new ChannelCallbackService({
-    db,
-    registry,
-    vault,
-    encryptor: deps.encryptor,
-    clock: deps.clock,
-    events: deps.events,
-  });
-  if (!app.getSchema('ChannelAccount')) app.addSchema(ChannelAccount);
-  registerChannelRoutes(app, channels);
-  registerChannelConnectRoutes(app, {
-    connect,
-    callback,
-    choice: new ChannelChoiceService({
-      db,
-      registry,
-      vault,
-      encryptor: deps.encryptor,
-      clock: deps.clock,
-      events: deps.events,
-    }),
+export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
+  const db = ports.database.db;
+  const { registry, vault, encryptor, clock, events } = ports;
+  const channels = new ChannelsService({ db, vault, registry, clock, events, disconnects: ports.disconnects });
+  const profiles = new ProfilesService(db, clock);
+  const connect = new ChannelConnectService({ db, config: ports.config, registry, encryptor, clock });
+  const callback = new ChannelCallbackService({ db, registry, vault, encryptor, clock, events });
+  const choice = new ChannelChoiceService({ db, registry, vault, encryptor, clock, events });
+  const tools = new ProviderToolsService({ db, vault, registry });
+  return {
     channels,
-  });
-  registerProviderRoutes(app, registry, new ProviderToolsService({ db, vault, registry }));
-  registerProfileRoutes(app, profiles);
-  const sandbox = registry.mode === 'sandbox' ? await registerSandbox(app, providerAppConfigs(deps.config)) : null;
-  const module = { registry, vault, channels, profiles, sandbox };
-  modules.set(app, module);
-  return module;
+    profiles,
+    read: undefined,
+    jobs: [tokenLifecycleJob({ db, config: ports.config, vault, registry, clock, events })],
+    routes(app: FastifyInstance) {
+      if (!app.getSchema('ChannelAccount')) app.addSchema(ChannelAccount);
+      registerChannelRoutes(app, channels);
+      registerChannelConnectRoutes(app, { connect, callback, choice, channels });
+      registerProviderRoutes(app, registry, tools);
+      registerProfileRoutes(app, profiles);
+    },
+  };
 }

@@ -16,6 +16,7 @@ import { toChannelAccount } from './channel-mapper.js';
 import { assertTransition, type ChannelAccountState, INITIAL_STATES } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountListQueryT, ChannelAccountPatchT, ChannelAccountT, ChannelAccountUpsertT } from './channels.schemas.js';
+import type { DisconnectSubscribers } from './disconnect-hooks.js';
 import { assertOwnOrganization } from './organization-guard.js';
 import type { TokenVault } from './token-vault.js';
 
@@ -27,6 +28,8 @@ export interface ChannelsDeps {
   registry: ProviderRegistry;
   clock: Clock;
   events?: EventOutbox;
+  /** the other areas' reactions to a disconnect (subscribed by the composition root) */
+  disconnects: DisconnectSubscribers;
 }
 
 const notFound = (id: string) =>

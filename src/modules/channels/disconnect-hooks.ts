@@ -1,9 +1,11 @@
 /**
- * What other areas do when a channel account is disconnected. The publishing engine registers a hook
- * that cancels or flags the channel's post and batch targets in the disconnect's own transaction and
- * answers its counts; the counts are summed into the ChannelAccount's disconnectSummary.
+ * What other areas do when a channel account is disconnected. The composition root subscribes the
+ * publishing and batches areas' hooks, which cancel or flag the channel's post and batch targets in the
+ * disconnect's own transaction and answer their counts; the counts are summed into the ChannelAccount's
+ * disconnectSummary.
  */
 import type { Executor } from '../../platform/db/database.js';
+import type { Subscribers } from '../../platform/events/subscribers.js';
 
 export interface DisconnectCounts {
   cancelledPostTargetCount: number;
@@ -21,16 +23,7 @@ export type DisconnectHook = (
   now: Date,
 ) => Promise<Partial<DisconnectCounts>>;
 
-const hooks: DisconnectHook[] = [];
-
-/** Registers a hook once (registering the same function twice is a no-op); answers an unregister function. */
-export function registerDisconnectHook(hook: DisconnectHook): () => void {
-  if (!hooks.includes(hook)) hooks.push(hook);
-  return () => {
-    const i = hooks.indexOf(hook);
-    if (i >= 0) hooks.splice(i, 1);
-  };
-}
+export type DisconnectSubscribers = Subscribers<DisconnectHook>;
 
 export function emptyDisconnectCounts(): DisconnectCounts {
   return {
@@ -45,13 +38,14 @@ export function emptyDisconnectCounts(): DisconnectCounts {
 
 /** Runs every hook in the given transaction and sums their counts. */
 export async function runDisconnectHooks(
+  hooks: DisconnectSubscribers,
   tx: Executor,
   organizationId: string,
   channelAccountId: string,
   now: Date,
 ): Promise<DisconnectCounts> {
   const total = emptyDisconnectCounts();
-  for (const hook of [...hooks]) {
+  for (const hook of hooks.all()) {
     const counts = await hook(tx, organizationId, channelAccountId, now);
     for (const key of Object.keys(total) as Array<keyof DisconnectCounts>) {
       const v = counts[key];

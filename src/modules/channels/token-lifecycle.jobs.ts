@@ -7,20 +7,19 @@
  */
 
 import type { Selectable } from 'kysely';
-import type { AppDeps, Clock } from '../../app-deps.js';
+import type { Clock } from '../../app-deps.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../platform/db/database.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
-import { metricsOf } from '../../platform/metrics/index.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import { type OAuthTokens, ProviderError } from '../../providers/provider.js';
-import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 import { setChannelState } from './channel-context.js';
 import type { ChannelAccountState } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountsTable } from './channels.tables.js';
 import { purgeAbandonedChoices, purgeConnectStates } from './connect-states.js';
-import { TokenVault } from './token-vault.js';
+import type { TokenVault } from './token-vault.js';
 
 export interface LifecycleDeps {
   db: Db;
@@ -172,15 +171,7 @@ async function refreshOne(deps: LifecycleDeps, channel: ChannelRowT, now: Date):
 
 export const TOKEN_LIFECYCLE_JOB = 'channels.token-lifecycle';
 
-export function tokenLifecycleJob(deps: AppDeps) {
-  const lifecycle: LifecycleDeps = {
-    db: deps.database.db,
-    config: deps.config,
-    vault: new TokenVault(deps.encryptor, deps.config),
-    registry: createProviderRegistry(deps.config, {}, metricsOf(deps)),
-    clock: deps.clock,
-    events: deps.events,
-  };
+export function tokenLifecycleJob(lifecycle: LifecycleDeps) {
   return defineJob<Record<string, never>>({
     name: TOKEN_LIFECYCLE_JOB,
     cron: '* * * * *',

@@ -1,32 +1,31 @@
-/** Wires the comments area once per deps. */
+/** The comments area: listing, replies and reply drafts over the channels' provider calls. */
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { createProviderRegistry } from '../../providers/registry.js';
-import { TokenVault } from '../channels/token-vault.js';
+import type { AreaModule } from '../../http/area-module.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { TokenVault } from '../channels/token-vault.js';
 import { CommentDraftsService } from './comments.drafts.js';
 import { CommentRepliesService } from './comments.replies.js';
+import { registerCommentRoutes } from './comments.routes.js';
 import { CommentsService } from './comments.service.js';
 
-export interface CommentsModule {
+export type CommentsPorts = AppDeps & { registry: ProviderRegistry; vault: TokenVault };
+
+export interface CommentsModule extends AreaModule {
   service: CommentsService;
   replies: CommentRepliesService;
   drafts: CommentDraftsService;
 }
 
-const modules = new WeakMap<AppDeps, CommentsModule>();
-
-export function commentsModule(deps: AppDeps): CommentsModule {
-  const existing = modules.get(deps);
-  if (existing) return existing;
-  const channels = {
-    db: deps.database.db,
-    vault: new TokenVault(deps.encryptor, deps.config),
-    registry: createProviderRegistry(deps.config),
-  };
+export function createCommentsModule(ports: CommentsPorts): CommentsModule {
+  const channels = { db: ports.database.db, vault: ports.vault, registry: ports.registry };
   const module: CommentsModule = {
-    service: new CommentsService(deps, channels),
-    replies: new CommentRepliesService(deps, channels),
-    drafts: new CommentDraftsService(deps, channels.registry),
+    service: new CommentsService(ports, channels),
+    replies: new CommentRepliesService(ports, channels),
+    drafts: new CommentDraftsService(ports, ports.registry),
+    read: undefined,
+    jobs: [],
+    routes: (app: FastifyInstance) => registerCommentRoutes(app, module),
   };
-  modules.set(deps, module);
   return module;
 }

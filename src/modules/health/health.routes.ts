@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps, StorageHealth } from '../../app-deps.js';
 import { checkReadiness, checkStorage, SERVICE_NAME } from './health.service.js';
 
 const Component = Type.Object({ ok: Type.Boolean() }, { additionalProperties: true });
@@ -26,7 +26,7 @@ const StorageReadiness = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps & { storageHealth: () => Promise<StorageHealth> }): void {
   app.get(
     '/v1/health/live',
     {
@@ -64,7 +64,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void 
       },
     },
     async (_req, reply) => {
-      const body = await checkStorage(deps);
+      const body = await checkStorage(deps.storageHealth);
       return reply.code(body.ok ? 200 : 503).send(body);
     },
   );

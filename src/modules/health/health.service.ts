@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
 import { sql } from 'kysely';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps, StorageHealth } from '../../app-deps.js';
 
 export const SERVICE_NAME = 'service-api' as const;
 
@@ -58,11 +57,7 @@ export async function checkReadiness(deps: AppDeps) {
   };
 }
 
-export async function checkStorage(deps: AppDeps) {
-  if (deps.storageHealth) {
-    const h = await deps.storageHealth();
-    return { ok: h.ok, service: SERVICE_NAME, mediaStorage: h.mediaStorage };
-  }
-  const probe = await timed(() => fs.access(deps.config.dataDir, fs.constants.W_OK));
-  return { ok: !probe.error, service: SERVICE_NAME, mediaStorage: { configured: true, backend: 'disk', ok: !probe.error } };
+export async function checkStorage(storageHealth: () => Promise<StorageHealth>) {
+  const h = await storageHealth();
+  return { ok: h.ok, service: SERVICE_NAME, mediaStorage: h.mediaStorage };
 }

@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
+import type { Clock } from '../../app-deps.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
 import type { MediaModule } from './media.module.js';
@@ -22,7 +22,7 @@ const rawBytes = Object.fromEntries(
   Object.keys(ALLOWED_MEDIA_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
 );
 
-export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, module: MediaModule): void {
+export function registerMediaContentRoute(root: FastifyInstance, clock: Clock, module: MediaModule): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The organization whose item may be served, and how long a cache may keep it. */
@@ -32,7 +32,7 @@ export function registerMediaContentRoute(root: FastifyInstance, deps: AppDeps, 
     id: string,
     query: { org?: string; expires?: string; signature?: string },
   ) {
-    const nowMs = deps.clock.now().getTime();
+    const nowMs = clock.now().getTime();
     if (query.signature !== undefined || query.expires !== undefined || query.org !== undefined) {
       const verdict = query.org ? module.signer.verify(query.org, id, query.expires, query.signature, nowMs) : 'invalid';
       if (verdict !== 'valid') {

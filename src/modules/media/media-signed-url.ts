@@ -6,22 +6,20 @@
  * organization travels in the URL so the lookup stays confined to one organization like every query. Expiry is rounded up to the next
  * full hour so the same item yields the same URL for an hour (cache friendly); the effective lifetime is
  * therefore between the configured TTL and TTL + 1 hour. The key is derived from the service
- * encryption key (HKDF, own label), so every process of a deployment verifies the others' URLs.
+ * encryption key (`Encryptor.deriveKey(MEDIA_URL_KEY_LABEL)`), so every process of a deployment verifies
+ * the others' URLs.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const ROUND_SECONDS = 3600;
+export const MEDIA_URL_KEY_LABEL = 'service-api media content url v1';
 
 export class MediaUrlSigner {
-  private readonly key: Buffer;
-
   constructor(
-    masterKey: Buffer,
+    private readonly key: Buffer,
     private readonly publicBaseUrl: string,
     private readonly ttlSeconds: number,
-  ) {
-    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'service-api media content url v1', 32));
-  }
+  ) {}
 
   private mac(organizationId: string, id: string, expires: number): string {
     return createHmac('sha256', this.key).update(`media-content:${organizationId}:${id}:${expires}`).digest('base64url');

@@ -1,22 +1,39 @@
 /**
- * Wires the media library from the application's dependencies: store (disk or S3), guarded outbound
- * client, import budgets on the configured counter store, URL signer, services and the delete job.
+ * The media library: uploads, imports, signed content URLs and the delete job. The root hands it the
+ * one set of media stores, the guarded outbound client and the reference checks other areas subscribe.
  */
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps, StorageHealth } from '../../app-deps.js';
+import type { AreaModule } from '../../http/area-module.js';
 import { selectStore } from '../../platform/counters/store-selection.js';
-import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
-import { type MediaStoreConfig, MediaStores } from '../../platform/media-store/create-media-store.js';
+import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
-import { loadEncryptionKey } from '../../platform/secrets/encryption.js';
 import { mediaDeleteJob } from './media.jobs.js';
+import { registerMediaRoutes } from './media.routes.js';
 import { MediaService } from './media.service.js';
 import { MediaImportService } from './media-import.service.js';
 import { ImportBudget } from './media-import-budget.js';
 import { MediaIngest } from './media-ingest.js';
-import { MediaUrlSigner } from './media-signed-url.js';
+import type { MediaReferenceChecks } from './media-references.js';
+import { MEDIA_URL_KEY_LABEL, MediaUrlSigner } from './media-signed-url.js';
 
-export interface MediaModule {
+export type MediaPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'jobs' | 'clock' | 'events' | 'encryptor'> & {
+  stores: MediaStores;
+  outbound: GuardedHttpClient;
+  references: MediaReferenceChecks;
+};
+
+/** What other areas use of the media library. */
+export interface MediaRead {
+  stores: MediaStores;
+  signer: MediaUrlSigner;
+  imports: MediaImportService;
+  storageHealth(): Promise<StorageHealth>;
+}
+
+export interface MediaModule extends AreaModule<MediaRead> {
   store: MediaStore;
   media: MediaService;
   imports: MediaImportService;
@@ -25,90 +42,67 @@ export interface MediaModule {
   maxUploadBytes: number;
   /** largest file accepted as JSON base64 (held in memory whole) */
   maxJsonUploadBytes: number;
-  storageHealth(): Promise<StorageHealth>;
 }
 
-function storeConfig(deps: Pick<AppDeps, 'config'>): MediaStoreConfig {
-  const env = deps.config.env;
-  return {
-    dataDir: deps.config.dataDir,
-    s3: env.SERVICE_MEDIA_S3_BUCKET
-      ? {
-          bucket: env.SERVICE_MEDIA_S3_BUCKET,
-          region: env.SERVICE_MEDIA_S3_REGION,
-          endpoint: env.SERVICE_MEDIA_S3_ENDPOINT,
-          forcePathStyle: env.SERVICE_MEDIA_S3_FORCE_PATH_STYLE,
-          accessKeyId: env.SERVICE_MEDIA_S3_ACCESS_KEY_ID,
-          secretAccessKey: env.SERVICE_MEDIA_S3_SECRET_ACCESS_KEY,
-          prefix: env.SERVICE_MEDIA_S3_PREFIX,
-          publicBaseUrl: env.SERVICE_MEDIA_S3_PUBLIC_BASE_URL,
-        }
-      : undefined,
-  };
-}
-
-/** Where items of each backend live (reads and deletes follow the row's backend). */
-export function mediaStoresFromConfig(deps: Pick<AppDeps, 'config'>): MediaStores {
-  return new MediaStores(storeConfig(deps));
-}
-
-/** The primary store (where new bytes go). */
-export function mediaStoreFromConfig(deps: Pick<AppDeps, 'config'>): MediaStore {
-  return mediaStoresFromConfig(deps).primary;
-}
-
-export function createMediaModule(deps: AppDeps): MediaModule {
-  const env = deps.config.env;
-  const now = () => deps.clock.now();
-  const stores = mediaStoresFromConfig(deps);
+export function createMediaModule(ports: MediaPorts): MediaModule {
+  const env = ports.config.env;
+  const now = () => ports.clock.now();
+  const { stores, events } = ports;
   const store = stores.primary;
-  const client = new GuardedHttpClient({ allowAddresses: [...deps.config.outboundAllowAddresses], environment: env.NODE_ENV });
   const budget = new ImportBudget(
-    () => selectStore(env.SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE, deps.counters),
+    () => selectStore(env.SERVICE_REMOTE_MEDIA_IMPORT_BUDGET_STORE, ports.counters),
     () => now().getTime(),
   );
-  const signer = new MediaUrlSigner(
-    loadEncryptionKey(env.SERVICE_ENCRYPTION_KEY, deps.config.dataDir),
-    deps.config.publicBaseUrl,
-    env.SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS,
-  );
-  const ingest = new MediaIngest(deps.database.db, store, mediaSpoolDir(deps.config), now);
+  const signer = mediaUrlSigner(ports);
+  const ingest = new MediaIngest(ports.database.db, store, mediaSpoolDir(ports.config), now);
+  const maxUploadBytes = env.SERVICE_MEDIA_MAX_UPLOAD_BYTES;
+  const maxJsonUploadBytes = Math.min(env.SERVICE_MEDIA_MAX_JSON_UPLOAD_BYTES, maxUploadBytes);
   const media = new MediaService({
-    db: deps.database.db,
+    db: ports.database.db,
     stores,
     ingest,
     signer,
-    jobs: deps.jobs,
+    jobs: ports.jobs,
     now,
-    maxUploadBytes: env.SERVICE_MEDIA_MAX_UPLOAD_BYTES,
-    maxJsonUploadBytes: Math.min(env.SERVICE_MEDIA_MAX_JSON_UPLOAD_BYTES, env.SERVICE_MEDIA_MAX_UPLOAD_BYTES),
-    uploadsEnabled: () => deps.config.gateOpen('SERVICE_MEDIA_UPLOAD_WRITE_ENABLED'),
-    events: deps.events,
+    maxUploadBytes,
+    maxJsonUploadBytes,
+    uploadsEnabled: () => ports.config.gateOpen('SERVICE_MEDIA_UPLOAD_WRITE_ENABLED'),
+    events,
+    references: ports.references,
   });
   // a new item is ready once its row exists (uploads and imports share the ingest path)
   ingest.onCreated = (tx, row) =>
-    deps.events.record(tx, { organizationId: row.organization_id, type: 'media.ready', data: media.toItem(row) }).then(() => undefined);
-  return {
+    events.record(tx, { organizationId: row.organization_id, type: 'media.ready', data: media.toItem(row) }).then(() => undefined);
+  const imports = new MediaImportService(media, ingest, ports.outbound, budget);
+  const storageHealth = async (): Promise<StorageHealth> => {
+    const health = await store.health();
+    return {
+      ok: health.ok,
+      mediaStorage: { configured: true, backend: health.backend, ok: health.ok, ...(health.detail ? { detail: health.detail } : {}) },
+    };
+  };
+  const module: MediaModule = {
     store,
     media,
-    imports: new MediaImportService(media, ingest, client, budget),
+    imports,
     signer,
     ingest,
-    maxUploadBytes: env.SERVICE_MEDIA_MAX_UPLOAD_BYTES,
-    maxJsonUploadBytes: Math.min(env.SERVICE_MEDIA_MAX_JSON_UPLOAD_BYTES, env.SERVICE_MEDIA_MAX_UPLOAD_BYTES),
-    async storageHealth() {
-      const health = await store.health();
-      return {
-        ok: health.ok,
-        mediaStorage: { configured: true, backend: health.backend, ok: health.ok, ...(health.detail ? { detail: health.detail } : {}) },
-      };
-    },
+    maxUploadBytes,
+    maxJsonUploadBytes,
+    read: { stores, signer, imports, storageHealth },
+    jobs: [mediaDeleteJob(ports.database.db, stores)],
+    routes: (app: FastifyInstance) => registerMediaRoutes(app, ports.clock, module),
   };
+  return module;
 }
 
-/** The worker's media jobs (runtime.ts jobDefinitions). */
-export function mediaJobDefinitions(deps: AppDeps) {
-  return [mediaDeleteJob(deps.database.db, mediaStoresFromConfig(deps))];
+/** The signer of media content URLs (its key derived from the service encryption key). */
+export function mediaUrlSigner(ports: Pick<AppDeps, 'config' | 'encryptor'>): MediaUrlSigner {
+  return new MediaUrlSigner(
+    ports.encryptor.deriveKey(MEDIA_URL_KEY_LABEL),
+    ports.config.publicBaseUrl,
+    ports.config.env.SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS,
+  );
 }
 
 /** Where uploads are spooled before they are stored (local to the process). */

@@ -6,7 +6,7 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
+import type { Clock } from '../../app-deps.js';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
@@ -35,9 +35,8 @@ const UPLOAD_ERRORS = [
   ...PUBLIC_AUTH_ERRORS,
 ] as const;
 
-export async function registerMediaRoutes(root: FastifyInstance, deps: AppDeps, module: MediaModule): Promise<void> {
+export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, module: MediaModule): Promise<void> {
   root.addSchema(MediaLibraryItem);
-  deps.storageHealth ??= () => module.storageHealth();
   const { media, imports } = module;
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -134,7 +133,7 @@ export async function registerMediaRoutes(root: FastifyInstance, deps: AppDeps, 
     },
   );
 
-  registerMediaContentRoute(app, deps, module);
+  registerMediaContentRoute(app, clock, module);
 }
 
 function itemRef() {

@@ -14,7 +14,7 @@ import { MEDIA_DELETE_JOB, mediaDeleteQueue } from './media.jobs.js';
 import { type MediaRow, mediaRepository } from './media.repository.js';
 import type { MediaLibraryItemT, MediaListQueryT, MediaUploadRequestT } from './media.schemas.js';
 import type { MediaIngest } from './media-ingest.js';
-import { findMediaReferences } from './media-references.js';
+import { findMediaReferences, type MediaReferenceChecks } from './media-references.js';
 import type { MediaUrlSigner } from './media-signed-url.js';
 import type { SpooledMedia } from './media-spool.js';
 
@@ -30,6 +30,8 @@ export interface MediaServiceDeps {
   maxJsonUploadBytes: number;
   uploadsEnabled: () => boolean;
   events?: EventOutbox;
+  /** what other areas check before an item may be deleted (subscribed by the composition root) */
+  references: MediaReferenceChecks;
 }
 
 const BASE64_LOOSE = /^[A-Za-z0-9+/_\-\r\n\t ]*={0,2}[\r\n\t ]*$/;
@@ -191,7 +193,7 @@ export class MediaService {
       const current = await mediaRepository.get(tx, organizationId, id);
       if (!current) throw new AppError('media_library_item_not_found');
       if (current.lifecycle_state === 'deleting') return current;
-      const references = await findMediaReferences(tx, organizationId, id);
+      const references = await findMediaReferences(this.deps.references, tx, organizationId, id);
       if (references.length > 0) {
         throw new AppError('media_item_in_use', {
           message: `The media item is referenced by ${references.length} scheduled publish target(s); cancel or change them first.`,

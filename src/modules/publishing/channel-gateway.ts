@@ -6,12 +6,11 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../platform/db/database.js';
 import { isAppError } from '../../platform/errors.js';
-import { metricsOf } from '../../platform/metrics/index.js';
 import type { Platform, ProviderCallContext, SocialProvider } from '../../providers/provider.js';
-import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 import { resolveChannelContext, setChannelState } from '../channels/channel-context.js';
 import { canTransition as canChannelTransition, USABLE_STATES } from '../channels/channel-states.js';
-import { TokenVault } from '../channels/token-vault.js';
+import type { TokenVault } from '../channels/token-vault.js';
 import type { ChannelFacts, PlanTargetInput } from './plan-validation.js';
 
 export interface ProfileExpansion {
@@ -37,16 +36,11 @@ export class ChannelUnavailableError extends Error {
 }
 
 export class ChannelGateway {
-  readonly registry: ProviderRegistry;
-  private readonly vault: TokenVault;
-
   constructor(
     private readonly deps: AppDeps,
-    registry?: ProviderRegistry,
-  ) {
-    this.registry = registry ?? createProviderRegistry(deps.config, {}, metricsOf(deps));
-    this.vault = new TokenVault(deps.encryptor, deps.config);
-  }
+    readonly registry: ProviderRegistry,
+    private readonly vault: TokenVault,
+  ) {}
 
   async facts(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, ChannelFacts>> {
     const out = new Map<string, ChannelFacts>();

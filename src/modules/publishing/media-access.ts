@@ -5,12 +5,10 @@
  */
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../platform/db/database.js';
-import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
-import { loadEncryptionKey } from '../../platform/secrets/encryption.js';
 import type { PublishMediaItem } from '../../providers/provider.js';
-import { mediaStoreFromConfig } from '../media/media.module.js';
-import { MediaUrlSigner } from '../media/media-signed-url.js';
+import type { MediaUrlSigner } from '../media/media-signed-url.js';
 import type { PlanIssue, PlanMedia } from './plan-validation.js';
 import type { StoredMedia } from './publishing.tables.js';
 
@@ -31,27 +29,12 @@ export interface MediaInputT {
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export class MediaAccess {
-  private readonly signer: MediaUrlSigner;
-  private storeInstance: MediaStore | null = null;
-  private readonly client: GuardedHttpClient;
-
-  constructor(private readonly deps: AppDeps) {
-    const env = deps.config.env;
-    this.signer = new MediaUrlSigner(
-      loadEncryptionKey(env.SERVICE_ENCRYPTION_KEY, deps.config.dataDir),
-      deps.config.publicBaseUrl,
-      env.SERVICE_MEDIA_SIGNED_URL_TTL_SECONDS,
-    );
-    this.client = new GuardedHttpClient({
-      allowAddresses: [...deps.config.outboundAllowAddresses],
-      environment: env.NODE_ENV,
-    });
-  }
-
-  private get store(): MediaStore {
-    this.storeInstance ??= mediaStoreFromConfig(this.deps);
-    return this.storeInstance;
-  }
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly signer: MediaUrlSigner,
+    private readonly store: MediaStore,
+    private readonly client: GuardedHttpClient,
+  ) {}
 
   /** Plan media in order: `media[]` first, then `mediaLibraryItemIds[]`; unknown ids become issues. */
   async resolve(

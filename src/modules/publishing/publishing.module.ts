@@ -1,14 +1,19 @@
 /**
- * Wires the publishing engine from the application's dependencies, once per deps (the API and the
- * worker of one process share it), and registers the engine's hooks in other areas: the media
- * reference check (a pending publish target keeps its media) and the channel disconnect hook.
+ * The publishing area: plans, jobs and targets, the publish engine and its worker jobs. The root
+ * hands it the provider registry, the token vault and the media library's read interface, and
+ * subscribes its reactions to other areas' events: the media reference check (a pending publish target
+ * keeps its media) and the channel disconnect hook.
  */
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
+import type { AreaModule } from '../../http/area-module.js';
 import type { Executor } from '../../platform/db/database.js';
-import type { JobDefinition } from '../../platform/queue/job-queue.js';
-import { registerDisconnectHook } from '../channels/disconnect-hooks.js';
-import { registerMediaReferenceCheck } from '../media/media-references.js';
+import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { TokenVault } from '../channels/token-vault.js';
+import type { MediaRead } from '../media/media.module.js';
+import type { MediaReferenceCheck } from '../media/media-references.js';
 import { ChannelGateway } from './channel-gateway.js';
 import { FirstCommentStep } from './first-comment.js';
 import { JobsService } from './jobs.service.js';
@@ -18,91 +23,94 @@ import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
 import { publishingRepository } from './publishing.repository.js';
+import { registerPublishingRoutes } from './publishing.routes.js';
 import { ReconcileService } from './reconcile.service.js';
 import { SlotsService } from './slots.service.js';
 import { UrlReconciliationService } from './url-reconciliation.service.js';
 
-export interface PublishingModule {
+export type PublishingPorts = AppDeps & {
+  registry: ProviderRegistry;
+  vault: TokenVault;
+  media: Pick<MediaRead, 'signer' | 'stores'>;
+  outbound: GuardedHttpClient;
+};
+
+/** What other areas (batches, automations) use of publishing. */
+export interface PublishingRead {
   channels: ChannelGateway;
   plans: PlansService;
-  jobs: JobsService;
+  slots: SlotsService;
+}
+
+export interface PublishingModule extends AreaModule<PublishingRead> {
+  channels: ChannelGateway;
+  plans: PlansService;
+  jobsService: JobsService;
   engine: PublishEngine;
   firstComment: FirstCommentStep;
   reconcile: ReconcileService;
   urls: UrlReconciliationService;
   slots: SlotsService;
-  jobDefinitions: JobDefinition<any>[];
+  /** subscribed by the root to the media library's reference checks */
+  mediaReferenceCheck: MediaReferenceCheck;
+  /** subscribed by the root to channel disconnects */
+  onChannelDisconnect: typeof disconnectHook;
 }
 
-const modules = new WeakMap<AppDeps, PublishingModule>();
-
-export function publishingModule(deps: AppDeps): PublishingModule {
-  const existing = modules.get(deps);
-  if (existing) return existing;
-  registerHooks();
-  const env = deps.config.env;
-  const channels = new ChannelGateway(deps);
-  const media = new MediaAccess(deps);
+export function createPublishingModule(ports: PublishingPorts): PublishingModule {
+  const env = ports.config.env;
+  const channels = new ChannelGateway(ports, ports.registry, ports.vault);
+  const media = new MediaAccess(ports, ports.media.signer, ports.media.stores.primary, ports.outbound);
   const leaseMs = env.SERVICE_PUBLISH_LEASE_SECONDS * 1000;
   const limiter = new PublishLimiter(
-    () => deps.counters.shared,
-    () => deps.clock.now().getTime(),
+    () => ports.counters.shared,
+    () => ports.clock.now().getTime(),
     leaseMs,
   );
-  const engine = new PublishEngine(deps, channels, media, limiter, {
+  const engine = new PublishEngine(ports, channels, media, limiter, {
     maxAttempts: env.SERVICE_PUBLISH_MAX_ATTEMPTS,
     retryBaseMs: env.SERVICE_PUBLISH_RETRY_BASE_MS,
     retryMaxMs: env.SERVICE_PUBLISH_RETRY_MAX_MS,
     leaseMs,
     pollMaxMs: env.SERVICE_PUBLISH_POLL_MAX_SECONDS * 1000,
   });
-  const firstComment = new FirstCommentStep(deps, channels, env.SERVICE_PUBLISH_RETRY_BASE_MS);
-  const reconcile = new ReconcileService(deps, {
+  const firstComment = new FirstCommentStep(ports, channels, env.SERVICE_PUBLISH_RETRY_BASE_MS);
+  const reconcile = new ReconcileService(ports, {
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
   });
+  const plans = new PlansService(ports, channels, media);
+  const slots = new SlotsService(ports, channels);
   const module: PublishingModule = {
     channels,
-    plans: new PlansService(deps, channels, media),
-    jobs: new JobsService(deps),
+    plans,
+    jobsService: new JobsService(ports),
     engine,
     firstComment,
     reconcile,
-    urls: new UrlReconciliationService(deps, channels),
-    slots: new SlotsService(deps, channels),
-    jobDefinitions: publishJobDefinitions(deps, {
-      engine,
-      firstComment,
-      reconcile,
-    }),
+    urls: new UrlReconciliationService(ports, channels),
+    slots,
+    read: { channels, plans, slots },
+    jobs: publishJobDefinitions(ports, { engine, firstComment, reconcile }),
+    mediaReferenceCheck,
+    onChannelDisconnect: disconnectHook,
+    routes: (app: FastifyInstance) => registerPublishingRoutes(app, ports, module),
   };
-  modules.set(deps, module);
   return module;
 }
 
-/** The worker's publishing jobs (runtime.ts jobDefinitions). */
-export function publishingJobDefinitions(deps: AppDeps): JobDefinition<any>[] {
-  return publishingModule(deps).jobDefinitions;
-}
-
-let hooksRegistered = false;
-
-function registerHooks() {
-  if (hooksRegistered) return;
-  hooksRegistered = true;
-  registerMediaReferenceCheck(async (db, organizationId, mediaLibraryItemId) => {
-    const rows = await db
-      .selectFrom('publish_targets as t')
-      .innerJoin('publish_jobs as j', 'j.id', 't.job_id')
-      .select('t.id')
-      .where('j.organization_id', '=', organizationId)
-      .where('t.state', 'in', ['draft', 'scheduled', 'queued', 'publishing', 'processing'])
-      .where(sql<boolean>`j.media @> ${JSON.stringify([{ mediaLibraryItemId }])}::jsonb`)
-      .limit(20)
-      .execute();
-    return rows.map((r) => ({ kind: 'publish_target', id: r.id }));
-  });
-  registerDisconnectHook(disconnectHook);
+/** A media item is in use while a publish target that has not finished references it. */
+async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLibraryItemId: string) {
+  const rows = await db
+    .selectFrom('publish_targets as t')
+    .innerJoin('publish_jobs as j', 'j.id', 't.job_id')
+    .select('t.id')
+    .where('j.organization_id', '=', organizationId)
+    .where('t.state', 'in', ['draft', 'scheduled', 'queued', 'publishing', 'processing'])
+    .where(sql<boolean>`j.media @> ${JSON.stringify([{ mediaLibraryItemId }])}::jsonb`)
+    .limit(20)
+    .execute();
+  return rows.map((r) => ({ kind: 'publish_target', id: r.id }));
 }
 
 /**

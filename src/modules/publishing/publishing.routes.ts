@@ -122,7 +122,7 @@ export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m
         },
       },
     },
-    async (request) => m.jobs.list(principalOf(request).organizationId, request.query),
+    async (request) => m.jobsService.list(principalOf(request).organizationId, request.query),
   );
 
   app.get(
@@ -144,7 +144,7 @@ export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m
         },
       },
     },
-    async (request) => m.jobs.get(principalOf(request).organizationId, request.params.publishJobId),
+    async (request) => m.jobsService.get(principalOf(request).organizationId, request.params.publishJobId),
   );
 
   app.post(
@@ -173,7 +173,7 @@ export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m
         },
       },
     },
-    async (request) => m.jobs.enqueue(principalOf(request).organizationId, request.params.publishJobId),
+    async (request) => m.jobsService.enqueue(principalOf(request).organizationId, request.params.publishJobId),
   );
 
   app.post(
@@ -202,7 +202,7 @@ export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m
         },
       },
     },
-    async (request) => m.jobs.schedule(principalOf(request).organizationId, request.params.publishJobId, request.body.scheduleAt),
+    async (request) => m.jobsService.schedule(principalOf(request).organizationId, request.params.publishJobId, request.body.scheduleAt),
   );
 
   app.post(
@@ -231,7 +231,7 @@ export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m
         },
       },
     },
-    async (request) => m.jobs.cancel(principalOf(request).organizationId, request.params.publishJobId, request.body?.reason),
+    async (request) => m.jobsService.cancel(principalOf(request).organizationId, request.params.publishJobId, request.body?.reason),
   );
 
   app.get(

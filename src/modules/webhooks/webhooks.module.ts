@@ -1,30 +1,30 @@
 /**
- * Wires the webhooks area once per deps: the service, its subscription to the event outbox (fan-out
- * inside the event's transaction) and the worker's jobs.
+ * The webhooks area: the service, its reaction to every recorded event (fan-out inside the event's
+ * transaction, subscribed to the outbox by the root) and the worker's jobs.
  */
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { AreaModule } from '../../http/area-module.js';
+import type { OutboxListener } from '../../platform/events/outbox.js';
+import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import { registerWebhookRoutes } from './webhooks.routes.js';
 import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhooksService } from './webhooks.service.js';
 
-export interface WebhooksModule {
+export type WebhooksPorts = AppDeps & {
+  /** the client deliveries are sent with (its timeout is the delivery timeout setting) */
+  deliveryClient: GuardedHttpClient;
+};
+
+export interface WebhooksModule extends AreaModule {
   service: WebhooksService;
   deliverJob: JobDefinition<DeliverJobData>;
-  jobDefinitions: JobDefinition<any>[];
+  /** subscribed by the root to the event outbox */
+  onEvent: OutboxListener;
 }
 
-const modules = new WeakMap<AppDeps, WebhooksModule>();
-
-export function webhooksModule(deps: AppDeps): WebhooksModule {
-  const existing = modules.get(deps);
-  if (existing) return existing;
-  const client = new GuardedHttpClient({
-    allowAddresses: [...deps.config.outboundAllowAddresses],
-    environment: deps.config.env.NODE_ENV,
-    timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS,
-  });
-  const service = new WebhooksService(deps, client);
-  deps.events.subscribe((tx, event) => service.fanOut(tx, event));
+export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
+  const service = new WebhooksService(ports, ports.deliveryClient);
   const deliverJob = defineJob<DeliverJobData>({
     name: WEBHOOK_DELIVER_JOB,
     queue: { retryLimit: 3, retryDelay: 5 },
@@ -49,12 +49,13 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
       await service.sweep();
     },
   });
-  const module: WebhooksModule = { service, deliverJob, jobDefinitions: [deliverJob, pruneJob, sweepJob] };
-  modules.set(deps, module);
+  const module: WebhooksModule = {
+    service,
+    deliverJob,
+    read: undefined,
+    jobs: [deliverJob, pruneJob, sweepJob],
+    onEvent: (tx, event) => service.fanOut(tx, event),
+    routes: (app: FastifyInstance) => registerWebhookRoutes(app, ports, module),
+  };
   return module;
-}
-
-/** The worker's webhook jobs (runtime.ts jobDefinitions). */
-export function webhooksJobDefinitions(deps: AppDeps): JobDefinition<any>[] {
-  return webhooksModule(deps).jobDefinitions;
 }

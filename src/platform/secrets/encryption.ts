@@ -4,7 +4,7 @@
  * The key comes from SERVICE_ENCRYPTION_KEY or, in the embedded default, from a key file generated in
  * the data dir with mode 0600.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -19,6 +19,11 @@ export class Encryptor {
     cipher.setAAD(Buffer.from(associatedData));
     const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return `v1:${nonce.toString('base64url')}:${ct.toString('base64url')}:${cipher.getAuthTag().toString('base64url')}`;
+  }
+
+  /** A key for another purpose derived from this one (HKDF-SHA256 with the purpose's own label). */
+  deriveKey(label: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), label, 32));
   }
 
   decrypt(stored: string, associatedData = ''): string {

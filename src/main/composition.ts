@@ -1,0 +1,130 @@
+/**
+ * The composition root: builds every shared piece once (shared.ts), builds each area with only the
+ * ports it uses, wires the cross-area subscriptions, and answers the ordered list of modules (whose
+ * routes buildApp registers) and the one registry of job definitions (which the worker runs). The API
+ * and the worker of one process share one Root.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app-deps.js';
+import type { AreaModule } from '../http/area-module.js';
+import { type AnalyticsModule, createAnalyticsModule } from '../modules/analytics/analytics.module.js';
+import { type AutomationsModule, createAutomationsModule } from '../modules/automations/automations.module.js';
+import { type BatchesModule, createBatchesModule } from '../modules/batches/batches.module.js';
+import { type BrandsModule, createBrandsModule } from '../modules/brands/brands.module.js';
+import { type ChannelsModule, createChannelsModule } from '../modules/channels/channels.module.js';
+import type { DisconnectHook } from '../modules/channels/disconnect-hooks.js';
+import { type CommentsModule, createCommentsModule } from '../modules/comments/comments.module.js';
+import { createDashboardModule } from '../modules/dashboard/dashboard.module.js';
+import { createHealthModule } from '../modules/health/health.module.js';
+import { createIdentityModule } from '../modules/identity/identity.module.js';
+import { createMaintenanceModule } from '../modules/maintenance/maintenance.module.js';
+import { createMediaModule, type MediaModule } from '../modules/media/media.module.js';
+import type { MediaReferenceCheck } from '../modules/media/media-references.js';
+import { createOperationsModule } from '../modules/operations/operations.module.js';
+import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
+import { createToolsModule } from '../modules/tools/tools.module.js';
+import { createWebhooksModule, type WebhooksModule } from '../modules/webhooks/webhooks.module.js';
+import { Subscribers } from '../platform/events/subscribers.js';
+import type { JobDefinition } from '../platform/queue/job-queue.js';
+import { registerSandbox, type SandboxHandle } from '../sandbox/sandbox.plugin.js';
+import { providerAppConfigs } from './provider-configs.js';
+import { buildSharedPieces, type SharedPieces } from './shared.js';
+
+export interface Root {
+  deps: AppDeps;
+  shared: SharedPieces;
+  /** the areas by name (tests and scripts reach an area's services here) */
+  areas: {
+    media: MediaModule;
+    channels: ChannelsModule;
+    publishing: PublishingModule;
+    batches: BatchesModule;
+    webhooks: WebhooksModule;
+    comments: CommentsModule;
+    analytics: AnalyticsModule;
+    automations: AutomationsModule;
+    brands: BrandsModule;
+  };
+  /** every area in the order its routes are registered */
+  modules: AreaModule<unknown>[];
+  /** every job the worker runs */
+  jobs: JobDefinition<any>[];
+  /** cross-area reactions: a channel disconnect, a media delete's reference check */
+  disconnects: Subscribers<DisconnectHook>;
+  mediaReferences: Subscribers<MediaReferenceCheck>;
+  /** the simulators mounted by the last app built from this root (sandbox mode only) */
+  sandbox: SandboxHandle | null;
+}
+
+export function composeRoot(deps: AppDeps): Root {
+  const shared = buildSharedPieces(deps);
+  const { registry, vault } = shared;
+  const disconnects = new Subscribers<DisconnectHook>();
+  const mediaReferences = new Subscribers<MediaReferenceCheck>();
+
+  const outbound = shared.outbound();
+  const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences });
+  const channels = createChannelsModule({ ...deps, registry, vault, disconnects });
+  const publishing = createPublishingModule({ ...deps, registry, vault, media: media.read, outbound });
+  const batches = createBatchesModule({ ...deps, publishing: publishing.read });
+  const webhooks = createWebhooksModule({
+    ...deps,
+    deliveryClient: shared.outbound({ timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS }),
+  });
+  const comments = createCommentsModule({ ...deps, registry, vault });
+  const analytics = createAnalyticsModule({ ...deps, registry, vault });
+  const automations = createAutomationsModule({
+    ...deps,
+    runner: { plans: publishing.read.plans, slots: publishing.read.slots, imports: media.read.imports, batches: batches.read.committer },
+    feedClient: shared.outbound({
+      timeoutMs: deps.config.env.SERVICE_AUTOMATION_FEED_TIMEOUT_MS,
+      maxBytes: deps.config.env.SERVICE_AUTOMATION_FEED_MAX_BYTES,
+      userAgent: 'service-api-feed-fetch/1',
+    }),
+  });
+  const brands = createBrandsModule(deps);
+
+  // cross-area subscriptions: the only place one area's reaction is attached to another's event
+  disconnects.subscribe(publishing.onChannelDisconnect);
+  disconnects.subscribe(batches.onChannelDisconnect);
+  mediaReferences.subscribe(publishing.mediaReferenceCheck);
+  deps.events.subscribe(webhooks.onEvent);
+
+  const root: Root = {
+    deps,
+    shared,
+    areas: { media, channels, publishing, batches, webhooks, comments, analytics, automations, brands },
+    modules: [],
+    jobs: [],
+    disconnects,
+    mediaReferences,
+    sandbox: null,
+  };
+  const sandbox: AreaModule = {
+    read: undefined,
+    jobs: [],
+    async routes(app: FastifyInstance) {
+      if (registry.mode === 'sandbox') root.sandbox = await registerSandbox(app, providerAppConfigs(deps.config));
+    },
+  };
+  root.modules = [
+    createHealthModule({ ...deps, storageHealth: media.read.storageHealth }),
+    brands,
+    createToolsModule(deps),
+    media,
+    channels,
+    sandbox,
+    publishing,
+    createIdentityModule(deps),
+    batches,
+    webhooks,
+    comments,
+    analytics,
+    automations,
+    createOperationsModule(deps),
+    createDashboardModule(),
+    createMaintenanceModule(deps),
+  ];
+  root.jobs = root.modules.flatMap((m) => m.jobs);
+  return root;
+}

@@ -1,0 +1,11 @@
+/** Health: liveness, readiness and storage checks. */
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps, StorageHealth } from '../../app-deps.js';
+import type { AreaModule } from '../../http/area-module.js';
+import { registerHealthRoutes } from './health.routes.js';
+
+export type HealthPorts = AppDeps & { storageHealth: () => Promise<StorageHealth> };
+
+export function createHealthModule(ports: HealthPorts): AreaModule {
+  return { read: undefined, jobs: [], routes: (app: FastifyInstance) => registerHealthRoutes(app, ports) };
+}

@@ -1,0 +1,9 @@
+/** Operations: the metrics endpoint. */
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import type { AreaModule } from '../../http/area-module.js';
+import { registerMetricsRoutes } from './metrics.routes.js';
+
+export function createOperationsModule(deps: AppDeps): AreaModule {
+  return { read: undefined, jobs: [], routes: (app: FastifyInstance) => registerMetricsRoutes(app, deps) };
+}

@@ -1,0 +1,14 @@
+/** The tool API area: UTM and QR tools with their own keys, limits and idempotency. */
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import type { AreaModule } from '../../http/area-module.js';
+import { toolsIdempotencyPruneJob } from './tools.jobs.js';
+import { registerToolRoutes } from './tools.routes.js';
+
+export function createToolsModule(deps: AppDeps): AreaModule {
+  return {
+    read: undefined,
+    jobs: [toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now())],
+    routes: (app: FastifyInstance) => registerToolRoutes(app, deps),
+  };
+}

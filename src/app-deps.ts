@@ -1,5 +1,6 @@
 /** Everything buildApp needs, created by src/main/runtime.ts (or by the test harness). */
 import type { Config } from './config.js';
+import type { Database } from './modules/database.js';
 import type { Counters } from './platform/counters/index.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import type { EventOutbox } from './platform/events/outbox.js';
@@ -19,7 +20,7 @@ export interface StorageHealth {
 
 export interface AppDeps {
   config: Config;
-  database: DatabaseHandle;
+  database: DatabaseHandle<Database>;
   counters: Counters;
   jobs: JobQueue;
   encryptor: Encryptor;

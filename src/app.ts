@@ -71,7 +71,7 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
   installErrorHandling(app);
   app.addSchema(ErrorResponse);
   await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
-  installPublicAuth(app, deps);
+  installPublicAuth(app, deps, root.areas.identity.read.authenticator);
   for (const module of root.modules) await module.routes(app);
   return app;
 }

@@ -22,9 +22,26 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
-import { isRole, POLICIES, type PolicyId, ROLE_RANK, type Role } from '../modules/identity/policies.js';
-import { SessionService } from '../modules/identity/sessions.service.js';
 import { AppError } from '../platform/errors.js';
+
+/**
+ * The policy ids and roles of the identity area's policy table. This file stays generic: identity
+ * (modules/identity/policies.ts) fills the registry by declaration merging, so route options are
+ * checked against its table without http importing it.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging
+export interface DashboardPolicyRegistry {}
+export type PolicyId = DashboardPolicyRegistry extends { policy: infer P extends string } ? P : string;
+export type Role = DashboardPolicyRegistry extends { role: infer R extends string } ? R : string;
+
+/** What the identity area provides to authorize a dashboard request. */
+export interface DashboardAuthPort {
+  rule(policy: PolicyId): { minimumRole: Role; servicePrincipal: boolean; internalOnly: boolean };
+  /** whether a member's role reaches a policy's minimum role */
+  roleReaches(role: string, minimum: Role): role is Role;
+  /** the live session a presented token names, or null */
+  resolveSession(token: string): Promise<{ organizationId: string; userId: string; email: string; role: string; sessionId: string } | null>;
+}
 
 export type Actor =
   | { kind: 'user'; organizationId: string; userId: string; email: string; role: Role; sessionId: string }
@@ -113,12 +130,11 @@ export function sessionToken(request: FastifyRequest): { token: string; via: 'co
   return bearer ? { token: bearer, via: 'bearer' } : null;
 }
 
-export function installDashboardAuth(app: FastifyInstance, deps: AppDeps): SessionService {
-  const sessions = new SessionService(deps);
+export function installDashboardAuth(app: FastifyInstance, deps: AppDeps, port: DashboardAuthPort): void {
   const env = deps.config.env;
 
   const authorize = async (request: FastifyRequest, policy: PolicyId): Promise<Actor> => {
-    const rule = POLICIES[policy];
+    const rule = port.rule(policy);
     const internal = request.headers['x-service-internal-token'];
     const principal = request.headers['x-service-principal-token'];
     if (internal !== undefined || principal !== undefined) {
@@ -143,10 +159,9 @@ export function installDashboardAuth(app: FastifyInstance, deps: AppDeps): Sessi
       if (origin === undefined ? !safe : !isApprovedOrigin(deps, origin))
         throw denied('Credentialed requests need an approved dashboard Origin.');
     }
-    const session = await sessions.resolve(presented.token);
+    const session = await port.resolveSession(presented.token);
     if (!session) throw new AppError('dashboard_session_required', { message: 'The dashboard session is missing, expired or revoked.' });
-    if (!isRole(session.role) || ROLE_RANK[session.role] < ROLE_RANK[rule.minimumRole])
-      throw denied(`Policy ${policy} needs the ${rule.minimumRole} role.`);
+    if (!port.roleReaches(session.role, rule.minimumRole)) throw denied(`Policy ${policy} needs the ${rule.minimumRole} role.`);
     return {
       kind: 'user',
       organizationId: session.organizationId,
@@ -162,5 +177,4 @@ export function installDashboardAuth(app: FastifyInstance, deps: AppDeps): Sessi
     const policy = request.routeOptions.config?.policy;
     if (policy) request.actor = await authorize(request, policy);
   });
-  return sessions;
 }

@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
-import { Authenticator } from '../modules/identity/authenticate.js';
 import { selectStore } from '../platform/counters/store-selection.js';
 import { AppError } from '../platform/errors.js';
 import { hasScope, type Principal, type ScopeRequirement } from './principal.js';
@@ -76,8 +75,15 @@ async function applyRateLimit(deps: AppDeps, principal: Principal, reply: Fastif
   }
 }
 
-export function installPublicAuth(app: FastifyInstance, deps: AppDeps): Authenticator {
-  const authenticator = new Authenticator(deps);
+/** What the identity area provides: the credential check behind the bearer (API keys, OAuth tokens). */
+export interface PublicAuthenticator {
+  /** the principal of a presented credential; throws AppError when it is not valid */
+  authenticate(token: string): Promise<Principal>;
+  /** drops cached accepted credentials (after a revocation) */
+  forget(): void;
+}
+
+export function installPublicAuth(app: FastifyInstance, deps: AppDeps, authenticator: PublicAuthenticator): void {
   const authorize = async (request: FastifyRequest, reply: FastifyReply, scope: ScopeRequirement): Promise<Principal> => {
     if (!deps.config.gateOpen('SERVICE_PUBLIC_API_ENABLED')) throw new AppError('public_api_disabled');
     const allowed = deps.config.publicApiOrigins;
@@ -101,7 +107,6 @@ export function installPublicAuth(app: FastifyInstance, deps: AppDeps): Authenti
     const requirement = request.routeOptions.config?.auth;
     if (requirement) await authorize(request, reply, requirement.scope);
   });
-  return authenticator;
 }
 
 /** The authenticated principal of a route that declared `auth` (never null there). */

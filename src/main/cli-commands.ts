@@ -3,10 +3,10 @@ import { type Config, EnvSchema } from '../config.js';
 import { brandsRepository } from '../modules/brands/brands.repository.js';
 import { BrandsService } from '../modules/brands/brands.service.js';
 import { IdentityService, parseScopes } from '../modules/identity/identity.service.js';
+import { args, type CliCommand, required, withDatabase } from '../platform/cli/cli-kit.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { AppError } from '../platform/errors.js';
-import { args, type CliCommand, required, withDatabase } from './cli-kit.js';
 import { type Role, startRuntime } from './runtime.js';
 
 /** What a person starting the service needs to know first: where it listens, on what data, in which mode. */

@@ -6,11 +6,11 @@
  */
 import { brandsRepository } from '../modules/brands/brands.repository.js';
 import { channelsRepository } from '../modules/channels/channels.repository.js';
+import type { Executor } from '../modules/database.js';
 import { apiKeysRepository } from '../modules/identity/api-keys.repository.js';
 import { publishingRepository } from '../modules/publishing/publishing.repository.js';
-import type { Executor } from '../platform/db/database.js';
+import { args, type CliCommand, required, withDatabase } from '../platform/cli/cli-kit.js';
 import { AppError } from '../platform/errors.js';
-import { args, type CliCommand, required, withDatabase } from './cli-kit.js';
 
 type Row = Record<string, unknown>;
 

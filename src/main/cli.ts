@@ -5,10 +5,10 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { authCommands } from '../modules/identity/auth.cli.js';
 import { toolCommands } from '../modules/tools/tools.cli.js';
+import type { CliCommand } from '../platform/cli/cli-kit.js';
+import { printer } from '../platform/cli/cli-kit.js';
 import { AppError } from '../platform/errors.js';
 import { foundationCommands } from './cli-commands.js';
-import type { CliCommand } from './cli-kit.js';
-import { printer } from './cli-kit.js';
 import { listCommands } from './cli-lists.js';
 import { mcpCommands } from './mcp.cli.js';
 

@@ -16,7 +16,7 @@ import type { DisconnectHook } from '../modules/channels/disconnect-hooks.js';
 import { type CommentsModule, createCommentsModule } from '../modules/comments/comments.module.js';
 import { createDashboardModule } from '../modules/dashboard/dashboard.module.js';
 import { createHealthModule } from '../modules/health/health.module.js';
-import { createIdentityModule } from '../modules/identity/identity.module.js';
+import { createIdentityModule, type IdentityRead } from '../modules/identity/identity.module.js';
 import { createMaintenanceModule } from '../modules/maintenance/maintenance.module.js';
 import { createMediaModule, type MediaModule } from '../modules/media/media.module.js';
 import type { MediaReferenceCheck } from '../modules/media/media-references.js';
@@ -44,6 +44,7 @@ export interface Root {
     analytics: AnalyticsModule;
     automations: AutomationsModule;
     brands: BrandsModule;
+    identity: AreaModule<IdentityRead>;
   };
   /** every area in the order its routes are registered */
   modules: AreaModule<unknown>[];
@@ -83,6 +84,7 @@ export function composeRoot(deps: AppDeps): Root {
     }),
   });
   const brands = createBrandsModule(deps);
+  const identity = createIdentityModule(deps);
 
   // cross-area subscriptions: the only place one area's reaction is attached to another's event
   disconnects.subscribe(publishing.onChannelDisconnect);
@@ -93,7 +95,7 @@ export function composeRoot(deps: AppDeps): Root {
   const root: Root = {
     deps,
     shared,
-    areas: { media, channels, publishing, batches, webhooks, comments, analytics, automations, brands },
+    areas: { media, channels, publishing, batches, webhooks, comments, analytics, automations, brands, identity },
     modules: [],
     jobs: [],
     disconnects,
@@ -115,7 +117,7 @@ export function composeRoot(deps: AppDeps): Root {
     channels,
     sandbox,
     publishing,
-    createIdentityModule(deps),
+    identity,
     batches,
     webhooks,
     comments,

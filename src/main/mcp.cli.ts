@@ -4,8 +4,8 @@
  * credential (API key or OAuth access token), from flags or SERVICE_API_BASE_URL / SERVICE_API_TOKEN.
  */
 import { serveHttp, serveStdio } from '@service-api/mcp';
+import { args, type CliCommand } from '../platform/cli/cli-kit.js';
 import { AppError } from '../platform/errors.js';
-import { args, type CliCommand } from './cli-kit.js';
 
 export const mcpCommands: CliCommand[] = [
   {

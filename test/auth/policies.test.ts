@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { actorOf, installDashboardAuth, requirePolicy } from '../../src/http/dashboard-auth.js';
 import { installErrorHandling } from '../../src/http/error-handler.js';
-import { POLICIES, SPEC_POLICY_IDS } from '../../src/modules/identity/policies.js';
+import { dashboardPolicies, POLICIES, SPEC_POLICY_IDS } from '../../src/modules/identity/policies.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from './helpers.js';
 
@@ -44,7 +44,12 @@ describe('dashboard permission policies', () => {
     // a probe route per policy on an app that uses the real enforcement against the real database
     probe = Fastify();
     installErrorHandling(probe);
-    installDashboardAuth(probe, ctx.deps);
+    const sessionsOfRoot = ctx.root.areas.identity.read.sessions;
+    installDashboardAuth(
+      probe,
+      ctx.deps,
+      dashboardPolicies((token) => sessionsOfRoot.resolve(token)),
+    );
     for (const id of SPEC_POLICY_IDS) probe.post(`/probe/${id}`, { config: requirePolicy(id) }, async (request) => actorOf(request));
     await probe.ready();
   });

@@ -16,6 +16,7 @@ import { type Config, type Env, loadConfig } from '../../src/config.js';
 import { PUBLIC_SCOPES } from '../../src/http/principal.js';
 import { composeRoot, type Root } from '../../src/main/composition.js';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
+import type { Database } from '../../src/modules/database.js';
 import { IdentityService } from '../../src/modules/identity/identity.service.js';
 import { closeCounters, createCounters } from '../../src/platform/counters/index.js';
 import { type DatabaseHandle, openPglite, openPostgres } from '../../src/platform/db/database.js';
@@ -97,7 +98,7 @@ export interface TestContext {
   /** the composition root the app was built from: shared pieces, areas, subscriptions, jobs */
   root: Root;
   config: Config;
-  database: DatabaseHandle;
+  database: DatabaseHandle<Database>;
   clock: TestClock;
   /** starts a worker running every job definition (not started by default) */
   startWorker(): Promise<WorkerHandle>;

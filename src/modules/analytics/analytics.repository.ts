@@ -1,6 +1,6 @@
 /** Analytics snapshot queries; every one is scoped by organization id. Snapshots are only ever inserted. */
 import type { Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 import type { AnalyticsSnapshotsTable, SnapshotSource } from './analytics.tables.js';
 
 export type SnapshotRow = Selectable<AnalyticsSnapshotsTable>;

@@ -4,7 +4,6 @@
  */
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
-import type { Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
@@ -13,6 +12,7 @@ import { type ChannelContextDeps, resolveChannelContext } from '../channels/chan
 import { channelsRepository } from '../channels/channels.repository.js';
 import { assertOwnOrganization } from '../channels/organization-guard.js';
 import type { TokenVault } from '../channels/token-vault.js';
+import type { Executor } from '../database.js';
 import { analyticsRepository as repo, type SnapshotRow } from './analytics.repository.js';
 import {
   ANALYTICS_PLATFORMS,

@@ -1,6 +1,6 @@
 /** Automation queries; every one is scoped by organization id. */
 import type { Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 import type { AutomationRunsTable, AutomationSourcesTable } from './automations.tables.js';
 
 export type SourceRow = Selectable<AutomationSourcesTable>;

@@ -3,10 +3,10 @@ import { Value } from '@sinclair/typebox/value';
 import { Cron } from 'croner';
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
-import type { Executor } from '../../platform/db/database.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { isValidTimeZone } from '../brands/brands.service.js';
+import type { Executor } from '../database.js';
 import { type RunRow, automationsRepository as repo, type SourceRow } from './automations.repository.js';
 import {
   type AutomationRunT,

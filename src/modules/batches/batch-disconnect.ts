@@ -5,7 +5,7 @@
  * so it counts both a target still in its old state and one the publishing hook just moved.
  */
 import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 
 export async function batchDisconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
   const rows = await tx

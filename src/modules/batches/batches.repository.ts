@@ -1,6 +1,6 @@
 /** Kysely queries of publish batches and assets; every read and write is confined to one organization. */
 import { type Selectable, sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 import type { AssetsTable, PublishBatchesTable } from './batches.tables.js';
 
 export type BatchRow = Selectable<PublishBatchesTable>;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
 import type { BrandProductsTable, BrandsTable } from '../../platform/db/schema.js';
+import type { Executor } from '../database.js';
 
 type BrandRow = { [K in keyof BrandsTable]: K extends 'created_at' | 'updated_at' ? Date : BrandsTable[K] } & { product_count: number };
 type ProductRow = { [K in keyof BrandProductsTable]: K extends 'created_at' | 'updated_at' ? Date : BrandProductsTable[K] };

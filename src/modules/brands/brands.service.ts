@@ -1,7 +1,7 @@
 import { decodeCursor, page } from '../../http/pagination.js';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { Db } from '../database.js';
 import { type BrandRow, brandsRepository, type ProductRow } from './brands.repository.js';
 import type { BrandListQueryT, BrandProductT, BrandT } from './brands.schemas.js';
 

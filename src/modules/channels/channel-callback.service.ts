@@ -6,12 +6,12 @@
  */
 
 import type { Clock } from '../../app-deps.js';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import { type OAuthTokens, type Platform, type ProviderAccount, ProviderError } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { Db } from '../database.js';
 import { ChannelLinker } from './channel-linker.js';
 import { channelsRepository } from './channels.repository.js';
 import type { PendingChoice } from './channels.tables.js';

@@ -6,11 +6,11 @@
 
 import type { Clock } from '../../app-deps.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { Platform } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { Db } from '../database.js';
 import { channelsRepository } from './channels.repository.js';
 import { assertOwnOrganization } from './channels.service.js';
 import { createConnectState, pkcePair } from './connect-states.js';

@@ -3,11 +3,12 @@
  * call context with its decrypted token, and state changes checked against the transition table in
  * the caller's transaction.
  */
-import type { Db, Executor } from '../../platform/db/database.js';
+
 import { AppError } from '../../platform/errors.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { Db, Executor } from '../database.js';
 import { recordChannelStateEvent } from './channel-events.js';
 import { assertTransition, type ChannelAccountState, USABLE_STATES } from './channel-states.js';
 import { type ChannelRow, channelsRepository } from './channels.repository.js';

@@ -3,9 +3,10 @@
  * channel_account.connected / refresh_needed / reconnect_required / disconnected, each only when the
  * channel really moved into that state; data is the channel account as the API answers it.
  */
-import type { Executor } from '../../platform/db/database.js';
+
 import type { EventType } from '../../platform/events/event-types.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
+import type { Executor } from '../database.js';
 import { toChannelAccount } from './channel-mapper.js';
 import type { ChannelAccountState } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';

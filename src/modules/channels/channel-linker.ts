@@ -2,9 +2,10 @@
  * Writing the outcome of a platform login: tokens into the vault, and the channel upserted as
  * connected (one account) or waiting in in_between_steps with its account choices (several).
  */
-import type { Executor } from '../../platform/db/database.js';
+
 import { newId } from '../../platform/ids.js';
 import type { OAuthTokens, ProviderAccount } from '../../providers/provider.js';
+import type { Executor } from '../database.js';
 import type { CallbackDeps } from './channel-callback.service.js';
 import { recordChannelStateEvent } from './channel-events.js';
 import { assertTransition } from './channel-states.js';

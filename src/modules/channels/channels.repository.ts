@@ -1,7 +1,7 @@
 /** Kysely queries of channel accounts; every method takes the organization id. */
 import type { Selectable, Updateable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
 import type { Platform } from '../../providers/provider.js';
+import type { Executor } from '../database.js';
 import type { ChannelAccountState } from './channel-states.js';
 import type { ChannelAccountsTable } from './channels.tables.js';
 

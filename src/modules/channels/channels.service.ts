@@ -5,11 +5,11 @@
  */
 import type { Clock } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import { newId } from '../../platform/ids.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { Db } from '../database.js';
 import { disconnectChannel } from './channel-disconnect.js';
 import { recordChannelStateEvent } from './channel-events.js';
 import { toChannelAccount } from './channel-mapper.js';

@@ -6,10 +6,10 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { Platform } from '../../providers/provider.js';
+import type { Executor } from '../database.js';
 import type { ChannelConnectStatesTable } from './channels.tables.js';
 
 export type ConnectStateRow = Selectable<ChannelConnectStatesTable>;

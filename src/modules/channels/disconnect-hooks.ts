@@ -4,8 +4,9 @@
  * disconnect's own transaction and answer their counts; the counts are summed into the ChannelAccount's
  * disconnectSummary.
  */
-import type { Executor } from '../../platform/db/database.js';
+
 import type { Subscribers } from '../../platform/events/subscribers.js';
+import type { Executor } from '../database.js';
 
 export interface DisconnectCounts {
   cancelledPostTargetCount: number;

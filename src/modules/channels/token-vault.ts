@@ -7,11 +7,11 @@
  * - `env:NAME`  a token provisioned by the operator in SERVICE_CHANNEL_TOKEN_ENV_REFS (NAME=token pairs)
  */
 import type { Config } from '../../config.js';
-import type { Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { Platform } from '../../providers/provider.js';
+import type { Executor } from '../database.js';
 
 const SECRET_REF = /^sec_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ENV_REF = /^env:([A-Za-z_][A-Za-z0-9_]{0,127})$/;

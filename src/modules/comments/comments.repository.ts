@@ -1,6 +1,6 @@
 /** SQL of the comments area; every query is scoped by organization id. */
 import type { Insertable, Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 import type { SocialCommentRepliesTable, SocialCommentsTable } from './comments.tables.js';
 
 export type CommentRow = Selectable<SocialCommentsTable>;

@@ -1,4 +1,4 @@
-import { args, type CliCommand, required, withDatabase } from '../../main/cli-kit.js';
+import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
 import { AppError } from '../../platform/errors.js';
 import { IdentityService } from './identity.service.js';
 import { isRole } from './policies.js';

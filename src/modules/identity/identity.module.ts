@@ -4,21 +4,36 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { installDashboardAuth } from '../../http/dashboard-auth.js';
 import { registerAuthRoutes } from './auth.routes.js';
+import { Authenticator } from './authenticate.js';
 import { registerCredentialRoutes } from './credentials.routes.js';
 import { CredentialsService } from './credentials.service.js';
 import { registerInternalRoutes } from './internal.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
+import { dashboardPolicies } from './policies.js';
+import { SessionService } from './sessions.service.js';
 import { registerWorkspaceRoutes } from './workspace.routes.js';
 
-export function createIdentityModule(deps: AppDeps): AreaModule {
+/** What identity provides to the app's auth hooks (http/public-auth.ts, http/dashboard-auth.ts). */
+export interface IdentityRead {
+  /** the public API's credential check (API keys and OAuth access tokens) */
+  authenticator: Authenticator;
+  sessions: SessionService;
+}
+
+export function createIdentityModule(deps: AppDeps): AreaModule<IdentityRead> {
   const credentials = new CredentialsService(deps);
   const oauth = new OAuthService(deps);
+  const sessions = new SessionService(deps);
   return {
-    read: undefined,
+    read: { authenticator: new Authenticator(deps), sessions },
     jobs: [],
     routes(app: FastifyInstance) {
-      const sessions = installDashboardAuth(app, deps);
+      installDashboardAuth(
+        app,
+        deps,
+        dashboardPolicies((token) => sessions.resolve(token)),
+      );
       registerAuthRoutes(app, deps, sessions);
       registerCredentialRoutes(app, credentials, () => app.forgetPublicCredentials());
       registerOAuthRoutes(app, oauth);

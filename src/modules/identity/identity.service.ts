@@ -4,11 +4,11 @@
  */
 
 import { PUBLIC_SCOPES } from '../../http/principal.js';
-import type { Db, Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { generateKey } from '../../platform/secrets/api-key-secret.js';
 import { hashPassword } from '../../platform/secrets/password.js';
+import type { Db, Executor } from '../database.js';
 import { apiKeysRepository } from './api-keys.repository.js';
 import { identityRepository } from './identity.repository.js';
 

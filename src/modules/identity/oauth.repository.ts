@@ -1,5 +1,5 @@
 /** OAuth apps, grants (authorizations), codes and tokens. Every secret column holds a sha256 digest. */
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 
 export interface OAuthAppRecord {
   id: string;

@@ -1,4 +1,6 @@
 /** The specification's dashboard permission policy table (minimum role, service principal, internal only). */
+import type { DashboardAuthPort } from '../../http/dashboard-auth.js';
+
 export type Role = 'member' | 'admin' | 'owner';
 
 export const ROLE_RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 };
@@ -53,4 +55,23 @@ export const SPEC_POLICY_IDS = (Object.keys(POLICIES) as PolicyId[]).filter((p) 
 
 export function isRole(value: string): value is Role {
   return value === 'member' || value === 'admin' || value === 'owner';
+}
+
+export function roleReaches(role: string, minimum: Role): role is Role {
+  return isRole(role) && ROLE_RANK[role] >= ROLE_RANK[minimum];
+}
+
+/** The policy table as the dashboard authorization hook (http/dashboard-auth.ts) reads it. */
+export function dashboardPolicies(resolveSession: DashboardAuthPort['resolveSession']): DashboardAuthPort {
+  return { rule: (policy) => POLICIES[policy], roleReaches, resolveSession };
+}
+
+type TablePolicyId = PolicyId;
+type TableRole = Role;
+
+declare module '../../http/dashboard-auth.js' {
+  interface DashboardPolicyRegistry {
+    policy: TablePolicyId;
+    role: TableRole;
+  }
 }

@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 
 export const sessionsRepository = {
   async insert(

@@ -4,9 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.js';
-import type { Executor } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
 import { digest } from '../../platform/secrets/api-key-secret.js';
+import type { Executor } from '../database.js';
 import { sessionsRepository } from './sessions.repository.js';
 
 const TOUCH_EVERY_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 
 export const signInRepository = {
   /** The user's first membership (oldest), with the organization: the organization a sign-in enters. */

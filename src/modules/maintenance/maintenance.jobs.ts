@@ -4,8 +4,8 @@
  * (expired idempotency records, ...) to PRUNE_STEPS.
  */
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
+import type { Db } from '../database.js';
 
 export type PruneStep = (db: Db, now: Date) => Promise<number>;
 

@@ -4,8 +4,9 @@
  * tables; the composition root subscribes the publishing area's check (e.g. "a scheduled or queued
  * publish target references this item"). Without subscribed checks nothing references media.
  */
-import type { Executor } from '../../platform/db/database.js';
+
 import type { Subscribers } from '../../platform/events/subscribers.js';
+import type { Executor } from '../database.js';
 
 export interface MediaReference {
   /** what holds the reference, e.g. "publish_target" */

@@ -2,9 +2,10 @@
  * Removal of deleted media: the job deletes the stored bytes first and the row second, so a crash in
  * between leaves a row in `deleting` that the retried job finishes (deleting missing bytes succeeds).
  */
-import type { Db } from '../../platform/db/database.js';
+
 import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
+import type { Db } from '../database.js';
 import { mediaRepository } from './media.repository.js';
 
 export const MEDIA_DELETE_JOB = 'media.delete';

@@ -1,6 +1,6 @@
 /** Kysely queries of the media library. Every query is confined to one organization. */
 import type { Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 import type { MediaLibraryItemsTable } from './media.tables.js';
 
 export type MediaRow = Selectable<MediaLibraryItemsTable>;

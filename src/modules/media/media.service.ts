@@ -4,12 +4,12 @@
  */
 import { Readable } from 'node:stream';
 import { decodeCursor, page } from '../../http/pagination.js';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { StoredObject } from '../../platform/media-store/media-store.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
+import type { Db } from '../database.js';
 import { MEDIA_DELETE_JOB, mediaDeleteQueue } from './media.jobs.js';
 import { type MediaRow, mediaRepository } from './media.repository.js';
 import type { MediaLibraryItemT, MediaListQueryT, MediaUploadRequestT } from './media.schemas.js';

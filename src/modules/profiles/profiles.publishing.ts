@@ -1,6 +1,7 @@
 /** What the publishing engine reads from publishing profiles. */
-import type { Executor } from '../../platform/db/database.js';
+
 import { USABLE_STATES } from '../channels/channel-states.js';
+import type { Executor } from '../database.js';
 import { type ProfileChannelRow, profilesRepository } from './profiles.repository.js';
 import { profileNotFound } from './profiles.rules.js';
 import type { BatchPolicyT } from './profiles.schemas.js';

@@ -1,7 +1,7 @@
 /** Kysely queries of publishing profiles and their channels; every method takes the organization id. */
 import type { Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
 import type { PublishingProfileChannelsTable, PublishingProfilesTable } from '../channels/channels.tables.js';
+import type { Executor } from '../database.js';
 
 export type ProfileRow = Selectable<PublishingProfilesTable> & {
   brand_name: string | null;

@@ -4,11 +4,11 @@
  */
 import type { Clock } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
-import type { Db, Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { slugify } from '../brands/brands.service.js';
 import { assertOwnOrganization } from '../channels/channels.service.js';
+import type { Db, Executor } from '../database.js';
 import { toProfile } from './profiles.mapper.js';
 import { profilesRepository } from './profiles.repository.js';
 import { invalidProfile, normalizeBatchPolicy, profileNotFound } from './profiles.rules.js';

@@ -4,13 +4,13 @@
  * channel tables directly (read-only); token handling and state changes go through the channels module.
  */
 import type { AppDeps } from '../../app-deps.js';
-import type { Executor } from '../../platform/db/database.js';
 import { isAppError } from '../../platform/errors.js';
 import type { Platform, ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { resolveChannelContext, setChannelState } from '../channels/channel-context.js';
 import { canTransition as canChannelTransition, USABLE_STATES } from '../channels/channel-states.js';
 import type { TokenVault } from '../channels/token-vault.js';
+import type { Executor } from '../database.js';
 import type { ChannelFacts, PlanTargetInput } from './plan-validation.js';
 
 export interface ProfileExpansion {

@@ -4,10 +4,10 @@
  * signed public URL of our content route and a byte stream for platforms that take uploads.
  */
 import type { AppDeps } from '../../app-deps.js';
-import type { Executor } from '../../platform/db/database.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
 import type { PublishMediaItem } from '../../providers/provider.js';
+import type { Executor } from '../database.js';
 import type { MediaUrlSigner } from '../media/media-signed-url.js';
 import type { PlanIssue, PlanMedia } from './plan-validation.js';
 import type { StoredMedia } from './publishing.tables.js';

@@ -6,9 +6,9 @@
 
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.js';
-import type { Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type MediaAccess, type MediaInputT, toStored } from './media-access.js';
 import { type PlanIssue, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';

@@ -7,8 +7,8 @@
  * falls back to one statement per target.
  */
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
+import type { Db } from '../database.js';
 import { recordTargetOutcome } from './publish-events.js';
 import { deriveJobStatus } from './publish-states.js';
 import type { TargetRow } from './publishing.repository.js';

@@ -11,9 +11,9 @@
  */
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
-import type { Executor } from '../../platform/db/database.js';
 import { metricsOf } from '../../platform/metrics/index.js';
 import { type Platform, ProviderError, type ProviderErrorCategory, type PublishResult } from '../../providers/provider.js';
+import type { Executor } from '../database.js';
 import { type ChannelContext, type ChannelGateway, ChannelUnavailableError } from './channel-gateway.js';
 import type { MediaAccess } from './media-access.js';
 import { PLATFORM_RULES } from './platform-rules.js';

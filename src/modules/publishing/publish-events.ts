@@ -4,8 +4,9 @@
  * publish_job.completed.
  * Every event of one job shares the job id as sequence key, so receivers can order them.
  */
-import type { Executor } from '../../platform/db/database.js';
+
 import type { EventOutbox } from '../../platform/events/outbox.js';
+import type { Executor } from '../database.js';
 import { deriveJobStatus } from './publish-states.js';
 import { toJob, toTarget } from './publishing.mappers.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';

@@ -3,8 +3,10 @@
  * was sent for; the target row decides what happens, so stale jobs (after a reschedule or cancel) are
  * skipped and a duplicate job can never publish twice.
  */
-import { type Executor, txSql } from '../../platform/db/database.js';
+
+import { txSql } from '../../platform/db/database.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
+import type { Executor } from '../database.js';
 
 export const PUBLISH_QUEUE = 'publish.target';
 export const FIRST_COMMENT_QUEUE = 'publish.first-comment';

@@ -3,7 +3,7 @@
  * state changes are conditional UPDATEs on (state, version) so concurrent writers cannot skip a rule.
  */
 import { type Selectable, sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 import { deriveJobStatus, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import type { PublishJobsTable, PublishTargetsTable, StoredMedia, TargetError } from './publishing.tables.js';
 

@@ -5,8 +5,8 @@
  * a tier change applies to the next request.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
+import type { Db } from '../database.js';
 import { credentialFromHeaders, digestMatches, toolKeyPrefix } from './tool-api-key.rules.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
 import { type MembershipTier, scopeAllows, type TierLimits, TOOL_SCOPES, type ToolName, tierLimits } from './tool-limits.js';

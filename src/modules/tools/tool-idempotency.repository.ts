@@ -4,7 +4,7 @@
  * crashed process is taken over after IN_PROGRESS_STALE_MS.
  */
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
+import type { Db } from '../database.js';
 
 export const IN_PROGRESS_STALE_MS = 5 * 60_000;
 

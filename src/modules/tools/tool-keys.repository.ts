@@ -1,6 +1,6 @@
 /** Tool API keys and the users that own them (the tier lives on users.tier). */
 import { CompiledQuery, type InferResult } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor } from '../database.js';
 
 function findByPrefixQuery(db: Executor, prefix: string) {
   return db

@@ -1,7 +1,8 @@
 /** Users' membership tiers and their tool API keys (the CLI's `users` and `tool-keys` commands). */
-import type { Db } from '../../platform/db/database.js';
+
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { Db } from '../database.js';
 import { identityRepository } from '../identity/identity.repository.js';
 import { maskToolKey, newToolApiKey } from './tool-api-key.rules.js';
 import { toolKeysRepository } from './tool-keys.repository.js';

@@ -7,8 +7,8 @@
  * a retry with the same key runs again.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
+import type { Db } from '../database.js';
 import type { ToolPrincipal } from './tool-auth.js';
 import { type IdempotencyScope, toolIdempotencyRepository } from './tool-idempotency.repository.js';
 import { IDEMPOTENCY_TTL_MS, parseIdempotencyKey, requestFingerprint } from './tool-idempotency.rules.js';

@@ -1,5 +1,5 @@
 /** CLI: users and their membership tier, and tool API keys. The full key is printed once, at creation. */
-import { args, type CliCommand, required, withDatabase } from '../../main/cli-kit.js';
+import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
 import { parseTier, parseToolScopes, ToolKeysService } from './tool-keys.service.js';
 
 export const toolCommands: CliCommand[] = [

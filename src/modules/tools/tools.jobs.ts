@@ -1,6 +1,7 @@
 /** Periodic removal of tool API idempotency records past their 24 hours (reads already ignore them). */
-import type { Db } from '../../platform/db/database.js';
+
 import { defineJob } from '../../platform/queue/job-queue.js';
+import type { Db } from '../database.js';
 import { toolIdempotencyRepository } from './tool-idempotency.repository.js';
 
 export const TOOLS_IDEMPOTENCY_PRUNE_JOB = 'tools.idempotency.prune';

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
-import type { Executor } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { RecordedEvent } from '../../platform/events/outbox.js';
 import { GuardedFetchError, type GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { newId } from '../../platform/ids.js';
 import { metricsOf } from '../../platform/metrics/index.js';
+import type { Executor } from '../database.js';
 import { type AttemptRow, type DeliveryRow, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.js';
 import {
   type CreateT,

@@ -11,25 +11,27 @@ import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import { PgliteDialect, PgliteLock } from './pglite-dialect.js';
-import type { Database } from './schema.js';
 
 // COUNT(*) and BIGINT come back as strings from pg and as numbers from PGlite: parse int8 to number
 // in pg so repositories see one type (our counts stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export type Db = Kysely<Database>;
-export type Tx = Transaction<Database>;
-/** A Kysely executor: the database or an open transaction. */
-export type Executor = Kysely<Database> | Transaction<Database>;
+/**
+ * The database layer is generic over the schema: it knows no area's tables. The areas' Database type
+ * and the typed Db/Tx/Executor aliases they use are assembled in src/modules/database.ts.
+ */
+export type AnyDb = Kysely<any>;
+/** A Kysely executor of any schema: the database or an open transaction. */
+export type AnyExecutor = Kysely<any> | Transaction<any>;
 
 /** The shape pg-boss calls to run SQL (its `db` option). */
 export interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
 }
 
-export interface DatabaseHandle {
+export interface DatabaseHandle<DB = any> {
   kind: 'pglite' | 'postgres';
-  db: Db;
+  db: Kysely<DB>;
   /** pg-boss's executor outside transactions */
   sql: SqlExecutor;
   /** connection string pg-boss uses for its own pool (postgres only) */
@@ -41,7 +43,7 @@ export interface DatabaseHandle {
 }
 
 /** pg-boss executor bound to a transaction, so a job is sent in the same transaction as its row. */
-export function txSql(tx: Executor): SqlExecutor {
+export function txSql(tx: AnyExecutor): SqlExecutor {
   return {
     async executeSql(text, values) {
       const res = await tx.executeQuery(CompiledQuery.raw(text, values ?? []));
@@ -66,7 +68,7 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
     } as never);
   }
   const lock = new PgliteLock();
-  const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite, lock) });
+  const db = new Kysely<any>({ dialect: new PgliteDialect(pglite, lock) });
   const sql: SqlExecutor = {
     async executeSql(text, values) {
       return lock.run(async () => {
@@ -98,7 +100,7 @@ export function openPostgres(connectionString: string, poolSize: number): Databa
   pool.on('error', () => {
     /* idle client errors surface on the next query; readiness reports them */
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',
     db,

@@ -1,20 +1,10 @@
 /**
- * Kysely table types. Each area declares its tables next to its migration and they are merged here.
- * Timestamps are timestamptz (Date in, Date out); ids are prefixed ULIDs (see platform/ids.ts).
+ * Column types shared by every area's tables and the foundation tables (organizations, users,
+ * memberships, keys, brands, heartbeats, sessions). Each area declares its own tables in
+ * `<area>.tables.ts`; src/modules/database.ts merges them into the Database type. Timestamps are timestamptz (Date in, Date out); ids are prefixed ULIDs (see platform/ids.ts).
  */
 
 import type { ColumnType, Generated } from 'kysely';
-import type { AnalyticsTables } from '../../modules/analytics/analytics.tables.js'; // analytics
-import type { AutomationTables } from '../../modules/automations/automations.tables.js';
-import type { BatchTables } from '../../modules/batches/batches.tables.js';
-import type { ChannelTables } from '../../modules/channels/channels.tables.js';
-import type { CommentTables } from '../../modules/comments/comments.tables.js';
-import type { AuthTables } from '../../modules/identity/auth.tables.js';
-import type { MediaTables } from '../../modules/media/media.tables.js';
-import type { PublishingTables } from '../../modules/publishing/publishing.tables.js';
-import type { ToolTables } from '../../modules/tools/tools.tables.js';
-import type { WebhookTables } from '../../modules/webhooks/webhooks.tables.js';
-import type { EventTables } from '../events/event-types.js';
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -114,25 +104,3 @@ export interface FoundationTables {
   worker_heartbeats: WorkerHeartbeatsTable;
   auth_sessions: AuthSessionsTable;
 }
-
-// Areas add their table interfaces to this intersection (tools, media, channels, publishing).
-export interface Database
-  extends FoundationTables,
-    MediaTables,
-    ChannelTables,
-    ToolTables,
-    PublishingTables,
-    // auth: add its tables interface here
-    AuthTables,
-    // batches: add its tables interface here
-    BatchTables,
-    // webhooks: add its tables interface here
-    WebhookTables,
-    // engagement: add its tables interface here
-    CommentTables,
-    AnalyticsTables, // analytics
-    // automations: add its tables interface here
-    AutomationTables,
-    // hardening: add its tables interface here
-
-    EventTables {}

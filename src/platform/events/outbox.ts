@@ -4,7 +4,7 @@
  * a committed one). Delivery (webhook fan-out) reads the rows; areas never know who listens.
  */
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import type { AnyExecutor } from '../db/database.js';
 import { newId } from '../ids.js';
 import type { EventType } from './event-types.js';
 
@@ -27,7 +27,7 @@ export interface RecordedEvent {
 }
 
 /** Called after an event row is written, inside the same transaction (e.g. to queue its fan-out). */
-export type OutboxListener = (tx: Executor, event: RecordedEvent) => Promise<void>;
+export type OutboxListener = (tx: AnyExecutor, event: RecordedEvent) => Promise<void>;
 
 export class EventOutbox {
   private readonly listeners: OutboxListener[] = [];
@@ -39,7 +39,7 @@ export class EventOutbox {
     this.listeners.push(listener);
   }
 
-  async record(tx: Executor, event: DomainEvent): Promise<RecordedEvent> {
+  async record(tx: AnyExecutor, event: DomainEvent): Promise<RecordedEvent> {
     const id = newId('evt');
     const createdAt = this.now();
     let sequence: number | null = null;

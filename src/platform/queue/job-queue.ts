@@ -4,7 +4,7 @@
  * enqueued atomically with the row change that needs it.
  */
 import PgBoss from 'pg-boss';
-import { type DatabaseHandle, type Executor, txSql } from '../db/database.js';
+import { type AnyExecutor, type DatabaseHandle, txSql } from '../db/database.js';
 
 export interface JobDefinition<T extends object = Record<string, unknown>> {
   name: string;
@@ -19,7 +19,7 @@ export interface JobDefinition<T extends object = Record<string, unknown>> {
 }
 
 export interface SendOptions {
-  tx?: Executor;
+  tx?: AnyExecutor;
   startAfter?: Date | number;
   singletonKey?: string;
   retryLimit?: number;

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Db } from '../db/database.js';
+import type { AnyDb } from '../db/database.js';
 import { newId } from '../ids.js';
 import { type JobObserver, secondsSince } from '../metrics/metrics.js';
 import { FetchLoop } from './fetch-loop.js';
@@ -17,7 +17,7 @@ export interface WorkerHandle {
 }
 
 export async function startWorker(opts: {
-  db: Db;
+  db: AnyDb;
   queue: JobQueue;
   jobs: JobDefinition<any>[];
   heartbeatSeconds: number;

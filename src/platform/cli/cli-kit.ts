@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Config } from '../config.js';
-import { type DatabaseHandle, embeddedSocketAlive, openDatabase } from '../platform/db/database.js';
-import { migrateToLatest } from '../platform/db/migrate.js';
-import { AppError } from '../platform/errors.js';
+import type { Config } from '../../config.js';
+import { type DatabaseHandle, embeddedSocketAlive, openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { AppError } from '../errors.js';
 
 export interface CliContext {
   config: Config;

@@ -125,6 +125,54 @@ describe('comment replies and moderation', () => {
     assert.equal(h.x.state.tweets.get(ok.body.reply.providerCommentId)?.inReplyToId, c!.providerCommentId);
   });
 
+  it('X hidden replies: hide then unhide through PUT /2/tweets/:id/hidden; X refuses outside the channel\'s conversation', async () => {
+    const p = await publishedPost(h, 'x');
+    const reply1 = audienceComment(h, p, 'spam on x');
+    const [c] = await synced(p);
+    assert.equal(c!.providerCommentId, reply1);
+    assert.equal(c!.capabilities.canHide, true);
+    const hide = await call(h, p.org, 'POST', `/v1/social-comments/${c!.socialCommentId}/hide`, { hidden: true });
+    assert.equal(hide.status, 200, JSON.stringify(hide.body));
+    assert.equal(hide.body.hidden, true);
+    assert.ok(h.x.state.hiddenReplies.has(reply1));
+    assert.equal(h.x.ledger.count('hide_reply'), 1);
+    const show = await call(h, p.org, 'POST', `/v1/social-comments/${c!.socialCommentId}/hide`, { hidden: false });
+    assert.equal(show.status, 200, JSON.stringify(show.body));
+    assert.equal(show.body.hidden, false);
+    assert.ok(!h.x.state.hiddenReplies.has(reply1));
+
+    // a conversation another account started: X answers 403, the comment stays as it was
+    const stranger = h.x.state.user('someone_else');
+    const foreignPost = h.x.state.createTweet(stranger.id, `not ours ${Date.now()}`);
+    const foreignReply = h.x.state.seedReply(foreignPost.id, { username: 'fan_three', text: 'hello there' }).id;
+    const s = await call(h, p.org, 'POST', '/v1/social-comments/sync', syncBody(p, { providerPostId: foreignPost.id, dryRun: false }));
+    assert.equal(s.status, 200, JSON.stringify(s.body));
+    const foreign = (await call(h, p.org, 'GET', `/v1/social-comments?providerPostId=${foreignPost.id}`)).body.data[0];
+    assert.equal(foreign.providerCommentId, foreignReply);
+    const refused = await call(h, p.org, 'POST', `/v1/social-comments/${foreign.socialCommentId}/hide`, { hidden: true });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.error, 'invalid_request');
+    assert.equal(refused.body.providerCategory, 'platform_rejected');
+    assert.equal(refused.body.platform, 'x');
+    assert.ok(!h.x.state.hiddenReplies.has(foreignReply));
+    assert.equal((await call(h, p.org, 'GET', `/v1/social-comments/${foreign.socialCommentId}`)).body.hidden, false);
+
+    // a grant without tweet.moderate.write (connected before the scope was asked for): X refuses, reconnecting fixes it
+    const tokens = [...h.x.state.tokens.values()].filter((t) => t.userId === p.externalAccountId);
+    const saved = tokens.map((t) => [...t.scopes]);
+    for (const t of tokens) t.scopes = t.scopes.filter((x) => x !== 'tweet.moderate.write');
+    try {
+      const noScope = await call(h, p.org, 'POST', `/v1/social-comments/${c!.socialCommentId}/hide`, { hidden: true });
+      assert.equal(noScope.status, 400, JSON.stringify(noScope.body));
+      assert.match(noScope.body.message, /tweet\.moderate\.write/);
+      assert.ok(!h.x.state.hiddenReplies.has(reply1));
+    } finally {
+      tokens.forEach((t, i) => {
+        t.scopes = saved[i]!;
+      });
+    }
+  });
+
   it('hide and unhide on Facebook, Instagram and Threads', async () => {
     for (const platform of ['facebook_page', 'instagram_business', 'threads'] as const) {
       const p = await publishedPost(h, platform);

@@ -99,6 +99,8 @@ export class XSimulatorState {
   readonly refreshTokens = new Map<string, { userId: string; scopes: string[]; used: boolean; revoked: boolean }>();
   readonly tweets = new Map<string, XSimTweet>();
   readonly media = new Map<string, XSimMedia>();
+  /** replies hidden by the author of their conversation (PUT /2/tweets/:id/hidden) */
+  readonly hiddenReplies = new Set<string>();
   readonly communities: XSimCommunity[] = [
     {
       id: '1600000000000000001',

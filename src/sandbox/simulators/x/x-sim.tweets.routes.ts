@@ -1,7 +1,9 @@
 /**
  * Post endpoints of the X simulator: POST /2/tweets (weighted 280-character limit, duplicate detection,
- * media and reply checks), GET /2/tweets/:id with fields and expansions, and recent search of a
- * conversation. Top-level posts go to ledger.posts, replies to ledger.comments.
+ * media and reply checks), GET /2/tweets/:id with fields and expansions, recent search of a
+ * conversation, and PUT /2/tweets/:id/hidden (hide replies: scope tweet.moderate.write, only replies in a
+ * conversation the user started; https://docs.x.com/x-api/posts/hide-replies/quickstart). Top-level posts
+ * go to ledger.posts, replies to ledger.comments.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twitter from 'twitter-text';
@@ -159,6 +161,31 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
         if (includes) body.includes = includes;
       }
       return { status: 200, body };
+    }),
+  );
+
+  app.put(
+    '/2/tweets/:id/hidden',
+    simulate(ctx, 'hide_reply', (req) => {
+      // 50 requests per 15 minutes per user
+      const token = authorize(ctx, req, ['tweet.moderate.write', 'tweet.read', 'users.read'], 'hide_replies', 50);
+      const id = (req.params as { id: string }).id;
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      if (typeof body.hidden !== 'boolean') throw invalidRequest('$.hidden: is missing but it is required', 'hidden');
+      const tweet = state.tweets.get(id);
+      if (!tweet)
+        throw problem(404, `Could not find tweet with id: [${id}].`, 'https://api.x.com/2/problems/resource-not-found', undefined, {
+          resource_type: 'tweet',
+          parameter: 'id',
+          resource_id: id,
+          value: id,
+        });
+      const root = state.tweets.get(tweet.conversationId);
+      if (!tweet.inReplyToId || !root || root.authorId !== token.userId || tweet.authorId === token.userId)
+        throw problem(403, 'You can only hide or unhide replies to conversations you started.');
+      if (body.hidden) state.hiddenReplies.add(id);
+      else state.hiddenReplies.delete(id);
+      return { status: 200, body: { data: { hidden: body.hidden } } };
     }),
   );
 

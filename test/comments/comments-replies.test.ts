@@ -125,7 +125,7 @@ describe('comment replies and moderation', () => {
     assert.equal(h.x.state.tweets.get(ok.body.reply.providerCommentId)?.inReplyToId, c!.providerCommentId);
   });
 
-  it('X hidden replies: hide then unhide through PUT /2/tweets/:id/hidden; X refuses outside the channel\'s conversation', async () => {
+  it("X hidden replies: hide then unhide through PUT /2/tweets/:id/hidden; X refuses outside the channel's conversation", async () => {
     const p = await publishedPost(h, 'x');
     const reply1 = audienceComment(h, p, 'spam on x');
     const [c] = await synced(p);

@@ -82,6 +82,8 @@ export class XSimulatorState {
   readonly mediaProcessingMs: number;
   postsPer15Minutes: number;
   usersSearchEnabled: boolean;
+  /** recent search may answer fewer posts than max_results on a page (with a next_token); null: full pages */
+  searchPageLimit: number | null = null;
 
   readonly users = new Map<string, XSimUser>();
   readonly codes = new Map<

@@ -145,7 +145,8 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
         .filter((t) => t.conversationId === match[1] && Date.parse(t.createdAt) >= start)
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
       const offset = q.next_token ? Number(Buffer.from(q.next_token, 'base64url').toString()) || 0 : 0;
-      const page = all.slice(offset, offset + max);
+      const size = Math.min(max, state.searchPageLimit ?? max);
+      const page = all.slice(offset, offset + size);
       const fields = listParam(req, 'tweet.fields');
       const meta: Record<string, unknown> = { result_count: page.length };
       if (page.length)
@@ -153,7 +154,7 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
           newest_id: page[0]?.id,
           oldest_id: page.at(-1)?.id,
         });
-      if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
+      if (offset + size < all.length) meta.next_token = Buffer.from(String(offset + size)).toString('base64url');
       const body: Record<string, unknown> = { meta };
       if (page.length) {
         body.data = page.map((t) => tweetJson(t, fields));

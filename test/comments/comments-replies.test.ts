@@ -88,6 +88,38 @@ describe('comment replies and moderation', () => {
     assert.equal(h.meta.ledger.comments.length, posted);
   });
 
+  for (const [platform, operation] of [
+    ['x', 'publish'],
+    ['instagram_business', 'comment'],
+    ['threads', 'publish'],
+  ] as const) {
+    it(`${platform}: a lost reply answer is reconciled from the thread on the Idempotency-Key retry`, async () => {
+      const p = await publishedPost(h, platform);
+      const cid = audienceComment(h, p, `When does it ship? (${platform})`);
+      const c = (await synced(p)).find((x) => x.providerCommentId === cid)!;
+      const answersUnder = () =>
+        platform === 'x'
+          ? [...h.x.state.tweets.values()].filter((t) => t.inReplyToId === cid).length
+          : platform === 'threads'
+            ? h.meta.state.repliesTo(cid).length
+            : h.meta.state.commentsOf(p.providerPostId).filter((x) => x.parentId === cid).length;
+      (platform === 'x' ? h.x.failures : h.meta.failures).inject({ kind: 'lost_response', operation });
+      const text = `Next Monday (${platform}).`;
+      const lost = await reply(p, c.socialCommentId, text, { dryRun: false }, { 'idempotency-key': `lost-${platform}` });
+      assert.equal(lost.status, 200, JSON.stringify(lost.body));
+      assert.equal(lost.body.mode, 'needs_reconciliation');
+      assert.equal(lost.body.comment.replyStatus, 'needs_reconciliation');
+      assert.equal(answersUnder(), 1, 'the platform did post it');
+      const retry = await reply(p, c.socialCommentId, text, { dryRun: false }, { 'idempotency-key': `lost-${platform}` });
+      assert.equal(retry.status, 200, JSON.stringify(retry.body));
+      assert.equal(retry.body.mode, 'replied');
+      assert.equal(retry.body.reply.replyId, lost.body.reply.replyId);
+      assert.ok(retry.body.reply.providerCommentId);
+      assert.equal(retry.body.comment.replyStatus, 'replied');
+      assert.equal(answersUnder(), 1, 'never posted twice');
+    });
+  }
+
   it('a lost reply is also reconciled by the next sync', async () => {
     const p = await publishedPost(h, 'facebook_page');
     audienceComment(h, p, 'Price?');

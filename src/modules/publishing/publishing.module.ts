@@ -14,6 +14,7 @@ import { FirstCommentStep } from './first-comment.js';
 import { JobsService } from './jobs.service.js';
 import { MediaAccess } from './media-access.js';
 import { PlansService } from './plans.service.js';
+import { ProviderNotices } from './provider-notices.js';
 import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
@@ -31,6 +32,8 @@ export interface PublishingModule {
   reconcile: ReconcileService;
   urls: UrlReconciliationService;
   slots: SlotsService;
+  /** platform notices about published posts (provider webhooks) */
+  notices: ProviderNotices;
   jobDefinitions: JobDefinition<any>[];
 }
 
@@ -70,6 +73,7 @@ export function publishingModule(deps: AppDeps): PublishingModule {
     reconcile,
     urls: new UrlReconciliationService(deps, channels),
     slots: new SlotsService(deps, channels),
+    notices: new ProviderNotices(deps),
     jobDefinitions: publishJobDefinitions(deps, {
       engine,
       firstComment,

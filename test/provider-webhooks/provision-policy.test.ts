@@ -34,7 +34,11 @@ describe('provider webhooks: provisioning policy, dry run and signature refusals
     ctx.app.inject({ method: 'POST', url: URL_PATH, headers, payload: payload as object });
 
   it('admin.provider.webhook.provision: service tokens only, never from a browser; sessions refused', async () => {
-    for (const headers of [{ 'x-service-internal-token': INTERNAL_TOKEN }, { 'x-service-principal-token': PRINCIPAL_TOKEN }]) {
+    const tokens: Record<string, string>[] = [
+      { 'x-service-internal-token': INTERNAL_TOKEN },
+      { 'x-service-principal-token': PRINCIPAL_TOKEN },
+    ];
+    for (const headers of tokens) {
       const ok = await provision(headers);
       assert.equal(ok.statusCode, 200, ok.body);
       const browser = await provision({ ...headers, origin: DASHBOARD });

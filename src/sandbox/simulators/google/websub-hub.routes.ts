@@ -93,7 +93,7 @@ export function registerWebSubHubRoutes(app: FastifyInstance, state: GoogleSimul
         }
         const existing = hubSubscriptions(state).get(key);
         if (ok) hubSubscriptions(state).set(key, { ...sub, state: 'verified' });
-        else if (!existing || existing.state !== 'verified') hubSubscriptions(state).set(key, { ...sub, state: 'failed' });
+        else if (existing?.state !== 'verified') hubSubscriptions(state).set(key, { ...sub, state: 'failed' });
       });
     });
     return reply.code(202).type('text/plain').send('');

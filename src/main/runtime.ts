@@ -19,6 +19,7 @@ import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
 import { identityRepository } from '../modules/identity/identity.repository.js';
 import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
 import { mediaJobDefinitions } from '../modules/media/media.module.js';
+import { providerWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js'; // provider webhooks
 import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
 import { bumpToolAuthVersion } from '../modules/tools/tool-auth-cache.js';
 import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
@@ -84,6 +85,7 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
     ...automationJobDefinitions(deps),
 
     // hardening: add its job definitions here
+    ...providerWebhooksModule(deps).jobDefinitions, // provider webhooks
   ];
 }
 

@@ -87,7 +87,7 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
 }
 
 /** Serves the embedded PGlite on a Unix socket; our in-process lock is held while a socket client is inside a transaction. */
-async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath: string, logger: Logger) {
+export async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath: string, logger: Logger, maxConnections = 8) {
   try {
     fs.rmSync(socketPath, { force: true });
   } catch {}
@@ -112,7 +112,7 @@ async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath:
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections: 8 });
+  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections });
   await server.start();
   fs.chmodSync(socketPath, 0o600);
   logger.info({ socketPath }, 'embedded database served on a local socket (psql -h <data dir>)');

@@ -50,12 +50,13 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
       await fanout.prune();
     },
   });
-  // events whose fan-out did not happen in their transaction are fanned out here
+  // events whose fan-out did not happen in their transaction, and deliveries whose job died with a worker
   const sweepJob = defineJob<Record<string, never>>({
     name: 'webhooks.sweep',
     cron: '* * * * *',
     handler: async () => {
       await fanout.sweep();
+      await fanout.reclaim();
     },
   });
   const module: WebhooksModule = { service, fanout, deliverer, deliverJob, jobDefinitions: [deliverJob, pruneJob, sweepJob] };

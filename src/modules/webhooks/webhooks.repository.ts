@@ -202,4 +202,29 @@ export const webhooksRepository = {
              or exists (select 1 from events n where n.sequence_key = e.sequence_key and n.sequence > e.sequence))`.execute(db);
     return { deliveries: Number(d.numDeletedRows), events: Number(e.numAffectedRows ?? 0) };
   },
+
+  /** Pending deliveries due before the cutoff (their job was lost with a crashed worker), pushed to `now` and returned. */
+  async claimOverdue(tx: Executor, cutoff: Date, now: Date, limit: number): Promise<{ id: string; attempt_count: number }[]> {
+    const ids = await tx
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<', cutoff)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (ids.length === 0) return [];
+    return tx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now })
+      .where(
+        'id',
+        'in',
+        ids.map((r) => r.id),
+      )
+      .returning(['id', 'attempt_count'])
+      .execute();
+  },
 };

@@ -37,7 +37,7 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
   const deliverJob = defineJob<DeliverJobData>({
     name: WEBHOOK_DELIVER_JOB,
     queue: { retryLimit: 3, retryDelay: 5 },
-    concurrency: 16,
+    concurrency: deps.config.env.SERVICE_WEBHOOK_WORKER_CONCURRENCY,
     pollingIntervalSeconds: 0.5,
     handler: async (data) => {
       await deliverer.deliver(data);

@@ -1,24 +1,15 @@
 /**
- * Analytics from the stored snapshots (GET /v1/analytics/snapshots). The route is not in the OpenAPI
- * document yet and the spec leaves the snapshot's fields open, so the type below reads only what the
- * page needs and tolerates the rest; a 404 shows the "not available" state. No chart library is
- * installed, so the charts are small SVG bar charts with a data table next to them (screen readers
- * and keyboard users read the table).
+ * Analytics from the stored snapshots (GET /v1/analytics/snapshots; a post page's "Refresh metrics" or the
+ * analytics worker stores them). Snapshots are cumulative readings, so the latest one per post counts.
+ * The charts are small SVG bar charts (no chart library: ~1 KB instead of a 50+ KB dependency) with
+ * totals and a data table carrying the same numbers for screen readers and keyboard users.
  */
 import { useMemo, useState } from 'react';
-import { call, type ChannelAccount } from './client';
+import { type ChannelAccount, client, ok, type Schemas } from './client';
 import { loadBrands, loadChannels } from './pages';
-import { Alert, maybe, Unavailable, useLoad } from './ui';
+import { Alert, useLoad } from './ui';
 
-export interface AnalyticsSnapshot {
-  analyticsSnapshotId?: string;
-  channelAccountId?: string | null;
-  postTargetId?: string | null;
-  platform?: string;
-  capturedAt?: string;
-  createdAt?: string;
-  metrics?: Record<string, unknown>;
-}
+type AnalyticsSnapshot = Schemas['AnalyticsSnapshot'];
 
 function BarChart({ title, bars }: { title: string; bars: Array<{ label: string; value: number }> }) {
   const max = Math.max(1, ...bars.map((b) => b.value));
@@ -44,6 +35,7 @@ function BarChart({ title, bars }: { title: string; bars: Array<{ label: string;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const postLabel = (s: AnalyticsSnapshot) => `${s.platform} ${s.providerPostId}`;
 
 export default function AnalyticsPage() {
   const [brands] = useLoad(loadBrands, []);
@@ -53,9 +45,13 @@ export default function AnalyticsPage() {
   const [snapshots, error] = useLoad(() => {
     const q = new URLSearchParams({ from: new Date(Date.now() - days * 86400_000).toISOString(), to: new Date().toISOString() });
     if (brandId) q.set('brandId', brandId);
-    return maybe(() => call<{ data: AnalyticsSnapshot[] }>('GET', `/v1/analytics/snapshots?${q}`).then((r) => r.data ?? []));
+    return ok(
+      client.GET('/v1/analytics/snapshots', {
+        params: { query: { limit: 100, from: q.get('from')!, to: q.get('to')!, ...(brandId ? { brandId } : {}) } },
+      }),
+    ).then((r) => r.data as AnalyticsSnapshot[]);
   }, [brandId, days]);
-  const list = snapshots?.available ? snapshots.data : [];
+  const list = snapshots ?? [];
   const metricNames = useMemo(
     () => [...new Set(list.flatMap((s) => Object.entries(s.metrics ?? {}).filter(([, v]) => typeof v === 'number').map(([k]) => k)))].sort(),
     [list],
@@ -66,10 +62,9 @@ export default function AnalyticsPage() {
   const latestPerPost = useMemo(() => {
     const m = new Map<string, AnalyticsSnapshot>();
     for (const s of list) {
-      const key = s.postTargetId ?? s.analyticsSnapshotId ?? '';
-      const at = s.capturedAt ?? s.createdAt ?? '';
+      const key = s.postTargetId ?? s.providerPostId;
       const prev = m.get(key);
-      if (!prev || (prev.capturedAt ?? prev.createdAt ?? '') < at) m.set(key, s);
+      if (!prev || prev.capturedAt < s.capturedAt) m.set(key, s);
     }
     return [...m.values()];
   }, [list]);
@@ -81,7 +76,7 @@ export default function AnalyticsPage() {
     // biome-ignore lint/correctness/useExhaustiveDependencies: channelName reads channels
   }, [latestPerPost, active, channels]);
   const perPost = latestPerPost
-    .map((s) => ({ label: s.postTargetId ?? '—', value: num(s.metrics?.[active]) }))
+    .map((s) => ({ label: postLabel(s), value: num(s.metrics?.[active]) }))
     .sort((a, b) => b.value - a.value)
     .slice(0, 10);
 
@@ -120,9 +115,24 @@ export default function AnalyticsPage() {
         )}
       </div>
       <Alert text={error} />
-      {snapshots?.available === false && <Unavailable what="Analytics" />}
-      {snapshots?.available && list.length === 0 && <p className="muted">No snapshots in this period.</p>}
-      {snapshots?.available && list.length > 0 && (
+      {snapshots && list.length === 0 && (
+        <p className="muted">No metrics in this period yet. Open a published post and choose Refresh metrics.</p>
+      )}
+      {list.length > 0 && (
+        <div className="stats" role="group" aria-label="totals">
+          {metricNames.map((m) => (
+            <div key={m} className="stat" data-metric={m}>
+              <strong>{latestPerPost.reduce((sum, s) => sum + num(s.metrics?.[m]), 0).toLocaleString()}</strong>
+              {m}
+            </div>
+          ))}
+          <div className="stat">
+            <strong>{latestPerPost.length}</strong>
+            posts
+          </div>
+        </div>
+      )}
+      {list.length > 0 && (
         <div className="charts">
           <BarChart title={`${active} per channel`} bars={perChannel} />
           <BarChart title={`${active}: top posts`} bars={perPost} />
@@ -130,7 +140,7 @@ export default function AnalyticsPage() {
             <table aria-label="post metrics">
               <thead>
                 <tr>
-                  <th>Post target</th>
+                  <th>Post</th>
                   <th>Channel</th>
                   {metricNames.map((m) => (
                     <th key={m}>{m}</th>
@@ -139,8 +149,8 @@ export default function AnalyticsPage() {
               </thead>
               <tbody>
                 {latestPerPost.map((s) => (
-                  <tr key={s.postTargetId ?? s.analyticsSnapshotId}>
-                    <td>{s.postTargetId ?? '—'}</td>
+                  <tr key={s.analyticsSnapshotId}>
+                    <td>{postLabel(s)}</td>
                     <td>{channelName(s.channelAccountId)}</td>
                     {metricNames.map((m) => (
                       <td key={m}>{num(s.metrics?.[m])}</td>

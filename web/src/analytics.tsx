@@ -86,7 +86,7 @@ export default function AnalyticsPage() {
       <div className="inline">
         <label>
           Brand
-          <select value={brandId} onChange={(e) => setBrandId(e.target.value)}>
+          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
             <option value="">All brands</option>
             {brands?.map((b) => (
               <option key={b.brandId} value={b.brandId}>
@@ -97,7 +97,7 @@ export default function AnalyticsPage() {
         </label>
         <label>
           Period
-          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          <select aria-label="Period" value={days} onChange={(e) => setDays(Number(e.target.value))}>
             <option value={7}>Last 7 days</option>
             <option value={30}>Last 30 days</option>
             <option value={90}>Last 90 days</option>
@@ -106,7 +106,7 @@ export default function AnalyticsPage() {
         {metricNames.length > 0 && (
           <label>
             Metric
-            <select value={active} onChange={(e) => setMetric(e.target.value)}>
+            <select aria-label="Metric" value={active} onChange={(e) => setMetric(e.target.value)}>
               {metricNames.map((m) => (
                 <option key={m}>{m}</option>
               ))}

@@ -113,7 +113,7 @@ function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; repl
           <div className="inline">
             <label>
               Tone
-              <select value={tone} onChange={(e) => setTone(e.target.value as (typeof TONES)[number])}>
+              <select aria-label="Tone" value={tone} onChange={(e) => setTone(e.target.value as (typeof TONES)[number])}>
                 {TONES.map((t) => (
                   <option key={t}>{t}</option>
                 ))}
@@ -201,7 +201,7 @@ export default function InboxPage() {
       <div className="inline">
         <label>
           Brand
-          <select value={brandId} onChange={(e) => setBrandId(e.target.value)}>
+          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
             <option value="">All brands</option>
             {brands?.map((b) => (
               <option key={b.brandId} value={b.brandId}>

@@ -366,6 +366,12 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         await page.waitForLoadState('networkidle');
         if (route === 'analytics') await page.getByRole('img', { name: /per channel/ }).waitFor();
+        if (route === 'compose') {
+          await page.getByRole('checkbox').first().check();
+          await page.getByLabel('Text', { exact: true }).fill('Weekend special: two bags of House Blend for the price of one ☕');
+          await page.getByLabel('First comment').fill('Shop: https://shop.example/house-blend');
+          await page.getByText('Ready to publish.').waitFor();
+        }
         const [scrollWidth, innerWidth] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]');
         assert.ok(scrollWidth <= innerWidth, `${route} at ${width}px: page is ${scrollWidth}px wide`);
         await shot(`${prefix}-${route.split('/')[0]}`, page, false);

@@ -16,14 +16,14 @@ function BarChart({ title, bars }: { title: string; bars: Array<{ label: string;
   const rowH = 26;
   return (
     <figure className="chart">
-      <svg role="img" aria-label={title} viewBox={`0 0 300 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
+      <svg role="img" aria-label={title} viewBox={`0 0 340 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
         {bars.map((b, i) => (
           <g key={b.label} transform={`translate(0 ${i * rowH})`}>
-            <rect x="120" y="4" height={rowH - 8} width={(170 * b.value) / max} fill="#2855d8" rx="2" />
+            <rect x="120" y="4" height={rowH - 8} width={(150 * b.value) / max} fill="#2855d8" rx="2" />
             <text x="116" y={rowH / 2 + 4} textAnchor="end" fontSize="11" fill="#1d2330">
               {b.label.slice(0, 20)}
             </text>
-            <text x={124 + (170 * b.value) / max} y={rowH / 2 + 4} fontSize="11" fill="#1d2330">
+            <text x={124 + (150 * b.value) / max} y={rowH / 2 + 4} fontSize="11" fill="#1d2330">
               {b.value}
             </text>
           </g>
@@ -36,6 +36,9 @@ function BarChart({ title, bars }: { title: string; bars: Array<{ label: string;
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const postLabel = (s: AnalyticsSnapshot) => `${s.platform} ${s.providerPostId}`;
+const shortLabel = (s: AnalyticsSnapshot) => `${s.platform} …${s.providerPostId.slice(-6)}`;
+// the metric shown first when the snapshots have it
+const PREFERRED = ['views', 'impressions', 'likes', 'reach'];
 
 export default function AnalyticsPage() {
   const [brands] = useLoad(loadBrands, []);
@@ -57,7 +60,7 @@ export default function AnalyticsPage() {
     [list],
   );
   const [metric, setMetric] = useState('');
-  const active = metric && metricNames.includes(metric) ? metric : (metricNames[0] ?? '');
+  const active = metric && metricNames.includes(metric) ? metric : (PREFERRED.find((m) => metricNames.includes(m)) ?? metricNames[0] ?? '');
   // The latest snapshot per post counts (snapshots are cumulative readings).
   const latestPerPost = useMemo(() => {
     const m = new Map<string, AnalyticsSnapshot>();
@@ -76,7 +79,7 @@ export default function AnalyticsPage() {
     // biome-ignore lint/correctness/useExhaustiveDependencies: channelName reads channels
   }, [latestPerPost, active, channels]);
   const perPost = latestPerPost
-    .map((s) => ({ label: postLabel(s), value: num(s.metrics?.[active]) }))
+    .map((s) => ({ label: shortLabel(s), value: num(s.metrics?.[active]) }))
     .sort((a, b) => b.value - a.value)
     .slice(0, 10);
 
@@ -136,7 +139,7 @@ export default function AnalyticsPage() {
         <div className="charts">
           <BarChart title={`${active} per channel`} bars={perChannel} />
           <BarChart title={`${active}: top posts`} bars={perPost} />
-          <div className="scroll-x">
+          <div className="scroll-x wide">
             <table aria-label="post metrics">
               <thead>
                 <tr>

@@ -39,10 +39,9 @@ async function fakeLlm(): Promise<{ server: Server; url: string; calls: number[]
 
 /** The accessible name of the focused element (label text, aria-label or its own text). */
 const focusedName = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement as HTMLElement & { labels?: NodeListOf<HTMLLabelElement> };
-    return (el.getAttribute('aria-label') ?? el.labels?.[0]?.textContent ?? el.textContent ?? '').trim();
-  });
+  page.evaluate<string>(
+    "(() => { const el = document.activeElement; return (el.getAttribute('aria-label') ?? el.labels?.[0]?.textContent ?? el.textContent ?? '').trim(); })()",
+  );
 
 async function tabTo(page: Page, name: RegExp, max = 40): Promise<string[]> {
   const seen: string[] = [];
@@ -170,7 +169,7 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
         `${control} is reachable by Tab: ${path2.join(' | ')}`,
       );
     // the radio labelled "Publish now" comes first; the submit button of the same name follows
-    if ((await page.evaluate(() => document.activeElement?.tagName)) !== 'BUTTON') await tabTo(page, /^Publish now$/);
+    if ((await page.evaluate<string>('document.activeElement.tagName')) !== 'BUTTON') await tabTo(page, /^Publish now$/);
     // the character count is announced (a status region tied to the text box)
     assert.equal(await page.getByRole('textbox', { name: 'Text' }).getAttribute('aria-describedby'), 'compose-validation');
     await page.keyboard.press('Enter');
@@ -197,7 +196,10 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     await page.getByText('No comments here.').waitFor();
     await page.getByRole('button', { name: 'Check for new comments' }).click();
-    await page.getByRole('status').filter({ hasText: /Checked 1 recent post: 1 new comment\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Checked 1 recent post: 1 new comment\./ })
+      .waitFor();
     const card = page.getByRole('listitem', { name: /^comment by / }).filter({ hasText: 'Do you ship to Canada?' });
     await card.waitFor();
     await card.locator('.badge', { hasText: 'needs reply' }).waitFor();
@@ -234,7 +236,10 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
     const replies = card.getByRole('list', { name: /^replies to / }).getByRole('listitem');
     await replies.getByText(/ships worldwide/).waitFor();
     await page.getByRole('button', { name: 'Check for new comments' }).click();
-    await page.getByRole('status').filter({ hasText: /Checked 1 recent post: 0 new comments\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Checked 1 recent post: 0 new comments\./ })
+      .waitFor();
     assert.equal(await replies.count(), 1);
     await shot('inbox-replied');
   });
@@ -372,7 +377,9 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
           await page.getByLabel('First comment').fill('Shop: https://shop.example/house-blend');
           await page.getByText('Ready to publish.').waitFor();
         }
-        const [scrollWidth, innerWidth] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]');
+        const [scrollWidth, innerWidth] = await page.evaluate<[number, number]>(
+          '[document.documentElement.scrollWidth, window.innerWidth]',
+        );
         assert.ok(scrollWidth <= innerWidth, `${route} at ${width}px: page is ${scrollWidth}px wide`);
         await shot(`${prefix}-${route.split('/')[0]}`, page, false);
       }

@@ -13,7 +13,13 @@ describe('webhook routes with a dashboard session', () => {
   let org: Awaited<ReturnType<TestContext['createOrganization']>>;
   let other: Awaited<ReturnType<TestContext['createOrganization']>>;
   const cookie: Record<'member' | 'admin' | 'owner' | 'otherAdmin', string> = { member: '', admin: '', owner: '', otherAdmin: '' };
-  const asSession = (role: keyof typeof cookie, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, origin = DASHBOARD) =>
+  const asSession = (
+    role: keyof typeof cookie,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+    origin = DASHBOARD,
+  ) =>
     ctx.app.inject({
       method,
       url,
@@ -25,13 +31,17 @@ describe('webhook routes with a dashboard session', () => {
     ctx = await createTestContext({ env: AUTH_ENV });
     org = await ctx.createOrganization({ name: 'Hooks by session' });
     other = await ctx.createOrganization({ name: 'Someone else' });
-    for (const role of ['member', 'admin', 'owner'] as const) cookie[role] = await signIn(ctx, (await addMember(ctx, org.organizationId, role)).email);
+    for (const role of ['member', 'admin', 'owner'] as const)
+      cookie[role] = await signIn(ctx, (await addMember(ctx, org.organizationId, role)).email);
     cookie.otherAdmin = await signIn(ctx, (await addMember(ctx, other.organizationId, 'admin')).email);
   });
   after(async () => ctx?.close());
 
   it('an admin creates an endpoint (secret once), lists it, sends a test event, reads the log and redelivers', async () => {
-    const created = await asSession('admin', 'POST', '/v1/webhook-endpoints', { url: 'https://hooks.example.com/admin', description: 'by session' });
+    const created = await asSession('admin', 'POST', '/v1/webhook-endpoints', {
+      url: 'https://hooks.example.com/admin',
+      description: 'by session',
+    });
     assert.equal(created.statusCode, 201, created.body);
     const webhookEndpoint = created.json();
     const secret: string = webhookEndpoint.secret;

@@ -175,6 +175,7 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
       postId: id,
       text: String(body.description ?? ''),
       mediaCount: 1,
+      ...(typeof body.alt_text === 'string' ? { altTexts: [body.alt_text] } : {}),
       at: Date.now(),
     });
     if (begun.loseAnswer) return dropConnection(request, reply);

@@ -109,6 +109,7 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
           postId: tweet.id,
           text,
           mediaCount: mediaKeys.length,
+          altTexts: [...state.media.values()].filter((m) => mediaKeys.includes(m.mediaKey) && m.altText).map((m) => m.altText!),
           at: Date.now(),
         });
       return {

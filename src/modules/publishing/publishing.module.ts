@@ -14,6 +14,7 @@ import { FirstCommentStep } from './first-comment.js';
 import { JobsService } from './jobs.service.js';
 import { MediaAccess } from './media-access.js';
 import { PlansService } from './plans.service.js';
+import { ProviderNotices } from './provider-notices.js';
 import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
@@ -32,6 +33,8 @@ export interface PublishingModule {
   reconcile: ReconcileService;
   urls: UrlReconciliationService;
   slots: SlotsService;
+  /** platform notices about published posts (provider webhooks) */
+  notices: ProviderNotices;
   jobDefinitions: JobDefinition<any>[];
 }
 
@@ -71,6 +74,7 @@ export function publishingModule(deps: AppDeps): PublishingModule {
     reconcile,
     urls: new UrlReconciliationService(deps, channels),
     slots: new SlotsService(deps, channels),
+    notices: new ProviderNotices(deps),
     jobDefinitions: publishJobDefinitions(deps, {
       engine,
       firstComment,

@@ -123,7 +123,9 @@ export function registerFacebookPublishing(app: FastifyInstance, ctx: RouteConte
       if (!text && !p.link && attached.length === 0) throw invalidParam('Requires one of the params: message, link, attached_media');
       checkText(page.id, text);
       const post = newPost(page.id, text, attached.length, attached.length ? 'ALBUM' : p.link ? 'LINK' : 'STATUS');
-      post.altTexts = attached.map((a) => state.get(a.media_fbid)).flatMap((ph) => (ph?.kind === 'fb_photo' && ph.altText ? [ph.altText] : []));
+      post.altTexts = attached
+        .map((a) => state.get(a.media_fbid))
+        .flatMap((ph) => (ph?.kind === 'fb_photo' && ph.altText ? [ph.altText] : []));
       for (const a of attached)
         Object.assign(state.get(a.media_fbid)!, {
           published: true,

@@ -59,8 +59,8 @@ export const webhooksRepository = {
       .execute();
   },
 
-  async insertDelivery(db: Executor, row: Insertable<WebhookDeliveriesTable>) {
-    await db.insertInto('webhook_deliveries').values(row).execute();
+  async insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]) {
+    if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
   },
 
   async listDeliveries(
@@ -119,5 +119,87 @@ export const webhooksRepository = {
 
   async getEvent(db: Executor, id: string) {
     return (await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  },
+
+  /** Worker side: a delivery with its endpoint and event, in one statement. */
+  async deliveryContext(db: Executor, deliveryId: string) {
+    return (
+      (await db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+        .innerJoin('events as v', 'v.id', 'd.event_id')
+        .select([
+          'd.id as delivery_id',
+          'd.status',
+          'd.attempt_count',
+          'd.event_type',
+          'd.organization_id',
+          'e.id as endpoint_id',
+          'e.url',
+          'e.enabled',
+          'e.secret_enc',
+          'e.previous_secret_enc',
+          'e.previous_secret_expires_at',
+          'e.failing_since',
+          'v.id as event_id',
+          'v.type',
+          'v.data',
+          'v.sequence',
+          'v.created_at as event_created_at',
+        ])
+        .where('d.id', '=', deliveryId)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  async markFannedOut(db: Executor, eventId: string, at: Date) {
+    await db
+      .updateTable('events')
+      .set({ fanned_out_at: at } as never)
+      .where('id', '=', eventId)
+      .execute();
+  },
+
+  async unfannedEvents(db: Executor, cutoff: Date, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('events')
+      .select('id')
+      .where('fanned_out_at', 'is', null)
+      .where('created_at', '<=', cutoff)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** The event if it is still not fanned out, locked until the transaction ends (skipped when another holds it). */
+  async claimUnfannedEvent(tx: Executor, id: string) {
+    return (
+      (await tx
+        .selectFrom('events')
+        .selectAll()
+        .where('id', '=', id)
+        .where('fanned_out_at', 'is', null)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  async pruneBefore(db: Executor, cutoff: Date): Promise<{ deliveries: number; events: number }> {
+    const d = await db
+      .deleteFrom('webhook_deliveries')
+      .where('created_at', '<', cutoff)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
+    const e = await sql`
+      delete from events e
+      where e.created_at < ${cutoff}
+        and e.fanned_out_at is not null
+        and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
+        and (e.sequence_key is null
+             or exists (select 1 from events n where n.sequence_key = e.sequence_key and n.sequence > e.sequence))`.execute(db);
+    return { deliveries: Number(d.numDeletedRows), events: Number(e.numAffectedRows ?? 0) };
   },
 };

@@ -12110,7 +12110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12119,7 +12119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12202,7 +12202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12211,7 +12211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12309,7 +12309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12318,7 +12318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12402,7 +12402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12411,7 +12411,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12519,7 +12519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12528,7 +12528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12633,7 +12633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12642,7 +12642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12732,7 +12732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12741,7 +12741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12839,7 +12839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12848,7 +12848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12942,7 +12942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12951,7 +12951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;

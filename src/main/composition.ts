@@ -21,6 +21,7 @@ import { createMaintenanceModule } from '../modules/maintenance/maintenance.modu
 import { createMediaModule, type MediaModule } from '../modules/media/media.module.js';
 import type { MediaReferenceCheck } from '../modules/media/media-references.js';
 import { createOperationsModule } from '../modules/operations/operations.module.js';
+import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
 import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
 import { createToolsModule } from '../modules/tools/tools.module.js';
 import { createWebhooksModule, type WebhooksModule } from '../modules/webhooks/webhooks.module.js';
@@ -45,6 +46,7 @@ export interface Root {
     automations: AutomationsModule;
     brands: BrandsModule;
     identity: AreaModule<IdentityRead>;
+    providerWebhooks: ProviderWebhooksModule;
   };
   /** every area in the order its routes are registered */
   modules: AreaModule<unknown>[];
@@ -85,6 +87,7 @@ export function composeRoot(deps: AppDeps): Root {
   });
   const brands = createBrandsModule(deps);
   const identity = createIdentityModule(deps);
+  const providerWebhooks = createProviderWebhooksModule({ ...deps, registry, vault, comments, notices: publishing.read.notices });
 
   // cross-area subscriptions: the only place one area's reaction is attached to another's event
   disconnects.subscribe(publishing.onChannelDisconnect);
@@ -95,7 +98,7 @@ export function composeRoot(deps: AppDeps): Root {
   const root: Root = {
     deps,
     shared,
-    areas: { media, channels, publishing, batches, webhooks, comments, analytics, automations, brands, identity },
+    areas: { media, channels, publishing, batches, webhooks, comments, analytics, automations, brands, identity, providerWebhooks },
     modules: [],
     jobs: [],
     disconnects,
@@ -124,6 +127,7 @@ export function composeRoot(deps: AppDeps): Root {
     analytics,
     automations,
     createOperationsModule(deps),
+    providerWebhooks,
     createDashboardModule(),
     createMaintenanceModule(deps),
   ];

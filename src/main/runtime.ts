@@ -18,13 +18,14 @@ import type { Config } from '../config.js';
 import { identityRepository } from '../modules/identity/identity.repository.js';
 import { mediaSpoolDir } from '../modules/media/media.module.js';
 import { removeOrphanedSpoolFiles } from '../modules/media/media-spool.js';
+import { bumpToolAuthVersion } from '../modules/tools/tool-auth-cache.js';
 import { closeCounters, createCounters } from '../platform/counters/index.js';
 import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import type { PgliteLock } from '../platform/db/pglite-dialect.js';
 import { EventOutbox } from '../platform/events/outbox.js';
-import { metricsOf } from '../platform/metrics/index.js';
-import { serveMetrics } from '../platform/metrics/metrics-server.js';
+import { metricsOf } from '../platform/metrics/index.js'; // metrics
+import { serveMetrics } from '../platform/metrics/metrics-server.js'; // metrics
 import { createJobQueue } from '../platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
 import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
@@ -44,8 +45,19 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/** Serves the embedded PGlite on a Unix socket; our in-process lock is held while a socket client is inside a transaction. */
-async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath: string, logger: Logger) {
+/**
+ * Serves the embedded PGlite on a Unix socket; our in-process lock is held while a socket client is inside a
+ * transaction. `afterClientQuery` runs once a client's query is done (the CLI writes through here: caches
+ * of what it may change are invalidated before it learns of its commit).
+ */
+export async function serveEmbeddedSocket(
+  pglite: PGlite,
+  lock: PgliteLock,
+  socketPath: string,
+  logger: Logger,
+  maxConnections = 8,
+  afterClientQuery: () => Promise<void> = async () => {},
+) {
   try {
     fs.rmSync(socketPath, { force: true });
   } catch {}
@@ -58,6 +70,7 @@ async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath:
           try {
             return await target.runExclusive(fn);
           } finally {
+            await afterClientQuery().catch(() => undefined);
             if (!target.isInTransaction() && release) {
               const r = release;
               release = null;
@@ -70,7 +83,7 @@ async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath:
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections: 8 });
+  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections });
   await server.start();
   fs.chmodSync(socketPath, 0o600);
   logger.info({ socketPath }, 'embedded database served on a local socket (psql -h <data dir>)');
@@ -98,7 +111,9 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
 
   let socketServer: PGLiteSocketServer | null = null;
   if (database.pglite && database.lock)
-    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger);
+    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger, 8, () =>
+      bumpToolAuthVersion(counters.memory),
+    );
 
   let app: FastifyInstance | null = null;
   let address: string | null = null;

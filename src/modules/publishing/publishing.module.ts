@@ -19,9 +19,11 @@ import { FirstCommentStep } from './first-comment.js';
 import { JobsService } from './jobs.service.js';
 import { MediaAccess } from './media-access.js';
 import { PlansService } from './plans.service.js';
+import { ProviderNotices } from './provider-notices.js';
 import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
+import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import { publishingRepository } from './publishing.repository.js';
 import { registerPublishingRoutes } from './publishing.routes.js';
 import { ReconcileService } from './reconcile.service.js';
@@ -35,11 +37,13 @@ export type PublishingPorts = AppDeps & {
   outbound: GuardedHttpClient;
 };
 
-/** What other areas (batches, automations) use of publishing. */
+/** What other areas (batches, automations, provider webhooks) use of publishing. */
 export interface PublishingRead {
   channels: ChannelGateway;
   plans: PlansService;
   slots: SlotsService;
+  /** platform notices about published posts (provider webhooks) */
+  notices: ProviderNotices;
 }
 
 export interface PublishingModule extends AreaModule<PublishingRead> {
@@ -51,6 +55,7 @@ export interface PublishingModule extends AreaModule<PublishingRead> {
   reconcile: ReconcileService;
   urls: UrlReconciliationService;
   slots: SlotsService;
+  notices: ProviderNotices;
   /** subscribed by the root to the media library's reference checks */
   mediaReferenceCheck: MediaReferenceCheck;
   /** subscribed by the root to channel disconnects */
@@ -75,12 +80,13 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     pollMaxMs: env.SERVICE_PUBLISH_POLL_MAX_SECONDS * 1000,
   });
   const firstComment = new FirstCommentStep(ports, channels, env.SERVICE_PUBLISH_RETRY_BASE_MS);
-  const reconcile = new ReconcileService(ports, {
+  const reconcile = new ReconcileService(ports, channels, engine.outcomes, {
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
   });
   const plans = new PlansService(ports, channels, media);
   const slots = new SlotsService(ports, channels);
+  const notices = new ProviderNotices(ports);
   const module: PublishingModule = {
     channels,
     plans,
@@ -90,7 +96,8 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     reconcile,
     urls: new UrlReconciliationService(ports, channels),
     slots,
-    read: { channels, plans, slots },
+    notices,
+    read: { channels, plans, slots, notices },
     jobs: publishJobDefinitions(ports, { engine, firstComment, reconcile }),
     mediaReferenceCheck,
     onChannelDisconnect: disconnectHook,
@@ -106,7 +113,7 @@ async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLi
     .innerJoin('publish_jobs as j', 'j.id', 't.job_id')
     .select('t.id')
     .where('j.organization_id', '=', organizationId)
-    .where('t.state', 'in', ['draft', 'scheduled', 'queued', 'publishing', 'processing'])
+    .where('t.state', 'in', [...OPEN_STATES])
     .where(sql<boolean>`j.media @> ${JSON.stringify([{ mediaLibraryItemId }])}::jsonb`)
     .limit(20)
     .execute();
@@ -118,11 +125,11 @@ async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLi
  * waiting for the platform needs a reconnect, and one in flight needs attention (its outcome is unknown).
  */
 export async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
-  const move = async (from: string[], to: string, reason: string) => {
+  const move = async (event: TargetEvent, among: readonly string[], reason: string) => {
     const rows = await tx
       .updateTable('publish_targets')
       .set((eb) => ({
-        state: to,
+        state: TRANSITIONS[event].to,
         version: eb('version', '+', 1),
         state_reason: reason,
         next_attempt_at: null,
@@ -130,14 +137,16 @@ export async function disconnectHook(tx: Executor, organizationId: string, chann
       }))
       .where('organization_id', '=', organizationId)
       .where('channel_account_id', '=', channelAccountId)
-      .where('state', 'in', from)
+      .where('state', 'in', fromStates(event, among))
       .returning(['id', 'job_id'])
       .execute();
     return rows;
   };
-  const cancelled = await move(['draft', 'scheduled'], 'cancelled', 'channel disconnected');
-  const reconnect = await move(['queued'], 'needs_reconnect', 'channel disconnected while waiting to publish');
-  const attention = await move(['publishing', 'processing'], 'needs_attention', 'channel disconnected while publishing');
+  // never scheduled, or waiting for its time: it can never publish
+  const cancelled = await move('cancel', [...DRAFT_STATES, TRANSITIONS.schedule.to], 'channel disconnected');
+  // due now (a retry waiting for the platform): a reconnect lets it go on
+  const reconnect = await move('needs_reconnect', [TRANSITIONS.enqueue.to], 'channel disconnected while waiting to publish');
+  const attention = await move('needs_attention', IN_FLIGHT_STATES, 'channel disconnected while publishing');
   for (const jobId of new Set([...cancelled, ...reconnect, ...attention].map((r) => r.job_id)))
     await publishingRepository.refreshJobStatus(tx, jobId, now);
   return {

@@ -8,8 +8,10 @@ import type { AreaModule } from '../../http/area-module.js';
 import type { OutboxListener } from '../../platform/events/outbox.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import { WebhookDeliverer } from './webhooks.delivery.js';
+import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webhooks.fanout.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
-import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhooksService } from './webhooks.service.js';
+import { WebhooksService } from './webhooks.service.js';
 
 export type WebhooksPorts = AppDeps & {
   /** the client deliveries are sent with (its timeout is the delivery timeout setting) */
@@ -17,44 +19,55 @@ export type WebhooksPorts = AppDeps & {
 };
 
 export interface WebhooksModule extends AreaModule {
+  /** endpoints, delivery log, test, redeliver, recover (the routes' service) */
   service: WebhooksService;
+  /** events to deliveries: the outbox listener, the sweep, the retention prune */
+  fanout: WebhookFanOut;
+  /** the delivery job's attempt */
+  deliverer: WebhookDeliverer;
   deliverJob: JobDefinition<DeliverJobData>;
   /** subscribed by the root to the event outbox */
   onEvent: OutboxListener;
 }
 
 export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
-  const service = new WebhooksService(ports, ports.deliveryClient);
+  const client = ports.deliveryClient;
+  const fanout = new WebhookFanOut(ports);
+  const service = new WebhooksService(ports, client, fanout);
+  const deliverer = new WebhookDeliverer(ports, client, fanout);
   const deliverJob = defineJob<DeliverJobData>({
     name: WEBHOOK_DELIVER_JOB,
     queue: { retryLimit: 3, retryDelay: 5 },
-    concurrency: 16,
+    concurrency: ports.config.env.SERVICE_WEBHOOK_WORKER_CONCURRENCY,
     pollingIntervalSeconds: 0.5,
     handler: async (data) => {
-      await service.deliver(data);
+      await deliverer.deliver(data);
     },
   });
   const pruneJob = defineJob<Record<string, never>>({
     name: 'webhooks.prune',
     cron: '17 3 * * *',
     handler: async () => {
-      await service.prune();
+      await fanout.prune();
     },
   });
-  // events whose fan-out did not happen in their transaction are fanned out here
+  // events whose fan-out did not happen in their transaction, and deliveries whose job died with a worker
   const sweepJob = defineJob<Record<string, never>>({
     name: 'webhooks.sweep',
     cron: '* * * * *',
     handler: async () => {
-      await service.sweep();
+      await fanout.sweep();
+      await fanout.reclaim();
     },
   });
   const module: WebhooksModule = {
     service,
+    fanout,
+    deliverer,
     deliverJob,
     read: undefined,
     jobs: [deliverJob, pruneJob, sweepJob],
-    onEvent: (tx, event) => service.fanOut(tx, event),
+    onEvent: (tx, event) => fanout.fanOut(tx, event),
     routes: (app: FastifyInstance) => registerWebhookRoutes(app, ports, module),
   };
   return module;

@@ -1,0 +1,59 @@
+/** The provider webhooks area: settings, inbound processing, provisioning and their jobs. */
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.js';
+import type { AreaModule } from '../../http/area-module.js';
+import { defineJob } from '../../platform/queue/job-queue.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { TokenVault } from '../channels/token-vault.js';
+import type { CommentsModule } from '../comments/comments.module.js';
+import type { PublishingRead } from '../publishing/publishing.module.js';
+import { InboundWebhooks, PROVIDER_WEBHOOK_PROCESS_QUEUE } from './provider-webhooks.inbound.js';
+import { WebhookProvisioning } from './provider-webhooks.provision.js';
+import { registerProviderWebhookRoutes } from './provider-webhooks.routes.js';
+import { WebhookSettings } from './webhook-settings.js';
+
+export type ProviderWebhooksPorts = AppDeps & {
+  registry: ProviderRegistry;
+  vault: TokenVault;
+  comments: CommentsModule;
+  notices: PublishingRead['notices'];
+};
+
+export interface ProviderWebhooksModule extends AreaModule {
+  inbound: InboundWebhooks;
+  provisioning: WebhookProvisioning;
+}
+
+export function createProviderWebhooksModule(ports: ProviderWebhooksPorts): ProviderWebhooksModule {
+  const { registry, vault } = ports;
+  const settings = new WebhookSettings(ports, registry);
+  const inbound = new InboundWebhooks(
+    ports,
+    settings,
+    () => ports.comments,
+    () => ports.notices,
+  );
+  const provisioning = new WebhookProvisioning(ports, settings, { db: ports.database.db, vault, registry });
+  const module: ProviderWebhooksModule = {
+    inbound,
+    provisioning,
+    read: undefined,
+    jobs: [
+      defineJob<{ deliveryId: string }>({
+        ...PROVIDER_WEBHOOK_PROCESS_QUEUE,
+        concurrency: 4,
+        pollingIntervalSeconds: 0.5,
+        handler: async (data) => inbound.process(data.deliveryId),
+      }),
+      defineJob<Record<string, never>>({
+        name: 'provider-webhooks.prune',
+        cron: '41 3 * * *',
+        handler: async () => {
+          await inbound.prune();
+        },
+      }),
+    ],
+    routes: (app: FastifyInstance) => registerProviderWebhookRoutes(app, module),
+  };
+  return module;
+}

@@ -5,15 +5,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  type OAuthTokens,
-  type ProviderAppConfig,
-  type ProviderCallContext,
-  ProviderError,
-  type ProviderErrorCategory,
-  type PublishMediaItem,
-  type PublishResult,
-  type SocialProvider,
+import type {
+  OAuthTokens,
+  ProviderAppConfig,
+  ProviderCallContext,
+  PublishMediaItem,
+  PublishResult,
+  SocialProvider,
 } from '../../src/providers/provider.js';
 import {
   META_SANDBOX_APP,
@@ -121,13 +119,4 @@ export async function untilPublished(
   return result;
 }
 
-export async function rejectsWith(promise: Promise<unknown>, category: ProviderErrorCategory): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
-    assert.equal(err.category, category, `${err.category}: ${err.message}`);
-    return err;
-  }
-  assert.fail(`expected a ${category} ProviderError`);
-}
+export { rejectsWith } from '../support/provider-errors.js';

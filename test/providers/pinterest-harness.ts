@@ -1,21 +1,8 @@
-/**
- * Shared setup for the Pinterest adapter tests: the Pinterest simulator (checking the app's Basic
- * credentials), a loopback image host the simulator fetches image Pins from, an adapter pointed at
- * the simulator, a fresh user token per test, media fixtures and the ProviderError assertion.
- */
-import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPinterestProvider } from '../../src/providers/pinterest/pinterest.provider.js';
-import {
-  type OAuthTokens,
-  type ProviderCallContext,
-  ProviderError,
-  type PublishMediaItem,
-  type PublishRequest,
-  type SocialProvider,
-} from '../../src/providers/provider.js';
+import type { OAuthTokens, ProviderCallContext, PublishMediaItem, PublishRequest, SocialProvider } from '../../src/providers/provider.js';
 import { type RunningPinterestSimulator, startPinterestSimulator } from '../../src/sandbox/simulators/pinterest.simulator.js';
 
 export const REDIRECT = 'http://127.0.0.1:9/oauth/callback/pinterest';
@@ -52,17 +39,7 @@ export function tokensOf(accessToken: string, refreshToken: string | null = null
 }
 
 /** Awaits the promise and checks it failed with a ProviderError of this category (and code). */
-export async function rejectsWith(promise: Promise<unknown>, category: string, providerCode?: string): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
-    assert.equal(err.category, category, err.message);
-    if (providerCode !== undefined) assert.equal(err.providerCode, providerCode);
-    return err;
-  }
-  assert.fail(`expected a ${category} ProviderError`);
-}
+export { rejectsWith } from '../support/provider-errors.js';
 
 export interface PinterestHarness {
   sim: RunningPinterestSimulator;

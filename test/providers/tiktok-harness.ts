@@ -4,14 +4,7 @@
  * assertion.
  */
 import assert from 'node:assert/strict';
-import {
-  type OAuthTokens,
-  type ProviderCallContext,
-  ProviderError,
-  type PublishMediaItem,
-  type PublishRequest,
-  type SocialProvider,
-} from '../../src/providers/provider.js';
+import type { OAuthTokens, ProviderCallContext, PublishMediaItem, PublishRequest, SocialProvider } from '../../src/providers/provider.js';
 import { createTiktokProvider } from '../../src/providers/tiktok/tiktok.provider.js';
 import { type RunningTiktokSimulator, startTiktokSimulator } from '../../src/sandbox/simulators/tiktok.simulator.js';
 
@@ -66,17 +59,7 @@ export function request(media: PublishMediaItem[], settings: Record<string, unkn
   };
 }
 
-export async function expectProviderError(p: Promise<unknown>, category: string, code?: string): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
-    assert.equal(err.category, category, `category (${err.message})`);
-    if (code) assert.equal(err.providerCode, code);
-    return err;
-  }
-  assert.fail(`expected ProviderError ${category}`);
-}
+export { rejectsWith as expectProviderError } from '../support/provider-errors.js';
 
 export interface TiktokHarness {
   sim: RunningTiktokSimulator;

@@ -4,14 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  type OAuthTokens,
-  type ProviderCallContext,
-  ProviderError,
-  type PublishMediaItem,
-  type PublishResult,
-  type SocialProvider,
-} from '../../src/providers/provider.js';
+import type { OAuthTokens, ProviderCallContext, PublishMediaItem, PublishResult, SocialProvider } from '../../src/providers/provider.js';
 import { createXProvider } from '../../src/providers/x/x.provider.js';
 import { type RunningXSimulator, startXSimulator } from '../../src/sandbox/simulators/x.simulator.js';
 
@@ -44,17 +37,7 @@ export function pkce() {
   };
 }
 
-export async function expectProviderError(p: Promise<unknown>, category: string, code?: string): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
-    assert.equal(err.category, category, `category (${err.message})`);
-    if (code) assert.equal(err.providerCode, code);
-    return err;
-  }
-  assert.fail(`expected ProviderError ${category}`);
-}
+export { rejectsWith as expectProviderError } from '../support/provider-errors.js';
 
 export const published = (r: PublishResult) => {
   assert.equal(r.status, 'published');

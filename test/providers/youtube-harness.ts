@@ -1,17 +1,5 @@
-/**
- * Shared setup for the YouTube adapter tests: the Google simulator, an adapter pointed at it, a fresh
- * channel token per test, video fixtures and the ProviderError assertion.
- */
-import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import {
-  type OAuthTokens,
-  type ProviderCallContext,
-  ProviderError,
-  type PublishMediaItem,
-  type PublishRequest,
-  type SocialProvider,
-} from '../../src/providers/provider.js';
+import type { OAuthTokens, ProviderCallContext, PublishMediaItem, PublishRequest, SocialProvider } from '../../src/providers/provider.js';
 import { createYoutubeProvider } from '../../src/providers/youtube/youtube.provider.js';
 import { type RunningYoutubeSimulator, startYoutubeSimulator } from '../../src/sandbox/simulators/google.simulator.js';
 
@@ -53,17 +41,7 @@ export function tokensOf(accessToken: string, refreshToken: string | null = null
 }
 
 /** Awaits the promise and checks it failed with a ProviderError of this category (and code). */
-export async function rejectsWith(promise: Promise<unknown>, category: string, providerCode?: string): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, `expected ProviderError, got ${String(err)}`);
-    assert.equal(err.category, category, err.message);
-    if (providerCode !== undefined) assert.equal(err.providerCode, providerCode);
-    return err;
-  }
-  assert.fail(`expected a ${category} ProviderError`);
-}
+export { rejectsWith } from '../support/provider-errors.js';
 
 export interface YoutubeHarness {
   sim: RunningYoutubeSimulator;

@@ -7,6 +7,10 @@
  * publishing engine can decide retry / reconnect / fail / flag without knowing the platform.
  */
 
+import type { FindRecentPostInput, RecentPostLookup } from './shared/recent-posts.js';
+
+export type { FindRecentPostInput, RecentPostLookup };
+
 export const PLATFORMS = [
   'instagram_business',
   'instagram_standalone',
@@ -307,6 +311,11 @@ export interface SocialProvider {
   pollPublish(ctx: ProviderCallContext, pollToken: string): Promise<PublishResult>;
   /** public URL of a published post, when the publish response did not carry one */
   fetchPermalink(ctx: ProviderCallContext, providerPostId: string): Promise<string | null>;
+  /**
+   * Crash reconciliation: the account's post a publish of this text made within the window, found in
+   * the platform's list of the account's recent posts; absent where the platform offers no such list.
+   */
+  findRecentPost?(ctx: ProviderCallContext, input: FindRecentPostInput): Promise<RecentPostLookup>;
 
   /** firstComment plug and comment replies; throws ProviderError(platform_rejected) where unsupported */
   postComment(

@@ -123,6 +123,8 @@ export function threadsClient(config: ProviderAppConfig) {
   }
 
   return {
+    graph,
+    api,
     async me(accessToken: string): Promise<ProviderAccount[]> {
       const me = await graph.get<Record<string, unknown>>(
         `${api}/me`,

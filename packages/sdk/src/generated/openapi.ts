@@ -6158,8 +6158,13 @@ export interface operations {
                     "application/json": {
                         commentsFlaggedCount: number;
                         commentsRequeuedCount: number;
+                        /** @description targets stuck in publishing that the account's posts on the platform show never landed: failed */
+                        failedCount: number;
+                        /** @description targets stuck in publishing whose outcome the platform cannot tell: needs_attention */
                         flaggedCount: number;
                         pollsRequeuedCount: number;
+                        /** @description targets stuck in publishing whose post the platform has: published */
+                        publishedCount: number;
                         requeuedCount: number;
                     };
                 };

@@ -279,6 +279,14 @@ export interface ProviderPostAnalytics {
   metrics: Record<string, number>;
 }
 
+/** A reply budget as the platform reports it. */
+export interface ProviderReplyBudget {
+  name: string;
+  limit: number;
+  used: number;
+  windowSeconds: number;
+}
+
 // analytics: one post's metrics as the platform reported them
 export interface ProviderPostMetrics {
   providerPostId: string;
@@ -316,6 +324,8 @@ export interface SocialProvider {
   ): Promise<{ providerCommentId: string }>;
   /** the post's comments (replies included, flat, each with its parent), following the platform's pagination up to limit */
   listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }): Promise<ProviderComment[]>;
+  /** the platform's own count of the account's reply budget (Threads: 1,000 replies in a moving 24 h); absent where it has none */
+  replyBudget?(ctx: ProviderCallContext): Promise<ProviderReplyBudget>;
   /** hides (or shows again) a comment on the account's post; absent where the platform has no such call */
   hideComment?(ctx: ProviderCallContext, input: { providerCommentId: string; providerPostId: string; hidden: boolean }): Promise<void>;
 

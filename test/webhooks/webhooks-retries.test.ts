@@ -273,7 +273,7 @@ describe('webhook concurrency per endpoint', () => {
 
   before(async () => {
     ctx = await createTestContext({
-      env: { SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: '127.0.0.1/32', SERVICE_WEBHOOK_TIMEOUT_MS: '60000' },
+      env: { SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: '127.0.0.1/32', SERVICE_WEBHOOK_TIMEOUT_MS: '60000', SERVICE_WEBHOOK_WORKER_CONCURRENCY: '16' },
     });
     await hooks.start();
     await ctx.startWorker();
@@ -297,7 +297,7 @@ describe('webhook concurrency per endpoint', () => {
     await create(hooks.url('/fast'), ['publish_job.completed']);
     const record = (type: 'publish_job.created' | 'publish_job.completed') =>
       ctx.database.db.transaction().execute((tx) => ctx.deps.events.record(tx, { organizationId: org.organizationId, type, data: {} }));
-    // more slow deliveries than the worker has job slots (16)
+    // more slow deliveries than the worker has delivery slots (16 here)
     for (let i = 0; i < 24; i++) await record('publish_job.created');
     await hooks.waitFor('/slow', 4);
     for (let i = 0; i < 5; i++) await record('publish_job.completed');

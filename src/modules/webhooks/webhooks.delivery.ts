@@ -163,6 +163,19 @@ export class WebhookDeliverer {
         : aborted
           ? 'aborted by the receiver (webhook-delivery: abort-message)'
           : `${result.errorClass}${result.statusCode ? ` ${result.statusCode}` : ''}`;
+    if (ok && !c.failing_since && c.event_type !== 'webhook_endpoint.test') {
+      // the common case: one statement, no transaction round trips
+      const recorded = await repo.recordDelivered(this.db, {
+        deliveryId: c.delivery_id,
+        previousAttempts: c.attempt_count,
+        attemptId: newId('wat'),
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        excerpt: result.excerpt,
+        at,
+      });
+      return recorded ? outcome : 'stale';
+    }
     return this.db.transaction().execute(async (tx) => {
       const updated = await tx
         .updateTable('webhook_deliveries')

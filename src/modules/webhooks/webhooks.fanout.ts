@@ -105,6 +105,25 @@ export class WebhookFanOut {
   }
 
   /**
+   * Deliveries whose attempt is overdue by more than a timeout and a minute lost their job (the worker
+   * running it was killed mid-attempt, before pg-boss expires the job): they get a new job. The attempt
+   * count guards against doubles: whichever job records first wins, the other finds its count stale.
+   */
+  async reclaim(limit = 500): Promise<number> {
+    const now = this.deps.clock.now();
+    const cutoff = new Date(now.getTime() - this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS - 60_000);
+    return this.db.transaction().execute(async (tx) => {
+      const rows = await repo.claimOverdue(tx, cutoff, now, limit);
+      await this.queue(
+        tx,
+        rows.map((r) => ({ deliveryId: r.id, attempt: r.attempt_count })),
+        0,
+      );
+      return rows.length;
+    });
+  }
+
+  /**
    * Retention: deletes finished deliveries (their attempts cascade) older than the setting, then the
    * event payloads no delivery refers to any more (the newest event of a sequence stays: it carries
    * the sequence number the next event continues from).

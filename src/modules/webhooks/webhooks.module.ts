@@ -37,7 +37,7 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
   const deliverJob = defineJob<DeliverJobData>({
     name: WEBHOOK_DELIVER_JOB,
     queue: { retryLimit: 3, retryDelay: 5 },
-    concurrency: 16,
+    concurrency: deps.config.env.SERVICE_WEBHOOK_WORKER_CONCURRENCY,
     pollingIntervalSeconds: 0.5,
     handler: async (data) => {
       await deliverer.deliver(data);
@@ -50,12 +50,13 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
       await fanout.prune();
     },
   });
-  // events whose fan-out did not happen in their transaction are fanned out here
+  // events whose fan-out did not happen in their transaction, and deliveries whose job died with a worker
   const sweepJob = defineJob<Record<string, never>>({
     name: 'webhooks.sweep',
     cron: '* * * * *',
     handler: async () => {
       await fanout.sweep();
+      await fanout.reclaim();
     },
   });
   const module: WebhooksModule = { service, fanout, deliverer, deliverJob, jobDefinitions: [deliverJob, pruneJob, sweepJob] };

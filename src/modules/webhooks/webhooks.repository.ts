@@ -202,4 +202,59 @@ export const webhooksRepository = {
              or exists (select 1 from events n where n.sequence_key = e.sequence_key and n.sequence > e.sequence))`.execute(db);
     return { deliveries: Number(d.numDeletedRows), events: Number(e.numAffectedRows ?? 0) };
   },
+
+  /** Pending deliveries due before the cutoff (their job was lost with a crashed worker), pushed to `now` and returned. */
+  async claimOverdue(tx: Executor, cutoff: Date, now: Date, limit: number): Promise<{ id: string; attempt_count: number }[]> {
+    const ids = await tx
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<', cutoff)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (ids.length === 0) return [];
+    return tx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now })
+      .where(
+        'id',
+        'in',
+        ids.map((r) => r.id),
+      )
+      .returning(['id', 'attempt_count'])
+      .execute();
+  },
+
+  /**
+   * A successful attempt of a delivery whose endpoint was not failing: the outcome and its log entry in
+   * one statement (atomic on its own). False when the delivery moved on meanwhile (a stale job).
+   */
+  async recordDelivered(
+    db: Executor,
+    d: {
+      deliveryId: string;
+      previousAttempts: number;
+      attemptId: string;
+      statusCode: number | null;
+      durationMs: number;
+      excerpt: string | null;
+      at: Date;
+    },
+  ): Promise<boolean> {
+    const attempt = d.previousAttempts + 1;
+    const r = await sql<{ delivery_id: string }>`
+      with u as (
+        update webhook_deliveries
+           set status = 'delivered', attempt_count = ${attempt}, next_attempt_at = null, last_status_code = ${d.statusCode},
+               last_error = null, delivered_at = ${d.at}, updated_at = ${d.at}
+         where id = ${d.deliveryId} and attempt_count = ${d.previousAttempts} and status = 'pending'
+         returning id)
+      insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_excerpt, error_class, next_retry_at, created_at)
+      select ${d.attemptId}, u.id, ${attempt}, ${d.statusCode}, ${d.durationMs}, ${d.excerpt}, null, null, ${d.at} from u
+      returning delivery_id`.execute(db);
+    return r.rows.length > 0;
+  },
 };

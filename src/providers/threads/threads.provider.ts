@@ -30,6 +30,7 @@ export function createThreadsProvider(config: ProviderAppConfig): SocialProvider
     postComment: (ctx, input) => client.reply(ctx, input),
     listComments: (ctx, input) => client.replies(ctx, input),
     hideComment: (ctx, input) => client.manageReply(ctx, input),
+    replyBudget: (ctx) => client.replyQuota(ctx),
     fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
     async runTool(ctx, toolName, input) {
       if (toolName === 'pageProfile') return [await client.profile(ctx)];

@@ -1,6 +1,6 @@
-/** Read side of the simulated Graph hosts: objects, /me, accounts, permissions, comments, insights, tools. */
+/** Read side of the simulated Graph hosts: objects, /me, accounts, permissions, comments, insights, Threads publishing limits, tools. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, handler, invalidParam, params, type RouteContext, SimError, unsupported } from './sim-http.js';
+import { authenticate, handler, invalidParam, missingPermission, params, type RouteContext, SimError, unsupported } from './sim-http.js';
 import { familyOf, pick, renderComment, renderObject } from './sim-render.js';
 import type { Family, MetaSimState, SimObject, SimPost, SimToken } from './sim-state.js';
 
@@ -141,6 +141,23 @@ export function registerMetaReadRoutes(app: FastifyInstance, ctx: RouteContext, 
       const p = params(req);
       const obj = resolveObject(state, family, token, id);
       const limit = Math.min(Number(p.limit ?? 25) || 25, 100);
+      // Threads publishing limits: 250 posts and 1,000 replies per profile in a moving 24 hours
+      if (edge === 'threads_publishing_limit' && obj.kind === 'threads_user') {
+        const needed = ['threads_basic', 'threads_content_publish', 'threads_manage_replies'];
+        if (token.subjectId !== obj.id || needed.some((s) => !token.scopes.includes(s))) throw missingPermission('', 10);
+        const since = state.now() - 86_400_000;
+        const mine = [...state.objects.values()].filter(
+          (o): o is SimPost => o.kind === 'post' && o.platform === 'threads' && o.ownerId === obj.id && o.createdAt >= since,
+        );
+        const replies = mine.filter((o) => o.replyToId).length;
+        const usage = {
+          quota_usage: mine.length - replies,
+          config: { quota_total: 250, quota_duration: 86400 },
+          reply_quota_usage: replies,
+          reply_config: { quota_total: 1000, quota_duration: 86400 },
+        };
+        return { body: { data: [pick(usage as unknown as Record<string, unknown>, p.fields ?? 'quota_usage,config')] } };
+      }
       if (edge === 'permissions' && obj.kind === 'fb_user') {
         return {
           body: {

@@ -155,7 +155,13 @@ describe('tool API authentication, tiers and request errors', () => {
   });
 
   it('listings show masked keys only', async () => {
-    const list = await new ToolKeysService(ctx.database.db, ctx.deps.counters.shared).listKeys(pro.email);
+    const service = new ToolKeysService(ctx.database.db, ctx.deps.counters.shared);
+    // the last use is written within about a second of the request
+    let list = await service.listKeys(pro.email);
+    for (let i = 0; i < 100 && !list[0]?.lastUsedAt; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      list = await service.listKeys(pro.email);
+    }
     assert.equal(list.length, 1);
     const entry = list[0];
     assert.ok(entry);

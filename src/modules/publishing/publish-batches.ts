@@ -9,17 +9,24 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
-import { recordTargetOutcome } from './publish-events.js';
+import { recordTargetOutcomes } from './publish-outcome-events.js';
 import { deriveJobStatus } from './publish-states.js';
 import type { TargetRow } from './publishing.repository.js';
 import type { StoredMedia } from './publishing.tables.js';
 
-const MAX_BATCH = 64;
+const MAX_BATCH = 256;
+/** statements of one kind in flight at once; calls arriving meanwhile wait and go together */
+const MAX_IN_FLIGHT = 2;
 
-/** Collects calls made in the same event-loop turn and runs them as one. */
+/**
+ * Collects calls and runs them as one: those made in the same event-loop turn, and, while
+ * MAX_IN_FLIGHT batches are running, every call that arrives until one of them ends. Batches grow with
+ * the database's latency instead of one statement per call when outcomes trickle in one by one.
+ */
 class MicroBatcher<I, O> {
   private pending: Array<{ input: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
   private scheduled = false;
+  private inFlight = 0;
 
   constructor(
     private readonly many: (inputs: I[]) => Promise<O[]>,
@@ -30,28 +37,39 @@ class MicroBatcher<I, O> {
     return new Promise<O>((resolve, reject) => {
       this.pending.push({ input, resolve, reject });
       if (this.pending.length >= MAX_BATCH) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      else this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= MAX_IN_FLIGHT) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
     });
   }
 
   private flush(): void {
-    this.scheduled = false;
-    const batch = this.pending.splice(0);
+    if (this.inFlight >= MAX_IN_FLIGHT) return;
+    const batch = this.pending.splice(0, MAX_BATCH);
     if (batch.length === 0) return;
+    this.inFlight++;
     const inputs = batch.map((b) => b.input);
     const run = batch.length === 1 ? this.one(inputs[0]!).then((o) => [o]) : this.many(inputs);
-    run.then(
-      (outs) => {
-        for (const [i, b] of batch.entries()) b.resolve(outs[i]!);
-      },
-      () => {
-        // one by one, so one target's failure stays its own
-        for (const b of batch) this.one(b.input).then(b.resolve, b.reject);
-      },
-    );
+    run
+      .then(
+        (outs) => {
+          for (const [i, b] of batch.entries()) b.resolve(outs[i]!);
+        },
+        () =>
+          // one by one, so one target's failure stays its own
+          Promise.all(batch.map((b) => this.one(b.input).then(b.resolve, b.reject))),
+      )
+      .finally(() => {
+        this.inFlight--;
+        if (this.pending.length > 0) this.schedule();
+      });
   }
 }
 
@@ -162,9 +180,14 @@ export class PublishBatches {
 				returning pj.id
 			)
 			select t.id, t.job_id, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
-        // in job order, so concurrent batches take the per-job event locks in the same order
+        // in job order (the event locks are taken in key order by one statement either way)
         const rows = [...res.rows].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
-        if (this.events) for (const r of rows) await recordTargetOutcome(this.events, tx, r.id, !!r.job_updated);
+        if (this.events)
+          await recordTargetOutcomes(
+            this.events,
+            tx,
+            rows.map((r) => ({ targetId: r.id, jobUpdated: !!r.job_updated })),
+          );
         return res;
       });
     const byId = new Map(res.rows.map((r) => [r.id, r]));

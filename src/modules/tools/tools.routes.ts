@@ -10,7 +10,7 @@ import { AppError } from '../../platform/errors.js';
 import { generateQrFromRequest } from './qrcode/qr-generator.js';
 import { parseQrRequest } from './qrcode/qr-options.js';
 import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
-import { authenticateToolRequest, type ToolPrincipal } from './tool-auth.js';
+import { authenticateToolRequest, LastUsedWriter, type ToolPrincipal } from './tool-auth.js';
 import { ToolAuthCache } from './tool-auth-cache.js';
 import { ToolLimiter } from './tool-limiter.service.js';
 import { TOOL_MAX_BODY_BYTES, type ToolName } from './tool-limits.js';
@@ -73,6 +73,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
   // store) or Redis (the CLI bumps it); PostgreSQL without Redis reads the key on every request
   const authStores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
   const authCache = new ToolAuthCache(authStores, () => deps.clock.now().getTime());
+  const lastUsed = new LastUsedWriter(db, now, (err) => app.log.warn({ err }, 'tool key last_used_at not written'));
   // Started on the first request that needs it, so processes that never render a QR code spawn no threads.
   let pool: QrWorkerPool | null = null;
   const qrPool = () => {
@@ -80,6 +81,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
     return pool;
   };
   app.addHook('onClose', async () => {
+    await lastUsed.close();
     await pool?.close();
   });
   for (const schema of TOOL_SHARED_SCHEMAS) app.addSchema(schema);
@@ -116,7 +118,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
       });
 
       const authenticate = (tool: ToolName) => async (request: FastifyRequest) => {
-        const principal = await authenticateToolRequest(db, authCache, request, tool, now());
+        const principal = await authenticateToolRequest(db, authCache, lastUsed, request, tool, now());
         request.toolPrincipal = principal;
         const declared = Number(request.headers['content-length']);
         if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {

@@ -24,7 +24,7 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
     timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS,
   });
   const service = new WebhooksService(deps, client);
-  deps.events.subscribe((tx, event) => service.fanOut(tx, event));
+  deps.events.subscribeMany((tx, events) => service.fanOutMany(tx, events));
   const deliverJob = defineJob<DeliverJobData>({
     name: WEBHOOK_DELIVER_JOB,
     queue: { retryLimit: 3, retryDelay: 5 },

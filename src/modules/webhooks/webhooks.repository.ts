@@ -59,6 +59,31 @@ export const webhooksRepository = {
       .execute();
   },
 
+  /** Enabled endpoints of these organizations with their event filters (empty: every event), in id order. */
+  async enabledEndpointsOf(
+    db: Executor,
+    organizationIds: string[],
+  ): Promise<Array<{ id: string; organization_id: string; event_types: string[] }>> {
+    if (organizationIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'organization_id', 'event_types'])
+      .where('organization_id', 'in', organizationIds)
+      .where('enabled', '=', true)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, organization_id: r.organization_id, event_types: (r.event_types ?? []) as string[] }));
+  },
+
+  /** Events written in one transaction share their creation time: fanned_out_at takes it, as fanOut does. */
+  async markFannedOut(db: Executor, eventIds: string[]): Promise<void> {
+    await db
+      .updateTable('events')
+      .set({ fanned_out_at: sql`created_at` } as never)
+      .where('id', 'in', eventIds)
+      .execute();
+  },
+
   async insertDelivery(db: Executor, row: Insertable<WebhookDeliveriesTable>) {
     await db.insertInto('webhook_deliveries').values(row).execute();
   },

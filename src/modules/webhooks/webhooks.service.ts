@@ -330,6 +330,24 @@ export class WebhooksService {
   }
 
   /** Outbox listener: inside the event's transaction, one delivery per subscribed enabled endpoint. */
+  /** The events of one outbox write: one endpoint query and one fan-out mark for all of them. */
+  async fanOutMany(tx: Executor, events: RecordedEvent[]) {
+    if (events.length === 1) return this.fanOut(tx, events[0]!);
+    if (events.length === 0) return;
+    const endpoints = await repo.enabledEndpointsOf(tx, [...new Set(events.map((e) => e.organizationId))]);
+    for (const event of events) {
+      for (const e of endpoints) {
+        if (e.organization_id !== event.organizationId) continue;
+        if (e.event_types.length > 0 && !e.event_types.includes(event.type)) continue;
+        await this.createDelivery(tx, event.organizationId, e.id, event.id, event.type);
+      }
+    }
+    await repo.markFannedOut(
+      tx,
+      events.map((e) => e.id),
+    );
+  }
+
   async fanOut(tx: Executor, event: RecordedEvent) {
     const endpoints = await repo.subscribers(tx, event.organizationId, event.type);
     for (const e of endpoints) await this.createDelivery(tx, event.organizationId, e.id, event.id, event.type);

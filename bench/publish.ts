@@ -20,12 +20,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { ensurePublishQueues, PUBLISH_QUEUE, QUEUE_DEFS } from '../src/modules/publishing/publish-queue.js';
-import { openPostgres, txSql } from '../src/platform/db/database.js';
+import { type Db, openPostgres, txSql } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
 import { newId } from '../src/platform/ids.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
@@ -204,6 +205,39 @@ async function histogram(port: number, name: string, labels: string): Promise<{ 
   return out;
 }
 
+/** A counter's value (all label sets) from a worker's metrics. */
+async function counterValue(port: number, name: string): Promise<number> {
+  try {
+    const text = await (
+      await fetch(`http://127.0.0.1:${port}/v1/internal/metrics`, { headers: { 'x-service-internal-token': INTERNAL_TOKEN } })
+    ).text();
+    let total = 0;
+    for (const line of text.split('\n')) {
+      const m = /^(\w+)(?:\{[^}]*\})? ([\d.eE+-]+)$/.exec(line);
+      if (m && m[1] === name) total += Number(m[2]);
+    }
+    return total;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by the PostgreSQL backends connected to this database (from /proc). */
+async function backendCpuSeconds(db: Db, database: string): Promise<number> {
+  const pids = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = ${database}`.execute(db);
+  const tick = 100; // USER_HZ
+  let total = 0;
+  for (const { pid } of pids.rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return total;
+}
+
 /* ---------------------------------------------------------------- one scenario */
 
 async function scenario(n: number, workers: number) {
@@ -352,6 +386,10 @@ async function scenario(n: number, workers: number) {
       });
     }
     const scheduledBy = Date.now();
+    const dbName = new URL(fresh.url).pathname.slice(1);
+    let workerCpu0 = 0;
+    for (const port of metricsPorts) workerCpu0 += await counterValue(port, 'process_cpu_seconds_total');
+    const pgCpu0 = await backendCpuSeconds(db, dbName);
     if (scheduledBy > due.getTime()) console.warn(`  (scheduling took until ${scheduledBy - due.getTime()} ms after the due time)`);
     const deadline = due.getTime() + 60_000 + n * 20;
     for (;;) {
@@ -385,6 +423,9 @@ async function scenario(n: number, workers: number) {
     if (problems.length > 0) console.log('  not published, e.g.:', JSON.stringify(problems));
     // every publish job beyond the first per target was a deferral (no policy slot free) or a retry
     const sent = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${PUBLISH_QUEUE}`.execute(db);
+    let workerCpu = -workerCpu0;
+    for (const port of metricsPorts) workerCpu += await counterValue(port, 'process_cpu_seconds_total');
+    const pgCpu = (await backendCpuSeconds(db, dbName)) - pgCpu0;
     // pg-boss: how long after the due time the worker fetched the jobs
     const fetched = await sql<{ p50: number; p99: number }>`
 			select percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.99) within group (order by ms) as p99
@@ -412,6 +453,8 @@ async function scenario(n: number, workers: number) {
       requeued: Number(sent.rows[0]?.n ?? 0) - n,
       fetchP50: Math.round(Number(fetched.rows[0]?.p50 ?? 0)),
       fetchP99: Math.round(Number(fetched.rows[0]?.p99 ?? 0)),
+      workerCpuMs: (workerCpu * 1000) / Math.max(1, receipts.length),
+      pgCpuMs: (pgCpu * 1000) / Math.max(1, receipts.length),
       jobMs: split.job.count ? (split.job.sum / split.job.count) * 1000 : null,
       callMs: split.call.count ? (split.call.sum / split.call.count) * 1000 : null,
       states: Object.fromEntries(states.map((s) => [s.state, Number(s.n)])),
@@ -438,6 +481,9 @@ async function main() {
       results.push(r);
       console.log(
         `N=${String(n).padStart(6)}  workers=${w}  received=${r.received}  dup=${r.duplicates}  throughput=${r.throughput.toFixed(0).padStart(5)} targets/s  lateness p50=${r.p50} ms p99=${r.p99} ms max=${r.max} ms  requeued=${r.requeued}  states=${JSON.stringify(r.states)}`,
+      );
+      console.log(
+        `          CPU per published target (load-independent cost): worker ${r.workerCpuMs.toFixed(2)} ms, PostgreSQL backends ${r.pgCpuMs.toFixed(2)} ms`,
       );
       if (r.jobMs !== null && r.callMs !== null)
         console.log(

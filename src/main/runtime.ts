@@ -19,6 +19,7 @@ import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
 import { identityRepository } from '../modules/identity/identity.repository.js';
 import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
 import { mediaJobDefinitions } from '../modules/media/media.module.js';
+import { providerWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js'; // provider webhooks
 import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
 import { bumpToolAuthVersion } from '../modules/tools/tool-auth-cache.js';
 import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
@@ -84,6 +85,7 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
     ...automationJobDefinitions(deps),
 
     // hardening: add its job definitions here
+    ...providerWebhooksModule(deps).jobDefinitions, // provider webhooks
   ];
 }
 
@@ -92,12 +94,13 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
  * transaction. `afterClientQuery` runs once a client's query is done (the CLI writes through here: caches
  * of what it may change are invalidated before it learns of its commit).
  */
-async function serveEmbeddedSocket(
+export async function serveEmbeddedSocket(
   pglite: PGlite,
   lock: PgliteLock,
   socketPath: string,
   logger: Logger,
-  afterClientQuery: () => Promise<void>,
+  maxConnections = 8,
+  afterClientQuery: () => Promise<void> = async () => {},
 ) {
   try {
     fs.rmSync(socketPath, { force: true });
@@ -124,7 +127,7 @@ async function serveEmbeddedSocket(
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections: 8 });
+  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections });
   await server.start();
   fs.chmodSync(socketPath, 0o600);
   logger.info({ socketPath }, 'embedded database served on a local socket (psql -h <data dir>)');
@@ -151,7 +154,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
 
   let socketServer: PGLiteSocketServer | null = null;
   if (database.pglite && database.lock)
-    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger, () =>
+    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger, 8, () =>
       bumpToolAuthVersion(counters.memory),
     );
 

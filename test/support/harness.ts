@@ -118,6 +118,8 @@ export interface HarnessOptions {
   /** share a database between two apps */
   database?: DatabaseHandle;
   clock?: TestClock;
+  /** the encryption key (default: random), for tests whose other processes read encrypted secrets */
+  encryptionKey?: Buffer;
 }
 
 export async function createTestContext(opts: HarnessOptions = {}): Promise<TestContext> {
@@ -155,7 +157,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
     database,
     counters,
     jobs,
-    encryptor: new Encryptor(randomBytes(32)),
+    encryptor: new Encryptor(opts.encryptionKey ?? randomBytes(32)),
     events: new EventOutbox(() => clock.now()),
     clock,
     version: '0.1.0-test',

@@ -56,7 +56,7 @@ describe('webhooks from publishing', () => {
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const jobId = created.body.publishJobId as string;
-    await waitForJob(h, org, jobId, ['published']);
+    await waitForJob(h, org, jobId, ['published'], 30_000);
     const deadline = Date.now() + 15_000;
     const mine = () =>
       received
@@ -100,7 +100,7 @@ describe('webhooks from publishing', () => {
       assert.equal(c.status, 201, JSON.stringify(c.body));
       return c.body.publishJobId as string;
     });
-    for (const jobId of jobIds) await waitForJob(h, burstOrg, jobId, ['published']);
+    for (const jobId of jobIds) await waitForJob(h, burstOrg, jobId, ['published'], 60_000);
     const verify = () =>
       received
         .filter((r) => r.headers['webhook-id'] && r.body.includes('"publishJobId"'))

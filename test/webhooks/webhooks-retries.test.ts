@@ -273,7 +273,11 @@ describe('webhook concurrency per endpoint', () => {
 
   before(async () => {
     ctx = await createTestContext({
-      env: { SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: '127.0.0.1/32', SERVICE_WEBHOOK_TIMEOUT_MS: '60000', SERVICE_WEBHOOK_WORKER_CONCURRENCY: '16' },
+      env: {
+        SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: '127.0.0.1/32',
+        SERVICE_WEBHOOK_TIMEOUT_MS: '60000',
+        SERVICE_WEBHOOK_WORKER_CONCURRENCY: '16',
+      },
     });
     await hooks.start();
     await ctx.startWorker();

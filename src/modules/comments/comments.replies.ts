@@ -312,6 +312,13 @@ export class CommentRepliesService {
     try {
       await provider.hideComment(ctx, { providerCommentId: row.provider_comment_id, providerPostId: row.provider_post_id, hidden });
     } catch (err) {
+      // the platform refusing this comment (X: not a reply in the channel's conversation, or a grant without
+      // tweet.moderate.write) is an answer about the request, not a platform outage
+      if (err instanceof ProviderError && err.category === 'platform_rejected')
+        throw new AppError('invalid_request', {
+          message: `${err.platform} refused to ${hidden ? 'hide' : 'unhide'} this comment: ${err.message}`,
+          details: { platform: err.platform, providerCategory: err.category, providerCode: err.providerCode },
+        });
       if (err instanceof ProviderError) throw commentProviderFailure(err, 'invalid_request');
       throw err;
     }

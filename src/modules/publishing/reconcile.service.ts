@@ -12,6 +12,7 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
 import { ensurePublishQueues, FIRST_COMMENT_QUEUE, PUBLISH_QUEUE, sendCommentJob, sendTargetJob } from './publish-queue.js';
+import { PENDING_STATES, TRANSITIONS } from './publish-states.js';
 import { publishingRepository } from './publishing.repository.js';
 
 const BATCH = 500;
@@ -54,14 +55,14 @@ export class ReconcileService {
       const flagged = await tx
         .updateTable('publish_targets')
         .set((eb) => ({
-          state: 'needs_attention',
+          state: TRANSITIONS.needs_attention.to,
           version: eb('version', '+', 1),
           last_error: error,
           lease_until: null,
           state_reason: 'worker lease expired while publishing',
           updated_at: now,
         }))
-        .where('state', '=', 'publishing')
+        .where('state', '=', TRANSITIONS.claim.to)
         .where('lease_until', '<', now)
         .returning(['id', 'job_id'])
         .execute();
@@ -75,7 +76,7 @@ export class ReconcileService {
     const orphans = await db
       .selectFrom('publish_targets as t')
       .select(['t.id', 't.organization_id', 't.state', 't.version', 't.platform', 't.channel_account_id'])
-      .where('t.state', 'in', ['scheduled', 'queued', 'processing'])
+      .where('t.state', 'in', [...PENDING_STATES, TRANSITIONS.processing.to])
       .where('t.next_attempt_at', '<=', dueBefore)
       .where(({ not, exists }) =>
         not(
@@ -89,7 +90,7 @@ export class ReconcileService {
       .execute();
     for (const o of orphans) {
       await db.transaction().execute(async (tx) => {
-        if (o.state === 'processing') {
+        if (o.state === TRANSITIONS.processing.to) {
           await sendTargetJob(
             this.deps.jobs,
             tx,

@@ -24,7 +24,7 @@ import {
   type PublishRequest,
   type PublishResult,
 } from '../provider.js';
-import { graphList } from './graph-comments.js';
+import { graphItems, graphList, sinceFilter } from './graph-comments.js';
 import { decodePollToken, encodePollToken, type GraphClient, type GraphParams } from './graph-http.js';
 
 type Stage =
@@ -209,24 +209,29 @@ export function instagramContent(deps: InstagramContentDeps) {
     },
 
     async listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }) {
-      // top-level comments from /{media-id}/comments, then each one's /{comment-id}/replies, up to limit
+      // top-level comments from /{media-id}/comments (page by page), then each one's /{comment-id}/replies, up to
+      // limit; since is checked per item (the edge has no since parameter), and an older comment's newer replies count
       const fields = 'id,text,username,timestamp,like_count,parent_id,from{id,username},hidden';
-      const since = input.since ? Date.parse(input.since) : null;
-      const keep = (c: Record<string, unknown>) => since === null || Date.parse(String(c.timestamp)) >= since;
-      const top = await graphList(graph, `${apiBase}/${input.providerPostId}/comments`, ctx, { fields }, input.limit);
+      const keep = sinceFilter(input.since, 'timestamp');
       const rows: Array<Record<string, unknown>> = [];
-      for (const c of top) {
-        if (rows.length >= input.limit) break;
-        if (keep(c)) rows.push(c);
+      const pageSize = keep ? 100 : input.limit;
+      for await (const c of graphItems(graph, `${apiBase}/${input.providerPostId}/comments`, ctx, { fields }, pageSize)) {
+        if (!keep || keep(c)) rows.push(c);
         if (rows.length >= input.limit) break;
         // a comment deleted (or not readable) between the two calls answers Graph error 100/33: skip its replies
-        const replies = await graphList(graph, `${apiBase}/${String(c.id)}/replies`, ctx, { fields }, input.limit - rows.length).catch(
-          (err: unknown) => {
-            if (err instanceof ProviderError && err.providerCode === '100/33') return [] as Array<Record<string, unknown>>;
-            throw err;
-          },
-        );
-        for (const r of replies) if (keep(r)) rows.push({ ...r, parent_id: r.parent_id ?? c.id });
+        const replies = await graphList(
+          graph,
+          `${apiBase}/${String(c.id)}/replies`,
+          ctx,
+          { fields },
+          input.limit - rows.length,
+          keep,
+        ).catch((err: unknown) => {
+          if (err instanceof ProviderError && err.providerCode === '100/33') return [] as Array<Record<string, unknown>>;
+          throw err;
+        });
+        for (const r of replies) rows.push({ ...r, parent_id: r.parent_id ?? c.id });
+        if (rows.length >= input.limit) break;
       }
       return rows.slice(0, input.limit).map(
         (c): ProviderComment => ({

@@ -15,7 +15,7 @@
  * FAILED_DOWNLOADING_VIDEO) -> user_content; a lost answer to threads_publish -> unknown_outcome.
  */
 
-import { graphList } from '../meta-shared/graph-comments.js';
+import { graphList, sinceFilter } from '../meta-shared/graph-comments.js';
 import { parseGraphError } from '../meta-shared/graph-errors.js';
 import { decodePollToken, encodePollToken, type GraphParams, graphClient, trimBase } from '../meta-shared/graph-http.js';
 import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
@@ -237,25 +237,24 @@ export function threadsClient(config: ProviderAppConfig) {
           reverse: 'false',
         },
         input.limit,
+        // the edge has no since parameter: older replies are skipped while paging, so they do not use up limit
+        sinceFilter(input.since, 'timestamp'),
       );
-      const since = input.since ? Date.parse(input.since) : null;
-      return data
-        .filter((r) => since === null || Date.parse(String(r.timestamp)) >= since)
-        .map((r): ProviderComment => {
-          const parent = (r.replied_to as { id?: string } | undefined)?.id ?? null;
-          return {
-            providerCommentId: String(r.id),
-            parentProviderCommentId: parent === input.providerPostId ? null : parent,
-            body: String(r.text ?? ''),
-            authorName: null,
-            authorHandle: typeof r.username === 'string' ? r.username : null,
-            authorId: r.is_reply_owned_by_me === true ? ctx.externalAccountId : null,
-            hidden: typeof r.hide_status === 'string' ? r.hide_status === 'HIDDEN' : undefined,
-            permalinkUrl: typeof r.permalink === 'string' ? r.permalink : null,
-            providerCreatedAt: typeof r.timestamp === 'string' ? new Date(r.timestamp).toISOString() : null,
-            metrics: {},
-          };
-        });
+      return data.map((r): ProviderComment => {
+        const parent = (r.replied_to as { id?: string } | undefined)?.id ?? null;
+        return {
+          providerCommentId: String(r.id),
+          parentProviderCommentId: parent === input.providerPostId ? null : parent,
+          body: String(r.text ?? ''),
+          authorName: null,
+          authorHandle: typeof r.username === 'string' ? r.username : null,
+          authorId: r.is_reply_owned_by_me === true ? ctx.externalAccountId : null,
+          hidden: typeof r.hide_status === 'string' ? r.hide_status === 'HIDDEN' : undefined,
+          permalinkUrl: typeof r.permalink === 'string' ? r.permalink : null,
+          providerCreatedAt: typeof r.timestamp === 'string' ? new Date(r.timestamp).toISOString() : null,
+          metrics: {},
+        };
+      });
     },
 
     async manageReply(ctx: ProviderCallContext, input: { providerCommentId: string; hidden: boolean }) {

@@ -11829,7 +11829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11838,7 +11838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11921,7 +11921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11930,7 +11930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12028,7 +12028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12037,7 +12037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12121,7 +12121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12130,7 +12130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12238,7 +12238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12247,7 +12247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12352,7 +12352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12361,7 +12361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12451,7 +12451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12460,7 +12460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12558,7 +12558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12567,7 +12567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12661,7 +12661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12670,7 +12670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     [name: string]: unknown;

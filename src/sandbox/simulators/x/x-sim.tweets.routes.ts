@@ -1,7 +1,9 @@
 /**
  * Post endpoints of the X simulator: POST /2/tweets (weighted 280-character limit, duplicate detection,
- * media and reply checks), GET /2/tweets/:id with fields and expansions, and recent search of a
- * conversation. Top-level posts go to ledger.posts, replies to ledger.comments.
+ * media and reply checks), GET /2/tweets/:id with fields and expansions, recent search of a
+ * conversation, and PUT /2/tweets/:id/hidden (hide replies: scope tweet.moderate.write, only replies in a
+ * conversation the user started; https://docs.x.com/x-api/posts/hide-replies/quickstart). Top-level posts
+ * go to ledger.posts, replies to ledger.comments.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twitter from 'twitter-text';
@@ -143,7 +145,8 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
         .filter((t) => t.conversationId === match[1] && Date.parse(t.createdAt) >= start)
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
       const offset = q.next_token ? Number(Buffer.from(q.next_token, 'base64url').toString()) || 0 : 0;
-      const page = all.slice(offset, offset + max);
+      const size = Math.min(max, state.searchPageLimit ?? max);
+      const page = all.slice(offset, offset + size);
       const fields = listParam(req, 'tweet.fields');
       const meta: Record<string, unknown> = { result_count: page.length };
       if (page.length)
@@ -151,7 +154,7 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
           newest_id: page[0]?.id,
           oldest_id: page.at(-1)?.id,
         });
-      if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
+      if (offset + size < all.length) meta.next_token = Buffer.from(String(offset + size)).toString('base64url');
       const body: Record<string, unknown> = { meta };
       if (page.length) {
         body.data = page.map((t) => tweetJson(t, fields));
@@ -159,6 +162,31 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
         if (includes) body.includes = includes;
       }
       return { status: 200, body };
+    }),
+  );
+
+  app.put(
+    '/2/tweets/:id/hidden',
+    simulate(ctx, 'hide_reply', (req) => {
+      // 50 requests per 15 minutes per user
+      const token = authorize(ctx, req, ['tweet.moderate.write', 'tweet.read', 'users.read'], 'hide_replies', 50);
+      const id = (req.params as { id: string }).id;
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      if (typeof body.hidden !== 'boolean') throw invalidRequest('$.hidden: is missing but it is required', 'hidden');
+      const tweet = state.tweets.get(id);
+      if (!tweet)
+        throw problem(404, `Could not find tweet with id: [${id}].`, 'https://api.x.com/2/problems/resource-not-found', undefined, {
+          resource_type: 'tweet',
+          parameter: 'id',
+          resource_id: id,
+          value: id,
+        });
+      const root = state.tweets.get(tweet.conversationId);
+      if (!tweet.inReplyToId || !root || root.authorId !== token.userId || tweet.authorId === token.userId)
+        throw problem(403, 'You can only hide or unhide replies to conversations you started.');
+      if (body.hidden) state.hiddenReplies.add(id);
+      else state.hiddenReplies.delete(id);
+      return { status: 200, body: { data: { hidden: body.hidden } } };
     }),
   );
 

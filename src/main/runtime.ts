@@ -99,8 +99,8 @@ export async function serveEmbeddedSocket(
   lock: PgliteLock,
   socketPath: string,
   logger: Logger,
-  afterClientQuery: () => Promise<void> = async () => undefined,
   maxConnections = 8,
+  afterClientQuery: () => Promise<void> = async () => {},
 ) {
   try {
     fs.rmSync(socketPath, { force: true });
@@ -154,7 +154,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
 
   let socketServer: PGLiteSocketServer | null = null;
   if (database.pglite && database.lock)
-    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger, () =>
+    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger, 8, () =>
       bumpToolAuthVersion(counters.memory),
     );
 

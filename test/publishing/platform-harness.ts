@@ -107,7 +107,8 @@ export async function startPlatformHarness(
     SERVICE_PUBLIC_BASE_URL: relay.origin,
     SERVICE_PUBLISH_RETRY_BASE_MS: '150',
     SERVICE_PUBLISH_RETRY_MAX_MS: '1000',
-    SERVICE_PROVIDER_TIMEOUT_MS: '5000',
+    // generous: the simulators fetch our content URLs, and tests share a loaded machine
+    SERVICE_PROVIDER_TIMEOUT_MS: '20000',
   };
   for (const p of ['facebook_page', 'instagram_business', 'instagram_standalone', 'threads'] as const)
     Object.assign(env, appEnv(p, META_SANDBOX_APP.clientId, META_SANDBOX_APP.clientSecret, { ...meta.baseUrls[p] }));

@@ -91,7 +91,7 @@ describe('webhook delivery survives a killed worker', () => {
       socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-crash-'));
       const socketPath = path.join(socketDir, '.s.PGSQL.5432');
       const { pglite, lock } = ctx.database;
-      socket = await serveEmbeddedSocket(pglite!, lock!, socketPath, pino({ level: 'silent' }), undefined, 32);
+      socket = await serveEmbeddedSocket(pglite!, lock!, socketPath, pino({ level: 'silent' }), 32);
       env.DATABASE_URL = embeddedSocketUrl(socketPath);
     }
   });

@@ -81,6 +81,7 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
             'Each delivery is recorded once (by body hash) and processed in the background: comments are synced, deauthorized channels need a reconnect, YouTube feed entries update their post target.',
           security: [],
           params: PlatformParams,
+          querystring: Type.Object({}, { additionalProperties: false }),
           response: {
             200: DeliveryAnswer,
             ...errorResponses('invalid_request', 'provider_webhook_signature_invalid', 'provider_webhook_not_found'),

@@ -75,7 +75,7 @@ export const PlatformParams = Type.Object(
     platform: Type.String({
       minLength: 1,
       maxLength: 40,
-      pattern: '^[a-z_]+$',
+      pattern: '^[A-Za-z0-9_]+$',
       description: 'facebook_page, instagram_business, instagram_standalone, threads, x or youtube',
     }),
   },

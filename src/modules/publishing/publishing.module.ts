@@ -61,7 +61,7 @@ export function publishingModule(deps: AppDeps): PublishingModule {
     pollMaxMs: env.SERVICE_PUBLISH_POLL_MAX_SECONDS * 1000,
   });
   const firstComment = new FirstCommentStep(deps, channels, env.SERVICE_PUBLISH_RETRY_BASE_MS);
-  const reconcile = new ReconcileService(deps, {
+  const reconcile = new ReconcileService(deps, channels, engine.outcomes, {
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
   });

@@ -1,5 +1,6 @@
 /** Cursor pagination over a Graph list edge (comments, replies, conversation), up to `limit` items. */
-import type { ProviderCallContext } from '../provider.js';
+import type { FindRecentPostInput, ProviderCallContext, RecentPostLookup } from '../provider.js';
+import { findInListing } from '../shared/recent-posts.js';
 import type { GraphClient, GraphParams } from './graph-http.js';
 
 interface GraphPage {
@@ -45,6 +46,33 @@ export async function graphList(
     if (out.length >= limit) break;
   }
   return out;
+}
+
+/**
+ * Crash reconciliation on a Graph list of the account's posts (newest first, cursor pagination):
+ * Pages `/{page-id}/posts`, Instagram `/{ig-user-id}/media`, Threads `/{threads-user-id}/threads`.
+ */
+export function graphFindRecentPost(
+  graph: GraphClient,
+  url: string,
+  ctx: ProviderCallContext,
+  fields: { text: string; createdAt: string; url: string },
+  input: FindRecentPostInput,
+): Promise<RecentPostLookup> {
+  return findInListing(input, async (after) => {
+    const res = await graph.get<GraphPage>(url, ctx, {
+      fields: `id,${fields.text},${fields.createdAt},${fields.url}`,
+      limit: 25,
+      after,
+    });
+    const posts = (res.data ?? []).map((p) => ({
+      id: String(p.id),
+      text: typeof p[fields.text] === 'string' ? (p[fields.text] as string) : '',
+      createdAt: Date.parse(String(p[fields.createdAt] ?? '').replace(/\+0000$/, 'Z')),
+      url: typeof p[fields.url] === 'string' ? new URL(p[fields.url] as string, 'https://www.facebook.com').toString() : null,
+    }));
+    return { posts, next: res.paging?.next ? res.paging.cursors?.after : undefined };
+  });
 }
 
 /** A filter keeping items whose `field` timestamp is at or after `since` (ISO); undefined without one. */

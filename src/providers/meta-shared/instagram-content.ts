@@ -15,6 +15,7 @@
  * IN_PROGRESS the adapter answers `processing` with a poll token holding the stage reached.
  */
 import {
+  type FindRecentPostInput,
   type Platform,
   type ProviderCallContext,
   type ProviderComment,
@@ -23,8 +24,9 @@ import {
   type PublishMediaItem,
   type PublishRequest,
   type PublishResult,
+  type RecentPostLookup,
 } from '../provider.js';
-import { graphItems, graphList, sinceFilter } from './graph-comments.js';
+import { graphFindRecentPost, graphItems, graphList, sinceFilter } from './graph-comments.js';
 import { decodePollToken, encodePollToken, type GraphClient, type GraphParams } from './graph-http.js';
 
 type Stage =
@@ -186,6 +188,18 @@ export function instagramContent(deps: InstagramContentDeps) {
 
     pollPublish(ctx: ProviderCallContext, pollToken: string): Promise<PublishResult> {
       return advance(ctx, decodePollToken<Stage>(platform, pollToken));
+    },
+
+    async findRecentPost(ctx: ProviderCallContext, input: FindRecentPostInput): Promise<RecentPostLookup> {
+      // stories carry no caption and are not on the media edge
+      if (input.settings.postType === 'story') return { status: 'unknown', reason: 'stories are not in the media listing' };
+      return graphFindRecentPost(
+        graph,
+        `${apiBase}/${ctx.externalAccountId}/media`,
+        ctx,
+        { text: 'caption', createdAt: 'timestamp', url: 'permalink' },
+        input,
+      );
     },
 
     async fetchPermalink(ctx: ProviderCallContext, mediaId: string): Promise<string | null> {

@@ -5,6 +5,7 @@
  *   https://developers.facebook.com/docs/threads/reference/publishing
  * - Media container status (status, error_message): https://developers.facebook.com/docs/threads/troubleshooting
  * - Replies (reply_to_id, /replies): https://developers.facebook.com/docs/threads/reply-management
+ *   (reply quota: GET /{threads-user-id}/threads_publishing_limit?fields=reply_quota_usage,reply_config)
  * - Insights: https://developers.facebook.com/docs/threads/insights
  * - Profiles and profile discovery: https://developers.facebook.com/docs/threads/threads-profiles
  * - Errors follow the Graph error body: https://developers.facebook.com/docs/graph-api/guides/error-handling
@@ -25,6 +26,7 @@ import {
   type ProviderCallContext,
   type ProviderComment,
   ProviderError,
+  type ProviderReplyBudget,
   type PublishMediaItem,
   type PublishRequest,
   type PublishResult,
@@ -121,6 +123,8 @@ export function threadsClient(config: ProviderAppConfig) {
   }
 
   return {
+    graph,
+    api,
     async me(accessToken: string): Promise<ProviderAccount[]> {
       const me = await graph.get<Record<string, unknown>>(
         `${api}/me`,
@@ -255,6 +259,20 @@ export function threadsClient(config: ProviderAppConfig) {
           metrics: {},
         };
       });
+    },
+
+    /** GET /{threads-user-id}/threads_publishing_limit: replies published in the last 24 h and the quota */
+    async replyQuota(ctx: ProviderCallContext): Promise<ProviderReplyBudget> {
+      const res = await graph.get<{
+        data?: Array<{ reply_quota_usage?: number; reply_config?: { quota_total?: number; quota_duration?: number } }>;
+      }>(`${api}/${ctx.externalAccountId}/threads_publishing_limit`, ctx, { fields: 'reply_quota_usage,reply_config' });
+      const row = res.data?.[0];
+      return {
+        name: 'threads_replies',
+        limit: row?.reply_config?.quota_total ?? 1000,
+        used: row?.reply_quota_usage ?? 0,
+        windowSeconds: row?.reply_config?.quota_duration ?? 86_400,
+      };
     },
 
     async manageReply(ctx: ProviderCallContext, input: { providerCommentId: string; hidden: boolean }) {

@@ -111,6 +111,7 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
           postId: tweet.id,
           text,
           mediaCount: mediaKeys.length,
+          altTexts: [...state.media.values()].filter((m) => mediaKeys.includes(m.mediaKey) && m.altText).map((m) => m.altText!),
           at: Date.now(),
         });
       return {
@@ -161,6 +162,37 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
         const includes = includesFor(req, page);
         if (includes) body.includes = includes;
       }
+      return { status: 200, body };
+    }),
+  );
+
+  // https://docs.x.com/x-api/posts/get-posts : a user's posts, newest first, pagination_token
+  app.get(
+    '/2/users/:id/tweets',
+    simulate(ctx, 'user_tweets', (req) => {
+      authorize(ctx, req, ['tweet.read', 'users.read'], 'user_tweets', 900);
+      const q = req.query as Record<string, string | undefined>;
+      const userId = (req.params as { id: string }).id;
+      if (!/^\d{1,19}$/.test(userId)) throw invalidRequest(`The \`id\` query parameter value [${userId}] is not valid`, 'id');
+      const max = Number(q.max_results ?? 10);
+      if (!Number.isInteger(max) || max < 5 || max > 100) {
+        throw invalidRequest('The `max_results` query parameter value is not between 5 and 100', 'max_results');
+      }
+      const exclude = (q.exclude ?? '').split(',').filter(Boolean);
+      const start = q.start_time ? Date.parse(q.start_time) : 0;
+      const end = q.end_time ? Date.parse(q.end_time) : Number.POSITIVE_INFINITY;
+      const all = [...state.tweets.values()]
+        .filter((t) => t.authorId === userId && !(exclude.includes('replies') && t.inReplyToId))
+        .filter((t) => Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) <= end)
+        .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+      const offset = q.pagination_token ? Number(Buffer.from(q.pagination_token, 'base64url').toString()) || 0 : 0;
+      const page = all.slice(offset, offset + max);
+      const meta: Record<string, unknown> = { result_count: page.length };
+      if (page.length) Object.assign(meta, { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id });
+      if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
+      if (offset > 0) meta.previous_token = Buffer.from(String(Math.max(0, offset - max))).toString('base64url');
+      const body: Record<string, unknown> = { meta };
+      if (page.length) body.data = page.map((t) => tweetJson(t, listParam(req, 'tweet.fields')));
       return { status: 200, body };
     }),
   );

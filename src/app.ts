@@ -36,6 +36,7 @@ import { registerMediaRoutes } from './modules/media/media.routes.js';
 import { registerMetricsRoutes } from './modules/operations/metrics.routes.js'; // metrics
 import { publishingModule } from './modules/publishing/publishing.module.js';
 import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
+import { PlanIssueSchema, PublishTargetErrorSchema } from './modules/publishing/publishing.schemas.js';
 import { registerToolRoutes } from './modules/tools/tools.routes.js';
 // webhooks: import its module here
 import { webhooksModule } from './modules/webhooks/webhooks.module.js';
@@ -104,6 +105,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   app.addSchema(ErrorResponse);
   app.addSchema(BrandProduct);
   app.addSchema(Brand);
+  // publishing: shared components referenced more than once in one body
+  app.addSchema(PlanIssueSchema);
+  app.addSchema(PublishTargetErrorSchema);
   await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
   installPublicAuth(app, deps);
 

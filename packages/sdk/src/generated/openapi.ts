@@ -1387,6 +1387,31 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AgentPublishPlan: {
+            brandId: string;
+            /** @default [] */
+            media: components["schemas"]["MediaInput"][];
+            /** @default [] */
+            mediaLibraryItemIds: string[];
+            productId?: string;
+            profileId?: string;
+            /** Format: date-time */
+            scheduleAt?: string;
+            /** @default [] */
+            targets: components["schemas"]["PublishTargetInput"][];
+            text: string;
+        };
+        AgentPublishRequest: {
+            /** @default true */
+            dryRun: boolean;
+            /** @default false */
+            enqueue: boolean;
+            idempotencyKey?: string;
+            plan: components["schemas"]["AgentPublishPlan"];
+            /** Format: date-time */
+            runAfter?: string;
+            title?: string;
+        };
         AnalyticsSnapshot: {
             /** @description asnap_<ULID> */
             analyticsSnapshotId: string;
@@ -1413,6 +1438,12 @@ export interface components {
                 metricNames: string[];
             };
         };
+        /** @description Analytics snapshots, newest first. */
+        AnalyticsSnapshotList: {
+            data: components["schemas"]["AnalyticsSnapshot"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         ApiKey: {
             apiKeyId: string;
             /** Format: date-time */
@@ -1424,6 +1455,61 @@ export interface components {
             prefix: string;
             revokedAt: string | null;
             scopes: string[];
+        };
+        ApiKeyCreated: {
+            apiKey: components["schemas"]["ApiKey"];
+            /** @description The key; shown only in this answer. */
+            secret: string;
+        };
+        ApiKeyCreateRequest: {
+            /**
+             * Format: date-time
+             * @description Optional expiry (in the future).
+             */
+            expiresAt?: string;
+            name: string;
+            scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+            nextCursor: string | null;
+        };
+        Asset: {
+            /** @description ast_<ULID> */
+            assetId: string;
+            brandId: string;
+            /** @description The client's id of the asset (unique per brand). */
+            clientAssetId: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastPublishBatchId: string | null;
+            media: {
+                [key: string]: unknown;
+            }[];
+            /** @description Media library items of the asset. */
+            mediaLibraryItemIds: string[];
+            organizationId: string;
+            productId: string;
+            productUrl: string | null;
+            /** @description The publish targets that used this asset. */
+            targets: {
+                channelAccountId: string;
+                platform: string;
+                postTargetId: string;
+                publishBatchId: string;
+                publishJobId: string;
+                scheduledAt: string | null;
+                state: string;
+            }[];
+            text: string;
+            title: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AssetList: {
+            data: components["schemas"]["Asset"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
         };
         AutomationRun: {
             automationRunId: string;
@@ -1452,6 +1538,38 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AutomationRunCreateRequest: {
+            automationSourceId: string;
+            /**
+             * @description default true: compute what would be created; persist only the run record
+             * @default true
+             */
+            dryRun: boolean;
+            /** @description default manual */
+            trigger?: "manual" | "schedule" | "api";
+        };
+        AutomationRunList: {
+            data: components["schemas"]["AutomationRun"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        AutomationRunRecordRequest: {
+            error?: {
+                class: string;
+                message: string;
+            };
+            output?: {
+                itemsCreated?: number;
+                itemsSeen?: number;
+                publishBatchIds?: string[];
+                publishJobIds?: string[];
+            };
+            status: "running" | "succeeded" | "failed" | "cancelled";
+        };
+        AutomationSchedulerEnqueueAnswer: {
+            automationRunIds: string[];
+            enqueued: number;
+        };
         AutomationSource: {
             automationSourceId: string;
             brandId: string;
@@ -1474,6 +1592,95 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AutomationSourceCreateRequest: {
+            brandId: string;
+            config: {
+                /** @description first run: none (default) or latest:N (N 1-50) */
+                backfill?: string;
+                /** @description http(s) URL of an RSS 2.0 or Atom feed */
+                feedUrl: string;
+                /** @description default 5 */
+                maxItemsPerRun?: number;
+                /** @description default draft */
+                mode?: "draft" | "schedule" | "publish";
+                profileId?: string;
+                targets?: {
+                    channelAccountId: string;
+                    platform: string;
+                }[];
+                /** @description placeholders {{title}}, {{link}}, {{summary}} */
+                textTemplate?: string;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "rss_feed";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        } | {
+            brandId: string;
+            config: {
+                batchPolicy?: {
+                    [key: string]: unknown;
+                };
+                itemsPerRun: number;
+                productIds?: string[];
+                profileId?: string;
+                /** @description placeholders {{title}}, {{link}}, {{summary}} */
+                textTemplate: string;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "product_rotation";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        } | {
+            brandId: string;
+            config?: {
+                [key: string]: unknown;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "external";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        };
+        AutomationSourceList: {
+            data: components["schemas"]["AutomationSource"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        AutomationSourceUpdateRequest: {
+            /** @description merged into the current config, then validated for the kind */
+            config?: {
+                [key: string]: unknown;
+            };
+            enabled?: boolean;
+            name?: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        };
         Brand: {
             brandId: string;
             /** Format: date-time */
@@ -1488,6 +1695,18 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        BrandCreateRequest: {
+            name: string;
+            /** @description Default: derived from the name. */
+            slug?: string;
+            /** @description IANA time zone; default UTC. */
+            timezone?: string;
+        };
+        BrandList: {
+            data: components["schemas"]["Brand"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         BrandProduct: {
             brandId: string;
             /** Format: date-time */
@@ -1499,6 +1718,40 @@ export interface components {
             storeProductId: string | null;
             /** Format: date-time */
             updatedAt: string;
+        };
+        BrandProductCreateRequest: {
+            name: string;
+            productUrl?: string | null;
+            slug?: string;
+            storeProductId?: string | null;
+        };
+        BrowserSessionExchangeRequest: {
+            authorizationCode: string;
+            nonce: string;
+        };
+        BrowserSessionExchangeResponse: {
+            /**
+             * Format: date-time
+             * @description Absolute expiry of the session (it also ends after the idle timeout).
+             */
+            expiresAt: string;
+            organizationId: string;
+            role: "member" | "admin" | "owner";
+            user: components["schemas"]["DashboardUser"];
+        };
+        BrowserSessionStartRequest: {
+            /** Format: email */
+            email: string;
+            password: string;
+            /** @description Where the dashboard goes after sign-in (a path or an approved origin URL). */
+            returnTo?: string;
+        };
+        BrowserSessionStartResponse: {
+            /** @description Single use, valid 60 s; send it only in the exchange body. */
+            authorizationCode: string;
+            /** Format: date-time */
+            expiresAt: string;
+            nonce: string;
         };
         ChannelAccount: {
             brandId: string | null;
@@ -1536,6 +1789,159 @@ export interface components {
             tokenExpiresAt: string | null;
             updatedAt: string;
         };
+        ChannelAccountDeleteRequest: {
+            organizationId: string;
+            reason?: string;
+        };
+        ChannelAccountList: {
+            data: components["schemas"]["ChannelAccount"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description Send at least one field besides organizationId (else 400). */
+        ChannelAccountPatchRequest: {
+            additionalSettings?: {
+                [key: string]: unknown;
+            };
+            brandId?: null | string;
+            displayName?: string;
+            handle?: null | string;
+            organizationId: string;
+            /**
+             * @description ChannelAccountState
+             * @enum {string}
+             */
+            state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
+            tokenExpiresAt?: null | string;
+        };
+        ChannelAccountUpsertRequest: {
+            /** @description sec_<id> (a stored secret of this organization) or env:NAME (SERVICE_CHANNEL_TOKEN_ENV_REFS); never the token itself */
+            accessTokenRef: string;
+            brandId?: null | string;
+            displayName: string;
+            externalAccountId: string;
+            handle?: null | string;
+            organizationId: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            platformAppId?: null | string;
+            refreshTokenRef?: null | string;
+            /** @description Default [] when the account is created; omitted on an update, the saved scopes stay. */
+            scopes?: string[];
+            /**
+             * @description ChannelAccountState
+             * @default connected
+             * @enum {string}
+             */
+            state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
+            tokenExpiresAt?: null | string;
+        };
+        ChannelChoiceList: {
+            data: {
+                avatarUrl: string | null;
+                displayName: string;
+                externalAccountId: string;
+                handle: string | null;
+            }[];
+        };
+        ChannelChoiceSelectRequest: {
+            externalAccountId: string;
+            organizationId: string;
+        };
+        ChannelConnectUrlRequest: {
+            brandId?: null | string;
+            organizationId?: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            redirectUri?: null | string;
+            returnUrl?: null | string;
+            scopes?: string[];
+        };
+        ChannelConnectUrlResponse: {
+            /** Format: uri */
+            authorizationUrl: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** Format: uri */
+            redirectUri: string;
+            scopes: string[];
+            state: string;
+        };
+        ChannelOAuthCallbackResult: {
+            channelAccountId?: string;
+            choices?: {
+                avatarUrl: string | null;
+                displayName: string;
+                externalAccountId: string;
+                handle: string | null;
+            }[];
+            error?: string;
+            message?: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            result: "connected" | "in_between_steps" | "error";
+        };
+        CommentReplyDraftRequest: {
+            brandId?: string;
+            brandName?: string;
+            commentText: string;
+            /** @default true */
+            dryRun: boolean;
+            maxCharacters?: number;
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            postText?: string;
+            productName?: string;
+            productUrl?: string;
+            /** @description store the draft on this comment (status drafted) */
+            socialCommentId?: string;
+            socialContext?: string;
+            tone?: "helpful" | "friendly" | "concise" | "premium" | "supportive";
+        };
+        CommentReplyDraftResponse: {
+            draft: {
+                constraints: {
+                    maxCharacters: number;
+                    platform: string;
+                    tone: string;
+                };
+                prompt: {
+                    system: string;
+                    user: string;
+                };
+                reply: string;
+            };
+            /** @enum {string} */
+            mode: "dry_run";
+            requiredEnv: string[];
+        } | {
+            draft: {
+                constraints: {
+                    maxCharacters: number;
+                    platform: string;
+                    tone: string;
+                };
+                prompt: {
+                    system: string;
+                    user: string;
+                };
+                reply: string;
+            };
+            /** @enum {string} */
+            mode: "drafted";
+            socialCommentId?: string;
+        };
         DashboardUser: {
             displayName: string | null;
             email: string;
@@ -1553,6 +1959,51 @@ export interface components {
             })[];
             message: string;
             requestId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Liveness: {
+            /** @enum {boolean} */
+            ok: true;
+            /** @enum {string} */
+            service: "service-api";
+            version: string;
+        };
+        /** @description What a real import would do; nothing was fetched or stored. */
+        MediaImportDryRun: {
+            brandId: string | null;
+            host: string;
+            maxBytes: number;
+            /** @enum {string} */
+            mode: "dry_run";
+            notes: string[];
+            url: string;
+            wouldImport: boolean;
+        };
+        MediaImportRequest: {
+            altText?: string | null;
+            brandId?: string | null;
+            /** @default true */
+            dryRun: boolean;
+            maxBytes?: number;
+            /** @description must be the principal organization when given */
+            organizationId?: string;
+            /** @description remote media address (http or https) */
+            url: string;
+        };
+        MediaInput: {
+            altText?: string;
+            bytes?: number;
+            durationSeconds?: number;
+            fileSizeBytes?: number;
+            kind: "image" | "video" | "gif";
+            mediaLibraryItemId?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            mimeType?: string;
+            thumbnailUrl?: string;
+            url: string;
         } & {
             [key: string]: unknown;
         };
@@ -1577,6 +2028,42 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        MediaLibraryItemList: {
+            data: components["schemas"]["MediaLibraryItem"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description multipart/form-data: `file` (the media, required, non-empty), `brandId` and `altText` (optional text fields) */
+        MediaUploadMultipart: {
+            altText?: string;
+            brandId?: string;
+            /**
+             * Format: binary
+             * @description the media bytes (non-empty)
+             */
+            file: string;
+        };
+        MediaUploadRequest: {
+            altText?: string | null;
+            brandId?: string | null;
+            /** @description raw base64 or a data URL; supported media: JPEG, PNG, GIF, WebP, AVIF, MP4 */
+            dataBase64: string;
+            fileName?: string;
+            /** @description must be the principal organization when given */
+            organizationId?: string;
+        };
+        MeResponse: {
+            organization: {
+                name: string;
+                organizationId: string;
+            };
+            role: "member" | "admin" | "owner";
+            user: components["schemas"]["DashboardUser"];
+        };
+        MigrateAnswer: {
+            /** @description Migrations run by this call (empty when the schema was current). */
+            applied: string[];
+        };
         OAuthApp: {
             clientId: string;
             clientSecretRef: string | null;
@@ -1590,6 +2077,59 @@ export interface components {
             scopes: string[];
             /** Format: date-time */
             updatedAt: string;
+        };
+        OAuthAppCreateRequest: {
+            /** @description Instead of a generated secret: the environment variable holding it, resolved at each token request. */
+            clientSecretRef?: string;
+            name: string;
+            redirectUris: string[];
+            scopes: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        OAuthAppList: {
+            data: components["schemas"]["OAuthApp"][];
+            nextCursor: string | null;
+        };
+        OAuthAppUpdateRequest: {
+            name?: string;
+            redirectUris?: string[];
+            /** @description Generate a new client secret (shown once); the old one stops working. */
+            rotateSecret?: boolean;
+            scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        OAuthAppWithSecret: {
+            clientSecret: string | null;
+            oauthApp: components["schemas"]["OAuthApp"];
+        };
+        /** @description RFC 8414 authorization server metadata. */
+        OAuthAuthorizationServerMetadata: {
+            issuer: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthAuthorizeApproval: {
+            /**
+             * @description false: answer the access_denied redirect.
+             * @default true
+             */
+            approve: boolean;
+            client_id?: string;
+            /** @description BASE64URL(SHA-256(code_verifier)). */
+            code_challenge?: string;
+            /** @description S256 (plain is refused). */
+            code_challenge_method?: string;
+            /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
+            prompt?: string;
+            /** @description Exactly one of the app’s registered redirect URIs. */
+            redirect_uri?: string;
+            /** @description code */
+            response_type?: string;
+            /** @description Space-separated scopes (default: every scope of the app). */
+            scope?: string;
+            /** @description Returned unchanged in the redirect. */
+            state?: string;
+        };
+        OAuthAuthorizeRedirect: {
+            redirectTo: string;
         };
         OAuthConsent: {
             client: {
@@ -1614,6 +2154,642 @@ export interface components {
             revokedAt: string | null;
             scopes: string[];
             userId: string;
+        };
+        OAuthGrantList: {
+            data: components["schemas"]["OAuthGrant"][];
+            nextCursor: string | null;
+        };
+        /** @description RFC 6749 section 5.1. */
+        OAuthTokenResponse: {
+            access_token: string;
+            expires_in: number;
+            refresh_token: string;
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        PlanIssue: {
+            channelAccountId: string | null;
+            code: string;
+            message: string;
+            path: string[];
+            severity: "blocking" | "warning";
+            targetIndex: number | null;
+        };
+        PlanPreview: {
+            /** @description Every issue: plan-level ones and those of each target. */
+            issues: components["schemas"]["PlanIssue"][];
+            /** @enum {string} */
+            mode: "preview";
+            targets: components["schemas"]["PlanPreviewTarget"][];
+            valid: boolean;
+        };
+        PlanPreviewTarget: {
+            channelAccountId: string;
+            channelState: string | null;
+            index: number;
+            issues: components["schemas"]["PlanIssue"][];
+            maxTextLength: number | null;
+            platform: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            text: string;
+            /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
+            textLength: number;
+        };
+        ProductLinkCommentPolicy: {
+            /**
+             * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
+             * @default true
+             */
+            appendTracking: boolean;
+            /** @default 300000 */
+            delayMs: number;
+            /** @default false */
+            enabled: boolean;
+            /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
+            template?: string;
+            /** @default service_publish */
+            utmCampaign: string;
+            /** @default organic_social */
+            utmMedium: string;
+        };
+        ProviderAnalyticsSyncRequest: {
+            brandId: string;
+            capturedAt?: string | null;
+            channelAccountId: string;
+            /**
+             * @description default true: read the metrics, store nothing
+             * @default true
+             */
+            dryRun: boolean;
+            organizationId: string;
+            /** @description platforms with analytics sync */
+            platform: "x" | "youtube" | "facebook_page" | "pinterest";
+            postTargetId?: string | null;
+            providerPostId: string;
+        };
+        /** @description dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot */
+        ProviderAnalyticsSyncResponse: {
+            mode: "dry_run" | "stored";
+            snapshot: components["schemas"]["AnalyticsSnapshot"];
+        };
+        ProviderCapabilitiesResponse: {
+            plugs: components["schemas"]["ProviderPlugDefinition"][];
+            providers: components["schemas"]["ProviderCapability"][];
+            tools: components["schemas"]["ProviderToolDefinition"][];
+        };
+        ProviderCapability: {
+            displayName: string;
+            maxTextLength?: number;
+            mediaRule: components["schemas"]["ProviderMediaRule"];
+            /** @enum {string} */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            plugNames: ("firstComment" | "reply")[];
+            /** @enum {string} */
+            rateLimitPolicy: "low_concurrency" | "standard" | "strict";
+            requiredScopes: string[];
+            settingRules?: components["schemas"]["ProviderSettingRule"][];
+            settingsFields: string[];
+            supportsAnalytics: boolean;
+            supportsComments: boolean;
+            supportsDelete: boolean;
+            supportsScheduling: boolean;
+            supportsUpdate: boolean;
+            toolNames: ("mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch")[];
+        };
+        ProviderMediaRule: {
+            allowedKinds: ("image" | "video" | "gif")[];
+            dynamicMaxVideoDurationSetting?: string;
+            maxGifBytes?: number;
+            maxImageBytes?: number;
+            maxItems: number;
+            maxVideoBytes?: number;
+            maxVideoDurationSeconds?: number;
+            minItems: number;
+            minVideoDurationSeconds?: number;
+            notes: string[];
+            requiresVideoThumbnail?: boolean;
+        };
+        ProviderPlugDefinition: {
+            description: string;
+            label: string;
+            /** @enum {string} */
+            name: "firstComment" | "reply";
+            /** @enum {string} */
+            phase: "post_publish" | "threading";
+            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
+            settingRules: components["schemas"]["ProviderSettingRule"][];
+        };
+        ProviderSettingRule: {
+            allowedValues?: string[];
+            field: string;
+            label: string;
+            required: boolean;
+            /** @enum {string} */
+            valueType: "string" | "boolean" | "number";
+        };
+        ProviderToolDefinition: {
+            /** @enum {string} */
+            category: "account_lookup" | "composer_lookup" | "publishing_option";
+            description: string;
+            inputFields: components["schemas"]["ProviderSettingRule"][];
+            label: string;
+            /** @enum {string} */
+            name: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
+            /** @enum {string} */
+            outputKind: "account_reference" | "profile" | "category" | "board" | "privacy_option" | "community";
+            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
+        };
+        ProviderToolRequest: {
+            channelAccountId: string;
+            /** @default {} */
+            input: {
+                [key: string]: unknown;
+            };
+        };
+        ProviderToolResponse: {
+            results: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            tool: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
+        };
+        PublicPublishPlanInput: {
+            brandId: string;
+            media: components["schemas"]["MediaInput"][];
+            productId?: string;
+            targets: components["schemas"]["PublishTargetInput"][];
+            text: string;
+        };
+        PublishBatchAssignment: {
+            channelAccountId: string;
+            clientAssetId: string;
+            firstComment: {
+                content: string;
+                delayMs: number;
+            } | null;
+            itemIndex: number;
+            jitterSeconds: number;
+            manual: boolean;
+            platform: string;
+            productId: string;
+            /** Format: date-time */
+            scheduledAt: string;
+            slotAt: string | null;
+            slotId: string | null;
+            targetIndex: number;
+        };
+        PublishBatchCommitRequest: {
+            brandId: string;
+            /** @default true */
+            dryRun: boolean;
+            existingAssignments?: {
+                channelAccountId: string;
+                clientAssetId?: string;
+                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                productId?: string;
+                /** Format: date-time */
+                scheduledAt: string;
+            }[];
+            /** @default 120 */
+            freezeHorizonMinutes: number;
+            /**
+             * Format: date-time
+             * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
+             */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            idempotencyKey?: string;
+            items: components["schemas"]["PublishBatchItem"][];
+            policy?: components["schemas"]["PublishBatchPolicy"];
+            productLinkComment?: components["schemas"]["ProductLinkCommentPolicy"];
+            /** @default agent_batch */
+            source: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description dryRun (the default): the preview the commit would persist. */
+        PublishBatchDryRun: {
+            /** @enum {string} */
+            mode: "dry_run";
+            preview: components["schemas"]["PublishBatchPreview"];
+        };
+        PublishBatchItem: {
+            /** @description Your id of the asset; one asset record per clientAssetId. */
+            clientAssetId: string;
+            /**
+             * Format: date-time
+             * @description Placed at exactly this time (still checked for conflicts, with a warning).
+             */
+            manualScheduleAt?: string;
+            /** @default [] */
+            media: components["schemas"]["MediaInput"][];
+            /** @default [] */
+            mediaLibraryItemIds: string[];
+            /** @description Higher is placed first (default 0). */
+            priority?: number;
+            productId: string;
+            /** @description Default: the product's productUrl. */
+            productUrl?: string;
+            targets: components["schemas"]["PublishBatchTarget"][];
+            text: string;
+            /** @description Default: the product's name. */
+            title?: string;
+        };
+        PublishBatchList: {
+            data: components["schemas"]["PublishBatchStatus"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
+        PublishBatchPolicy: {
+            /** @default 14 */
+            horizonDays: number;
+            id?: string;
+            slots: components["schemas"]["PublishBatchScheduleSlot"][];
+        };
+        PublishBatchPreview: {
+            assignmentCount: number;
+            assignments: components["schemas"]["PublishBatchAssignment"][];
+            batchPreviewId: string;
+            brandId: string;
+            /** Format: date-time */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            /** @enum {string} */
+            mode: "preview";
+            organizationId: string;
+            /** @description The policy used, with its defaults and source (request or profile). */
+            policy?: {
+                [key: string]: unknown;
+            };
+            scheduledItemCount: number;
+            unscheduledItemCount: number;
+            warnings: components["schemas"]["PublishBatchWarning"][];
+        };
+        PublishBatchPreviewRequest: {
+            brandId: string;
+            existingAssignments?: {
+                channelAccountId: string;
+                clientAssetId?: string;
+                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                productId?: string;
+                /** Format: date-time */
+                scheduledAt: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
+             */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            items: components["schemas"]["PublishBatchItem"][];
+            policy?: components["schemas"]["PublishBatchPolicy"];
+            productLinkComment?: components["schemas"]["ProductLinkCommentPolicy"];
+        };
+        PublishBatchScheduleSlot: {
+            channelAccountId?: string;
+            id: string;
+            /** @default 600 */
+            jitterSecondsMax: number;
+            /** @default -600 */
+            jitterSecondsMin: number;
+            label?: string;
+            /** @description 24-hour HH:MM */
+            localTime: string;
+            /** @default 120 */
+            minGapMinutes: number;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @default 240 */
+            productCooldownMinutes: number;
+            /** @default UTC */
+            timezone: string;
+            weekdays?: number[];
+        };
+        PublishBatchStatus: {
+            brandId: string;
+            /** Format: date-time */
+            createdAt?: string;
+            failedTargetCount?: number;
+            freezeHorizonMinutes?: number;
+            idempotencyKey?: string | null;
+            itemCount: number;
+            items: components["schemas"]["PublishBatchStatusItem"][];
+            organizationId: string;
+            /** @description Summary of the preview the batch was committed from (counts and warnings). */
+            preview?: {
+                [key: string]: unknown;
+            };
+            publishBatchId: string;
+            publishedTargetCount?: number;
+            queuedTargetCount?: number;
+            schedulePolicy?: {
+                [key: string]: unknown;
+            };
+            source?: string;
+            status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
+            targetCount: number;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        PublishBatchStatusItem: {
+            assetId: string;
+            clientAssetId: string;
+            position: number;
+            productId: string;
+            publishBatchItemId: string;
+            publishJobId: string | null;
+            targets: components["schemas"]["PublishBatchStatusTarget"][];
+        };
+        PublishBatchStatusTarget: {
+            channelAccountId: string;
+            firstCommentState: string | null;
+            jitterSeconds: number | null;
+            platform: string;
+            postTargetId: string | null;
+            providerPostId: string | null;
+            publishBatchTargetId: string;
+            scheduledAt: string | null;
+            slotId: string | null;
+            /** @description The publish target's state, or unscheduled. */
+            state: string;
+        };
+        PublishBatchTarget: {
+            channelAccountId: string;
+            /** @description The target's own first comment; wins over productLinkComment. */
+            firstComment?: {
+                content: string;
+                delayMs?: number;
+            };
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @description Accepted for compatibility; the platform decides the provider. */
+            providerType?: string;
+            /** @description Platform settings (capabilities settingRules). */
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        PublishBatchWarning: {
+            channelAccountId: string | null;
+            clientAssetId: string | null;
+            issues?: {
+                [key: string]: unknown;
+            }[];
+            itemIndex: number | null;
+            message: string;
+            /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
+            rule: string;
+            targetIndex: number | null;
+            /** @description The target was left unscheduled by this rule. */
+            unscheduled: boolean;
+        };
+        PublishingProfile: {
+            brandId: string;
+            brandName: string | null;
+            brandSlug: string | null;
+            channels: components["schemas"]["PublishingProfileChannel"][];
+            commentSettings: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            description: string | null;
+            isDefault: boolean;
+            name: string;
+            organizationId: string;
+            profileId: string;
+            scheduleSettings: {
+                [key: string]: unknown;
+            };
+            slug: string;
+            updatedAt: string;
+        };
+        PublishingProfileChannel: {
+            brandId: string;
+            channelAccountId: string;
+            channelDisplayName: string;
+            channelHandle: string | null;
+            channelState: string;
+            createdAt: string;
+            enabled: boolean;
+            organizationId: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            position: number;
+            profileChannelId: string;
+            profileId: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            updatedAt: string;
+        };
+        PublishingProfileChannelInput: {
+            channelAccountId: string;
+            enabled?: boolean;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            position?: number;
+            /** @default {} */
+            settings: {
+                [key: string]: unknown;
+            };
+        };
+        PublishingProfileList: {
+            data: components["schemas"]["PublishingProfile"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        PublishingProfileSaveRequest: {
+            brandId: string;
+            /**
+             * @description Replaces the channels of the profile.
+             * @default []
+             */
+            channels: components["schemas"]["PublishingProfileChannelInput"][];
+            /** @default {} */
+            commentSettings: {
+                [key: string]: unknown;
+            };
+            description?: null | string;
+            /** @default false */
+            isDefault: boolean;
+            name: string;
+            organizationId: string;
+            profileId?: string;
+            /**
+             * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
+             * @default {}
+             */
+            scheduleSettings: {
+                [key: string]: unknown;
+            };
+            slug?: string;
+        };
+        PublishJob: {
+            brandId: string;
+            cancelReason: string | null;
+            createdAt: string;
+            idempotencyKey: string | null;
+            media: {
+                [key: string]: unknown;
+            }[];
+            organizationId: string;
+            productId: string | null;
+            profileId: string | null;
+            publishJobId: string;
+            runAfter: string | null;
+            scheduledAt: string | null;
+            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            targetCount: number;
+            targets: components["schemas"]["PublishTarget"][];
+            text: string;
+            title: string | null;
+            updatedAt: string;
+        };
+        PublishJobCancelRequest: {
+            reason?: string;
+        } | null;
+        PublishJobDryRun: {
+            /** @enum {string} */
+            mode: "dry_run";
+            preview: components["schemas"]["PlanPreview"];
+            summary: {
+                firstAttemptAt: string | null;
+                initialState: string;
+                jobCount: number;
+                scheduledAt: string | null;
+                targetCount: number;
+                targets: {
+                    channelAccountId: string;
+                    platform: string;
+                    state: string;
+                }[];
+            };
+        };
+        PublishJobEnqueueRequest: Record<string, never> | null;
+        PublishJobList: {
+            data: components["schemas"]["PublishJob"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        PublishJobScheduleRequest: {
+            /**
+             * Format: date-time
+             * @description Must be in the future.
+             */
+            scheduleAt: string;
+        };
+        PublishQueueReconcileAnswer: {
+            commentsFlaggedCount: number;
+            commentsRequeuedCount: number;
+            flaggedCount: number;
+            pollsRequeuedCount: number;
+            requeuedCount: number;
+        };
+        PublishSlot: {
+            candidates?: {
+                [key: string]: unknown;
+            }[];
+            checkedSlotCount: number;
+            conflicts?: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            mode: "preview";
+            organizationId: string;
+            policy: {
+                [key: string]: unknown;
+            };
+            recommendation: ({
+                /** Format: date-time */
+                scheduleAt: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        };
+        PublishTarget: {
+            attempts: number;
+            channelAccountId: string;
+            createdAt: string;
+            firstComment: {
+                content: string;
+                delayMs: number;
+                error: components["schemas"]["PublishTargetError"] | null;
+                providerCommentId: string | null;
+                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
+                state: string;
+            } | null;
+            lastError: components["schemas"]["PublishTargetError"] | null;
+            nextAttemptAt: string | null;
+            platform: string;
+            postTargetId: string;
+            providerPostId: string | null;
+            providerUrl: string | null;
+            publishedAt: string | null;
+            publishJobId: string;
+            scheduledAt: string | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            stateReason: string | null;
+            text: string;
+            updatedAt: string;
+        };
+        PublishTargetError: {
+            at: string;
+            category: string;
+            code: string;
+            message: string;
+            providerResponse: unknown;
+        };
+        PublishTargetInput: {
+            channelAccountId: string;
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
+            settings?: {
+                [key: string]: unknown;
+            };
+            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
+            text?: string;
+        };
+        /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
+        Readiness: {
+            components: {
+                database: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                redis: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                worker: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            ok: boolean;
+            /** @enum {string} */
+            service: "service-api";
+            version: string;
         };
         SocialComment: {
             authorHandle: string | null;
@@ -1659,6 +2835,73 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        SocialCommentHideRequest: {
+            /** @description true hides the comment on the platform, false shows it again */
+            hidden: boolean;
+        };
+        SocialCommentList: {
+            data: components["schemas"]["SocialComment"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        SocialCommentProfileSyncRequest: {
+            brandId: string;
+            /** @default 50 */
+            commentsPerPost: number;
+            /** @default true */
+            dryRun: boolean;
+            organizationId: string;
+            profileId?: string;
+            /** @default 8 */
+            targetLimit: number;
+        };
+        SocialCommentProfileSyncResponse: {
+            created: number;
+            fetched: number;
+            mode: "dry_run" | "synced";
+            targets: {
+                channelAccountId: string;
+                created: number;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                fetched: number;
+                ok: boolean;
+                platform: string;
+                postTargetId: string;
+                providerPostId: string;
+                updated: number;
+            }[];
+            updated: number;
+        };
+        SocialCommentReplyRequest: {
+            body: string;
+            brandId: string;
+            /** @default true */
+            dryRun: boolean;
+            organizationId: string;
+        };
+        SocialCommentReplyResponse: {
+            budget: {
+                limit: number;
+                name: string;
+                remaining: number | null;
+                window: string;
+            } | null;
+            comment: components["schemas"]["SocialComment"];
+            mode: "dry_run" | "replied" | "needs_reconciliation" | "failed";
+            reply: {
+                body: string;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                providerCommentId: string | null;
+                replyId: string | null;
+                state: "would_post" | "posted" | "failed" | "needs_reconciliation";
+            };
+        };
         SocialCommentSyncItem: {
             authorHandle: string | null;
             authorName: string | null;
@@ -1670,6 +2913,37 @@ export interface components {
             providerCreatedAt: string | null;
             socialCommentId: string | null;
         };
+        SocialCommentSyncRequest: {
+            brandId: string;
+            channelAccountId: string;
+            /** @default true */
+            dryRun: boolean;
+            /** @default 50 */
+            limit: number;
+            organizationId: string;
+            platform: "facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x";
+            postTargetId?: string | null;
+            providerPostId: string;
+            /** Format: date-time */
+            since?: string;
+        };
+        SocialCommentSyncResponse: {
+            comments: components["schemas"]["SocialCommentSyncItem"][];
+            created: number;
+            fetched: number;
+            mode: "dry_run" | "synced";
+            updated: number;
+        };
+        StorageReadiness: {
+            mediaStorage: {
+                configured: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            ok: boolean;
+            /** @enum {string} */
+            service: "service-api";
+        };
         ToolError: {
             error: {
                 code: string;
@@ -1679,6 +2953,33 @@ export interface components {
             object: "tool_api.error";
             quota?: components["schemas"]["ToolQuota"];
             rateLimit?: components["schemas"]["ToolRateLimit"];
+        };
+        ToolQrGenerateRequest: {
+            /** @default M */
+            errorCorrectionLevel: "L" | "M" | "Q" | "H";
+            /** @default png */
+            format: "png" | "svg";
+            /**
+             * @description Quiet zone in modules.
+             * @default 4
+             */
+            margin: number;
+            /**
+             * @description Image width and height in pixels: 64-2048 for PNG, 64-4096 for SVG.
+             * @default 256
+             */
+            size: number;
+            /** @description Text or link to encode: 1 byte up to the capacity of the error correction level. */
+            text: string;
+        };
+        ToolQrGenerateResponse: {
+            format: "png" | "svg";
+            qrcode: {
+                /** @description data:image/png;base64,… or data:image/svg+xml;base64,… */
+                dataUrl: string;
+            };
+            quota: components["schemas"]["ToolQuota"];
+            rateLimit: components["schemas"]["ToolRateLimit"];
         };
         /** @description Daily quota of this API key and tool. */
         ToolQuota: {
@@ -1701,6 +3002,60 @@ export interface components {
              * @description Start of the next UTC minute.
              */
             resetAt: string;
+        };
+        ToolUtmBuildRequest: {
+            /** @description utm_campaign. Trimmed; 1-250 characters. */
+            campaign: string;
+            /** @description utm_content. Trimmed; 1-250 characters. */
+            content?: string;
+            /** @description Emitted as utm_id. Trimmed; 1-250 characters. */
+            id?: string;
+            /** @description utm_medium. Trimmed; 1-250 characters. */
+            medium: string;
+            /** @description utm_source. Trimmed; 1-250 characters. */
+            source: string;
+            /** @description Emitted as utm_source_platform. Trimmed; 1-250 characters. */
+            sourcePlatform?: string;
+            /** @description utm_term. Trimmed; 1-250 characters. */
+            term?: string;
+            /** @description Landing page URLs (http/https). At most 100 (Pro) or 500 (Max) entries. */
+            urls: string[];
+        };
+        ToolUtmBuildResponse: {
+            invalid: {
+                index: number;
+                reason: "not_a_string" | "empty" | "too_long" | "relative_url" | "unsupported_scheme" | "missing_host" | "malformed";
+                /** @description The entry as sent. */
+                url: unknown;
+            }[];
+            links: {
+                index: number;
+                link: string;
+                url: string;
+            }[];
+            quota: components["schemas"]["ToolQuota"];
+            rateLimit: components["schemas"]["ToolRateLimit"];
+        };
+        UrlReconciliationAnswer: {
+            checkedCount: number;
+            mode: "dry_run" | "reconciled";
+            targets: {
+                channelAccountId: string;
+                error: string | null;
+                platform: string;
+                postTargetId: string;
+                providerPostId: string;
+                providerUrl: string | null;
+                publishJobId: string;
+                result: "would_fetch" | "updated" | "not_available" | "failed";
+            }[];
+            updatedCount: number;
+        };
+        UrlReconciliationRequest: {
+            /** @default true */
+            dryRun: boolean;
+            postTargetIds?: string[];
+            publishJobId?: string;
         };
         WebhookAttempt: {
             attempt: number;
@@ -1730,6 +3085,11 @@ export interface components {
             updatedAt: string;
             webhookEndpointId: string;
         };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         WebhookEndpoint: {
             /** Format: date-time */
             createdAt: string;
@@ -1746,11 +3106,100 @@ export interface components {
             url: string;
             webhookEndpointId: string;
         };
+        WebhookEndpointCreated: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            disabledReason: string | null;
+            enabled: boolean;
+            eventTypes: string[];
+            metadata: {
+                [key: string]: string;
+            };
+            organizationId: string;
+            /** @description whsec_<base64> signing secret; shown only here and on rotation. */
+            secret: string;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
+            webhookEndpointId: string;
+        };
+        WebhookEndpointCreateRequest: {
+            description?: string | null;
+            /** @default true */
+            enabled: boolean;
+            /** @description Event types this endpoint receives; empty = all. */
+            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
+            /** @description Free key/value strings for the integrator. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
+            url: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        WebhookEndpointSecret: {
+            /** @description the new whsec_ secret; the previous one keeps signing for 24 h */
+            secret: string;
+        };
+        WebhookEndpointUpdateRequest: {
+            description?: string | null;
+            /** @description true re-enables an endpoint the service disabled; deliveries resume */
+            enabled?: boolean;
+            /** @description Event types this endpoint receives; empty = all. */
+            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
+            /** @description Free key/value strings for the integrator. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
+            url?: string;
+        };
+        WebhookRecoverAnswer: {
+            /** @description deliveries queued again */
+            recovered: number;
+        };
+        WebhookRecoverRequest: {
+            /**
+             * Format: date-time
+             * @description resend failed deliveries created at or after this time (at most 14 days back)
+             */
+            since: string;
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description `true` when this answer replays an earlier request with the same idempotency key. */
+        IdempotentReplayed: "true";
+        /** @description Requests allowed per window for this credential. */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the current window resets. */
+        RateLimitReset: number;
+        /** @description Identifier of this request (also `requestId` in error bodies); quote it in support requests. */
+        RequestId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description Daily quota of this tool API key and tool. */
+        XQuotaLimit: number;
+        /** @description Requests left in the daily quota. */
+        XQuotaRemaining: number;
+        /** @description Reset time of the daily quota, as Unix epoch seconds. */
+        XQuotaReset: number;
+        /** @description Same as RateLimit-Limit (legacy name). */
+        XRateLimitLimit: number;
+        /** @description Same as RateLimit-Remaining (legacy name). */
+        XRateLimitRemaining: number;
+        /** @description Reset time of the current window, as Unix epoch seconds. */
+        XRateLimitReset: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1767,19 +3216,17 @@ export interface operations {
             /** @description RFC 8414 authorization server metadata. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        issuer: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1789,6 +3236,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1798,6 +3246,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1818,47 +3267,37 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default M */
-                    errorCorrectionLevel?: "L" | "M" | "Q" | "H";
-                    /** @default png */
-                    format?: "png" | "svg";
-                    /**
-                     * @description Quiet zone in modules.
-                     * @default 4
-                     */
-                    margin?: number;
-                    /**
-                     * @description Image width and height in pixels: 64-2048 for PNG, 64-4096 for SVG.
-                     * @default 256
-                     */
-                    size?: number;
-                    /** @description Text or link to encode: 1 byte up to the capacity of the error correction level. */
-                    text: string;
-                };
+                "application/json": components["schemas"]["ToolQrGenerateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        format: "png" | "svg";
-                        qrcode: {
-                            /** @description data:image/png;base64,… or data:image/svg+xml;base64,… */
-                            dataUrl: string;
-                        };
-                        quota: components["schemas"]["ToolQuota"];
-                        rateLimit: components["schemas"]["ToolRateLimit"];
-                    };
+                    "application/json": components["schemas"]["ToolQrGenerateResponse"];
                 };
             };
             /** @description invalid_request */
             400: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1868,6 +3307,13 @@ export interface operations {
             /** @description authentication_required, invalid_api_key */
             401: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1877,6 +3323,13 @@ export interface operations {
             /** @description membership_required, insufficient_scope */
             403: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1886,6 +3339,13 @@ export interface operations {
             /** @description idempotency_conflict, idempotency_in_progress */
             409: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1895,6 +3355,13 @@ export interface operations {
             /** @description payload_too_large */
             413: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1904,6 +3371,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1913,6 +3387,14 @@ export interface operations {
             /** @description quota_exceeded, rate_limited, concurrency_limited (Retry-After) */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1922,6 +3404,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1942,53 +3431,37 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description utm_campaign. Trimmed; 1-250 characters. */
-                    campaign: string;
-                    /** @description utm_content. Trimmed; 1-250 characters. */
-                    content?: string;
-                    /** @description Emitted as utm_id. Trimmed; 1-250 characters. */
-                    id?: string;
-                    /** @description utm_medium. Trimmed; 1-250 characters. */
-                    medium: string;
-                    /** @description utm_source. Trimmed; 1-250 characters. */
-                    source: string;
-                    /** @description Emitted as utm_source_platform. Trimmed; 1-250 characters. */
-                    sourcePlatform?: string;
-                    /** @description utm_term. Trimmed; 1-250 characters. */
-                    term?: string;
-                    /** @description Landing page URLs (http/https). At most 100 (Pro) or 500 (Max) entries. */
-                    urls: string[];
-                };
+                "application/json": components["schemas"]["ToolUtmBuildRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invalid: {
-                            index: number;
-                            reason: "not_a_string" | "empty" | "too_long" | "relative_url" | "unsupported_scheme" | "missing_host" | "malformed";
-                            /** @description The entry as sent. */
-                            url: unknown;
-                        }[];
-                        links: {
-                            index: number;
-                            link: string;
-                            url: string;
-                        }[];
-                        quota: components["schemas"]["ToolQuota"];
-                        rateLimit: components["schemas"]["ToolRateLimit"];
-                    };
+                    "application/json": components["schemas"]["ToolUtmBuildResponse"];
                 };
             };
             /** @description invalid_request */
             400: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1998,6 +3471,13 @@ export interface operations {
             /** @description authentication_required, invalid_api_key */
             401: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2007,6 +3487,13 @@ export interface operations {
             /** @description membership_required, insufficient_scope */
             403: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2016,6 +3503,13 @@ export interface operations {
             /** @description idempotency_conflict, idempotency_in_progress */
             409: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2025,6 +3519,13 @@ export interface operations {
             /** @description payload_too_large */
             413: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2034,6 +3535,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2043,6 +3551,14 @@ export interface operations {
             /** @description quota_exceeded, rate_limited, concurrency_limited (Retry-After) */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2052,6 +3568,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2069,248 +3592,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default false */
-                    enqueue?: boolean;
-                    idempotencyKey?: string;
-                    plan: {
-                        brandId: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        productId?: string;
-                        profileId?: string;
-                        /** Format: date-time */
-                        scheduleAt?: string;
-                        /** @default [] */
-                        targets?: {
-                            channelAccountId: string;
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                            text?: string;
-                        }[];
-                        text: string;
-                    };
-                    /** Format: date-time */
-                    runAfter?: string;
-                    title?: string;
-                };
+                "application/json": components["schemas"]["AgentPublishRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            /** @description Every issue: plan-level ones and those of each target. */
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            /** @enum {string} */
-                            mode: "preview";
-                            targets: {
-                                channelAccountId: string;
-                                channelState: string | null;
-                                index: number;
-                                issues: {
-                                    channelAccountId: string | null;
-                                    code: string;
-                                    message: string;
-                                    path: string[];
-                                    severity: "blocking" | "warning";
-                                    targetIndex: number | null;
-                                }[];
-                                maxTextLength: number | null;
-                                platform: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                text: string;
-                                /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                                textLength: number;
-                            }[];
-                            valid: boolean;
-                        };
-                        summary: {
-                            firstAttemptAt: string | null;
-                            initialState: string;
-                            jobCount: number;
-                            scheduledAt: string | null;
-                            targetCount: number;
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                state: string;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJobDryRun"] | components["schemas"]["PublishJob"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2320,6 +3648,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2329,6 +3664,13 @@ export interface operations {
             /** @description Error codes: publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2338,6 +3680,13 @@ export interface operations {
             /** @description Error codes: publish_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2347,6 +3696,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2356,6 +3712,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,6 +3728,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2374,6 +3744,13 @@ export interface operations {
             /** @description Error codes: publish_plan_validation_failed. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2383,6 +3760,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2392,6 +3777,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2427,19 +3819,29 @@ export interface operations {
             /** @description Analytics snapshots, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AnalyticsSnapshot"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AnalyticsSnapshotList"];
                 };
             };
             /** @description Error codes: invalid_public_analytics_snapshot_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2449,6 +3851,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2458,6 +3867,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,6 +3883,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2476,6 +3899,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2485,6 +3916,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2502,39 +3940,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    capturedAt?: string | null;
-                    channelAccountId: string;
-                    /**
-                     * @description default true: read the metrics, store nothing
-                     * @default true
-                     */
-                    dryRun?: boolean;
-                    organizationId: string;
-                    /** @description platforms with analytics sync */
-                    platform: "x" | "youtube" | "facebook_page" | "pinterest";
-                    postTargetId?: string | null;
-                    providerPostId: string;
-                };
+                "application/json": components["schemas"]["ProviderAnalyticsSyncRequest"];
             };
         };
         responses: {
             /** @description dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mode: "dry_run" | "stored";
-                        snapshot: components["schemas"]["AnalyticsSnapshot"];
-                    };
+                    "application/json": components["schemas"]["ProviderAnalyticsSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2544,6 +3979,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2553,6 +3995,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,6 +4011,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2571,6 +4027,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2580,6 +4043,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2589,6 +4059,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,6 +4075,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2607,6 +4091,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2616,6 +4108,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +4124,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2650,18 +4156,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ApiKey"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2671,6 +4176,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,6 +4186,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2689,6 +4196,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2706,34 +4214,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Optional expiry (in the future).
-                     */
-                    expiresAt?: string;
-                    name: string;
-                    scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["ApiKeyCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        apiKey: components["schemas"]["ApiKey"];
-                        /** @description The key; shown only in this answer. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2743,6 +4241,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2752,6 +4251,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2761,6 +4261,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2770,6 +4271,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2779,6 +4281,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2802,6 +4305,7 @@ export interface operations {
             /** @description Revoked (also when it was revoked already). */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2809,6 +4313,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,6 +4323,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2827,6 +4333,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2836,6 +4343,7 @@ export interface operations {
             /** @description Error codes: api_key_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,6 +4353,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2873,50 +4382,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description ast_<ULID> */
-                            assetId: string;
-                            brandId: string;
-                            /** @description The client's id of the asset (unique per brand). */
-                            clientAssetId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastPublishBatchId: string | null;
-                            media: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Media library items of the asset. */
-                            mediaLibraryItemIds: string[];
-                            organizationId: string;
-                            productId: string;
-                            productUrl: string | null;
-                            /** @description The publish targets that used this asset. */
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                postTargetId: string;
-                                publishBatchId: string;
-                                publishJobId: string;
-                                scheduledAt: string | null;
-                                state: string;
-                            }[];
-                            text: string;
-                            title: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AssetList"];
                 };
             };
             /** @description Error codes: invalid_public_asset_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,6 +4414,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +4430,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,6 +4446,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2953,6 +4462,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2962,6 +4479,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2985,46 +4509,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description ast_<ULID> */
-                        assetId: string;
-                        brandId: string;
-                        /** @description The client's id of the asset (unique per brand). */
-                        clientAssetId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastPublishBatchId: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @description Media library items of the asset. */
-                        mediaLibraryItemIds: string[];
-                        organizationId: string;
-                        productId: string;
-                        productUrl: string | null;
-                        /** @description The publish targets that used this asset. */
-                        targets: {
-                            channelAccountId: string;
-                            platform: string;
-                            postTargetId: string;
-                            publishBatchId: string;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            state: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Asset"];
                 };
             };
             /** @description Error codes: invalid_public_asset_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3034,6 +4541,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3043,6 +4557,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3052,6 +4573,13 @@ export interface operations {
             /** @description Error codes: asset_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3061,6 +4589,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3070,6 +4605,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3079,6 +4622,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3096,34 +4646,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    authorizationCode: string;
-                    nonce: string;
-                };
+                "application/json": components["schemas"]["BrowserSessionExchangeRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description Absolute expiry of the session (it also ends after the idle timeout).
-                         */
-                        expiresAt: string;
-                        organizationId: string;
-                        role: "member" | "admin" | "owner";
-                        user: components["schemas"]["DashboardUser"];
-                    };
+                    "application/json": components["schemas"]["BrowserSessionExchangeResponse"];
                 };
             };
             /** @description Error codes: invalid_request, browser_session_exchange_failed. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,6 +4673,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3142,6 +4683,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3151,6 +4693,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3168,34 +4711,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                    password: string;
-                    /** @description Where the dashboard goes after sign-in (a path or an approved origin URL). */
-                    returnTo?: string;
-                };
+                "application/json": components["schemas"]["BrowserSessionStartRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Single use, valid 60 s; send it only in the exchange body. */
-                        authorizationCode: string;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        nonce: string;
-                    };
+                    "application/json": components["schemas"]["BrowserSessionStartResponse"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3205,6 +4738,7 @@ export interface operations {
             /** @description Error codes: sign_in_failed. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3214,6 +4748,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3223,6 +4758,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3232,6 +4768,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3241,6 +4778,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3250,6 +4789,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3270,6 +4810,7 @@ export interface operations {
             /** @description Signed out (also when no session was presented). */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3277,6 +4818,7 @@ export interface operations {
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3286,6 +4828,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3295,6 +4838,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3323,19 +4867,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AutomationRun"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AutomationRunList"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3345,6 +4899,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3354,6 +4915,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3363,6 +4931,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3372,6 +4947,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,6 +4964,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,57 +4988,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    automationSourceId: string;
-                    /**
-                     * @description default true: compute what would be created; persist only the run record
-                     * @default true
-                     */
-                    dryRun?: boolean;
-                    /** @description default manual */
-                    trigger?: "manual" | "schedule" | "api";
-                };
+                "application/json": components["schemas"]["AutomationRunCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunId: string;
-                        automationSourceId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        dryRun: boolean;
-                        error: {
-                            class: string;
-                            message: string;
-                        } | null;
-                        finishedAt: string | null;
-                        output: {
-                            /** @description per-item outcome */
-                            items?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemsCreated: number;
-                            itemsSeen: number;
-                            publishBatchIds: string[];
-                            publishJobIds: string[];
-                        };
-                        startedAt: string | null;
-                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                        trigger: "manual" | "schedule" | "api";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationRun"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_create_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,6 +5027,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3467,6 +5043,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3476,6 +5059,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_runnable. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3485,6 +5075,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3494,6 +5091,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3503,6 +5107,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3512,6 +5123,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3521,6 +5140,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,60 +5167,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    error?: {
-                        class: string;
-                        message: string;
-                    };
-                    output?: {
-                        itemsCreated?: number;
-                        itemsSeen?: number;
-                        publishBatchIds?: string[];
-                        publishJobIds?: string[];
-                    };
-                    status: "running" | "succeeded" | "failed" | "cancelled";
-                };
+                "application/json": components["schemas"]["AutomationRunRecordRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunId: string;
-                        automationSourceId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        dryRun: boolean;
-                        error: {
-                            class: string;
-                            message: string;
-                        } | null;
-                        finishedAt: string | null;
-                        output: {
-                            /** @description per-item outcome */
-                            items?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemsCreated: number;
-                            itemsSeen: number;
-                            publishBatchIds: string[];
-                            publishJobIds: string[];
-                        };
-                        startedAt: string | null;
-                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                        trigger: "manual" | "schedule" | "api";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationRun"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_record_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3604,6 +5206,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3613,6 +5222,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3622,6 +5238,13 @@ export interface operations {
             /** @description Error codes: automation_run_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +5254,13 @@ export interface operations {
             /** @description Error codes: automation_run_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3640,6 +5270,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3649,6 +5286,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3658,6 +5302,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3667,6 +5318,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3676,6 +5335,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,19 +5370,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AutomationSource"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AutomationSourceList"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3726,6 +5402,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3735,6 +5418,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3744,6 +5434,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3753,6 +5450,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3762,6 +5467,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,112 +5491,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    config: {
-                        /** @description first run: none (default) or latest:N (N 1-50) */
-                        backfill?: string;
-                        /** @description http(s) URL of an RSS 2.0 or Atom feed */
-                        feedUrl: string;
-                        /** @description default 5 */
-                        maxItemsPerRun?: number;
-                        /** @description default draft */
-                        mode?: "draft" | "schedule" | "publish";
-                        profileId?: string;
-                        targets?: {
-                            channelAccountId: string;
-                            platform: string;
-                        }[];
-                        /** @description placeholders {{title}}, {{link}}, {{summary}} */
-                        textTemplate?: string;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "rss_feed";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                } | {
-                    brandId: string;
-                    config: {
-                        batchPolicy?: {
-                            [key: string]: unknown;
-                        };
-                        itemsPerRun: number;
-                        productIds?: string[];
-                        profileId?: string;
-                        /** @description placeholders {{title}}, {{link}}, {{summary}} */
-                        textTemplate: string;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "product_rotation";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                } | {
-                    brandId: string;
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "external";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                };
+                "application/json": components["schemas"]["AutomationSourceCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationSourceId: string;
-                        brandId: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        enabled: boolean;
-                        kind: "rss_feed" | "product_rotation" | "external";
-                        lastRunAt: string | null;
-                        name: string;
-                        organizationId: string;
-                        schedule: {
-                            /** @description five-field cron expression */
-                            cron: string;
-                            /** @description IANA time zone */
-                            timezone: string;
-                        } | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationSource"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_create_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,6 +5530,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3903,6 +5546,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3912,6 +5562,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3921,6 +5578,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3930,6 +5594,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3939,6 +5610,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3948,6 +5626,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,6 +5643,13 @@ export interface operations {
             /** @description Error codes: automation_source_create_failed, internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3980,6 +5673,13 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3987,6 +5687,13 @@ export interface operations {
             /** @description Error codes: invalid_public_automation_source_delete_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,6 +5703,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4005,6 +5719,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4014,6 +5735,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4023,6 +5751,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4032,6 +5767,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4041,6 +5784,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4061,56 +5811,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description merged into the current config, then validated for the kind */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    enabled?: boolean;
-                    name?: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                };
+                "application/json": components["schemas"]["AutomationSourceUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationSourceId: string;
-                        brandId: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        enabled: boolean;
-                        kind: "rss_feed" | "product_rotation" | "external";
-                        lastRunAt: string | null;
-                        name: string;
-                        organizationId: string;
-                        schedule: {
-                            /** @description five-field cron expression */
-                            cron: string;
-                            /** @description IANA time zone */
-                            timezone: string;
-                        } | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationSource"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_update_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,6 +5850,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4129,6 +5866,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,6 +5882,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4147,6 +5898,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4156,6 +5914,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4165,6 +5930,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4174,6 +5946,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,6 +5963,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4212,19 +5999,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Brand"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["BrandList"];
                 };
             };
             /** @description Error codes: invalid_public_brand_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4234,6 +6031,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,6 +6047,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4252,6 +6063,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4261,6 +6079,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4270,6 +6096,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4287,19 +6120,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Default: derived from the name. */
-                    slug?: string;
-                    /** @description IANA time zone; default UTC. */
-                    timezone?: string;
-                };
+                "application/json": components["schemas"]["BrandCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4309,6 +6137,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4318,6 +6147,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4327,6 +6157,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,6 +6167,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4345,6 +6177,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4354,6 +6187,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,28 +6211,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        name: string;
-                        organizationId: string;
-                        productCount: number;
-                        products?: components["schemas"]["BrandProduct"][];
-                        slug: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Brand"];
                 };
             };
             /** @description Error codes: invalid_public_brand_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,6 +6243,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +6259,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4426,6 +6275,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4435,6 +6291,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4444,6 +6307,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4453,6 +6324,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4473,18 +6351,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    productUrl?: string | null;
-                    slug?: string;
-                    storeProductId?: string | null;
-                };
+                "application/json": components["schemas"]["BrandProductCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4494,6 +6368,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4503,6 +6378,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4512,6 +6388,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4521,6 +6398,7 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4530,6 +6408,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4539,6 +6418,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4548,6 +6428,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4578,19 +6459,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ChannelAccount"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ChannelAccountList"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4600,6 +6491,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4609,6 +6507,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4618,6 +6523,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4627,6 +6539,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,6 +6556,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4653,125 +6580,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description sec_<id> (a stored secret of this organization) or env:NAME (SERVICE_CHANNEL_TOKEN_ENV_REFS); never the token itself */
-                    accessTokenRef: string;
-                    brandId?: null | string;
-                    displayName: string;
-                    externalAccountId: string;
-                    handle?: null | string;
-                    organizationId: string;
-                    /**
-                     * @description Platform
-                     * @enum {string}
-                     */
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    platformAppId?: null | string;
-                    refreshTokenRef?: null | string;
-                    /** @description Default [] when the account is created; omitted on an update, the saved scopes stay. */
-                    scopes?: string[];
-                    /**
-                     * @description ChannelAccountState
-                     * @default connected
-                     * @enum {string}
-                     */
-                    state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                    tokenExpiresAt?: null | string;
-                };
+                "application/json": components["schemas"]["ChannelAccountUpsertRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, channel_token_ref_unresolvable, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4781,6 +6635,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4790,6 +6651,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4799,6 +6667,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4808,6 +6683,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4817,6 +6699,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4826,6 +6715,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4835,6 +6731,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4844,6 +6747,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4853,6 +6764,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,60 +6791,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    organizationId: string;
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["ChannelAccountDeleteRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4936,6 +6830,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4945,6 +6846,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4954,6 +6862,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4963,6 +6878,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +6894,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4981,6 +6910,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4990,6 +6926,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4999,6 +6943,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,71 +6971,36 @@ export interface operations {
         /** @description Send at least one field besides organizationId (else 400). */
         requestBody: {
             content: {
-                "application/json": {
-                    additionalSettings?: {
-                        [key: string]: unknown;
-                    };
-                    brandId?: null | string;
-                    displayName?: string;
-                    handle?: null | string;
-                    organizationId: string;
-                    /**
-                     * @description ChannelAccountState
-                     * @enum {string}
-                     */
-                    state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                    tokenExpiresAt?: null | string;
-                };
+                "application/json": components["schemas"]["ChannelAccountPatchRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5094,6 +7010,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5103,6 +7026,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5112,6 +7042,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5121,6 +7058,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition, channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5130,6 +7074,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5139,6 +7090,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5148,6 +7106,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5157,6 +7122,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5166,6 +7139,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5189,22 +7169,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            avatarUrl: string | null;
-                            displayName: string;
-                            externalAccountId: string;
-                            handle: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ChannelChoiceList"];
                 };
             };
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5214,6 +7201,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5223,6 +7217,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5232,6 +7233,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5241,6 +7249,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5250,6 +7265,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5259,6 +7282,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5279,60 +7309,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalAccountId: string;
-                    organizationId: string;
-                };
+                "application/json": components["schemas"]["ChannelChoiceSelectRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5342,6 +7348,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5351,6 +7364,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5360,6 +7380,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5369,6 +7396,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,6 +7412,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5387,6 +7428,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5396,6 +7444,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,6 +7460,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5414,6 +7477,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5431,45 +7501,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId?: null | string;
-                    organizationId?: string;
-                    /**
-                     * @description Platform
-                     * @enum {string}
-                     */
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    redirectUri?: null | string;
-                    returnUrl?: null | string;
-                    scopes?: string[];
-                };
+                "application/json": components["schemas"]["ChannelConnectUrlRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uri */
-                        authorizationUrl: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        /** Format: uri */
-                        redirectUri: string;
-                        scopes: string[];
-                        state: string;
-                    };
+                    "application/json": components["schemas"]["ChannelConnectUrlResponse"];
                 };
             };
             /** @description Error codes: invalid_public_channel_connect_url_request, channel_oauth_config_missing, channel_oauth_config_invalid, channel_oauth_redirect_uri_forbidden, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5479,6 +7540,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5488,6 +7556,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5497,6 +7572,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5506,6 +7588,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,6 +7604,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5524,6 +7620,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5533,6 +7636,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5542,6 +7653,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5570,31 +7688,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        channelAccountId?: string;
-                        choices?: {
-                            avatarUrl: string | null;
-                            displayName: string;
-                            externalAccountId: string;
-                            handle: string | null;
-                        }[];
-                        error?: string;
-                        message?: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        result: "connected" | "in_between_steps" | "error";
-                    };
+                    "application/json": components["schemas"]["ChannelOAuthCallbackResult"];
                 };
             };
             /** @description Redirect to the connect request's returnUrl. */
             302: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5602,6 +7706,7 @@ export interface operations {
             /** @description Error codes: channel_oauth_state_invalid. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5611,6 +7716,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5631,21 +7737,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Liveness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5655,6 +7757,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,37 +7778,17 @@ export interface operations {
             /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        components: {
-                            database: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            redis: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            worker: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5715,6 +7798,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5724,32 +7808,12 @@ export interface operations {
             /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        components: {
-                            database: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            redis: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            worker: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -5766,24 +7830,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mediaStorage: {
-                            configured: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                    };
+                    "application/json": components["schemas"]["StorageReadiness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5793,6 +7850,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5802,19 +7860,12 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mediaStorage: {
-                            configured: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                    };
+                    "application/json": components["schemas"]["StorageReadiness"];
                 };
             };
         };
@@ -5831,18 +7882,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunIds: string[];
-                        enqueued: number;
-                    };
+                    "application/json": components["schemas"]["AutomationSchedulerEnqueueAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5852,6 +7902,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5861,6 +7912,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5870,6 +7922,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5890,18 +7943,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Migrations run by this call (empty when the schema was current). */
-                        applied: string[];
-                    };
+                    "application/json": components["schemas"]["MigrateAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5911,6 +7963,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5920,6 +7973,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5929,6 +7983,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5949,6 +8004,7 @@ export interface operations {
             /** @description Metrics in the Prometheus text format. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5958,6 +8014,7 @@ export interface operations {
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5967,6 +8024,7 @@ export interface operations {
             /** @description Error codes: internal_token_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5976,6 +8034,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5985,6 +8044,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6005,21 +8065,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        commentsFlaggedCount: number;
-                        commentsRequeuedCount: number;
-                        flaggedCount: number;
-                        pollsRequeuedCount: number;
-                        requeuedCount: number;
-                    };
+                    "application/json": components["schemas"]["PublishQueueReconcileAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,6 +8085,7 @@ export interface operations {
             /** @description Error codes: internal_token_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6038,6 +8095,7 @@ export interface operations {
             /** @description Error codes: internal_token_forbidden. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6047,6 +8105,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6067,22 +8126,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        organization: {
-                            name: string;
-                            organizationId: string;
-                        };
-                        role: "member" | "admin" | "owner";
-                        user: components["schemas"]["DashboardUser"];
-                    };
+                    "application/json": components["schemas"]["MeResponse"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6092,6 +8146,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6101,6 +8156,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6110,6 +8166,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6137,19 +8194,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["MediaLibraryItem"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["MediaLibraryItemList"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6159,6 +8226,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6168,6 +8242,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,6 +8258,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +8274,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6195,6 +8291,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6212,27 +8315,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    altText?: string | null;
-                    brandId?: string | null;
-                    /** @description raw base64 or a data URL; supported media: JPEG, PNG, GIF, WebP, AVIF, MP4 */
-                    dataBase64: string;
-                    fileName?: string;
-                    /** @description must be the principal organization when given */
-                    organizationId?: string;
-                };
-                "multipart/form-data": {
-                    altText?: string;
-                    brandId?: string;
-                    /** @description the media bytes (binary) */
-                    file?: string;
-                };
+                "application/json": components["schemas"]["MediaUploadRequest"];
+                "multipart/form-data": components["schemas"]["MediaUploadMultipart"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6242,6 +8339,13 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6251,6 +8355,13 @@ export interface operations {
             /** @description Error codes: invalid_public_media_upload_request, invalid_multipart_media_upload, multipart_media_file_required, media_file_too_large, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6260,6 +8371,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6269,6 +8387,13 @@ export interface operations {
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6278,6 +8403,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6287,6 +8419,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6296,6 +8435,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6305,6 +8451,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6314,6 +8467,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6323,6 +8484,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6346,6 +8514,13 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,6 +8530,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6364,6 +8546,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6373,6 +8562,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6382,6 +8578,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,6 +8594,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6400,6 +8610,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6409,6 +8627,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6432,6 +8657,13 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6441,6 +8673,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6450,6 +8689,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6459,6 +8705,13 @@ export interface operations {
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6468,6 +8721,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6477,6 +8737,13 @@ export interface operations {
             /** @description Error codes: media_item_in_use. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6486,6 +8753,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6495,6 +8769,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6504,6 +8786,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6534,6 +8823,13 @@ export interface operations {
             /** @description the media bytes, with the Content-Type decided at upload */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6548,6 +8844,13 @@ export interface operations {
             /** @description the requested byte range */
             206: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6562,6 +8865,13 @@ export interface operations {
             /** @description not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6569,6 +8879,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6578,6 +8895,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,6 +8911,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6596,6 +8927,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +8943,13 @@ export interface operations {
             /** @description Error codes: media_range_not_satisfiable. */
             416: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,6 +8959,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,6 +8975,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6632,6 +8992,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6649,41 +9016,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    altText?: string | null;
-                    brandId?: string | null;
-                    /** @default true */
-                    dryRun?: boolean;
-                    maxBytes?: number;
-                    /** @description must be the principal organization when given */
-                    organizationId?: string;
-                    /** @description remote media address (http or https) */
-                    url: string;
-                };
+                "application/json": components["schemas"]["MediaImportRequest"];
             };
         };
         responses: {
             /** @description A dry run, or the existing item when the same bytes are already in the library. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MediaLibraryItem"] | {
-                        brandId: string | null;
-                        host: string;
-                        maxBytes: number;
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        notes: string[];
-                        url: string;
-                        wouldImport: boolean;
-                    };
+                    "application/json": components["schemas"]["MediaLibraryItem"] | components["schemas"]["MediaImportDryRun"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6693,6 +9055,13 @@ export interface operations {
             /** @description Error codes: media_import_url_refused, invalid_public_media_upload_request, invalid_multipart_media_upload, multipart_media_file_required, media_file_too_large, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6702,6 +9071,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6711,6 +9087,13 @@ export interface operations {
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6720,6 +9103,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6729,6 +9119,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6738,6 +9135,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6747,6 +9151,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6756,6 +9167,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6765,6 +9184,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6774,6 +9200,13 @@ export interface operations {
             /** @description Error codes: media_import_fetch_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6799,18 +9232,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["OAuthApp"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["OAuthAppList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6820,6 +9252,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6829,6 +9262,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6838,6 +9272,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6855,31 +9290,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Instead of a generated secret: the environment variable holding it, resolved at each token request. */
-                    clientSecretRef?: string;
-                    name: string;
-                    redirectUris: string[];
-                    scopes: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["OAuthAppCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        clientSecret: string | null;
-                        oauthApp: components["schemas"]["OAuthApp"];
-                    };
+                    "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6889,6 +9317,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6898,6 +9327,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6907,6 +9337,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6916,6 +9347,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6925,6 +9357,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6948,6 +9381,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6955,6 +9389,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6964,6 +9399,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6973,6 +9409,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6982,6 +9419,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6991,6 +9429,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7011,31 +9450,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    redirectUris?: string[];
-                    /** @description Generate a new client secret (shown once); the old one stops working. */
-                    rotateSecret?: boolean;
-                    scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["OAuthAppUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        clientSecret: string | null;
-                        oauthApp: components["schemas"]["OAuthApp"];
-                    };
+                    "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7045,6 +9477,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7054,6 +9487,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7063,6 +9497,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,6 +9507,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7081,6 +9517,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7090,6 +9527,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7126,6 +9564,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7135,6 +9574,7 @@ export interface operations {
             /** @description Redirect to the client (prompt=none). */
             302: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7142,6 +9582,7 @@ export interface operations {
             /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7151,6 +9592,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7160,6 +9602,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled, permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7169,6 +9612,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7178,6 +9622,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7195,45 +9640,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description false: answer the access_denied redirect.
-                     * @default true
-                     */
-                    approve?: boolean;
-                    client_id?: string;
-                    /** @description BASE64URL(SHA-256(code_verifier)). */
-                    code_challenge?: string;
-                    /** @description S256 (plain is refused). */
-                    code_challenge_method?: string;
-                    /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
-                    prompt?: string;
-                    /** @description Exactly one of the app’s registered redirect URIs. */
-                    redirect_uri?: string;
-                    /** @description code */
-                    response_type?: string;
-                    /** @description Space-separated scopes (default: every scope of the app). */
-                    scope?: string;
-                    /** @description Returned unchanged in the redirect. */
-                    state?: string;
-                };
+                "application/json": components["schemas"]["OAuthAuthorizeApproval"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        redirectTo: string;
-                    };
+                    "application/json": components["schemas"]["OAuthAuthorizeRedirect"];
                 };
             };
             /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7243,6 +9667,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7252,6 +9677,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled, permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7261,6 +9687,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7270,6 +9697,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7279,6 +9707,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7288,6 +9717,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7313,18 +9743,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["OAuthGrant"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["OAuthGrantList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7334,6 +9763,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7343,6 +9773,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7352,6 +9783,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7375,6 +9807,7 @@ export interface operations {
             /** @description Revoked. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7382,6 +9815,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7391,6 +9825,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7400,6 +9835,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7409,6 +9845,7 @@ export interface operations {
             /** @description Error codes: oauth_grant_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7418,6 +9855,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7438,6 +9876,7 @@ export interface operations {
             /** @description Revoked, or the token was unknown (RFC 7009 section 2.2). */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7445,6 +9884,7 @@ export interface operations {
             /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7454,6 +9894,7 @@ export interface operations {
             /** @description Error codes: invalid_client. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7463,6 +9904,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7472,6 +9914,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,6 +9925,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7501,22 +9946,17 @@ export interface operations {
             /** @description RFC 6749 section 5.1. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        access_token: string;
-                        expires_in: number;
-                        refresh_token: string;
-                        scope: string;
-                        /** @enum {string} */
-                        token_type: "Bearer";
-                    };
+                    "application/json": components["schemas"]["OAuthTokenResponse"];
                 };
             };
             /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable, oauth_authorization_code_invalid, oauth_authorization_code_consumed, oauth_refresh_token_invalid, oauth_refresh_token_consumed. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7526,6 +9966,7 @@ export interface operations {
             /** @description Error codes: invalid_client. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7535,6 +9976,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7544,6 +9986,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7553,6 +9997,7 @@ export interface operations {
             /** @description Error codes: oauth_access_token_write_failed, oauth_refresh_token_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,6 +10018,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7580,6 +10026,7 @@ export interface operations {
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7589,6 +10036,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7609,90 +10057,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        plugs: {
-                            description: string;
-                            label: string;
-                            /** @enum {string} */
-                            name: "firstComment" | "reply";
-                            /** @enum {string} */
-                            phase: "post_publish" | "threading";
-                            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
-                            settingRules: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                        }[];
-                        providers: {
-                            displayName: string;
-                            maxTextLength?: number;
-                            mediaRule: {
-                                allowedKinds: ("image" | "video" | "gif")[];
-                                dynamicMaxVideoDurationSetting?: string;
-                                maxGifBytes?: number;
-                                maxImageBytes?: number;
-                                maxItems: number;
-                                maxVideoBytes?: number;
-                                maxVideoDurationSeconds?: number;
-                                minItems: number;
-                                minVideoDurationSeconds?: number;
-                                notes: string[];
-                                requiresVideoThumbnail?: boolean;
-                            };
-                            /** @enum {string} */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            plugNames: ("firstComment" | "reply")[];
-                            /** @enum {string} */
-                            rateLimitPolicy: "low_concurrency" | "standard" | "strict";
-                            requiredScopes: string[];
-                            settingRules?: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                            settingsFields: string[];
-                            supportsAnalytics: boolean;
-                            supportsComments: boolean;
-                            supportsDelete: boolean;
-                            supportsScheduling: boolean;
-                            supportsUpdate: boolean;
-                            toolNames: ("mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch")[];
-                        }[];
-                        tools: {
-                            /** @enum {string} */
-                            category: "account_lookup" | "composer_lookup" | "publishing_option";
-                            description: string;
-                            inputFields: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                            label: string;
-                            /** @enum {string} */
-                            name: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
-                            /** @enum {string} */
-                            outputKind: "account_reference" | "profile" | "category" | "board" | "privacy_option" | "community";
-                            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ProviderCapabilitiesResponse"];
                 };
             };
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7702,6 +10089,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7711,6 +10105,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7720,6 +10121,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7729,6 +10137,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7738,6 +10154,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7758,34 +10181,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    channelAccountId: string;
-                    /** @default {} */
-                    input?: {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["ProviderToolRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @enum {string} */
-                        tool: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
-                    };
+                    "application/json": components["schemas"]["ProviderToolResponse"];
                 };
             };
             /** @description Error codes: invalid_public_provider_tool_request, provider_tool_unsupported, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7795,6 +10220,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7804,6 +10236,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7813,6 +10252,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7822,6 +10268,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7831,6 +10284,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7840,6 +10300,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7849,6 +10316,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7858,6 +10332,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7867,6 +10349,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7876,6 +10365,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7903,64 +10399,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            /** Format: date-time */
-                            createdAt?: string;
-                            failedTargetCount?: number;
-                            freezeHorizonMinutes?: number;
-                            idempotencyKey?: string | null;
-                            itemCount: number;
-                            items: {
-                                assetId: string;
-                                clientAssetId: string;
-                                position: number;
-                                productId: string;
-                                publishBatchItemId: string;
-                                publishJobId: string | null;
-                                targets: {
-                                    channelAccountId: string;
-                                    firstCommentState: string | null;
-                                    jitterSeconds: number | null;
-                                    platform: string;
-                                    postTargetId: string | null;
-                                    providerPostId: string | null;
-                                    publishBatchTargetId: string;
-                                    scheduledAt: string | null;
-                                    slotId: string | null;
-                                    /** @description The publish target's state, or unscheduled. */
-                                    state: string;
-                                }[];
-                            }[];
-                            organizationId: string;
-                            /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                            preview?: {
-                                [key: string]: unknown;
-                            };
-                            publishBatchId: string;
-                            publishedTargetCount?: number;
-                            queuedTargetCount?: number;
-                            schedulePolicy?: {
-                                [key: string]: unknown;
-                            };
-                            source?: string;
-                            status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                            targetCount: number;
-                            /** Format: date-time */
-                            updatedAt?: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishBatchList"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7970,6 +10431,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7979,6 +10447,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7988,6 +10463,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7997,6 +10479,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8006,6 +10496,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8023,297 +10520,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /** @default true */
-                    dryRun: boolean;
-                    existingAssignments?: {
-                        channelAccountId: string;
-                        clientAssetId?: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        productId?: string;
-                        /** Format: date-time */
-                        scheduledAt: string;
-                    }[];
-                    /** @default 120 */
-                    freezeHorizonMinutes: number;
-                    /**
-                     * Format: date-time
-                     * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
-                     */
-                    from?: string;
-                    /** Format: date-time */
-                    generatedAt?: string;
-                    idempotencyKey?: string;
-                    items: {
-                        /** @description Your id of the asset; one asset record per clientAssetId. */
-                        clientAssetId: string;
-                        /**
-                         * Format: date-time
-                         * @description Placed at exactly this time (still checked for conflicts, with a warning).
-                         */
-                        manualScheduleAt?: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        /** @description Higher is placed first (default 0). */
-                        priority?: number;
-                        productId: string;
-                        /** @description Default: the product's productUrl. */
-                        productUrl?: string;
-                        targets: {
-                            channelAccountId: string;
-                            /** @description The target's own first comment; wins over productLinkComment. */
-                            firstComment?: {
-                                content: string;
-                                delayMs?: number;
-                            };
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Accepted for compatibility; the platform decides the provider. */
-                            providerType?: string;
-                            /** @description Platform settings (capabilities settingRules). */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        text: string;
-                        /** @description Default: the product's name. */
-                        title?: string;
-                    }[];
-                    /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
-                    policy?: {
-                        /** @default 14 */
-                        horizonDays: number;
-                        id?: string;
-                        slots: {
-                            channelAccountId?: string;
-                            id: string;
-                            /** @default 600 */
-                            jitterSecondsMax: number;
-                            /** @default -600 */
-                            jitterSecondsMin: number;
-                            label?: string;
-                            /** @description 24-hour HH:MM */
-                            localTime: string;
-                            /** @default 120 */
-                            minGapMinutes: number;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @default 240 */
-                            productCooldownMinutes: number;
-                            /** @default UTC */
-                            timezone: string;
-                            weekdays?: number[];
-                        }[];
-                    };
-                    productLinkComment?: {
-                        /**
-                         * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
-                         * @default true
-                         */
-                        appendTracking: boolean;
-                        /** @default 300000 */
-                        delayMs: number;
-                        /** @default false */
-                        enabled: boolean;
-                        /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
-                        template?: string;
-                        /** @default service_publish */
-                        utmCampaign: string;
-                        /** @default organic_social */
-                        utmMedium: string;
-                    };
-                    /** @default agent_batch */
-                    source: string;
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["PublishBatchCommitRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            assignmentCount: number;
-                            assignments: {
-                                channelAccountId: string;
-                                clientAssetId: string;
-                                firstComment: {
-                                    content: string;
-                                    delayMs: number;
-                                } | null;
-                                itemIndex: number;
-                                jitterSeconds: number;
-                                manual: boolean;
-                                platform: string;
-                                productId: string;
-                                /** Format: date-time */
-                                scheduledAt: string;
-                                slotAt: string | null;
-                                slotId: string | null;
-                                targetIndex: number;
-                            }[];
-                            batchPreviewId: string;
-                            brandId: string;
-                            /** Format: date-time */
-                            from?: string;
-                            /** Format: date-time */
-                            generatedAt?: string;
-                            /** @enum {string} */
-                            mode: "preview";
-                            organizationId: string;
-                            /** @description The policy used, with its defaults and source (request or profile). */
-                            policy?: {
-                                [key: string]: unknown;
-                            };
-                            scheduledItemCount: number;
-                            unscheduledItemCount: number;
-                            warnings: {
-                                channelAccountId: string | null;
-                                clientAssetId: string | null;
-                                issues?: {
-                                    [key: string]: unknown;
-                                }[];
-                                itemIndex: number | null;
-                                message: string;
-                                /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
-                                rule: string;
-                                targetIndex: number | null;
-                                /** @description The target was left unscheduled by this rule. */
-                                unscheduled: boolean;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchDryRun"] | components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8323,6 +10576,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8332,6 +10592,13 @@ export interface operations {
             /** @description Error codes: publish_job_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8341,6 +10608,13 @@ export interface operations {
             /** @description Error codes: publish_batch_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8350,6 +10624,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8359,6 +10640,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8368,6 +10656,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8377,6 +10672,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8386,6 +10689,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8409,60 +10719,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8472,6 +10751,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8481,6 +10767,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8490,6 +10783,13 @@ export interface operations {
             /** @description Error codes: publish_batch_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8499,6 +10799,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8508,6 +10815,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8517,6 +10832,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8534,185 +10856,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    existingAssignments?: {
-                        channelAccountId: string;
-                        clientAssetId?: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        productId?: string;
-                        /** Format: date-time */
-                        scheduledAt: string;
-                    }[];
-                    /**
-                     * Format: date-time
-                     * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
-                     */
-                    from?: string;
-                    /** Format: date-time */
-                    generatedAt?: string;
-                    items: {
-                        /** @description Your id of the asset; one asset record per clientAssetId. */
-                        clientAssetId: string;
-                        /**
-                         * Format: date-time
-                         * @description Placed at exactly this time (still checked for conflicts, with a warning).
-                         */
-                        manualScheduleAt?: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        /** @description Higher is placed first (default 0). */
-                        priority?: number;
-                        productId: string;
-                        /** @description Default: the product's productUrl. */
-                        productUrl?: string;
-                        targets: {
-                            channelAccountId: string;
-                            /** @description The target's own first comment; wins over productLinkComment. */
-                            firstComment?: {
-                                content: string;
-                                delayMs?: number;
-                            };
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Accepted for compatibility; the platform decides the provider. */
-                            providerType?: string;
-                            /** @description Platform settings (capabilities settingRules). */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        text: string;
-                        /** @description Default: the product's name. */
-                        title?: string;
-                    }[];
-                    /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
-                    policy?: {
-                        /** @default 14 */
-                        horizonDays: number;
-                        id?: string;
-                        slots: {
-                            channelAccountId?: string;
-                            id: string;
-                            /** @default 600 */
-                            jitterSecondsMax: number;
-                            /** @default -600 */
-                            jitterSecondsMin: number;
-                            label?: string;
-                            /** @description 24-hour HH:MM */
-                            localTime: string;
-                            /** @default 120 */
-                            minGapMinutes: number;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @default 240 */
-                            productCooldownMinutes: number;
-                            /** @default UTC */
-                            timezone: string;
-                            weekdays?: number[];
-                        }[];
-                    };
-                    productLinkComment?: {
-                        /**
-                         * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
-                         * @default true
-                         */
-                        appendTracking: boolean;
-                        /** @default 300000 */
-                        delayMs: number;
-                        /** @default false */
-                        enabled: boolean;
-                        /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
-                        template?: string;
-                        /** @default service_publish */
-                        utmCampaign: string;
-                        /** @default organic_social */
-                        utmMedium: string;
-                    };
-                };
+                "application/json": components["schemas"]["PublishBatchPreviewRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignmentCount: number;
-                        assignments: {
-                            channelAccountId: string;
-                            clientAssetId: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                            } | null;
-                            itemIndex: number;
-                            jitterSeconds: number;
-                            manual: boolean;
-                            platform: string;
-                            productId: string;
-                            /** Format: date-time */
-                            scheduledAt: string;
-                            slotAt: string | null;
-                            slotId: string | null;
-                            targetIndex: number;
-                        }[];
-                        batchPreviewId: string;
-                        brandId: string;
-                        /** Format: date-time */
-                        from?: string;
-                        /** Format: date-time */
-                        generatedAt?: string;
-                        /** @enum {string} */
-                        mode: "preview";
-                        organizationId: string;
-                        /** @description The policy used, with its defaults and source (request or profile). */
-                        policy?: {
-                            [key: string]: unknown;
-                        };
-                        scheduledItemCount: number;
-                        unscheduledItemCount: number;
-                        warnings: {
-                            channelAccountId: string | null;
-                            clientAssetId: string | null;
-                            issues?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemIndex: number | null;
-                            message: string;
-                            /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
-                            rule: string;
-                            targetIndex: number | null;
-                            /** @description The target was left unscheduled by this rule. */
-                            unscheduled: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PublishBatchPreview"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8722,6 +10895,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8731,6 +10911,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8740,6 +10927,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8749,6 +10943,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8758,6 +10959,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8767,6 +10975,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8776,6 +10992,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8807,79 +11030,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            cancelReason: string | null;
-                            createdAt: string;
-                            idempotencyKey: string | null;
-                            media: {
-                                [key: string]: unknown;
-                            }[];
-                            organizationId: string;
-                            productId: string | null;
-                            profileId: string | null;
-                            publishJobId: string;
-                            runAfter: string | null;
-                            scheduledAt: string | null;
-                            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            targetCount: number;
-                            targets: {
-                                attempts: number;
-                                channelAccountId: string;
-                                createdAt: string;
-                                firstComment: {
-                                    content: string;
-                                    delayMs: number;
-                                    error: {
-                                        at: string;
-                                        category: string;
-                                        code: string;
-                                        message: string;
-                                        providerResponse: unknown;
-                                    } | null;
-                                    providerCommentId: string | null;
-                                    /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                    state: string;
-                                } | null;
-                                lastError: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                nextAttemptAt: string | null;
-                                platform: string;
-                                postTargetId: string;
-                                providerPostId: string | null;
-                                providerUrl: string | null;
-                                publishedAt: string | null;
-                                publishJobId: string;
-                                scheduledAt: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                                stateReason: string | null;
-                                text: string;
-                                updatedAt: string;
-                            }[];
-                            text: string;
-                            title: string | null;
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishJobList"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8889,6 +11062,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8898,6 +11078,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8907,6 +11094,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8916,6 +11110,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,6 +11127,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8942,248 +11151,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default false */
-                    enqueue?: boolean;
-                    idempotencyKey?: string;
-                    plan: {
-                        brandId: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        productId?: string;
-                        profileId?: string;
-                        /** Format: date-time */
-                        scheduleAt?: string;
-                        /** @default [] */
-                        targets?: {
-                            channelAccountId: string;
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                            text?: string;
-                        }[];
-                        text: string;
-                    };
-                    /** Format: date-time */
-                    runAfter?: string;
-                    title?: string;
-                };
+                "application/json": components["schemas"]["AgentPublishRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            /** @description Every issue: plan-level ones and those of each target. */
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            /** @enum {string} */
-                            mode: "preview";
-                            targets: {
-                                channelAccountId: string;
-                                channelState: string | null;
-                                index: number;
-                                issues: {
-                                    channelAccountId: string | null;
-                                    code: string;
-                                    message: string;
-                                    path: string[];
-                                    severity: "blocking" | "warning";
-                                    targetIndex: number | null;
-                                }[];
-                                maxTextLength: number | null;
-                                platform: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                text: string;
-                                /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                                textLength: number;
-                            }[];
-                            valid: boolean;
-                        };
-                        summary: {
-                            firstAttemptAt: string | null;
-                            initialState: string;
-                            jobCount: number;
-                            scheduledAt: string | null;
-                            targetCount: number;
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                state: string;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJobDryRun"] | components["schemas"]["PublishJob"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9193,6 +11207,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9202,6 +11223,13 @@ export interface operations {
             /** @description Error codes: publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9211,6 +11239,13 @@ export interface operations {
             /** @description Error codes: publish_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9220,6 +11255,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9229,6 +11271,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9238,6 +11287,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9247,6 +11303,13 @@ export interface operations {
             /** @description Error codes: publish_plan_validation_failed. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9256,6 +11319,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9265,6 +11336,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9288,75 +11366,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9366,6 +11398,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9375,6 +11414,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9384,6 +11430,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9393,6 +11446,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9402,6 +11462,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9411,6 +11479,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9431,84 +11506,36 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    reason?: string;
-                } | null;
+                "application/json": components["schemas"]["PublishJobCancelRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_cancel_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9518,6 +11545,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9527,6 +11561,13 @@ export interface operations {
             /** @description Error codes: publish_cancel_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9536,6 +11577,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9545,6 +11593,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_cancellable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9554,6 +11609,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9563,6 +11625,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9572,6 +11641,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9581,6 +11657,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9590,6 +11674,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9610,82 +11701,36 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never> | null;
+                "application/json": components["schemas"]["PublishJobEnqueueRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_enqueue_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9695,6 +11740,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9704,6 +11756,13 @@ export interface operations {
             /** @description Error codes: publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9713,6 +11772,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9722,6 +11788,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_enqueueable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9731,6 +11804,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9740,6 +11820,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9749,6 +11836,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9758,6 +11852,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9767,6 +11869,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9787,88 +11896,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Must be in the future.
-                     */
-                    scheduleAt: string;
-                };
+                "application/json": components["schemas"]["PublishJobScheduleRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_schedule_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9878,6 +11935,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9887,6 +11951,13 @@ export interface operations {
             /** @description Error codes: publish_schedule_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9896,6 +11967,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9905,6 +11983,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_schedulable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9914,6 +11999,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9923,6 +12015,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9932,6 +12031,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9941,6 +12047,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9950,6 +12064,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9967,86 +12088,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    media: ({
-                        altText?: string;
-                        bytes?: number;
-                        durationSeconds?: number;
-                        fileSizeBytes?: number;
-                        kind: "image" | "video" | "gif";
-                        mediaLibraryItemId?: string;
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        mimeType?: string;
-                        thumbnailUrl?: string;
-                        url: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                    productId?: string;
-                    targets: {
-                        channelAccountId: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                        settings?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                        text?: string;
-                    }[];
-                    text: string;
-                };
+                "application/json": components["schemas"]["PublicPublishPlanInput"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Every issue: plan-level ones and those of each target. */
-                        issues: {
-                            channelAccountId: string | null;
-                            code: string;
-                            message: string;
-                            path: string[];
-                            severity: "blocking" | "warning";
-                            targetIndex: number | null;
-                        }[];
-                        /** @enum {string} */
-                        mode: "preview";
-                        targets: {
-                            channelAccountId: string;
-                            channelState: string | null;
-                            index: number;
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            maxTextLength: number | null;
-                            platform: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            text: string;
-                            /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                            textLength: number;
-                        }[];
-                        valid: boolean;
-                    };
+                    "application/json": components["schemas"]["PlanPreview"];
                 };
             };
             /** @description Error codes: invalid_public_publish_plan_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10056,6 +12127,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10065,6 +12143,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10074,6 +12159,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10083,6 +12175,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10092,6 +12191,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10101,6 +12207,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10110,6 +12224,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10137,35 +12258,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        candidates?: {
-                            [key: string]: unknown;
-                        }[];
-                        checkedSlotCount: number;
-                        conflicts?: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @enum {string} */
-                        mode: "preview";
-                        organizationId: string;
-                        policy: {
-                            [key: string]: unknown;
-                        };
-                        recommendation: ({
-                            /** Format: date-time */
-                            scheduleAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
+                    "application/json": components["schemas"]["PublishSlot"];
                 };
             };
             /** @description Error codes: invalid_public_publish_slot_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,6 +12290,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10184,6 +12306,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10193,6 +12322,13 @@ export interface operations {
             /** @description Error codes: brand_not_found, channel_account_not_found, publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10202,6 +12338,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10211,6 +12354,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10220,6 +12371,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10237,41 +12395,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    postTargetIds?: string[];
-                    publishJobId?: string;
-                };
+                "application/json": components["schemas"]["UrlReconciliationRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        checkedCount: number;
-                        mode: "dry_run" | "reconciled";
-                        targets: {
-                            channelAccountId: string;
-                            error: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string;
-                            providerUrl: string | null;
-                            publishJobId: string;
-                            result: "would_fetch" | "updated" | "not_available" | "failed";
-                        }[];
-                        updatedCount: number;
-                    };
+                    "application/json": components["schemas"]["UrlReconciliationAnswer"];
                 };
             };
             /** @description Error codes: invalid_public_publish_url_reconciliation_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10281,6 +12434,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10290,6 +12450,13 @@ export interface operations {
             /** @description Error codes: publish_url_reconciliation_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10299,6 +12466,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10308,6 +12482,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10317,6 +12498,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10326,6 +12514,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10335,6 +12530,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10344,6 +12547,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10370,59 +12580,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            brandName: string | null;
-                            brandSlug: string | null;
-                            channels: {
-                                brandId: string;
-                                channelAccountId: string;
-                                channelDisplayName: string;
-                                channelHandle: string | null;
-                                channelState: string;
-                                createdAt: string;
-                                enabled: boolean;
-                                organizationId: string;
-                                /**
-                                 * @description Platform
-                                 * @enum {string}
-                                 */
-                                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                                position: number;
-                                profileChannelId: string;
-                                profileId: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                updatedAt: string;
-                            }[];
-                            commentSettings: {
-                                [key: string]: unknown;
-                            };
-                            createdAt: string;
-                            description: string | null;
-                            isDefault: boolean;
-                            name: string;
-                            organizationId: string;
-                            profileId: string;
-                            scheduleSettings: {
-                                [key: string]: unknown;
-                            };
-                            slug: string;
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishingProfileList"];
                 };
             };
             /** @description Error codes: invalid_public_publishing_profile_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10432,6 +12612,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10441,6 +12628,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10450,6 +12644,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10459,6 +12660,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10468,6 +12677,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10485,149 +12701,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /**
-                     * @description Replaces the channels of the profile.
-                     * @default []
-                     */
-                    channels?: {
-                        channelAccountId: string;
-                        enabled?: boolean;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        position?: number;
-                        /** @default {} */
-                        settings?: {
-                            [key: string]: unknown;
-                        };
-                    }[];
-                    /** @default {} */
-                    commentSettings?: {
-                        [key: string]: unknown;
-                    };
-                    description?: null | string;
-                    /** @default false */
-                    isDefault?: boolean;
-                    name: string;
-                    organizationId: string;
-                    profileId?: string;
-                    /**
-                     * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
-                     * @default {}
-                     */
-                    scheduleSettings?: {
-                        [key: string]: unknown;
-                    };
-                    slug?: string;
-                };
+                "application/json": components["schemas"]["PublishingProfileSaveRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channels: {
-                            brandId: string;
-                            channelAccountId: string;
-                            channelDisplayName: string;
-                            channelHandle: string | null;
-                            channelState: string;
-                            createdAt: string;
-                            enabled: boolean;
-                            organizationId: string;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            position: number;
-                            profileChannelId: string;
-                            profileId: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            updatedAt: string;
-                        }[];
-                        commentSettings: {
-                            [key: string]: unknown;
-                        };
-                        createdAt: string;
-                        description: string | null;
-                        isDefault: boolean;
-                        name: string;
-                        organizationId: string;
-                        profileId: string;
-                        scheduleSettings: {
-                            [key: string]: unknown;
-                        };
-                        slug: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishingProfile"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channels: {
-                            brandId: string;
-                            channelAccountId: string;
-                            channelDisplayName: string;
-                            channelHandle: string | null;
-                            channelState: string;
-                            createdAt: string;
-                            enabled: boolean;
-                            organizationId: string;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            position: number;
-                            profileChannelId: string;
-                            profileId: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            updatedAt: string;
-                        }[];
-                        commentSettings: {
-                            [key: string]: unknown;
-                        };
-                        createdAt: string;
-                        description: string | null;
-                        isDefault: boolean;
-                        name: string;
-                        organizationId: string;
-                        profileId: string;
-                        scheduleSettings: {
-                            [key: string]: unknown;
-                        };
-                        slug: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishingProfile"];
                 };
             };
             /** @description Error codes: invalid_public_publishing_profile_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10637,6 +12756,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10646,6 +12772,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10655,6 +12788,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found, publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10664,6 +12804,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10673,6 +12820,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10682,6 +12836,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10691,6 +12852,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10700,6 +12869,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10723,6 +12899,13 @@ export interface operations {
             /** @description Default Response */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10730,6 +12913,13 @@ export interface operations {
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10739,6 +12929,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10748,6 +12945,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10757,6 +12961,13 @@ export interface operations {
             /** @description Error codes: publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10766,6 +12977,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10775,6 +12993,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10784,6 +13010,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10815,19 +13048,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["SocialComment"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["SocialCommentList"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10837,6 +13080,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10846,6 +13096,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10855,6 +13112,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10864,6 +13128,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10873,6 +13145,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10896,58 +13175,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorHandle: string | null;
-                        authorName: string | null;
-                        body: string;
-                        brandId: string | null;
-                        /** @description What the platform lets the channel do with this comment. */
-                        capabilities: {
-                            canDelete: boolean;
-                            canHide: boolean;
-                            canReply: boolean;
-                        };
-                        channelAccountId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        draft: {
-                            /** Format: date-time */
-                            createdAt: string;
-                            reply: string;
-                        } | null;
-                        /** @description hidden on the platform through the hide route */
-                        hidden: boolean;
-                        /** @description written by the channel itself (a reply of ours or the account owner) */
-                        isOwn: boolean;
-                        /** Format: date-time */
-                        lastSyncedAt: string;
-                        /** @description platform counters (likes, replies) as last synced */
-                        metrics: {
-                            [key: string]: unknown;
-                        };
-                        organizationId: string;
-                        parentProviderCommentId: string | null;
-                        permalinkUrl: string | null;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        postTargetId: string | null;
-                        providerCommentId: string;
-                        providerCreatedAt: string | null;
-                        providerPostId: string;
-                        replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
-                        /** @description sc_<ULID> */
-                        socialCommentId: string;
-                        status: "needs_reply" | "replied" | "drafted";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SocialComment"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10957,6 +13207,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10966,6 +13223,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10975,6 +13239,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10984,6 +13255,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10993,6 +13271,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11002,6 +13288,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11022,68 +13315,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description true hides the comment on the platform, false shows it again */
-                    hidden: boolean;
-                };
+                "application/json": components["schemas"]["SocialCommentHideRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorHandle: string | null;
-                        authorName: string | null;
-                        body: string;
-                        brandId: string | null;
-                        /** @description What the platform lets the channel do with this comment. */
-                        capabilities: {
-                            canDelete: boolean;
-                            canHide: boolean;
-                            canReply: boolean;
-                        };
-                        channelAccountId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        draft: {
-                            /** Format: date-time */
-                            createdAt: string;
-                            reply: string;
-                        } | null;
-                        /** @description hidden on the platform through the hide route */
-                        hidden: boolean;
-                        /** @description written by the channel itself (a reply of ours or the account owner) */
-                        isOwn: boolean;
-                        /** Format: date-time */
-                        lastSyncedAt: string;
-                        /** @description platform counters (likes, replies) as last synced */
-                        metrics: {
-                            [key: string]: unknown;
-                        };
-                        organizationId: string;
-                        parentProviderCommentId: string | null;
-                        permalinkUrl: string | null;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        postTargetId: string | null;
-                        providerCommentId: string;
-                        providerCreatedAt: string | null;
-                        providerPostId: string;
-                        replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
-                        /** @description sc_<ULID> */
-                        socialCommentId: string;
-                        status: "needs_reply" | "replied" | "drafted";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SocialComment"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11093,6 +13354,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11102,6 +13370,13 @@ export interface operations {
             /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11111,6 +13386,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11120,6 +13402,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11129,6 +13418,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11138,6 +13434,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11147,6 +13450,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11156,6 +13466,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11165,6 +13483,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11174,6 +13499,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11197,47 +13529,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    body: string;
-                    brandId: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    organizationId: string;
-                };
+                "application/json": components["schemas"]["SocialCommentReplyRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        budget: {
-                            limit: number;
-                            name: string;
-                            remaining: number | null;
-                            window: string;
-                        } | null;
-                        comment: components["schemas"]["SocialComment"];
-                        mode: "dry_run" | "replied" | "needs_reconciliation" | "failed";
-                        reply: {
-                            body: string;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            providerCommentId: string | null;
-                            replyId: string | null;
-                            state: "would_post" | "posted" | "failed" | "needs_reconciliation";
-                        };
-                    };
+                    "application/json": components["schemas"]["SocialCommentReplyResponse"];
                 };
             };
             /** @description Error codes: invalid_public_social_comment_reply_request, invalid_public_social_comment_reply_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11247,6 +13568,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11256,6 +13584,13 @@ export interface operations {
             /** @description Error codes: provider_comment_reply_disabled, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11265,6 +13600,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11274,6 +13616,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11283,6 +13632,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11292,6 +13648,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11301,6 +13664,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11310,6 +13680,13 @@ export interface operations {
             /** @description Error codes: provider_comment_reply_unsupported. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11319,6 +13696,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11328,6 +13713,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11337,6 +13729,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11354,69 +13753,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId?: string;
-                    brandName?: string;
-                    commentText: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    maxCharacters?: number;
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    postText?: string;
-                    productName?: string;
-                    productUrl?: string;
-                    /** @description store the draft on this comment (status drafted) */
-                    socialCommentId?: string;
-                    socialContext?: string;
-                    tone?: "helpful" | "friendly" | "concise" | "premium" | "supportive";
-                };
+                "application/json": components["schemas"]["CommentReplyDraftRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        draft: {
-                            constraints: {
-                                maxCharacters: number;
-                                platform: string;
-                                tone: string;
-                            };
-                            prompt: {
-                                system: string;
-                                user: string;
-                            };
-                            reply: string;
-                        };
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        requiredEnv: string[];
-                    } | {
-                        draft: {
-                            constraints: {
-                                maxCharacters: number;
-                                platform: string;
-                                tone: string;
-                            };
-                            prompt: {
-                                system: string;
-                                user: string;
-                            };
-                            reply: string;
-                        };
-                        /** @enum {string} */
-                        mode: "drafted";
-                        socialCommentId?: string;
-                    };
+                    "application/json": components["schemas"]["CommentReplyDraftResponse"];
                 };
             };
             /** @description Error codes: invalid_public_comment_reply_draft_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11426,6 +13792,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11435,6 +13808,13 @@ export interface operations {
             /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11444,6 +13824,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11453,6 +13840,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11462,6 +13856,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11471,6 +13872,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11480,6 +13888,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11489,6 +13905,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11498,6 +13921,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11515,41 +13945,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    channelAccountId: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default 50 */
-                    limit?: number;
-                    organizationId: string;
-                    platform: "facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x";
-                    postTargetId?: string | null;
-                    providerPostId: string;
-                    /** Format: date-time */
-                    since?: string;
-                };
+                "application/json": components["schemas"]["SocialCommentSyncRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        comments: components["schemas"]["SocialCommentSyncItem"][];
-                        created: number;
-                        fetched: number;
-                        mode: "dry_run" | "synced";
-                        updated: number;
-                    };
+                    "application/json": components["schemas"]["SocialCommentSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11559,6 +13984,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11568,6 +14000,13 @@ export interface operations {
             /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11577,6 +14016,13 @@ export interface operations {
             /** @description Error codes: brand_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11586,6 +14032,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11595,6 +14048,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11604,6 +14064,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11613,6 +14080,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11622,6 +14096,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11631,6 +14113,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11640,6 +14129,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11657,51 +14153,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /** @default 50 */
-                    commentsPerPost?: number;
-                    /** @default true */
-                    dryRun?: boolean;
-                    organizationId: string;
-                    profileId?: string;
-                    /** @default 8 */
-                    targetLimit?: number;
-                };
+                "application/json": components["schemas"]["SocialCommentProfileSyncRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        created: number;
-                        fetched: number;
-                        mode: "dry_run" | "synced";
-                        targets: {
-                            channelAccountId: string;
-                            created: number;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            fetched: number;
-                            ok: boolean;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string;
-                            updated: number;
-                        }[];
-                        updated: number;
-                    };
+                    "application/json": components["schemas"]["SocialCommentProfileSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11711,6 +14192,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11720,6 +14208,13 @@ export interface operations {
             /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11729,6 +14224,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11738,6 +14240,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11747,6 +14256,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11756,6 +14272,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11765,6 +14288,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11774,6 +14305,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11797,32 +14335,29 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attemptCount: number;
-                        attempts: components["schemas"]["WebhookAttempt"][];
-                        /** Format: date-time */
-                        createdAt: string;
-                        deliveredAt: string | null;
-                        deliveryId: string;
-                        /** @description also the webhook-id header of every attempt */
-                        eventId: string;
-                        eventType: string;
-                        lastError: string | null;
-                        lastStatusCode: number | null;
-                        nextAttemptAt: string | null;
-                        status: "pending" | "delivered" | "failed";
-                        /** Format: date-time */
-                        updatedAt: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11832,6 +14367,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11841,6 +14383,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11850,6 +14399,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11859,6 +14415,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11868,6 +14431,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11877,6 +14448,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11902,19 +14480,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookEndpoint"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11924,6 +14512,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11933,6 +14528,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11942,6 +14544,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11951,6 +14560,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11960,6 +14577,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11977,51 +14601,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    description?: string | null;
-                    /** @default true */
-                    enabled?: boolean;
-                    /** @description Event types this endpoint receives; empty = all. */
-                    eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
-                    /** @description Free key/value strings for the integrator. */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                    /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
-                    url: string;
-                };
+                "application/json": components["schemas"]["WebhookEndpointCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        createdAt: string;
-                        description: string | null;
-                        disabledReason: string | null;
-                        enabled: boolean;
-                        eventTypes: string[];
-                        metadata: {
-                            [key: string]: string;
-                        };
-                        organizationId: string;
-                        /** @description whsec_<base64> signing secret; shown only here and on rotation. */
-                        secret: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        url: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_create_request, webhook_url_invalid, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12031,6 +14640,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12040,6 +14656,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12049,6 +14672,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12058,6 +14688,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12067,6 +14704,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12076,6 +14720,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12085,6 +14737,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_create_failed, internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12108,6 +14767,13 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12115,6 +14781,13 @@ export interface operations {
             /** @description Error codes: invalid_public_webhook_endpoint_delete_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12124,6 +14797,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12133,6 +14813,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12142,6 +14829,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12151,6 +14845,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12160,6 +14861,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12169,6 +14878,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12189,49 +14905,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    description?: string | null;
-                    /** @description true re-enables an endpoint the service disabled; deliveries resume */
-                    enabled?: boolean;
-                    /** @description Event types this endpoint receives; empty = all. */
-                    eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
-                    /** @description Free key/value strings for the integrator. */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                    /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
-                    url?: string;
-                };
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        createdAt: string;
-                        description: string | null;
-                        disabledReason: string | null;
-                        enabled: boolean;
-                        eventTypes: string[];
-                        metadata: {
-                            [key: string]: string;
-                        };
-                        organizationId: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        url: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_update_request, webhook_url_invalid, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12241,6 +14944,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12250,6 +14960,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12259,6 +14976,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12268,6 +14992,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12277,6 +15008,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12286,6 +15024,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12295,6 +15040,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12304,6 +15057,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12333,19 +15093,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookDelivery"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12355,6 +15125,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12364,6 +15141,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12373,6 +15157,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12382,6 +15173,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12391,6 +15189,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12400,6 +15206,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12420,31 +15233,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description resend failed deliveries created at or after this time (at most 14 days back)
-                     */
-                    since: string;
-                };
+                "application/json": components["schemas"]["WebhookRecoverRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description deliveries queued again */
-                        recovered: number;
-                    };
+                    "application/json": components["schemas"]["WebhookRecoverAnswer"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12454,6 +15272,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12463,6 +15288,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12472,6 +15304,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12481,6 +15320,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12490,6 +15336,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12499,6 +15352,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12508,6 +15368,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12517,6 +15385,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12540,18 +15415,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the new whsec_ secret; the previous one keeps signing for 24 h */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointSecret"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12561,6 +15447,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12570,6 +15463,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12579,6 +15479,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12588,6 +15495,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12597,6 +15511,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12606,6 +15528,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12629,32 +15558,29 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attemptCount: number;
-                        attempts: components["schemas"]["WebhookAttempt"][];
-                        /** Format: date-time */
-                        createdAt: string;
-                        deliveredAt: string | null;
-                        deliveryId: string;
-                        /** @description also the webhook-id header of every attempt */
-                        eventId: string;
-                        eventType: string;
-                        lastError: string | null;
-                        lastStatusCode: number | null;
-                        nextAttemptAt: string | null;
-                        status: "pending" | "delivered" | "failed";
-                        /** Format: date-time */
-                        updatedAt: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12664,6 +15590,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12673,6 +15606,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12682,6 +15622,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12691,6 +15638,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12700,6 +15654,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12709,6 +15671,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

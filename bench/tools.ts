@@ -3,10 +3,18 @@
  * (embedded database in a temp dir, same code path as `service-api api`); autocannon drives it from this
  * process, and the "direct" figures call the same functions in this process without HTTP.
  *
- * Prints: UTM req/s and p99 for 100- and 500-link batches (HTTP vs the builder), QR PNG 512 px and SVG req/s
- * (HTTP vs the encoder, both inline and through a worker pool of the server's size), and the p99 of
- * GET /v1/health/live while PNGs are generated. Many Max-tier keys are used because one key runs one request
- * at a time and has a minute limit and a daily quota.
+ * The baseline is a bare Fastify route in the same server process (its own port, default JSON parser, no
+ * auth, limits or idempotency) running the same builder on the same body; tool API and bare route are
+ * measured in alternating rounds of the same number of requests, so both see the same machine load.
+ * Target: tool API throughput >= 75% of the bare route.
+ *
+ * Prints: UTM req/s and p99 for 100- and 500-link batches, QR PNG 512 px and SVG req/s (each: tool API,
+ * bare route, ratio; and the builder/encoder called directly), and the p99 of GET /v1/health/live while
+ * PNGs are generated. Many Max-tier keys are used because one key runs one request at a time and has a
+ * minute limit and a daily quota.
+ *
+ * BENCH_PHASES=utm100,utm500,svg,png,health picks phases; BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof
+ * --cpu-prof-dir=/tmp/prof) is passed to the server process.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +28,7 @@ const KEYS = 400;
 
 interface ServerReady {
   port: number;
+  barePort: number;
   keys: string[];
   qrWorkers: number;
 }
@@ -39,7 +48,7 @@ async function runServer(): Promise<void> {
     DATABASE_URL: '',
   });
   const runtime = await startRuntime(config, 'api');
-  const service = new ToolKeysService(runtime.deps.database.db);
+  const service = new ToolKeysService(runtime.deps.database.db, runtime.deps.counters.shared);
   const keys: string[] = [];
   for (let i = 0; i < KEYS; i++) {
     const email = `bench-${i}@example.test`;
@@ -47,21 +56,54 @@ async function runServer(): Promise<void> {
     keys.push((await service.createKey({ email, scopes: ['tools:*'] }, new Date())).apiKey);
   }
   const port = Number(new URL(runtime.address ?? '').port);
-  process.send?.({ port, keys, qrWorkers: defaultQrPoolSize() } satisfies ServerReady);
+  const bare = await startBareRoutes(defaultQrPoolSize());
+  process.send?.({ port, barePort: bare.port, keys, qrWorkers: defaultQrPoolSize() } satisfies ServerReady);
   // the parent going away (even by a crash) stops the server
   process.on('disconnect', () => process.exit(0));
   process.on('message', async (message) => {
     if (message === 'cpu') {
+      // with a CPU profile, the marks (monotonic µs, the profile's clock) delimit the measured rounds
+      if (process.execArgv.includes('--cpu-prof')) process.stderr.write(`mark ${process.hrtime.bigint() / 1000n}\n`);
       const usage = process.cpuUsage();
       process.send?.({ cpuMicros: usage.user + usage.system });
       return;
     }
     if (message === 'stop') {
+      await bare.close();
       await runtime.stop();
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     }
   });
+}
+
+/** The baseline: the same builders behind a plain Fastify route (default JSON parser and serializer). */
+async function startBareRoutes(qrWorkers: number): Promise<{ port: number; close: () => Promise<void> }> {
+  const { default: Fastify } = await import('fastify');
+  const { buildUtm } = await import('../src/modules/tools/utm/utm-builder.js');
+  const { generateQr } = await import('../src/modules/tools/qrcode/qr-generator.js');
+  const { QrWorkerPool } = await import('../src/modules/tools/qrcode/qr-worker-pool.js');
+  const pool = new QrWorkerPool(qrWorkers);
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  app.post('/utm', async (request, reply) => {
+    const built = buildUtm(request.body);
+    if (!built.ok) return reply.code(400).send({ message: built.message });
+    return built.value;
+  });
+  app.post('/qr', async (request, reply) => {
+    const generated = await generateQr(request.body, pool);
+    if (!generated.ok) return reply.code(400).send({ message: generated.message });
+    return { qrcode: { dataUrl: generated.value.dataUrl }, format: generated.value.format };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    close: async () => {
+      await app.close();
+      await pool.close();
+    },
+  };
 }
 
 interface Server {
@@ -72,7 +114,8 @@ interface Server {
 }
 
 function startServer(): Promise<Server> {
-  const child = fork(SELF, ['--server'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = fork(SELF, ['--server'], { execArgv: [...nodeArgs, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -151,7 +194,8 @@ async function load(
     ],
   });
   return {
-    rps: result.requests.average,
+    // completed requests over the run's wall time (per-second samples are coarse for short runs)
+    rps: (result['2xx'] + result.non2xx) / Math.max(0.01, result.duration),
     p99: result.latency.p99,
     ok: result['2xx'],
     failed: result.non2xx + result.errors + result.timeouts,
@@ -164,19 +208,7 @@ function fmt(n: number, digits = 0): string {
 
 type LoadResult = Awaited<ReturnType<typeof load>> & { serverCpuMs: number };
 
-/**
- * One result line. Besides the measured ratio, the server's own CPU time per request gives the throughput
- * the server would reach with the load generator on other cores (`capacity`), since both share this machine.
- */
-function row(label: string, http: LoadResult, direct: number): string {
-  const ratio = (http.rps / direct) * 100;
-  const capacity = 1000 / http.serverCpuMs;
-  return (
-    `${label.padEnd(20)} HTTP ${fmt(http.rps).padStart(6)} req/s p99 ${fmt(http.p99, 1).padStart(6)} ms | direct ${fmt(direct).padStart(6)} ops/s | ` +
-    `HTTP/direct ${fmt(ratio, 1).padStart(5)}% ${ratio >= 70 ? 'ok' : 'BELOW 70%'} | server CPU ${fmt(http.serverCpuMs, 3)} ms/req -> capacity ${fmt(capacity)} req/s = ${fmt((capacity / direct) * 100, 1)}% of direct` +
-    (http.failed ? `  (${http.failed} non-2xx)` : '')
-  );
-}
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'utm100,utm500,svg,png,health').split(','));
 
 async function measured(server: Server, run: () => ReturnType<typeof load>): Promise<LoadResult> {
   const before = await server.cpu();
@@ -184,6 +216,61 @@ async function measured(server: Server, run: () => ReturnType<typeof load>): Pro
   const after = await server.cpu();
   const total = result.ok + result.failed;
   return { ...result, serverCpuMs: (after - before) / 1000 / Math.max(1, total) };
+}
+
+/** Sums alternating rounds: requests / time, p99 of the worst round, CPU per request averaged. */
+function combine(rounds: LoadResult[]): LoadResult {
+  const n = rounds.length;
+  return {
+    rps: rounds.reduce((a, r) => a + r.rps, 0) / n,
+    p99: Math.max(...rounds.map((r) => r.p99)),
+    ok: rounds.reduce((a, r) => a + r.ok, 0),
+    failed: rounds.reduce((a, r) => a + r.failed, 0),
+    serverCpuMs: rounds.reduce((a, r) => a + r.serverCpuMs, 0) / n,
+  };
+}
+
+interface Comparison {
+  api: LoadResult;
+  bare: LoadResult;
+}
+
+/**
+ * Tool API and bare route in alternating rounds of `amount` requests each (bare first), after a warm-up
+ * of both: machine load that changes during the run hits both sides alike.
+ */
+async function compare(
+  server: Server,
+  keys: string[],
+  api: { path: string },
+  barePath: string,
+  body: unknown,
+  opts: { amount: number; rounds: number; warmup: number },
+): Promise<Comparison> {
+  const { port, barePort } = server.ready;
+  await load(barePort, keys, barePath, body, { connections: 8, amount: opts.warmup });
+  await load(port, keys, api.path, body, { connections: 8, amount: opts.warmup });
+  const apiRounds: LoadResult[] = [];
+  const bareRounds: LoadResult[] = [];
+  for (let r = 0; r < opts.rounds; r++) {
+    bareRounds.push(await measured(server, () => load(barePort, keys, barePath, body, { connections: 8, amount: opts.amount })));
+    apiRounds.push(await measured(server, () => load(port, keys, api.path, body, { connections: 8, amount: opts.amount })));
+  }
+  return { api: combine(apiRounds), bare: combine(bareRounds) };
+}
+
+const TARGET_PCT = 75;
+
+function row(label: string, c: Comparison, direct: number): string {
+  const ratio = (c.api.rps / c.bare.rps) * 100;
+  const cpuRatio = (c.bare.serverCpuMs / c.api.serverCpuMs) * 100;
+  return (
+    `${label.padEnd(18)} tool API ${fmt(c.api.rps).padStart(6)} req/s p99 ${fmt(c.api.p99, 1).padStart(5)} ms | ` +
+    `bare route ${fmt(c.bare.rps).padStart(6)} req/s p99 ${fmt(c.bare.p99, 1).padStart(5)} ms | ` +
+    `tool API/bare ${fmt(ratio, 1).padStart(5)}% ${ratio >= TARGET_PCT ? 'ok' : `BELOW ${TARGET_PCT}%`} | ` +
+    `server CPU ${fmt(c.api.serverCpuMs, 3)} vs ${fmt(c.bare.serverCpuMs, 3)} ms/req (${fmt(cpuRatio, 1)}%) | direct ${fmt(direct)} ops/s` +
+    (c.api.failed || c.bare.failed ? `  (${c.api.failed}+${c.bare.failed} non-2xx)` : '')
+  );
 }
 
 async function main(): Promise<void> {
@@ -195,8 +282,9 @@ async function main(): Promise<void> {
   console.log(`tool API benchmark: node ${process.version}, ${availableParallelism()} cores`);
   const server = await startServer();
   const { port, keys, qrWorkers } = server.ready;
-  console.log(`server on 127.0.0.1:${port}, ${keys.length} Max-tier keys, ${qrWorkers} QR worker thread(s)\n`);
-  const lines: string[] = [];
+  console.log(
+    `server on 127.0.0.1:${port} (bare route baseline on :${server.ready.barePort}), ${keys.length} Max-tier keys, ${qrWorkers} QR worker thread(s)\n`,
+  );
   try {
     const utm = (n: number) => ({
       urls: Array.from({ length: n }, (_, i) => `https://shop.example.com/products/item-${i}?color=red&size=m#reviews`),
@@ -205,58 +293,61 @@ async function main(): Promise<void> {
       campaign: 'spring sale 2026',
       content: 'hero banner',
     });
-    // Each tool has its own quota per key; the two UTM phases use separate halves of the keys.
+    // Each tool has its own daily quota per key (Max: 10,000 links): the two UTM phases use separate
+    // halves of the keys, and each phase's requests stay within that half's quota.
+    const half = KEYS / 2;
     const phases = [
-      { n: 100, keys: keys.slice(0, KEYS / 2), load: { duration: 4 } },
-      { n: 500, keys: keys.slice(KEYS / 2), load: { amount: (KEYS / 2) * 19 } },
-    ];
+      { name: 'utm100', n: 100, keys: keys.slice(0, half), amount: 3000, rounds: 3 },
+      { name: 'utm500', n: 500, keys: keys.slice(half), amount: 1200, rounds: 3 },
+    ].filter((p) => PHASES.has(p.name));
     for (const phase of phases) {
       const body = utm(phase.n);
       const direct = directRate(() => buildUtm(body));
-      // warm-up: every key once, so the measurement sees steady state (last use is written once a minute)
-      await load(port, phase.keys, '/api/v1/tools/utm-builder/build', body, { connections: 8, amount: phase.keys.length });
-      const http = await measured(server, () =>
-        load(port, phase.keys, '/api/v1/tools/utm-builder/build', body, { connections: 8, ...phase.load }),
-      );
-      lines.push(row(`UTM ${phase.n}-link batch`, http, direct));
-      console.log(lines.at(-1));
+      const c = await compare(server, phase.keys, { path: '/api/v1/tools/utm-builder/build' }, '/utm', body, {
+        amount: phase.amount,
+        rounds: phase.rounds,
+        warmup: phase.keys.length,
+      });
+      console.log(row(`UTM ${phase.n}-link batch`, c, direct));
     }
 
     const qrText = 'https://shop.example.com/products/item-42?utm_source=newsletter&utm_medium=email&utm_campaign=spring';
-    for (const format of ['png', 'svg'] as const) {
+    for (const format of ['svg', 'png'] as const) {
+      if (!PHASES.has(format)) continue;
       const body = { text: qrText, format, size: 512 };
       const parsed = parseQrRequest(body);
       if (!parsed.ok) throw new Error(parsed.message);
       const direct = directRate(() => encodeQr(parsed.value));
-      await load(port, keys, '/api/v1/tools/qrcode/generate', body, { connections: 8, amount: 400 });
-      const http = await measured(server, () => load(port, keys, '/api/v1/tools/qrcode/generate', body, { connections: 8, duration: 4 }));
-      lines.push(row(`QR ${format.toUpperCase()} 512 px`, http, direct));
-      console.log(lines.at(-1));
+      const c = await compare(server, keys, { path: '/api/v1/tools/qrcode/generate' }, '/qr', body, {
+        amount: format === 'svg' ? 3000 : 800,
+        rounds: 3,
+        warmup: 400,
+      });
+      console.log(row(`QR ${format.toUpperCase()} 512 px`, c, direct));
       if (format === 'png') {
         const pool = new QrWorkerPool(qrWorkers);
         await pool.encode(parsed.value);
         const pooled = await directAsyncRate(() => pool.encode(parsed.value), 8);
         await pool.close();
-        const ratio = (http.rps / pooled) * 100;
-        lines.push(`${''.padEnd(20)} vs the encoder in a ${qrWorkers}-thread pool: ${fmt(pooled)} ops/s, HTTP/pool ${fmt(ratio, 1)}%`);
-        console.log(lines.at(-1));
+        console.log(`${''.padEnd(18)} the encoder in a ${qrWorkers}-thread pool, without HTTP: ${fmt(pooled)} ops/s`);
       }
     }
 
-    // Health latency while large PNGs are generated (each would hold the event loop this long if inline).
-    const bigPng = { text: qrText.repeat(8), format: 'png', size: 2048 };
-    const bigParsed = parseQrRequest(bigPng);
-    if (!bigParsed.ok) throw new Error(bigParsed.message);
-    const blockMs = 1000 / directRate(() => encodeQr(bigParsed.value), 1000);
-    const pngLoad = load(port, keys, '/api/v1/tools/qrcode/generate', bigPng, { connections: 8, duration: 5 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const health = await autocannon({ url: `http://127.0.0.1:${port}/v1/health/live`, connections: 1, duration: 4 });
-    const png = await pngLoad;
-    const healthP99 = health.latency.p99;
-    lines.push(
-      `health p99 during PNG load ${fmt(healthP99, 1)} ms (target < 20 ms) ${healthP99 < 20 ? 'ok' : 'ABOVE TARGET'}; PNG 2048 px load ${fmt(png.rps)} req/s, p99 ${fmt(png.p99, 1)} ms; one such PNG takes ${fmt(blockMs, 1)} ms of CPU, kept off the event loop by the worker pool`,
-    );
-    console.log(lines.at(-1));
+    if (PHASES.has('health')) {
+      // Health latency while large PNGs are generated (each would hold the event loop this long if inline).
+      const bigPng = { text: qrText.repeat(8), format: 'png', size: 2048 };
+      const bigParsed = parseQrRequest(bigPng);
+      if (!bigParsed.ok) throw new Error(bigParsed.message);
+      const blockMs = 1000 / directRate(() => encodeQr(bigParsed.value), 1000);
+      const pngLoad = load(port, keys, '/api/v1/tools/qrcode/generate', bigPng, { connections: 8, duration: 5 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const health = await autocannon({ url: `http://127.0.0.1:${port}/v1/health/live`, connections: 1, duration: 4 });
+      const png = await pngLoad;
+      const healthP99 = health.latency.p99;
+      console.log(
+        `health p99 during PNG load ${fmt(healthP99, 1)} ms (target < 20 ms) ${healthP99 < 20 ? 'ok' : 'ABOVE TARGET'}; PNG 2048 px load ${fmt(png.rps)} req/s, p99 ${fmt(png.p99, 1)} ms; one such PNG takes ${fmt(blockMs, 1)} ms of CPU, kept off the event loop by the worker pool`,
+      );
+    }
   } finally {
     await server.stop();
   }

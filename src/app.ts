@@ -34,6 +34,8 @@ import { createMediaModule } from './modules/media/media.module.js';
 import { registerMediaRoutes } from './modules/media/media.routes.js';
 // hardening: import its module here
 import { registerMetricsRoutes } from './modules/operations/metrics.routes.js'; // metrics
+import { providerWebhooksModule } from './modules/provider-webhooks/provider-webhooks.module.js'; // provider webhooks
+import { registerProviderWebhookRoutes } from './modules/provider-webhooks/provider-webhooks.routes.js'; // provider webhooks
 import { publishingModule } from './modules/publishing/publishing.module.js';
 import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
 import { PlanIssueSchema, PublishTargetErrorSchema } from './modules/publishing/publishing.schemas.js';
@@ -140,6 +142,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
 
   // hardening: register its routes here
   registerMetricsRoutes(app, deps); // metrics
+  await registerProviderWebhookRoutes(app, providerWebhooksModule(deps)); // provider webhooks
 
   // dashboard: register its routes here
   registerDashboardRoutes(app);

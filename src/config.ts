@@ -207,6 +207,41 @@ export const EnvSchema = Type.Object({
   SERVICE_OIDC_CLIENT_ID: Str('Optional OIDC identity provider: client id.'),
   SERVICE_OIDC_CLIENT_SECRET: Str('Optional OIDC identity provider: client secret.'),
 
+  // provider webhooks: inbound platform events and their subscriptions (docs/provider-webhooks.md)
+  SERVICE_PROVIDER_WEBHOOK_VERIFY_TOKEN: Str(
+    'Provider webhooks: the verify token given to Meta (Facebook Page, Instagram, Threads) app subscriptions and checked on their GET handshake. Unset: Meta handshakes are refused and Meta provisioning is not configured.',
+  ),
+  SERVICE_FACEBOOK_PAGE_WEBHOOK_SECRET: Str(
+    'Provider webhooks: app secret that signs facebook_page deliveries (X-Hub-Signature-256); default SERVICE_FACEBOOK_PAGE_CLIENT_SECRET.',
+  ),
+  SERVICE_INSTAGRAM_BUSINESS_WEBHOOK_SECRET: Str(
+    'Provider webhooks: app secret that signs instagram_business deliveries; default SERVICE_INSTAGRAM_BUSINESS_CLIENT_SECRET.',
+  ),
+  SERVICE_INSTAGRAM_STANDALONE_WEBHOOK_SECRET: Str(
+    'Provider webhooks: app secret that signs instagram_standalone deliveries; default SERVICE_INSTAGRAM_STANDALONE_CLIENT_SECRET.',
+  ),
+  SERVICE_THREADS_WEBHOOK_SECRET: Str(
+    'Provider webhooks: Threads app secret that signs threads deliveries; default SERVICE_THREADS_CLIENT_SECRET.',
+  ),
+  SERVICE_X_WEBHOOK_SECRET: Str(
+    'Provider webhooks: the X app consumer secret (API key secret) for the CRC answer and x-twitter-webhooks-signature; default SERVICE_X_CLIENT_SECRET.',
+  ),
+  SERVICE_X_WEBHOOK_APP_BEARER_TOKEN: Str(
+    'Provider webhooks: X app-only bearer token used to register the Account Activity webhook (POST /2/webhooks). Unset: X provisioning is not configured.',
+  ),
+  SERVICE_YOUTUBE_WEBHOOK_SECRET: Str(
+    'Provider webhooks: hub.secret of the YouTube PubSubHubbub subscriptions (X-Hub-Signature of deliveries); default derived from SERVICE_YOUTUBE_CLIENT_SECRET.',
+  ),
+  SERVICE_YOUTUBE_WEBSUB_HUB_URL: Str(
+    'Provider webhooks: subscribe URL of the WebSub hub YouTube publishes through; default https://pubsubhubbub.appspot.com/subscribe (the loopback simulator in sandbox mode).',
+  ),
+  SERVICE_YOUTUBE_WEBSUB_LEASE_SECONDS: Int(
+    432_000,
+    'Provider webhooks: lease asked for each YouTube channel feed subscription (renew by provisioning again before it ends).',
+    3_600,
+    864_000,
+  ),
+
   // batches: its settings go here
 
   // webhooks: its settings go here
@@ -218,6 +253,7 @@ export const EnvSchema = Type.Object({
   ),
   SERVICE_WEBHOOK_TIMEOUT_MS: Int(15_000, 'Webhooks: timeout of one delivery attempt.', 100, 60_000),
   SERVICE_WEBHOOK_ENDPOINT_CONCURRENCY: Int(4, 'Webhooks: deliveries to one endpoint in flight at once (per worker).', 1, 64),
+  SERVICE_WEBHOOK_WORKER_CONCURRENCY: Int(32, 'Webhooks: deliveries one worker process sends at once (all endpoints).', 1, 256),
   SERVICE_WEBHOOK_DISABLE_AFTER_HOURS: Int(120, 'Webhooks: an endpoint failing without a single success this long is disabled.', 1),
   SERVICE_WEBHOOK_RETENTION_DAYS: Int(30, 'Webhooks: days delivery payloads and attempts are kept (pruned daily).', 1),
 

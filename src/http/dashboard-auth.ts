@@ -25,6 +25,7 @@ import type { AppDeps } from '../app-deps.js';
 import { isRole, POLICIES, type PolicyId, ROLE_RANK, type Role } from '../modules/identity/policies.js';
 import { SessionService } from '../modules/identity/sessions.service.js';
 import { AppError } from '../platform/errors.js';
+import type { ScopeRequirement } from './principal.js';
 
 export type Actor =
   | { kind: 'user'; organizationId: string; userId: string; email: string; role: Role; sessionId: string }
@@ -33,6 +34,8 @@ export type Actor =
 declare module 'fastify' {
   interface FastifyContextConfig {
     policy?: PolicyId;
+    /** set by publicOrDashboard: the public credential or a dashboard session cookie */
+    sessionAlternative?: boolean;
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -44,6 +47,28 @@ export const DASHBOARD_SESSION_COOKIE = 'service_dashboard_session';
 /** Route option: `config: requirePolicy('webhooks.endpoints.manage')`. */
 export function requirePolicy(policy: PolicyId): { policy: PolicyId } {
   return { policy };
+}
+
+/**
+ * Route option of a public API route the dashboard also uses: an API key or OAuth access token with
+ * `scope` (the public API's checks), or the dashboard session cookie under `policy` (role, approved
+ * Origin). A request takes the dashboard way when it carries the cookie and no Authorization header.
+ */
+export function publicOrDashboard(
+  scope: ScopeRequirement,
+  policy: PolicyId,
+): { auth: { scope: ScopeRequirement }; policy: PolicyId; sessionAlternative: true } {
+  return { auth: { scope }, policy, sessionAlternative: true };
+}
+
+/** On a publicOrDashboard route: true when the dashboard session cookie decides (no Authorization header). */
+export function takesDashboardPath(request: FastifyRequest): boolean {
+  return request.headers.authorization === undefined && DASHBOARD_SESSION_COOKIE in parseCookies(request.headers.cookie);
+}
+
+/** The organization of a publicOrDashboard route's caller: the public principal's, or the signed-in user's. */
+export function organizationOf(request: FastifyRequest): string {
+  return request.principal?.organizationId ?? userActorOf(request).organizationId;
 }
 
 /** The authorized actor of a route declared with requirePolicy (never null there). */
@@ -159,8 +184,9 @@ export function installDashboardAuth(app: FastifyInstance, deps: AppDeps): Sessi
 
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
-    const policy = request.routeOptions.config?.policy;
-    if (policy) request.actor = await authorize(request, policy);
+    const config = request.routeOptions.config;
+    if (!config?.policy || (config.sessionAlternative && !takesDashboardPath(request))) return;
+    request.actor = await authorize(request, config.policy);
   });
   return sessions;
 }

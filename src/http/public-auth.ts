@@ -3,12 +3,14 @@
  * public API enabled (403) -> effective origin allowed (421) -> bearer present (401 required) ->
  * credential valid and not negatively cached (401 forbidden) -> scope (401 forbidden) -> rate limit (429).
  * Routes declare their requirement with `config: { auth: { scope } }`; routes without it are public.
+ * Routes the dashboard also calls use `config: publicOrDashboard(scope, policy)` (http/dashboard-auth.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
 import { Authenticator } from '../modules/identity/authenticate.js';
 import { selectStore } from '../platform/counters/store-selection.js';
 import { AppError } from '../platform/errors.js';
+import { takesDashboardPath } from './dashboard-auth.js';
 import { hasScope, type Principal, type ScopeRequirement } from './principal.js';
 
 declare module 'fastify' {
@@ -98,8 +100,9 @@ export function installPublicAuth(app: FastifyInstance, deps: AppDeps): Authenti
   app.decorate('authorizePublic', authorize);
   app.decorate('forgetPublicCredentials', () => authenticator.forget());
   app.addHook('onRequest', async (request, reply) => {
-    const requirement = request.routeOptions.config?.auth;
-    if (requirement) await authorize(request, reply, requirement.scope);
+    const config = request.routeOptions.config;
+    // publicOrDashboard routes: a request with the session cookie and no bearer is the dashboard's to check
+    if (config?.auth && !(config.sessionAlternative && takesDashboardPath(request))) await authorize(request, reply, config.auth.scope);
   });
   return authenticator;
 }

@@ -19,7 +19,9 @@ import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
 import { identityRepository } from '../modules/identity/identity.repository.js';
 import { maintenanceJob } from '../modules/maintenance/maintenance.jobs.js';
 import { mediaJobDefinitions } from '../modules/media/media.module.js';
+import { providerWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js'; // provider webhooks
 import { publishingJobDefinitions } from '../modules/publishing/publishing.module.js';
+import { bumpToolAuthVersion } from '../modules/tools/tool-auth-cache.js';
 import { toolsIdempotencyPruneJob } from '../modules/tools/tools.jobs.js';
 import { closeCounters, createCounters } from '../platform/counters/index.js';
 import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
@@ -83,11 +85,23 @@ export function jobDefinitions(deps: AppDeps): JobDefinition<any>[] {
     ...automationJobDefinitions(deps),
 
     // hardening: add its job definitions here
+    ...providerWebhooksModule(deps).jobDefinitions, // provider webhooks
   ];
 }
 
-/** Serves the embedded PGlite on a Unix socket; our in-process lock is held while a socket client is inside a transaction. */
-async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath: string, logger: Logger) {
+/**
+ * Serves the embedded PGlite on a Unix socket; our in-process lock is held while a socket client is inside a
+ * transaction. `afterClientQuery` runs once a client's query is done (the CLI writes through here: caches
+ * of what it may change are invalidated before it learns of its commit).
+ */
+export async function serveEmbeddedSocket(
+  pglite: PGlite,
+  lock: PgliteLock,
+  socketPath: string,
+  logger: Logger,
+  maxConnections = 8,
+  afterClientQuery: () => Promise<void> = async () => {},
+) {
   try {
     fs.rmSync(socketPath, { force: true });
   } catch {}
@@ -100,6 +114,7 @@ async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath:
           try {
             return await target.runExclusive(fn);
           } finally {
+            await afterClientQuery().catch(() => undefined);
             if (!target.isInTransaction() && release) {
               const r = release;
               release = null;
@@ -112,7 +127,7 @@ async function serveEmbeddedSocket(pglite: PGlite, lock: PgliteLock, socketPath:
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections: 8 });
+  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections });
   await server.start();
   fs.chmodSync(socketPath, 0o600);
   logger.info({ socketPath }, 'embedded database served on a local socket (psql -h <data dir>)');
@@ -139,7 +154,9 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
 
   let socketServer: PGLiteSocketServer | null = null;
   if (database.pglite && database.lock)
-    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger);
+    socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger, 8, () =>
+      bumpToolAuthVersion(counters.memory),
+    );
 
   let app: FastifyInstance | null = null;
   let address: string | null = null;

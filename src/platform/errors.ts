@@ -187,6 +187,10 @@ export const ERROR_CATALOG = {
   publish_batch_not_found: e(404, 'not_found', 'No such publish batch in the principal organization.'),
   asset_not_found: e(404, 'not_found', 'No such asset in the principal organization.'),
   publish_batch_idempotency_key_reused: e(409, 'conflict', 'The idempotencyKey was used for a different batch request.'),
+  // ---- provider webhooks: inbound platform deliveries and their handshakes
+  provider_webhook_not_found: e(404, 'not_found', 'No inbound webhook endpoint for this platform.'),
+  provider_webhook_signature_invalid: e(401, 'authentication', "The delivery's signature is missing or does not match."),
+  provider_webhook_verification_failed: e(403, 'authorization', 'The subscription verification request is not valid.'),
   // ---- hardening: errors raised before a route runs (HTTP parser, router)
   request_timeout: e(408, 'validation', 'The request was not received completely in time.'),
   request_uri_too_long: e(414, 'validation', 'The request path is too long.'),

@@ -7,6 +7,10 @@
  * publishing engine can decide retry / reconnect / fail / flag without knowing the platform.
  */
 
+import type { FindRecentPostInput, RecentPostLookup } from './shared/recent-posts.js';
+
+export type { FindRecentPostInput, RecentPostLookup };
+
 export const PLATFORMS = [
   'instagram_business',
   'instagram_standalone',
@@ -275,6 +279,14 @@ export interface ProviderPostAnalytics {
   metrics: Record<string, number>;
 }
 
+/** A reply budget as the platform reports it. */
+export interface ProviderReplyBudget {
+  name: string;
+  limit: number;
+  used: number;
+  windowSeconds: number;
+}
+
 // analytics: one post's metrics as the platform reported them
 export interface ProviderPostMetrics {
   providerPostId: string;
@@ -299,6 +311,11 @@ export interface SocialProvider {
   pollPublish(ctx: ProviderCallContext, pollToken: string): Promise<PublishResult>;
   /** public URL of a published post, when the publish response did not carry one */
   fetchPermalink(ctx: ProviderCallContext, providerPostId: string): Promise<string | null>;
+  /**
+   * Crash reconciliation: the account's post a publish of this text made within the window, found in
+   * the platform's list of the account's recent posts; absent where the platform offers no such list.
+   */
+  findRecentPost?(ctx: ProviderCallContext, input: FindRecentPostInput): Promise<RecentPostLookup>;
 
   /** firstComment plug and comment replies; throws ProviderError(platform_rejected) where unsupported */
   postComment(
@@ -307,6 +324,8 @@ export interface SocialProvider {
   ): Promise<{ providerCommentId: string }>;
   /** the post's comments (replies included, flat, each with its parent), following the platform's pagination up to limit */
   listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }): Promise<ProviderComment[]>;
+  /** the platform's own count of the account's reply budget (Threads: 1,000 replies in a moving 24 h); absent where it has none */
+  replyBudget?(ctx: ProviderCallContext): Promise<ProviderReplyBudget>;
   /** hides (or shows again) a comment on the account's post; absent where the platform has no such call */
   hideComment?(ctx: ProviderCallContext, input: { providerCommentId: string; providerPostId: string; hidden: boolean }): Promise<void>;
 

@@ -55,6 +55,8 @@ export async function registerSandbox(app: FastifyInstance, configs: Record<Plat
     clientId: xApp.id,
     clientSecret: xApp.secret,
   });
+  // the inbound webhook endpoint signs and answers X's CRC with the app secret by default
+  x.consumerSecret = xApp.secret;
 
   // one encapsulated scope: the simulators' parsers stay inside it and their routes stay out of the
   // API's OpenAPI document

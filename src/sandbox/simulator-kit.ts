@@ -54,6 +54,8 @@ export interface ReceivedPost {
   postId: string;
   text: string;
   mediaCount: number;
+  /** the alt text the platform received for each media item that had one */
+  altTexts?: string[];
   at: number;
 }
 

@@ -82,11 +82,22 @@ describe('comment sync and replies on X, Instagram and Threads; gates', () => {
     assert.equal(dry.status, 200, JSON.stringify(dry.body));
     assert.equal(dry.body.mode, 'dry_run');
     assert.equal(dry.body.reply.replyId, null);
+    assert.deepEqual(dry.body.budget, { name: 'threads_replies', limit: 1000, remaining: 1000, window: '24h' });
     const live = await reply(p, byProviderId.get(top)!.socialCommentId, 'Thank you!');
     assert.equal(live.status, 200, JSON.stringify(live.body));
     assert.equal(live.body.mode, 'replied');
     assert.equal(live.body.budget.name, 'threads_replies');
     assert.equal(live.body.budget.remaining, 999);
+    // the budget is Threads' own count (threads_publishing_limit): a reply the profile published in the app counts too
+    const elsewhere = audienceComment(h, p, 'answered in the Threads app', top, 'owner');
+    (h.meta.state.get(elsewhere) as { ownerId: string }).ownerId = p.externalAccountId;
+    const second = audienceComment(h, p, 'Another question');
+    await synced(p);
+    const c2 = (await call(h, p.org, 'GET', `/v1/social-comments?providerPostId=${p.providerPostId}&status=needs_reply`)).body.data.find(
+      (c: { providerCommentId: string }) => c.providerCommentId === second,
+    );
+    const dry2 = await reply(p, c2.socialCommentId, 'Sure!', true);
+    assert.equal(dry2.body.budget.remaining, 998);
   });
 
   it('gates: live writes answer 403 with the gate code before any platform call', async () => {

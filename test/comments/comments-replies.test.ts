@@ -88,6 +88,38 @@ describe('comment replies and moderation', () => {
     assert.equal(h.meta.ledger.comments.length, posted);
   });
 
+  for (const [platform, operation] of [
+    ['x', 'publish'],
+    ['instagram_business', 'comment'],
+    ['threads', 'publish'],
+  ] as const) {
+    it(`${platform}: a lost reply answer is reconciled from the thread on the Idempotency-Key retry`, async () => {
+      const p = await publishedPost(h, platform);
+      const cid = audienceComment(h, p, `When does it ship? (${platform})`);
+      const c = (await synced(p)).find((x) => x.providerCommentId === cid)!;
+      const answersUnder = () =>
+        platform === 'x'
+          ? [...h.x.state.tweets.values()].filter((t) => t.inReplyToId === cid).length
+          : platform === 'threads'
+            ? h.meta.state.repliesTo(cid).length
+            : h.meta.state.commentsOf(p.providerPostId).filter((x) => x.parentId === cid).length;
+      (platform === 'x' ? h.x.failures : h.meta.failures).inject({ kind: 'lost_response', operation });
+      const text = `Next Monday (${platform}).`;
+      const lost = await reply(p, c.socialCommentId, text, { dryRun: false }, { 'idempotency-key': `lost-${platform}` });
+      assert.equal(lost.status, 200, JSON.stringify(lost.body));
+      assert.equal(lost.body.mode, 'needs_reconciliation');
+      assert.equal(lost.body.comment.replyStatus, 'needs_reconciliation');
+      assert.equal(answersUnder(), 1, 'the platform did post it');
+      const retry = await reply(p, c.socialCommentId, text, { dryRun: false }, { 'idempotency-key': `lost-${platform}` });
+      assert.equal(retry.status, 200, JSON.stringify(retry.body));
+      assert.equal(retry.body.mode, 'replied');
+      assert.equal(retry.body.reply.replyId, lost.body.reply.replyId);
+      assert.ok(retry.body.reply.providerCommentId);
+      assert.equal(retry.body.comment.replyStatus, 'replied');
+      assert.equal(answersUnder(), 1, 'never posted twice');
+    });
+  }
+
   it('a lost reply is also reconciled by the next sync', async () => {
     const p = await publishedPost(h, 'facebook_page');
     audienceComment(h, p, 'Price?');
@@ -123,6 +155,54 @@ describe('comment replies and moderation', () => {
     const ok = await reply(p, c!.socialCommentId, 'Thanks!', { dryRun: false });
     assert.equal(ok.body.mode, 'replied', JSON.stringify(ok.body));
     assert.equal(h.x.state.tweets.get(ok.body.reply.providerCommentId)?.inReplyToId, c!.providerCommentId);
+  });
+
+  it("X hidden replies: hide then unhide through PUT /2/tweets/:id/hidden; X refuses outside the channel's conversation", async () => {
+    const p = await publishedPost(h, 'x');
+    const reply1 = audienceComment(h, p, 'spam on x');
+    const [c] = await synced(p);
+    assert.equal(c!.providerCommentId, reply1);
+    assert.equal(c!.capabilities.canHide, true);
+    const hide = await call(h, p.org, 'POST', `/v1/social-comments/${c!.socialCommentId}/hide`, { hidden: true });
+    assert.equal(hide.status, 200, JSON.stringify(hide.body));
+    assert.equal(hide.body.hidden, true);
+    assert.ok(h.x.state.hiddenReplies.has(reply1));
+    assert.equal(h.x.ledger.count('hide_reply'), 1);
+    const show = await call(h, p.org, 'POST', `/v1/social-comments/${c!.socialCommentId}/hide`, { hidden: false });
+    assert.equal(show.status, 200, JSON.stringify(show.body));
+    assert.equal(show.body.hidden, false);
+    assert.ok(!h.x.state.hiddenReplies.has(reply1));
+
+    // a conversation another account started: X answers 403, the comment stays as it was
+    const stranger = h.x.state.user('someone_else');
+    const foreignPost = h.x.state.createTweet(stranger.id, `not ours ${Date.now()}`);
+    const foreignReply = h.x.state.seedReply(foreignPost.id, { username: 'fan_three', text: 'hello there' }).id;
+    const s = await call(h, p.org, 'POST', '/v1/social-comments/sync', syncBody(p, { providerPostId: foreignPost.id, dryRun: false }));
+    assert.equal(s.status, 200, JSON.stringify(s.body));
+    const foreign = (await call(h, p.org, 'GET', `/v1/social-comments?providerPostId=${foreignPost.id}`)).body.data[0];
+    assert.equal(foreign.providerCommentId, foreignReply);
+    const refused = await call(h, p.org, 'POST', `/v1/social-comments/${foreign.socialCommentId}/hide`, { hidden: true });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.error, 'invalid_request');
+    assert.equal(refused.body.providerCategory, 'platform_rejected');
+    assert.equal(refused.body.platform, 'x');
+    assert.ok(!h.x.state.hiddenReplies.has(foreignReply));
+    assert.equal((await call(h, p.org, 'GET', `/v1/social-comments/${foreign.socialCommentId}`)).body.hidden, false);
+
+    // a grant without tweet.moderate.write (connected before the scope was asked for): X refuses, reconnecting fixes it
+    const tokens = [...h.x.state.tokens.values()].filter((t) => t.userId === p.externalAccountId);
+    const saved = tokens.map((t) => [...t.scopes]);
+    for (const t of tokens) t.scopes = t.scopes.filter((x) => x !== 'tweet.moderate.write');
+    try {
+      const noScope = await call(h, p.org, 'POST', `/v1/social-comments/${c!.socialCommentId}/hide`, { hidden: true });
+      assert.equal(noScope.status, 400, JSON.stringify(noScope.body));
+      assert.match(noScope.body.message, /tweet\.moderate\.write/);
+      assert.ok(!h.x.state.hiddenReplies.has(reply1));
+    } finally {
+      tokens.forEach((t, i) => {
+        t.scopes = saved[i]!;
+      });
+    }
   });
 
   it('hide and unhide on Facebook, Instagram and Threads', async () => {

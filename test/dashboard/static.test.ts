@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { ensureWebBuild } from './support.js';
+import { ensureWebBuild, FIRST_LOAD_JS_BUDGET } from './support.js';
 
 describe('dashboard static build at /app/', () => {
   let ctx: TestContext;
@@ -40,7 +40,7 @@ describe('dashboard static build at /app/', () => {
       // no request to any other host
       assert.doesNotMatch(res.body, /https?:\/\/(?:fonts\.googleapis|fonts\.gstatic|cdn\.|unpkg|jsdelivr)/);
     }
-    assert.ok(jsGzip < 300 * 1024, `first-load JS ${jsGzip} bytes gzipped`);
+    assert.ok(jsGzip < FIRST_LOAD_JS_BUDGET, `first-load JS ${jsGzip} bytes gzipped`);
   });
 
   it('falls back to index.html for client routes, 404s missing assets, never leaves the build folder', async () => {

@@ -41,7 +41,7 @@ describe('X adapter against the simulator', () => {
     assert.equal(url.searchParams.get('response_type'), 'code');
     assert.equal(url.searchParams.get('client_id'), 'cid');
     assert.equal(url.searchParams.get('redirect_uri'), REDIRECT);
-    assert.equal(url.searchParams.get('scope'), 'tweet.read tweet.write users.read offline.access media.write');
+    assert.equal(url.searchParams.get('scope'), 'tweet.read tweet.write users.read offline.access media.write tweet.moderate.write');
     assert.equal(url.searchParams.get('state'), 's1');
     assert.equal(url.searchParams.get('code_challenge'), 'ch');
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');

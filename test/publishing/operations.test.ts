@@ -64,11 +64,12 @@ describe('publishing operations', () => {
     assert.equal(bearer.statusCode, 401);
   });
 
-  it('re-queues a due target whose worker job was lost and flags one stuck publishing past its lease', async () => {
+  it('re-queues a due target whose worker job was lost and finds out what became of those stuck publishing', async () => {
     const lost = await create('lost job');
     const stuck = await create('stuck publishing');
+    const landed = await create('landed before the worker died');
+    const twice = await create('on the page twice');
     const lostTarget = lost.targets[0].postTargetId;
-    const stuckTarget = stuck.targets[0].postTargetId;
     // the worker job vanished (e.g. a crash before it was stored elsewhere) and the target is overdue
     await h.ctx.database.sql.executeSql(`delete from pgboss.job where data->>'targetId' = $1`, [lostTarget]);
     await db()
@@ -76,32 +77,67 @@ describe('publishing operations', () => {
       .set({ next_attempt_at: new Date(Date.now() - 120_000) })
       .where('id', '=', lostTarget)
       .execute();
-    // a worker claimed this one and died
+    // the page has the post of one, and two posts with the text of another (the sweep cannot tell which)
+    const s = h.meta.state;
+    const user = s.issueToken({
+      family: 'facebook',
+      kind: 'user',
+      subjectId: s.seed.fbUserId,
+      userId: null,
+      scopes: ['pages_show_list', 'pages_manage_posts'],
+      longLived: true,
+      ttlSeconds: null,
+    });
+    const pageToken = s.pageToken(s.seed.pageId, user).token;
+    const postOnPage = async (message: string) => {
+      const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ message, access_token: pageToken }),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      return ((await res.json()) as { id: string }).id;
+    };
+    const landedPost = await postOnPage('landed before the worker died');
+    await postOnPage('on the page twice');
+    await postOnPage('something else');
+    await postOnPage('on the page twice');
+    // a worker claimed these and died
     await db()
       .updateTable('publish_targets')
-      .set({
-        state: 'publishing',
-        lease_until: new Date(Date.now() - 1000),
-        attempts: 1,
-      })
-      .where('id', '=', stuckTarget)
+      .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1 })
+      .where(
+        'id',
+        'in',
+        [stuck, landed, twice].map((j) => j.targets[0].postTargetId),
+      )
       .execute();
     const r = await reconcile();
     assert.equal(r.statusCode, 200, r.body);
     assert.equal(r.json().requeuedCount, 1);
-    assert.equal(r.json().flaggedCount, 1);
-    const flagged = (await api(h, org, 'GET', `/v1/publish/jobs/${stuck.publishJobId}`)).body;
-    assert.equal(flagged.targets[0].state, 'needs_attention');
-    assert.equal(flagged.targets[0].lastError.code, 'lease_expired');
+    assert.deepEqual([r.json().publishedCount, r.json().failedCount, r.json().flaggedCount], [1, 1, 1]);
+    const target = async (job: { publishJobId: string }) =>
+      (await api(h, org, 'GET', `/v1/publish/jobs/${job.publishJobId}`)).body.targets[0];
+    const found = await target(landed);
+    assert.equal(found.state, 'published');
+    assert.equal(found.providerPostId, landedPost);
+    assert.match(found.providerUrl, /^https:\/\/www\.facebook\.com\//);
+    const never = await target(stuck);
+    assert.equal(never.state, 'failed');
+    assert.equal(never.lastError.code, 'not_published');
+    const unsure = await target(twice);
+    assert.equal(unsure.state, 'needs_attention');
+    assert.equal(unsure.lastError.code, 'lease_expired');
     // a second sweep finds nothing new
     const again = (await reconcile()).json();
-    assert.equal(again.requeuedCount + again.flaggedCount, 0);
+    assert.equal(again.requeuedCount + again.publishedCount + again.failedCount + again.flaggedCount, 0);
     await h.ctx.startWorker();
     const published = await waitForJob(h, org, lost.publishJobId, ['published']);
     assert.equal(published.targets[0].attempts, 1);
     assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'lost job').length, 1);
-    // the stuck target's original worker job is stale (version bumped): it never posts
+    // the stuck targets' original worker jobs are stale (they are no longer waiting): they never post
     assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'stuck publishing').length, 0);
+    assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'landed before the worker died').length, 1);
   });
 
   it('URL reconciliation fetches permalinks of published targets lacking one (dry run first)', async () => {

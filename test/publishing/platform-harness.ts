@@ -78,7 +78,16 @@ const appEnv = (platform: Platform, clientId: string, clientSecret: string, urls
   };
 };
 
-export async function startPlatformHarness(): Promise<PlatformHarness> {
+export interface SimulatorUrls {
+  meta: string;
+  youtube: string;
+  x: string;
+}
+
+/** `extraEnv` adds settings that need the simulators' addresses (e.g. a hub URL). */
+export async function startPlatformHarness(
+  extraEnv: (sims: SimulatorUrls) => Record<string, string> = () => ({}),
+): Promise<PlatformHarness> {
   const [meta, youtube, pinterest, tiktok, x] = await Promise.all([
     startMetaSimulator({ containerDelayMs: 20 }),
     startYoutubeSimulator(),
@@ -98,7 +107,8 @@ export async function startPlatformHarness(): Promise<PlatformHarness> {
     SERVICE_PUBLIC_BASE_URL: relay.origin,
     SERVICE_PUBLISH_RETRY_BASE_MS: '150',
     SERVICE_PUBLISH_RETRY_MAX_MS: '1000',
-    SERVICE_PROVIDER_TIMEOUT_MS: '5000',
+    // generous: the simulators fetch our content URLs, and tests share a loaded machine
+    SERVICE_PROVIDER_TIMEOUT_MS: '20000',
   };
   for (const p of ['facebook_page', 'instagram_business', 'instagram_standalone', 'threads'] as const)
     Object.assign(env, appEnv(p, META_SANDBOX_APP.clientId, META_SANDBOX_APP.clientSecret, { ...meta.baseUrls[p] }));
@@ -106,6 +116,7 @@ export async function startPlatformHarness(): Promise<PlatformHarness> {
   Object.assign(env, appEnv('pinterest', 'pin-app', 'pin-secret', { ...pinterest.baseUrls }));
   Object.assign(env, appEnv('tiktok', tiktok.state.clientKey, tiktok.state.clientSecret, { ...tiktok.baseUrls }));
   Object.assign(env, appEnv('x', x.state.clientId, x.state.clientSecret ?? '', { ...x.baseUrls }));
+  Object.assign(env, extraEnv({ meta: meta.url, youtube: youtube.url, x: x.url }));
   const ctx = await createTestContext({ clock: new LiveClock() as TestClock, env });
   await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   appPort = (ctx.app.server.address() as AddressInfo).port;

@@ -123,6 +123,8 @@ export interface HarnessOptions {
   clock?: TestClock;
   /** check every answer against the OpenAPI document (default: SERVICE_TEST_OPENAPI_CHECK=1); close() fails on a mismatch */
   checkOpenApi?: boolean;
+  /** the encryption key (default: random), for tests whose other processes read encrypted secrets */
+  encryptionKey?: Buffer;
 }
 
 export async function createTestContext(opts: HarnessOptions = {}): Promise<TestContext> {
@@ -160,7 +162,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
     database,
     counters,
     jobs,
-    encryptor: new Encryptor(randomBytes(32)),
+    encryptor: new Encryptor(opts.encryptionKey ?? randomBytes(32)),
     events: new EventOutbox(() => clock.now()),
     clock,
     version: '0.1.0-test',

@@ -47,7 +47,7 @@ describe('tool API authentication, tiers and request errors', () => {
       assert.ok(!res.body.includes(pro.apiKey.slice(12)), 'no secret in the error');
     }
     const revoked = await createToolUser(ctx, 'pro');
-    await new ToolKeysService(ctx.database.db).revokeKey(revoked.apiKeyId, ctx.clock.now());
+    await new ToolKeysService(ctx.database.db, ctx.deps.counters.shared).revokeKey(revoked.apiKeyId, ctx.clock.now());
     const res = await post(ctx, UTM_PATH, revoked.auth, utmBody(urls(1)));
     assert.equal(res.statusCode, 401);
     assert.equal(errorCode(res), 'invalid_api_key');
@@ -58,7 +58,7 @@ describe('tool API authentication, tiers and request errors', () => {
     const refused = await post(ctx, QR_PATH, user.auth, { text: 'hi', format: 'svg' });
     assert.equal(refused.statusCode, 403);
     assert.equal(errorCode(refused), 'membership_required');
-    const service = new ToolKeysService(ctx.database.db);
+    const service = new ToolKeysService(ctx.database.db, ctx.deps.counters.shared);
     await service.setTier({ email: user.email, tier: 'pro' }, ctx.clock.now());
     const asPro = await post(ctx, QR_PATH, user.auth, { text: 'hi', format: 'svg' });
     assert.equal(asPro.statusCode, 200);
@@ -155,7 +155,7 @@ describe('tool API authentication, tiers and request errors', () => {
   });
 
   it('listings show masked keys only', async () => {
-    const list = await new ToolKeysService(ctx.database.db).listKeys(pro.email);
+    const list = await new ToolKeysService(ctx.database.db, ctx.deps.counters.shared).listKeys(pro.email);
     assert.equal(list.length, 1);
     const entry = list[0];
     assert.ok(entry);

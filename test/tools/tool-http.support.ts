@@ -16,7 +16,7 @@ export interface ToolUser {
 }
 
 export async function createToolUser(ctx: TestContext, tier: MembershipTier, scopes?: string[]): Promise<ToolUser> {
-  const service = new ToolKeysService(ctx.database.db);
+  const service = new ToolKeysService(ctx.database.db, ctx.deps.counters.shared);
   const email = `tools-${randomBytes(5).toString('hex')}@example.test`;
   await service.createUser({ email, tier }, ctx.clock.now());
   const key = await service.createKey({ email, scopes: scopes ?? ['tools:utm-builder:build', 'tools:qrcode:generate'] }, ctx.clock.now());

@@ -51,7 +51,7 @@ describe('webhooks: signature vector, outbox sweep, malformed ids', () => {
     const event = await ctx.database.db
       .transaction()
       .execute((tx) => bare.record(tx, { organizationId: org.organizationId, type: 'media.ready', data: { mediaId: 'med_x' } }));
-    const service = webhooksModule(ctx.deps).service;
+    const service = webhooksModule(ctx.deps).fanout;
     assert.equal(await service.sweep(60_000), 0, 'recent events are left to their own transaction');
     assert.equal(await service.sweep(0), 1);
     assert.equal(await service.sweep(0), 0, 'a swept event is not fanned out twice');

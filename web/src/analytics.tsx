@@ -1,38 +1,29 @@
 /**
- * Analytics from the stored snapshots (GET /v1/analytics/snapshots). The route is not in the OpenAPI
- * document yet and the spec leaves the snapshot's fields open, so the type below reads only what the
- * page needs and tolerates the rest; a 404 shows the "not available" state. No chart library is
- * installed, so the charts are small SVG bar charts with a data table next to them (screen readers
- * and keyboard users read the table).
+ * Analytics from the stored snapshots (GET /v1/analytics/snapshots; a post page's "Refresh metrics" or the
+ * analytics worker stores them). Snapshots are cumulative readings, so the latest one per post counts.
+ * The charts are small SVG bar charts (no chart library: ~1 KB instead of a 50+ KB dependency) with
+ * totals and a data table carrying the same numbers for screen readers and keyboard users.
  */
 import { useMemo, useState } from 'react';
-import { call, type ChannelAccount } from './client';
+import { type ChannelAccount, client, ok, type Schemas } from './client';
 import { loadBrands, loadChannels } from './pages';
-import { Alert, maybe, Unavailable, useLoad } from './ui';
+import { Alert, useLoad } from './ui';
 
-export interface AnalyticsSnapshot {
-  analyticsSnapshotId?: string;
-  channelAccountId?: string | null;
-  postTargetId?: string | null;
-  platform?: string;
-  capturedAt?: string;
-  createdAt?: string;
-  metrics?: Record<string, unknown>;
-}
+type AnalyticsSnapshot = Schemas['AnalyticsSnapshot'];
 
 function BarChart({ title, bars }: { title: string; bars: Array<{ label: string; value: number }> }) {
   const max = Math.max(1, ...bars.map((b) => b.value));
   const rowH = 26;
   return (
     <figure className="chart">
-      <svg role="img" aria-label={title} viewBox={`0 0 300 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
+      <svg role="img" aria-label={title} viewBox={`0 0 340 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
         {bars.map((b, i) => (
           <g key={b.label} transform={`translate(0 ${i * rowH})`}>
-            <rect x="120" y="4" height={rowH - 8} width={(170 * b.value) / max} fill="#2855d8" rx="2" />
+            <rect x="120" y="4" height={rowH - 8} width={(150 * b.value) / max} fill="#2855d8" rx="2" />
             <text x="116" y={rowH / 2 + 4} textAnchor="end" fontSize="11" fill="#1d2330">
               {b.label.slice(0, 20)}
             </text>
-            <text x={124 + (170 * b.value) / max} y={rowH / 2 + 4} fontSize="11" fill="#1d2330">
+            <text x={124 + (150 * b.value) / max} y={rowH / 2 + 4} fontSize="11" fill="#1d2330">
               {b.value}
             </text>
           </g>
@@ -44,6 +35,10 @@ function BarChart({ title, bars }: { title: string; bars: Array<{ label: string;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const postLabel = (s: AnalyticsSnapshot) => `${s.platform} ${s.providerPostId}`;
+const shortLabel = (s: AnalyticsSnapshot) => `${s.platform} …${s.providerPostId.slice(-6)}`;
+// the metric shown first when the snapshots have it
+const PREFERRED = ['views', 'impressions', 'likes', 'reach'];
 
 export default function AnalyticsPage() {
   const [brands] = useLoad(loadBrands, []);
@@ -53,23 +48,26 @@ export default function AnalyticsPage() {
   const [snapshots, error] = useLoad(() => {
     const q = new URLSearchParams({ from: new Date(Date.now() - days * 86400_000).toISOString(), to: new Date().toISOString() });
     if (brandId) q.set('brandId', brandId);
-    return maybe(() => call<{ data: AnalyticsSnapshot[] }>('GET', `/v1/analytics/snapshots?${q}`).then((r) => r.data ?? []));
+    return ok(
+      client.GET('/v1/analytics/snapshots', {
+        params: { query: { limit: 100, from: q.get('from')!, to: q.get('to')!, ...(brandId ? { brandId } : {}) } },
+      }),
+    ).then((r) => r.data as AnalyticsSnapshot[]);
   }, [brandId, days]);
-  const list = snapshots?.available ? snapshots.data : [];
+  const list = snapshots ?? [];
   const metricNames = useMemo(
     () => [...new Set(list.flatMap((s) => Object.entries(s.metrics ?? {}).filter(([, v]) => typeof v === 'number').map(([k]) => k)))].sort(),
     [list],
   );
   const [metric, setMetric] = useState('');
-  const active = metric && metricNames.includes(metric) ? metric : (metricNames[0] ?? '');
+  const active = metric && metricNames.includes(metric) ? metric : (PREFERRED.find((m) => metricNames.includes(m)) ?? metricNames[0] ?? '');
   // The latest snapshot per post counts (snapshots are cumulative readings).
   const latestPerPost = useMemo(() => {
     const m = new Map<string, AnalyticsSnapshot>();
     for (const s of list) {
-      const key = s.postTargetId ?? s.analyticsSnapshotId ?? '';
-      const at = s.capturedAt ?? s.createdAt ?? '';
+      const key = s.postTargetId ?? s.providerPostId;
       const prev = m.get(key);
-      if (!prev || (prev.capturedAt ?? prev.createdAt ?? '') < at) m.set(key, s);
+      if (!prev || prev.capturedAt < s.capturedAt) m.set(key, s);
     }
     return [...m.values()];
   }, [list]);
@@ -81,7 +79,7 @@ export default function AnalyticsPage() {
     // biome-ignore lint/correctness/useExhaustiveDependencies: channelName reads channels
   }, [latestPerPost, active, channels]);
   const perPost = latestPerPost
-    .map((s) => ({ label: s.postTargetId ?? '—', value: num(s.metrics?.[active]) }))
+    .map((s) => ({ label: shortLabel(s), value: num(s.metrics?.[active]) }))
     .sort((a, b) => b.value - a.value)
     .slice(0, 10);
 
@@ -91,7 +89,7 @@ export default function AnalyticsPage() {
       <div className="inline">
         <label>
           Brand
-          <select value={brandId} onChange={(e) => setBrandId(e.target.value)}>
+          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
             <option value="">All brands</option>
             {brands?.map((b) => (
               <option key={b.brandId} value={b.brandId}>
@@ -102,7 +100,7 @@ export default function AnalyticsPage() {
         </label>
         <label>
           Period
-          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          <select aria-label="Period" value={days} onChange={(e) => setDays(Number(e.target.value))}>
             <option value={7}>Last 7 days</option>
             <option value={30}>Last 30 days</option>
             <option value={90}>Last 90 days</option>
@@ -111,7 +109,7 @@ export default function AnalyticsPage() {
         {metricNames.length > 0 && (
           <label>
             Metric
-            <select value={active} onChange={(e) => setMetric(e.target.value)}>
+            <select aria-label="Metric" value={active} onChange={(e) => setMetric(e.target.value)}>
               {metricNames.map((m) => (
                 <option key={m}>{m}</option>
               ))}
@@ -120,17 +118,32 @@ export default function AnalyticsPage() {
         )}
       </div>
       <Alert text={error} />
-      {snapshots?.available === false && <Unavailable what="Analytics" />}
-      {snapshots?.available && list.length === 0 && <p className="muted">No snapshots in this period.</p>}
-      {snapshots?.available && list.length > 0 && (
+      {snapshots && list.length === 0 && (
+        <p className="muted">No metrics in this period yet. Open a published post and choose Refresh metrics.</p>
+      )}
+      {list.length > 0 && (
+        <div className="stats" role="group" aria-label="totals">
+          {metricNames.map((m) => (
+            <div key={m} className="stat" data-metric={m}>
+              <strong>{latestPerPost.reduce((sum, s) => sum + num(s.metrics?.[m]), 0).toLocaleString()}</strong>
+              {m}
+            </div>
+          ))}
+          <div className="stat">
+            <strong>{latestPerPost.length}</strong>
+            posts
+          </div>
+        </div>
+      )}
+      {list.length > 0 && (
         <div className="charts">
           <BarChart title={`${active} per channel`} bars={perChannel} />
           <BarChart title={`${active}: top posts`} bars={perPost} />
-          <div className="scroll-x">
+          <div className="scroll-x wide">
             <table aria-label="post metrics">
               <thead>
                 <tr>
-                  <th>Post target</th>
+                  <th>Post</th>
                   <th>Channel</th>
                   {metricNames.map((m) => (
                     <th key={m}>{m}</th>
@@ -139,8 +152,8 @@ export default function AnalyticsPage() {
               </thead>
               <tbody>
                 {latestPerPost.map((s) => (
-                  <tr key={s.postTargetId ?? s.analyticsSnapshotId}>
-                    <td>{s.postTargetId ?? '—'}</td>
+                  <tr key={s.analyticsSnapshotId}>
+                    <td>{postLabel(s)}</td>
                     <td>{channelName(s.channelAccountId)}</td>
                     {metricNames.map((m) => (
                       <td key={m}>{num(s.metrics?.[m])}</td>

@@ -229,7 +229,7 @@ export default function BatchesPage() {
           <li key={r.id} className="row-card">
             <label>
               Product (row {i + 1})
-              <select value={r.productId} onChange={(e) => update(r.id, { productId: e.target.value })}>
+              <select aria-label={`Product (row ${i + 1})`} value={r.productId} onChange={(e) => update(r.id, { productId: e.target.value })}>
                 {products.map((p) => (
                   <option key={p.productId} value={p.productId}>
                     {p.name}

@@ -1,42 +1,16 @@
 /**
- * Inbox: synced comments (GET /v1/social-comments) with status filters, an AI reply draft
- * (POST /v1/social-comments/reply-drafts) and the reply (POST /v1/social-comments/{id}/reply).
- * These routes are not in the OpenAPI document yet, so they go through the JSON helper with types
- * written from the spec; a 404 shows the "not available" state.
+ * Inbox: the synced comments of the organization's published posts (GET /v1/social-comments) with status
+ * filters, "Check for new comments" (POST /v1/social-comments/sync-profile per brand), a reply draft from the
+ * configured language model (POST /v1/social-comments/reply-drafts, stored on the comment) and the reply
+ * (POST /v1/social-comments/{id}/reply with an Idempotency-Key, so a double click or a retry posts once).
+ * The channel's own replies are shown under the comment they answer.
  */
 import { useState } from 'react';
-import { call } from './client';
+import { ApiError, type Brand, client, ok, type Schemas } from './client';
 import { loadBrands } from './pages';
-import { Alert, maybe, message, Unavailable, useLoad } from './ui';
+import { Alert, message, useLoad } from './ui';
 
-/** SocialComment (spec). */
-export interface SocialComment {
-  socialCommentId: string;
-  organizationId: string;
-  brandId: string | null;
-  channelAccountId: string;
-  platform: string;
-  providerPostId: string;
-  providerCommentId: string;
-  postTargetId: string | null;
-  parentProviderCommentId: string | null;
-  authorName: string | null;
-  authorHandle: string | null;
-  permalinkUrl: string | null;
-  providerCreatedAt: string | null;
-  body: string;
-  status: 'needs_reply' | 'replied' | 'drafted';
-  replyStatus: 'none' | 'replied' | 'drafted' | 'failed' | 'needs_reconciliation';
-  metrics: Record<string, unknown>;
-  lastSyncedAt: string;
-  createdAt: string;
-  updatedAt: string;
-}
-interface ReplyDraftResponse {
-  mode: 'dry_run' | 'drafted';
-  draft: { reply: string; constraints: { platform: string; tone: string; maxCharacters: number } };
-  requiredEnv?: string[];
-}
+type SocialComment = Schemas['SocialComment'];
 const TONES = ['helpful', 'friendly', 'concise', 'premium', 'supportive'] as const;
 const FILTERS = [
   ['', 'All'],
@@ -44,44 +18,63 @@ const FILTERS = [
   ['drafted', 'Drafted'],
   ['replied', 'Replied'],
 ] as const;
+type Filter = (typeof FILTERS)[number][0];
+const STATUS_CLASS: Record<string, string> = { needs_reply: 'warn', drafted: 'info', replied: 'ok' };
+const STATUS_LABEL: Record<string, string> = { needs_reply: 'needs reply', drafted: 'drafted', replied: 'replied' };
 
-function CommentCard({ c, brandName, onDone }: { c: SocialComment; brandName?: string; onDone: () => void }) {
-  const [reply, setReply] = useState('');
+function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; replies: SocialComment[]; brandName?: string; onDone: () => void }) {
+  const [reply, setReply] = useState(c.draft?.reply ?? '');
   const [tone, setTone] = useState<(typeof TONES)[number]>('helpful');
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // one key per reply text: a retry of the same reply is answered with the first attempt's result
+  const [idempotency, setIdempotency] = useState(() => crypto.randomUUID());
+  const author = c.authorName ?? (c.authorHandle ? `@${c.authorHandle}` : 'Someone');
   const draft = async () => {
     setBusy(true);
     setError(null);
+    const body = {
+      platform: c.platform,
+      commentText: c.body,
+      tone,
+      socialCommentId: c.socialCommentId,
+      ...(c.brandId ? { brandId: c.brandId } : {}),
+      ...(brandName ? { brandName } : {}),
+    };
     try {
-      const r = await call<ReplyDraftResponse>('POST', '/v1/social-comments/reply-drafts', {
-        platform: c.platform,
-        commentText: c.body,
-        tone,
-        dryRun: false,
-        ...(c.brandId ? { brandId: c.brandId } : {}),
-        ...(brandName ? { brandName } : {}),
-      });
+      const r = await ok(client.POST('/v1/social-comments/reply-drafts', { body: { ...body, dryRun: false } }));
       setReply(r.draft.reply);
-      setNote(r.mode === 'dry_run' ? `Template draft (the AI provider is not configured${r.requiredEnv?.length ? `: ${r.requiredEnv.join(', ')}` : ''}).` : 'AI draft.');
+      setIdempotency(crypto.randomUUID());
+      setNote('AI draft ready: read it, edit it, then send.');
+      onDone();
     } catch (e) {
+      // no language model configured: say which settings are missing
+      if (e instanceof ApiError && e.status === 400) {
+        const dry = await ok(client.POST('/v1/social-comments/reply-drafts', { body: { ...body, dryRun: true } })).catch(() => null);
+        if (dry?.mode === 'dry_run' && dry.requiredEnv.length > 0) {
+          setNote(`No AI provider is configured on this server (${dry.requiredEnv.join(', ')}); write the reply yourself.`);
+          return;
+        }
+      }
       setError(message(e));
     } finally {
       setBusy(false);
     }
   };
   const send = async () => {
+    if (!c.brandId) return;
     setBusy(true);
     setError(null);
     try {
-      await call('POST', `/v1/social-comments/${encodeURIComponent(c.socialCommentId)}/reply`, {
-        organizationId: c.organizationId,
-        brandId: c.brandId,
-        body: reply,
-        dryRun: false,
-      });
-      setNote('Reply sent.');
+      const r = await ok(
+        client.POST('/v1/social-comments/{socialCommentId}/reply', {
+          params: { path: { socialCommentId: c.socialCommentId } },
+          headers: { 'idempotency-key': idempotency },
+          body: { organizationId: c.organizationId, brandId: c.brandId, body: reply, dryRun: false },
+        }),
+      );
+      setNote(r.mode === 'needs_reconciliation' ? 'The platform did not confirm the reply; it is checked on the next sync.' : 'Reply sent.');
       onDone();
     } catch (e) {
       setError(message(e));
@@ -89,35 +82,54 @@ function CommentCard({ c, brandName, onDone }: { c: SocialComment; brandName?: s
       setBusy(false);
     }
   };
+  const replyId = `reply-${c.socialCommentId}`;
   return (
-    <li className="row-card">
+    <li className="row-card" data-comment={c.socialCommentId} aria-label={`comment by ${author}`}>
       <div>
-        <strong>{c.authorName ?? c.authorHandle ?? 'Someone'}</strong> <span className="muted">on {c.platform}</span>{' '}
-        <span className="badge">{c.status}</span>
+        <strong>{author}</strong> <span className="muted">on {c.platform}</span>{' '}
+        <span className={`badge ${STATUS_CLASS[c.status] ?? ''}`}>{STATUS_LABEL[c.status] ?? c.status}</span>
+        {c.providerCreatedAt && <span className="muted"> · {new Date(c.providerCreatedAt).toLocaleString()}</span>}
         {c.permalinkUrl && (
           <>
             {' '}
             <a href={c.permalinkUrl} rel="noreferrer">
-              open
+              open on {c.platform}
             </a>
           </>
         )}
       </div>
       <blockquote>{c.body}</blockquote>
-      {c.status !== 'replied' && (
+      {replies.length > 0 && (
+        <ul className="replies" aria-label={`replies to ${author}`}>
+          {replies.map((r) => (
+            <li key={r.socialCommentId}>
+              <span className="muted">Your reply:</span> {r.body}
+            </li>
+          ))}
+        </ul>
+      )}
+      {c.status !== 'replied' && c.capabilities.canReply && (
         <>
-          <label>
-            Tone
-            <select value={tone} onChange={(e) => setTone(e.target.value as (typeof TONES)[number])}>
-              {TONES.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Reply
-            <textarea rows={3} value={reply} onChange={(e) => setReply(e.target.value)} />
-          </label>
+          <div className="inline">
+            <label>
+              Tone
+              <select aria-label="Tone" value={tone} onChange={(e) => setTone(e.target.value as (typeof TONES)[number])}>
+                {TONES.map((t) => (
+                  <option key={t}>{t}</option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <label htmlFor={replyId}>Reply to {author}</label>
+          <textarea
+            id={replyId}
+            rows={3}
+            value={reply}
+            onChange={(e) => {
+              setReply(e.target.value);
+              setIdempotency(crypto.randomUUID());
+            }}
+          />
           <div className="actions">
             <button type="button" className="secondary" onClick={draft} disabled={busy}>
               Draft a reply
@@ -136,15 +148,74 @@ function CommentCard({ c, brandName, onDone }: { c: SocialComment; brandName?: s
 }
 
 export default function InboxPage() {
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<Filter>('');
+  const [brandId, setBrandId] = useState('');
   const [brands] = useLoad(loadBrands, []);
   const [comments, error, reload] = useLoad(
-    () => maybe(() => call<{ data: SocialComment[] }>('GET', `/v1/social-comments${status ? `?status=${status}` : ''}`).then((r) => r.data)),
-    [status],
+    () =>
+      ok(
+        client.GET('/v1/social-comments', {
+          params: { query: { limit: 100, ...(status ? { status } : {}), ...(brandId ? { brandId } : {}) } },
+        }),
+      ).then((r) => r.data as SocialComment[]),
+    [status, brandId],
   );
+  // the channel's own replies (and their replies) are listed under the comment they answer
+  const own = (comments ?? []).filter((c) => c.isOwn);
+  const audience = (comments ?? []).filter((c) => !c.isOwn);
+  const [syncNote, setSyncNote] = useState<string | null>(null);
+  const [syncError, setSyncError] = useState<string | null>(null);
+  const [syncing, setSyncing] = useState(false);
+  const sync = async () => {
+    setSyncing(true);
+    setSyncError(null);
+    setSyncNote(null);
+    try {
+      const list: Brand[] = (brands ?? []).filter((b) => !brandId || b.brandId === brandId);
+      let posts = 0;
+      let created = 0;
+      const failed: string[] = [];
+      for (const b of list) {
+        const r = await ok(
+          client.POST('/v1/social-comments/sync-profile', { body: { organizationId: b.organizationId, brandId: b.brandId, dryRun: false } }),
+        );
+        posts += r.targets.length;
+        for (const t of r.targets) {
+          created += t.created;
+          if (!t.ok) failed.push(`${t.platform}: ${t.error?.message ?? 'failed'}`);
+        }
+      }
+      setSyncNote(
+        `Checked ${posts} recent post${posts === 1 ? '' : 's'}: ${created} new comment${created === 1 ? '' : 's'}.${failed.length ? ` Not reached: ${failed.join('; ')}` : ''}`,
+      );
+      reload();
+    } catch (e) {
+      setSyncError(message(e));
+    } finally {
+      setSyncing(false);
+    }
+  };
   return (
     <section>
       <h1>Inbox</h1>
+      <div className="inline">
+        <label>
+          Brand
+          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
+            <option value="">All brands</option>
+            {brands?.map((b) => (
+              <option key={b.brandId} value={b.brandId}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={sync} disabled={syncing || !brands?.length}>
+          {syncing ? 'Checking…' : 'Check for new comments'}
+        </button>
+      </div>
+      {syncNote && <p role="status">{syncNote}</p>}
+      <Alert text={syncError} />
       <div className="toolbar" role="group" aria-label="filter comments">
         {FILTERS.map(([value, label]) => (
           <button key={value} type="button" aria-pressed={status === value} onClick={() => setStatus(value)}>
@@ -153,13 +224,18 @@ export default function InboxPage() {
         ))}
       </div>
       <Alert text={error} />
-      {comments?.available === false && <Unavailable what="The comment inbox" />}
-      {comments?.available && (
-        <ul className="list">
-          {comments.data.map((c) => (
-            <CommentCard key={c.socialCommentId} c={c} brandName={brands?.find((b) => b.brandId === c.brandId)?.name} onDone={reload} />
+      {comments && (
+        <ul className="list" aria-label="comments">
+          {audience.map((c) => (
+            <CommentCard
+              key={c.socialCommentId}
+              c={c}
+              replies={own.filter((r) => r.parentProviderCommentId === c.providerCommentId)}
+              brandName={brands?.find((b) => b.brandId === c.brandId)?.name}
+              onDone={reload}
+            />
           ))}
-          {comments.data.length === 0 && <li className="muted">No comments here.</li>}
+          {audience.length === 0 && <li className="muted">No comments here.</li>}
         </ul>
       )}
     </section>

@@ -115,6 +115,9 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
   else if (path.startsWith('/posts/')) page = <PostPage publishJobId={path.slice('/posts/'.length)} navigate={navigate} />;
   return (
     <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
       <header>
         <strong>service-api</strong>
         <nav aria-label="main">
@@ -126,6 +129,8 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
               onClick={(e) => {
                 e.preventDefault();
                 navigate(to);
+                // keyboard and screen reader users land on the new page, not back on the menu
+                document.getElementById('main')?.focus({ preventScroll: true });
               }}
             >
               {label}
@@ -146,7 +151,7 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
           Sign out
         </button>
       </header>
-      <main>
+      <main id="main" tabIndex={-1}>
         <Suspense fallback={<p aria-busy="true">Loading…</p>}>{page}</Suspense>
       </main>
     </div>

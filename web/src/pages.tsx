@@ -10,6 +10,7 @@ import {
   type PublishRequest,
   uploadMedia,
 } from './client';
+import { PostMetrics } from './post-metrics';
 import { Alert, message, useLoad } from './ui';
 
 const PLATFORMS: Platform[] = ['x', 'facebook_page', 'instagram_business', 'instagram_standalone', 'threads', 'youtube', 'pinterest', 'tiktok'];
@@ -310,7 +311,7 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
         </fieldset>
         <label>
           Text
-          <textarea rows={5} value={text} onChange={(e) => setText(e.target.value)} />
+          <textarea rows={5} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="compose-validation" />
         </label>
         <div
           className="drop"
@@ -351,7 +352,7 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
           )}
         </fieldset>
         {preview && (
-          <div aria-label="validation" className={preview.valid ? 'ok-box' : 'bad-box'}>
+          <div id="compose-validation" role="status" aria-label="validation" className={preview.valid ? 'ok-box' : 'bad-box'}>
             {preview.targets.map((t) => (
               <div key={t.index}>
                 <strong>{t.platform}</strong>: {t.textLength}
@@ -584,6 +585,7 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
               Back to calendar
             </button>
           </div>
+          <PostMetrics job={job} />
         </>
       )}
     </section>

@@ -1,4 +1,4 @@
-/** Small shared pieces of the pages: loading state, error text, the route-may-not-exist helper. */
+/** Small shared pieces of the pages: loading state and error text. */
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from './client';
 
@@ -28,24 +28,4 @@ export function Alert({ text }: { text: string | null }) {
       {text}
     </p>
   ) : null;
-}
-
-/** A route another area is still building: its answer, or `unavailable` when the server answers 404. */
-export type Maybe<T> = { available: true; data: T } | { available: false };
-
-export async function maybe<T>(load: () => Promise<T>): Promise<Maybe<T>> {
-  try {
-    return { available: true, data: await load() };
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return { available: false };
-    throw e;
-  }
-}
-
-export function Unavailable({ what }: { what: string }) {
-  return (
-    <p role="status" className="panel muted">
-      {what} is not available on this server yet.
-    </p>
-  );
 }

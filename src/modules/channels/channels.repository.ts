@@ -127,6 +127,41 @@ export const channelsRepository = {
     await tx.updateTable('channel_accounts').set(set).where('organization_id', '=', organizationId).where('id', '=', id).execute();
   },
 
+  /**
+   * The one lookup across organizations: inbound platform events (provider webhooks) name an account,
+   * not an organization. Every change that follows is made with the organization of each row found.
+   */
+  async byExternalAccountAcrossOrganizations(
+    db: Executor,
+    platforms: readonly Platform[],
+    externalAccountId: string,
+  ): Promise<Array<{ id: string; organization_id: string; brand_id: string | null; platform: Platform; state: ChannelAccountState }>> {
+    if (platforms.length === 0) return [];
+    return db
+      .selectFrom('channel_accounts')
+      .select(['id', 'organization_id', 'brand_id', 'platform', 'state'])
+      .where('platform', 'in', platforms)
+      .where('external_account_id', '=', externalAccountId)
+      .where('state', '!=', 'deleted')
+      .orderBy('id')
+      .execute();
+  },
+
+  /** Internal provisioning: every channel of a platform in the given states, across organizations. */
+  async inStatesAcrossOrganizations(
+    db: Executor,
+    platform: Platform,
+    states: readonly ChannelAccountState[],
+  ): Promise<Array<{ id: string; organization_id: string; external_account_id: string }>> {
+    return db
+      .selectFrom('channel_accounts')
+      .select(['id', 'organization_id', 'external_account_id'])
+      .where('platform', '=', platform)
+      .where('state', 'in', states)
+      .orderBy('id')
+      .execute();
+  },
+
   async brandExists(db: Executor, organizationId: string, brandId: string): Promise<boolean> {
     return !!(await db
       .selectFrom('brands')

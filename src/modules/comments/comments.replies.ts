@@ -38,8 +38,20 @@ export class CommentRepliesService {
     return row;
   }
 
-  private async budget(row: CommentRow): Promise<ReplyResponse['budget']> {
+  /**
+   * The platform's reply budget where it is known: Threads reports its own count (threads_publishing_limit,
+   * replies published from anywhere); when that read fails, the replies posted through this service count.
+   */
+  private async budget(row: CommentRow, channel: { provider: SocialProvider; ctx: ProviderCallContext }): Promise<ReplyResponse['budget']> {
     if (row.platform !== 'threads') return null;
+    if (channel.provider.replyBudget) {
+      try {
+        const b = await channel.provider.replyBudget(channel.ctx);
+        return { name: b.name, limit: b.limit, remaining: Math.max(0, b.limit - b.used), window: `${Math.round(b.windowSeconds / 3600)}h` };
+      } catch {
+        // fall through to the service's own count
+      }
+    }
     const since = new Date(this.deps.clock.now().getTime() - 86_400_000);
     const used = await this.db
       .selectFrom('social_comment_replies as r')
@@ -102,7 +114,7 @@ export class CommentRepliesService {
         mode: 'dry_run',
         reply: { replyId: null, body, providerCommentId: null, state: 'would_post', error: null },
         comment: toView(row),
-        budget: await this.budget(row),
+        budget: await this.budget(row, { provider, ctx }),
       };
     }
     // an earlier reply with a lost answer is settled first by reading the thread
@@ -122,9 +134,10 @@ export class CommentRepliesService {
           existing.state === 'posting' || existing.state === 'needs_reconciliation'
             ? await this.reconcileOne(row, existing, provider, ctx)
             : existing;
-        if (settled.state === 'posted' || settled.state === 'needs_reconciliation') return this.answer(organizationId, row.id, settled);
+        if (settled.state === 'posted' || settled.state === 'needs_reconciliation')
+          return this.answer(organizationId, row.id, settled, { provider, ctx });
         if (settled.state === 'failed' && settled.error && (settled.error as { final?: boolean }).final)
-          return this.answer(organizationId, row.id, settled);
+          return this.answer(organizationId, row.id, settled, { provider, ctx });
         // confirmed absent from the thread: this request may post it now
         attempt = await commentsRepository.updateReply(this.db, organizationId, settled.id, {
           state: 'posting',
@@ -146,7 +159,7 @@ export class CommentRepliesService {
     if (!attempt) {
       // a concurrent request holds this key: answer what it has recorded so far
       const other = await commentsRepository.replyByKey(this.db, organizationId, row.id, opts.idempotencyKey!);
-      return this.answer(organizationId, row.id, other!);
+      return this.answer(organizationId, row.id, other!, { provider, ctx });
     }
 
     try {
@@ -168,7 +181,7 @@ export class CommentRepliesService {
         await this.deps.events.record(tx, { organizationId, type: 'social_comment.replied', data: toView(fresh!) });
         return r;
       });
-      return this.answer(organizationId, row.id, posted);
+      return this.answer(organizationId, row.id, posted, { provider, ctx });
     } catch (err) {
       const at = this.deps.clock.now();
       const lost = err instanceof ProviderError ? err.category === 'unknown_outcome' : true;
@@ -186,7 +199,7 @@ export class CommentRepliesService {
         await this.applyEvent(tx, row.id, organizationId, lost ? 'reply_lost' : 'reply_failed', at);
         return r;
       });
-      if (lost) return this.answer(organizationId, row.id, saved);
+      if (lost) return this.answer(organizationId, row.id, saved, { provider, ctx });
       throw commentProviderFailure(err as ProviderError, REPLY_CODE);
     }
   }
@@ -282,7 +295,12 @@ export class CommentRepliesService {
     });
   }
 
-  private async answer(organizationId: string, commentId: string, r: ReplyRow): Promise<ReplyResponse> {
+  private async answer(
+    organizationId: string,
+    commentId: string,
+    r: ReplyRow,
+    channel: { provider: SocialProvider; ctx: ProviderCallContext },
+  ): Promise<ReplyResponse> {
     const row = (await commentsRepository.get(this.db, organizationId, commentId))!;
     const e = r.error as { code?: string; message?: string } | null;
     const state = r.state === 'posted' ? 'posted' : r.state === 'failed' ? 'failed' : 'needs_reconciliation';
@@ -296,7 +314,7 @@ export class CommentRepliesService {
         error: e?.code ? { code: e.code, message: e.message ?? '' } : null,
       },
       comment: toView(row),
-      budget: await this.budget(row),
+      budget: await this.budget(row, channel),
     };
   }
 
@@ -312,6 +330,13 @@ export class CommentRepliesService {
     try {
       await provider.hideComment(ctx, { providerCommentId: row.provider_comment_id, providerPostId: row.provider_post_id, hidden });
     } catch (err) {
+      // the platform refusing this comment (X: not a reply in the channel's conversation, or a grant without
+      // tweet.moderate.write) is an answer about the request, not a platform outage
+      if (err instanceof ProviderError && err.category === 'platform_rejected')
+        throw new AppError('invalid_request', {
+          message: `${err.platform} refused to ${hidden ? 'hide' : 'unhide'} this comment: ${err.message}`,
+          details: { platform: err.platform, providerCategory: err.category, providerCode: err.providerCode },
+        });
       if (err instanceof ProviderError) throw commentProviderFailure(err, 'invalid_request');
       throw err;
     }

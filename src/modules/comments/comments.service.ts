@@ -31,8 +31,8 @@ export function capabilitiesOf(platform: string, row: { own: boolean; parent_pro
   const canReply = commentPlatform && !row.own && !(platform.startsWith('instagram') && row.parent_provider_comment_id !== null);
   return {
     canReply,
-    // X hiding needs the tweet.moderate.write scope, which channels are not connected with
-    canHide: commentPlatform && !row.own && platform !== 'x',
+    // X hides replies in conversations the channel started (scope tweet.moderate.write); X itself refuses the rest
+    canHide: commentPlatform && !row.own,
     // Facebook and Instagram let the account delete comments on its own media; Threads and X only its own posts
     canDelete: platform === 'facebook_page' || platform.startsWith('instagram') ? true : commentPlatform && row.own,
   };

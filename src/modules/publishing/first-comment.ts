@@ -7,7 +7,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import { ProviderError } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
-import { targetError } from './publish-engine.js';
+import { targetError } from './publish-call.js';
 import { type CommentJobData, sendCommentJob } from './publish-queue.js';
 
 export const FIRST_COMMENT_MAX_ATTEMPTS = 3;

@@ -95,7 +95,8 @@ export class MediaAccess {
         durationSeconds: num(md.durationSeconds),
         width: num(md.width),
         height: num(md.height),
-        altText,
+        // the plan's own alt text, else the library item's
+        altText: altText ?? (typeof md.altText === 'string' && md.altText ? md.altText : null),
         metadata: md,
         path,
       };

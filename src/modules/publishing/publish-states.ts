@@ -59,10 +59,26 @@ export const TRANSITIONS: Record<TargetEvent, { from: readonly TargetState[]; to
   },
 };
 
-export const TERMINAL_STATES: readonly TargetState[] = ['published', 'cancelled'];
-/** states in which a target still waits for the worker */
-export const PENDING_STATES: readonly TargetState[] = ['scheduled', 'queued'];
-export const IN_FLIGHT_STATES: readonly TargetState[] = ['publishing', 'processing'];
+// The state sets below are derived from the table, and every state list in SQL is one of them (or a
+// TRANSITIONS entry), so a change of the table changes every statement with it.
+/** states in which a target still waits for the worker (those it may be claimed from) */
+export const PENDING_STATES: readonly TargetState[] = TRANSITIONS.claim.from;
+/** a worker holds the target: it is calling the platform, or polling a post the platform is processing */
+export const IN_FLIGHT_STATES: readonly TargetState[] = [TRANSITIONS.claim.to, TRANSITIONS.processing.to];
+/** states no event leaves */
+export const TERMINAL_STATES: readonly TargetState[] = TARGET_STATES.filter((s) =>
+  Object.values(TRANSITIONS).every((t) => !t.from.includes(s)),
+);
+/** the state before anything was scheduled or queued */
+export const DRAFT_STATES: readonly TargetState[] = TARGET_STATES.filter(
+  (s) => TRANSITIONS.enqueue.from.includes(s) && !Object.values(TRANSITIONS).some((t) => t.to === s),
+);
+/** not finished: a draft, waiting for the worker or in flight (still references its media) */
+export const OPEN_STATES: readonly TargetState[] = [...DRAFT_STATES, ...PENDING_STATES, ...IN_FLIGHT_STATES];
+/** the states a transition may start from, narrowed to the given ones (for statements that move a subset) */
+export function fromStates(event: TargetEvent, among: readonly string[]): TargetState[] {
+  return TRANSITIONS[event].from.filter((s) => among.includes(s));
+}
 
 export function canTransition(from: string, event: TargetEvent): boolean {
   return (TRANSITIONS[event].from as readonly string[]).includes(from);

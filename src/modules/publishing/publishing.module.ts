@@ -14,9 +14,11 @@ import { FirstCommentStep } from './first-comment.js';
 import { JobsService } from './jobs.service.js';
 import { MediaAccess } from './media-access.js';
 import { PlansService } from './plans.service.js';
+import { ProviderNotices } from './provider-notices.js';
 import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
+import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import { publishingRepository } from './publishing.repository.js';
 import { ReconcileService } from './reconcile.service.js';
 import { SlotsService } from './slots.service.js';
@@ -31,6 +33,8 @@ export interface PublishingModule {
   reconcile: ReconcileService;
   urls: UrlReconciliationService;
   slots: SlotsService;
+  /** platform notices about published posts (provider webhooks) */
+  notices: ProviderNotices;
   jobDefinitions: JobDefinition<any>[];
 }
 
@@ -57,7 +61,7 @@ export function publishingModule(deps: AppDeps): PublishingModule {
     pollMaxMs: env.SERVICE_PUBLISH_POLL_MAX_SECONDS * 1000,
   });
   const firstComment = new FirstCommentStep(deps, channels, env.SERVICE_PUBLISH_RETRY_BASE_MS);
-  const reconcile = new ReconcileService(deps, {
+  const reconcile = new ReconcileService(deps, channels, engine.outcomes, {
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
   });
@@ -70,6 +74,7 @@ export function publishingModule(deps: AppDeps): PublishingModule {
     reconcile,
     urls: new UrlReconciliationService(deps, channels),
     slots: new SlotsService(deps, channels),
+    notices: new ProviderNotices(deps),
     jobDefinitions: publishJobDefinitions(deps, {
       engine,
       firstComment,
@@ -96,7 +101,7 @@ function registerHooks() {
       .innerJoin('publish_jobs as j', 'j.id', 't.job_id')
       .select('t.id')
       .where('j.organization_id', '=', organizationId)
-      .where('t.state', 'in', ['draft', 'scheduled', 'queued', 'publishing', 'processing'])
+      .where('t.state', 'in', [...OPEN_STATES])
       .where(sql<boolean>`j.media @> ${JSON.stringify([{ mediaLibraryItemId }])}::jsonb`)
       .limit(20)
       .execute();
@@ -110,11 +115,11 @@ function registerHooks() {
  * waiting for the platform needs a reconnect, and one in flight needs attention (its outcome is unknown).
  */
 export async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
-  const move = async (from: string[], to: string, reason: string) => {
+  const move = async (event: TargetEvent, among: readonly string[], reason: string) => {
     const rows = await tx
       .updateTable('publish_targets')
       .set((eb) => ({
-        state: to,
+        state: TRANSITIONS[event].to,
         version: eb('version', '+', 1),
         state_reason: reason,
         next_attempt_at: null,
@@ -122,14 +127,16 @@ export async function disconnectHook(tx: Executor, organizationId: string, chann
       }))
       .where('organization_id', '=', organizationId)
       .where('channel_account_id', '=', channelAccountId)
-      .where('state', 'in', from)
+      .where('state', 'in', fromStates(event, among))
       .returning(['id', 'job_id'])
       .execute();
     return rows;
   };
-  const cancelled = await move(['draft', 'scheduled'], 'cancelled', 'channel disconnected');
-  const reconnect = await move(['queued'], 'needs_reconnect', 'channel disconnected while waiting to publish');
-  const attention = await move(['publishing', 'processing'], 'needs_attention', 'channel disconnected while publishing');
+  // never scheduled, or waiting for its time: it can never publish
+  const cancelled = await move('cancel', [...DRAFT_STATES, TRANSITIONS.schedule.to], 'channel disconnected');
+  // due now (a retry waiting for the platform): a reconnect lets it go on
+  const reconnect = await move('needs_reconnect', [TRANSITIONS.enqueue.to], 'channel disconnected while waiting to publish');
+  const attention = await move('needs_attention', IN_FLIGHT_STATES, 'channel disconnected while publishing');
   for (const jobId of new Set([...cancelled, ...reconnect, ...attention].map((r) => r.job_id)))
     await publishingRepository.refreshJobStatus(tx, jobId, now);
   return {

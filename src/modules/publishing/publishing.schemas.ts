@@ -313,7 +313,11 @@ export const PublishSlot = Type.Object(
 export const ReconcileAnswer = Type.Object(
   {
     requeuedCount: Type.Integer(),
-    flaggedCount: Type.Integer(),
+    publishedCount: Type.Integer({ description: 'targets stuck in publishing whose post the platform has: published' }),
+    failedCount: Type.Integer({
+      description: "targets stuck in publishing that the account's posts on the platform show never landed: failed",
+    }),
+    flaggedCount: Type.Integer({ description: 'targets stuck in publishing whose outcome the platform cannot tell: needs_attention' }),
     pollsRequeuedCount: Type.Integer(),
     commentsFlaggedCount: Type.Integer(),
     commentsRequeuedCount: Type.Integer(),

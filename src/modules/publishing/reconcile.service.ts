@@ -1,8 +1,9 @@
 /**
  * The reconciliation sweep (cron every minute and POST /v1/internal/publish-queue/reconcile). Nothing
  * due is silently lost, even after a worker crash:
- * - a target in publishing past its lease: the platform may or may not have the post, so it is flagged
- *   needs_attention (never retried blindly);
+ * - a target in publishing past its lease: the account's recent posts on the platform say whether the
+ *   post landed (published) or not (failed, so it can be queued again); where the platform cannot tell,
+ *   it is flagged needs_attention (never retried blindly);
  * - a scheduled/queued target due for longer than the grace period with no pending worker job of its
  *   version (none waiting, none active within the lease): re-queued under a new version, so a late
  *   original job is skipped;
@@ -11,13 +12,24 @@
  */
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
+import type { ChannelGateway } from './channel-gateway.js';
+import { type Outcome, targetError } from './publish-call.js';
+import type { OutcomeRecorder } from './publish-outcomes.js';
 import { ensurePublishQueues, FIRST_COMMENT_QUEUE, PUBLISH_QUEUE, sendCommentJob, sendTargetJob } from './publish-queue.js';
-import { publishingRepository } from './publishing.repository.js';
+import { PENDING_STATES, TRANSITIONS } from './publish-states.js';
+import { publishingRepository, type TargetRow } from './publishing.repository.js';
 
 const BATCH = 500;
+/** platform lookups of stuck targets run this many at once */
+const LOOKUPS_AT_ONCE = 8;
 
 export interface ReconcileResult {
   requeuedCount: number;
+  /** stuck in publishing: found on the platform */
+  publishedCount: number;
+  /** stuck in publishing: the platform's list of the account's posts shows it never landed */
+  failedCount: number;
+  /** stuck in publishing and the platform cannot tell: needs_attention */
   flaggedCount: number;
   pollsRequeuedCount: number;
   commentsFlaggedCount: number;
@@ -27,8 +39,68 @@ export interface ReconcileResult {
 export class ReconcileService {
   constructor(
     private readonly deps: AppDeps,
+    private readonly channels: ChannelGateway,
+    private readonly outcomes: OutcomeRecorder,
     private readonly settings: { leaseMs: number; graceMs: number },
   ) {}
+
+  /**
+   * Whether the post of a target whose worker died mid-publish landed: the account's recent posts
+   * through the adapter's findRecentPost (text and the attempt's window), excluding posts other
+   * targets of the channel hold. Published (with the post's id and permalink), failed (the listing
+   * covers the window and has no such post) or needs_attention (no listing, several matches, an error).
+   */
+  private async mediaKindsOf(row: TargetRow): Promise<string[]> {
+    const job = await publishingRepository.getJob(this.deps.database.db, row.organization_id, row.job_id);
+    return (job?.media ?? []).map((m) => m.kind);
+  }
+
+  private async lookUp(row: TargetRow, now: Date): Promise<Outcome> {
+    const unknown = (why: string): Outcome => ({
+      kind: 'final',
+      state: 'needs_attention',
+      error: targetError('lease_expired', 'unknown_outcome', `The worker stopped while publishing; ${why}`, null, now),
+    });
+    try {
+      const channel = await this.channels.resolve(row.organization_id, row.channel_account_id);
+      if (!channel.provider.findRecentPost) return unknown(`${row.platform} offers no list of the account's posts to check.`);
+      const until = row.lease_until ?? now;
+      const since = new Date(until.getTime() - this.settings.leaseMs);
+      const held = await this.deps.database.db
+        .selectFrom('publish_targets')
+        .select('provider_post_id')
+        .where('organization_id', '=', row.organization_id)
+        .where('channel_account_id', '=', row.channel_account_id)
+        .where('provider_post_id', 'is not', null)
+        .where('id', '<>', row.id)
+        .where('updated_at', '>=', new Date(since.getTime() - 86_400_000))
+        .execute();
+      const found = await channel.provider.findRecentPost(channel.ctx, {
+        text: row.text,
+        since,
+        until,
+        excludeIds: held.map((h) => h.provider_post_id!),
+        mediaKinds: await this.mediaKindsOf(row),
+        settings: row.settings as Record<string, unknown>,
+      });
+      if (found.status === 'found') return { kind: 'published', providerPostId: found.providerPostId, url: found.url };
+      if (found.status === 'absent')
+        return {
+          kind: 'final',
+          state: 'failed',
+          error: targetError(
+            'not_published',
+            'transient',
+            `The worker stopped while publishing; the account's posts on ${row.platform} show no such post, so it can be queued again.`,
+            null,
+            now,
+          ),
+        };
+      return unknown(`the platform may or may not have the post (${found.reason}).`);
+    } catch (err) {
+      return unknown(`the platform may or may not have the post (the lookup failed: ${(err as Error).message}).`);
+    }
+  }
 
   async run(): Promise<ReconcileResult> {
     await ensurePublishQueues(this.deps.jobs);
@@ -36,38 +108,33 @@ export class ReconcileService {
     const now = this.deps.clock.now();
     const result: ReconcileResult = {
       requeuedCount: 0,
+      publishedCount: 0,
+      failedCount: 0,
       flaggedCount: 0,
       pollsRequeuedCount: 0,
       commentsFlaggedCount: 0,
       commentsRequeuedCount: 0,
     };
 
-    // 1. stuck in publishing: outcome unknown
-    const error = JSON.stringify({
-      code: 'lease_expired',
-      category: 'unknown_outcome',
-      message: 'The worker stopped while publishing; the platform may or may not have the post.',
-      providerResponse: null,
-      at: now.toISOString(),
-    });
-    await db.transaction().execute(async (tx) => {
-      const flagged = await tx
-        .updateTable('publish_targets')
-        .set((eb) => ({
-          state: 'needs_attention',
-          version: eb('version', '+', 1),
-          last_error: error,
-          lease_until: null,
-          state_reason: 'worker lease expired while publishing',
-          updated_at: now,
-        }))
-        .where('state', '=', 'publishing')
-        .where('lease_until', '<', now)
-        .returning(['id', 'job_id'])
-        .execute();
-      result.flaggedCount = flagged.length;
-      for (const jobId of new Set(flagged.map((f) => f.job_id))) await publishingRepository.refreshJobStatus(tx, jobId, now);
-    });
+    // 1. stuck in publishing: looked up on the platform, flagged only where it cannot tell
+    const overdue = await db
+      .selectFrom('publish_targets')
+      .selectAll()
+      .where('state', '=', TRANSITIONS.claim.to)
+      .where('lease_until', '<', now)
+      .orderBy('lease_until')
+      .limit(BATCH)
+      .execute();
+    for (let i = 0; i < overdue.length; i += LOOKUPS_AT_ONCE) {
+      await Promise.all(
+        overdue.slice(i, i + LOOKUPS_AT_ONCE).map(async (row) => {
+          const written = await this.outcomes.record(row, await this.lookUp(row, now));
+          if (written === TRANSITIONS.published.to) result.publishedCount += 1;
+          else if (written === TRANSITIONS.failed.to) result.failedCount += 1;
+          else if (written === TRANSITIONS.needs_attention.to) result.flaggedCount += 1;
+        }),
+      );
+    }
 
     // 2. due with no live worker job of the current version
     const dueBefore = new Date(now.getTime() - this.settings.graceMs);
@@ -75,7 +142,7 @@ export class ReconcileService {
     const orphans = await db
       .selectFrom('publish_targets as t')
       .select(['t.id', 't.organization_id', 't.state', 't.version', 't.platform', 't.channel_account_id'])
-      .where('t.state', 'in', ['scheduled', 'queued', 'processing'])
+      .where('t.state', 'in', [...PENDING_STATES, TRANSITIONS.processing.to])
       .where('t.next_attempt_at', '<=', dueBefore)
       .where(({ not, exists }) =>
         not(
@@ -89,7 +156,7 @@ export class ReconcileService {
       .execute();
     for (const o of orphans) {
       await db.transaction().execute(async (tx) => {
-        if (o.state === 'processing') {
+        if (o.state === TRANSITIONS.processing.to) {
           await sendTargetJob(
             this.deps.jobs,
             tx,

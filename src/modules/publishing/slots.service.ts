@@ -15,6 +15,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { PLATFORMS } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
+import { IN_FLIGHT_STATES, PENDING_STATES, TRANSITIONS } from './publish-states.js';
 import type { SlotQueryT } from './publishing.schemas.js';
 import { isTimeZone, localParts, weekdayOf, zonedToInstant } from './zoned-time.js';
 
@@ -118,7 +119,7 @@ export class SlotsService {
       .select(['id', 'channel_account_id', 'platform', sql<Date>`coalesce(published_at, scheduled_at)`.as('at')])
       .where('organization_id', '=', organizationId)
       .where('brand_id', '=', q.brandId)
-      .where('state', 'in', ['scheduled', 'queued', 'publishing', 'processing', 'published'])
+      .where('state', 'in', [...PENDING_STATES, ...IN_FLIGHT_STATES, TRANSITIONS.published.to])
       .where(sql<Date>`coalesce(published_at, scheduled_at)`, '>=', new Date(from.getTime() - maxGapMs - 3_600_000))
       .where(sql<Date>`coalesce(published_at, scheduled_at)`, '<=', new Date(horizonEnd.getTime() + maxGapMs + 3_600_000));
     if (q.channelAccountId) existingQ = existingQ.where('channel_account_id', '=', q.channelAccountId);

@@ -1,13 +1,14 @@
 /**
  * Tool API authentication, in this order: credential present (401 authentication_required) -> known,
  * matching, unrevoked key (401 invalid_api_key) -> owner's tier has API access (403 membership_required)
- * -> key scope covers the tool (403 insufficient_scope). The tier is read with the key on every request, so
- * a tier change applies to the next request.
+ * -> key scope covers the tool (403 insufficient_scope). The key and tier come from a short-lived cache that
+ * every tier change and revocation invalidates (tool-auth-cache.ts), so a change applies to the next request.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { credentialFromHeaders, digestMatches, toolKeyPrefix } from './tool-api-key.rules.js';
+import type { ToolAuthCache } from './tool-auth-cache.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
 import { type MembershipTier, scopeAllows, type TierLimits, TOOL_SCOPES, type ToolName, tierLimits } from './tool-limits.js';
 
@@ -21,13 +22,19 @@ export interface ToolPrincipal {
 /** last_used_at is written at most this often per key, keeping writes off the hot path. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export async function authenticateToolRequest(db: Db, request: FastifyRequest, tool: ToolName, now: Date): Promise<ToolPrincipal> {
+export async function authenticateToolRequest(
+  db: Db,
+  cache: ToolAuthCache,
+  request: FastifyRequest,
+  tool: ToolName,
+  now: Date,
+): Promise<ToolPrincipal> {
   const credential = credentialFromHeaders(request.headers);
   if (credential === null) {
     throw new AppError('authentication_required', { message: 'Send the API key as Authorization: Bearer <key> or X-API-Key: <key>.' });
   }
   const prefix = toolKeyPrefix(credential);
-  const record = prefix ? await toolKeysRepository.findByPrefix(db, prefix) : null;
+  const record = prefix ? await cache.findByPrefix(db, prefix) : null;
   if (!record || record.revokedAt !== null || !digestMatches(credential, record.secretHash)) {
     throw new AppError('invalid_api_key');
   }
@@ -39,6 +46,8 @@ export async function authenticateToolRequest(db: Db, request: FastifyRequest, t
     throw new AppError('insufficient_scope', { message: `The API key lacks the scope ${TOOL_SCOPES[tool]}.` });
   }
   if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    // the cached record remembers the write, so it is not repeated on every request of the minute
+    record.lastUsedAt = now;
     toolKeysRepository
       .touchLastUsed(db, record.id, now)
       .catch((err: unknown) => request.log.warn({ err }, 'tool key last_used_at not written'));

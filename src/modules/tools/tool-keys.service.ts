@@ -1,9 +1,11 @@
 /** Users' membership tiers and their tool API keys (the CLI's `users` and `tool-keys` commands). */
+import type { CounterStore } from '../../platform/counters/index.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { identityRepository } from '../identity/identity.repository.js';
 import { maskToolKey, newToolApiKey } from './tool-api-key.rules.js';
+import { bumpToolAuthVersion } from './tool-auth-cache.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
 import { isKnownScope, type MembershipTier, TOOL_SCOPES, TOOL_WILDCARD_SCOPE } from './tool-limits.js';
 
@@ -40,7 +42,19 @@ export function parseToolScopes(list: string | undefined): string[] {
 }
 
 export class ToolKeysService {
-  constructor(private readonly db: Db) {}
+  /**
+   * `authVersion`: the shared counter store the servers' auth caches read (null when no server shares
+   * one with this process: an embedded server is told through its database socket instead).
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly authVersion: CounterStore | null,
+  ) {}
+
+  /** After the commit: the next tool request of every server reads the key and tier again. */
+  private async invalidateAuth(): Promise<void> {
+    if (this.authVersion) await bumpToolAuthVersion(this.authVersion);
+  }
 
   private async userByEmail(email: string) {
     const user = await identityRepository.findUserByEmail(this.db, email);
@@ -64,6 +78,7 @@ export class ToolKeysService {
   async setTier(input: { email: string; tier: MembershipTier }, at: Date) {
     const user = await this.userByEmail(input.email);
     await toolKeysRepository.setUserTier(this.db, user.id, input.tier, at);
+    await this.invalidateAuth();
     return { userId: user.id, email: user.email, tier: input.tier, previousTier: user.tier };
   }
 
@@ -101,7 +116,10 @@ export class ToolKeysService {
   }
 
   async revokeKey(id: string, at: Date) {
-    if (await toolKeysRepository.revoke(this.db, id, at)) return { apiKeyId: id, revoked: true };
+    if (await toolKeysRepository.revoke(this.db, id, at)) {
+      await this.invalidateAuth();
+      return { apiKeyId: id, revoked: true };
+    }
     if (await toolKeysRepository.exists(this.db, id)) return { apiKeyId: id, revoked: true, alreadyRevoked: true };
     throw new AppError('invalid_request', { message: `No tool API key ${id}.` });
   }

@@ -1,6 +1,22 @@
 /** CLI: users and their membership tier, and tool API keys. The full key is printed once, at creation. */
+import type { Config } from '../../config.js';
 import { args, type CliCommand, required, withDatabase } from '../../main/cli-kit.js';
+import { closeCounters, createCounters } from '../../platform/counters/index.js';
+import type { DatabaseHandle } from '../../platform/db/database.js';
 import { parseTier, parseToolScopes, ToolKeysService } from './tool-keys.service.js';
+
+/**
+ * A service whose tier changes and revocations reach the servers' auth caches: through Redis when
+ * configured; an embedded server notices writes made through its database socket by itself.
+ */
+async function withKeysService<T>(config: Config, fn: (service: ToolKeysService) => Promise<T>): Promise<T> {
+  const counters = config.env.REDIS_URL ? createCounters(config.env.REDIS_URL) : null;
+  try {
+    return await withDatabase(config, (h: DatabaseHandle) => fn(new ToolKeysService(h.db, counters?.redis ?? null)));
+  } finally {
+    if (counters) await closeCounters(counters);
+  }
+}
 
 export const toolCommands: CliCommand[] = [
   {
@@ -10,7 +26,7 @@ export const toolCommands: CliCommand[] = [
       const { values } = args(argv, { email: { type: 'string' }, tier: { type: 'string' } });
       const email = required(values, 'email');
       const tier = parseTier(values.tier as string | undefined, 'basic');
-      const user = await withDatabase(config, (h) => new ToolKeysService(h.db).createUser({ email, tier }, new Date()), {
+      const user = await withDatabase(config, (h) => new ToolKeysService(h.db, null).createUser({ email, tier }, new Date()), {
         creates: true,
         init: values.init === true,
       });
@@ -24,7 +40,7 @@ export const toolCommands: CliCommand[] = [
       const { values } = args(argv, { email: { type: 'string' }, tier: { type: 'string' } });
       const email = required(values, 'email');
       const tier = parseTier(required(values, 'tier'), 'basic');
-      const result = await withDatabase(config, (h) => new ToolKeysService(h.db).setTier({ email, tier }, new Date()));
+      const result = await withKeysService(config, (service) => service.setTier({ email, tier }, new Date()));
       out(result, values.json === true);
     },
   },
@@ -36,7 +52,7 @@ export const toolCommands: CliCommand[] = [
       const email = required(values, 'email');
       const scopes = parseToolScopes(values.scopes as string | undefined);
       const key = await withDatabase(config, (h) =>
-        new ToolKeysService(h.db).createKey({ email, scopes, name: values.name as string | undefined }, new Date()),
+        new ToolKeysService(h.db, null).createKey({ email, scopes, name: values.name as string | undefined }, new Date()),
       );
       out(key, values.json === true);
     },
@@ -47,7 +63,7 @@ export const toolCommands: CliCommand[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { email: { type: 'string' } });
       const email = required(values, 'email');
-      const keys = await withDatabase(config, (h) => new ToolKeysService(h.db).listKeys(email));
+      const keys = await withDatabase(config, (h) => new ToolKeysService(h.db, null).listKeys(email));
       if (values.json === true) {
         process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
         return;
@@ -68,7 +84,7 @@ export const toolCommands: CliCommand[] = [
         process.stderr.write('error: tool-keys revoke needs the key id\n');
         return 1;
       }
-      const result = await withDatabase(config, (h) => new ToolKeysService(h.db).revokeKey(id, new Date()));
+      const result = await withKeysService(config, (service) => service.revokeKey(id, new Date()));
       out(result, values.json === true);
     },
   },

@@ -13,6 +13,7 @@ import { generateQrFromRequest } from './qrcode/qr-generator.js';
 import { parseQrRequest } from './qrcode/qr-options.js';
 import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
 import { authenticateToolRequest, type ToolPrincipal } from './tool-auth.js';
+import { ToolAuthCache } from './tool-auth-cache.js';
 import { ToolLimiter } from './tool-limiter.service.js';
 import { TOOL_MAX_BODY_BYTES, type ToolName } from './tool-limits.js';
 import { type ToolPlan, ToolRequestRunner } from './tool-request.service.js';
@@ -70,6 +71,10 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
   const now = () => deps.clock.now();
   const limiter = new ToolLimiter(deps.counters.shared, () => deps.clock.now().getTime());
   const runner = new ToolRequestRunner({ db, limiter, now });
+  // cached only where every writer can bump the version: embedded (socket clients bump the memory
+  // store) or Redis (the CLI bumps it); PostgreSQL without Redis reads the key on every request
+  const authStores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
+  const authCache = new ToolAuthCache(authStores, () => deps.clock.now().getTime());
   // Started on the first request that needs it, so processes that never render a QR code spawn no threads.
   let pool: QrWorkerPool | null = null;
   const qrPool = () => {
@@ -113,7 +118,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
       });
 
       const authenticate = (tool: ToolName) => async (request: FastifyRequest) => {
-        const principal = await authenticateToolRequest(db, request, tool, now());
+        const principal = await authenticateToolRequest(db, authCache, request, tool, now());
         request.toolPrincipal = principal;
         const declared = Number(request.headers['content-length']);
         if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {

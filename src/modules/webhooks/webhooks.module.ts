@@ -5,10 +5,17 @@
 import type { AppDeps } from '../../app-deps.js';
 import { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
-import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhooksService } from './webhooks.service.js';
+import { WebhookDeliverer } from './webhooks.delivery.js';
+import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webhooks.fanout.js';
+import { WebhooksService } from './webhooks.service.js';
 
 export interface WebhooksModule {
+  /** endpoints, delivery log, test, redeliver, recover (the routes' service) */
   service: WebhooksService;
+  /** events to deliveries: the outbox listener, the sweep, the retention prune */
+  fanout: WebhookFanOut;
+  /** the delivery job's attempt */
+  deliverer: WebhookDeliverer;
   deliverJob: JobDefinition<DeliverJobData>;
   jobDefinitions: JobDefinition<any>[];
 }
@@ -23,33 +30,36 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
     environment: deps.config.env.NODE_ENV,
     timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS,
   });
-  const service = new WebhooksService(deps, client);
-  deps.events.subscribe((tx, event) => service.fanOut(tx, event));
+  const fanout = new WebhookFanOut(deps);
+  const service = new WebhooksService(deps, client, fanout);
+  const deliverer = new WebhookDeliverer(deps, client, fanout);
+  deps.events.subscribe((tx, event) => fanout.fanOut(tx, event));
   const deliverJob = defineJob<DeliverJobData>({
     name: WEBHOOK_DELIVER_JOB,
     queue: { retryLimit: 3, retryDelay: 5 },
-    concurrency: 16,
+    concurrency: deps.config.env.SERVICE_WEBHOOK_WORKER_CONCURRENCY,
     pollingIntervalSeconds: 0.5,
     handler: async (data) => {
-      await service.deliver(data);
+      await deliverer.deliver(data);
     },
   });
   const pruneJob = defineJob<Record<string, never>>({
     name: 'webhooks.prune',
     cron: '17 3 * * *',
     handler: async () => {
-      await service.prune();
+      await fanout.prune();
     },
   });
-  // events whose fan-out did not happen in their transaction are fanned out here
+  // events whose fan-out did not happen in their transaction, and deliveries whose job died with a worker
   const sweepJob = defineJob<Record<string, never>>({
     name: 'webhooks.sweep',
     cron: '* * * * *',
     handler: async () => {
-      await service.sweep();
+      await fanout.sweep();
+      await fanout.reclaim();
     },
   });
-  const module: WebhooksModule = { service, deliverJob, jobDefinitions: [deliverJob, pruneJob, sweepJob] };
+  const module: WebhooksModule = { service, fanout, deliverer, deliverJob, jobDefinitions: [deliverJob, pruneJob, sweepJob] };
   modules.set(deps, module);
   return module;
 }

@@ -59,8 +59,8 @@ export const webhooksRepository = {
       .execute();
   },
 
-  async insertDelivery(db: Executor, row: Insertable<WebhookDeliveriesTable>) {
-    await db.insertInto('webhook_deliveries').values(row).execute();
+  async insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]) {
+    if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
   },
 
   async listDeliveries(
@@ -119,5 +119,142 @@ export const webhooksRepository = {
 
   async getEvent(db: Executor, id: string) {
     return (await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  },
+
+  /** Worker side: a delivery with its endpoint and event, in one statement. */
+  async deliveryContext(db: Executor, deliveryId: string) {
+    return (
+      (await db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+        .innerJoin('events as v', 'v.id', 'd.event_id')
+        .select([
+          'd.id as delivery_id',
+          'd.status',
+          'd.attempt_count',
+          'd.event_type',
+          'd.organization_id',
+          'e.id as endpoint_id',
+          'e.url',
+          'e.enabled',
+          'e.secret_enc',
+          'e.previous_secret_enc',
+          'e.previous_secret_expires_at',
+          'e.failing_since',
+          'v.id as event_id',
+          'v.type',
+          'v.data',
+          'v.sequence',
+          'v.created_at as event_created_at',
+        ])
+        .where('d.id', '=', deliveryId)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  async markFannedOut(db: Executor, eventId: string, at: Date) {
+    await db
+      .updateTable('events')
+      .set({ fanned_out_at: at } as never)
+      .where('id', '=', eventId)
+      .execute();
+  },
+
+  async unfannedEvents(db: Executor, cutoff: Date, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('events')
+      .select('id')
+      .where('fanned_out_at', 'is', null)
+      .where('created_at', '<=', cutoff)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** The event if it is still not fanned out, locked until the transaction ends (skipped when another holds it). */
+  async claimUnfannedEvent(tx: Executor, id: string) {
+    return (
+      (await tx
+        .selectFrom('events')
+        .selectAll()
+        .where('id', '=', id)
+        .where('fanned_out_at', 'is', null)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  async pruneBefore(db: Executor, cutoff: Date): Promise<{ deliveries: number; events: number }> {
+    const d = await db
+      .deleteFrom('webhook_deliveries')
+      .where('created_at', '<', cutoff)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
+    const e = await sql`
+      delete from events e
+      where e.created_at < ${cutoff}
+        and e.fanned_out_at is not null
+        and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
+        and (e.sequence_key is null
+             or exists (select 1 from events n where n.sequence_key = e.sequence_key and n.sequence > e.sequence))`.execute(db);
+    return { deliveries: Number(d.numDeletedRows), events: Number(e.numAffectedRows ?? 0) };
+  },
+
+  /** Pending deliveries due before the cutoff (their job was lost with a crashed worker), pushed to `now` and returned. */
+  async claimOverdue(tx: Executor, cutoff: Date, now: Date, limit: number): Promise<{ id: string; attempt_count: number }[]> {
+    const ids = await tx
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<', cutoff)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (ids.length === 0) return [];
+    return tx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now })
+      .where(
+        'id',
+        'in',
+        ids.map((r) => r.id),
+      )
+      .returning(['id', 'attempt_count'])
+      .execute();
+  },
+
+  /**
+   * A successful attempt of a delivery whose endpoint was not failing: the outcome and its log entry in
+   * one statement (atomic on its own). False when the delivery moved on meanwhile (a stale job).
+   */
+  async recordDelivered(
+    db: Executor,
+    d: {
+      deliveryId: string;
+      previousAttempts: number;
+      attemptId: string;
+      statusCode: number | null;
+      durationMs: number;
+      excerpt: string | null;
+      at: Date;
+    },
+  ): Promise<boolean> {
+    const attempt = d.previousAttempts + 1;
+    const r = await sql<{ delivery_id: string }>`
+      with u as (
+        update webhook_deliveries
+           set status = 'delivered', attempt_count = ${attempt}, next_attempt_at = null, last_status_code = ${d.statusCode},
+               last_error = null, delivered_at = ${d.at}, updated_at = ${d.at}
+         where id = ${d.deliveryId} and attempt_count = ${d.previousAttempts} and status = 'pending'
+         returning id)
+      insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_excerpt, error_class, next_retry_at, created_at)
+      select ${d.attemptId}, u.id, ${attempt}, ${d.statusCode}, ${d.durationMs}, ${d.excerpt}, null, null, ${d.at} from u
+      returning delivery_id`.execute(db);
+    return r.rows.length > 0;
   },
 };

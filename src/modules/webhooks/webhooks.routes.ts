@@ -2,8 +2,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS as PUBLIC_ERRORS } from '../../http/shared-schemas.js';
+import type { ErrorCode } from '../../platform/errors.js';
 import type { WebhooksModule } from './webhooks.module.js';
 import {
   DeliveryListQuery,
@@ -23,7 +24,12 @@ import {
   WebhookRecoverRequest,
 } from './webhooks.schemas.js';
 
-const security = [{ publicBearer: [] }];
+// an API key / OAuth token with the scope, or a dashboard session of an admin (policies
+// webhooks.endpoints.manage and webhooks.deliveries.manage; docs/webhooks.md)
+const security: Array<Record<string, string[]>> = [{ publicBearer: [] }, { dashboardSessionCookie: [] }];
+const PUBLIC_AUTH_ERRORS: ErrorCode[] = [...PUBLIC_ERRORS, 'dashboard_session_required', 'permission_denied'];
+const endpoints = (scope: 'webhooks:read' | 'webhooks:write') => publicOrDashboard(scope, 'webhooks.endpoints.manage');
+const deliveries = (scope: 'webhooks:read' | 'webhooks:write') => publicOrDashboard(scope, 'webhooks.deliveries.manage');
 const tags = ['Webhooks'];
 
 export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps, m: WebhooksModule): Promise<void> {
@@ -32,12 +38,12 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   for (const s of WEBHOOK_SCHEMAS) root.addSchema(s);
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const svc = m.service;
-  const org = (request: Parameters<typeof principalOf>[0]) => principalOf(request).organizationId;
+  const org = organizationOf;
 
   app.get(
     '/v1/webhook-endpoints',
     {
-      config: { auth: { scope: 'webhooks:read' }, validationCode: 'invalid_public_webhook_endpoint_query' },
+      config: { ...endpoints('webhooks:read'), validationCode: 'invalid_public_webhook_endpoint_query' },
       schema: {
         operationId: 'listWebhookEndpoints',
         tags,
@@ -53,7 +59,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-endpoints',
     {
-      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_public_webhook_endpoint_create_request' },
+      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_public_webhook_endpoint_create_request' },
       schema: {
         operationId: 'createWebhookEndpoint',
         tags,
@@ -78,7 +84,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.patch(
     '/v1/webhook-endpoints/:webhookEndpointId',
     {
-      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_public_webhook_endpoint_update_request' },
+      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_public_webhook_endpoint_update_request' },
       schema: {
         operationId: 'updateWebhookEndpoint',
         tags,
@@ -104,7 +110,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.delete(
     '/v1/webhook-endpoints/:webhookEndpointId',
     {
-      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_public_webhook_endpoint_delete_request' },
+      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_public_webhook_endpoint_delete_request' },
       schema: {
         operationId: 'deleteWebhookEndpoint',
         tags,
@@ -131,7 +137,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.get(
     '/v1/webhook-endpoints/:webhookEndpointId/deliveries',
     {
-      config: { auth: { scope: 'webhooks:read' }, validationCode: 'invalid_public_webhook_endpoint_query' },
+      config: { ...deliveries('webhooks:read'), validationCode: 'invalid_public_webhook_endpoint_query' },
       schema: {
         operationId: 'listWebhookDeliveries',
         tags,
@@ -151,7 +157,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-deliveries/:deliveryId/redeliver',
     {
-      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_request' },
+      config: { ...deliveries('webhooks:write'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'redeliverWebhook',
         tags,
@@ -170,7 +176,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-endpoints/:webhookEndpointId/test',
     {
-      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_request' },
+      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'testWebhookEndpoint',
         tags,
@@ -189,7 +195,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-endpoints/:webhookEndpointId/rotate-secret',
     {
-      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_request' },
+      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'rotateWebhookEndpointSecret',
         tags,
@@ -208,7 +214,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-endpoints/:webhookEndpointId/recover',
     {
-      config: { auth: { scope: 'webhooks:write' }, validationCode: 'invalid_request' },
+      config: { ...deliveries('webhooks:write'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'recoverWebhookEndpoint',
         tags,

@@ -33,6 +33,8 @@ export interface JobQueue {
   start(): Promise<void>;
   ensureQueue(def: JobDefinition<any>): Promise<void>;
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** several jobs of one queue in one statement (same options for all) */
+  sendMany<T extends object>(name: string, data: T[], options?: SendOptions): Promise<void>;
   stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
@@ -101,6 +103,22 @@ export function createJobQueue(database: DatabaseHandle, options: { supervise: b
       if (opts.expireInSeconds !== undefined) sendOptions.expireInSeconds = opts.expireInSeconds;
       if (opts.tx) sendOptions.db = txSql(opts.tx);
       return boss.send(name, data, sendOptions as PgBoss.SendOptions);
+    },
+    async sendMany(name, items, opts = {}) {
+      if (items.length === 0) return;
+      const startAfter =
+        opts.startAfter instanceof Date ? opts.startAfter : opts.startAfter !== undefined ? new Date(opts.startAfter) : undefined;
+      const jobs: PgBoss.JobInsert[] = items.map((data) => ({
+        name,
+        data,
+        ...(startAfter ? { startAfter } : {}),
+        ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+        ...(opts.retryLimit !== undefined ? { retryLimit: opts.retryLimit } : {}),
+        ...(opts.retryDelay !== undefined ? { retryDelay: opts.retryDelay } : {}),
+        ...(opts.retryBackoff !== undefined ? { retryBackoff: opts.retryBackoff } : {}),
+        ...(opts.expireInSeconds !== undefined ? { expireInSeconds: opts.expireInSeconds } : {}),
+      }));
+      await boss.insert(jobs, (opts.tx ? { db: txSql(opts.tx) } : {}) as PgBoss.InsertOptions);
     },
     async stop(opts = {}) {
       if (!started) return;

@@ -91,6 +91,8 @@ export function facebookPageClient(config: ProviderAppConfig) {
   }
 
   return {
+    graph,
+    api,
     async pages(accessToken: string): Promise<ProviderAccount[]> {
       const res = await graph.get<{ data?: Array<Record<string, unknown>> }>(
         `${api}/me/accounts`,

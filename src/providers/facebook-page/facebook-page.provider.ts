@@ -4,6 +4,7 @@
  * call on a connected page channel uses it.
  */
 
+import { graphFindRecentPost } from '../meta-shared/graph-comments.js';
 import { facebookLoginOAuth } from '../meta-shared/meta-oauth.js';
 import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
 import type { ProviderAppConfig, SocialProvider } from '../provider.js';
@@ -23,6 +24,17 @@ export function createFacebookPageProvider(config: ProviderAppConfig): SocialPro
     publish: (ctx, request) => client.publish(ctx, request),
     pollPublish: (ctx, pollToken) => client.pollPublish(ctx, pollToken),
     fetchPermalink: (ctx, id) => client.permalink(ctx, id),
+    findRecentPost: async (ctx, input) =>
+      // a video post is listed with its description only once processed: a listing cannot rule it out
+      input.mediaKinds.includes('video')
+        ? { status: 'unknown', reason: 'video posts are listed only once processed' }
+        : graphFindRecentPost(
+            client.graph,
+            `${client.api}/${ctx.externalAccountId}/posts`,
+            ctx,
+            { text: 'message', createdAt: 'created_time', url: 'permalink_url' },
+            input,
+          ),
     postComment: (ctx, input) => client.postComment(ctx, input),
     listComments: (ctx, input) => client.listComments(ctx, input),
     hideComment: (ctx, input) => client.hideComment(ctx, input),

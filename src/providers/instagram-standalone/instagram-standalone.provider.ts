@@ -18,6 +18,7 @@ export function createInstagramStandaloneProvider(config: ProviderAppConfig): So
     publish: (ctx, request) => client.content.publish(ctx, request),
     pollPublish: (ctx, pollToken) => client.content.pollPublish(ctx, pollToken),
     fetchPermalink: (ctx, id) => client.content.fetchPermalink(ctx, id),
+    findRecentPost: (ctx, input) => client.content.findRecentPost(ctx, input),
     postComment: (ctx, input) => client.content.postComment(ctx, input),
     listComments: (ctx, input) => client.content.listComments(ctx, input),
     hideComment: (ctx, input) => client.content.hideComment(ctx, input),

@@ -15,6 +15,7 @@
  * IN_PROGRESS the adapter answers `processing` with a poll token holding the stage reached.
  */
 import {
+  type FindRecentPostInput,
   type Platform,
   type ProviderCallContext,
   type ProviderComment,
@@ -23,8 +24,9 @@ import {
   type PublishMediaItem,
   type PublishRequest,
   type PublishResult,
+  type RecentPostLookup,
 } from '../provider.js';
-import { graphList } from './graph-comments.js';
+import { graphFindRecentPost, graphItems, graphList, sinceFilter } from './graph-comments.js';
 import { decodePollToken, encodePollToken, type GraphClient, type GraphParams } from './graph-http.js';
 
 type Stage =
@@ -188,6 +190,18 @@ export function instagramContent(deps: InstagramContentDeps) {
       return advance(ctx, decodePollToken<Stage>(platform, pollToken));
     },
 
+    async findRecentPost(ctx: ProviderCallContext, input: FindRecentPostInput): Promise<RecentPostLookup> {
+      // stories carry no caption and are not on the media edge
+      if (input.settings.postType === 'story') return { status: 'unknown', reason: 'stories are not in the media listing' };
+      return graphFindRecentPost(
+        graph,
+        `${apiBase}/${ctx.externalAccountId}/media`,
+        ctx,
+        { text: 'caption', createdAt: 'timestamp', url: 'permalink' },
+        input,
+      );
+    },
+
     async fetchPermalink(ctx: ProviderCallContext, mediaId: string): Promise<string | null> {
       const media = await graph.get<{ permalink?: string }>(`${apiBase}/${mediaId}`, ctx, { fields: 'permalink' });
       return media.permalink ?? null;
@@ -209,24 +223,29 @@ export function instagramContent(deps: InstagramContentDeps) {
     },
 
     async listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }) {
-      // top-level comments from /{media-id}/comments, then each one's /{comment-id}/replies, up to limit
+      // top-level comments from /{media-id}/comments (page by page), then each one's /{comment-id}/replies, up to
+      // limit; since is checked per item (the edge has no since parameter), and an older comment's newer replies count
       const fields = 'id,text,username,timestamp,like_count,parent_id,from{id,username},hidden';
-      const since = input.since ? Date.parse(input.since) : null;
-      const keep = (c: Record<string, unknown>) => since === null || Date.parse(String(c.timestamp)) >= since;
-      const top = await graphList(graph, `${apiBase}/${input.providerPostId}/comments`, ctx, { fields }, input.limit);
+      const keep = sinceFilter(input.since, 'timestamp');
       const rows: Array<Record<string, unknown>> = [];
-      for (const c of top) {
-        if (rows.length >= input.limit) break;
-        if (keep(c)) rows.push(c);
+      const pageSize = keep ? 100 : input.limit;
+      for await (const c of graphItems(graph, `${apiBase}/${input.providerPostId}/comments`, ctx, { fields }, pageSize)) {
+        if (!keep || keep(c)) rows.push(c);
         if (rows.length >= input.limit) break;
         // a comment deleted (or not readable) between the two calls answers Graph error 100/33: skip its replies
-        const replies = await graphList(graph, `${apiBase}/${String(c.id)}/replies`, ctx, { fields }, input.limit - rows.length).catch(
-          (err: unknown) => {
-            if (err instanceof ProviderError && err.providerCode === '100/33') return [] as Array<Record<string, unknown>>;
-            throw err;
-          },
-        );
-        for (const r of replies) if (keep(r)) rows.push({ ...r, parent_id: r.parent_id ?? c.id });
+        const replies = await graphList(
+          graph,
+          `${apiBase}/${String(c.id)}/replies`,
+          ctx,
+          { fields },
+          input.limit - rows.length,
+          keep,
+        ).catch((err: unknown) => {
+          if (err instanceof ProviderError && err.providerCode === '100/33') return [] as Array<Record<string, unknown>>;
+          throw err;
+        });
+        for (const r of replies) rows.push({ ...r, parent_id: r.parent_id ?? c.id });
+        if (rows.length >= input.limit) break;
       }
       return rows.slice(0, input.limit).map(
         (c): ProviderComment => ({

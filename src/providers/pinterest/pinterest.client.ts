@@ -149,6 +149,16 @@ export class PinterestClient {
     return boards.slice(0, maxItems);
   }
 
+  /** One page of the account's Pins (GET /v5/pins, bookmark pagination). */
+  listPins(accessToken: string, bookmark: string | undefined, signal?: AbortSignal) {
+    const params: Record<string, string> = { page_size: '100' };
+    if (bookmark) params.bookmark = bookmark;
+    return this.call(accessToken, { method: 'GET', path: 'pins', params, idempotent: true }, 'pins.list', signal) as Promise<{
+      items?: Array<PinterestPin & { created_at?: string; description?: string | null }>;
+      bookmark?: string | null;
+    }>;
+  }
+
   /** Creates the Pin. Not idempotent: a lost answer may mean the Pin exists. */
   createPin(accessToken: string, pin: Record<string, unknown>, signal?: AbortSignal): Promise<PinterestPin> {
     return this.call(

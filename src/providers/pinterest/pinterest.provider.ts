@@ -4,7 +4,9 @@
  * GET /v5/media/{id} reports `succeeded`; until then publish answers `processing` and pollPublish
  * carries on, so the engine never holds a job open while Pinterest transcodes.
  */
+
 import type { ProviderAppConfig, ProviderCallContext, PublishResult, SocialProvider } from '../provider.js';
+import { findInListing } from '../shared/recent-posts.js';
 import { PinterestClient } from './pinterest.client.js';
 import { decodePlan, encodePlan, fail, pinFields, pinterestPinUrl, str, toTokens, type VideoPinPlan } from './pinterest.mappers.js';
 import { fetchPinterestPostMetrics } from './pinterest.metrics.js'; // analytics
@@ -125,6 +127,21 @@ export function createPinterestProvider(config: ProviderAppConfig): SocialProvid
 
     async pollPublish(ctx, pollToken) {
       return advanceVideo(ctx, decodePlan(pollToken));
+    },
+
+    // crash reconciliation: the account's Pins (https://developers.pinterest.com/docs/api/v5/pins-list), the text is the description
+    findRecentPost(ctx, input) {
+      return findInListing(input, async (bookmark) => {
+        const page = await client.listPins(ctx.accessToken, bookmark, ctx.signal);
+        const posts = (page.items ?? []).map((p) => ({
+          id: p.id,
+          text: p.description ?? '',
+          // Pinterest answers created_at in UTC without a zone
+          createdAt: Date.parse(p.created_at ? `${p.created_at.replace(/Z$/, '')}Z` : ''),
+          url: pinterestPinUrl(p.id),
+        }));
+        return { posts, next: page.bookmark ?? undefined };
+      });
     },
 
     async fetchPermalink(ctx, providerPostId) {

@@ -5,6 +5,7 @@
  *   https://developers.facebook.com/docs/threads/reference/publishing
  * - Media container status (status, error_message): https://developers.facebook.com/docs/threads/troubleshooting
  * - Replies (reply_to_id, /replies): https://developers.facebook.com/docs/threads/reply-management
+ *   (reply quota: GET /{threads-user-id}/threads_publishing_limit?fields=reply_quota_usage,reply_config)
  * - Insights: https://developers.facebook.com/docs/threads/insights
  * - Profiles and profile discovery: https://developers.facebook.com/docs/threads/threads-profiles
  * - Errors follow the Graph error body: https://developers.facebook.com/docs/graph-api/guides/error-handling
@@ -15,7 +16,7 @@
  * FAILED_DOWNLOADING_VIDEO) -> user_content; a lost answer to threads_publish -> unknown_outcome.
  */
 
-import { graphList } from '../meta-shared/graph-comments.js';
+import { graphList, sinceFilter } from '../meta-shared/graph-comments.js';
 import { parseGraphError } from '../meta-shared/graph-errors.js';
 import { decodePollToken, encodePollToken, type GraphParams, graphClient, trimBase } from '../meta-shared/graph-http.js';
 import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
@@ -25,6 +26,7 @@ import {
   type ProviderCallContext,
   type ProviderComment,
   ProviderError,
+  type ProviderReplyBudget,
   type PublishMediaItem,
   type PublishRequest,
   type PublishResult,
@@ -121,6 +123,8 @@ export function threadsClient(config: ProviderAppConfig) {
   }
 
   return {
+    graph,
+    api,
     async me(accessToken: string): Promise<ProviderAccount[]> {
       const me = await graph.get<Record<string, unknown>>(
         `${api}/me`,
@@ -237,25 +241,38 @@ export function threadsClient(config: ProviderAppConfig) {
           reverse: 'false',
         },
         input.limit,
+        // the edge has no since parameter: older replies are skipped while paging, so they do not use up limit
+        sinceFilter(input.since, 'timestamp'),
       );
-      const since = input.since ? Date.parse(input.since) : null;
-      return data
-        .filter((r) => since === null || Date.parse(String(r.timestamp)) >= since)
-        .map((r): ProviderComment => {
-          const parent = (r.replied_to as { id?: string } | undefined)?.id ?? null;
-          return {
-            providerCommentId: String(r.id),
-            parentProviderCommentId: parent === input.providerPostId ? null : parent,
-            body: String(r.text ?? ''),
-            authorName: null,
-            authorHandle: typeof r.username === 'string' ? r.username : null,
-            authorId: r.is_reply_owned_by_me === true ? ctx.externalAccountId : null,
-            hidden: typeof r.hide_status === 'string' ? r.hide_status === 'HIDDEN' : undefined,
-            permalinkUrl: typeof r.permalink === 'string' ? r.permalink : null,
-            providerCreatedAt: typeof r.timestamp === 'string' ? new Date(r.timestamp).toISOString() : null,
-            metrics: {},
-          };
-        });
+      return data.map((r): ProviderComment => {
+        const parent = (r.replied_to as { id?: string } | undefined)?.id ?? null;
+        return {
+          providerCommentId: String(r.id),
+          parentProviderCommentId: parent === input.providerPostId ? null : parent,
+          body: String(r.text ?? ''),
+          authorName: null,
+          authorHandle: typeof r.username === 'string' ? r.username : null,
+          authorId: r.is_reply_owned_by_me === true ? ctx.externalAccountId : null,
+          hidden: typeof r.hide_status === 'string' ? r.hide_status === 'HIDDEN' : undefined,
+          permalinkUrl: typeof r.permalink === 'string' ? r.permalink : null,
+          providerCreatedAt: typeof r.timestamp === 'string' ? new Date(r.timestamp).toISOString() : null,
+          metrics: {},
+        };
+      });
+    },
+
+    /** GET /{threads-user-id}/threads_publishing_limit: replies published in the last 24 h and the quota */
+    async replyQuota(ctx: ProviderCallContext): Promise<ProviderReplyBudget> {
+      const res = await graph.get<{
+        data?: Array<{ reply_quota_usage?: number; reply_config?: { quota_total?: number; quota_duration?: number } }>;
+      }>(`${api}/${ctx.externalAccountId}/threads_publishing_limit`, ctx, { fields: 'reply_quota_usage,reply_config' });
+      const row = res.data?.[0];
+      return {
+        name: 'threads_replies',
+        limit: row?.reply_config?.quota_total ?? 1000,
+        used: row?.reply_quota_usage ?? 0,
+        windowSeconds: row?.reply_config?.quota_duration ?? 86_400,
+      };
     },
 
     async manageReply(ctx: ProviderCallContext, input: { providerCommentId: string; hidden: boolean }) {

@@ -1,5 +1,6 @@
 /** threads adapter: Threads API behind the SocialProvider port. Comments are replies (reply_to_id). */
 
+import { graphFindRecentPost } from '../meta-shared/graph-comments.js';
 import { threadsOAuth } from '../meta-shared/meta-oauth.js';
 import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
 import type { ProviderAppConfig, SocialProvider } from '../provider.js';
@@ -18,9 +19,18 @@ export function createThreadsProvider(config: ProviderAppConfig): SocialProvider
     publish: (ctx, request) => client.publish(ctx, request),
     pollPublish: (ctx, pollToken) => client.pollPublish(ctx, pollToken),
     fetchPermalink: (ctx, id) => client.permalink(ctx, id),
+    findRecentPost: (ctx, input) =>
+      graphFindRecentPost(
+        client.graph,
+        `${client.api}/${ctx.externalAccountId}/threads`,
+        ctx,
+        { text: 'text', createdAt: 'timestamp', url: 'permalink' },
+        input,
+      ),
     postComment: (ctx, input) => client.reply(ctx, input),
     listComments: (ctx, input) => client.replies(ctx, input),
     hideComment: (ctx, input) => client.manageReply(ctx, input),
+    replyBudget: (ctx) => client.replyQuota(ctx),
     fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
     async runTool(ctx, toolName, input) {
       if (toolName === 'pageProfile') return [await client.profile(ctx)];

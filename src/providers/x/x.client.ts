@@ -7,6 +7,7 @@
  * - POST /2/tweets: https://docs.x.com/x-api/posts/manage-tweets/api-reference/post-tweets
  * - GET /2/tweets/:id: https://docs.x.com/x-api/posts/lookup/api-reference/get-tweets-id
  * - Recent search: https://docs.x.com/x-api/posts/search/api-reference/get-tweets-search-recent
+ * - Hide replies (PUT /2/tweets/:id/hidden): https://docs.x.com/x-api/posts/hide-replies/quickstart
  * - Chunked media upload: https://docs.x.com/x-api/media/quickstart/media-upload-chunked
  * - Media metadata (alt text): https://docs.x.com/x-api/media/api-reference/media-metadata-create
  * - GET /2/users/me: https://docs.x.com/x-api/users/lookup/api-reference/get-users-me

@@ -15,7 +15,7 @@ import {
 import { XClient, type XTokenResponse } from './x.client.js';
 import { mediaFailed, mediaStatus, uploadMedia } from './x.media.js';
 import { fetchXPostMetrics } from './x.metrics.js'; // analytics
-import { listConversation, runXTool } from './x.reads.js';
+import { findRecentTweet, listConversation, runXTool } from './x.reads.js';
 import { X_CAPABILITY, X_SCOPES, X_VALIDATION_RULES } from './x.rules.js';
 
 export interface XProviderOptions {
@@ -229,6 +229,11 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
           pollAfterMs: Math.max(minPollAfterMs, waitSecs * 1000),
         };
       return postTweet(ctx, pending);
+    },
+
+    async findRecentPost(ctx, input) {
+      const handle = await handleOf(ctx).catch(() => null);
+      return findRecentTweet(client, ctx, input, (id) => postUrl(handle, id));
     },
 
     async fetchPermalink(ctx, providerPostId) {

@@ -4,7 +4,15 @@
  * https://docs.x.com/x-api/posts/search/api-reference/get-tweets-search-recent
  * https://docs.x.com/x-api/x-api-v2/users/search , https://docs.x.com/x-api/communities/search
  */
-import { type ProviderCallContext, type ProviderComment, ProviderError, type ProviderToolName } from '../provider.js';
+import {
+  type FindRecentPostInput,
+  type ProviderCallContext,
+  type ProviderComment,
+  ProviderError,
+  type ProviderToolName,
+  type RecentPostLookup,
+} from '../provider.js';
+import { findInListing, WINDOW_SLACK_MS } from '../shared/recent-posts.js';
 import type { XClient } from './x.client.js';
 
 interface XTweet {
@@ -157,5 +165,33 @@ export async function runXTool(
     platform: 'x',
     category: 'platform_rejected',
     message: `X has no ${toolName} tool`,
+  });
+}
+
+/**
+ * Crash reconciliation: the account's own posts, newest first (GET /2/users/:id/tweets, replies and
+ * reposts excluded, pagination_token; https://docs.x.com/x-api/posts/get-posts). X answers links as t.co.
+ */
+export function findRecentTweet(
+  client: XClient,
+  ctx: ProviderCallContext,
+  input: FindRecentPostInput,
+  urlOf: (id: string) => string | null,
+): Promise<RecentPostLookup> {
+  return findInListing(input, async (token) => {
+    const page = await client.get<SearchPage>(
+      ctx.accessToken,
+      `/2/users/${encodeURIComponent(ctx.externalAccountId)}/tweets`,
+      {
+        max_results: 100,
+        exclude: 'replies,retweets',
+        'tweet.fields': 'created_at',
+        start_time: new Date(input.since.getTime() - WINDOW_SLACK_MS).toISOString(),
+        pagination_token: token,
+      },
+      ctx.signal,
+    );
+    const posts = (page.data ?? []).map((t) => ({ id: t.id, text: t.text, createdAt: Date.parse(t.created_at ?? ''), url: urlOf(t.id) }));
+    return { posts, next: page.meta?.next_token };
   });
 }

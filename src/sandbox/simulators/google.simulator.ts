@@ -22,6 +22,7 @@ import {
 } from '../simulator-kit.js';
 import { registerGoogleOAuthRoutes } from './google/google-oauth.routes.js';
 import { GoogleSimulatorState } from './google/google-state.js';
+import { registerWebSubHubRoutes } from './google/websub-hub.routes.js';
 import { registerYoutubeApiRoutes } from './google/youtube-api.routes.js';
 import { registerYoutubeUploadRoutes } from './google/youtube-upload.routes.js';
 
@@ -49,6 +50,11 @@ export function googleSimulatorBaseUrls(base: string): SimulatorBaseUrls {
   };
 }
 
+/** Subscribe URL of the simulated PubSubHubbub hub served at `base`. */
+export function googleSimulatorHubUrl(base: string): string {
+  return `${base.replace(/\/+$/, '')}/websub/subscribe`;
+}
+
 export const googleSimulatorPlugin: FastifyPluginAsync<GoogleSimulatorOptions> = async (app, opts) => {
   const closing = new AbortController();
   app.addHook('onClose', async () => closing.abort());
@@ -62,6 +68,7 @@ export const googleSimulatorPlugin: FastifyPluginAsync<GoogleSimulatorOptions> =
   registerGoogleOAuthRoutes(app, opts.state, ctx);
   registerYoutubeUploadRoutes(app, opts.state, ctx);
   registerYoutubeApiRoutes(app, opts.state, ctx);
+  registerWebSubHubRoutes(app, opts.state, ctx);
 };
 
 export type RunningYoutubeSimulator = RunningSimulator<GoogleSimulatorState, SimulatorBaseUrls>;

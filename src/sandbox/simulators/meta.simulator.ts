@@ -10,6 +10,8 @@
  *   /threads/www           threads.net (oauth/authorize)
  *   /threads/graph/{v}     graph.threads.net (Threads API; oauth and token endpoints unversioned)
  *
+ * Webhook app subscriptions (POST/GET/DELETE /{app-id}/subscriptions) are served on the graph host.
+ *
  * Standalone for tests (startMetaSimulator, 127.0.0.1 on a free port) or mounted under a prefix of
  * another Fastify app for sandbox mode (register metaSimulatorPlugin with { prefix }, then point the
  * adapters at metaSandboxBaseUrls(origin, prefix)).
@@ -20,6 +22,7 @@ import { registerMetaCommentRoutes } from './meta/sim-comments.routes.js';
 import { registerMetaOAuthRoutes } from './meta/sim-oauth.routes.js';
 import { registerMetaReadRoutes } from './meta/sim-read.routes.js';
 import { MetaSimState } from './meta/sim-state.js';
+import { registerMetaSubscriptionRoutes } from './meta/sim-subscriptions.routes.js';
 import { registerMetaWriteRoutes } from './meta/sim-write.routes.js';
 
 export { MetaSimState } from './meta/sim-state.js';
@@ -92,10 +95,13 @@ export const metaSimulatorPlugin: FastifyPluginAsync<MetaSimulatorOptions> = asy
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
   }
-  registerMetaOAuthRoutes(app, ctx, {
+  const simApp = {
     clientId: opts.clientId ?? META_SANDBOX_APP.clientId,
     clientSecret: opts.clientSecret ?? META_SANDBOX_APP.clientSecret,
-  });
+  };
+  registerMetaOAuthRoutes(app, ctx, simApp);
+  // webhooks: the app's subscriptions live on graph.facebook.com
+  registerMetaSubscriptionRoutes(app, ctx, '/facebook/graph/:version', simApp);
   const hosts = [
     {
       family: 'facebook',

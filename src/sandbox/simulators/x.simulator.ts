@@ -1,11 +1,11 @@
 /**
  * Loopback simulator of the X API v2 subset the adapter calls: OAuth 2.0 with PKCE (authorize approves at
  * once), /2/users/me, users and communities search, POST /2/tweets, post lookup, recent search of a
- * conversation, and chunked media upload with async processing. Errors use X problem details
+ * conversation, hide replies (PUT /2/tweets/:id/hidden), and chunked media upload with async processing. Errors use X problem details
  * ({"title","detail","type","status"}, {"errors":[...]}), every authorized answer carries
  * x-rate-limit-limit/-remaining/-reset, and the FailureQueue switches apply per operation
  * (authorize, token, revoke, users_me, users_search, users_lookup, community_search, publish, tweet_lookup,
- * search, media_upload, media_status, media_metadata).
+ * search, hide_reply, media_upload, media_status, media_metadata), and the Account Activity webhooks (x-sim.webhooks.routes.ts).
  *
  * Runs standalone on 127.0.0.1:<random> (tests) or mounted under a prefix of another Fastify app (sandbox
  * mode); apiBaseUrl, authBaseUrl and uploadBaseUrl are then all origin + prefix.
@@ -19,6 +19,7 @@ import { registerXOauthRoutes } from './x/x-sim.oauth.routes.js';
 import { type XSimulatorOptions, XSimulatorState } from './x/x-sim.state.js';
 import { registerXTweetRoutes } from './x/x-sim.tweets.routes.js';
 import { registerXUserRoutes } from './x/x-sim.users.routes.js';
+import { registerXWebhookRoutes } from './x/x-sim.webhooks.routes.js';
 
 export { type XSimulatorOptions, XSimulatorState } from './x/x-sim.state.js';
 
@@ -52,6 +53,7 @@ export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = asy
   registerXTweetRoutes(app, ctx);
   registerXMediaRoutes(app, ctx);
   registerXMetricsRoutes(app, ctx); // analytics
+  registerXWebhookRoutes(app, ctx);
 };
 
 export interface RunningXSimulator {

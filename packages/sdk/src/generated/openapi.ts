@@ -606,6 +606,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/internal/provider-webhooks/provision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Internal: register or renew the platforms’ webhook subscriptions
+         * @description Policy admin.provider.webhook.provision: x-service-internal-token or x-service-principal-token only, never from a browser. Meta app subscriptions, the X Account Activity webhook and account subscriptions, YouTube PubSubHubbub subscriptions per connected channel; TikTok and Pinterest answer `manual` (developer console). dryRun defaults to true.
+         */
+        post: operations["provisionProviderWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/internal/publish-queue/reconcile": {
         parameters: {
             query?: never;
@@ -864,6 +884,30 @@ export interface paths {
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/provider-webhooks/{platform}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Platform subscription handshake
+         * @description Meta and YouTube (WebSub): hub.mode=subscribe with a matching hub.verify_token (Meta) or a topic this service subscribed to (YouTube) answers hub.challenge as text/plain. X: crc_token answers {response_token: "sha256=" + base64(HMAC-SHA256(consumer secret, crc_token))}.
+         */
+        get: operations["verifyProviderWebhook"];
+        put?: never;
+        /**
+         * Inbound platform events
+         * @description No bearer: verified by the platform’s signature over the raw body (Meta X-Hub-Signature-256, or a deauthorize signed_request; X x-twitter-webhooks-signature; YouTube X-Hub-Signature). Each delivery is recorded once (by body hash) and processed in the background: comments are synced, deauthorized channels need a reconnect, YouTube feed entries update their post target.
+         */
+        post: operations["receiveProviderWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2168,6 +2212,18 @@ export interface components {
             /** @enum {string} */
             token_type: "Bearer";
         };
+        /** @description An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0). */
+        OpenApiDocument: {
+            info: {
+                [key: string]: unknown;
+            };
+            openapi: string;
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         PlanIssue: {
             channelAccountId: string | null;
             code: string;
@@ -2315,6 +2371,44 @@ export interface components {
             }[];
             /** @enum {string} */
             tool: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
+        };
+        ProviderWebhookDeliveryResult: {
+            /** @description true when this delivery was received before (a retry): nothing is done twice */
+            duplicate: boolean;
+            /** @description events found in the delivery */
+            events: number;
+            /** @enum {boolean} */
+            received: true;
+        };
+        ProviderWebhookProvisionRequest: {
+            /**
+             * @description true (default): answer what would be done and call no platform.
+             * @default true
+             */
+            dryRun: boolean;
+            /** @description Platforms to provision; default all. */
+            platforms?: ("facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x" | "youtube" | "tiktok" | "pinterest")[];
+        };
+        ProviderWebhookProvisionResult: {
+            mode: "dry_run" | "provisioned";
+            platforms: {
+                /** @description where the platform delivers (null: set in the developer console) */
+                callbackUrl: string | null;
+                method: "app_subscription" | "account_activity" | "websub" | "developer_console";
+                note: string | null;
+                outcome: "would_provision" | "provisioned" | "failed" | "not_configured" | "manual";
+                platform: string;
+                steps: {
+                    description: string;
+                    error: string | null;
+                    outcome: "would_call" | "ok" | "failed";
+                    /** @description method and URL of the platform call (no credentials) */
+                    request: string;
+                }[];
+            }[];
+        };
+        ProviderWebhookVerification: string | {
+            response_token: string;
         };
         PublicPublishPlanInput: {
             brandId: string;
@@ -2696,8 +2790,13 @@ export interface components {
         PublishQueueReconcileAnswer: {
             commentsFlaggedCount: number;
             commentsRequeuedCount: number;
+            /** @description targets stuck in publishing that the account's posts on the platform show never landed: failed */
+            failedCount: number;
+            /** @description targets stuck in publishing whose outcome the platform cannot tell: needs_attention */
             flaggedCount: number;
             pollsRequeuedCount: number;
+            /** @description targets stuck in publishing whose post the platform has: published */
+            publishedCount: number;
             requeuedCount: number;
         };
         PublishSlot: {
@@ -8053,6 +8152,91 @@ export interface operations {
             };
         };
     };
+    provisionProviderWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderWebhookProvisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderWebhookProvisionResult"];
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_token_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     reconcilePublishQueue: {
         parameters: {
             query?: never;
@@ -10015,16 +10199,153 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    verifyProviderWebhook: {
+        parameters: {
+            query?: {
+                crc_token?: string;
+                "hub.challenge"?: string;
+                "hub.lease_seconds"?: string;
+                "hub.mode"?: string;
+                "hub.topic"?: string;
+                "hub.verify_token"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description facebook_page, instagram_business, instagram_standalone, threads, x or youtube */
+                platform: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
             /** @description Default Response */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProviderWebhookVerification"];
+                };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_webhook_verification_failed. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_webhook_not_found. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receiveProviderWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description facebook_page, instagram_business, instagram_standalone, threads, x or youtube */
+                platform: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderWebhookDeliveryResult"];
+                };
+            };
+            /** @description Error codes: invalid_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_webhook_signature_invalid. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: provider_webhook_not_found. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -14364,7 +14685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14380,7 +14701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14509,7 +14830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14525,7 +14846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14637,7 +14958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14653,7 +14974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14794,7 +15115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14810,7 +15131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14941,7 +15262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14957,7 +15278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15122,7 +15443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15138,7 +15459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15269,7 +15590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15285,7 +15606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15444,7 +15765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15460,7 +15781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15587,7 +15908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15603,7 +15924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled. */
+            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

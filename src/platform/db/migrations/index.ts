@@ -23,6 +23,7 @@ import * as m0010 from './0010-comments.js';
 // automations: import its migration here
 import * as m0011 from './0011-automations.js';
 import * as m0012 from './0012-analytics.js'; // analytics
+import * as m0013 from './0013-provider-webhooks.js'; // provider webhooks
 
 // hardening: import its migration here
 
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0011-automations': m0011,
 
   // hardening: register its migration here
+  '0013-provider-webhooks': m0013, // provider webhooks
 };

@@ -123,6 +123,9 @@ export function registerFacebookPublishing(app: FastifyInstance, ctx: RouteConte
       if (!text && !p.link && attached.length === 0) throw invalidParam('Requires one of the params: message, link, attached_media');
       checkText(page.id, text);
       const post = newPost(page.id, text, attached.length, attached.length ? 'ALBUM' : p.link ? 'LINK' : 'STATUS');
+      post.altTexts = attached
+        .map((a) => state.get(a.media_fbid))
+        .flatMap((ph) => (ph?.kind === 'fb_photo' && ph.altText ? [ph.altText] : []));
       for (const a of attached)
         Object.assign(state.get(a.media_fbid)!, {
           published: true,
@@ -152,10 +155,12 @@ export function registerFacebookPublishing(app: FastifyInstance, ctx: RouteConte
         url: p.url!,
         published,
         postId: null as string | null,
+        altText: p.alt_text_custom ?? null,
       });
       if (!published) return { body: { id: photo.id } };
       checkText(page.id, p.message ?? '');
       const post = newPost(page.id, p.message ?? '', 1, 'PHOTO');
+      if (photo.altText) post.altTexts = [photo.altText];
       photo.postId = post.id;
       recordPost(ctx, post);
       return { body: { id: photo.id, post_id: post.id } };

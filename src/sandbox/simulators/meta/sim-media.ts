@@ -23,6 +23,7 @@ export function recordPost(ctx: RouteContext, post: SimPost): void {
     postId: post.id,
     text: post.text,
     mediaCount: post.mediaCount,
+    ...(post.altTexts?.length ? { altTexts: post.altTexts } : {}),
     at: Date.now(),
   });
 }

@@ -1,6 +1,6 @@
-/** Read side of the simulated Graph hosts: objects, /me, accounts, permissions, comments, insights, tools. */
+/** Read side of the simulated Graph hosts: objects, /me, accounts, permissions, comments, insights, Threads publishing limits, tools. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, handler, invalidParam, params, type RouteContext, SimError, unsupported } from './sim-http.js';
+import { authenticate, handler, invalidParam, missingPermission, params, type RouteContext, SimError, unsupported } from './sim-http.js';
 import { familyOf, pick, renderComment, renderObject } from './sim-render.js';
 import type { Family, MetaSimState, SimObject, SimPost, SimToken } from './sim-state.js';
 
@@ -60,6 +60,49 @@ export function resolveObject(state: MetaSimState, family: Family, token: SimTok
   return obj;
 }
 
+/** The account's own posts, newest first: Pages /{page-id}/posts (feed, published_posts), Instagram /{ig-user-id}/media, Threads /{user-id}/threads. */
+const OWN_POST_EDGES: Partial<Record<SimObject['kind'], { edges: string[]; platforms: SimPost['platform'][] }>> = {
+  page: { edges: ['posts', 'feed', 'published_posts'], platforms: ['facebook_page'] },
+  ig_user: { edges: ['media'], platforms: ['instagram_business', 'instagram_standalone'] },
+  threads_user: { edges: ['threads'], platforms: ['threads'] },
+};
+
+/** Cursor pagination as Graph answers it: opaque before/after cursors, `next` only when more follow. */
+function ownPosts(
+  state: MetaSimState,
+  req: FastifyRequest,
+  owner: SimObject,
+  platforms: SimPost['platform'][],
+  p: Record<string, string | undefined>,
+  limit: number,
+) {
+  const posts = [...state.objects.values()]
+    .filter(
+      (o): o is SimPost =>
+        o.kind === 'post' &&
+        o.ownerId === owner.id &&
+        platforms.includes(o.platform) &&
+        o.replyToId === null &&
+        (o.videoState === null || o.videoState === 'ready'),
+    )
+    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+  const cursor = (i: number) => Buffer.from(`sim_cursor:${i}`).toString('base64url');
+  const start = p.after ? Number(Buffer.from(p.after, 'base64url').toString().split(':')[1]) + 1 || 0 : 0;
+  const data = posts.slice(start, start + limit);
+  const body: Record<string, unknown> = { data: data.map((post) => pick(renderObject(state, post), p.fields)) };
+  if (data.length > 0) {
+    const last = start + data.length - 1;
+    const paging: Record<string, unknown> = { cursors: { before: cursor(start), after: cursor(last) } };
+    if (last + 1 < posts.length) {
+      const next = new URL(req.url, `http://${req.headers.host ?? '127.0.0.1'}`);
+      next.searchParams.set('after', cursor(last));
+      paging.next = next.toString();
+    }
+    body.paging = paging;
+  }
+  return body;
+}
+
 export function registerMetaReadRoutes(app: FastifyInstance, ctx: RouteContext, family: Family, prefix: string): void {
   const { state } = ctx;
 
@@ -98,6 +141,23 @@ export function registerMetaReadRoutes(app: FastifyInstance, ctx: RouteContext, 
       const p = params(req);
       const obj = resolveObject(state, family, token, id);
       const limit = Math.min(Number(p.limit ?? 25) || 25, 100);
+      // Threads publishing limits: 250 posts and 1,000 replies per profile in a moving 24 hours
+      if (edge === 'threads_publishing_limit' && obj.kind === 'threads_user') {
+        const needed = ['threads_basic', 'threads_content_publish', 'threads_manage_replies'];
+        if (token.subjectId !== obj.id || needed.some((s) => !token.scopes.includes(s))) throw missingPermission('', 10);
+        const since = state.now() - 86_400_000;
+        const mine = [...state.objects.values()].filter(
+          (o): o is SimPost => o.kind === 'post' && o.platform === 'threads' && o.ownerId === obj.id && o.createdAt >= since,
+        );
+        const replies = mine.filter((o) => o.replyToId).length;
+        const usage = {
+          quota_usage: mine.length - replies,
+          config: { quota_total: 250, quota_duration: 86400 },
+          reply_quota_usage: replies,
+          reply_config: { quota_total: 1000, quota_duration: 86400 },
+        };
+        return { body: { data: [pick(usage as unknown as Record<string, unknown>, p.fields ?? 'quota_usage,config')] } };
+      }
       if (edge === 'permissions' && obj.kind === 'fb_user') {
         return {
           body: {
@@ -128,6 +188,8 @@ export function registerMetaReadRoutes(app: FastifyInstance, ctx: RouteContext, 
           },
         };
       }
+      const own = OWN_POST_EDGES[obj.kind];
+      if (own?.edges.includes(edge)) return { body: ownPosts(state, req, obj, own.platforms, p, limit) };
       if (edge === 'comments' && (obj.kind === 'post' || obj.kind === 'comment')) {
         const post = obj.kind === 'post' ? obj : (state.get(obj.postId) as SimPost);
         const since = p.since ? Number(p.since) * 1000 : 0;

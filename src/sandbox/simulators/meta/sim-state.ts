@@ -84,6 +84,7 @@ export type SimObject =
       url: string;
       published: boolean;
       postId: string | null;
+      altText: string | null;
     };
 
 export interface SimContainer {
@@ -95,6 +96,8 @@ export interface SimContainer {
   text: string;
   children: string[];
   replyToId: string | null;
+  /** alt_text of an image (or Threads video) container */
+  altText: string | null;
   /** IN_PROGRESS until readyAt, unless failed or published */
   state: 'IN_PROGRESS' | 'ERROR' | 'PUBLISHED';
   readyAt: number | null;
@@ -113,6 +116,8 @@ export interface SimPost {
   permalink: string;
   createdAt: number;
   replyToId: string | null;
+  /** alt texts of the post's media, as received */
+  altTexts?: string[];
   /** Facebook videos: processing until readyAt, error when the file could not be fetched */
   videoState: 'processing' | 'ready' | 'error' | null;
   readyAt: number | null;

@@ -111,6 +111,7 @@ export function registerMetaWriteRoutes(
       text,
       children: [],
       replyToId: p.reply_to_id ?? null,
+      altText: p.alt_text ?? null,
       state: 'IN_PROGRESS',
       readyAt: null,
       error: null,
@@ -213,6 +214,9 @@ export function registerMetaWriteRoutes(
       videoState: null,
       readyAt: null,
       stats: emptyStats(),
+      altTexts: (c.children.length ? c.children.map((id) => state.get(id)) : [c])
+        .map((x) => (x?.kind === 'container' ? x.altText : null))
+        .filter((a): a is string => !!a),
     };
     // a Threads reply is a comment from the service's point of view: count it with comments
     if (c.replyToId) {

@@ -76,6 +76,23 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
     return reply.send({ items: page, bookmark });
   });
 
+  // https://developers.pinterest.com/docs/api/v5/pins-list : the account's Pins, newest first, bookmark pagination
+  app.get('/v5/pins', async (request, reply) => {
+    const begun = await beginOperation(ctx, 'pins_list', request, reply);
+    if (begun === 'answered') return reply;
+    const token = requireToken(state, request, reply, ['pins:read']);
+    if (!token) return reply;
+    const q = request.query as Query;
+    const size = Number(q.page_size ?? 25);
+    if (!Number.isInteger(size) || size < 1 || size > 250) return badRequest(reply, 'page_size must be between 1 and 250');
+    const offset = q.bookmark ? Number(Buffer.from(q.bookmark, 'base64url').toString('utf8')) || 0 : 0;
+    const all = [...state.pins.values()].filter((p) => p.ownerId === token.userId).reverse();
+    const items = all.slice(offset, offset + size).map((p) => p.resource);
+    const bookmark = offset + size < all.length ? Buffer.from(String(offset + size)).toString('base64url') : null;
+    if (begun.loseAnswer) return dropConnection(request, reply);
+    return reply.send({ items, bookmark });
+  });
+
   app.post('/v5/pins', async (request, reply) => {
     const begun = await beginOperation(ctx, 'publish', request, reply);
     if (begun === 'answered') return reply;
@@ -158,6 +175,7 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
       postId: id,
       text: String(body.description ?? ''),
       mediaCount: 1,
+      ...(typeof body.alt_text === 'string' ? { altTexts: [body.alt_text] } : {}),
       at: Date.now(),
     });
     if (begun.loseAnswer) return dropConnection(request, reply);

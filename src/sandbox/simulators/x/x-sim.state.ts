@@ -82,6 +82,8 @@ export class XSimulatorState {
   readonly mediaProcessingMs: number;
   postsPer15Minutes: number;
   usersSearchEnabled: boolean;
+  /** recent search may answer fewer posts than max_results on a page (with a next_token); null: full pages */
+  searchPageLimit: number | null = null;
 
   readonly users = new Map<string, XSimUser>();
   readonly codes = new Map<
@@ -98,7 +100,13 @@ export class XSimulatorState {
   readonly tokens = new Map<string, { userId: string; scopes: string[]; expiresAt: number; revoked: boolean }>();
   readonly refreshTokens = new Map<string, { userId: string; scopes: string[]; used: boolean; revoked: boolean }>();
   readonly tweets = new Map<string, XSimTweet>();
+  /** Account Activity API: the app's consumer secret (CRC and delivery signatures) and app-only bearer token */
+  consumerSecret = 'sandbox-x-consumer-secret';
+  appBearerToken = 'sandbox-x-app-bearer-token';
+  readonly webhooks = new Map<string, { id: string; url: string; valid: boolean; createdAt: string; subscribers: Set<string> }>();
   readonly media = new Map<string, XSimMedia>();
+  /** replies hidden by the author of their conversation (PUT /2/tweets/:id/hidden) */
+  readonly hiddenReplies = new Set<string>();
   readonly communities: XSimCommunity[] = [
     {
       id: '1600000000000000001',

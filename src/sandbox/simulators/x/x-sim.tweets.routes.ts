@@ -1,7 +1,9 @@
 /**
  * Post endpoints of the X simulator: POST /2/tweets (weighted 280-character limit, duplicate detection,
- * media and reply checks), GET /2/tweets/:id with fields and expansions, and recent search of a
- * conversation. Top-level posts go to ledger.posts, replies to ledger.comments.
+ * media and reply checks), GET /2/tweets/:id with fields and expansions, recent search of a
+ * conversation, and PUT /2/tweets/:id/hidden (hide replies: scope tweet.moderate.write, only replies in a
+ * conversation the user started; https://docs.x.com/x-api/posts/hide-replies/quickstart). Top-level posts
+ * go to ledger.posts, replies to ledger.comments.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twitter from 'twitter-text';
@@ -109,6 +111,7 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
           postId: tweet.id,
           text,
           mediaCount: mediaKeys.length,
+          altTexts: [...state.media.values()].filter((m) => mediaKeys.includes(m.mediaKey) && m.altText).map((m) => m.altText!),
           at: Date.now(),
         });
       return {
@@ -143,7 +146,8 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
         .filter((t) => t.conversationId === match[1] && Date.parse(t.createdAt) >= start)
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
       const offset = q.next_token ? Number(Buffer.from(q.next_token, 'base64url').toString()) || 0 : 0;
-      const page = all.slice(offset, offset + max);
+      const size = Math.min(max, state.searchPageLimit ?? max);
+      const page = all.slice(offset, offset + size);
       const fields = listParam(req, 'tweet.fields');
       const meta: Record<string, unknown> = { result_count: page.length };
       if (page.length)
@@ -151,7 +155,7 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
           newest_id: page[0]?.id,
           oldest_id: page.at(-1)?.id,
         });
-      if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
+      if (offset + size < all.length) meta.next_token = Buffer.from(String(offset + size)).toString('base64url');
       const body: Record<string, unknown> = { meta };
       if (page.length) {
         body.data = page.map((t) => tweetJson(t, fields));
@@ -159,6 +163,62 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
         if (includes) body.includes = includes;
       }
       return { status: 200, body };
+    }),
+  );
+
+  // https://docs.x.com/x-api/posts/get-posts : a user's posts, newest first, pagination_token
+  app.get(
+    '/2/users/:id/tweets',
+    simulate(ctx, 'user_tweets', (req) => {
+      authorize(ctx, req, ['tweet.read', 'users.read'], 'user_tweets', 900);
+      const q = req.query as Record<string, string | undefined>;
+      const userId = (req.params as { id: string }).id;
+      if (!/^\d{1,19}$/.test(userId)) throw invalidRequest(`The \`id\` query parameter value [${userId}] is not valid`, 'id');
+      const max = Number(q.max_results ?? 10);
+      if (!Number.isInteger(max) || max < 5 || max > 100) {
+        throw invalidRequest('The `max_results` query parameter value is not between 5 and 100', 'max_results');
+      }
+      const exclude = (q.exclude ?? '').split(',').filter(Boolean);
+      const start = q.start_time ? Date.parse(q.start_time) : 0;
+      const end = q.end_time ? Date.parse(q.end_time) : Number.POSITIVE_INFINITY;
+      const all = [...state.tweets.values()]
+        .filter((t) => t.authorId === userId && !(exclude.includes('replies') && t.inReplyToId))
+        .filter((t) => Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) <= end)
+        .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+      const offset = q.pagination_token ? Number(Buffer.from(q.pagination_token, 'base64url').toString()) || 0 : 0;
+      const page = all.slice(offset, offset + max);
+      const meta: Record<string, unknown> = { result_count: page.length };
+      if (page.length) Object.assign(meta, { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id });
+      if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
+      if (offset > 0) meta.previous_token = Buffer.from(String(Math.max(0, offset - max))).toString('base64url');
+      const body: Record<string, unknown> = { meta };
+      if (page.length) body.data = page.map((t) => tweetJson(t, listParam(req, 'tweet.fields')));
+      return { status: 200, body };
+    }),
+  );
+
+  app.put(
+    '/2/tweets/:id/hidden',
+    simulate(ctx, 'hide_reply', (req) => {
+      // 50 requests per 15 minutes per user
+      const token = authorize(ctx, req, ['tweet.moderate.write', 'tweet.read', 'users.read'], 'hide_replies', 50);
+      const id = (req.params as { id: string }).id;
+      const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      if (typeof body.hidden !== 'boolean') throw invalidRequest('$.hidden: is missing but it is required', 'hidden');
+      const tweet = state.tweets.get(id);
+      if (!tweet)
+        throw problem(404, `Could not find tweet with id: [${id}].`, 'https://api.x.com/2/problems/resource-not-found', undefined, {
+          resource_type: 'tweet',
+          parameter: 'id',
+          resource_id: id,
+          value: id,
+        });
+      const root = state.tweets.get(tweet.conversationId);
+      if (!tweet.inReplyToId || !root || root.authorId !== token.userId || tweet.authorId === token.userId)
+        throw problem(403, 'You can only hide or unhide replies to conversations you started.');
+      if (body.hidden) state.hiddenReplies.add(id);
+      else state.hiddenReplies.delete(id);
+      return { status: 200, body: { data: { hidden: body.hidden } } };
     }),
   );
 

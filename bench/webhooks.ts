@@ -1,0 +1,262 @@
+/**
+ * Webhooks benchmark: EVENTS events (default 10,000), each fanned out to ENDPOINTS loopback endpoints
+ * (default 10) of one organization, delivered by one `service-api worker` process on PostgreSQL. The
+ * receivers verify every signature with the standardwebhooks library. Events are recorded at RATE
+ * events/s (default 100, i.e. 1,000 deliveries/s), each in its own transaction like a real state change.
+ *
+ * Reports: deliveries/s, latency p50/p99 from the state change (the event's commit, its createdAt) to the
+ * receiver, duplicates, and a baseline measured in the same run: a plain HTTP POST loop (16 at once, a
+ * new connection per request like the worker) to the same receivers, for the delivery path's overhead.
+ * Target: p99 < 2 s while the worker keeps up.
+ *
+ * Run: npm run bench:webhooks            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
+ *      EVENTS=1000 RATE=50 npm run bench:webhooks   (a small run)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { Agent, request } from 'undici';
+import type { AppDeps } from '../src/app-deps.js';
+import { systemClock } from '../src/app-deps.js';
+import { loadConfig } from '../src/config.js';
+import { IdentityService } from '../src/modules/identity/identity.service.js';
+import { webhooksModule } from '../src/modules/webhooks/webhooks.module.js';
+import { createCounters } from '../src/platform/counters/index.js';
+import { openPostgres } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { EventOutbox } from '../src/platform/events/outbox.js';
+import { createJobQueue } from '../src/platform/queue/job-queue.js';
+import { Encryptor } from '../src/platform/secrets/encryption.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const EVENTS = Number(process.env.EVENTS ?? 10_000);
+const ENDPOINTS = Number(process.env.ENDPOINTS ?? 10);
+const RATE = Number(process.env.RATE ?? 100);
+const BASELINE = Number(process.env.BASELINE ?? Math.min(EVENTS * ENDPOINTS, 20_000));
+
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function freshDatabase() {
+  const name = `bench_webhooks_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: BASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** One loopback receiver: verifies each signature, records the latency from the event's createdAt. */
+class Receiver {
+  server!: Server;
+  url = '';
+  verifier: Webhook | null = null;
+  readonly latencies: number[] = [];
+  readonly seen = new Map<string, number>();
+  invalid = 0;
+  raw = 0;
+  lastAt = 0;
+
+  async start(index: number) {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const now = Date.now();
+        if (req.headers['x-baseline']) {
+          this.raw++;
+          res.writeHead(204).end();
+          return;
+        }
+        try {
+          const payload = this.verifier!.verify(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>) as {
+            id: string;
+            createdAt: string;
+          };
+          this.latencies.push(now - Date.parse(payload.createdAt));
+          this.seen.set(payload.id, (this.seen.get(payload.id) ?? 0) + 1);
+          this.lastAt = now;
+        } catch {
+          this.invalid++;
+        }
+        res.writeHead(204).end();
+      });
+    });
+    this.server.keepAliveTimeout = 5_000;
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks/${index}`;
+  }
+}
+
+/** A plain POST loop to the receivers: what the same number of HTTP requests costs without the delivery path. */
+async function baseline(receivers: Receiver[], n: number) {
+  const body = JSON.stringify({ id: 'evt_baseline', type: 'publish_job.created', data: { text: 'x'.repeat(200) } });
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t = performance.now();
+        // a new connection per request, like the worker (it pins the checked address per attempt)
+        const agent = new Agent();
+        const r = await request(receivers[i % receivers.length]!.url, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json', 'x-baseline': '1' },
+          body,
+        });
+        await r.body.dump();
+        await agent.destroy();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: n / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99) };
+}
+
+async function main() {
+  const fresh = await freshDatabase();
+  const key = randomBytes(32);
+  const env = {
+    DATABASE_URL: fresh.url,
+    SERVICE_ENCRYPTION_KEY: key.toString('base64'),
+    SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: '127.0.0.1/32',
+    SERVICE_LOG_LEVEL: 'silent',
+    SERVICE_DATA_DIR: `/tmp/bench-webhooks-${randomBytes(4).toString('hex')}`,
+  };
+  const config = loadConfig(env);
+  const database = openPostgres(fresh.url, 12);
+  let worker: ChildProcess | null = null;
+  const receivers: Receiver[] = [];
+  try {
+    await migrateToLatest(database.db);
+    const jobs = createJobQueue(database, { supervise: false, schedule: false });
+    await jobs.start();
+    const deps: AppDeps = {
+      config,
+      database,
+      counters: createCounters(undefined),
+      jobs,
+      encryptor: new Encryptor(key),
+      events: new EventOutbox(() => systemClock.now()),
+      clock: systemClock,
+      version: 'bench',
+    };
+    const webhooks = webhooksModule(deps);
+    await jobs.ensureQueue(webhooks.deliverJob);
+    const org = await new IdentityService(database.db).bootstrap(
+      { organization: 'Bench', email: 'bench@example.test', password: 'correct horse battery' },
+      new Date(),
+    );
+    for (let i = 0; i < ENDPOINTS; i++) {
+      const r = new Receiver();
+      await r.start(i);
+      const ep = await webhooks.service.create(org.organizationId, { url: r.url });
+      r.verifier = new Webhook(ep.secret);
+      receivers.push(r);
+    }
+
+    const base = await baseline(receivers, BASELINE);
+    console.log(
+      `baseline: ${BASELINE} plain POSTs, 16 at once: ${base.perSecond.toFixed(0)} requests/s, p50 ${base.p50.toFixed(1)} ms, p99 ${base.p99.toFixed(1)} ms`,
+    );
+
+    worker = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'worker'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    for (;;) {
+      const beat = await database.db.selectFrom('worker_heartbeats').select('pid').where('pid', '=', worker.pid!).executeTakeFirst();
+      if (beat) break;
+      if (worker.exitCode !== null) throw new Error('the worker exited');
+      await sleep(200);
+    }
+
+    const total = EVENTS * ENDPOINTS;
+    const received = () => receivers.reduce((n, r) => n + r.latencies.length, 0);
+    console.log(`recording ${EVENTS} events at ${RATE}/s to ${ENDPOINTS} endpoints (${total} deliveries), one worker`);
+    const started = Date.now();
+    let recorded = 0;
+    let maxBacklog = 0;
+    // each tick records the events due by now, 8 transactions at once
+    while (recorded < EVENTS) {
+      const due = Math.min(EVENTS, Math.floor(((Date.now() - started) / 1000) * RATE) + 1);
+      const batch: Promise<unknown>[] = [];
+      while (recorded < due) {
+        const i = recorded++;
+        batch.push(
+          database.db.transaction().execute((tx) =>
+            deps.events.record(tx, {
+              organizationId: org.organizationId,
+              type: 'publish_job.created',
+              data: { n: i, text: 'x'.repeat(200) },
+            }),
+          ),
+        );
+        if (batch.length >= 8) await Promise.all(batch.splice(0));
+      }
+      await Promise.all(batch);
+      maxBacklog = Math.max(maxBacklog, recorded * ENDPOINTS - received());
+      await sleep(10);
+    }
+    const recordSeconds = (Date.now() - started) / 1000;
+    const deadline = Date.now() + Math.max(120_000, (total / 100) * 1000);
+    while (received() < total && Date.now() < deadline) {
+      maxBacklog = Math.max(maxBacklog, total - received());
+      await sleep(100);
+    }
+    const lastAt = Math.max(...receivers.map((r) => r.lastAt));
+    const all = receivers.flatMap((r) => r.latencies).sort((a, b) => a - b);
+    const duplicates = receivers.reduce((n, r) => n + [...r.seen.values()].filter((c) => c > 1).length, 0);
+    const invalid = receivers.reduce((n, r) => n + r.invalid, 0);
+    const seconds = (lastAt - started) / 1000;
+    console.log(
+      [
+        `recorded ${EVENTS} events in ${recordSeconds.toFixed(1)} s (${(EVENTS / recordSeconds).toFixed(0)} events/s)`,
+        `delivered ${all.length}/${total} in ${seconds.toFixed(1)} s: ${(all.length / seconds).toFixed(0)} deliveries/s`,
+        `latency state change -> receiver: p50 ${pct(all, 50)} ms, p99 ${pct(all, 99)} ms, max ${all[all.length - 1]} ms`,
+        `largest backlog ${maxBacklog} deliveries; duplicates ${duplicates}; invalid signatures ${invalid}`,
+        `target p99 < 2000 ms: ${pct(all, 99) < 2000 && all.length === total ? 'met' : 'NOT met'}`,
+      ].join('\n'),
+    );
+    await jobs.stop({ graceful: false, timeoutMs: 1000 });
+  } finally {
+    if (worker && worker.exitCode === null) {
+      worker.kill('SIGTERM');
+      await new Promise((r) => worker!.once('exit', r));
+    }
+    for (const r of receivers) r.server.close();
+    await database.close();
+    await fresh.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

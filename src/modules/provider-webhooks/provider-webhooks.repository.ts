@@ -1,0 +1,111 @@
+/**
+ * SQL of inbound provider deliveries and provisioned subscriptions. These rows are platform-level
+ * (a delivery names accounts, not an organization); organizations are reached only through the
+ * channels and publishing areas when a delivery is processed.
+ */
+import type { Executor } from '../../platform/db/database.js';
+import type { ProviderWebhookTables } from './provider-webhooks.tables.js';
+
+const tables = (db: Executor) => db.withTables<ProviderWebhookTables>();
+
+export const providerWebhooksRepository = {
+  /** Records a delivery once; null when (platform, dedupeKey) was recorded before (a retry). */
+  async insertDelivery(
+    db: Executor,
+    row: { id: string; platform: string; dedupeKey: string; payload: unknown; eventCount: number; at: Date },
+  ): Promise<string | null> {
+    const inserted = await tables(db)
+      .insertInto('provider_webhook_deliveries')
+      .values({
+        id: row.id,
+        platform: row.platform,
+        dedupe_key: row.dedupeKey,
+        payload: JSON.stringify(row.payload),
+        event_count: row.eventCount,
+        received_at: row.at,
+        processed_at: null,
+        outcome: null,
+      })
+      .onConflict((oc) => oc.columns(['platform', 'dedupe_key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted?.id ?? null;
+  },
+
+  async getDelivery(db: Executor, id: string) {
+    return (await tables(db).selectFrom('provider_webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  },
+
+  async finishDelivery(db: Executor, id: string, outcome: Record<string, unknown>, at: Date): Promise<void> {
+    await tables(db)
+      .updateTable('provider_webhook_deliveries')
+      .set({ processed_at: at, outcome: JSON.stringify(outcome) })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async pruneDeliveries(db: Executor, before: Date): Promise<number> {
+    const r = await tables(db).deleteFrom('provider_webhook_deliveries').where('received_at', '<', before).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  },
+
+  async upsertSubscription(
+    db: Executor,
+    row: {
+      id: string;
+      platform: string;
+      topic: string;
+      callbackUrl: string;
+      state: 'pending' | 'active' | 'failed';
+      details: Record<string, unknown>;
+      at: Date;
+    },
+  ): Promise<void> {
+    await tables(db)
+      .insertInto('provider_webhook_subscriptions')
+      .values({
+        id: row.id,
+        platform: row.platform,
+        topic: row.topic,
+        callback_url: row.callbackUrl,
+        state: row.state,
+        lease_expires_at: null,
+        details: JSON.stringify(row.details),
+        created_at: row.at,
+        updated_at: row.at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['platform', 'topic']).doUpdateSet({
+          callback_url: row.callbackUrl,
+          state: row.state,
+          details: JSON.stringify(row.details),
+          updated_at: row.at,
+        }),
+      )
+      .execute();
+  },
+
+  async getSubscription(db: Executor, platform: string, topic: string) {
+    return (
+      (await tables(db)
+        .selectFrom('provider_webhook_subscriptions')
+        .selectAll()
+        .where('platform', '=', platform)
+        .where('topic', '=', topic)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  async activateSubscription(db: Executor, platform: string, topic: string, leaseExpiresAt: Date | null, at: Date): Promise<void> {
+    await tables(db)
+      .updateTable('provider_webhook_subscriptions')
+      .set({ state: 'active', lease_expires_at: leaseExpiresAt, updated_at: at })
+      .where('platform', '=', platform)
+      .where('topic', '=', topic)
+      .execute();
+  },
+
+  async listSubscriptions(db: Executor, platform: string) {
+    return tables(db).selectFrom('provider_webhook_subscriptions').selectAll().where('platform', '=', platform).orderBy('topic').execute();
+  },
+};

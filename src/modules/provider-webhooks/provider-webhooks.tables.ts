@@ -1,0 +1,34 @@
+/** Row types of the provider webhook tables (migration 0013-provider-webhooks). */
+import type { ColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export type ProviderWebhookDeliveriesTable = {
+  id: string;
+  platform: string;
+  dedupe_key: string;
+  payload: Json<unknown>;
+  event_count: number;
+  received_at: Timestamp;
+  processed_at: Date | null;
+  outcome: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+};
+
+export type ProviderWebhookSubscriptionsTable = {
+  id: string;
+  platform: string;
+  topic: string;
+  callback_url: string;
+  /** pending: asked, waiting for the platform's verification; active: verified; failed */
+  state: 'pending' | 'active' | 'failed';
+  lease_expires_at: Date | null;
+  details: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type ProviderWebhookTables = {
+  provider_webhook_deliveries: ProviderWebhookDeliveriesTable;
+  provider_webhook_subscriptions: ProviderWebhookSubscriptionsTable;
+};

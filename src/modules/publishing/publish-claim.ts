@@ -1,0 +1,72 @@
+/**
+ * The claim: a scheduled/queued target of the job's version moves to publishing (version bump, one
+ * more attempt, a lease) and its job to publishing, in one statement batched with the claims of the
+ * same event-loop turn. The answer carries the job's media and the channel's columns, so a publish
+ * needs no further read before the platform call.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import { MicroBatcher } from './micro-batcher.js';
+import { TRANSITIONS } from './publish-states.js';
+import type { TargetRow } from './publishing.repository.js';
+import type { StoredMedia } from './publishing.tables.js';
+
+export interface ClaimInput {
+  targetId: string;
+  version: number;
+  organizationId: string | null;
+  leaseUntil: Date;
+  now: Date;
+}
+
+export type ClaimedRow = TargetRow & {
+  job_media: StoredMedia[];
+  ch_state: string | null;
+  ch_external_account_id: string;
+  ch_access_token_ref: string | null;
+  ch_additional_settings: Record<string, unknown> | null;
+};
+
+export class PublishClaims {
+  private readonly claims: MicroBatcher<ClaimInput, ClaimedRow | null>;
+
+  constructor(private readonly db: () => Db) {
+    this.claims = new MicroBatcher(
+      (inputs) => this.claimMany(inputs),
+      (input) => this.claimMany([input]).then((rows) => rows[0] ?? null),
+    );
+  }
+
+  /** Moves a scheduled/queued target of this version to publishing; null when it is no longer that. */
+  claim(input: ClaimInput): Promise<ClaimedRow | null> {
+    return this.claims.submit(input);
+  }
+
+  private async claimMany(inputs: ClaimInput[]): Promise<Array<ClaimedRow | null>> {
+    // one time for the batch: the earliest caller's clock, the latest lease
+    const now = inputs[0]!.now;
+    const lease = new Date(Math.max(...inputs.map((i) => i.leaseUntil.getTime())));
+    const claim = TRANSITIONS.claim;
+    const res = await sql<ClaimedRow>`
+			with i as (
+				select * from unnest(${inputs.map((x) => x.targetId)}::text[], ${inputs.map((x) => x.version)}::int[],
+					${inputs.map((x) => x.organizationId)}::text[]) as i(id, version, org)
+			), c as (
+				update publish_targets t set state = ${claim.to}, version = t.version + 1, attempts = t.attempts + 1,
+					lease_until = ${lease}, updated_at = ${now}
+				from i
+				where t.id = i.id and t.version = i.version and t.state in (${sql.join(claim.from)})
+					and (i.org is null or t.organization_id = i.org)
+				returning t.*
+			), j as (
+				update publish_jobs set status = 'publishing', updated_at = ${now}
+				where id in (select job_id from c) and status <> 'publishing'
+			)
+			select c.*, pj.media as job_media, ca.state as ch_state, ca.external_account_id as ch_external_account_id,
+				ca.access_token_ref as ch_access_token_ref, ca.additional_settings as ch_additional_settings
+			from c join publish_jobs pj on pj.id = c.job_id
+			left join channel_accounts ca on ca.id = c.channel_account_id and ca.organization_id = c.organization_id`.execute(this.db());
+    const byId = new Map(res.rows.map((r) => [r.id, r]));
+    return inputs.map((x) => byId.get(x.targetId) ?? null);
+  }
+}

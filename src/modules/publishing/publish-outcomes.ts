@@ -1,0 +1,284 @@
+/**
+ * The one writer of a publish attempt's outcome. The engine, polling and the reconciliation sweep hand
+ * their Outcome to `record`; nothing else sets a target to published, processing, queued (retry),
+ * failed, needs_reconnect or needs_attention after a claim. The columns each outcome sets are defined
+ * once (`outcomeColumns`); the write is conditional on the claimed version and on the states the
+ * transition table allows, so a racing writer loses instead of overwriting. Three statements carry it:
+ * - published from publishing without a first comment waiting: batched with the same turn's (hot path);
+ * - published or final with no follow-up: one statement that sets the job's status too when it is the
+ *   job's only target;
+ * - everything else (a follow-up job to send, or the channel to mark): a transaction under the job lock.
+ */
+import { type RawBuilder, sql } from 'kysely';
+import type { AppDeps } from '../../app-deps.js';
+import type { Executor } from '../../platform/db/database.js';
+import { metricsOf } from '../../platform/metrics/index.js';
+import type { ChannelGateway } from './channel-gateway.js';
+import { MicroBatcher } from './micro-batcher.js';
+import type { Outcome } from './publish-call.js';
+import { recordJobCompletion, recordTargetOutcome } from './publish-events.js';
+import { sendCommentJob, sendTargetJob } from './publish-queue.js';
+import { deriveJobStatus, fromStates, type TargetEvent, TRANSITIONS } from './publish-states.js';
+import { publishingRepository, type TargetRow } from './publishing.repository.js';
+
+interface PublishedInput {
+  targetId: string;
+  version: number;
+  providerPostId: string;
+  url: string | null;
+  now: Date;
+}
+
+/** jobUpdated: the target is its job's only one and the statement set the job's status too. */
+type PublishedAnswer = { recorded: false } | { recorded: true; jobId: string; jobUpdated: boolean };
+
+type Columns = Record<string, unknown>;
+
+const EVENT_OF: Record<Outcome['kind'], (o: Outcome) => TargetEvent> = {
+  published: () => 'published',
+  processing: () => 'processing',
+  retry: () => 'retry',
+  final: (o) => (o as Extract<Outcome, { kind: 'final' }>).state,
+};
+
+/**
+ * The columns an outcome sets on its target. Values may be SQL expressions (the batched statement
+ * reads the post id and URL from its input rows). Retry and processing columns depend on the row.
+ */
+export function outcomeColumns(o: Outcome, row: TargetRow | null, now: Date, pollMaxMs = 0): Columns {
+  const to = TRANSITIONS[EVENT_OF[o.kind](o)].to;
+  switch (o.kind) {
+    case 'published':
+      return {
+        state: to,
+        provider_post_id: o.providerPostId,
+        provider_url: o.url,
+        published_at: now,
+        lease_until: null,
+        next_attempt_at: null,
+        poll_token: null,
+        state_reason: null,
+        // a first comment waiting for the post becomes due
+        ...(row?.first_comment && row.first_comment_state === 'waiting' ? { first_comment_state: 'pending' } : {}),
+        updated_at: now,
+      };
+    case 'processing':
+      return {
+        state: to,
+        poll_token: o.pollToken,
+        provider_post_id: o.providerPostId ?? row?.provider_post_id ?? null,
+        next_attempt_at: new Date(now.getTime() + Math.max(50, o.pollAfterMs)),
+        // while processing, the lease is the polling window
+        lease_until: row?.state === 'processing' ? row.lease_until : new Date(now.getTime() + pollMaxMs),
+        updated_at: now,
+      };
+    case 'retry':
+      return {
+        state: to,
+        last_error: sql`${JSON.stringify(o.error)}::jsonb`,
+        next_attempt_at: new Date(now.getTime() + o.delayMs),
+        lease_until: null,
+        state_reason: `retry ${(row?.attempts ?? 0) + 1} after ${o.error.category}`,
+        updated_at: now,
+      };
+    case 'final':
+      return {
+        state: to,
+        last_error: sql`${JSON.stringify(o.error)}::jsonb`,
+        lease_until: null,
+        next_attempt_at: null,
+        state_reason: o.error.message.slice(0, 500),
+        first_comment_state: sql`case when first_comment_state is null then null else 'cancelled' end`,
+        updated_at: now,
+      };
+  }
+}
+
+function setClause(cols: Columns): RawBuilder<unknown> {
+  return sql.join(Object.entries(cols).map(([k, v]) => sql`${sql.ref(k)} = ${v}`));
+}
+
+export class OutcomeRecorder {
+  private readonly published: MicroBatcher<PublishedInput, PublishedAnswer>;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly channels: ChannelGateway,
+    private readonly pollMaxMs: number,
+  ) {
+    this.published = new MicroBatcher(
+      (inputs) => this.publishedMany(inputs),
+      (input) => this.publishedMany([input]).then((rows) => rows[0]!),
+    );
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /**
+   * Writes an outcome if the target is still the version this attempt claimed (or polled); answers the
+   * state written or 'lost_race'. A scheduled target's publication is measured against its due time.
+   */
+  async record(row: TargetRow, o: Outcome): Promise<string> {
+    const state = await this.write(row, o);
+    if (state === 'published' && row.scheduled_at)
+      metricsOf(this.deps).publishLateness(row.platform, (this.deps.clock.now().getTime() - new Date(row.scheduled_at).getTime()) / 1000);
+    return state;
+  }
+
+  private async write(row: TargetRow, o: Outcome): Promise<string> {
+    const now = this.deps.clock.now();
+    const from = fromStates(EVENT_OF[o.kind](o), [row.state]);
+    if (from.length === 0) return 'lost_race';
+    const fcWaiting = !!row.first_comment && row.first_comment_state === 'waiting';
+    if (o.kind === 'published' && !fcWaiting && row.state === TRANSITIONS.claim.to) {
+      const answer = await this.published.submit({
+        targetId: row.id,
+        version: row.version,
+        providerPostId: o.providerPostId,
+        url: o.url,
+        now,
+      });
+      if (!answer.recorded) return 'lost_race';
+      if (!answer.jobUpdated) await this.refreshJobLocked(row.job_id, now);
+      return 'published';
+    }
+    if ((o.kind === 'published' && !fcWaiting) || (o.kind === 'final' && !o.channelState)) return this.writeAlone(row, o, from, now);
+    return this.writeWithFollowUp(row, o, from, now);
+  }
+
+  /** published outcomes of one event-loop turn in one statement, their events in the same transaction */
+  private async publishedMany(inputs: PublishedInput[]): Promise<PublishedAnswer[]> {
+    const now = inputs[0]!.now;
+    const cols = outcomeColumns({ kind: 'published', providerPostId: '', url: null }, null, now);
+    const set = setClause({ ...cols, provider_post_id: sql.ref('i.post_id'), provider_url: sql.ref('i.url') });
+    const from = fromStates('published', [TRANSITIONS.claim.to]);
+    const res = await this.db.transaction().execute(async (tx) => {
+      const res = await sql<{ id: string; job_id: string; job_updated: boolean }>`
+			with i as (
+				select * from unnest(${inputs.map((x) => x.targetId)}::text[], ${inputs.map((x) => x.version)}::int[],
+					${inputs.map((x) => x.providerPostId)}::text[], ${inputs.map((x) => x.url)}::text[]) as i(id, version, post_id, url)
+			), t as (
+				update publish_targets set ${set}
+				from i
+				where publish_targets.id = i.id and publish_targets.version = i.version and publish_targets.state in (${sql.join(from)})
+				returning publish_targets.id, publish_targets.job_id
+			), j as (
+				update publish_jobs pj set status = ${deriveJobStatus([TRANSITIONS.published.to])}, updated_at = ${now}
+				from t
+				where pj.id = t.job_id
+					and not exists (select 1 from publish_targets o where o.job_id = pj.id and o.id <> t.id)
+				returning pj.id
+			)
+			select t.id, t.job_id, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
+      // in job order, so concurrent batches take the per-job event locks in the same order
+      const rows = [...res.rows].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
+      for (const r of rows) await recordTargetOutcome(this.deps.events, tx, r.id, !!r.job_updated);
+      return res;
+    });
+    const byId = new Map(res.rows.map((r) => [r.id, r]));
+    return inputs.map((x): PublishedAnswer => {
+      const r = byId.get(x.targetId);
+      return r ? { recorded: true, jobId: r.job_id, jobUpdated: !!r.job_updated } : { recorded: false };
+    });
+  }
+
+  /**
+   * An outcome that needs no follow-up job: one statement updates the target and, when it is the job's
+   * only target, the job's status. A job with several targets refreshes its status under the job row lock.
+   */
+  private async writeAlone(row: TargetRow, o: Extract<Outcome, { kind: 'published' | 'final' }>, from: string[], now: Date) {
+    const state = o.kind === 'published' ? TRANSITIONS.published.to : o.state;
+    const set = setClause(outcomeColumns(o, row, now));
+    const done = await this.db.transaction().execute(async (tx) => {
+      const res = await sql<{ id: string; job_updated: number }>`
+			with t as (
+				update publish_targets set ${set}
+				where id = ${row.id} and version = ${row.version} and state in (${sql.join(from)})
+				returning id, job_id
+			), j as (
+				update publish_jobs set status = ${deriveJobStatus([state])}, updated_at = ${now}
+				where id in (select job_id from t)
+					and not exists (select 1 from publish_targets o where o.job_id = publish_jobs.id and o.id <> ${row.id})
+				returning id
+			)
+			select t.id, (select count(*) from j)::int as job_updated from t`.execute(tx);
+      const done = res.rows[0];
+      if (done) await recordTargetOutcome(this.deps.events, tx, row.id, Number(done.job_updated) > 0);
+      return done;
+    });
+    if (!done) return 'lost_race';
+    if (Number(done.job_updated) === 0) await this.refreshJobLocked(row.job_id, now);
+    return state;
+  }
+
+  /** An outcome with a follow-up (first comment, poll or retry job, channel token state), under the job lock. */
+  private async writeWithFollowUp(row: TargetRow, o: Outcome, from: string[], now: Date): Promise<string> {
+    const cols = outcomeColumns(o, row, now, this.pollMaxMs);
+    return this.db.transaction().execute(async (tx) => {
+      // the job row lock serializes status refreshes of the job's targets
+      await tx.selectFrom('publish_jobs').select('id').where('id', '=', row.job_id).forUpdate().execute();
+      const updated = await tx
+        .updateTable('publish_targets')
+        .set(cols as never)
+        .where('id', '=', row.id)
+        .where('version', '=', row.version)
+        .where('state', 'in', from)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) return 'lost_race';
+      await this.followUp(tx, row, updated, o, cols, now);
+      await publishingRepository.refreshJobStatus(tx, row.job_id, now);
+      await recordTargetOutcome(this.deps.events, tx, row.id);
+      return updated.state;
+    });
+  }
+
+  private async followUp(tx: Executor, row: TargetRow, updated: TargetRow, o: Outcome, cols: Columns, now: Date) {
+    const job = { targetId: row.id, organizationId: row.organization_id, version: updated.version };
+    const next = cols.next_attempt_at as Date | null;
+    if (o.kind === 'published') {
+      const fc = row.first_comment as { delayMs: number } | null;
+      if (fc && row.first_comment_state === 'waiting')
+        await sendCommentJob(
+          this.deps.jobs,
+          tx,
+          { targetId: row.id, organizationId: row.organization_id },
+          new Date(now.getTime() + fc.delayMs),
+        );
+    } else if (o.kind === 'processing') {
+      await sendTargetJob(this.deps.jobs, tx, { ...job, step: 'poll' }, next);
+    } else if (o.kind === 'retry') {
+      await sendTargetJob(
+        this.deps.jobs,
+        tx,
+        { ...job, step: 'publish', platform: row.platform, channelAccountId: row.channel_account_id },
+        next,
+      );
+    } else if (o.channelState) {
+      await this.channels.markTokenProblem(
+        tx,
+        row.organization_id,
+        row.channel_account_id,
+        o.channelState,
+        `platform refused the token while publishing target ${row.id}`,
+        now,
+      );
+    }
+  }
+
+  /** A job with several targets: its status is refreshed under the job row lock. */
+  private async refreshJobLocked(jobId: string, now: Date): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const locked = await tx
+        .selectFrom('publish_jobs')
+        .select(['id', 'organization_id'])
+        .where('id', '=', jobId)
+        .forUpdate()
+        .executeTakeFirst();
+      await publishingRepository.refreshJobStatus(tx, jobId, now);
+      if (locked) await recordJobCompletion(this.deps.events, tx, locked.organization_id, jobId);
+    });
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Crash reconciliation's lookup: after a worker died mid-publish, the account's recent posts (listed
+ * through the platform's official list endpoint) tell whether the post landed. A post matches when its
+ * text equals the request's (whitespace collapsed, links removed: X answers t.co links, others may
+ * expand them) and it was created within the window of the attempt, and no other target already
+ * holds it. One match: published; none in a listing that reached back past the window: not published;
+ * several, or a listing cut short: unknown.
+ */
+
+export interface FindRecentPostInput {
+  text: string;
+  /** the attempt's window: the claim time and the end of its lease */
+  since: Date;
+  until: Date;
+  /** post ids other targets of the channel already hold */
+  excludeIds: readonly string[];
+  /** the attempt's media kinds and target settings (some kinds of post are not in the listing) */
+  mediaKinds: readonly string[];
+  settings: Record<string, unknown>;
+}
+
+export type RecentPostLookup =
+  | { status: 'found'; providerPostId: string; url: string | null }
+  | { status: 'absent' }
+  | { status: 'unknown'; reason: string };
+
+export interface ListedPost {
+  id: string;
+  text: string;
+  /** ms since the epoch; NaN when the platform did not say */
+  createdAt: number;
+  url: string | null;
+}
+
+/** clock skew between us and the platform tolerated at both ends of the window */
+export const WINDOW_SLACK_MS = 120_000;
+/** list pages walked at most; a listing cut short answers unknown rather than absent */
+export const MAX_LIST_PAGES = 10;
+
+export function normalizePostText(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** `complete`: the listing reached posts older than the window (or the account's first post). */
+export function matchRecentPost(posts: readonly ListedPost[], input: FindRecentPostInput, complete: boolean): RecentPostLookup {
+  const from = input.since.getTime() - WINDOW_SLACK_MS;
+  const to = input.until.getTime() + WINDOW_SLACK_MS;
+  const wanted = normalizePostText(input.text);
+  const excluded = new Set(input.excludeIds);
+  const candidates = posts.filter(
+    (p) =>
+      !excluded.has(p.id) &&
+      normalizePostText(p.text) === wanted &&
+      (Number.isNaN(p.createdAt) || (p.createdAt >= from && p.createdAt <= to)),
+  );
+  if (candidates.length === 1) return { status: 'found', providerPostId: candidates[0]!.id, url: candidates[0]!.url };
+  if (candidates.length > 1) return { status: 'unknown', reason: `${candidates.length} posts of the account match the text in the window` };
+  return complete ? { status: 'absent' } : { status: 'unknown', reason: 'the listing did not reach back to the attempt' };
+}
+
+/**
+ * Walks a newest-first listing page by page until a post older than the window, the last page, or
+ * MAX_LIST_PAGES; answers the posts seen and whether the window was covered.
+ */
+export async function walkRecent(
+  input: FindRecentPostInput,
+  page: (cursor: string | undefined) => Promise<{ posts: ListedPost[]; next: string | undefined }>,
+): Promise<{ posts: ListedPost[]; complete: boolean }> {
+  const oldest = input.since.getTime() - WINDOW_SLACK_MS;
+  const posts: ListedPost[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_LIST_PAGES; n++) {
+    const res = await page(cursor);
+    posts.push(...res.posts);
+    if (res.posts.some((p) => p.createdAt < oldest)) return { posts, complete: true };
+    if (!res.next || res.posts.length === 0) return { posts, complete: true };
+    cursor = res.next;
+  }
+  return { posts, complete: false };
+}
+
+/** Looks up the listing and matches in one call (what an adapter's findRecentPost usually is). */
+export async function findInListing(
+  input: FindRecentPostInput,
+  page: (cursor: string | undefined) => Promise<{ posts: ListedPost[]; next: string | undefined }>,
+): Promise<RecentPostLookup> {
+  const { posts, complete } = await walkRecent(input, page);
+  return matchRecentPost(posts, input, complete);
+}

@@ -1,0 +1,118 @@
+/**
+ * Crash reconciliation's lookup (findRecentPost) against the simulators' list endpoints: a post made
+ * in the window is found with its URL, one held by another target or outside the window is not, and the
+ * list endpoints page like the official ones (X pagination_token, Pinterest bookmark).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FindRecentPostInput, ProviderCallContext } from '../../src/providers/provider.js';
+import { type PinterestHarness, startPinterestHarness } from './pinterest-harness.js';
+import { published, startXHarness, type XHarness } from './x-harness.js';
+
+const windowAround = (overrides: Partial<FindRecentPostInput> = {}): FindRecentPostInput => ({
+  text: '',
+  since: new Date(Date.now() - 60_000),
+  until: new Date(Date.now() + 60_000),
+  excludeIds: [],
+  mediaKinds: [],
+  settings: {},
+  ...overrides,
+});
+
+describe('findRecentPost on X', () => {
+  let h: XHarness;
+  let ctx: ProviderCallContext;
+  before(async () => {
+    h = await startXHarness();
+    const tokens = await h.connect('recent_poster');
+    const [account] = await h.provider.lookupAccounts({ tokens });
+    ctx = { accessToken: tokens.accessToken, externalAccountId: account!.externalAccountId, channelSettings: { handle: 'recent_poster' } };
+  });
+  after(() => h.sim.close());
+
+  it('finds the post by its text in the window, links compared without their URL', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const r = published(
+        await h.provider.publish(ctx, { text: `recent ${i} https://example.com/${i}`, media: [], settings: {}, idempotencyKey: `r${i}` }),
+      );
+      ids.push(r.providerPostId);
+    }
+    const found = await h.provider.findRecentPost!(ctx, windowAround({ text: 'recent 2 https://example.com/2' }));
+    assert.deepEqual(found, { status: 'found', providerPostId: ids[2], url: `https://x.com/recent_poster/status/${ids[2]}` });
+    // held by another target: not this one's
+    assert.deepEqual(await h.provider.findRecentPost!(ctx, windowAround({ text: 'recent 2', excludeIds: [ids[2]!] })), {
+      status: 'absent',
+    });
+    assert.deepEqual(await h.provider.findRecentPost!(ctx, windowAround({ text: 'never posted' })), { status: 'absent' });
+    // posted before the attempt's window
+    const later = windowAround({ text: 'recent 3', since: new Date(Date.now() + 600_000), until: new Date(Date.now() + 700_000) });
+    assert.equal((await h.provider.findRecentPost!(ctx, later)).status, 'absent');
+  });
+
+  it('GET /2/users/:id/tweets pages newest first with pagination_token', async () => {
+    const seen: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/2/users/${ctx.externalAccountId}/tweets`);
+      url.searchParams.set('max_results', '5');
+      if (token) url.searchParams.set('pagination_token', token);
+      const res = await fetch(url, { headers: { authorization: `Bearer ${ctx.accessToken}` } });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { data?: Array<{ id: string }>; meta: { result_count: number; next_token?: string } };
+      assert.equal(body.meta.result_count, body.data?.length ?? 0);
+      seen.push(...(body.data ?? []).map((t) => t.id));
+      token = body.meta.next_token;
+      pages += 1;
+    } while (token);
+    assert.equal(pages, 2);
+    assert.equal(seen.length, 7);
+    assert.deepEqual(
+      seen,
+      [...seen].sort((a, b) => (BigInt(b) > BigInt(a) ? 1 : -1)),
+    );
+    const bad = await fetch(`${h.sim.baseUrls.apiBaseUrl}/2/users/${ctx.externalAccountId}/tweets?max_results=500`, {
+      headers: { authorization: `Bearer ${ctx.accessToken}` },
+    });
+    assert.equal(bad.status, 400);
+  });
+});
+
+describe('findRecentPost on Pinterest', () => {
+  let h: PinterestHarness;
+  before(async () => {
+    h = await startPinterestHarness();
+  });
+  after(() => h.close());
+
+  it('finds the Pin by its description; GET /v5/pins pages with a bookmark', async () => {
+    const ctx = h.freshContext();
+    const ids: string[] = [];
+    for (const text of ['first pin', 'second pin', 'third pin']) {
+      const r = await h.pin.publish(ctx, h.request([h.image()], {}, text));
+      assert.equal(r.status, 'published');
+      if (r.status === 'published') ids.push(r.providerPostId);
+    }
+    assert.deepEqual(await h.pin.findRecentPost!(ctx, windowAround({ text: 'second pin' })), {
+      status: 'found',
+      providerPostId: ids[1],
+      url: `https://www.pinterest.com/pin/${ids[1]}/`,
+    });
+    assert.deepEqual(await h.pin.findRecentPost!(ctx, windowAround({ text: 'fourth pin' })), { status: 'absent' });
+
+    const seen: string[] = [];
+    let bookmark: string | null = null;
+    do {
+      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/pins`);
+      url.searchParams.set('page_size', '2');
+      if (bookmark) url.searchParams.set('bookmark', bookmark);
+      const res = await fetch(url, { headers: { authorization: `Bearer ${ctx.accessToken}` } });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { items: Array<{ id: string }>; bookmark: string | null };
+      seen.push(...body.items.map((p) => p.id));
+      bookmark = body.bookmark;
+    } while (bookmark);
+    assert.deepEqual(seen, [...ids].reverse());
+  });
+});

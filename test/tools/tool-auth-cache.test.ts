@@ -1,0 +1,167 @@
+/**
+ * The tool API caches keys and tiers for a few seconds; these tests hold it to "a change applies to the
+ * next request" (same process, another process sharing the counter store, the CLI through the embedded
+ * socket) and check that limits stay exact under concurrency.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import { type Runtime, startRuntime } from '../../src/main/runtime.js';
+import { ToolKeysService } from '../../src/modules/tools/tool-keys.service.js';
+import { toolCommands } from '../../src/modules/tools/tools.cli.js';
+import { createTestContext, REAL_REDIS_URL, TestClock, type TestContext } from '../support/harness.js';
+import { createToolUser, errorCode, post, QR_PATH, UTM_PATH, urls, utmBody } from './tool-http.support.js';
+
+const svg = { text: 'hi', format: 'svg' };
+
+/** `clients` callers each send one request, retrying while another request of the key runs (429 concurrency_limited). */
+async function concurrentClients(send: (i: number) => ReturnType<typeof post>, clients: number) {
+  return Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      for (;;) {
+        const res = await send(i);
+        if (res.statusCode !== 429 || errorCode(res) !== 'concurrency_limited') return res;
+        await new Promise((r) => setTimeout(r, 1 + Math.random() * 5));
+      }
+    }),
+  );
+}
+
+describe('tool API auth cache and limits under concurrency', () => {
+  let ctx: TestContext;
+  const clock = new TestClock(Date.parse('2026-05-04T10:00:05.000Z'));
+
+  before(async () => {
+    ctx = await createTestContext({ clock });
+  });
+  after(() => ctx.close());
+
+  it('a revoked key is refused on the very next request after it was served', async () => {
+    const user = await createToolUser(ctx, 'pro');
+    assert.equal((await post(ctx, QR_PATH, user.auth, svg)).statusCode, 200);
+    assert.equal((await post(ctx, QR_PATH, user.auth, svg)).statusCode, 200);
+    await new ToolKeysService(ctx.database.db, ctx.deps.counters.shared).revokeKey(user.apiKeyId, clock.now());
+    const res = await post(ctx, QR_PATH, user.auth, svg);
+    assert.equal(res.statusCode, 401);
+    assert.equal(errorCode(res), 'invalid_api_key');
+  });
+
+  it('a tier change applies to the next request after the key was served from the cache', async () => {
+    const user = await createToolUser(ctx, 'pro');
+    assert.equal((await post(ctx, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '500');
+    assert.equal((await post(ctx, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '500');
+    const service = new ToolKeysService(ctx.database.db, ctx.deps.counters.shared);
+    await service.setTier({ email: user.email, tier: 'max' }, clock.now());
+    assert.equal((await post(ctx, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '5000');
+    await service.setTier({ email: user.email, tier: 'basic' }, clock.now());
+    assert.equal(errorCode(await post(ctx, QR_PATH, user.auth, svg)), 'membership_required');
+  });
+
+  it('daily quota is exact under concurrency: 50 concurrent requests, room for 20, exactly 20 succeed', async () => {
+    clock.set(Date.parse('2026-05-04T11:00:05.000Z'));
+    const user = await createToolUser(ctx, 'pro');
+    // Pro: 1,000 links a day, 60 requests a minute; 50 requests of 50 links each
+    const answers = await concurrentClients(() => post(ctx, UTM_PATH, user.auth, utmBody(urls(50))), 50);
+    const ok = answers.filter((r) => r.statusCode === 200);
+    const refused = answers.filter((r) => r.statusCode === 429);
+    assert.equal(ok.length, 20);
+    assert.equal(refused.length, 30);
+    for (const r of refused) assert.equal(errorCode(r), 'quota_exceeded');
+    assert.deepEqual(
+      ok.map((r) => r.json().quota.remaining).sort((a: number, b: number) => a - b),
+      Array.from({ length: 20 }, (_, i) => i * 50),
+    );
+  });
+
+  it('minute limit is exact under concurrency: 80 concurrent requests, limit 60, exactly 60 succeed', async () => {
+    clock.set(Date.parse('2026-05-04T12:00:05.000Z'));
+    const user = await createToolUser(ctx, 'pro');
+    const answers = await concurrentClients(() => post(ctx, QR_PATH, user.auth, svg), 80);
+    assert.equal(answers.filter((r) => r.statusCode === 200).length, 60);
+    const limited = answers.filter((r) => r.statusCode === 429);
+    assert.equal(limited.length, 20);
+    for (const r of limited) assert.equal(errorCode(r), 'rate_limited');
+  });
+});
+
+const redisSkip = REAL_REDIS_URL ? false : 'REDIS_URL is not set: the two-instance test needs a Redis server';
+
+describe('two instances sharing Redis: auth cache and exact quota', { skip: redisSkip }, () => {
+  let first: TestContext;
+  let second: TestContext;
+  const clock = new TestClock(Date.parse('2026-05-05T08:00:10.000Z'));
+
+  before(async () => {
+    const redisPrefix = randomBytes(6).toString('hex');
+    first = await createTestContext({ clock, redisPrefix });
+    second = await createTestContext({ clock, redisPrefix, database: first.database });
+  });
+  after(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('revocation and tier change through one instance apply to the next request on the other', async () => {
+    const user = await createToolUser(first, 'pro');
+    assert.equal((await post(second, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '500');
+    await new ToolKeysService(first.database.db, first.deps.counters.shared).setTier({ email: user.email, tier: 'max' }, clock.now());
+    assert.equal((await post(second, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '5000');
+    await new ToolKeysService(first.database.db, first.deps.counters.shared).revokeKey(user.apiKeyId, clock.now());
+    assert.equal(errorCode(await post(second, QR_PATH, user.auth, svg)), 'invalid_api_key');
+  });
+
+  it('50 concurrent requests over both instances with room for 20: exactly 20 succeed', async () => {
+    const user = await createToolUser(first, 'pro');
+    const answers = await concurrentClients((i) => post(i % 2 ? first : second, UTM_PATH, user.auth, utmBody(urls(50))), 50);
+    assert.equal(answers.filter((r) => r.statusCode === 200).length, 20);
+    for (const r of answers.filter((r) => r.statusCode !== 200)) assert.equal(errorCode(r), 'quota_exceeded');
+  });
+});
+
+describe('embedded server: the CLI reaches the auth cache through the database socket', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tools-auth-cache-'));
+  const env = { SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '' };
+  let runtime: Runtime;
+
+  before(async () => {
+    runtime = await startRuntime(loadConfig({ ...process.env, ...env }), 'api');
+  });
+  after(async () => {
+    await runtime?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const command = async (...argv: string[]): Promise<any> => {
+    const cmd = [...toolCommands].sort((a, b) => b.name.length - a.name.length).find((c) => argv.join(' ').startsWith(c.name));
+    assert.ok(cmd, argv.join(' '));
+    let printed: unknown;
+    await cmd.run({
+      config: loadConfig({ ...process.env, ...env }),
+      argv: argv.slice(cmd.name.split(' ').length),
+      out: (value) => (printed = value),
+    });
+    return printed;
+  };
+  const qr = (key: string) =>
+    fetch(`${runtime.address}${QR_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify(svg),
+    });
+
+  it('set-tier and revoke from the CLI apply to the next request', async () => {
+    await command('users', 'create', '--email', 'cache@example.test', '--tier', 'pro', '--json');
+    const key = await command('tool-keys', 'create', '--email', 'cache@example.test', '--json');
+    const first = await qr(key.apiKey);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('x-quota-limit'), '500');
+    await command('users', 'set-tier', '--email', 'cache@example.test', '--tier', 'max');
+    assert.equal((await qr(key.apiKey)).headers.get('x-quota-limit'), '5000');
+    await command('tool-keys', 'revoke', key.apiKeyId);
+    assert.equal((await qr(key.apiKey)).status, 401);
+  });
+});

@@ -3,9 +3,11 @@
  * tier, 413 payload_too_large), its own error handler (the tool envelope with quota and rateLimit on limit
  * errors, and 400 invalid_request for anything that is not a JSON body) and per-route authentication.
  */
+
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { TOOL_API_PREFIX, toAppError } from '../../http/error-handler.js';
+import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { AppError } from '../../platform/errors.js';
 import { generateQrFromRequest } from './qrcode/qr-generator.js';
 import { parseQrRequest } from './qrcode/qr-options.js';
@@ -127,7 +129,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
           });
         }
       };
-      const security: Array<Record<string, string[]>> = [{ toolApiKey: [] }, { toolApiKeyHeader: [] }];
+      const security: Array<Record<string, string[]>> = [{ toolApiKey: [] }];
 
       tools.post(
         '/utm-builder/build',
@@ -135,6 +137,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
           onRequest: authenticate('utm-builder'),
           schema: {
             operationId: 'buildUtmLinks',
+            [IDEMPOTENT_REPLAY]: true,
             tags: ['Tools'],
             summary: 'Build UTM-tagged links',
             description:
@@ -173,6 +176,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
           onRequest: authenticate('qrcode'),
           schema: {
             operationId: 'generateQrCode',
+            [IDEMPOTENT_REPLAY]: true,
             tags: ['Tools'],
             summary: 'Generate a QR code',
             description: 'One QR code per request, as a PNG or SVG data URL. Uses one request of the daily quota.',

@@ -1434,22 +1434,22 @@ export interface components {
         AgentPublishPlan: {
             brandId: string;
             /** @default [] */
-            media: components["schemas"]["MediaInput"][];
+            media?: components["schemas"]["MediaInput"][];
             /** @default [] */
-            mediaLibraryItemIds: string[];
+            mediaLibraryItemIds?: string[];
             productId?: string;
             profileId?: string;
             /** Format: date-time */
             scheduleAt?: string;
             /** @default [] */
-            targets: components["schemas"]["PublishTargetInput"][];
+            targets?: components["schemas"]["PublishTargetInput"][];
             text: string;
         };
         AgentPublishRequest: {
             /** @default true */
-            dryRun: boolean;
+            dryRun?: boolean;
             /** @default false */
-            enqueue: boolean;
+            enqueue?: boolean;
             idempotencyKey?: string;
             plan: components["schemas"]["AgentPublishPlan"];
             /** Format: date-time */
@@ -1588,7 +1588,7 @@ export interface components {
              * @description default true: compute what would be created; persist only the run record
              * @default true
              */
-            dryRun: boolean;
+            dryRun?: boolean;
             /** @description default manual */
             trigger?: "manual" | "schedule" | "api";
         };
@@ -1880,7 +1880,7 @@ export interface components {
              * @default connected
              * @enum {string}
              */
-            state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
+            state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
             tokenExpiresAt?: null | string;
         };
         ChannelChoiceList: {
@@ -1942,7 +1942,7 @@ export interface components {
             brandName?: string;
             commentText: string;
             /** @default true */
-            dryRun: boolean;
+            dryRun?: boolean;
             maxCharacters?: number;
             platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
             postText?: string;
@@ -2028,7 +2028,7 @@ export interface components {
             altText?: string | null;
             brandId?: string | null;
             /** @default true */
-            dryRun: boolean;
+            dryRun?: boolean;
             maxBytes?: number;
             /** @description must be the principal organization when given */
             organizationId?: string;
@@ -2155,7 +2155,7 @@ export interface components {
              * @description false: answer the access_denied redirect.
              * @default true
              */
-            approve: boolean;
+            approve?: boolean;
             client_id?: string;
             /** @description BASE64URL(SHA-256(code_verifier)). */
             code_challenge?: string;
@@ -2279,7 +2279,7 @@ export interface components {
              * @description default true: read the metrics, store nothing
              * @default true
              */
-            dryRun: boolean;
+            dryRun?: boolean;
             organizationId: string;
             /** @description platforms with analytics sync */
             platform: "x" | "youtube" | "facebook_page" | "pinterest";
@@ -2361,7 +2361,7 @@ export interface components {
         ProviderToolRequest: {
             channelAccountId: string;
             /** @default {} */
-            input: {
+            input?: {
                 [key: string]: unknown;
             };
         };
@@ -2385,7 +2385,7 @@ export interface components {
              * @description true (default): answer what would be done and call no platform.
              * @default true
              */
-            dryRun: boolean;
+            dryRun?: boolean;
             /** @description Platforms to provision; default all. */
             platforms?: ("facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x" | "youtube" | "tiktok" | "pinterest")[];
         };
@@ -2480,9 +2480,9 @@ export interface components {
              */
             manualScheduleAt?: string;
             /** @default [] */
-            media: components["schemas"]["MediaInput"][];
+            media?: components["schemas"]["MediaInput"][];
             /** @default [] */
-            mediaLibraryItemIds: string[];
+            mediaLibraryItemIds?: string[];
             /** @description Higher is placed first (default 0). */
             priority?: number;
             productId: string;
@@ -2698,7 +2698,7 @@ export interface components {
             platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
             position?: number;
             /** @default {} */
-            settings: {
+            settings?: {
                 [key: string]: unknown;
             };
         };
@@ -2713,14 +2713,14 @@ export interface components {
              * @description Replaces the channels of the profile.
              * @default []
              */
-            channels: components["schemas"]["PublishingProfileChannelInput"][];
+            channels?: components["schemas"]["PublishingProfileChannelInput"][];
             /** @default {} */
-            commentSettings: {
+            commentSettings?: {
                 [key: string]: unknown;
             };
             description?: null | string;
             /** @default false */
-            isDefault: boolean;
+            isDefault?: boolean;
             name: string;
             organizationId: string;
             profileId?: string;
@@ -2728,7 +2728,7 @@ export interface components {
              * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
              * @default {}
              */
-            scheduleSettings: {
+            scheduleSettings?: {
                 [key: string]: unknown;
             };
             slug?: string;
@@ -2946,13 +2946,13 @@ export interface components {
         SocialCommentProfileSyncRequest: {
             brandId: string;
             /** @default 50 */
-            commentsPerPost: number;
+            commentsPerPost?: number;
             /** @default true */
-            dryRun: boolean;
+            dryRun?: boolean;
             organizationId: string;
             profileId?: string;
             /** @default 8 */
-            targetLimit: number;
+            targetLimit?: number;
         };
         SocialCommentProfileSyncResponse: {
             created: number;
@@ -2978,7 +2978,7 @@ export interface components {
             body: string;
             brandId: string;
             /** @default true */
-            dryRun: boolean;
+            dryRun?: boolean;
             organizationId: string;
         };
         SocialCommentReplyResponse: {
@@ -3016,9 +3016,9 @@ export interface components {
             brandId: string;
             channelAccountId: string;
             /** @default true */
-            dryRun: boolean;
+            dryRun?: boolean;
             /** @default 50 */
-            limit: number;
+            limit?: number;
             organizationId: string;
             platform: "facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x";
             postTargetId?: string | null;
@@ -3055,19 +3055,19 @@ export interface components {
         };
         ToolQrGenerateRequest: {
             /** @default M */
-            errorCorrectionLevel: "L" | "M" | "Q" | "H";
+            errorCorrectionLevel?: "L" | "M" | "Q" | "H";
             /** @default png */
-            format: "png" | "svg";
+            format?: "png" | "svg";
             /**
              * @description Quiet zone in modules.
              * @default 4
              */
-            margin: number;
+            margin?: number;
             /**
              * @description Image width and height in pixels: 64-2048 for PNG, 64-4096 for SVG.
              * @default 256
              */
-            size: number;
+            size?: number;
             /** @description Text or link to encode: 1 byte up to the capacity of the error correction level. */
             text: string;
         };
@@ -3152,7 +3152,7 @@ export interface components {
         };
         UrlReconciliationRequest: {
             /** @default true */
-            dryRun: boolean;
+            dryRun?: boolean;
             postTargetIds?: string[];
             publishJobId?: string;
         };
@@ -3226,7 +3226,7 @@ export interface components {
         WebhookEndpointCreateRequest: {
             description?: string | null;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             /** @description Event types this endpoint receives; empty = all. */
             eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
             /** @description Free key/value strings for the integrator. */

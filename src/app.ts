@@ -4,15 +4,24 @@
  * src/main/runtime.ts); tests call buildApp with a harness's root.
  */
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
 import type { Root } from './main/composition.js';
+import { PlanIssueSchema, PublishTargetErrorSchema } from './modules/publishing/publishing.schemas.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** pino-pretty for people at a terminal (the runtime's logger uses it too). */
+export const PRETTY_TRANSPORT = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } };
+
+/** Health probes, the API reference and the document: polled often, logged at debug when they succeed. */
+function isQuietUrl(url: string): boolean {
+  return url.startsWith('/v1/health/') || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json');
+}
 
 export async function buildApp(root: Root, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const { deps } = root;
@@ -32,6 +41,8 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
     },
     // request URLs are logged with secret query parameters (signatures, OAuth codes and tokens) redacted
     serializers: { req: requestLogSerializer },
+    // human-readable on a terminal, JSON lines otherwise
+    ...(process.stdout.isTTY ? { transport: PRETTY_TRANSPORT } : {}),
   };
   const app = Fastify({
     // an object given by the caller (e.g. a stream) keeps the redaction of the defaults
@@ -46,6 +57,8 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
     frameworkErrors,
     clientErrorHandler,
     requestIdHeader: false,
+    // probes and the docs are logged by the hook below: debug when they succeed
+    logController: new LogController({ disableRequestLogging: (req: { url?: string }) => isQuietUrl(req.url ?? '') }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(10).toString('hex')}`;
@@ -66,10 +79,18 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onResponse', async (request, reply) => {
+    if (!isQuietUrl(request.url)) return;
+    const level = reply.statusCode < 300 ? 'debug' : 'info';
+    request.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  });
   // bodies are JSON (routes that take more register their parsers); any other type answers 415
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   app.addSchema(ErrorResponse);
+  // publishing: shared components referenced more than once in one body
+  app.addSchema(PlanIssueSchema);
+  app.addSchema(PublishTargetErrorSchema);
   await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
   installPublicAuth(app, deps, root.areas.identity.read.authenticator);
   for (const module of root.modules) await module.routes(app);

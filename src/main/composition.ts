@@ -93,7 +93,7 @@ export function composeRoot(deps: AppDeps): Root {
   disconnects.subscribe(publishing.onChannelDisconnect);
   disconnects.subscribe(batches.onChannelDisconnect);
   mediaReferences.subscribe(publishing.mediaReferenceCheck);
-  deps.events.subscribe(webhooks.onEvent);
+  deps.events.subscribeMany(webhooks.onEvents);
 
   const root: Root = {
     deps,

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
-import type { OutboxListener } from '../../platform/events/outbox.js';
+import type { OutboxBatchListener } from '../../platform/events/outbox.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
 import { WebhookDeliverer } from './webhooks.delivery.js';
@@ -26,8 +26,8 @@ export interface WebhooksModule extends AreaModule {
   /** the delivery job's attempt */
   deliverer: WebhookDeliverer;
   deliverJob: JobDefinition<DeliverJobData>;
-  /** subscribed by the root to the event outbox */
-  onEvent: OutboxListener;
+  /** subscribed by the root to the event outbox (every event of one record/recordMany at once) */
+  onEvents: OutboxBatchListener;
 }
 
 export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
@@ -67,7 +67,7 @@ export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
     deliverJob,
     read: undefined,
     jobs: [deliverJob, pruneJob, sweepJob],
-    onEvent: (tx, event) => fanout.fanOut(tx, event),
+    onEvents: (tx, events) => fanout.fanOutMany(tx, events),
     routes: (app: FastifyInstance) => registerWebhookRoutes(app, ports, module),
   };
   return module;

@@ -9,6 +9,9 @@ import { InboundWebhooks, PROVIDER_WEBHOOK_PROCESS_QUEUE } from './provider-webh
 import { WebhookProvisioning } from './provider-webhooks.provision.js';
 import { WebhookSettings } from './webhook-settings.js';
 
+/** Renews YouTube WebSub leases before they end (WebhookProvisioning.renewDue). */
+export const PROVIDER_WEBHOOK_RENEW_JOB = 'provider-webhooks.renew';
+
 export interface ProviderWebhooksModule {
   inbound: InboundWebhooks;
   provisioning: WebhookProvisioning;
@@ -42,6 +45,13 @@ export function providerWebhooksModule(deps: AppDeps): ProviderWebhooksModule {
         concurrency: 4,
         pollingIntervalSeconds: 0.5,
         handler: async (data) => inbound.process(data.deliveryId),
+      }),
+      defineJob<Record<string, never>>({
+        name: PROVIDER_WEBHOOK_RENEW_JOB,
+        cron: '*/15 * * * *',
+        handler: async () => {
+          await provisioning.renewDue();
+        },
       }),
       defineJob<Record<string, never>>({
         name: 'provider-webhooks.prune',

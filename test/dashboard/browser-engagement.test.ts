@@ -340,6 +340,11 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
       ['https://hooks.example.com/crm'],
     );
     await shot('developers-session', p);
+    // the same page, with every section filled, fits a phone
+    await p.setViewportSize({ width: 390, height: 844 });
+    const [scrollWidth, innerWidth] = await p.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]');
+    await shot('phone-developers-session', p);
+    assert.ok(scrollWidth <= innerWidth, `developers at 390px: page is ${scrollWidth}px wide`);
     await admin.context.close();
   });
 

@@ -1,6 +1,8 @@
 /** Publish batch and asset routes (ROUTES.md: Publishing, and Brands, assets, media): thin handlers. */
+
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
@@ -48,6 +50,7 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
       config: { auth: { scope: 'publish:write' }, validationCode: 'invalid_public_publish_batch_request' },
       schema: {
         operationId: 'commitPublishBatch',
+        [IDEMPOTENT_REPLAY]: true,
         tags: ['Publishing'],
         summary: 'Commit a publish batch (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
         security,

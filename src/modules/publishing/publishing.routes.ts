@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
+import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import type { PublishingModule } from './publishing.module.js';
@@ -65,6 +66,7 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         },
         schema: {
           operationId,
+          [IDEMPOTENT_REPLAY]: true,
           tags: [...tags],
           summary: 'Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
           security,

@@ -1434,6 +1434,31 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AgentPublishPlan: {
+            brandId: string;
+            /** @default [] */
+            media?: components["schemas"]["MediaInput"][];
+            /** @default [] */
+            mediaLibraryItemIds?: string[];
+            productId?: string;
+            profileId?: string;
+            /** Format: date-time */
+            scheduleAt?: string;
+            /** @default [] */
+            targets?: components["schemas"]["PublishTargetInput"][];
+            text: string;
+        };
+        AgentPublishRequest: {
+            /** @default true */
+            dryRun?: boolean;
+            /** @default false */
+            enqueue?: boolean;
+            idempotencyKey?: string;
+            plan: components["schemas"]["AgentPublishPlan"];
+            /** Format: date-time */
+            runAfter?: string;
+            title?: string;
+        };
         AnalyticsSnapshot: {
             /** @description asnap_<ULID> */
             analyticsSnapshotId: string;
@@ -1460,6 +1485,12 @@ export interface components {
                 metricNames: string[];
             };
         };
+        /** @description Analytics snapshots, newest first. */
+        AnalyticsSnapshotList: {
+            data: components["schemas"]["AnalyticsSnapshot"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         ApiKey: {
             apiKeyId: string;
             /** Format: date-time */
@@ -1471,6 +1502,61 @@ export interface components {
             prefix: string;
             revokedAt: string | null;
             scopes: string[];
+        };
+        ApiKeyCreated: {
+            apiKey: components["schemas"]["ApiKey"];
+            /** @description The key; shown only in this answer. */
+            secret: string;
+        };
+        ApiKeyCreateRequest: {
+            /**
+             * Format: date-time
+             * @description Optional expiry (in the future).
+             */
+            expiresAt?: string;
+            name: string;
+            scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+            nextCursor: string | null;
+        };
+        Asset: {
+            /** @description ast_<ULID> */
+            assetId: string;
+            brandId: string;
+            /** @description The client's id of the asset (unique per brand). */
+            clientAssetId: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastPublishBatchId: string | null;
+            media: {
+                [key: string]: unknown;
+            }[];
+            /** @description Media library items of the asset. */
+            mediaLibraryItemIds: string[];
+            organizationId: string;
+            productId: string;
+            productUrl: string | null;
+            /** @description The publish targets that used this asset. */
+            targets: {
+                channelAccountId: string;
+                platform: string;
+                postTargetId: string;
+                publishBatchId: string;
+                publishJobId: string;
+                scheduledAt: string | null;
+                state: string;
+            }[];
+            text: string;
+            title: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AssetList: {
+            data: components["schemas"]["Asset"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
         };
         AutomationRun: {
             automationRunId: string;
@@ -1499,6 +1585,38 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AutomationRunCreateRequest: {
+            automationSourceId: string;
+            /**
+             * @description default true: compute what would be created; persist only the run record
+             * @default true
+             */
+            dryRun?: boolean;
+            /** @description default manual */
+            trigger?: "manual" | "schedule" | "api";
+        };
+        AutomationRunList: {
+            data: components["schemas"]["AutomationRun"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        AutomationRunRecordRequest: {
+            error?: {
+                class: string;
+                message: string;
+            };
+            output?: {
+                itemsCreated?: number;
+                itemsSeen?: number;
+                publishBatchIds?: string[];
+                publishJobIds?: string[];
+            };
+            status: "running" | "succeeded" | "failed" | "cancelled";
+        };
+        AutomationSchedulerEnqueueAnswer: {
+            automationRunIds: string[];
+            enqueued: number;
+        };
         AutomationSource: {
             automationSourceId: string;
             brandId: string;
@@ -1521,6 +1639,95 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AutomationSourceCreateRequest: {
+            brandId: string;
+            config: {
+                /** @description first run: none (default) or latest:N (N 1-50) */
+                backfill?: string;
+                /** @description http(s) URL of an RSS 2.0 or Atom feed */
+                feedUrl: string;
+                /** @description default 5 */
+                maxItemsPerRun?: number;
+                /** @description default draft */
+                mode?: "draft" | "schedule" | "publish";
+                profileId?: string;
+                targets?: {
+                    channelAccountId: string;
+                    platform: string;
+                }[];
+                /** @description placeholders {{title}}, {{link}}, {{summary}} */
+                textTemplate?: string;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "rss_feed";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        } | {
+            brandId: string;
+            config: {
+                batchPolicy?: {
+                    [key: string]: unknown;
+                };
+                itemsPerRun: number;
+                productIds?: string[];
+                profileId?: string;
+                /** @description placeholders {{title}}, {{link}}, {{summary}} */
+                textTemplate: string;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "product_rotation";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        } | {
+            brandId: string;
+            config?: {
+                [key: string]: unknown;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "external";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        };
+        AutomationSourceList: {
+            data: components["schemas"]["AutomationSource"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        AutomationSourceUpdateRequest: {
+            /** @description merged into the current config, then validated for the kind */
+            config?: {
+                [key: string]: unknown;
+            };
+            enabled?: boolean;
+            name?: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        };
         Brand: {
             brandId: string;
             /** Format: date-time */
@@ -1535,6 +1742,18 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        BrandCreateRequest: {
+            name: string;
+            /** @description Default: derived from the name. */
+            slug?: string;
+            /** @description IANA time zone; default UTC. */
+            timezone?: string;
+        };
+        BrandList: {
+            data: components["schemas"]["Brand"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         BrandProduct: {
             brandId: string;
             /** Format: date-time */
@@ -1546,6 +1765,40 @@ export interface components {
             storeProductId: string | null;
             /** Format: date-time */
             updatedAt: string;
+        };
+        BrandProductCreateRequest: {
+            name: string;
+            productUrl?: string | null;
+            slug?: string;
+            storeProductId?: string | null;
+        };
+        BrowserSessionExchangeRequest: {
+            authorizationCode: string;
+            nonce: string;
+        };
+        BrowserSessionExchangeResponse: {
+            /**
+             * Format: date-time
+             * @description Absolute expiry of the session (it also ends after the idle timeout).
+             */
+            expiresAt: string;
+            organizationId: string;
+            role: "member" | "admin" | "owner";
+            user: components["schemas"]["DashboardUser"];
+        };
+        BrowserSessionStartRequest: {
+            /** Format: email */
+            email: string;
+            password: string;
+            /** @description Where the dashboard goes after sign-in (a path or an approved origin URL). */
+            returnTo?: string;
+        };
+        BrowserSessionStartResponse: {
+            /** @description Single use, valid 60 s; send it only in the exchange body. */
+            authorizationCode: string;
+            /** Format: date-time */
+            expiresAt: string;
+            nonce: string;
         };
         ChannelAccount: {
             brandId: string | null;
@@ -1583,6 +1836,159 @@ export interface components {
             tokenExpiresAt: string | null;
             updatedAt: string;
         };
+        ChannelAccountDeleteRequest: {
+            organizationId: string;
+            reason?: string;
+        };
+        ChannelAccountList: {
+            data: components["schemas"]["ChannelAccount"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description Send at least one field besides organizationId (else 400). */
+        ChannelAccountPatchRequest: {
+            additionalSettings?: {
+                [key: string]: unknown;
+            };
+            brandId?: null | string;
+            displayName?: string;
+            handle?: null | string;
+            organizationId: string;
+            /**
+             * @description ChannelAccountState
+             * @enum {string}
+             */
+            state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
+            tokenExpiresAt?: null | string;
+        };
+        ChannelAccountUpsertRequest: {
+            /** @description sec_<id> (a stored secret of this organization) or env:NAME (SERVICE_CHANNEL_TOKEN_ENV_REFS); never the token itself */
+            accessTokenRef: string;
+            brandId?: null | string;
+            displayName: string;
+            externalAccountId: string;
+            handle?: null | string;
+            organizationId: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            platformAppId?: null | string;
+            refreshTokenRef?: null | string;
+            /** @description Default [] when the account is created; omitted on an update, the saved scopes stay. */
+            scopes?: string[];
+            /**
+             * @description ChannelAccountState
+             * @default connected
+             * @enum {string}
+             */
+            state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
+            tokenExpiresAt?: null | string;
+        };
+        ChannelChoiceList: {
+            data: {
+                avatarUrl: string | null;
+                displayName: string;
+                externalAccountId: string;
+                handle: string | null;
+            }[];
+        };
+        ChannelChoiceSelectRequest: {
+            externalAccountId: string;
+            organizationId: string;
+        };
+        ChannelConnectUrlRequest: {
+            brandId?: null | string;
+            organizationId?: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            redirectUri?: null | string;
+            returnUrl?: null | string;
+            scopes?: string[];
+        };
+        ChannelConnectUrlResponse: {
+            /** Format: uri */
+            authorizationUrl: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** Format: uri */
+            redirectUri: string;
+            scopes: string[];
+            state: string;
+        };
+        ChannelOAuthCallbackResult: {
+            channelAccountId?: string;
+            choices?: {
+                avatarUrl: string | null;
+                displayName: string;
+                externalAccountId: string;
+                handle: string | null;
+            }[];
+            error?: string;
+            message?: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            result: "connected" | "in_between_steps" | "error";
+        };
+        CommentReplyDraftRequest: {
+            brandId?: string;
+            brandName?: string;
+            commentText: string;
+            /** @default true */
+            dryRun?: boolean;
+            maxCharacters?: number;
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            postText?: string;
+            productName?: string;
+            productUrl?: string;
+            /** @description store the draft on this comment (status drafted) */
+            socialCommentId?: string;
+            socialContext?: string;
+            tone?: "helpful" | "friendly" | "concise" | "premium" | "supportive";
+        };
+        CommentReplyDraftResponse: {
+            draft: {
+                constraints: {
+                    maxCharacters: number;
+                    platform: string;
+                    tone: string;
+                };
+                prompt: {
+                    system: string;
+                    user: string;
+                };
+                reply: string;
+            };
+            /** @enum {string} */
+            mode: "dry_run";
+            requiredEnv: string[];
+        } | {
+            draft: {
+                constraints: {
+                    maxCharacters: number;
+                    platform: string;
+                    tone: string;
+                };
+                prompt: {
+                    system: string;
+                    user: string;
+                };
+                reply: string;
+            };
+            /** @enum {string} */
+            mode: "drafted";
+            socialCommentId?: string;
+        };
         DashboardUser: {
             displayName: string | null;
             email: string;
@@ -1600,6 +2006,51 @@ export interface components {
             })[];
             message: string;
             requestId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Liveness: {
+            /** @enum {boolean} */
+            ok: true;
+            /** @enum {string} */
+            service: "service-api";
+            version: string;
+        };
+        /** @description What a real import would do; nothing was fetched or stored. */
+        MediaImportDryRun: {
+            brandId: string | null;
+            host: string;
+            maxBytes: number;
+            /** @enum {string} */
+            mode: "dry_run";
+            notes: string[];
+            url: string;
+            wouldImport: boolean;
+        };
+        MediaImportRequest: {
+            altText?: string | null;
+            brandId?: string | null;
+            /** @default true */
+            dryRun?: boolean;
+            maxBytes?: number;
+            /** @description must be the principal organization when given */
+            organizationId?: string;
+            /** @description remote media address (http or https) */
+            url: string;
+        };
+        MediaInput: {
+            altText?: string;
+            bytes?: number;
+            durationSeconds?: number;
+            fileSizeBytes?: number;
+            kind: "image" | "video" | "gif";
+            mediaLibraryItemId?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            mimeType?: string;
+            thumbnailUrl?: string;
+            url: string;
         } & {
             [key: string]: unknown;
         };
@@ -1624,6 +2075,42 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        MediaLibraryItemList: {
+            data: components["schemas"]["MediaLibraryItem"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description multipart/form-data: `file` (the media, required, non-empty), `brandId` and `altText` (optional text fields) */
+        MediaUploadMultipart: {
+            altText?: string;
+            brandId?: string;
+            /**
+             * Format: binary
+             * @description the media bytes (non-empty)
+             */
+            file: string;
+        };
+        MediaUploadRequest: {
+            altText?: string | null;
+            brandId?: string | null;
+            /** @description raw base64 or a data URL; supported media: JPEG, PNG, GIF, WebP, AVIF, MP4 */
+            dataBase64: string;
+            fileName?: string;
+            /** @description must be the principal organization when given */
+            organizationId?: string;
+        };
+        MeResponse: {
+            organization: {
+                name: string;
+                organizationId: string;
+            };
+            role: "member" | "admin" | "owner";
+            user: components["schemas"]["DashboardUser"];
+        };
+        MigrateAnswer: {
+            /** @description Migrations run by this call (empty when the schema was current). */
+            applied: string[];
+        };
         OAuthApp: {
             clientId: string;
             clientSecretRef: string | null;
@@ -1637,6 +2124,59 @@ export interface components {
             scopes: string[];
             /** Format: date-time */
             updatedAt: string;
+        };
+        OAuthAppCreateRequest: {
+            /** @description Instead of a generated secret: the environment variable holding it, resolved at each token request. */
+            clientSecretRef?: string;
+            name: string;
+            redirectUris: string[];
+            scopes: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        OAuthAppList: {
+            data: components["schemas"]["OAuthApp"][];
+            nextCursor: string | null;
+        };
+        OAuthAppUpdateRequest: {
+            name?: string;
+            redirectUris?: string[];
+            /** @description Generate a new client secret (shown once); the old one stops working. */
+            rotateSecret?: boolean;
+            scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        OAuthAppWithSecret: {
+            clientSecret: string | null;
+            oauthApp: components["schemas"]["OAuthApp"];
+        };
+        /** @description RFC 8414 authorization server metadata. */
+        OAuthAuthorizationServerMetadata: {
+            issuer: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthAuthorizeApproval: {
+            /**
+             * @description false: answer the access_denied redirect.
+             * @default true
+             */
+            approve?: boolean;
+            client_id?: string;
+            /** @description BASE64URL(SHA-256(code_verifier)). */
+            code_challenge?: string;
+            /** @description S256 (plain is refused). */
+            code_challenge_method?: string;
+            /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
+            prompt?: string;
+            /** @description Exactly one of the app’s registered redirect URIs. */
+            redirect_uri?: string;
+            /** @description code */
+            response_type?: string;
+            /** @description Space-separated scopes (default: every scope of the app). */
+            scope?: string;
+            /** @description Returned unchanged in the redirect. */
+            state?: string;
+        };
+        OAuthAuthorizeRedirect: {
+            redirectTo: string;
         };
         OAuthConsent: {
             client: {
@@ -1661,6 +2201,697 @@ export interface components {
             revokedAt: string | null;
             scopes: string[];
             userId: string;
+        };
+        OAuthGrantList: {
+            data: components["schemas"]["OAuthGrant"][];
+            nextCursor: string | null;
+        };
+        /** @description RFC 6749 section 5.1. */
+        OAuthTokenResponse: {
+            access_token: string;
+            expires_in: number;
+            refresh_token: string;
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        /** @description An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0). */
+        OpenApiDocument: {
+            info: {
+                [key: string]: unknown;
+            };
+            openapi: string;
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        PlanIssue: {
+            channelAccountId: string | null;
+            code: string;
+            message: string;
+            path: string[];
+            severity: "blocking" | "warning";
+            targetIndex: number | null;
+        };
+        PlanPreview: {
+            /** @description Every issue: plan-level ones and those of each target. */
+            issues: components["schemas"]["PlanIssue"][];
+            /** @enum {string} */
+            mode: "preview";
+            targets: components["schemas"]["PlanPreviewTarget"][];
+            valid: boolean;
+        };
+        PlanPreviewTarget: {
+            channelAccountId: string;
+            channelState: string | null;
+            index: number;
+            issues: components["schemas"]["PlanIssue"][];
+            maxTextLength: number | null;
+            platform: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            text: string;
+            /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
+            textLength: number;
+        };
+        ProductLinkCommentPolicy: {
+            /**
+             * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
+             * @default true
+             */
+            appendTracking: boolean;
+            /** @default 300000 */
+            delayMs: number;
+            /** @default false */
+            enabled: boolean;
+            /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
+            template?: string;
+            /** @default service_publish */
+            utmCampaign: string;
+            /** @default organic_social */
+            utmMedium: string;
+        };
+        ProviderAnalyticsSyncRequest: {
+            brandId: string;
+            capturedAt?: string | null;
+            channelAccountId: string;
+            /**
+             * @description default true: read the metrics, store nothing
+             * @default true
+             */
+            dryRun?: boolean;
+            organizationId: string;
+            /** @description platforms with analytics sync */
+            platform: "x" | "youtube" | "facebook_page" | "pinterest";
+            postTargetId?: string | null;
+            providerPostId: string;
+        };
+        /** @description dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot */
+        ProviderAnalyticsSyncResponse: {
+            mode: "dry_run" | "stored";
+            snapshot: components["schemas"]["AnalyticsSnapshot"];
+        };
+        ProviderCapabilitiesResponse: {
+            plugs: components["schemas"]["ProviderPlugDefinition"][];
+            providers: components["schemas"]["ProviderCapability"][];
+            tools: components["schemas"]["ProviderToolDefinition"][];
+        };
+        ProviderCapability: {
+            displayName: string;
+            maxTextLength?: number;
+            mediaRule: components["schemas"]["ProviderMediaRule"];
+            /** @enum {string} */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            plugNames: ("firstComment" | "reply")[];
+            /** @enum {string} */
+            rateLimitPolicy: "low_concurrency" | "standard" | "strict";
+            requiredScopes: string[];
+            settingRules?: components["schemas"]["ProviderSettingRule"][];
+            settingsFields: string[];
+            supportsAnalytics: boolean;
+            supportsComments: boolean;
+            supportsDelete: boolean;
+            supportsScheduling: boolean;
+            supportsUpdate: boolean;
+            toolNames: ("mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch")[];
+        };
+        ProviderMediaRule: {
+            allowedKinds: ("image" | "video" | "gif")[];
+            dynamicMaxVideoDurationSetting?: string;
+            maxGifBytes?: number;
+            maxImageBytes?: number;
+            maxItems: number;
+            maxVideoBytes?: number;
+            maxVideoDurationSeconds?: number;
+            minItems: number;
+            minVideoDurationSeconds?: number;
+            notes: string[];
+            requiresVideoThumbnail?: boolean;
+        };
+        ProviderPlugDefinition: {
+            description: string;
+            label: string;
+            /** @enum {string} */
+            name: "firstComment" | "reply";
+            /** @enum {string} */
+            phase: "post_publish" | "threading";
+            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
+            settingRules: components["schemas"]["ProviderSettingRule"][];
+        };
+        ProviderSettingRule: {
+            allowedValues?: string[];
+            field: string;
+            label: string;
+            required: boolean;
+            /** @enum {string} */
+            valueType: "string" | "boolean" | "number";
+        };
+        ProviderToolDefinition: {
+            /** @enum {string} */
+            category: "account_lookup" | "composer_lookup" | "publishing_option";
+            description: string;
+            inputFields: components["schemas"]["ProviderSettingRule"][];
+            label: string;
+            /** @enum {string} */
+            name: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
+            /** @enum {string} */
+            outputKind: "account_reference" | "profile" | "category" | "board" | "privacy_option" | "community";
+            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
+        };
+        ProviderToolRequest: {
+            channelAccountId: string;
+            /** @default {} */
+            input?: {
+                [key: string]: unknown;
+            };
+        };
+        ProviderToolResponse: {
+            results: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            tool: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
+        };
+        ProviderWebhookDeliveryResult: {
+            /** @description true when this delivery was received before (a retry): nothing is done twice */
+            duplicate: boolean;
+            /** @description events found in the delivery */
+            events: number;
+            /** @enum {boolean} */
+            received: true;
+        };
+        ProviderWebhookProvisionRequest: {
+            /**
+             * @description true (default): answer what would be done and call no platform.
+             * @default true
+             */
+            dryRun?: boolean;
+            /** @description Platforms to provision; default all. */
+            platforms?: ("facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x" | "youtube" | "tiktok" | "pinterest")[];
+        };
+        ProviderWebhookProvisionResult: {
+            mode: "dry_run" | "provisioned";
+            platforms: {
+                /** @description where the platform delivers (null: set in the developer console) */
+                callbackUrl: string | null;
+                method: "app_subscription" | "account_activity" | "websub" | "developer_console";
+                note: string | null;
+                outcome: "would_provision" | "provisioned" | "failed" | "not_configured" | "manual";
+                platform: string;
+                steps: {
+                    description: string;
+                    error: string | null;
+                    outcome: "would_call" | "ok" | "failed";
+                    /** @description method and URL of the platform call (no credentials) */
+                    request: string;
+                }[];
+            }[];
+        };
+        ProviderWebhookVerification: string | {
+            response_token: string;
+        };
+        PublicPublishPlanInput: {
+            brandId: string;
+            media: components["schemas"]["MediaInput"][];
+            productId?: string;
+            targets: components["schemas"]["PublishTargetInput"][];
+            text: string;
+        };
+        PublishBatchAssignment: {
+            channelAccountId: string;
+            clientAssetId: string;
+            firstComment: {
+                content: string;
+                delayMs: number;
+            } | null;
+            itemIndex: number;
+            jitterSeconds: number;
+            manual: boolean;
+            platform: string;
+            productId: string;
+            /** Format: date-time */
+            scheduledAt: string;
+            slotAt: string | null;
+            slotId: string | null;
+            targetIndex: number;
+        };
+        PublishBatchCommitRequest: {
+            brandId: string;
+            /** @default true */
+            dryRun: boolean;
+            existingAssignments?: {
+                channelAccountId: string;
+                clientAssetId?: string;
+                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                productId?: string;
+                /** Format: date-time */
+                scheduledAt: string;
+            }[];
+            /** @default 120 */
+            freezeHorizonMinutes: number;
+            /**
+             * Format: date-time
+             * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
+             */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            idempotencyKey?: string;
+            items: components["schemas"]["PublishBatchItem"][];
+            policy?: components["schemas"]["PublishBatchPolicy"];
+            productLinkComment?: components["schemas"]["ProductLinkCommentPolicy"];
+            /** @default agent_batch */
+            source: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description dryRun (the default): the preview the commit would persist. */
+        PublishBatchDryRun: {
+            /** @enum {string} */
+            mode: "dry_run";
+            preview: components["schemas"]["PublishBatchPreview"];
+        };
+        PublishBatchItem: {
+            /** @description Your id of the asset; one asset record per clientAssetId. */
+            clientAssetId: string;
+            /**
+             * Format: date-time
+             * @description Placed at exactly this time (still checked for conflicts, with a warning).
+             */
+            manualScheduleAt?: string;
+            /** @default [] */
+            media?: components["schemas"]["MediaInput"][];
+            /** @default [] */
+            mediaLibraryItemIds?: string[];
+            /** @description Higher is placed first (default 0). */
+            priority?: number;
+            productId: string;
+            /** @description Default: the product's productUrl. */
+            productUrl?: string;
+            targets: components["schemas"]["PublishBatchTarget"][];
+            text: string;
+            /** @description Default: the product's name. */
+            title?: string;
+        };
+        PublishBatchList: {
+            data: components["schemas"]["PublishBatchStatus"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
+        PublishBatchPolicy: {
+            /** @default 14 */
+            horizonDays: number;
+            id?: string;
+            slots: components["schemas"]["PublishBatchScheduleSlot"][];
+        };
+        PublishBatchPreview: {
+            assignmentCount: number;
+            assignments: components["schemas"]["PublishBatchAssignment"][];
+            batchPreviewId: string;
+            brandId: string;
+            /** Format: date-time */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            /** @enum {string} */
+            mode: "preview";
+            organizationId: string;
+            /** @description The policy used, with its defaults and source (request or profile). */
+            policy?: {
+                [key: string]: unknown;
+            };
+            scheduledItemCount: number;
+            unscheduledItemCount: number;
+            warnings: components["schemas"]["PublishBatchWarning"][];
+        };
+        PublishBatchPreviewRequest: {
+            brandId: string;
+            existingAssignments?: {
+                channelAccountId: string;
+                clientAssetId?: string;
+                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                productId?: string;
+                /** Format: date-time */
+                scheduledAt: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
+             */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            items: components["schemas"]["PublishBatchItem"][];
+            policy?: components["schemas"]["PublishBatchPolicy"];
+            productLinkComment?: components["schemas"]["ProductLinkCommentPolicy"];
+        };
+        PublishBatchScheduleSlot: {
+            channelAccountId?: string;
+            id: string;
+            /** @default 600 */
+            jitterSecondsMax: number;
+            /** @default -600 */
+            jitterSecondsMin: number;
+            label?: string;
+            /** @description 24-hour HH:MM */
+            localTime: string;
+            /** @default 120 */
+            minGapMinutes: number;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @default 240 */
+            productCooldownMinutes: number;
+            /** @default UTC */
+            timezone: string;
+            weekdays?: number[];
+        };
+        PublishBatchStatus: {
+            brandId: string;
+            /** Format: date-time */
+            createdAt?: string;
+            failedTargetCount?: number;
+            freezeHorizonMinutes?: number;
+            idempotencyKey?: string | null;
+            itemCount: number;
+            items: components["schemas"]["PublishBatchStatusItem"][];
+            organizationId: string;
+            /** @description Summary of the preview the batch was committed from (counts and warnings). */
+            preview?: {
+                [key: string]: unknown;
+            };
+            publishBatchId: string;
+            publishedTargetCount?: number;
+            queuedTargetCount?: number;
+            schedulePolicy?: {
+                [key: string]: unknown;
+            };
+            source?: string;
+            status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
+            targetCount: number;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        PublishBatchStatusItem: {
+            assetId: string;
+            clientAssetId: string;
+            position: number;
+            productId: string;
+            publishBatchItemId: string;
+            publishJobId: string | null;
+            targets: components["schemas"]["PublishBatchStatusTarget"][];
+        };
+        PublishBatchStatusTarget: {
+            channelAccountId: string;
+            firstCommentState: string | null;
+            jitterSeconds: number | null;
+            platform: string;
+            postTargetId: string | null;
+            providerPostId: string | null;
+            publishBatchTargetId: string;
+            scheduledAt: string | null;
+            slotId: string | null;
+            /** @description The publish target's state, or unscheduled. */
+            state: string;
+        };
+        PublishBatchTarget: {
+            channelAccountId: string;
+            /** @description The target's own first comment; wins over productLinkComment. */
+            firstComment?: {
+                content: string;
+                delayMs?: number;
+            };
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @description Accepted for compatibility; the platform decides the provider. */
+            providerType?: string;
+            /** @description Platform settings (capabilities settingRules). */
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        PublishBatchWarning: {
+            channelAccountId: string | null;
+            clientAssetId: string | null;
+            issues?: {
+                [key: string]: unknown;
+            }[];
+            itemIndex: number | null;
+            message: string;
+            /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
+            rule: string;
+            targetIndex: number | null;
+            /** @description The target was left unscheduled by this rule. */
+            unscheduled: boolean;
+        };
+        PublishingProfile: {
+            brandId: string;
+            brandName: string | null;
+            brandSlug: string | null;
+            channels: components["schemas"]["PublishingProfileChannel"][];
+            commentSettings: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            description: string | null;
+            isDefault: boolean;
+            name: string;
+            organizationId: string;
+            profileId: string;
+            scheduleSettings: {
+                [key: string]: unknown;
+            };
+            slug: string;
+            updatedAt: string;
+        };
+        PublishingProfileChannel: {
+            brandId: string;
+            channelAccountId: string;
+            channelDisplayName: string;
+            channelHandle: string | null;
+            channelState: string;
+            createdAt: string;
+            enabled: boolean;
+            organizationId: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            position: number;
+            profileChannelId: string;
+            profileId: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            updatedAt: string;
+        };
+        PublishingProfileChannelInput: {
+            channelAccountId: string;
+            enabled?: boolean;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            position?: number;
+            /** @default {} */
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        PublishingProfileList: {
+            data: components["schemas"]["PublishingProfile"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        PublishingProfileSaveRequest: {
+            brandId: string;
+            /**
+             * @description Replaces the channels of the profile.
+             * @default []
+             */
+            channels?: components["schemas"]["PublishingProfileChannelInput"][];
+            /** @default {} */
+            commentSettings?: {
+                [key: string]: unknown;
+            };
+            description?: null | string;
+            /** @default false */
+            isDefault?: boolean;
+            name: string;
+            organizationId: string;
+            profileId?: string;
+            /**
+             * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
+             * @default {}
+             */
+            scheduleSettings?: {
+                [key: string]: unknown;
+            };
+            slug?: string;
+        };
+        PublishJob: {
+            brandId: string;
+            cancelReason: string | null;
+            createdAt: string;
+            idempotencyKey: string | null;
+            media: {
+                [key: string]: unknown;
+            }[];
+            organizationId: string;
+            productId: string | null;
+            profileId: string | null;
+            publishJobId: string;
+            runAfter: string | null;
+            scheduledAt: string | null;
+            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            targetCount: number;
+            targets: components["schemas"]["PublishTarget"][];
+            text: string;
+            title: string | null;
+            updatedAt: string;
+        };
+        PublishJobCancelRequest: {
+            reason?: string;
+        } | null;
+        PublishJobDryRun: {
+            /** @enum {string} */
+            mode: "dry_run";
+            preview: components["schemas"]["PlanPreview"];
+            summary: {
+                firstAttemptAt: string | null;
+                initialState: string;
+                jobCount: number;
+                scheduledAt: string | null;
+                targetCount: number;
+                targets: {
+                    channelAccountId: string;
+                    platform: string;
+                    state: string;
+                }[];
+            };
+        };
+        PublishJobEnqueueRequest: Record<string, never> | null;
+        PublishJobList: {
+            data: components["schemas"]["PublishJob"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        PublishJobScheduleRequest: {
+            /**
+             * Format: date-time
+             * @description Must be in the future.
+             */
+            scheduleAt: string;
+        };
+        PublishQueueReconcileAnswer: {
+            commentsFlaggedCount: number;
+            commentsRequeuedCount: number;
+            /** @description targets stuck in publishing that the account's posts on the platform show never landed: failed */
+            failedCount: number;
+            /** @description targets stuck in publishing whose outcome the platform cannot tell: needs_attention */
+            flaggedCount: number;
+            pollsRequeuedCount: number;
+            /** @description targets stuck in publishing whose post the platform has: published */
+            publishedCount: number;
+            requeuedCount: number;
+        };
+        PublishSlot: {
+            candidates?: {
+                [key: string]: unknown;
+            }[];
+            checkedSlotCount: number;
+            conflicts?: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            mode: "preview";
+            organizationId: string;
+            policy: {
+                [key: string]: unknown;
+            };
+            recommendation: ({
+                /** Format: date-time */
+                scheduleAt: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        };
+        PublishTarget: {
+            attempts: number;
+            channelAccountId: string;
+            createdAt: string;
+            firstComment: {
+                content: string;
+                delayMs: number;
+                error: components["schemas"]["PublishTargetError"] | null;
+                providerCommentId: string | null;
+                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
+                state: string;
+            } | null;
+            lastError: components["schemas"]["PublishTargetError"] | null;
+            nextAttemptAt: string | null;
+            platform: string;
+            postTargetId: string;
+            providerPostId: string | null;
+            providerUrl: string | null;
+            publishedAt: string | null;
+            publishJobId: string;
+            scheduledAt: string | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            stateReason: string | null;
+            text: string;
+            updatedAt: string;
+        };
+        PublishTargetError: {
+            at: string;
+            category: string;
+            code: string;
+            message: string;
+            providerResponse: unknown;
+        };
+        PublishTargetInput: {
+            channelAccountId: string;
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
+            settings?: {
+                [key: string]: unknown;
+            };
+            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
+            text?: string;
+        };
+        /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
+        Readiness: {
+            components: {
+                database: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                redis: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                worker: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            ok: boolean;
+            /** @enum {string} */
+            service: "service-api";
+            version: string;
         };
         SocialComment: {
             authorHandle: string | null;
@@ -1706,6 +2937,73 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        SocialCommentHideRequest: {
+            /** @description true hides the comment on the platform, false shows it again */
+            hidden: boolean;
+        };
+        SocialCommentList: {
+            data: components["schemas"]["SocialComment"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        SocialCommentProfileSyncRequest: {
+            brandId: string;
+            /** @default 50 */
+            commentsPerPost?: number;
+            /** @default true */
+            dryRun?: boolean;
+            organizationId: string;
+            profileId?: string;
+            /** @default 8 */
+            targetLimit?: number;
+        };
+        SocialCommentProfileSyncResponse: {
+            created: number;
+            fetched: number;
+            mode: "dry_run" | "synced";
+            targets: {
+                channelAccountId: string;
+                created: number;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                fetched: number;
+                ok: boolean;
+                platform: string;
+                postTargetId: string;
+                providerPostId: string;
+                updated: number;
+            }[];
+            updated: number;
+        };
+        SocialCommentReplyRequest: {
+            body: string;
+            brandId: string;
+            /** @default true */
+            dryRun?: boolean;
+            organizationId: string;
+        };
+        SocialCommentReplyResponse: {
+            budget: {
+                limit: number;
+                name: string;
+                remaining: number | null;
+                window: string;
+            } | null;
+            comment: components["schemas"]["SocialComment"];
+            mode: "dry_run" | "replied" | "needs_reconciliation" | "failed";
+            reply: {
+                body: string;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                providerCommentId: string | null;
+                replyId: string | null;
+                state: "would_post" | "posted" | "failed" | "needs_reconciliation";
+            };
+        };
         SocialCommentSyncItem: {
             authorHandle: string | null;
             authorName: string | null;
@@ -1717,6 +3015,37 @@ export interface components {
             providerCreatedAt: string | null;
             socialCommentId: string | null;
         };
+        SocialCommentSyncRequest: {
+            brandId: string;
+            channelAccountId: string;
+            /** @default true */
+            dryRun?: boolean;
+            /** @default 50 */
+            limit?: number;
+            organizationId: string;
+            platform: "facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x";
+            postTargetId?: string | null;
+            providerPostId: string;
+            /** Format: date-time */
+            since?: string;
+        };
+        SocialCommentSyncResponse: {
+            comments: components["schemas"]["SocialCommentSyncItem"][];
+            created: number;
+            fetched: number;
+            mode: "dry_run" | "synced";
+            updated: number;
+        };
+        StorageReadiness: {
+            mediaStorage: {
+                configured: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            ok: boolean;
+            /** @enum {string} */
+            service: "service-api";
+        };
         ToolError: {
             error: {
                 code: string;
@@ -1726,6 +3055,33 @@ export interface components {
             object: "tool_api.error";
             quota?: components["schemas"]["ToolQuota"];
             rateLimit?: components["schemas"]["ToolRateLimit"];
+        };
+        ToolQrGenerateRequest: {
+            /** @default M */
+            errorCorrectionLevel?: "L" | "M" | "Q" | "H";
+            /** @default png */
+            format?: "png" | "svg";
+            /**
+             * @description Quiet zone in modules.
+             * @default 4
+             */
+            margin?: number;
+            /**
+             * @description Image width and height in pixels: 64-2048 for PNG, 64-4096 for SVG.
+             * @default 256
+             */
+            size?: number;
+            /** @description Text or link to encode: 1 byte up to the capacity of the error correction level. */
+            text: string;
+        };
+        ToolQrGenerateResponse: {
+            format: "png" | "svg";
+            qrcode: {
+                /** @description data:image/png;base64,… or data:image/svg+xml;base64,… */
+                dataUrl: string;
+            };
+            quota: components["schemas"]["ToolQuota"];
+            rateLimit: components["schemas"]["ToolRateLimit"];
         };
         /** @description Daily quota of this API key and tool. */
         ToolQuota: {
@@ -1748,6 +3104,60 @@ export interface components {
              * @description Start of the next UTC minute.
              */
             resetAt: string;
+        };
+        ToolUtmBuildRequest: {
+            /** @description utm_campaign. Trimmed; 1-250 characters. */
+            campaign: string;
+            /** @description utm_content. Trimmed; 1-250 characters. */
+            content?: string;
+            /** @description Emitted as utm_id. Trimmed; 1-250 characters. */
+            id?: string;
+            /** @description utm_medium. Trimmed; 1-250 characters. */
+            medium: string;
+            /** @description utm_source. Trimmed; 1-250 characters. */
+            source: string;
+            /** @description Emitted as utm_source_platform. Trimmed; 1-250 characters. */
+            sourcePlatform?: string;
+            /** @description utm_term. Trimmed; 1-250 characters. */
+            term?: string;
+            /** @description Landing page URLs (http/https). At most 100 (Pro) or 500 (Max) entries. */
+            urls: string[];
+        };
+        ToolUtmBuildResponse: {
+            invalid: {
+                index: number;
+                reason: "not_a_string" | "empty" | "too_long" | "relative_url" | "unsupported_scheme" | "missing_host" | "malformed";
+                /** @description The entry as sent. */
+                url: unknown;
+            }[];
+            links: {
+                index: number;
+                link: string;
+                url: string;
+            }[];
+            quota: components["schemas"]["ToolQuota"];
+            rateLimit: components["schemas"]["ToolRateLimit"];
+        };
+        UrlReconciliationAnswer: {
+            checkedCount: number;
+            mode: "dry_run" | "reconciled";
+            targets: {
+                channelAccountId: string;
+                error: string | null;
+                platform: string;
+                postTargetId: string;
+                providerPostId: string;
+                providerUrl: string | null;
+                publishJobId: string;
+                result: "would_fetch" | "updated" | "not_available" | "failed";
+            }[];
+            updatedCount: number;
+        };
+        UrlReconciliationRequest: {
+            /** @default true */
+            dryRun?: boolean;
+            postTargetIds?: string[];
+            publishJobId?: string;
         };
         WebhookAttempt: {
             attempt: number;
@@ -1777,6 +3187,11 @@ export interface components {
             updatedAt: string;
             webhookEndpointId: string;
         };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         WebhookEndpoint: {
             /** Format: date-time */
             createdAt: string;
@@ -1793,11 +3208,100 @@ export interface components {
             url: string;
             webhookEndpointId: string;
         };
+        WebhookEndpointCreated: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            disabledReason: string | null;
+            enabled: boolean;
+            eventTypes: string[];
+            metadata: {
+                [key: string]: string;
+            };
+            organizationId: string;
+            /** @description whsec_<base64> signing secret; shown only here and on rotation. */
+            secret: string;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
+            webhookEndpointId: string;
+        };
+        WebhookEndpointCreateRequest: {
+            description?: string | null;
+            /** @default true */
+            enabled?: boolean;
+            /** @description Event types this endpoint receives; empty = all. */
+            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
+            /** @description Free key/value strings for the integrator. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
+            url: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        WebhookEndpointSecret: {
+            /** @description the new whsec_ secret; the previous one keeps signing for 24 h */
+            secret: string;
+        };
+        WebhookEndpointUpdateRequest: {
+            description?: string | null;
+            /** @description true re-enables an endpoint the service disabled; deliveries resume */
+            enabled?: boolean;
+            /** @description Event types this endpoint receives; empty = all. */
+            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
+            /** @description Free key/value strings for the integrator. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
+            url?: string;
+        };
+        WebhookRecoverAnswer: {
+            /** @description deliveries queued again */
+            recovered: number;
+        };
+        WebhookRecoverRequest: {
+            /**
+             * Format: date-time
+             * @description resend failed deliveries created at or after this time (at most 14 days back)
+             */
+            since: string;
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description `true` when this answer replays an earlier request with the same idempotency key. */
+        IdempotentReplayed: "true";
+        /** @description Requests allowed per window for this credential. */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the current window resets. */
+        RateLimitReset: number;
+        /** @description Identifier of this request (also `requestId` in error bodies); quote it in support requests. */
+        RequestId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description Daily quota of this tool API key and tool. */
+        XQuotaLimit: number;
+        /** @description Requests left in the daily quota. */
+        XQuotaRemaining: number;
+        /** @description Reset time of the daily quota, as Unix epoch seconds. */
+        XQuotaReset: number;
+        /** @description Same as RateLimit-Limit (legacy name). */
+        XRateLimitLimit: number;
+        /** @description Same as RateLimit-Remaining (legacy name). */
+        XRateLimitRemaining: number;
+        /** @description Reset time of the current window, as Unix epoch seconds. */
+        XRateLimitReset: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1814,19 +3318,17 @@ export interface operations {
             /** @description RFC 8414 authorization server metadata. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        issuer: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1836,6 +3338,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1845,6 +3348,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1865,47 +3369,37 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default M */
-                    errorCorrectionLevel?: "L" | "M" | "Q" | "H";
-                    /** @default png */
-                    format?: "png" | "svg";
-                    /**
-                     * @description Quiet zone in modules.
-                     * @default 4
-                     */
-                    margin?: number;
-                    /**
-                     * @description Image width and height in pixels: 64-2048 for PNG, 64-4096 for SVG.
-                     * @default 256
-                     */
-                    size?: number;
-                    /** @description Text or link to encode: 1 byte up to the capacity of the error correction level. */
-                    text: string;
-                };
+                "application/json": components["schemas"]["ToolQrGenerateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        format: "png" | "svg";
-                        qrcode: {
-                            /** @description data:image/png;base64,… or data:image/svg+xml;base64,… */
-                            dataUrl: string;
-                        };
-                        quota: components["schemas"]["ToolQuota"];
-                        rateLimit: components["schemas"]["ToolRateLimit"];
-                    };
+                    "application/json": components["schemas"]["ToolQrGenerateResponse"];
                 };
             };
             /** @description invalid_request */
             400: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1915,6 +3409,13 @@ export interface operations {
             /** @description authentication_required, invalid_api_key */
             401: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1924,6 +3425,13 @@ export interface operations {
             /** @description membership_required, insufficient_scope */
             403: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1933,6 +3441,13 @@ export interface operations {
             /** @description idempotency_conflict, idempotency_in_progress */
             409: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1942,6 +3457,13 @@ export interface operations {
             /** @description payload_too_large */
             413: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1951,6 +3473,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1960,6 +3489,14 @@ export interface operations {
             /** @description quota_exceeded, rate_limited, concurrency_limited (Retry-After) */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1969,6 +3506,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1989,53 +3533,37 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description utm_campaign. Trimmed; 1-250 characters. */
-                    campaign: string;
-                    /** @description utm_content. Trimmed; 1-250 characters. */
-                    content?: string;
-                    /** @description Emitted as utm_id. Trimmed; 1-250 characters. */
-                    id?: string;
-                    /** @description utm_medium. Trimmed; 1-250 characters. */
-                    medium: string;
-                    /** @description utm_source. Trimmed; 1-250 characters. */
-                    source: string;
-                    /** @description Emitted as utm_source_platform. Trimmed; 1-250 characters. */
-                    sourcePlatform?: string;
-                    /** @description utm_term. Trimmed; 1-250 characters. */
-                    term?: string;
-                    /** @description Landing page URLs (http/https). At most 100 (Pro) or 500 (Max) entries. */
-                    urls: string[];
-                };
+                "application/json": components["schemas"]["ToolUtmBuildRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invalid: {
-                            index: number;
-                            reason: "not_a_string" | "empty" | "too_long" | "relative_url" | "unsupported_scheme" | "missing_host" | "malformed";
-                            /** @description The entry as sent. */
-                            url: unknown;
-                        }[];
-                        links: {
-                            index: number;
-                            link: string;
-                            url: string;
-                        }[];
-                        quota: components["schemas"]["ToolQuota"];
-                        rateLimit: components["schemas"]["ToolRateLimit"];
-                    };
+                    "application/json": components["schemas"]["ToolUtmBuildResponse"];
                 };
             };
             /** @description invalid_request */
             400: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2045,6 +3573,13 @@ export interface operations {
             /** @description authentication_required, invalid_api_key */
             401: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2054,6 +3589,13 @@ export interface operations {
             /** @description membership_required, insufficient_scope */
             403: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2063,6 +3605,13 @@ export interface operations {
             /** @description idempotency_conflict, idempotency_in_progress */
             409: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2072,6 +3621,13 @@ export interface operations {
             /** @description payload_too_large */
             413: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2081,6 +3637,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2090,6 +3653,14 @@ export interface operations {
             /** @description quota_exceeded, rate_limited, concurrency_limited (Retry-After) */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2099,6 +3670,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2116,248 +3694,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default false */
-                    enqueue?: boolean;
-                    idempotencyKey?: string;
-                    plan: {
-                        brandId: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        productId?: string;
-                        profileId?: string;
-                        /** Format: date-time */
-                        scheduleAt?: string;
-                        /** @default [] */
-                        targets?: {
-                            channelAccountId: string;
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                            text?: string;
-                        }[];
-                        text: string;
-                    };
-                    /** Format: date-time */
-                    runAfter?: string;
-                    title?: string;
-                };
+                "application/json": components["schemas"]["AgentPublishRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            /** @description Every issue: plan-level ones and those of each target. */
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            /** @enum {string} */
-                            mode: "preview";
-                            targets: {
-                                channelAccountId: string;
-                                channelState: string | null;
-                                index: number;
-                                issues: {
-                                    channelAccountId: string | null;
-                                    code: string;
-                                    message: string;
-                                    path: string[];
-                                    severity: "blocking" | "warning";
-                                    targetIndex: number | null;
-                                }[];
-                                maxTextLength: number | null;
-                                platform: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                text: string;
-                                /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                                textLength: number;
-                            }[];
-                            valid: boolean;
-                        };
-                        summary: {
-                            firstAttemptAt: string | null;
-                            initialState: string;
-                            jobCount: number;
-                            scheduledAt: string | null;
-                            targetCount: number;
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                state: string;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJobDryRun"] | components["schemas"]["PublishJob"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2367,6 +3750,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2376,6 +3766,13 @@ export interface operations {
             /** @description Error codes: publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,6 +3782,13 @@ export interface operations {
             /** @description Error codes: publish_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2394,6 +3798,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,6 +3814,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2412,6 +3830,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2421,6 +3846,13 @@ export interface operations {
             /** @description Error codes: publish_plan_validation_failed. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2430,6 +3862,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2439,6 +3879,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2474,19 +3921,29 @@ export interface operations {
             /** @description Analytics snapshots, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AnalyticsSnapshot"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AnalyticsSnapshotList"];
                 };
             };
             /** @description Error codes: invalid_public_analytics_snapshot_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2496,6 +3953,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2505,6 +3969,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2514,6 +3985,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2523,6 +4001,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2532,6 +4018,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,39 +4042,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    capturedAt?: string | null;
-                    channelAccountId: string;
-                    /**
-                     * @description default true: read the metrics, store nothing
-                     * @default true
-                     */
-                    dryRun?: boolean;
-                    organizationId: string;
-                    /** @description platforms with analytics sync */
-                    platform: "x" | "youtube" | "facebook_page" | "pinterest";
-                    postTargetId?: string | null;
-                    providerPostId: string;
-                };
+                "application/json": components["schemas"]["ProviderAnalyticsSyncRequest"];
             };
         };
         responses: {
             /** @description dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mode: "dry_run" | "stored";
-                        snapshot: components["schemas"]["AnalyticsSnapshot"];
-                    };
+                    "application/json": components["schemas"]["ProviderAnalyticsSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2591,6 +4081,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2600,6 +4097,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2609,6 +4113,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2618,6 +4129,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2627,6 +4145,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2636,6 +4161,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2645,6 +4177,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2654,6 +4193,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2663,6 +4210,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2672,6 +4226,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2697,18 +4258,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ApiKey"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,6 +4278,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2727,6 +4288,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2736,6 +4298,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,34 +4316,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Optional expiry (in the future).
-                     */
-                    expiresAt?: string;
-                    name: string;
-                    scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["ApiKeyCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        apiKey: components["schemas"]["ApiKey"];
-                        /** @description The key; shown only in this answer. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2790,6 +4343,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2799,6 +4353,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2808,6 +4363,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,6 +4373,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2826,6 +4383,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2849,6 +4407,7 @@ export interface operations {
             /** @description Revoked (also when it was revoked already). */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2856,6 +4415,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2865,6 +4425,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,6 +4435,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2883,6 +4445,7 @@ export interface operations {
             /** @description Error codes: api_key_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2892,6 +4455,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2920,50 +4484,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description ast_<ULID> */
-                            assetId: string;
-                            brandId: string;
-                            /** @description The client's id of the asset (unique per brand). */
-                            clientAssetId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastPublishBatchId: string | null;
-                            media: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Media library items of the asset. */
-                            mediaLibraryItemIds: string[];
-                            organizationId: string;
-                            productId: string;
-                            productUrl: string | null;
-                            /** @description The publish targets that used this asset. */
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                postTargetId: string;
-                                publishBatchId: string;
-                                publishJobId: string;
-                                scheduledAt: string | null;
-                                state: string;
-                            }[];
-                            text: string;
-                            title: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AssetList"];
                 };
             };
             /** @description Error codes: invalid_public_asset_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2973,6 +4516,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2982,6 +4532,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +4548,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3000,6 +4564,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3009,6 +4581,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3032,46 +4611,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description ast_<ULID> */
-                        assetId: string;
-                        brandId: string;
-                        /** @description The client's id of the asset (unique per brand). */
-                        clientAssetId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastPublishBatchId: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @description Media library items of the asset. */
-                        mediaLibraryItemIds: string[];
-                        organizationId: string;
-                        productId: string;
-                        productUrl: string | null;
-                        /** @description The publish targets that used this asset. */
-                        targets: {
-                            channelAccountId: string;
-                            platform: string;
-                            postTargetId: string;
-                            publishBatchId: string;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            state: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Asset"];
                 };
             };
             /** @description Error codes: invalid_public_asset_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,6 +4643,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,6 +4659,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3099,6 +4675,13 @@ export interface operations {
             /** @description Error codes: asset_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +4691,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,6 +4707,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3126,6 +4724,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3143,34 +4748,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    authorizationCode: string;
-                    nonce: string;
-                };
+                "application/json": components["schemas"]["BrowserSessionExchangeRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description Absolute expiry of the session (it also ends after the idle timeout).
-                         */
-                        expiresAt: string;
-                        organizationId: string;
-                        role: "member" | "admin" | "owner";
-                        user: components["schemas"]["DashboardUser"];
-                    };
+                    "application/json": components["schemas"]["BrowserSessionExchangeResponse"];
                 };
             };
             /** @description Error codes: invalid_request, browser_session_exchange_failed. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,6 +4775,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3189,6 +4785,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3198,6 +4795,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3215,34 +4813,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                    password: string;
-                    /** @description Where the dashboard goes after sign-in (a path or an approved origin URL). */
-                    returnTo?: string;
-                };
+                "application/json": components["schemas"]["BrowserSessionStartRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Single use, valid 60 s; send it only in the exchange body. */
-                        authorizationCode: string;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        nonce: string;
-                    };
+                    "application/json": components["schemas"]["BrowserSessionStartResponse"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3252,6 +4840,7 @@ export interface operations {
             /** @description Error codes: sign_in_failed. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3261,6 +4850,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3270,6 +4860,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3279,6 +4870,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3288,6 +4880,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,6 +4891,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3317,6 +4912,7 @@ export interface operations {
             /** @description Signed out (also when no session was presented). */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3324,6 +4920,7 @@ export interface operations {
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3333,6 +4930,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3342,6 +4940,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3370,19 +4969,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AutomationRun"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AutomationRunList"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3392,6 +5001,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3401,6 +5017,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3410,6 +5033,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3419,6 +5049,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3428,6 +5066,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3445,57 +5090,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    automationSourceId: string;
-                    /**
-                     * @description default true: compute what would be created; persist only the run record
-                     * @default true
-                     */
-                    dryRun?: boolean;
-                    /** @description default manual */
-                    trigger?: "manual" | "schedule" | "api";
-                };
+                "application/json": components["schemas"]["AutomationRunCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunId: string;
-                        automationSourceId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        dryRun: boolean;
-                        error: {
-                            class: string;
-                            message: string;
-                        } | null;
-                        finishedAt: string | null;
-                        output: {
-                            /** @description per-item outcome */
-                            items?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemsCreated: number;
-                            itemsSeen: number;
-                            publishBatchIds: string[];
-                            publishJobIds: string[];
-                        };
-                        startedAt: string | null;
-                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                        trigger: "manual" | "schedule" | "api";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationRun"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_create_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3505,6 +5129,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3514,6 +5145,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,6 +5161,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_runnable. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3532,6 +5177,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,6 +5193,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3550,6 +5209,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3559,6 +5225,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3568,6 +5242,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3588,60 +5269,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    error?: {
-                        class: string;
-                        message: string;
-                    };
-                    output?: {
-                        itemsCreated?: number;
-                        itemsSeen?: number;
-                        publishBatchIds?: string[];
-                        publishJobIds?: string[];
-                    };
-                    status: "running" | "succeeded" | "failed" | "cancelled";
-                };
+                "application/json": components["schemas"]["AutomationRunRecordRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunId: string;
-                        automationSourceId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        dryRun: boolean;
-                        error: {
-                            class: string;
-                            message: string;
-                        } | null;
-                        finishedAt: string | null;
-                        output: {
-                            /** @description per-item outcome */
-                            items?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemsCreated: number;
-                            itemsSeen: number;
-                            publishBatchIds: string[];
-                            publishJobIds: string[];
-                        };
-                        startedAt: string | null;
-                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                        trigger: "manual" | "schedule" | "api";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationRun"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_record_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3651,6 +5308,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3660,6 +5324,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3669,6 +5340,13 @@ export interface operations {
             /** @description Error codes: automation_run_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +5356,13 @@ export interface operations {
             /** @description Error codes: automation_run_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3687,6 +5372,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3696,6 +5388,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3705,6 +5404,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3714,6 +5420,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3723,6 +5437,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3751,19 +5472,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AutomationSource"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AutomationSourceList"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,6 +5504,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +5520,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +5536,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3800,6 +5552,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +5569,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,112 +5593,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    config: {
-                        /** @description first run: none (default) or latest:N (N 1-50) */
-                        backfill?: string;
-                        /** @description http(s) URL of an RSS 2.0 or Atom feed */
-                        feedUrl: string;
-                        /** @description default 5 */
-                        maxItemsPerRun?: number;
-                        /** @description default draft */
-                        mode?: "draft" | "schedule" | "publish";
-                        profileId?: string;
-                        targets?: {
-                            channelAccountId: string;
-                            platform: string;
-                        }[];
-                        /** @description placeholders {{title}}, {{link}}, {{summary}} */
-                        textTemplate?: string;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "rss_feed";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                } | {
-                    brandId: string;
-                    config: {
-                        batchPolicy?: {
-                            [key: string]: unknown;
-                        };
-                        itemsPerRun: number;
-                        productIds?: string[];
-                        profileId?: string;
-                        /** @description placeholders {{title}}, {{link}}, {{summary}} */
-                        textTemplate: string;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "product_rotation";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                } | {
-                    brandId: string;
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "external";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                };
+                "application/json": components["schemas"]["AutomationSourceCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationSourceId: string;
-                        brandId: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        enabled: boolean;
-                        kind: "rss_feed" | "product_rotation" | "external";
-                        lastRunAt: string | null;
-                        name: string;
-                        organizationId: string;
-                        schedule: {
-                            /** @description five-field cron expression */
-                            cron: string;
-                            /** @description IANA time zone */
-                            timezone: string;
-                        } | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationSource"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_create_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,6 +5632,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3950,6 +5648,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,6 +5664,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3968,6 +5680,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3977,6 +5696,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3986,6 +5712,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3995,6 +5728,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4004,6 +5745,13 @@ export interface operations {
             /** @description Error codes: automation_source_create_failed, internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4027,6 +5775,13 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4034,6 +5789,13 @@ export interface operations {
             /** @description Error codes: invalid_public_automation_source_delete_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4043,6 +5805,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4052,6 +5821,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4061,6 +5837,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4070,6 +5853,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4079,6 +5869,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4088,6 +5886,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,56 +5913,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description merged into the current config, then validated for the kind */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    enabled?: boolean;
-                    name?: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                };
+                "application/json": components["schemas"]["AutomationSourceUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationSourceId: string;
-                        brandId: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        enabled: boolean;
-                        kind: "rss_feed" | "product_rotation" | "external";
-                        lastRunAt: string | null;
-                        name: string;
-                        organizationId: string;
-                        schedule: {
-                            /** @description five-field cron expression */
-                            cron: string;
-                            /** @description IANA time zone */
-                            timezone: string;
-                        } | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationSource"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_update_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +5952,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4176,6 +5968,13 @@ export interface operations {
             /** @description Error codes: automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4185,6 +5984,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4194,6 +6000,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4203,6 +6016,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4212,6 +6032,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4221,6 +6048,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4230,6 +6065,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,19 +6101,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Brand"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["BrandList"];
                 };
             };
             /** @description Error codes: invalid_public_brand_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4281,6 +6133,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4290,6 +6149,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,6 +6165,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4308,6 +6181,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4317,6 +6198,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,19 +6222,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Default: derived from the name. */
-                    slug?: string;
-                    /** @description IANA time zone; default UTC. */
-                    timezone?: string;
-                };
+                "application/json": components["schemas"]["BrandCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4356,6 +6239,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4365,6 +6249,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4374,6 +6259,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4383,6 +6269,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4392,6 +6279,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4401,6 +6289,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4424,28 +6313,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        name: string;
-                        organizationId: string;
-                        productCount: number;
-                        products?: components["schemas"]["BrandProduct"][];
-                        slug: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Brand"];
                 };
             };
             /** @description Error codes: invalid_public_brand_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4455,6 +6345,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,6 +6361,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4473,6 +6377,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +6393,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4491,6 +6409,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +6426,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4520,18 +6453,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    productUrl?: string | null;
-                    slug?: string;
-                    storeProductId?: string | null;
-                };
+                "application/json": components["schemas"]["BrandProductCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4541,6 +6470,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4550,6 +6480,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4559,6 +6490,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4568,6 +6500,7 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4577,6 +6510,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4586,6 +6520,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4595,6 +6530,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4625,19 +6561,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ChannelAccount"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ChannelAccountList"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4647,6 +6593,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4656,6 +6609,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4665,6 +6625,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4674,6 +6641,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4683,6 +6658,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4700,125 +6682,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description sec_<id> (a stored secret of this organization) or env:NAME (SERVICE_CHANNEL_TOKEN_ENV_REFS); never the token itself */
-                    accessTokenRef: string;
-                    brandId?: null | string;
-                    displayName: string;
-                    externalAccountId: string;
-                    handle?: null | string;
-                    organizationId: string;
-                    /**
-                     * @description Platform
-                     * @enum {string}
-                     */
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    platformAppId?: null | string;
-                    refreshTokenRef?: null | string;
-                    /** @description Default [] when the account is created; omitted on an update, the saved scopes stay. */
-                    scopes?: string[];
-                    /**
-                     * @description ChannelAccountState
-                     * @default connected
-                     * @enum {string}
-                     */
-                    state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                    tokenExpiresAt?: null | string;
-                };
+                "application/json": components["schemas"]["ChannelAccountUpsertRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, channel_token_ref_unresolvable, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,6 +6737,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4837,6 +6753,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4846,6 +6769,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +6785,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +6801,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,6 +6817,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,6 +6833,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,6 +6849,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,6 +6866,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,60 +6893,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    organizationId: string;
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["ChannelAccountDeleteRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4983,6 +6932,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,6 +6948,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5001,6 +6964,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5010,6 +6980,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5019,6 +6996,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5028,6 +7012,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5037,6 +7028,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5046,6 +7045,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5067,71 +7073,36 @@ export interface operations {
         /** @description Send at least one field besides organizationId (else 400). */
         requestBody: {
             content: {
-                "application/json": {
-                    additionalSettings?: {
-                        [key: string]: unknown;
-                    };
-                    brandId?: null | string;
-                    displayName?: string;
-                    handle?: null | string;
-                    organizationId: string;
-                    /**
-                     * @description ChannelAccountState
-                     * @enum {string}
-                     */
-                    state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                    tokenExpiresAt?: null | string;
-                };
+                "application/json": components["schemas"]["ChannelAccountPatchRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5141,6 +7112,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5150,6 +7128,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5159,6 +7144,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5168,6 +7160,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition, channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5177,6 +7176,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5186,6 +7192,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,6 +7208,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +7224,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +7241,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,22 +7271,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            avatarUrl: string | null;
-                            displayName: string;
-                            externalAccountId: string;
-                            handle: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ChannelChoiceList"];
                 };
             };
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5261,6 +7303,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5270,6 +7319,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5279,6 +7335,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5288,6 +7351,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5297,6 +7367,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5306,6 +7384,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5326,60 +7411,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalAccountId: string;
-                    organizationId: string;
-                };
+                "application/json": components["schemas"]["ChannelChoiceSelectRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5389,6 +7450,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5398,6 +7466,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5407,6 +7482,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5416,6 +7498,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5425,6 +7514,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,6 +7530,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5443,6 +7546,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5452,6 +7562,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5461,6 +7579,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5478,45 +7603,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId?: null | string;
-                    organizationId?: string;
-                    /**
-                     * @description Platform
-                     * @enum {string}
-                     */
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    redirectUri?: null | string;
-                    returnUrl?: null | string;
-                    scopes?: string[];
-                };
+                "application/json": components["schemas"]["ChannelConnectUrlRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uri */
-                        authorizationUrl: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        /** Format: uri */
-                        redirectUri: string;
-                        scopes: string[];
-                        state: string;
-                    };
+                    "application/json": components["schemas"]["ChannelConnectUrlResponse"];
                 };
             };
             /** @description Error codes: invalid_public_channel_connect_url_request, channel_oauth_config_missing, channel_oauth_config_invalid, channel_oauth_redirect_uri_forbidden, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5526,6 +7642,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5535,6 +7658,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5544,6 +7674,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5553,6 +7690,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5562,6 +7706,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5571,6 +7722,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5580,6 +7738,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,6 +7755,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5617,31 +7790,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        channelAccountId?: string;
-                        choices?: {
-                            avatarUrl: string | null;
-                            displayName: string;
-                            externalAccountId: string;
-                            handle: string | null;
-                        }[];
-                        error?: string;
-                        message?: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        result: "connected" | "in_between_steps" | "error";
-                    };
+                    "application/json": components["schemas"]["ChannelOAuthCallbackResult"];
                 };
             };
             /** @description Redirect to the connect request's returnUrl. */
             302: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5649,6 +7808,7 @@ export interface operations {
             /** @description Error codes: channel_oauth_state_invalid. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5658,6 +7818,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5678,21 +7839,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Liveness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5702,6 +7859,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,37 +7880,17 @@ export interface operations {
             /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        components: {
-                            database: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            redis: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            worker: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5762,6 +7900,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5771,32 +7910,12 @@ export interface operations {
             /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        components: {
-                            database: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            redis: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            worker: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -5813,24 +7932,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mediaStorage: {
-                            configured: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                    };
+                    "application/json": components["schemas"]["StorageReadiness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5840,6 +7952,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5849,19 +7962,12 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mediaStorage: {
-                            configured: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                    };
+                    "application/json": components["schemas"]["StorageReadiness"];
                 };
             };
         };
@@ -5878,18 +7984,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunIds: string[];
-                        enqueued: number;
-                    };
+                    "application/json": components["schemas"]["AutomationSchedulerEnqueueAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5899,6 +8004,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5908,6 +8014,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5917,6 +8024,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5937,18 +8045,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Migrations run by this call (empty when the schema was current). */
-                        applied: string[];
-                    };
+                    "application/json": components["schemas"]["MigrateAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5958,6 +8065,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5967,6 +8075,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5976,6 +8085,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5996,6 +8106,7 @@ export interface operations {
             /** @description Metrics in the Prometheus text format. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6005,6 +8116,7 @@ export interface operations {
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6014,6 +8126,7 @@ export interface operations {
             /** @description Error codes: internal_token_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6023,6 +8136,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6032,6 +8146,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6049,47 +8164,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description true (default): answer what would be done and call no platform.
-                     * @default true
-                     */
-                    dryRun?: boolean;
-                    /** @description Platforms to provision; default all. */
-                    platforms?: ("facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x" | "youtube" | "tiktok" | "pinterest")[];
-                };
+                "application/json": components["schemas"]["ProviderWebhookProvisionRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mode: "dry_run" | "provisioned";
-                        platforms: {
-                            /** @description where the platform delivers (null: set in the developer console) */
-                            callbackUrl: string | null;
-                            method: "app_subscription" | "account_activity" | "websub" | "developer_console";
-                            note: string | null;
-                            outcome: "would_provision" | "provisioned" | "failed" | "not_configured" | "manual";
-                            platform: string;
-                            steps: {
-                                description: string;
-                                error: string | null;
-                                outcome: "would_call" | "ok" | "failed";
-                                /** @description method and URL of the platform call (no credentials) */
-                                request: string;
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ProviderWebhookProvisionResult"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6099,6 +8191,7 @@ export interface operations {
             /** @description Error codes: internal_token_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6108,6 +8201,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6117,6 +8211,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6126,6 +8221,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6135,6 +8231,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,26 +8252,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        commentsFlaggedCount: number;
-                        commentsRequeuedCount: number;
-                        /** @description targets stuck in publishing that the account's posts on the platform show never landed: failed */
-                        failedCount: number;
-                        /** @description targets stuck in publishing whose outcome the platform cannot tell: needs_attention */
-                        flaggedCount: number;
-                        pollsRequeuedCount: number;
-                        /** @description targets stuck in publishing whose post the platform has: published */
-                        publishedCount: number;
-                        requeuedCount: number;
-                    };
+                    "application/json": components["schemas"]["PublishQueueReconcileAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6184,6 +8272,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6193,6 +8282,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6202,6 +8292,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6222,22 +8313,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        organization: {
-                            name: string;
-                            organizationId: string;
-                        };
-                        role: "member" | "admin" | "owner";
-                        user: components["schemas"]["DashboardUser"];
-                    };
+                    "application/json": components["schemas"]["MeResponse"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6247,6 +8333,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6256,6 +8343,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6265,6 +8353,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6292,19 +8381,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["MediaLibraryItem"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["MediaLibraryItemList"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6314,6 +8413,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6323,6 +8429,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6332,6 +8445,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6341,6 +8461,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6350,6 +8478,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6367,27 +8502,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    altText?: string | null;
-                    brandId?: string | null;
-                    /** @description raw base64 or a data URL; supported media: JPEG, PNG, GIF, WebP, AVIF, MP4 */
-                    dataBase64: string;
-                    fileName?: string;
-                    /** @description must be the principal organization when given */
-                    organizationId?: string;
-                };
-                "multipart/form-data": {
-                    altText?: string;
-                    brandId?: string;
-                    /** @description the media bytes (binary) */
-                    file?: string;
-                };
+                "application/json": components["schemas"]["MediaUploadRequest"];
+                "multipart/form-data": components["schemas"]["MediaUploadMultipart"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6397,6 +8526,13 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6406,6 +8542,13 @@ export interface operations {
             /** @description Error codes: invalid_public_media_upload_request, invalid_multipart_media_upload, multipart_media_file_required, media_file_too_large, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6415,6 +8558,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6424,6 +8574,13 @@ export interface operations {
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6433,6 +8590,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6442,6 +8606,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +8622,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6460,6 +8638,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,6 +8654,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6478,6 +8671,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6501,6 +8701,13 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6510,6 +8717,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6519,6 +8733,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6528,6 +8749,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6537,6 +8765,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6546,6 +8781,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6555,6 +8797,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6564,6 +8814,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,6 +8844,13 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6596,6 +8860,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +8876,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,6 +8892,13 @@ export interface operations {
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,6 +8908,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6632,6 +8924,13 @@ export interface operations {
             /** @description Error codes: media_item_in_use. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6641,6 +8940,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6650,6 +8956,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6659,6 +8973,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6689,6 +9010,13 @@ export interface operations {
             /** @description the media bytes, with the Content-Type decided at upload */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6703,6 +9031,13 @@ export interface operations {
             /** @description the requested byte range */
             206: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6717,6 +9052,13 @@ export interface operations {
             /** @description not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6724,6 +9066,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6733,6 +9082,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6742,6 +9098,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6751,6 +9114,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6760,6 +9130,13 @@ export interface operations {
             /** @description Error codes: media_range_not_satisfiable. */
             416: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,6 +9146,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6778,6 +9162,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6787,6 +9179,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6804,41 +9203,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    altText?: string | null;
-                    brandId?: string | null;
-                    /** @default true */
-                    dryRun?: boolean;
-                    maxBytes?: number;
-                    /** @description must be the principal organization when given */
-                    organizationId?: string;
-                    /** @description remote media address (http or https) */
-                    url: string;
-                };
+                "application/json": components["schemas"]["MediaImportRequest"];
             };
         };
         responses: {
             /** @description A dry run, or the existing item when the same bytes are already in the library. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MediaLibraryItem"] | {
-                        brandId: string | null;
-                        host: string;
-                        maxBytes: number;
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        notes: string[];
-                        url: string;
-                        wouldImport: boolean;
-                    };
+                    "application/json": components["schemas"]["MediaLibraryItem"] | components["schemas"]["MediaImportDryRun"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6848,6 +9242,13 @@ export interface operations {
             /** @description Error codes: media_import_url_refused, invalid_public_media_upload_request, invalid_multipart_media_upload, multipart_media_file_required, media_file_too_large, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6857,6 +9258,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6866,6 +9274,13 @@ export interface operations {
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6875,6 +9290,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6884,6 +9306,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6893,6 +9322,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6902,6 +9338,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6911,6 +9354,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6920,6 +9371,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6929,6 +9387,13 @@ export interface operations {
             /** @description Error codes: media_import_fetch_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6954,18 +9419,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["OAuthApp"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["OAuthAppList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6975,6 +9439,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6984,6 +9449,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6993,6 +9459,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7010,31 +9477,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Instead of a generated secret: the environment variable holding it, resolved at each token request. */
-                    clientSecretRef?: string;
-                    name: string;
-                    redirectUris: string[];
-                    scopes: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["OAuthAppCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        clientSecret: string | null;
-                        oauthApp: components["schemas"]["OAuthApp"];
-                    };
+                    "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7044,6 +9504,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7053,6 +9514,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7062,6 +9524,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7071,6 +9534,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,6 +9544,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7103,6 +9568,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7110,6 +9576,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7119,6 +9586,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7128,6 +9596,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7137,6 +9606,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7146,6 +9616,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7166,31 +9637,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    redirectUris?: string[];
-                    /** @description Generate a new client secret (shown once); the old one stops working. */
-                    rotateSecret?: boolean;
-                    scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["OAuthAppUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        clientSecret: string | null;
-                        oauthApp: components["schemas"]["OAuthApp"];
-                    };
+                    "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7200,6 +9664,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7209,6 +9674,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7218,6 +9684,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7227,6 +9694,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7236,6 +9704,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7245,6 +9714,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7281,6 +9751,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7290,6 +9761,7 @@ export interface operations {
             /** @description Redirect to the client (prompt=none). */
             302: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7297,6 +9769,7 @@ export interface operations {
             /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7306,6 +9779,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7315,6 +9789,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled, permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7324,6 +9799,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7333,6 +9809,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7350,45 +9827,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description false: answer the access_denied redirect.
-                     * @default true
-                     */
-                    approve?: boolean;
-                    client_id?: string;
-                    /** @description BASE64URL(SHA-256(code_verifier)). */
-                    code_challenge?: string;
-                    /** @description S256 (plain is refused). */
-                    code_challenge_method?: string;
-                    /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
-                    prompt?: string;
-                    /** @description Exactly one of the app’s registered redirect URIs. */
-                    redirect_uri?: string;
-                    /** @description code */
-                    response_type?: string;
-                    /** @description Space-separated scopes (default: every scope of the app). */
-                    scope?: string;
-                    /** @description Returned unchanged in the redirect. */
-                    state?: string;
-                };
+                "application/json": components["schemas"]["OAuthAuthorizeApproval"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        redirectTo: string;
-                    };
+                    "application/json": components["schemas"]["OAuthAuthorizeRedirect"];
                 };
             };
             /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7398,6 +9854,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7407,6 +9864,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled, permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7416,6 +9874,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7425,6 +9884,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7434,6 +9894,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7443,6 +9904,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7468,18 +9930,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["OAuthGrant"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["OAuthGrantList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7489,6 +9950,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7498,6 +9960,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7507,6 +9970,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7530,6 +9994,7 @@ export interface operations {
             /** @description Revoked. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7537,6 +10002,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7546,6 +10012,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +10022,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7564,6 +10032,7 @@ export interface operations {
             /** @description Error codes: oauth_grant_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,6 +10042,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7593,6 +10063,7 @@ export interface operations {
             /** @description Revoked, or the token was unknown (RFC 7009 section 2.2). */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7600,6 +10071,7 @@ export interface operations {
             /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7609,6 +10081,7 @@ export interface operations {
             /** @description Error codes: invalid_client. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7618,6 +10091,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7627,6 +10101,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7636,6 +10112,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7656,22 +10133,17 @@ export interface operations {
             /** @description RFC 6749 section 5.1. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        access_token: string;
-                        expires_in: number;
-                        refresh_token: string;
-                        scope: string;
-                        /** @enum {string} */
-                        token_type: "Bearer";
-                    };
+                    "application/json": components["schemas"]["OAuthTokenResponse"];
                 };
             };
             /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable, oauth_authorization_code_invalid, oauth_authorization_code_consumed, oauth_refresh_token_invalid, oauth_refresh_token_consumed. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7681,6 +10153,7 @@ export interface operations {
             /** @description Error codes: invalid_client. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7690,6 +10163,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7699,6 +10173,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7708,6 +10184,7 @@ export interface operations {
             /** @description Error codes: oauth_access_token_write_failed, oauth_refresh_token_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7725,16 +10202,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0). */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7744,6 +10225,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7774,17 +10256,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string | {
-                        response_token: string;
-                    };
+                    "application/json": components["schemas"]["ProviderWebhookVerification"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7794,6 +10276,7 @@ export interface operations {
             /** @description Error codes: provider_webhook_verification_failed. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7803,6 +10286,7 @@ export interface operations {
             /** @description Error codes: provider_webhook_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7812,6 +10296,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7835,22 +10320,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description true when this delivery was received before (a retry): nothing is done twice */
-                        duplicate: boolean;
-                        /** @description events found in the delivery */
-                        events: number;
-                        /** @enum {boolean} */
-                        received: true;
-                    };
+                    "application/json": components["schemas"]["ProviderWebhookDeliveryResult"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7860,6 +10340,7 @@ export interface operations {
             /** @description Error codes: provider_webhook_signature_invalid. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7869,6 +10350,7 @@ export interface operations {
             /** @description Error codes: provider_webhook_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7878,6 +10360,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7898,90 +10381,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        plugs: {
-                            description: string;
-                            label: string;
-                            /** @enum {string} */
-                            name: "firstComment" | "reply";
-                            /** @enum {string} */
-                            phase: "post_publish" | "threading";
-                            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
-                            settingRules: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                        }[];
-                        providers: {
-                            displayName: string;
-                            maxTextLength?: number;
-                            mediaRule: {
-                                allowedKinds: ("image" | "video" | "gif")[];
-                                dynamicMaxVideoDurationSetting?: string;
-                                maxGifBytes?: number;
-                                maxImageBytes?: number;
-                                maxItems: number;
-                                maxVideoBytes?: number;
-                                maxVideoDurationSeconds?: number;
-                                minItems: number;
-                                minVideoDurationSeconds?: number;
-                                notes: string[];
-                                requiresVideoThumbnail?: boolean;
-                            };
-                            /** @enum {string} */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            plugNames: ("firstComment" | "reply")[];
-                            /** @enum {string} */
-                            rateLimitPolicy: "low_concurrency" | "standard" | "strict";
-                            requiredScopes: string[];
-                            settingRules?: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                            settingsFields: string[];
-                            supportsAnalytics: boolean;
-                            supportsComments: boolean;
-                            supportsDelete: boolean;
-                            supportsScheduling: boolean;
-                            supportsUpdate: boolean;
-                            toolNames: ("mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch")[];
-                        }[];
-                        tools: {
-                            /** @enum {string} */
-                            category: "account_lookup" | "composer_lookup" | "publishing_option";
-                            description: string;
-                            inputFields: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                            label: string;
-                            /** @enum {string} */
-                            name: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
-                            /** @enum {string} */
-                            outputKind: "account_reference" | "profile" | "category" | "board" | "privacy_option" | "community";
-                            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ProviderCapabilitiesResponse"];
                 };
             };
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7991,6 +10413,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8000,6 +10429,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8009,6 +10445,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8018,6 +10461,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8027,6 +10478,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8047,34 +10505,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    channelAccountId: string;
-                    /** @default {} */
-                    input?: {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["ProviderToolRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @enum {string} */
-                        tool: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
-                    };
+                    "application/json": components["schemas"]["ProviderToolResponse"];
                 };
             };
             /** @description Error codes: invalid_public_provider_tool_request, provider_tool_unsupported, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8084,6 +10544,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8093,6 +10560,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8102,6 +10576,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8111,6 +10592,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8120,6 +10608,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8129,6 +10624,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8138,6 +10640,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8147,6 +10656,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8156,6 +10673,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8165,6 +10689,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8192,64 +10723,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            /** Format: date-time */
-                            createdAt?: string;
-                            failedTargetCount?: number;
-                            freezeHorizonMinutes?: number;
-                            idempotencyKey?: string | null;
-                            itemCount: number;
-                            items: {
-                                assetId: string;
-                                clientAssetId: string;
-                                position: number;
-                                productId: string;
-                                publishBatchItemId: string;
-                                publishJobId: string | null;
-                                targets: {
-                                    channelAccountId: string;
-                                    firstCommentState: string | null;
-                                    jitterSeconds: number | null;
-                                    platform: string;
-                                    postTargetId: string | null;
-                                    providerPostId: string | null;
-                                    publishBatchTargetId: string;
-                                    scheduledAt: string | null;
-                                    slotId: string | null;
-                                    /** @description The publish target's state, or unscheduled. */
-                                    state: string;
-                                }[];
-                            }[];
-                            organizationId: string;
-                            /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                            preview?: {
-                                [key: string]: unknown;
-                            };
-                            publishBatchId: string;
-                            publishedTargetCount?: number;
-                            queuedTargetCount?: number;
-                            schedulePolicy?: {
-                                [key: string]: unknown;
-                            };
-                            source?: string;
-                            status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                            targetCount: number;
-                            /** Format: date-time */
-                            updatedAt?: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishBatchList"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8259,6 +10755,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8268,6 +10771,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8277,6 +10787,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8286,6 +10803,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8295,6 +10820,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8312,297 +10844,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /** @default true */
-                    dryRun: boolean;
-                    existingAssignments?: {
-                        channelAccountId: string;
-                        clientAssetId?: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        productId?: string;
-                        /** Format: date-time */
-                        scheduledAt: string;
-                    }[];
-                    /** @default 120 */
-                    freezeHorizonMinutes: number;
-                    /**
-                     * Format: date-time
-                     * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
-                     */
-                    from?: string;
-                    /** Format: date-time */
-                    generatedAt?: string;
-                    idempotencyKey?: string;
-                    items: {
-                        /** @description Your id of the asset; one asset record per clientAssetId. */
-                        clientAssetId: string;
-                        /**
-                         * Format: date-time
-                         * @description Placed at exactly this time (still checked for conflicts, with a warning).
-                         */
-                        manualScheduleAt?: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        /** @description Higher is placed first (default 0). */
-                        priority?: number;
-                        productId: string;
-                        /** @description Default: the product's productUrl. */
-                        productUrl?: string;
-                        targets: {
-                            channelAccountId: string;
-                            /** @description The target's own first comment; wins over productLinkComment. */
-                            firstComment?: {
-                                content: string;
-                                delayMs?: number;
-                            };
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Accepted for compatibility; the platform decides the provider. */
-                            providerType?: string;
-                            /** @description Platform settings (capabilities settingRules). */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        text: string;
-                        /** @description Default: the product's name. */
-                        title?: string;
-                    }[];
-                    /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
-                    policy?: {
-                        /** @default 14 */
-                        horizonDays: number;
-                        id?: string;
-                        slots: {
-                            channelAccountId?: string;
-                            id: string;
-                            /** @default 600 */
-                            jitterSecondsMax: number;
-                            /** @default -600 */
-                            jitterSecondsMin: number;
-                            label?: string;
-                            /** @description 24-hour HH:MM */
-                            localTime: string;
-                            /** @default 120 */
-                            minGapMinutes: number;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @default 240 */
-                            productCooldownMinutes: number;
-                            /** @default UTC */
-                            timezone: string;
-                            weekdays?: number[];
-                        }[];
-                    };
-                    productLinkComment?: {
-                        /**
-                         * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
-                         * @default true
-                         */
-                        appendTracking: boolean;
-                        /** @default 300000 */
-                        delayMs: number;
-                        /** @default false */
-                        enabled: boolean;
-                        /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
-                        template?: string;
-                        /** @default service_publish */
-                        utmCampaign: string;
-                        /** @default organic_social */
-                        utmMedium: string;
-                    };
-                    /** @default agent_batch */
-                    source: string;
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["PublishBatchCommitRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            assignmentCount: number;
-                            assignments: {
-                                channelAccountId: string;
-                                clientAssetId: string;
-                                firstComment: {
-                                    content: string;
-                                    delayMs: number;
-                                } | null;
-                                itemIndex: number;
-                                jitterSeconds: number;
-                                manual: boolean;
-                                platform: string;
-                                productId: string;
-                                /** Format: date-time */
-                                scheduledAt: string;
-                                slotAt: string | null;
-                                slotId: string | null;
-                                targetIndex: number;
-                            }[];
-                            batchPreviewId: string;
-                            brandId: string;
-                            /** Format: date-time */
-                            from?: string;
-                            /** Format: date-time */
-                            generatedAt?: string;
-                            /** @enum {string} */
-                            mode: "preview";
-                            organizationId: string;
-                            /** @description The policy used, with its defaults and source (request or profile). */
-                            policy?: {
-                                [key: string]: unknown;
-                            };
-                            scheduledItemCount: number;
-                            unscheduledItemCount: number;
-                            warnings: {
-                                channelAccountId: string | null;
-                                clientAssetId: string | null;
-                                issues?: {
-                                    [key: string]: unknown;
-                                }[];
-                                itemIndex: number | null;
-                                message: string;
-                                /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
-                                rule: string;
-                                targetIndex: number | null;
-                                /** @description The target was left unscheduled by this rule. */
-                                unscheduled: boolean;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchDryRun"] | components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8612,6 +10900,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8621,6 +10916,13 @@ export interface operations {
             /** @description Error codes: publish_job_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8630,6 +10932,13 @@ export interface operations {
             /** @description Error codes: publish_batch_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8639,6 +10948,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8648,6 +10964,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8657,6 +10980,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8666,6 +10996,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8675,6 +11013,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8698,60 +11043,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8761,6 +11075,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8770,6 +11091,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8779,6 +11107,13 @@ export interface operations {
             /** @description Error codes: publish_batch_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8788,6 +11123,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8797,6 +11139,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8806,6 +11156,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8823,185 +11180,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    existingAssignments?: {
-                        channelAccountId: string;
-                        clientAssetId?: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        productId?: string;
-                        /** Format: date-time */
-                        scheduledAt: string;
-                    }[];
-                    /**
-                     * Format: date-time
-                     * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
-                     */
-                    from?: string;
-                    /** Format: date-time */
-                    generatedAt?: string;
-                    items: {
-                        /** @description Your id of the asset; one asset record per clientAssetId. */
-                        clientAssetId: string;
-                        /**
-                         * Format: date-time
-                         * @description Placed at exactly this time (still checked for conflicts, with a warning).
-                         */
-                        manualScheduleAt?: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        /** @description Higher is placed first (default 0). */
-                        priority?: number;
-                        productId: string;
-                        /** @description Default: the product's productUrl. */
-                        productUrl?: string;
-                        targets: {
-                            channelAccountId: string;
-                            /** @description The target's own first comment; wins over productLinkComment. */
-                            firstComment?: {
-                                content: string;
-                                delayMs?: number;
-                            };
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Accepted for compatibility; the platform decides the provider. */
-                            providerType?: string;
-                            /** @description Platform settings (capabilities settingRules). */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        text: string;
-                        /** @description Default: the product's name. */
-                        title?: string;
-                    }[];
-                    /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
-                    policy?: {
-                        /** @default 14 */
-                        horizonDays: number;
-                        id?: string;
-                        slots: {
-                            channelAccountId?: string;
-                            id: string;
-                            /** @default 600 */
-                            jitterSecondsMax: number;
-                            /** @default -600 */
-                            jitterSecondsMin: number;
-                            label?: string;
-                            /** @description 24-hour HH:MM */
-                            localTime: string;
-                            /** @default 120 */
-                            minGapMinutes: number;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @default 240 */
-                            productCooldownMinutes: number;
-                            /** @default UTC */
-                            timezone: string;
-                            weekdays?: number[];
-                        }[];
-                    };
-                    productLinkComment?: {
-                        /**
-                         * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
-                         * @default true
-                         */
-                        appendTracking: boolean;
-                        /** @default 300000 */
-                        delayMs: number;
-                        /** @default false */
-                        enabled: boolean;
-                        /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
-                        template?: string;
-                        /** @default service_publish */
-                        utmCampaign: string;
-                        /** @default organic_social */
-                        utmMedium: string;
-                    };
-                };
+                "application/json": components["schemas"]["PublishBatchPreviewRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignmentCount: number;
-                        assignments: {
-                            channelAccountId: string;
-                            clientAssetId: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                            } | null;
-                            itemIndex: number;
-                            jitterSeconds: number;
-                            manual: boolean;
-                            platform: string;
-                            productId: string;
-                            /** Format: date-time */
-                            scheduledAt: string;
-                            slotAt: string | null;
-                            slotId: string | null;
-                            targetIndex: number;
-                        }[];
-                        batchPreviewId: string;
-                        brandId: string;
-                        /** Format: date-time */
-                        from?: string;
-                        /** Format: date-time */
-                        generatedAt?: string;
-                        /** @enum {string} */
-                        mode: "preview";
-                        organizationId: string;
-                        /** @description The policy used, with its defaults and source (request or profile). */
-                        policy?: {
-                            [key: string]: unknown;
-                        };
-                        scheduledItemCount: number;
-                        unscheduledItemCount: number;
-                        warnings: {
-                            channelAccountId: string | null;
-                            clientAssetId: string | null;
-                            issues?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemIndex: number | null;
-                            message: string;
-                            /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
-                            rule: string;
-                            targetIndex: number | null;
-                            /** @description The target was left unscheduled by this rule. */
-                            unscheduled: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PublishBatchPreview"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9011,6 +11219,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9020,6 +11235,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9029,6 +11251,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9038,6 +11267,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9047,6 +11283,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9056,6 +11299,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9065,6 +11316,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9096,79 +11354,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            cancelReason: string | null;
-                            createdAt: string;
-                            idempotencyKey: string | null;
-                            media: {
-                                [key: string]: unknown;
-                            }[];
-                            organizationId: string;
-                            productId: string | null;
-                            profileId: string | null;
-                            publishJobId: string;
-                            runAfter: string | null;
-                            scheduledAt: string | null;
-                            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            targetCount: number;
-                            targets: {
-                                attempts: number;
-                                channelAccountId: string;
-                                createdAt: string;
-                                firstComment: {
-                                    content: string;
-                                    delayMs: number;
-                                    error: {
-                                        at: string;
-                                        category: string;
-                                        code: string;
-                                        message: string;
-                                        providerResponse: unknown;
-                                    } | null;
-                                    providerCommentId: string | null;
-                                    /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                    state: string;
-                                } | null;
-                                lastError: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                nextAttemptAt: string | null;
-                                platform: string;
-                                postTargetId: string;
-                                providerPostId: string | null;
-                                providerUrl: string | null;
-                                publishedAt: string | null;
-                                publishJobId: string;
-                                scheduledAt: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                                stateReason: string | null;
-                                text: string;
-                                updatedAt: string;
-                            }[];
-                            text: string;
-                            title: string | null;
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishJobList"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9178,6 +11386,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9187,6 +11402,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9196,6 +11418,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9205,6 +11434,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9214,6 +11451,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9231,248 +11475,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default false */
-                    enqueue?: boolean;
-                    idempotencyKey?: string;
-                    plan: {
-                        brandId: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        productId?: string;
-                        profileId?: string;
-                        /** Format: date-time */
-                        scheduleAt?: string;
-                        /** @default [] */
-                        targets?: {
-                            channelAccountId: string;
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                            text?: string;
-                        }[];
-                        text: string;
-                    };
-                    /** Format: date-time */
-                    runAfter?: string;
-                    title?: string;
-                };
+                "application/json": components["schemas"]["AgentPublishRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            /** @description Every issue: plan-level ones and those of each target. */
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            /** @enum {string} */
-                            mode: "preview";
-                            targets: {
-                                channelAccountId: string;
-                                channelState: string | null;
-                                index: number;
-                                issues: {
-                                    channelAccountId: string | null;
-                                    code: string;
-                                    message: string;
-                                    path: string[];
-                                    severity: "blocking" | "warning";
-                                    targetIndex: number | null;
-                                }[];
-                                maxTextLength: number | null;
-                                platform: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                text: string;
-                                /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                                textLength: number;
-                            }[];
-                            valid: boolean;
-                        };
-                        summary: {
-                            firstAttemptAt: string | null;
-                            initialState: string;
-                            jobCount: number;
-                            scheduledAt: string | null;
-                            targetCount: number;
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                state: string;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJobDryRun"] | components["schemas"]["PublishJob"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9482,6 +11531,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9491,6 +11547,13 @@ export interface operations {
             /** @description Error codes: publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9500,6 +11563,13 @@ export interface operations {
             /** @description Error codes: publish_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9509,6 +11579,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9518,6 +11595,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9527,6 +11611,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9536,6 +11627,13 @@ export interface operations {
             /** @description Error codes: publish_plan_validation_failed. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9545,6 +11643,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9554,6 +11660,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9577,75 +11690,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9655,6 +11722,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9664,6 +11738,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9673,6 +11754,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9682,6 +11770,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9691,6 +11786,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9700,6 +11803,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9720,84 +11830,36 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    reason?: string;
-                } | null;
+                "application/json": components["schemas"]["PublishJobCancelRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_cancel_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9807,6 +11869,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9816,6 +11885,13 @@ export interface operations {
             /** @description Error codes: publish_cancel_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9825,6 +11901,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9834,6 +11917,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_cancellable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9843,6 +11933,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9852,6 +11949,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9861,6 +11965,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9870,6 +11981,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9879,6 +11998,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,82 +12025,36 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never> | null;
+                "application/json": components["schemas"]["PublishJobEnqueueRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_enqueue_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9984,6 +12064,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9993,6 +12080,13 @@ export interface operations {
             /** @description Error codes: publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10002,6 +12096,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10011,6 +12112,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_enqueueable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10020,6 +12128,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10029,6 +12144,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10038,6 +12160,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10047,6 +12176,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10056,6 +12193,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10076,88 +12220,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Must be in the future.
-                     */
-                    scheduleAt: string;
-                };
+                "application/json": components["schemas"]["PublishJobScheduleRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_schedule_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,6 +12259,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10176,6 +12275,13 @@ export interface operations {
             /** @description Error codes: publish_schedule_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10185,6 +12291,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10194,6 +12307,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_schedulable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10203,6 +12323,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10212,6 +12339,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10221,6 +12355,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10230,6 +12371,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10239,6 +12388,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10256,86 +12412,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    media: ({
-                        altText?: string;
-                        bytes?: number;
-                        durationSeconds?: number;
-                        fileSizeBytes?: number;
-                        kind: "image" | "video" | "gif";
-                        mediaLibraryItemId?: string;
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        mimeType?: string;
-                        thumbnailUrl?: string;
-                        url: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                    productId?: string;
-                    targets: {
-                        channelAccountId: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                        settings?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                        text?: string;
-                    }[];
-                    text: string;
-                };
+                "application/json": components["schemas"]["PublicPublishPlanInput"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Every issue: plan-level ones and those of each target. */
-                        issues: {
-                            channelAccountId: string | null;
-                            code: string;
-                            message: string;
-                            path: string[];
-                            severity: "blocking" | "warning";
-                            targetIndex: number | null;
-                        }[];
-                        /** @enum {string} */
-                        mode: "preview";
-                        targets: {
-                            channelAccountId: string;
-                            channelState: string | null;
-                            index: number;
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            maxTextLength: number | null;
-                            platform: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            text: string;
-                            /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                            textLength: number;
-                        }[];
-                        valid: boolean;
-                    };
+                    "application/json": components["schemas"]["PlanPreview"];
                 };
             };
             /** @description Error codes: invalid_public_publish_plan_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10345,6 +12451,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10354,6 +12467,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10363,6 +12483,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10372,6 +12499,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10381,6 +12515,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10390,6 +12531,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10399,6 +12548,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10426,35 +12582,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        candidates?: {
-                            [key: string]: unknown;
-                        }[];
-                        checkedSlotCount: number;
-                        conflicts?: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @enum {string} */
-                        mode: "preview";
-                        organizationId: string;
-                        policy: {
-                            [key: string]: unknown;
-                        };
-                        recommendation: ({
-                            /** Format: date-time */
-                            scheduleAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
+                    "application/json": components["schemas"]["PublishSlot"];
                 };
             };
             /** @description Error codes: invalid_public_publish_slot_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10464,6 +12614,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10473,6 +12630,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10482,6 +12646,13 @@ export interface operations {
             /** @description Error codes: brand_not_found, channel_account_not_found, publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10491,6 +12662,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10500,6 +12678,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10509,6 +12695,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10526,41 +12719,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    postTargetIds?: string[];
-                    publishJobId?: string;
-                };
+                "application/json": components["schemas"]["UrlReconciliationRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        checkedCount: number;
-                        mode: "dry_run" | "reconciled";
-                        targets: {
-                            channelAccountId: string;
-                            error: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string;
-                            providerUrl: string | null;
-                            publishJobId: string;
-                            result: "would_fetch" | "updated" | "not_available" | "failed";
-                        }[];
-                        updatedCount: number;
-                    };
+                    "application/json": components["schemas"]["UrlReconciliationAnswer"];
                 };
             };
             /** @description Error codes: invalid_public_publish_url_reconciliation_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10570,6 +12758,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10579,6 +12774,13 @@ export interface operations {
             /** @description Error codes: publish_url_reconciliation_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10588,6 +12790,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10597,6 +12806,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10606,6 +12822,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10615,6 +12838,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10624,6 +12854,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10633,6 +12871,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10659,59 +12904,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            brandName: string | null;
-                            brandSlug: string | null;
-                            channels: {
-                                brandId: string;
-                                channelAccountId: string;
-                                channelDisplayName: string;
-                                channelHandle: string | null;
-                                channelState: string;
-                                createdAt: string;
-                                enabled: boolean;
-                                organizationId: string;
-                                /**
-                                 * @description Platform
-                                 * @enum {string}
-                                 */
-                                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                                position: number;
-                                profileChannelId: string;
-                                profileId: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                updatedAt: string;
-                            }[];
-                            commentSettings: {
-                                [key: string]: unknown;
-                            };
-                            createdAt: string;
-                            description: string | null;
-                            isDefault: boolean;
-                            name: string;
-                            organizationId: string;
-                            profileId: string;
-                            scheduleSettings: {
-                                [key: string]: unknown;
-                            };
-                            slug: string;
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishingProfileList"];
                 };
             };
             /** @description Error codes: invalid_public_publishing_profile_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10721,6 +12936,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10730,6 +12952,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10739,6 +12968,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10748,6 +12984,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10757,6 +13001,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10774,149 +13025,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /**
-                     * @description Replaces the channels of the profile.
-                     * @default []
-                     */
-                    channels?: {
-                        channelAccountId: string;
-                        enabled?: boolean;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        position?: number;
-                        /** @default {} */
-                        settings?: {
-                            [key: string]: unknown;
-                        };
-                    }[];
-                    /** @default {} */
-                    commentSettings?: {
-                        [key: string]: unknown;
-                    };
-                    description?: null | string;
-                    /** @default false */
-                    isDefault?: boolean;
-                    name: string;
-                    organizationId: string;
-                    profileId?: string;
-                    /**
-                     * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
-                     * @default {}
-                     */
-                    scheduleSettings?: {
-                        [key: string]: unknown;
-                    };
-                    slug?: string;
-                };
+                "application/json": components["schemas"]["PublishingProfileSaveRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channels: {
-                            brandId: string;
-                            channelAccountId: string;
-                            channelDisplayName: string;
-                            channelHandle: string | null;
-                            channelState: string;
-                            createdAt: string;
-                            enabled: boolean;
-                            organizationId: string;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            position: number;
-                            profileChannelId: string;
-                            profileId: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            updatedAt: string;
-                        }[];
-                        commentSettings: {
-                            [key: string]: unknown;
-                        };
-                        createdAt: string;
-                        description: string | null;
-                        isDefault: boolean;
-                        name: string;
-                        organizationId: string;
-                        profileId: string;
-                        scheduleSettings: {
-                            [key: string]: unknown;
-                        };
-                        slug: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishingProfile"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channels: {
-                            brandId: string;
-                            channelAccountId: string;
-                            channelDisplayName: string;
-                            channelHandle: string | null;
-                            channelState: string;
-                            createdAt: string;
-                            enabled: boolean;
-                            organizationId: string;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            position: number;
-                            profileChannelId: string;
-                            profileId: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            updatedAt: string;
-                        }[];
-                        commentSettings: {
-                            [key: string]: unknown;
-                        };
-                        createdAt: string;
-                        description: string | null;
-                        isDefault: boolean;
-                        name: string;
-                        organizationId: string;
-                        profileId: string;
-                        scheduleSettings: {
-                            [key: string]: unknown;
-                        };
-                        slug: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishingProfile"];
                 };
             };
             /** @description Error codes: invalid_public_publishing_profile_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10926,6 +13080,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10935,6 +13096,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10944,6 +13112,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found, publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10953,6 +13128,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10962,6 +13144,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10971,6 +13160,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10980,6 +13176,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10989,6 +13193,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11012,6 +13223,13 @@ export interface operations {
             /** @description Default Response */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11019,6 +13237,13 @@ export interface operations {
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11028,6 +13253,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11037,6 +13269,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11046,6 +13285,13 @@ export interface operations {
             /** @description Error codes: publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11055,6 +13301,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11064,6 +13317,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11073,6 +13334,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11104,19 +13372,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["SocialComment"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["SocialCommentList"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11126,6 +13404,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11135,6 +13420,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11144,6 +13436,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11153,6 +13452,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11162,6 +13469,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11185,58 +13499,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorHandle: string | null;
-                        authorName: string | null;
-                        body: string;
-                        brandId: string | null;
-                        /** @description What the platform lets the channel do with this comment. */
-                        capabilities: {
-                            canDelete: boolean;
-                            canHide: boolean;
-                            canReply: boolean;
-                        };
-                        channelAccountId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        draft: {
-                            /** Format: date-time */
-                            createdAt: string;
-                            reply: string;
-                        } | null;
-                        /** @description hidden on the platform through the hide route */
-                        hidden: boolean;
-                        /** @description written by the channel itself (a reply of ours or the account owner) */
-                        isOwn: boolean;
-                        /** Format: date-time */
-                        lastSyncedAt: string;
-                        /** @description platform counters (likes, replies) as last synced */
-                        metrics: {
-                            [key: string]: unknown;
-                        };
-                        organizationId: string;
-                        parentProviderCommentId: string | null;
-                        permalinkUrl: string | null;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        postTargetId: string | null;
-                        providerCommentId: string;
-                        providerCreatedAt: string | null;
-                        providerPostId: string;
-                        replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
-                        /** @description sc_<ULID> */
-                        socialCommentId: string;
-                        status: "needs_reply" | "replied" | "drafted";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SocialComment"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11246,6 +13531,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11255,6 +13547,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11264,6 +13563,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11273,6 +13579,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11282,6 +13595,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11291,6 +13612,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11311,68 +13639,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description true hides the comment on the platform, false shows it again */
-                    hidden: boolean;
-                };
+                "application/json": components["schemas"]["SocialCommentHideRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorHandle: string | null;
-                        authorName: string | null;
-                        body: string;
-                        brandId: string | null;
-                        /** @description What the platform lets the channel do with this comment. */
-                        capabilities: {
-                            canDelete: boolean;
-                            canHide: boolean;
-                            canReply: boolean;
-                        };
-                        channelAccountId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        draft: {
-                            /** Format: date-time */
-                            createdAt: string;
-                            reply: string;
-                        } | null;
-                        /** @description hidden on the platform through the hide route */
-                        hidden: boolean;
-                        /** @description written by the channel itself (a reply of ours or the account owner) */
-                        isOwn: boolean;
-                        /** Format: date-time */
-                        lastSyncedAt: string;
-                        /** @description platform counters (likes, replies) as last synced */
-                        metrics: {
-                            [key: string]: unknown;
-                        };
-                        organizationId: string;
-                        parentProviderCommentId: string | null;
-                        permalinkUrl: string | null;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        postTargetId: string | null;
-                        providerCommentId: string;
-                        providerCreatedAt: string | null;
-                        providerPostId: string;
-                        replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
-                        /** @description sc_<ULID> */
-                        socialCommentId: string;
-                        status: "needs_reply" | "replied" | "drafted";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SocialComment"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11382,6 +13678,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11391,6 +13694,13 @@ export interface operations {
             /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11400,6 +13710,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11409,6 +13726,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11418,6 +13742,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11427,6 +13758,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11436,6 +13774,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11445,6 +13790,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11454,6 +13807,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11463,6 +13823,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11486,47 +13853,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    body: string;
-                    brandId: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    organizationId: string;
-                };
+                "application/json": components["schemas"]["SocialCommentReplyRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        budget: {
-                            limit: number;
-                            name: string;
-                            remaining: number | null;
-                            window: string;
-                        } | null;
-                        comment: components["schemas"]["SocialComment"];
-                        mode: "dry_run" | "replied" | "needs_reconciliation" | "failed";
-                        reply: {
-                            body: string;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            providerCommentId: string | null;
-                            replyId: string | null;
-                            state: "would_post" | "posted" | "failed" | "needs_reconciliation";
-                        };
-                    };
+                    "application/json": components["schemas"]["SocialCommentReplyResponse"];
                 };
             };
             /** @description Error codes: invalid_public_social_comment_reply_request, invalid_public_social_comment_reply_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11536,6 +13892,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11545,6 +13908,13 @@ export interface operations {
             /** @description Error codes: provider_comment_reply_disabled, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11554,6 +13924,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11563,6 +13940,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11572,6 +13956,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11581,6 +13972,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11590,6 +13988,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11599,6 +14004,13 @@ export interface operations {
             /** @description Error codes: provider_comment_reply_unsupported. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11608,6 +14020,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11617,6 +14037,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11626,6 +14053,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11643,69 +14077,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId?: string;
-                    brandName?: string;
-                    commentText: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    maxCharacters?: number;
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    postText?: string;
-                    productName?: string;
-                    productUrl?: string;
-                    /** @description store the draft on this comment (status drafted) */
-                    socialCommentId?: string;
-                    socialContext?: string;
-                    tone?: "helpful" | "friendly" | "concise" | "premium" | "supportive";
-                };
+                "application/json": components["schemas"]["CommentReplyDraftRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        draft: {
-                            constraints: {
-                                maxCharacters: number;
-                                platform: string;
-                                tone: string;
-                            };
-                            prompt: {
-                                system: string;
-                                user: string;
-                            };
-                            reply: string;
-                        };
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        requiredEnv: string[];
-                    } | {
-                        draft: {
-                            constraints: {
-                                maxCharacters: number;
-                                platform: string;
-                                tone: string;
-                            };
-                            prompt: {
-                                system: string;
-                                user: string;
-                            };
-                            reply: string;
-                        };
-                        /** @enum {string} */
-                        mode: "drafted";
-                        socialCommentId?: string;
-                    };
+                    "application/json": components["schemas"]["CommentReplyDraftResponse"];
                 };
             };
             /** @description Error codes: invalid_public_comment_reply_draft_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11715,6 +14116,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11724,6 +14132,13 @@ export interface operations {
             /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11733,6 +14148,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11742,6 +14164,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11751,6 +14180,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11760,6 +14196,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11769,6 +14212,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11778,6 +14229,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11787,6 +14245,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11804,41 +14269,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    channelAccountId: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default 50 */
-                    limit?: number;
-                    organizationId: string;
-                    platform: "facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x";
-                    postTargetId?: string | null;
-                    providerPostId: string;
-                    /** Format: date-time */
-                    since?: string;
-                };
+                "application/json": components["schemas"]["SocialCommentSyncRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        comments: components["schemas"]["SocialCommentSyncItem"][];
-                        created: number;
-                        fetched: number;
-                        mode: "dry_run" | "synced";
-                        updated: number;
-                    };
+                    "application/json": components["schemas"]["SocialCommentSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11848,6 +14308,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11857,6 +14324,13 @@ export interface operations {
             /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11866,6 +14340,13 @@ export interface operations {
             /** @description Error codes: brand_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11875,6 +14356,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11884,6 +14372,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11893,6 +14388,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11902,6 +14404,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11911,6 +14420,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11920,6 +14437,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11929,6 +14453,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11946,51 +14477,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /** @default 50 */
-                    commentsPerPost?: number;
-                    /** @default true */
-                    dryRun?: boolean;
-                    organizationId: string;
-                    profileId?: string;
-                    /** @default 8 */
-                    targetLimit?: number;
-                };
+                "application/json": components["schemas"]["SocialCommentProfileSyncRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        created: number;
-                        fetched: number;
-                        mode: "dry_run" | "synced";
-                        targets: {
-                            channelAccountId: string;
-                            created: number;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            fetched: number;
-                            ok: boolean;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string;
-                            updated: number;
-                        }[];
-                        updated: number;
-                    };
+                    "application/json": components["schemas"]["SocialCommentProfileSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12000,6 +14516,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12009,6 +14532,13 @@ export interface operations {
             /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12018,6 +14548,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12027,6 +14564,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12036,6 +14580,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12045,6 +14596,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12054,6 +14612,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12063,6 +14629,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12086,32 +14659,29 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attemptCount: number;
-                        attempts: components["schemas"]["WebhookAttempt"][];
-                        /** Format: date-time */
-                        createdAt: string;
-                        deliveredAt: string | null;
-                        deliveryId: string;
-                        /** @description also the webhook-id header of every attempt */
-                        eventId: string;
-                        eventType: string;
-                        lastError: string | null;
-                        lastStatusCode: number | null;
-                        nextAttemptAt: string | null;
-                        status: "pending" | "delivered" | "failed";
-                        /** Format: date-time */
-                        updatedAt: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12121,6 +14691,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12130,6 +14707,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12139,6 +14723,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12148,6 +14739,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12157,6 +14755,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12166,6 +14772,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12191,19 +14804,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookEndpoint"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12213,6 +14836,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12222,6 +14852,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12231,6 +14868,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12240,6 +14884,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12249,6 +14901,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12266,51 +14925,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    description?: string | null;
-                    /** @default true */
-                    enabled?: boolean;
-                    /** @description Event types this endpoint receives; empty = all. */
-                    eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
-                    /** @description Free key/value strings for the integrator. */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                    /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
-                    url: string;
-                };
+                "application/json": components["schemas"]["WebhookEndpointCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        createdAt: string;
-                        description: string | null;
-                        disabledReason: string | null;
-                        enabled: boolean;
-                        eventTypes: string[];
-                        metadata: {
-                            [key: string]: string;
-                        };
-                        organizationId: string;
-                        /** @description whsec_<base64> signing secret; shown only here and on rotation. */
-                        secret: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        url: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_create_request, webhook_url_invalid, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12320,6 +14964,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12329,6 +14980,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12338,6 +14996,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12347,6 +15012,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12356,6 +15028,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12365,6 +15044,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12374,6 +15061,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_create_failed, internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12397,6 +15091,13 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12404,6 +15105,13 @@ export interface operations {
             /** @description Error codes: invalid_public_webhook_endpoint_delete_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12413,6 +15121,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12422,6 +15137,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12431,6 +15153,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12440,6 +15169,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12449,6 +15185,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12458,6 +15202,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12478,49 +15229,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    description?: string | null;
-                    /** @description true re-enables an endpoint the service disabled; deliveries resume */
-                    enabled?: boolean;
-                    /** @description Event types this endpoint receives; empty = all. */
-                    eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
-                    /** @description Free key/value strings for the integrator. */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                    /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
-                    url?: string;
-                };
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        createdAt: string;
-                        description: string | null;
-                        disabledReason: string | null;
-                        enabled: boolean;
-                        eventTypes: string[];
-                        metadata: {
-                            [key: string]: string;
-                        };
-                        organizationId: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        url: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_update_request, webhook_url_invalid, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12530,6 +15268,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12539,6 +15284,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12548,6 +15300,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12557,6 +15316,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12566,6 +15332,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12575,6 +15348,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12584,6 +15364,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12593,6 +15381,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12622,19 +15417,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookDelivery"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12644,6 +15449,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12653,6 +15465,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12662,6 +15481,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12671,6 +15497,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12680,6 +15513,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12689,6 +15530,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12709,31 +15557,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description resend failed deliveries created at or after this time (at most 14 days back)
-                     */
-                    since: string;
-                };
+                "application/json": components["schemas"]["WebhookRecoverRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description deliveries queued again */
-                        recovered: number;
-                    };
+                    "application/json": components["schemas"]["WebhookRecoverAnswer"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12743,6 +15596,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12752,6 +15612,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12761,6 +15628,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12770,6 +15644,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12779,6 +15660,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12788,6 +15676,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12797,6 +15692,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12806,6 +15709,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12829,18 +15739,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the new whsec_ secret; the previous one keeps signing for 24 h */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointSecret"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12850,6 +15771,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12859,6 +15787,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12868,6 +15803,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12877,6 +15819,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12886,6 +15835,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12895,6 +15852,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12918,32 +15882,29 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attemptCount: number;
-                        attempts: components["schemas"]["WebhookAttempt"][];
-                        /** Format: date-time */
-                        createdAt: string;
-                        deliveredAt: string | null;
-                        deliveryId: string;
-                        /** @description also the webhook-id header of every attempt */
-                        eventId: string;
-                        eventType: string;
-                        lastError: string | null;
-                        lastStatusCode: number | null;
-                        nextAttemptAt: string | null;
-                        status: "pending" | "delivered" | "failed";
-                        /** Format: date-time */
-                        updatedAt: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12953,6 +15914,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12962,6 +15930,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12971,6 +15946,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12980,6 +15962,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12989,6 +15978,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12998,6 +15995,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

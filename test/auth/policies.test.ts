@@ -99,6 +99,26 @@ describe('dashboard permission policies', () => {
     });
   }
 
+  it('publishing.queue.reconcile on its route: admins and owners sweep, members and service tokens are refused', async () => {
+    const call = (headers: Record<string, string>) =>
+      ctx.app.inject({ method: 'POST', url: '/v1/internal/publish-queue/reconcile', headers });
+    for (const role of ['admin', 'owner']) {
+      const ok = await call({ cookie: `service_dashboard_session=${sessions[role]}`, origin: DASHBOARD });
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.equal(ok.json().requeuedCount, 0);
+    }
+    const refused: Record<string, string>[] = [
+      { cookie: `service_dashboard_session=${sessions.member}`, origin: DASHBOARD },
+      { 'x-service-internal-token': INTERNAL_TOKEN },
+      { 'x-service-principal-token': PRINCIPAL_TOKEN },
+    ];
+    for (const headers of refused) {
+      const res = await call(headers);
+      assert.equal(res.statusCode, 403, res.body);
+      assert.equal(res.json().error, 'permission_denied');
+    }
+  });
+
   it('refuses a cookie session from an unapproved or missing Origin on writes, and no credential with 401', async () => {
     const other = await probe.inject({
       method: 'POST',

@@ -12,8 +12,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
+import { addMember, DASHBOARD, signIn } from '../auth/helpers.js';
 import { createTestContext, REAL_DATABASE_URL, type TestClock, type TestContext } from '../support/harness.js';
-import { INTERNAL_TOKEN, LiveClock, waitFor } from './publishing-harness.js';
+import { LiveClock, waitFor } from './publishing-harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TARGETS = 200;
@@ -56,7 +57,7 @@ describe('worker crash', {
     };
     env = {
       SERVICE_LOG_LEVEL: 'silent',
-      SERVICE_INTERNAL_TOKEN: INTERNAL_TOKEN,
+      SERVICE_DASHBOARD_ORIGINS: DASHBOARD,
       SERVICE_CHANNEL_TOKEN_ENV_REFS: Object.entries(tokens)
         .map(([k, v]) => `${k}=${v}`)
         .join(','),
@@ -88,9 +89,12 @@ describe('worker crash', {
     const t0 = Date.now();
     const s = meta.state;
     const jobIds: string[] = [];
+    /** a signed-in admin per organization: the dashboard sweep covers the admin's organization */
+    const admins: string[] = [];
     const texts = new Map<string, string>();
     for (let o = 0; o < ORGS; o++) {
       const org = await ctx.createOrganization({ name: `Crash ${o}` });
+      admins.push(await signIn(ctx, (await addMember(ctx, org.organizationId, 'admin')).email));
       const auth = { authorization: `Bearer ${org.apiKey}` };
       const { brandId } = await ctx.createBrand(org.organizationId, `Crash brand ${o}`);
       const channels: string[] = [];
@@ -157,12 +161,15 @@ describe('worker crash', {
     const settled = await waitFor(
       'every target settled',
       async () => {
-        // the sweep normally runs every minute from the worker's cron; here it is driven directly
-        await ctx.app.inject({
-          method: 'POST',
-          url: '/v1/internal/publish-queue/reconcile',
-          headers: { 'x-service-internal-token': INTERNAL_TOKEN },
-        });
+        // the sweep normally runs every minute from the worker's cron; here each organization's admin drives it
+        for (const session of admins) {
+          const swept = await ctx.app.inject({
+            method: 'POST',
+            url: '/v1/internal/publish-queue/reconcile',
+            headers: { cookie: `service_dashboard_session=${session}`, origin: DASHBOARD },
+          });
+          assert.equal(swept.statusCode, 200, swept.body);
+        }
         const rows = await db.selectFrom('publish_targets').select(['id', 'state']).execute();
         if (process.env.CRASH_DEBUG) {
           const c: Record<string, number> = {};

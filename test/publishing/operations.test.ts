@@ -5,6 +5,7 @@ import {
   api,
   connectChannel,
   createOrg,
+  dashboardHeaders,
   INTERNAL_TOKEN,
   type Org,
   type PublishingHarness,
@@ -31,11 +32,8 @@ describe('publishing operations', () => {
     assert.equal(r.status, 201, JSON.stringify(r.body));
     return r.body;
   };
-  const reconcile = (
-    headers: Record<string, string> = {
-      'x-service-internal-token': INTERNAL_TOKEN,
-    },
-  ) =>
+  let admin: Record<string, string>;
+  const reconcile = (headers: Record<string, string> = admin) =>
     h.ctx.app.inject({
       method: 'POST',
       url: '/v1/internal/publish-queue/reconcile',
@@ -46,22 +44,75 @@ describe('publishing operations', () => {
     h = await startPublishingHarness();
     org = await createOrg(h, 'Ops');
     fb = await connectChannel(h, org, 'facebook_page');
+    admin = await dashboardHeaders(h, org);
   });
   after(() => h.close());
 
-  it('the internal reconcile route needs the internal token (401 without, 403 wrong)', async () => {
+  it('the reconcile route takes a signed-in admin: 401 without a session, 403 for a member or a service token', async () => {
     const none = await reconcile({});
     assert.equal(none.statusCode, 401);
-    assert.equal(none.json().error, 'internal_token_required');
-    const wrong = await reconcile({ 'x-service-internal-token': 'nope' });
-    assert.equal(wrong.statusCode, 403);
-    assert.equal(wrong.json().error, 'internal_token_forbidden');
-    const bearer = await h.ctx.app.inject({
-      method: 'POST',
-      url: '/v1/internal/publish-queue/reconcile',
-      headers: org.auth,
-    });
+    assert.equal(none.json().error, 'dashboard_session_required');
+    const refusals: Record<string, string>[] = [
+      await dashboardHeaders(h, org, 'member'),
+      { 'x-service-internal-token': INTERNAL_TOKEN },
+      { 'x-service-principal-token': 'anything' },
+    ];
+    for (const headers of refusals) {
+      const refused = await reconcile(headers);
+      assert.equal(refused.statusCode, 403, refused.body);
+      assert.equal(refused.json().error, 'permission_denied');
+    }
+    // an API key is not a dashboard session
+    const bearer = await reconcile(org.auth);
     assert.equal(bearer.statusCode, 401);
+  });
+
+  it("an admin's sweep re-queues only their organization's lost targets", async () => {
+    const orgs = [await createOrg(h, 'Sweep A'), await createOrg(h, 'Sweep B')];
+    const targets: string[] = [];
+    for (const o of orgs) {
+      const ch = await connectChannel(h, o, 'facebook_page');
+      const r = await api(h, o, 'POST', '/v1/publish/jobs', {
+        plan: {
+          brandId: o.brandId,
+          text: `lost in ${o.organizationId}`,
+          targets: [{ platform: 'facebook_page', channelAccountId: ch.channelAccountId }],
+        },
+        dryRun: false,
+        enqueue: true,
+      });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      targets.push(r.body.targets[0].postTargetId);
+    }
+    // both worker jobs vanished and both targets are overdue
+    await h.ctx.database.sql.executeSql(`delete from pgboss.job where data->>'targetId' = any($1)`, [targets]);
+    await db()
+      .updateTable('publish_targets')
+      .set({ next_attempt_at: new Date(Date.now() - 120_000) })
+      .where('id', 'in', targets)
+      .execute();
+    const state = async (id: string) => {
+      const row = await db().selectFrom('publish_targets').select(['version', 'state']).where('id', '=', id).executeTakeFirstOrThrow();
+      const jobs = await h.ctx.database.sql.executeSql(`select 1 from pgboss.job where data->>'targetId' = $1 and state = 'created'`, [id]);
+      return { ...row, waitingJobs: jobs.rows.length };
+    };
+    const [a, b] = [await state(targets[0]!), await state(targets[1]!)];
+    const member = await reconcile(await dashboardHeaders(h, orgs[0]!, 'member'));
+    assert.equal(member.statusCode, 403);
+    assert.equal((await state(targets[0]!)).waitingJobs, 0);
+
+    const r = await reconcile(await dashboardHeaders(h, orgs[0]!));
+    assert.equal(r.statusCode, 200, r.body);
+    assert.equal(r.json().requeuedCount, 1);
+    const a2 = await state(targets[0]!);
+    assert.equal(a2.version, a.version + 1);
+    assert.equal(a2.waitingJobs, 1);
+    // the other organization's target is untouched: same version, still no worker job
+    assert.deepEqual(await state(targets[1]!), b);
+    // its own admin's sweep re-queues it
+    const rb = await reconcile(await dashboardHeaders(h, orgs[1]!));
+    assert.equal(rb.json().requeuedCount, 1);
+    assert.equal((await state(targets[1]!)).waitingJobs, 1);
   });
 
   it('re-queues a due target whose worker job was lost and finds out what became of those stuck publishing', async () => {

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../src/providers/provider.js';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
+import { addMember, DASHBOARD, signIn } from '../auth/helpers.js';
 import { TestClock as BaseClock, createTestContext, type HarnessOptions, type TestClock, type TestContext } from '../support/harness.js';
 
 /** A test clock that runs with real time (pg-boss start times are real), shiftable by set/advance. */
@@ -26,6 +27,16 @@ export class LiveClock extends BaseClock {
 }
 
 export const INTERNAL_TOKEN = 'internal-test-token-0123456789';
+
+/** Headers of a signed-in dashboard admin (or other role) of the organization: session cookie and approved Origin. */
+export async function dashboardHeaders(
+  h: PublishingHarness,
+  org: { organizationId: string },
+  role: 'member' | 'admin' | 'owner' = 'admin',
+) {
+  const session = await signIn(h.ctx, (await addMember(h.ctx, org.organizationId, role)).email);
+  return { cookie: `service_dashboard_session=${session}`, origin: DASHBOARD };
+}
 
 export interface PublishingHarness {
   ctx: TestContext;
@@ -55,6 +66,7 @@ export async function startPublishingHarness(
   const media = await startMediaHost();
   const env: Record<string, string> = {
     SERVICE_INTERNAL_TOKEN: INTERNAL_TOKEN,
+    SERVICE_DASHBOARD_ORIGINS: DASHBOARD,
     SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true',
     SERVICE_PUBLISH_RETRY_BASE_MS: '150',
     SERVICE_PUBLISH_RETRY_MAX_MS: '1000',

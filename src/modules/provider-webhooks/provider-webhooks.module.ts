@@ -12,6 +12,9 @@ import { WebhookProvisioning } from './provider-webhooks.provision.js';
 import { registerProviderWebhookRoutes } from './provider-webhooks.routes.js';
 import { WebhookSettings } from './webhook-settings.js';
 
+/** Renews YouTube WebSub leases before they end (WebhookProvisioning.renewDue). */
+export const PROVIDER_WEBHOOK_RENEW_JOB = 'provider-webhooks.renew';
+
 export type ProviderWebhooksPorts = AppDeps & {
   registry: ProviderRegistry;
   vault: TokenVault;
@@ -44,6 +47,13 @@ export function createProviderWebhooksModule(ports: ProviderWebhooksPorts): Prov
         concurrency: 4,
         pollingIntervalSeconds: 0.5,
         handler: async (data) => inbound.process(data.deliveryId),
+      }),
+      defineJob<Record<string, never>>({
+        name: PROVIDER_WEBHOOK_RENEW_JOB,
+        cron: '*/15 * * * *',
+        handler: async () => {
+          await provisioning.renewDue();
+        },
       }),
       defineJob<Record<string, never>>({
         name: 'provider-webhooks.prune',

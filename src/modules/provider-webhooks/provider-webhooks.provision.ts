@@ -25,6 +25,10 @@ const CONSOLE_NOTES: Partial<Record<Platform, string>> = {
   pinterest: 'Pinterest offers no API to register webhooks; configure them with Pinterest in the developer console.',
 };
 
+/** YouTube leases ending within this window are renewed; pending or failed ones are retried after STUCK_MS. */
+export const LEASE_RENEW_WINDOW_MS = 24 * 3_600_000;
+export const STUCK_MS = 3_600_000;
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
 
 export class WebhookProvisioning {
@@ -40,6 +44,24 @@ export class WebhookProvisioning {
     const out: ProvisionPlatformT[] = [];
     for (const platform of platforms) out.push(await this.one(platform, dryRun));
     return { mode: dryRun ? 'dry_run' : 'provisioned', platforms: out };
+  }
+
+  /**
+   * The periodic renewal (job provider-webhooks.renew): the YouTube topics whose lease ends within
+   * LEASE_RENEW_WINDOW_MS, or left pending or failed for STUCK_MS, subscribed again exactly as
+   * provisioning does. Topics of channels no longer connected are left to expire. Null: nothing due.
+   */
+  async renewDue(): Promise<ProvisionPlatformT | null> {
+    const now = this.deps.clock.now().getTime();
+    const due = await repo.dueForRenewal(this.deps.database.db, 'youtube', new Date(now + LEASE_RENEW_WINDOW_MS), new Date(now - STUCK_MS));
+    if (due.length === 0) return null;
+    const callbackUrl = this.settings.callbackUrl('youtube');
+    return {
+      platform: 'youtube',
+      callbackUrl,
+      method: 'websub',
+      ...(await this.youtube(callbackUrl, false, new Set(due.map((d) => d.topic)))),
+    };
   }
 
   private async one(platform: (typeof PROVISION_PLATFORMS)[number], dryRun: boolean): Promise<ProvisionPlatformT> {
@@ -161,13 +183,14 @@ export class WebhookProvisioning {
     return this.finish(steps, false);
   }
 
-  private async youtube(callbackUrl: string, dryRun: boolean) {
+  /** `only`: subscribe just these topics (the renewal), still only for connected channels. */
+  private async youtube(callbackUrl: string, dryRun: boolean, only?: Set<string>) {
     const secret = this.settings.secret('youtube');
     if (!secret) return this.notConfigured(['SERVICE_YOUTUBE_WEBHOOK_SECRET (or SERVICE_YOUTUBE_CLIENT_SECRET)']);
     const hubUrl = this.settings.hubUrl();
     const lease = this.deps.config.env.SERVICE_YOUTUBE_WEBSUB_LEASE_SECONDS;
     const channels = await channelsRepository.inStatesAcrossOrganizations(this.deps.database.db, 'youtube', USABLE_STATES);
-    const topics = [...new Set(channels.map((c) => c.external_account_id))].map(youtubeTopic);
+    const topics = [...new Set(channels.map((c) => c.external_account_id))].map(youtubeTopic).filter((t) => !only || only.has(t));
     const steps: ProvisionStepT[] = [];
     for (const topic of topics) {
       const step: ProvisionStepT = {

@@ -105,6 +105,25 @@ export const providerWebhooksRepository = {
       .execute();
   },
 
+  /**
+   * Subscriptions to ask for again: active ones whose lease ends before `leaseEndsBefore`, and pending
+   * or failed ones untouched since `stuckSince` (a verification that never came, a refused request).
+   */
+  async dueForRenewal(db: Executor, platform: string, leaseEndsBefore: Date, stuckSince: Date) {
+    return tables(db)
+      .selectFrom('provider_webhook_subscriptions')
+      .selectAll()
+      .where('platform', '=', platform)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'active'), eb('lease_expires_at', '<', leaseEndsBefore)]),
+          eb.and([eb('state', 'in', ['pending', 'failed']), eb('updated_at', '<', stuckSince)]),
+        ]),
+      )
+      .orderBy('topic')
+      .execute();
+  },
+
   async listSubscriptions(db: Executor, platform: string) {
     return tables(db).selectFrom('provider_webhook_subscriptions').selectAll().where('platform', '=', platform).orderBy('topic').execute();
   },

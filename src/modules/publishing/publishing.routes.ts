@@ -1,13 +1,11 @@
 /** Publishing routes (ROUTES.md, Publishing and Internal): thin — schema in, one service call, answer out. */
-
-import { timingSafeEqual } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
+import { requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
-import { AppError } from '../../platform/errors.js';
 import type { PublishingModule } from './publishing.module.js';
 import {
   AgentPublishRequest,
@@ -30,17 +28,7 @@ import {
 
 const security = [{ publicBearer: [] }];
 
-/** x-service-internal-token must equal SERVICE_INTERNAL_TOKEN: absent 401, wrong or unconfigured 403. */
-function assertInternal(deps: AppDeps, request: FastifyRequest) {
-  const given = request.headers['x-service-internal-token'];
-  if (typeof given !== 'string' || given === '') throw new AppError('internal_token_required');
-  const expected = deps.config.env.SERVICE_INTERNAL_TOKEN;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected ?? '');
-  if (!expected || a.length !== b.length || !timingSafeEqual(a, b)) throw new AppError('internal_token_forbidden');
-}
-
-export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m: PublishingModule): void {
+export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, m: PublishingModule): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -295,20 +283,20 @@ export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m
   app.post(
     '/v1/internal/publish-queue/reconcile',
     {
+      config: requirePolicy('publishing.queue.reconcile'),
       schema: {
         operationId: 'reconcilePublishQueue',
         tags: ['Publishing'],
-        summary: 'Internal: re-queue due targets without a worker job and flag targets stuck publishing',
-        security: [{ internalServiceToken: [] }],
+        summary: "Re-queue the organization's due targets without a worker job and settle targets stuck publishing",
+        description:
+          "Policy publishing.queue.reconcile: a signed-in admin (or owner); the sweep covers the admin's organization only. Service tokens are refused (403 permission_denied); the worker's cron runs the same sweep over every organization each minute.",
+        security: [{ dashboardSessionCookie: [] }, { dashboardSession: [] }],
         response: {
           200: ReconcileAnswer,
-          ...errorResponses('internal_token_required', 'internal_token_forbidden', 'internal_server_error'),
+          ...errorResponses('dashboard_session_required', 'permission_denied', 'internal_server_error'),
         },
       },
     },
-    async (request) => {
-      assertInternal(deps, request);
-      return m.reconcile.run();
-    },
+    async (request) => m.reconcile.run(userActorOf(request).organizationId),
   );
 }

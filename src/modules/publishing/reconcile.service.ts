@@ -1,5 +1,6 @@
 /**
- * The reconciliation sweep (cron every minute and POST /v1/internal/publish-queue/reconcile). Nothing
+ * The reconciliation sweep (cron every minute over every organization, and POST
+ * /v1/internal/publish-queue/reconcile by a signed-in admin over their organization). Nothing
  * due is silently lost, even after a worker crash:
  * - a target in publishing past its lease: the account's recent posts on the platform say whether the
  *   post landed (published) or not (failed, so it can be queued again); where the platform cannot tell,
@@ -102,7 +103,8 @@ export class ReconcileService {
     }
   }
 
-  async run(): Promise<ReconcileResult> {
+  /** The whole sweep; with `organizationId`, only that organization's targets (an admin's dashboard call). */
+  async run(organizationId?: string): Promise<ReconcileResult> {
     await ensurePublishQueues(this.deps.jobs);
     const db = this.deps.database.db;
     const now = this.deps.clock.now();
@@ -122,6 +124,7 @@ export class ReconcileService {
       .selectAll()
       .where('state', '=', TRANSITIONS.claim.to)
       .where('lease_until', '<', now)
+      .$if(organizationId !== undefined, (q) => q.where('organization_id', '=', organizationId!))
       .orderBy('lease_until')
       .limit(BATCH)
       .execute();
@@ -144,6 +147,7 @@ export class ReconcileService {
       .select(['t.id', 't.organization_id', 't.state', 't.version', 't.platform', 't.channel_account_id'])
       .where('t.state', 'in', [...PENDING_STATES, TRANSITIONS.processing.to])
       .where('t.next_attempt_at', '<=', dueBefore)
+      .$if(organizationId !== undefined, (q) => q.where('t.organization_id', '=', organizationId!))
       .where(({ not, exists }) =>
         not(
           exists(
@@ -217,6 +221,7 @@ export class ReconcileService {
       })
       .where('first_comment_state', '=', 'posting')
       .where('updated_at', '<', leaseCutoff)
+      .$if(organizationId !== undefined, (q) => q.where('organization_id', '=', organizationId!))
       .executeTakeFirst();
     result.commentsFlaggedCount = Number(stuck.numUpdatedRows);
     const pending = await db
@@ -224,6 +229,7 @@ export class ReconcileService {
       .select(['t.id', 't.organization_id'])
       .where('t.first_comment_state', '=', 'pending')
       .where('t.updated_at', '<', dueBefore)
+      .$if(organizationId !== undefined, (q) => q.where('t.organization_id', '=', organizationId!))
       .where(sql<boolean>`(t.published_at + ((t.first_comment->>'delayMs')::bigint * interval '1 millisecond')) < ${dueBefore}`)
       .where(({ not, exists }) =>
         not(

@@ -635,7 +635,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Internal: re-queue due targets without a worker job and flag targets stuck publishing */
+        /**
+         * Re-queue the organization's due targets without a worker job and settle targets stuck publishing
+         * @description Policy publishing.queue.reconcile: a signed-in admin (or owner); the sweep covers the admin's organization only. Service tokens are refused (403 permission_denied); the worker's cron runs the same sweep over every organization each minute.
+         */
         post: operations["reconcilePublishQueue"];
         delete?: never;
         options?: never;
@@ -8266,7 +8269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: internal_token_required. */
+            /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8276,7 +8279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: internal_token_forbidden. */
+            /** @description Error codes: permission_denied. */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -2361,7 +2361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2370,7 +2370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2490,7 +2490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2499,7 +2499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2585,7 +2585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2594,7 +2594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2967,7 +2967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2976,7 +2976,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3075,7 +3075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3084,7 +3084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3386,7 +3386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3395,7 +3395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3499,7 +3499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3508,7 +3508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: automation_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3645,7 +3645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3654,7 +3654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: automation_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3767,7 +3767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3776,7 +3776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3935,7 +3935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3944,7 +3944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: automation_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4037,7 +4037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4046,7 +4046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: automation_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,7 +4161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4170,7 +4170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: automation_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4275,7 +4275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4284,7 +4284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4449,7 +4449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4458,7 +4458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4641,7 +4641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4650,7 +4650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6308,7 +6308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6317,7 +6317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6409,7 +6409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6418,7 +6418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6513,7 +6513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6522,7 +6522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8253,7 +8253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8262,7 +8262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8606,7 +8606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8615,7 +8615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: publish_job_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_job_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8755,7 +8755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8764,7 +8764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9005,7 +9005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9014,7 +9014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9172,7 +9172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9181,7 +9181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9476,7 +9476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9485,7 +9485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9649,7 +9649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9658,7 +9658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9801,7 +9801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9810,7 +9810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: publish_cancel_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_cancel_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9978,7 +9978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9987,7 +9987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: publish_enqueue_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10161,7 +10161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10170,7 +10170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: publish_schedule_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_schedule_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10339,7 +10339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10348,7 +10348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10458,7 +10458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10467,7 +10467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10564,7 +10564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10573,7 +10573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: publish_url_reconciliation_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_url_reconciliation_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10715,7 +10715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10724,7 +10724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11120,7 +11120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11129,7 +11129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11240,7 +11240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11249,7 +11249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11376,7 +11376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11385,7 +11385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11530,7 +11530,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11539,7 +11539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: provider_comment_reply_disabled, social_comment_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, provider_comment_reply_disabled, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11709,7 +11709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11718,7 +11718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11842,7 +11842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11851,7 +11851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11994,7 +11994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12003,7 +12003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: social_comment_write_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     [name: string]: unknown;

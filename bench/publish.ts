@@ -8,17 +8,25 @@
  * throughput. Targets are spread over 100 channels (50 organizations x 2 pages) so that per-channel
  * policies (standard: 4 in flight, 120 per minute) do not cap the run.
  *
+ * Baseline measured in the same run ("provider floor"): the same N posts sent straight to a fresh
+ * simulator by one process through the same provider adapter and the same concurrency, without database,
+ * queue or engine; its lateness is what the machine gives for the platform calls alone.
+ * Where the time goes: the worker's job and provider-call durations (its metrics) split a publish into
+ * the platform call and the rest (claim, outcome write, slot), and pg-boss fetch delay is read from its
+ * job table (started_on - due time).
+ *
  * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:publish
- *      (SIZES=1000,10000 WORKERS=1,2 by default)
+ *      (SIZES=1000,10000 WORKERS=1,2 by default; FLOOR=0 skips the baseline)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { ensurePublishQueues, PUBLISH_QUEUE, QUEUE_DEFS } from '../src/modules/publishing/publish-queue.js';
-import { openPostgres, txSql } from '../src/platform/db/database.js';
+import { type Db, openPostgres, txSql } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
 import { newId } from '../src/platform/ids.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
@@ -30,6 +38,7 @@ const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
 const SIZES = (process.env.SIZES ?? '1000,10000').split(',').map(Number);
 const WORKERS = (process.env.WORKERS ?? '1,2').split(',').map(Number);
 const ORGS = 50;
+const FLOOR = process.env.FLOOR !== '0';
 
 /* ---------------------------------------------------------------- simulator child */
 
@@ -55,6 +64,55 @@ async function simChild() {
     if (m.kind === 'count') process.send!({ kind: 'count', count: sim.ledger.posts.length });
     if (m.kind === 'receipts') process.send!({ kind: 'receipts', receipts: sim.ledger.posts.map((p) => [p.text, p.at]) });
   });
+}
+
+/* ---------------------------------------------------------------- provider floor child */
+
+/** Publishes N texts through the Facebook Page adapter at `due` with `concurrency` calls in flight. */
+async function floorChild() {
+  const { loadConfig } = await import('../src/config.js');
+  const { createProviderRegistry } = await import('../src/providers/registry.js');
+  const registry = createProviderRegistry(loadConfig(process.env));
+  const provider = registry.get('facebook_page');
+  process.once('message', async (m: { n: number; due: number; concurrency: number; pages: string[]; tokens: string[] }) => {
+    await sleep(Math.max(0, m.due - Date.now()));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: m.concurrency }, async () => {
+        for (let i = next++; i < m.n; i = next++) {
+          const p = i % m.pages.length;
+          await provider.publish(
+            { accessToken: m.tokens[p]!, externalAccountId: m.pages[p]!, channelSettings: {} },
+            { text: `floor ${i}`, media: [], settings: {}, idempotencyKey: `floor-${i}` },
+          );
+        }
+      }),
+    );
+    process.send!({ kind: 'done' });
+  });
+  process.send!({ kind: 'ready' });
+}
+
+async function floorScenario(n: number, concurrency: number, env: (sim: Sim) => NodeJS.ProcessEnv) {
+  const sim = await startSim();
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--floor'], {
+    cwd: ROOT,
+    env: env(sim),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    await new Promise((resolve) => child.once('message', resolve));
+    const due = Date.now() + 1000;
+    const done = new Promise((resolve) => child.once('message', resolve));
+    child.send({ n, due, concurrency, pages: sim.pages, tokens: sim.tokens });
+    await done;
+    const { receipts } = await sim.ask<{ receipts: Array<[string, number]> }>('receipts');
+    const late = receipts.map(([, at]) => at - due).sort((a, b) => a - b);
+    return { received: receipts.length, p50: pct(late, 50), p99: pct(late, 99), max: late.at(-1) ?? 0 };
+  } finally {
+    child.kill('SIGTERM');
+    sim.child.kill('SIGTERM');
+  }
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -109,6 +167,76 @@ async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void>
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const INTERNAL_TOKEN = randomBytes(24).toString('hex');
+
+/** The environment of a worker (and of the floor process) talking to this simulator. */
+function workerEnv(sim: Sim): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    SERVICE_LOG_LEVEL: 'warn',
+    SERVICE_DATA_DIR: `/tmp/bench-publish-${randomBytes(4).toString('hex')}`,
+    SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+    SERVICE_INTERNAL_TOKEN: INTERNAL_TOKEN,
+    SERVICE_CHANNEL_TOKEN_ENV_REFS: sim.tokens.map((t, i) => `PAGE${i + 1}=${t}`).join(','),
+    SERVICE_FACEBOOK_PAGE_CLIENT_ID: META_SANDBOX_APP.clientId,
+    SERVICE_FACEBOOK_PAGE_CLIENT_SECRET: META_SANDBOX_APP.clientSecret,
+    SERVICE_FACEBOOK_PAGE_API_BASE_URL: sim.baseUrls.apiBaseUrl,
+    SERVICE_FACEBOOK_PAGE_AUTH_BASE_URL: sim.baseUrls.authBaseUrl,
+    SERVICE_FACEBOOK_PAGE_UPLOAD_BASE_URL: sim.baseUrls.uploadBaseUrl,
+  };
+}
+
+/** Sum and count of a histogram (all label sets matching `labels`) from a worker's metrics. */
+async function histogram(port: number, name: string, labels: string): Promise<{ sum: number; count: number }> {
+  const out = { sum: 0, count: 0 };
+  try {
+    const text = await (
+      await fetch(`http://127.0.0.1:${port}/v1/internal/metrics`, { headers: { 'x-service-internal-token': INTERNAL_TOKEN } })
+    ).text();
+    for (const line of text.split('\n')) {
+      const m = /^(\w+)_(sum|count)\{([^}]*)\} ([\d.eE+-]+)$/.exec(line);
+      if (!m || m[1] !== name || !m[3]!.includes(labels)) continue;
+      out[m[2] as 'sum' | 'count'] += Number(m[4]);
+    }
+  } catch {
+    /* a worker without metrics: the split is not printed */
+  }
+  return out;
+}
+
+/** A counter's value (all label sets) from a worker's metrics. */
+async function counterValue(port: number, name: string): Promise<number> {
+  try {
+    const text = await (
+      await fetch(`http://127.0.0.1:${port}/v1/internal/metrics`, { headers: { 'x-service-internal-token': INTERNAL_TOKEN } })
+    ).text();
+    let total = 0;
+    for (const line of text.split('\n')) {
+      const m = /^(\w+)(?:\{[^}]*\})? ([\d.eE+-]+)$/.exec(line);
+      if (m && m[1] === name) total += Number(m[2]);
+    }
+    return total;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by the PostgreSQL backends connected to this database (from /proc). */
+async function backendCpuSeconds(db: Db, database: string): Promise<number> {
+  const pids = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = ${database}`.execute(db);
+  const tick = 100; // USER_HZ
+  let total = 0;
+  for (const { pid } of pids.rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return total;
+}
 
 /* ---------------------------------------------------------------- one scenario */
 
@@ -166,19 +294,8 @@ async function scenario(n: number, workers: number) {
         channels.push({ id, org, brand });
       }
     }
-    const env = {
-      ...process.env,
-      DATABASE_URL: fresh.url,
-      SERVICE_LOG_LEVEL: 'warn',
-      SERVICE_DATA_DIR: `/tmp/bench-publish-${randomBytes(4).toString('hex')}`,
-      SERVICE_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
-      SERVICE_CHANNEL_TOKEN_ENV_REFS: sim.tokens.map((t, i) => `PAGE${i + 1}=${t}`).join(','),
-      SERVICE_FACEBOOK_PAGE_CLIENT_ID: META_SANDBOX_APP.clientId,
-      SERVICE_FACEBOOK_PAGE_CLIENT_SECRET: META_SANDBOX_APP.clientSecret,
-      SERVICE_FACEBOOK_PAGE_API_BASE_URL: sim.baseUrls.apiBaseUrl,
-      SERVICE_FACEBOOK_PAGE_AUTH_BASE_URL: sim.baseUrls.authBaseUrl,
-      SERVICE_FACEBOOK_PAGE_UPLOAD_BASE_URL: sim.baseUrls.uploadBaseUrl,
-    };
+    const metricsPorts = Array.from({ length: workers }, () => 20000 + Math.floor(Math.random() * 20000));
+    const env = { ...workerEnv(sim), DATABASE_URL: fresh.url };
     // workers start one after the other so that every worker is polling before the targets fall due
     for (let w = 0; w < workers; w++) {
       procs.push(
@@ -187,7 +304,7 @@ async function scenario(n: number, workers: number) {
           [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main/cli.ts', 'worker'],
           {
             cwd: ROOT,
-            env,
+            env: { ...env, SERVICE_WORKER_METRICS_PORT: String(metricsPorts[w]) },
             stdio: ['ignore', 'ignore', 'inherit'],
           },
         ),
@@ -202,7 +319,8 @@ async function scenario(n: number, workers: number) {
     }
 
     // N targets due at the same second, rows and worker jobs inserted in the same transactions
-    const due = new Date(Math.ceil((Date.now() + 2000 + n / 5) / 1000) * 1000);
+    // due once every row is in (inserting 10,000 takes seconds on a loaded machine)
+    const due = new Date(Math.ceil((Date.now() + 3000 + n) / 1000) * 1000);
     const CHUNK = 500;
     for (let start = 0; start < n; start += CHUNK) {
       // pg-boss maintenance in the workers may deadlock with a bulk insert: retry the chunk
@@ -268,6 +386,10 @@ async function scenario(n: number, workers: number) {
       });
     }
     const scheduledBy = Date.now();
+    const dbName = new URL(fresh.url).pathname.slice(1);
+    let workerCpu0 = 0;
+    for (const port of metricsPorts) workerCpu0 += await counterValue(port, 'process_cpu_seconds_total');
+    const pgCpu0 = await backendCpuSeconds(db, dbName);
     if (scheduledBy > due.getTime()) console.warn(`  (scheduling took until ${scheduledBy - due.getTime()} ms after the due time)`);
     const deadline = due.getTime() + 60_000 + n * 20;
     for (;;) {
@@ -301,6 +423,23 @@ async function scenario(n: number, workers: number) {
     if (problems.length > 0) console.log('  not published, e.g.:', JSON.stringify(problems));
     // every publish job beyond the first per target was a deferral (no policy slot free) or a retry
     const sent = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${PUBLISH_QUEUE}`.execute(db);
+    let workerCpu = -workerCpu0;
+    for (const port of metricsPorts) workerCpu += await counterValue(port, 'process_cpu_seconds_total');
+    const pgCpu = (await backendCpuSeconds(db, dbName)) - pgCpu0;
+    // pg-boss: how long after the due time the worker fetched the jobs
+    const fetched = await sql<{ p50: number; p99: number }>`
+			select percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.99) within group (order by ms) as p99
+			from (select extract(epoch from (started_on - ${due}::timestamptz)) * 1000 as ms from pgboss.job
+				where name = ${PUBLISH_QUEUE} and started_on is not null) s`.execute(db);
+    const split = { job: { sum: 0, count: 0 }, call: { sum: 0, count: 0 } };
+    for (const port of metricsPorts) {
+      const job = await histogram(port, 'service_api_job_duration_seconds', `queue="${PUBLISH_QUEUE}"`);
+      const call = await histogram(port, 'service_api_provider_call_duration_seconds', 'operation="publish"');
+      split.job.sum += job.sum;
+      split.job.count += job.count;
+      split.call.sum += call.sum;
+      split.call.count += call.count;
+    }
     await queue.stop({ graceful: false, timeoutMs: 1000 });
     return {
       n,
@@ -312,6 +451,12 @@ async function scenario(n: number, workers: number) {
       p99: pct(late, 99),
       max: last,
       requeued: Number(sent.rows[0]?.n ?? 0) - n,
+      fetchP50: Math.round(Number(fetched.rows[0]?.p50 ?? 0)),
+      fetchP99: Math.round(Number(fetched.rows[0]?.p99 ?? 0)),
+      workerCpuMs: (workerCpu * 1000) / Math.max(1, receipts.length),
+      pgCpuMs: (pgCpu * 1000) / Math.max(1, receipts.length),
+      jobMs: split.job.count ? (split.job.sum / split.job.count) * 1000 : null,
+      callMs: split.call.count ? (split.call.sum / split.call.count) * 1000 : null,
       states: Object.fromEntries(states.map((s) => [s.state, Number(s.n)])),
     };
   } finally {
@@ -327,6 +472,7 @@ async function scenario(n: number, workers: number) {
 
 async function main() {
   if (process.argv.includes('--sim')) return simChild();
+  if (process.argv.includes('--floor')) return floorChild();
   console.log(`publish benchmark on ${BASE_URL.replace(/\/\/[^@]*@/, '//')} (sizes ${SIZES.join(', ')}; workers ${WORKERS.join(', ')})`);
   const results = [];
   for (const n of SIZES) {
@@ -336,6 +482,20 @@ async function main() {
       console.log(
         `N=${String(n).padStart(6)}  workers=${w}  received=${r.received}  dup=${r.duplicates}  throughput=${r.throughput.toFixed(0).padStart(5)} targets/s  lateness p50=${r.p50} ms p99=${r.p99} ms max=${r.max} ms  requeued=${r.requeued}  states=${JSON.stringify(r.states)}`,
       );
+      console.log(
+        `          CPU per published target (load-independent cost): worker ${r.workerCpuMs.toFixed(2)} ms, PostgreSQL backends ${r.pgCpuMs.toFixed(2)} ms`,
+      );
+      if (r.jobMs !== null && r.callMs !== null)
+        console.log(
+          `          where the time goes: pg-boss fetch after due p50=${r.fetchP50} ms p99=${r.fetchP99} ms; per publish job ${r.jobMs.toFixed(1)} ms = platform call ${r.callMs.toFixed(1)} ms + claim, slot and outcome write ${(r.jobMs - r.callMs).toFixed(1)} ms`,
+        );
+      if (FLOOR) {
+        const concurrency = Number(process.env.SERVICE_PUBLISH_WORKER_CONCURRENCY ?? 32) * w;
+        const f = await floorScenario(n, concurrency, workerEnv);
+        console.log(
+          `          provider floor (same run, same ${n} posts straight to the simulator, ${concurrency} in flight, no database or queue): lateness p50=${f.p50} ms p99=${f.p99} ms max=${f.max} ms (received ${f.received}); engine p99 / floor p99 = ${(r.p99 / Math.max(1, f.p99)).toFixed(1)}x`,
+        );
+      }
     }
   }
   for (const n of SIZES) {

@@ -20,7 +20,12 @@ const HEADER = `/**
 
 export async function generateSdkTypes(): Promise<string> {
   const doc = await loadOpenApiDocument();
-  const ast = await openapiTS(doc as never, { alphabetize: true, exportType: false });
+  const ast = await openapiTS(doc as never, {
+    alphabetize: true,
+    exportType: false,
+    // a property with a default is optional in a request body (components are shared by requests and answers)
+    defaultNonNullable: false,
+  });
   return HEADER + astToString(ast);
 }
 

@@ -3,7 +3,7 @@
  * here (that is src/main/runtime.ts); tests call buildApp with a harness's deps.
  */
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
@@ -38,6 +38,7 @@ import { providerWebhooksModule } from './modules/provider-webhooks/provider-web
 import { registerProviderWebhookRoutes } from './modules/provider-webhooks/provider-webhooks.routes.js'; // provider webhooks
 import { publishingModule } from './modules/publishing/publishing.module.js';
 import { registerPublishingRoutes } from './modules/publishing/publishing.routes.js';
+import { PlanIssueSchema, PublishTargetErrorSchema } from './modules/publishing/publishing.schemas.js';
 import { registerToolRoutes } from './modules/tools/tools.routes.js';
 // webhooks: import its module here
 import { webhooksModule } from './modules/webhooks/webhooks.module.js';
@@ -47,6 +48,14 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface AppServices {
   brands: BrandsService;
+}
+
+/** pino-pretty for people at a terminal (the runtime's logger uses it too). */
+export const PRETTY_TRANSPORT = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } };
+
+/** Health probes, the API reference and the document: polled often, logged at debug when they succeed. */
+function isQuietUrl(url: string): boolean {
+  return url.startsWith('/v1/health/') || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json');
 }
 
 export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
@@ -66,6 +75,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     },
     // request URLs are logged with secret query parameters (signatures, OAuth codes and tokens) redacted
     serializers: { req: requestLogSerializer },
+    // human-readable on a terminal, JSON lines otherwise
+    ...(process.stdout.isTTY ? { transport: PRETTY_TRANSPORT } : {}),
   };
   const app = Fastify({
     // an object given by the caller (e.g. a stream) keeps the redaction of the defaults
@@ -80,6 +91,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
     frameworkErrors,
     clientErrorHandler,
     requestIdHeader: false,
+    // probes and the docs are logged by the hook below: debug when they succeed
+    logController: new LogController({ disableRequestLogging: (req: { url?: string }) => isQuietUrl(req.url ?? '') }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(10).toString('hex')}`;
@@ -100,12 +113,20 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean | object 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onResponse', async (request, reply) => {
+    if (!isQuietUrl(request.url)) return;
+    const level = reply.statusCode < 300 ? 'debug' : 'info';
+    request.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  });
   // bodies are JSON (routes that take more register their parsers); any other type answers 415
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   app.addSchema(ErrorResponse);
   app.addSchema(BrandProduct);
   app.addSchema(Brand);
+  // publishing: shared components referenced more than once in one body
+  app.addSchema(PlanIssueSchema);
+  app.addSchema(PublishTargetErrorSchema);
   await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
   installPublicAuth(app, deps);
 

@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CATALOG, ERROR_CATALOG_VERSION } from '../platform/errors.js';
+import { addResponseHeaders, RESPONSE_HEADERS } from './openapi-headers.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -31,6 +32,81 @@ function addSharedErrorResponses(op: OperationDoc, isTool: boolean): void {
     add(415, 'unsupported_media_type');
   }
   add(500, 'internal_server_error');
+}
+
+type Schema = Record<string, unknown>;
+const NAMED = 'x-named-body';
+
+/**
+ * Request and response bodies whose schema has an `$id` become `$ref`s to the component of that name:
+ * wrapping them in a one-item `allOf` lets @fastify/swagger hoist them like nested `$id` schemas, and
+ * `unwrapNamedBodies` then leaves the bare `$ref`. Only the document changes; validation uses the
+ * route schemas as written.
+ */
+/** Flat (ref-free) schemas of bodies given per content type, by component name. */
+const stashed = new Map<string, Schema>();
+
+const nameBodies =
+  (sharedSchemas: () => Record<string, unknown>) =>
+  ({ schema, url }: { schema?: unknown; url: string }): { schema: Schema; url: string } => {
+    const wrap = (s: unknown): unknown => {
+      const body = s as Schema | undefined;
+      if (!body || typeof body.$id !== 'string') return s;
+      // a schema also registered with addSchema is referenced by its id, as nested refs are
+      if (sharedSchemas()[body.$id]) return { $ref: body.$id, ...(body.description ? { description: body.description } : {}) };
+      const types = body.type;
+      // a body that also accepts null keeps its marker so the requestBody stays optional
+      const nullable = (Array.isArray(types) && types.includes('null')) || body.nullable === true;
+      return {
+        allOf: [body],
+        [NAMED]: true,
+        ...(nullable ? { type: ['object', 'null'] } : {}),
+        ...(body.description ? { description: body.description } : {}),
+      };
+    };
+    // a body given per content type names each of them
+    const wrapBody = (s: unknown): unknown => {
+      const content = (s as Schema | undefined)?.content as Record<string, Schema> | undefined;
+      if (!content) return wrap(s);
+      const named: Record<string, Schema> = {};
+      for (const [type, media] of Object.entries(content)) {
+        const inner = media.schema as Schema | undefined;
+        if (typeof inner?.$id !== 'string') named[type] = media;
+        else {
+          // per-content-type schemas are not hoisted by the resolver: keep them for transformObject
+          stashed.set(inner.$id, inner);
+          named[type] = { ...media, schema: { [NAMED]: inner.$id } };
+        }
+      }
+      return { ...(s as Schema), content: named };
+    };
+    const route = schema as Schema;
+    if (!route) return { schema: route, url };
+    const out: Schema = { ...route };
+    if (route.body) out.body = wrapBody(route.body);
+    if (route.response) {
+      const response: Schema = {};
+      for (const [status, s] of Object.entries(route.response as Schema)) response[status] = wrapBody(s);
+      out.response = response;
+    }
+    return { schema: out, url };
+  };
+
+function unwrapNamedBodies(op: OperationDoc, body: OptionalBody | undefined, components: Record<string, unknown>): void {
+  const media = [
+    ...Object.values(body?.content ?? {}),
+    ...Object.values(op?.responses ?? {}).flatMap((r) => Object.values((r as OptionalBody).content ?? {})),
+  ] as { schema?: Schema }[];
+  for (const m of media) {
+    const s = m.schema;
+    if (s?.[NAMED] && Array.isArray(s.allOf) && s.allOf.length === 1) m.schema = s.allOf[0] as Schema;
+    else if (typeof s?.[NAMED] === 'string') {
+      const name = s[NAMED];
+      const { $id: _id, ...raw } = stashed.get(name) ?? {};
+      components[name] ??= JSON.parse(JSON.stringify(raw).replaceAll('"contentEncoding":"binary"', '"format":"binary"'));
+      m.schema = { $ref: `#/components/schemas/${name}` };
+    }
+  }
 }
 
 interface OptionalBody {
@@ -69,21 +145,25 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
       servers: [{ url: opts.publicBaseUrl }],
       tags: [
         { name: 'System', description: 'Liveness, readiness, storage readiness and this document.' },
-        { name: 'Auth' },
-        { name: 'OAuth' },
+        { name: 'Auth', description: 'Dashboard sign-in: browser sessions and the signed-in user.' },
+        { name: 'OAuth', description: 'OAuth 2.1 authorization server for third-party apps (authorize, token, metadata).' },
         { name: 'Brands', description: 'Brands and their products.' },
-        { name: 'Assets' },
-        { name: 'Channels' },
-        { name: 'Media' },
-        { name: 'Agent' },
-        { name: 'Provider Tools' },
-        { name: 'Publishing' },
-        { name: 'Analytics' },
-        { name: 'Webhooks' },
-        { name: 'Automations' },
+        { name: 'Assets', description: 'Generated assets of publish batches.' },
+        { name: 'Channels', description: 'Social channel accounts of the organization: connect, list, update, disconnect.' },
+        { name: 'Media', description: 'The media library: upload, import, list, read bytes, delete.' },
+        { name: 'Agent', description: 'One-call publishing for agents: the plan in, a dry run or a job out.' },
+        { name: 'Provider Tools', description: 'Platform capabilities and lookups (boards, categories, privacy options...).' },
+        { name: 'Publishing', description: 'Publish plans, jobs, slots and batches.' },
+        { name: 'Analytics', description: 'Post metrics snapshots and their sync.' },
+        { name: 'Webhooks', description: 'Webhook endpoints and their deliveries.' },
+        { name: 'Automations', description: 'Automation sources (RSS...) and their runs.' },
+        { name: 'Developer credentials', description: 'API keys, OAuth apps and grants (dashboard session).' },
+        { name: 'Social comments', description: 'Comments on published posts: sync, reply, hide, draft replies.' },
+        { name: 'Operations', description: 'Internal operational routes.' },
         { name: 'Tools', description: 'Tool API (UTM builder, QR codes) under /api/v1/tools, with its own keys and error envelope.' },
       ],
       components: {
+        headers: RESPONSE_HEADERS,
         securitySchemes: {
           publicBearer: {
             type: 'http',
@@ -119,11 +199,17 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
             name: 'service_browser_session_exchange',
             description: 'Short-lived HttpOnly cookie used only with the browser-session exchange.',
           },
-          toolApiKey: { type: 'http', scheme: 'bearer', description: 'Tool API key (Authorization: Bearer or X-API-Key header).' },
-          toolApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Tool API key in the X-API-Key header.' },
+          // its own header scheme, so a generated client never sends the public sk_ key to the tool API
+          toolApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'Tool API key (tk_...), only for /api/v1/tools; `Authorization: Bearer <tool key>` is accepted too.',
+          },
         },
       },
     },
+    transform: nameBodies(() => app.getSchemas()) as never,
     // an operation whose body schema also accepts null takes no body at all: its requestBody is optional
     transformObject: (documentObject) => {
       const openapiObject = (documentObject as { openapiObject: unknown }).openapiObject;
@@ -133,7 +219,9 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
           const body = op?.requestBody;
           const types = body?.content?.['application/json']?.schema?.type;
           if (body && Array.isArray(types) && types.includes('null')) body.required = false;
+          unwrapNamedBodies(op as OperationDoc, body, (doc as { components: { schemas: Record<string, unknown> } }).components.schemas);
           addSharedErrorResponses(op as OperationDoc, path.startsWith('/api/v1/tools'));
+          addResponseHeaders(op as never, path.startsWith('/api/v1/tools'));
         }
       return openapiObject as never;
     },
@@ -146,7 +234,26 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
   app.get(
     '/v1/openapi.json',
     {
-      schema: { operationId: 'getOpenApiDocument', tags: ['System'], summary: 'This OpenAPI 3.1.0 document', security: [] },
+      schema: {
+        operationId: 'getOpenApiDocument',
+        tags: ['System'],
+        summary: 'This OpenAPI 3.1.0 document',
+        security: [],
+        response: {
+          200: {
+            $id: 'OpenApiDocument',
+            type: 'object',
+            required: ['openapi', 'info', 'paths'],
+            properties: {
+              openapi: { type: 'string' },
+              info: { type: 'object', additionalProperties: true },
+              paths: { type: 'object', additionalProperties: true },
+            },
+            additionalProperties: true,
+            description: 'An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0).',
+          },
+        },
+      },
     },
     async () => app.swagger(),
   );

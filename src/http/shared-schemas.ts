@@ -29,13 +29,14 @@ export const PaginationQuery = {
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Opaque cursor from a previous page (nextCursor).' })),
 };
 
-export const ListOf = <T extends TSchema>(item: T, description?: string) =>
+/** A list envelope; a list of `Type.Ref('X')` is the component `XList` unless named otherwise. */
+export const ListOf = <T extends TSchema>(item: T, description?: string, name?: string) =>
   Type.Object(
     {
       data: Type.Array(item),
       nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Cursor of the next page; null on the last page.' }),
     },
-    { additionalProperties: false, description },
+    { additionalProperties: false, description, $id: name ?? (typeof item.$ref === 'string' ? `${item.$ref}List` : undefined) },
   );
 
 /** Response schemas for the given error codes, grouped by status, each described by its codes. */

@@ -12,7 +12,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { buildApp } from '../app.js';
+import { buildApp, PRETTY_TRANSPORT } from '../app.js';
 import { type AppDeps, systemClock } from '../app-deps.js';
 import type { Config } from '../config.js';
 import { tokenLifecycleJob } from '../modules/channels/token-lifecycle.jobs.js';
@@ -135,7 +135,8 @@ export async function serveEmbeddedSocket(
 }
 
 export async function startRuntime(config: Config, role: Role, opts: { logger?: Logger } = {}): Promise<Runtime> {
-  const logger = opts.logger ?? pino({ level: config.env.SERVICE_LOG_LEVEL });
+  const logger =
+    opts.logger ?? pino({ level: config.env.SERVICE_LOG_LEVEL, ...(process.stdout.isTTY ? { transport: PRETTY_TRANSPORT } : {}) });
   let database: DatabaseHandle | null = null;
   try {
     database = await openDatabase(config);

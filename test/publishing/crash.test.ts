@@ -83,7 +83,7 @@ describe('worker crash', {
   });
 
   it('kills the worker mid-way and loses or duplicates nothing', {
-    timeout: 180_000,
+    timeout: 290_000,
   }, async (t) => {
     const t0 = Date.now();
     const s = meta.state;
@@ -142,7 +142,7 @@ describe('worker crash', {
 
     t.diagnostic(`created ${TARGETS} targets in ${Date.now() - t0} ms`);
     const first = startWorker();
-    await waitFor('a quarter published', async () => meta.ledger.posts.length >= TARGETS / 4, 40_000, 5);
+    await waitFor('a quarter published', async () => meta.ledger.posts.length >= TARGETS / 4, 90_000, 5);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const atKill = meta.ledger.posts.length;

@@ -25,6 +25,7 @@ import { metricsOf } from '../../src/platform/metrics/index.js';
 import { createJobQueue } from '../../src/platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../../src/platform/queue/worker.js';
 import { Encryptor } from '../../src/platform/secrets/encryption.js';
+import { installOpenApiCheck } from './openapi-check.js';
 
 export const REAL_DATABASE_URL = process.env.DATABASE_URL || null;
 export const REAL_REDIS_URL = process.env.REDIS_URL || null;
@@ -105,6 +106,8 @@ export interface TestContext {
     scopes?: string[];
   }): Promise<{ organizationId: string; userId: string; apiKey: string; auth: Record<string, string> }>;
   createBrand(organizationId: string, name: string, extra?: { slug?: string; timezone?: string }): Promise<{ brandId: string }>;
+  /** with checkOpenApi: answers that disagree with the document, and the `operationId status` pairs seen */
+  openApi: { problems: string[]; covered(): Set<string> } | null;
   close(): Promise<void>;
 }
 
@@ -118,6 +121,8 @@ export interface HarnessOptions {
   /** share a database between two apps */
   database?: DatabaseHandle;
   clock?: TestClock;
+  /** check every answer against the OpenAPI document (default: SERVICE_TEST_OPENAPI_CHECK=1); close() fails on a mismatch */
+  checkOpenApi?: boolean;
   /** the encryption key (default: random), for tests whose other processes read encrypted secrets */
   encryptionKey?: Buffer;
 }
@@ -163,6 +168,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
     version: '0.1.0-test',
   };
   const app = await buildApp(deps, { logger: false });
+  const openApi = (opts.checkOpenApi ?? process.env.SERVICE_TEST_OPENAPI_CHECK === '1') ? installOpenApiCheck(app) : null;
   await app.ready();
   const workers: WorkerHandle[] = [];
 
@@ -172,6 +178,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
     config,
     database,
     clock,
+    openApi,
     async startWorker() {
       const w = await startWorker({
         db: database!.db,
@@ -203,6 +210,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
       await closeCounters(counters);
       if (ownsDatabase) await database!.close();
       if (drop) await drop();
+      if (openApi?.problems.length) throw new Error(`answers the OpenAPI document does not describe:\n${openApi.problems.join('\n')}`);
     },
   };
 }

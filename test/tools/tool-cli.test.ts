@@ -32,7 +32,7 @@ describe('users and tool-keys CLI commands', () => {
     const { stdout } = await execFileAsync(
       process.execPath,
       [BIN, 'tool-keys', 'create', '--email', 'cli@example.test', '--scopes', 'tools:qrcode:generate', '--json'],
-      { env: { ...process.env, ...env, DATABASE_URL: '', REDIS_URL: '' }, timeout: 30_000 },
+      { env: { ...process.env, ...env, DATABASE_URL: '', REDIS_URL: '' }, timeout: 120_000 },
     );
     const key = JSON.parse(stdout);
     assert.match(key.apiKey, /^tk_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{32}$/);

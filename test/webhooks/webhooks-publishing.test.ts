@@ -56,7 +56,7 @@ describe('webhooks from publishing', () => {
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const jobId = created.body.publishJobId as string;
-    await waitForJob(h, org, jobId, ['published']);
+    await waitForJob(h, org, jobId, ['published'], 30_000);
     const deadline = Date.now() + 15_000;
     const mine = () =>
       received
@@ -77,6 +77,59 @@ describe('webhooks from publishing', () => {
     assert.equal(events[2]!.data.status, 'published');
     assert.ok(events[1]!.data.providerPostId);
   });
+  it('a burst of jobs published in shared batches: every job gets its three events, numbered 1-3 in order', async () => {
+    const burstOrg = await createOrg(h, 'Hooks burst');
+    const channel = await connectChannel(h, burstOrg, 'facebook_page');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/burst`;
+    const ep = await api(h, burstOrg, 'POST', '/v1/webhook-endpoints', { url });
+    assert.equal(ep.status, 201, JSON.stringify(ep.body));
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        api(h, burstOrg, 'POST', '/v1/publish/jobs', {
+          plan: {
+            brandId: burstOrg.brandId,
+            text: `Burst ${i}`,
+            targets: [{ platform: 'facebook_page', channelAccountId: channel.channelAccountId }],
+          },
+          dryRun: false,
+          enqueue: true,
+        }),
+      ),
+    );
+    const jobIds = created.map((c) => {
+      assert.equal(c.status, 201, JSON.stringify(c.body));
+      return c.body.publishJobId as string;
+    });
+    for (const jobId of jobIds) await waitForJob(h, burstOrg, jobId, ['published'], 60_000);
+    const verify = () =>
+      received
+        .filter((r) => r.headers['webhook-id'] && r.body.includes('"publishJobId"'))
+        .flatMap((r) => {
+          try {
+            return [new Webhook(ep.body.secret).verify(r.body, r.headers) as { type: string; sequence?: number; data: any }];
+          } catch {
+            return []; // signed for the other endpoint
+          }
+        })
+        .filter((p) => jobIds.includes(p.data.publishJobId));
+    const deadline = Date.now() + 30_000;
+    while (verify().length < 36 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const events = verify();
+    assert.equal(events.length, 36);
+    for (const jobId of jobIds) {
+      const ofJob = events.filter((e) => e.data.publishJobId === jobId).sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
+      assert.deepEqual(
+        ofJob.map((e) => [e.sequence, e.type]),
+        [
+          [1, 'publish_job.created'],
+          [2, 'publish_target.published'],
+          [3, 'publish_job.completed'],
+        ],
+        jobId,
+      );
+    }
+  });
+
   it('records publish_job.created, publish_job.scheduled and publish_job.cancelled with consecutive sequence numbers', async () => {
     const created = await api(h, org, 'POST', '/v1/publish/jobs', {
       plan: {

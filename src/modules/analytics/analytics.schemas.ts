@@ -37,7 +37,7 @@ export const AnalyticsSnapshot = Type.Object(
 );
 export type AnalyticsSnapshotT = Static<typeof AnalyticsSnapshot>;
 
-export const AnalyticsSnapshotList = ListOf(Type.Ref('AnalyticsSnapshot'), 'Analytics snapshots, newest first.');
+export const AnalyticsSnapshotList = ListOf(Type.Ref('AnalyticsSnapshot'), 'Analytics snapshots, newest first.', 'AnalyticsSnapshotList');
 
 export const AnalyticsSnapshotQuery = Type.Object(
   {
@@ -74,5 +74,9 @@ export const ProviderAnalyticsSyncResponse = Type.Object(
     mode: Type.Union([Type.Literal('dry_run'), Type.Literal('stored')]),
     snapshot: Type.Ref('AnalyticsSnapshot'),
   },
-  { additionalProperties: false, description: 'dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot' },
+  {
+    $id: 'ProviderAnalyticsSyncResponse',
+    additionalProperties: false,
+    description: 'dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot',
+  },
 );

@@ -109,7 +109,7 @@ export const AutomationSource = Type.Object(
   { $id: 'AutomationSource', additionalProperties: false },
 );
 
-export const AutomationSourceList = ListOf(Type.Ref('AutomationSource'));
+export const AutomationSourceList = ListOf(Type.Ref('AutomationSource'), undefined, 'AutomationSourceList');
 
 export const AutomationSourceQuery = Type.Object(
   {
@@ -157,7 +157,7 @@ export const AutomationRun = Type.Object(
   { $id: 'AutomationRun', additionalProperties: false },
 );
 
-export const AutomationRunList = ListOf(Type.Ref('AutomationRun'));
+export const AutomationRunList = ListOf(Type.Ref('AutomationRun'), undefined, 'AutomationRunList');
 
 export const AutomationRunQuery = Type.Object(
   {

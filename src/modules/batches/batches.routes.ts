@@ -1,7 +1,9 @@
 /** Publish batch and asset routes (ROUTES.md: Publishing, and Brands, assets, media): thin handlers. */
+
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
   Asset,
@@ -18,7 +20,6 @@ import {
   PublishBatchStatus,
 } from './batches.schemas.js';
 import type { BatchesService } from './batches.service.js';
-
 
 export function registerBatchRoutes(root: FastifyInstance, service: BatchesService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -53,6 +54,7 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
       },
       schema: {
         operationId: 'commitPublishBatch',
+        [IDEMPOTENT_REPLAY]: true,
         tags: ['Publishing'],
         summary: 'Commit a publish batch (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
         security: PUBLIC_OR_SESSION,

@@ -45,7 +45,7 @@ export const PublishBatchTarget = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchTarget', additionalProperties: false },
 );
 
 export const PublishBatchItem = Type.Object(
@@ -61,7 +61,7 @@ export const PublishBatchItem = Type.Object(
     priority: Type.Optional(Type.Number({ description: 'Higher is placed first (default 0).' })),
     manualScheduleAt: Type.Optional(DateTime('Placed at exactly this time (still checked for conflicts, with a warning).')),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchItem', additionalProperties: false },
 );
 
 export const ProductLinkCommentPolicy = Type.Object(
@@ -79,7 +79,7 @@ export const ProductLinkCommentPolicy = Type.Object(
     utmMedium: Type.String({ minLength: 1, maxLength: 250, default: 'organic_social' }),
     utmCampaign: Type.String({ minLength: 1, maxLength: 250, default: 'service_publish' }),
   },
-  { additionalProperties: false },
+  { $id: 'ProductLinkCommentPolicy', additionalProperties: false },
 );
 
 const ExistingAssignment = Type.Object(
@@ -103,7 +103,7 @@ const previewFields = {
   existingAssignments: Type.Optional(Type.Array(ExistingAssignment, { maxItems: 10_000 })),
 };
 
-export const PublishBatchPreviewRequest = Type.Object(previewFields, { additionalProperties: false });
+export const PublishBatchPreviewRequest = Type.Object(previewFields, { $id: 'PublishBatchPreviewRequest', additionalProperties: false });
 export type PublishBatchPreviewRequestT = Static<typeof PublishBatchPreviewRequest>;
 
 export const PublishBatchCommitRequest = Type.Object(
@@ -114,7 +114,7 @@ export const PublishBatchCommitRequest = Type.Object(
     freezeHorizonMinutes: Type.Integer({ minimum: 0, maximum: 43_200, default: 120 }),
     dryRun: Type.Boolean({ default: true }),
   },
-  { additionalProperties: true },
+  { $id: 'PublishBatchCommitRequest', additionalProperties: true },
 );
 export type PublishBatchCommitRequestT = Static<typeof PublishBatchCommitRequest>;
 
@@ -133,7 +133,7 @@ const Assignment = Type.Object(
     manual: Type.Boolean(),
     firstComment: Nullable(Type.Object({ content: Type.String(), delayMs: Type.Integer() }, { additionalProperties: false })),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchAssignment', additionalProperties: false },
 );
 const Warning = Type.Object(
   {
@@ -146,7 +146,7 @@ const Warning = Type.Object(
     unscheduled: Type.Boolean({ description: 'The target was left unscheduled by this rule.' }),
     issues: Type.Optional(Type.Array(Obj())),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchWarning', additionalProperties: false },
 );
 
 export const PublishBatchPreview = Type.Object(
@@ -164,7 +164,7 @@ export const PublishBatchPreview = Type.Object(
     from: Type.Optional(DateTime()),
     policy: Type.Optional(Obj('The policy used, with its defaults and source (request or profile).')),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchPreview', additionalProperties: false },
 );
 export type PublishBatchPreviewT = Static<typeof PublishBatchPreview>;
 
@@ -181,7 +181,7 @@ const BatchTargetView = Type.Object(
     providerPostId: Nullable(Type.String()),
     firstCommentState: Nullable(Type.String()),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchStatusTarget', additionalProperties: false },
 );
 const BatchItemView = Type.Object(
   {
@@ -193,7 +193,7 @@ const BatchItemView = Type.Object(
     publishJobId: Nullable(Type.String()),
     targets: Type.Array(BatchTargetView),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchStatusItem', additionalProperties: false },
 );
 
 export const PublishBatchStatus = Type.Object(
@@ -216,13 +216,13 @@ export const PublishBatchStatus = Type.Object(
     createdAt: Type.Optional(DateTime()),
     updatedAt: Type.Optional(DateTime()),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchStatus', additionalProperties: false },
 );
 export type PublishBatchStatusT = Static<typeof PublishBatchStatus>;
 
 export const PublishBatchDryRun = Type.Object(
   { mode: Type.Literal('dry_run'), preview: PublishBatchPreview },
-  { additionalProperties: false, description: 'dryRun (the default): the preview the commit would persist.' },
+  { $id: 'PublishBatchDryRun', additionalProperties: false, description: 'dryRun (the default): the preview the commit would persist.' },
 );
 
 export const BatchParams = Type.Object(
@@ -234,7 +234,7 @@ export const BatchListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type BatchListQueryT = Static<typeof BatchListQuery>;
-export const PublishBatchList = ListOf(PublishBatchStatus);
+export const PublishBatchList = ListOf(PublishBatchStatus, undefined, 'PublishBatchList');
 
 export const Asset = Type.Object(
   {
@@ -267,7 +267,7 @@ export const Asset = Type.Object(
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
-  { additionalProperties: false },
+  { $id: 'Asset', additionalProperties: false },
 );
 export type AssetT = Static<typeof Asset>;
 export const AssetParams = Type.Object(
@@ -284,4 +284,4 @@ export const AssetListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type AssetListQueryT = Static<typeof AssetListQuery>;
-export const AssetList = ListOf(Asset);
+export const AssetList = ListOf(Asset, undefined, 'AssetList');

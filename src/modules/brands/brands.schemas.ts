@@ -40,7 +40,7 @@ export const BrandListQuery = Type.Object(
 );
 
 export const BrandParams = Type.Object({ brandId: IdOf('brd') }, { additionalProperties: false });
-export const BrandList = ListOf(Type.Ref('Brand'));
+export const BrandList = ListOf(Type.Ref('Brand'), undefined, 'BrandList');
 
 export type BrandT = Static<typeof Brand>;
 export type BrandProductT = Static<typeof BrandProduct>;

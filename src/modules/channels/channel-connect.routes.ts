@@ -29,7 +29,7 @@ export const ChannelConnectUrlRequest = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'ChannelConnectUrlRequest', additionalProperties: false },
 );
 
 export const ChannelConnectUrlResponse = Type.Object(
@@ -40,7 +40,7 @@ export const ChannelConnectUrlResponse = Type.Object(
     state: Type.String(),
     scopes: Type.Array(Type.String()),
   },
-  { additionalProperties: false },
+  { $id: 'ChannelConnectUrlResponse', additionalProperties: false },
 );
 
 const CallbackQuery = Type.Object(
@@ -62,7 +62,7 @@ const CallbackResult = Type.Object(
     error: Type.Optional(Type.String()),
     message: Type.Optional(Type.String()),
   },
-  { additionalProperties: false },
+  { $id: 'ChannelOAuthCallbackResult', additionalProperties: false },
 );
 
 /** The result as query parameters of the return URL (channelConnect, platform, channelAccountId | error). */
@@ -129,6 +129,7 @@ export function registerChannelConnectRoutes(
         operationId: 'channelOAuthCallback',
         tags,
         summary: 'Platform OAuth redirect target',
+        security: [],
         description:
           'No credential: the single-use state authenticates the request. With a returnUrl: 302 there with the result as query parameters. Without: 200 with the result as JSON. An unknown, expired, used or foreign state is 400 channel_oauth_state_invalid.',
         params: Type.Object({ platform: PlatformRef }, { additionalProperties: false }),
@@ -165,7 +166,7 @@ export function registerChannelConnectRoutes(
         security,
         params: ChannelAccountParams,
         response: {
-          200: Type.Object({ data: Type.Array(ChannelChoice) }, { additionalProperties: false }),
+          200: Type.Object({ data: Type.Array(ChannelChoice) }, { $id: 'ChannelChoiceList', additionalProperties: false }),
           ...errorResponses('channel_account_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
@@ -195,7 +196,7 @@ export function registerChannelConnectRoutes(
             organizationId: Type.String({ minLength: 1 }),
             externalAccountId: Type.String({ minLength: 1, maxLength: 256 }),
           },
-          { additionalProperties: false },
+          { $id: 'ChannelChoiceSelectRequest', additionalProperties: false },
         ),
         response: {
           200: ChannelAccount,

@@ -90,7 +90,7 @@ export const ChannelAccountUpsertRequest = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'ChannelAccountUpsertRequest', additionalProperties: false },
 );
 
 export const ChannelAccountPatchRequest = Type.Object(
@@ -103,7 +103,11 @@ export const ChannelAccountPatchRequest = Type.Object(
     tokenExpiresAt: Type.Optional(NullOr(Type.String({ format: 'date-time' }))),
     additionalSettings: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
-  { additionalProperties: false, description: 'Send at least one field besides organizationId (else 400).' },
+  {
+    $id: 'ChannelAccountPatchRequest',
+    additionalProperties: false,
+    description: 'Send at least one field besides organizationId (else 400).',
+  },
 );
 
 export const ChannelAccountDeleteRequest = Type.Object(
@@ -111,7 +115,7 @@ export const ChannelAccountDeleteRequest = Type.Object(
     organizationId: Id,
     reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   },
-  { additionalProperties: false },
+  { $id: 'ChannelAccountDeleteRequest', additionalProperties: false },
 );
 
 export const ChannelAccountParams = Type.Object({ channelAccountId: IdOf('cha') }, { additionalProperties: false });
@@ -127,7 +131,7 @@ export const ChannelChoice = Type.Object(
   { additionalProperties: false },
 );
 
-export const ChannelAccountList = ListOf(ChannelAccountRef);
+export const ChannelAccountList = ListOf(ChannelAccountRef, undefined, 'ChannelAccountList');
 
 export type ChannelAccountT = Static<typeof ChannelAccount>;
 export type DisconnectSummaryT = Static<typeof DisconnectSummary>;

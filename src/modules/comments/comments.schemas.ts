@@ -164,7 +164,7 @@ export const SocialCommentListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ListQuery = Static<typeof SocialCommentListQuery>;
-export const SocialCommentList = ListOf(Type.Ref('SocialComment'));
+export const SocialCommentList = ListOf(Type.Ref('SocialComment'), undefined, 'SocialCommentList');
 
 export const CommentParams = Type.Object(
   { socialCommentId: Type.String({ pattern: `^${COMMENT_ID_PREFIX}_${ULID}$`, description: `${COMMENT_ID_PREFIX}_<ULID>` }) },
@@ -214,7 +214,7 @@ export type ReplyResponse = Static<typeof SocialCommentReplyResponse>;
 
 export const SocialCommentHideRequest = Type.Object(
   { hidden: Type.Boolean({ description: 'true hides the comment on the platform, false shows it again' }) },
-  { additionalProperties: false },
+  { $id: 'SocialCommentHideRequest', additionalProperties: false },
 );
 
 export const CommentReplyDraftRequest = Type.Object(

@@ -6,7 +6,7 @@ import { checkReadiness, checkStorage, SERVICE_NAME } from './health.service.js'
 const Component = Type.Object({ ok: Type.Boolean() }, { additionalProperties: true });
 const Liveness = Type.Object(
   { ok: Type.Literal(true), service: Type.Literal(SERVICE_NAME), version: Type.String() },
-  { additionalProperties: false },
+  { $id: 'Liveness', additionalProperties: false },
 );
 const Readiness = Type.Object(
   {
@@ -15,7 +15,11 @@ const Readiness = Type.Object(
     version: Type.String(),
     components: Type.Object({ database: Component, redis: Component, worker: Component }, { additionalProperties: false }),
   },
-  { additionalProperties: false, description: '503 when any required component is not ok (redis counts only when REDIS_URL is set).' },
+  {
+    $id: 'Readiness',
+    additionalProperties: false,
+    description: '503 when any required component is not ok (redis counts only when REDIS_URL is set).',
+  },
 );
 const StorageReadiness = Type.Object(
   {
@@ -23,7 +27,7 @@ const StorageReadiness = Type.Object(
     service: Type.Literal(SERVICE_NAME),
     mediaStorage: Type.Object({ configured: Type.Boolean() }, { additionalProperties: true }),
   },
-  { additionalProperties: false },
+  { $id: 'StorageReadiness', additionalProperties: false },
 );
 
 export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps): void {

@@ -30,7 +30,7 @@ export const ApiKey = Type.Object(
 );
 export const ApiKeyList = Type.Object(
   { data: Type.Array(Type.Ref('ApiKey')), nextCursor: Nullable(Type.String()) },
-  { additionalProperties: false },
+  { $id: 'ApiKeyList', additionalProperties: false },
 );
 export const ApiKeyCreateRequest = Type.Object(
   {
@@ -38,11 +38,11 @@ export const ApiKeyCreateRequest = Type.Object(
     scopes: Type.Optional(Scopes),
     expiresAt: Type.Optional(Timestamp('Optional expiry (in the future).')),
   },
-  { additionalProperties: false },
+  { $id: 'ApiKeyCreateRequest', additionalProperties: false },
 );
 export const ApiKeyCreated = Type.Object(
   { apiKey: Type.Ref('ApiKey'), secret: Type.String({ description: 'The key; shown only in this answer.' }) },
-  { additionalProperties: false },
+  { $id: 'ApiKeyCreated', additionalProperties: false },
 );
 export const ApiKeyParams = Type.Object(
   { apiKeyId: Type.String({ pattern: `^${API_KEY_ID_PREFIX}_${ULID}$`, description: `${API_KEY_ID_PREFIX}_<ULID>` }) },
@@ -73,7 +73,7 @@ export const OAuthApp = Type.Object(
 );
 export const OAuthAppList = Type.Object(
   { data: Type.Array(Type.Ref('OAuthApp')), nextCursor: Nullable(Type.String()) },
-  { additionalProperties: false },
+  { $id: 'OAuthAppList', additionalProperties: false },
 );
 export const OAuthAppCreateRequest = Type.Object(
   {
@@ -87,7 +87,7 @@ export const OAuthAppCreateRequest = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'OAuthAppCreateRequest', additionalProperties: false },
 );
 export const OAuthAppUpdateRequest = Type.Object(
   {
@@ -96,14 +96,14 @@ export const OAuthAppUpdateRequest = Type.Object(
     scopes: Type.Optional(Scopes),
     rotateSecret: Type.Optional(Type.Boolean({ description: 'Generate a new client secret (shown once); the old one stops working.' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { $id: 'OAuthAppUpdateRequest', additionalProperties: false, minProperties: 1 },
 );
 export const OAuthAppWithSecret = Type.Object(
   {
     oauthApp: Type.Ref('OAuthApp'),
     clientSecret: Nullable(Type.String({ description: 'Shown only when generated (create or rotateSecret); null otherwise.' })),
   },
-  { additionalProperties: false },
+  { $id: 'OAuthAppWithSecret', additionalProperties: false },
 );
 export const OAuthAppParams = Type.Object(
   { oauthAppId: Type.String({ pattern: `^${OAUTH_APP_ID_PREFIX}_${ULID}$`, description: `${OAUTH_APP_ID_PREFIX}_<ULID>` }) },
@@ -125,7 +125,7 @@ export const OAuthGrant = Type.Object(
 );
 export const OAuthGrantList = Type.Object(
   { data: Type.Array(Type.Ref('OAuthGrant')), nextCursor: Nullable(Type.String()) },
-  { additionalProperties: false },
+  { $id: 'OAuthGrantList', additionalProperties: false },
 );
 export const OAuthGrantParams = Type.Object(
   { authorizationId: Type.String({ pattern: `^${OAUTH_GRANT_ID_PREFIX}_${ULID}$`, description: `${OAUTH_GRANT_ID_PREFIX}_<ULID>` }) },

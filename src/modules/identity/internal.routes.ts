@@ -10,7 +10,7 @@ import { migrateToLatest } from '../../platform/db/migrate.js';
 
 const MigrateAnswer = Type.Object(
   { applied: Type.Array(Type.String(), { description: 'Migrations run by this call (empty when the schema was current).' }) },
-  { additionalProperties: false },
+  { $id: 'MigrateAnswer', additionalProperties: false },
 );
 
 export function registerInternalRoutes(root: FastifyInstance, deps: AppDeps): void {

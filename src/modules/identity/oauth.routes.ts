@@ -23,7 +23,7 @@ const AuthorizeFields = {
 const AuthorizeQuery = Type.Object(AuthorizeFields, { additionalProperties: true });
 const AuthorizeApproval = Type.Object(
   { ...AuthorizeFields, approve: Type.Optional(Type.Boolean({ default: true, description: 'false: answer the access_denied redirect.' })) },
-  { additionalProperties: false },
+  { $id: 'OAuthAuthorizeApproval', additionalProperties: false },
 );
 const ConsentDescription = Type.Object(
   {
@@ -44,11 +44,11 @@ const TokenResponse = Type.Object(
     refresh_token: Type.String(),
     scope: Type.String(),
   },
-  { additionalProperties: false, description: 'RFC 6749 section 5.1.' },
+  { $id: 'OAuthTokenResponse', additionalProperties: false, description: 'RFC 6749 section 5.1.' },
 );
 const Metadata = Type.Object(
   { issuer: Type.String() },
-  { additionalProperties: true, description: 'RFC 8414 authorization server metadata.' },
+  { $id: 'OAuthAuthorizationServerMetadata', additionalProperties: true, description: 'RFC 8414 authorization server metadata.' },
 );
 const security: Array<Record<string, string[]>> = [{ dashboardSessionCookie: [] }, { dashboardSession: [] }];
 // client authentication (client_secret_basic or client_secret_post) is described per operation
@@ -183,7 +183,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
         security,
         body: AuthorizeApproval,
         response: {
-          200: Type.Object({ redirectTo: Type.String() }, { additionalProperties: false }),
+          200: Type.Object({ redirectTo: Type.String() }, { $id: 'OAuthAuthorizeRedirect', additionalProperties: false }),
           ...errorResponses(
             'public_oauth_disabled',
             'oauth_app_not_found',

@@ -15,7 +15,7 @@ const BrandCreateRequest = Type.Object(
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'Default: derived from the name.' })),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone; default UTC.' })),
   },
-  { additionalProperties: false },
+  { $id: 'BrandCreateRequest', additionalProperties: false },
 );
 const ProductCreateRequest = Type.Object(
   {
@@ -24,7 +24,7 @@ const ProductCreateRequest = Type.Object(
     productUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
     storeProductId: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
   },
-  { additionalProperties: false },
+  { $id: 'BrandProductCreateRequest', additionalProperties: false },
 );
 const security: Array<Record<string, string[]>> = [{ dashboardSessionCookie: [] }, { dashboardSession: [] }];
 const errors = errorResponses('invalid_request', 'dashboard_session_required', 'permission_denied', 'internal_server_error');

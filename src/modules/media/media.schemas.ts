@@ -68,7 +68,7 @@ export const MediaImportDryRun = Type.Object(
     brandId: Nullable(Type.String()),
     notes: Type.Array(Type.String()),
   },
-  { additionalProperties: false, description: 'What a real import would do; nothing was fetched or stored.' },
+  { $id: 'MediaImportDryRun', additionalProperties: false, description: 'What a real import would do; nothing was fetched or stored.' },
 );
 
 export const MediaListQuery = Type.Object(
@@ -91,7 +91,7 @@ export const MediaContentQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const MediaList = ListOf(Type.Ref('MediaLibraryItem'));
+export const MediaList = ListOf(Type.Ref('MediaLibraryItem'), undefined, 'MediaLibraryItemList');
 
 export type MediaLibraryItemT = Static<typeof MediaLibraryItem>;
 export type MediaUploadRequestT = Static<typeof MediaUploadRequest>;

@@ -34,7 +34,7 @@ export const PublishBatchScheduleSlot = Type.Object(
       default: 240,
     }),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchScheduleSlot', additionalProperties: false },
 );
 
 /** A batch policy (spec: PublishBatchPreviewRequest.policy). */
@@ -44,7 +44,7 @@ export const BatchPolicy = Type.Object(
     id: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
     horizonDays: Type.Integer({ minimum: 1, maximum: 60, default: 14 }),
   },
-  { additionalProperties: false },
+  { $id: 'PublishBatchPolicy', additionalProperties: false },
 );
 export type BatchPolicyT = Static<typeof BatchPolicy>;
 
@@ -56,7 +56,7 @@ export const ProfileChannelInput = Type.Object(
     enabled: Type.Optional(Type.Boolean()),
     settings: Type.Optional({ ...Obj(), default: {} }),
   },
-  { additionalProperties: false },
+  { $id: 'PublishingProfileChannelInput', additionalProperties: false },
 );
 
 export const PublishingProfileSaveRequest = Type.Object(
@@ -74,7 +74,7 @@ export const PublishingProfileSaveRequest = Type.Object(
       Type.Array(ProfileChannelInput, { maxItems: 100, default: [], description: 'Replaces the channels of the profile.' }),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'PublishingProfileSaveRequest', additionalProperties: false },
 );
 
 export const PublishingProfileChannel = Type.Object(
@@ -94,7 +94,7 @@ export const PublishingProfileChannel = Type.Object(
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },
-  { additionalProperties: false },
+  { $id: 'PublishingProfileChannel', additionalProperties: false },
 );
 
 export const PublishingProfile = Type.Object(
@@ -114,7 +114,7 @@ export const PublishingProfile = Type.Object(
     updatedAt: Type.String(),
     channels: Type.Array(PublishingProfileChannel),
   },
-  { additionalProperties: false },
+  { $id: 'PublishingProfile', additionalProperties: false },
 );
 
 export const PublishingProfileListQuery = Type.Object(
@@ -125,7 +125,7 @@ export const PublishingProfileListQuery = Type.Object(
   { additionalProperties: false },
 );
 export const PublishingProfileParams = Type.Object({ profileId: IdOf('pro') }, { additionalProperties: false });
-export const PublishingProfileList = ListOf(PublishingProfile);
+export const PublishingProfileList = ListOf(PublishingProfile, undefined, 'PublishingProfileList');
 
 export type PublishingProfileT = Static<typeof PublishingProfile>;
 export type PublishingProfileChannelT = Static<typeof PublishingProfileChannel>;

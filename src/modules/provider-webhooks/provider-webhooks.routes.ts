@@ -53,7 +53,9 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
         params: PlatformParams,
         querystring: HandshakeQuery,
         response: {
-          200: Type.Union([Type.String(), Type.Object({ response_token: Type.String() }, { additionalProperties: false })]),
+          200: Type.Union([Type.String(), Type.Object({ response_token: Type.String() }, { additionalProperties: false })], {
+            $id: 'ProviderWebhookVerification',
+          }),
           ...errorResponses('provider_webhook_not_found', 'provider_webhook_verification_failed'),
         },
       },

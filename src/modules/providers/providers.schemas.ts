@@ -12,7 +12,7 @@ export const ProviderSettingRule = Type.Object(
     required: Type.Boolean(),
     allowedValues: Type.Optional(Type.Array(Type.String())),
   },
-  { additionalProperties: false },
+  { $id: 'ProviderSettingRule', additionalProperties: false },
 );
 
 export const ProviderMediaRule = Type.Object(
@@ -29,7 +29,7 @@ export const ProviderMediaRule = Type.Object(
     dynamicMaxVideoDurationSetting: Type.Optional(Type.String()),
     requiresVideoThumbnail: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { $id: 'ProviderMediaRule', additionalProperties: false },
 );
 
 export const ProviderCapability = Type.Object(
@@ -50,7 +50,7 @@ export const ProviderCapability = Type.Object(
     maxTextLength: Type.Optional(Type.Integer({ minimum: 0 })),
     settingRules: Type.Optional(Type.Array(ProviderSettingRule)),
   },
-  { additionalProperties: false },
+  { $id: 'ProviderCapability', additionalProperties: false },
 );
 
 export const ProviderToolDefinition = Type.Object(
@@ -63,7 +63,7 @@ export const ProviderToolDefinition = Type.Object(
     inputFields: Type.Array(ProviderSettingRule),
     outputKind: Enum(['account_reference', 'profile', 'category', 'board', 'privacy_option', 'community'] as const),
   },
-  { additionalProperties: false },
+  { $id: 'ProviderToolDefinition', additionalProperties: false },
 );
 
 export const ProviderPlugDefinition = Type.Object(
@@ -75,7 +75,7 @@ export const ProviderPlugDefinition = Type.Object(
     platforms: Type.Array(Enum(PLATFORMS)),
     settingRules: Type.Array(ProviderSettingRule),
   },
-  { additionalProperties: false },
+  { $id: 'ProviderPlugDefinition', additionalProperties: false },
 );
 
 export const ProviderCapabilitiesResponse = Type.Object(
@@ -84,7 +84,7 @@ export const ProviderCapabilitiesResponse = Type.Object(
     tools: Type.Array(ProviderToolDefinition),
     plugs: Type.Array(ProviderPlugDefinition),
   },
-  { additionalProperties: false },
+  { $id: 'ProviderCapabilitiesResponse', additionalProperties: false },
 );
 
 export const ProviderToolParams = Type.Object(
@@ -97,7 +97,7 @@ export const ProviderToolRequest = Type.Object(
     channelAccountId: Type.String({ minLength: 1, maxLength: 128 }),
     input: Type.Optional(Type.Object({}, { additionalProperties: true, default: {} })),
   },
-  { additionalProperties: false },
+  { $id: 'ProviderToolRequest', additionalProperties: false },
 );
 
 export const ProviderToolResponse = Type.Object(
@@ -105,7 +105,7 @@ export const ProviderToolResponse = Type.Object(
     tool: Enum(PROVIDER_TOOL_NAMES),
     results: Type.Array(Type.Object({}, { additionalProperties: true })),
   },
-  { additionalProperties: false },
+  { $id: 'ProviderToolResponse', additionalProperties: false },
 );
 
 export type ProviderToolRequestT = Static<typeof ProviderToolRequest>;

@@ -9,6 +9,7 @@ import { ProviderError } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { targetError } from './publish-call.js';
 import { type CommentJobData, sendCommentJob } from './publish-queue.js';
+import { TRANSITIONS } from './publish-states.js';
 
 export const FIRST_COMMENT_MAX_ATTEMPTS = 3;
 
@@ -31,7 +32,7 @@ export class FirstCommentStep {
       }))
       .where('id', '=', data.targetId)
       .where('organization_id', '=', data.organizationId)
-      .where('state', '=', 'published')
+      .where('state', '=', TRANSITIONS.published.to)
       .where('first_comment_state', '=', 'pending')
       .returningAll()
       .executeTakeFirst();

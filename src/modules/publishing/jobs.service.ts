@@ -160,7 +160,7 @@ export class JobsService {
           .updateTable('publish_targets')
           .set({ first_comment_state: 'cancelled' })
           .where('job_id', '=', jobId)
-          .where('state', '=', 'cancelled')
+          .where('state', '=', TRANSITIONS.cancel.to)
           .where('first_comment_state', '=', 'waiting')
           .execute();
       }

@@ -17,6 +17,7 @@ import type { ChannelGateway } from './channel-gateway.js';
 import { MicroBatcher } from './micro-batcher.js';
 import type { Outcome } from './publish-call.js';
 import { recordJobCompletion, recordTargetOutcome } from './publish-events.js';
+import { recordTargetOutcomes } from './publish-outcome-events.js';
 import { sendCommentJob, sendTargetJob } from './publish-queue.js';
 import { deriveJobStatus, fromStates, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
@@ -172,9 +173,13 @@ export class OutcomeRecorder {
 				returning pj.id
 			)
 			select t.id, t.job_id, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
-      // in job order, so concurrent batches take the per-job event locks in the same order
+      // in job order; the events of the whole batch take a fixed number of statements
       const rows = [...res.rows].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
-      for (const r of rows) await recordTargetOutcome(this.deps.events, tx, r.id, !!r.job_updated);
+      await recordTargetOutcomes(
+        this.deps.events,
+        tx,
+        rows.map((r) => ({ targetId: r.id, jobUpdated: !!r.job_updated })),
+      );
       return res;
     });
     const byId = new Map(res.rows.map((r) => [r.id, r]));

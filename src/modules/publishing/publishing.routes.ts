@@ -1,9 +1,11 @@
 /** Publishing routes (ROUTES.md, Publishing and Internal): thin — schema in, one service call, answer out. */
+
 import { timingSafeEqual } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
 import type { PublishingModule } from './publishing.module.js';
@@ -76,6 +78,7 @@ export function registerPublishingRoutes(root: FastifyInstance, deps: AppDeps, m
         },
         schema: {
           operationId,
+          [IDEMPOTENT_REPLAY]: true,
           tags: [...tags],
           summary: 'Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
           security: PUBLIC_OR_SESSION,

@@ -25,7 +25,7 @@ export const MediaInput = Type.Object(
     altText: Type.Optional(Type.String()),
     metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
-  { additionalProperties: true },
+  { $id: 'MediaInput', additionalProperties: true },
 );
 
 export const PublishTargetInput = Type.Object(
@@ -47,7 +47,7 @@ export const PublishTargetInput = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'PublishTargetInput', additionalProperties: false },
 );
 
 export const PublicPublishPlanInput = Type.Object(
@@ -58,7 +58,7 @@ export const PublicPublishPlanInput = Type.Object(
     targets: Type.Array(PublishTargetInput),
     productId: Type.Optional(Type.String()),
   },
-  { additionalProperties: false },
+  { $id: 'PublicPublishPlanInput', additionalProperties: false },
 );
 
 export const AgentPlan = Type.Object(
@@ -72,7 +72,7 @@ export const AgentPlan = Type.Object(
     targets: Type.Optional(Type.Array(PublishTargetInput, { default: [] })),
     scheduleAt: Type.Optional(DateTime()),
   },
-  { additionalProperties: false },
+  { $id: 'AgentPublishPlan', additionalProperties: false },
 );
 
 export const AgentPublishRequest = Type.Object(
@@ -84,10 +84,10 @@ export const AgentPublishRequest = Type.Object(
     idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     runAfter: Type.Optional(DateTime()),
   },
-  { additionalProperties: false },
+  { $id: 'AgentPublishRequest', additionalProperties: false },
 );
 
-export const PlanIssue = Type.Object(
+export const PlanIssueSchema = Type.Object(
   {
     targetIndex: Nullable(Type.Integer()),
     channelAccountId: Nullable(Type.String()),
@@ -96,8 +96,9 @@ export const PlanIssue = Type.Object(
     severity: lit(['blocking', 'warning']),
     message: Type.String(),
   },
-  { additionalProperties: false },
-);
+  { $id: 'PlanIssue', additionalProperties: false },
+); /** Shared component (registered at the root): a preview lists issues at two levels. */
+export const PlanIssue = Type.Unsafe<Static<typeof PlanIssueSchema>>(Type.Ref('PlanIssue'));
 
 export const PreviewTarget = Type.Object(
   {
@@ -113,7 +114,7 @@ export const PreviewTarget = Type.Object(
     channelState: Nullable(Type.String()),
     issues: Type.Array(PlanIssue),
   },
-  { additionalProperties: false },
+  { $id: 'PlanPreviewTarget', additionalProperties: false },
 );
 
 export const PlanPreview = Type.Object(
@@ -125,10 +126,10 @@ export const PlanPreview = Type.Object(
       description: 'Every issue: plan-level ones and those of each target.',
     }),
   },
-  { additionalProperties: false },
+  { $id: 'PlanPreview', additionalProperties: false },
 );
 
-const TargetErrorT = Type.Object(
+export const PublishTargetErrorSchema = Type.Object(
   {
     code: Type.String(),
     category: Type.String(),
@@ -136,8 +137,9 @@ const TargetErrorT = Type.Object(
     providerResponse: Type.Unknown(),
     at: Type.String(),
   },
-  { additionalProperties: false },
+  { $id: 'PublishTargetError', additionalProperties: false },
 );
+const TargetErrorT = Type.Unsafe<Static<typeof PublishTargetErrorSchema>>(Type.Ref('PublishTargetError'));
 
 export const PublishTarget = Type.Object(
   {
@@ -173,7 +175,7 @@ export const PublishTarget = Type.Object(
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },
-  { additionalProperties: false },
+  { $id: 'PublishTarget', additionalProperties: false },
 );
 
 export const PublishJob = Type.Object(
@@ -196,7 +198,7 @@ export const PublishJob = Type.Object(
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },
-  { additionalProperties: false },
+  { $id: 'PublishJob', additionalProperties: false },
 );
 
 export const DryRunAnswer = Type.Object(
@@ -224,7 +226,7 @@ export const DryRunAnswer = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  { $id: 'PublishJobDryRun', additionalProperties: false },
 );
 
 export const JobListQuery = Type.Object(
@@ -239,14 +241,17 @@ export const JobListQuery = Type.Object(
 );
 
 export const JobParams = Type.Object({ publishJobId: IdOf('job') }, { additionalProperties: false });
-export const EnqueueBody = Type.Object({}, { additionalProperties: false });
-export const ScheduleBody = Type.Object({ scheduleAt: DateTime('Must be in the future.') }, { additionalProperties: false });
+export const EnqueueBody = Type.Object({}, { $id: 'PublishJobEnqueueRequest', additionalProperties: false });
+export const ScheduleBody = Type.Object(
+  { scheduleAt: DateTime('Must be in the future.') },
+  { $id: 'PublishJobScheduleRequest', additionalProperties: false },
+);
 export const CancelBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
-  { additionalProperties: false },
+  { $id: 'PublishJobCancelRequest', additionalProperties: false },
 );
 
-export const JobList = ListOf(PublishJob);
+export const JobList = ListOf(PublishJob, undefined, 'PublishJobList');
 
 export const UrlReconciliationBody = Type.Object(
   {
@@ -254,7 +259,7 @@ export const UrlReconciliationBody = Type.Object(
     postTargetIds: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
     dryRun: Type.Optional(Type.Boolean({ default: true })),
   },
-  { additionalProperties: false },
+  { $id: 'UrlReconciliationRequest', additionalProperties: false },
 );
 
 export const UrlReconciliationAnswer = Type.Object(
@@ -278,7 +283,7 @@ export const UrlReconciliationAnswer = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'UrlReconciliationAnswer', additionalProperties: false },
 );
 
 export const SlotQuery = Type.Object(
@@ -302,7 +307,7 @@ export const PublishSlot = Type.Object(
     candidates: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
     conflicts: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
   },
-  { additionalProperties: false },
+  { $id: 'PublishSlot', additionalProperties: false },
 );
 
 export const ReconcileAnswer = Type.Object(
@@ -317,7 +322,7 @@ export const ReconcileAnswer = Type.Object(
     commentsFlaggedCount: Type.Integer(),
     commentsRequeuedCount: Type.Integer(),
   },
-  { additionalProperties: false },
+  { $id: 'PublishQueueReconcileAnswer', additionalProperties: false },
 );
 
 export type AgentPublishRequestT = Static<typeof AgentPublishRequest>;

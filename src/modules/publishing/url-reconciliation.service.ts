@@ -5,6 +5,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import type { ChannelGateway } from './channel-gateway.js';
+import { TRANSITIONS } from './publish-states.js';
 import type { UrlReconciliationBodyT } from './publishing.schemas.js';
 
 const MAX_TARGETS = 100;
@@ -36,7 +37,7 @@ export class UrlReconciliationService {
       .selectFrom('publish_targets')
       .select(['id', 'job_id', 'channel_account_id', 'platform', 'provider_post_id'])
       .where('organization_id', '=', organizationId)
-      .where('state', '=', 'published')
+      .where('state', '=', TRANSITIONS.published.to)
       .where('provider_url', 'is', null)
       .where('provider_post_id', 'is not', null);
     if (body.publishJobId) q = q.where('job_id', '=', body.publishJobId);

@@ -21,10 +21,50 @@ export interface ToolPrincipal {
 
 /** last_used_at is written at most this often per key, keeping writes off the hot path. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_FLUSH_MS = 1_000;
+
+/**
+ * Collects the keys whose last use is due to be written and writes them in one statement a second
+ * (a burst of keys then costs one write, not one each; on the embedded database a write holds the
+ * event loop).
+ */
+export class LastUsedWriter {
+  private readonly due = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  add(id: string): void {
+    this.due.add(id);
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, LAST_USED_FLUSH_MS).unref();
+  }
+
+  flush(): Promise<void> {
+    const ids = [...this.due];
+    this.due.clear();
+    this.writing = this.writing.then(() => toolKeysRepository.touchLastUsed(this.db, ids, this.now()).catch(this.onError));
+    return this.writing;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+}
 
 export async function authenticateToolRequest(
   db: Db,
   cache: ToolAuthCache,
+  lastUsed: LastUsedWriter,
   request: FastifyRequest,
   tool: ToolName,
   now: Date,
@@ -46,11 +86,9 @@ export async function authenticateToolRequest(
     throw new AppError('insufficient_scope', { message: `The API key lacks the scope ${TOOL_SCOPES[tool]}.` });
   }
   if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    // the cached record remembers the write, so it is not repeated on every request of the minute
+    // the cached record remembers it, so the key is queued once a minute, not on every request
     record.lastUsedAt = now;
-    toolKeysRepository
-      .touchLastUsed(db, record.id, now)
-      .catch((err: unknown) => request.log.warn({ err }, 'tool key last_used_at not written'));
+    lastUsed.add(record.id);
   }
   return { apiKeyId: record.id, userId: record.userId, tier: record.tier as MembershipTier, limits };
 }

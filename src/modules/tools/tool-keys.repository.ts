@@ -109,8 +109,15 @@ export const toolKeysRepository = {
     return !!(await db.selectFrom('tool_api_keys').select('id').where('id', '=', id).executeTakeFirst());
   },
 
-  async touchLastUsed(db: Executor, id: string, at: Date): Promise<void> {
-    await db.updateTable('tool_api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  /** One statement for every key used since the last write (never moves a newer value back). */
+  async touchLastUsed(db: Executor, ids: string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await db
+      .updateTable('tool_api_keys')
+      .set({ last_used_at: at })
+      .where('id', 'in', ids)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+      .execute();
   },
 
   async setUserTier(db: Executor, userId: string, tier: string, at: Date): Promise<void> {

@@ -3,14 +3,16 @@
  * tier, 413 payload_too_large), its own error handler (the tool envelope with quota and rateLimit on limit
  * errors, and 400 invalid_request for anything that is not a JSON body) and per-route authentication.
  */
+
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { TOOL_API_PREFIX, toAppError } from '../../http/error-handler.js';
+import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { AppError } from '../../platform/errors.js';
 import { generateQrFromRequest } from './qrcode/qr-generator.js';
 import { parseQrRequest } from './qrcode/qr-options.js';
 import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
-import { authenticateToolRequest, type ToolPrincipal } from './tool-auth.js';
+import { authenticateToolRequest, LastUsedWriter, type ToolPrincipal } from './tool-auth.js';
 import { ToolAuthCache } from './tool-auth-cache.js';
 import { ToolLimiter } from './tool-limiter.service.js';
 import { TOOL_MAX_BODY_BYTES, type ToolName } from './tool-limits.js';
@@ -73,6 +75,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
   // store) or Redis (the CLI bumps it); PostgreSQL without Redis reads the key on every request
   const authStores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
   const authCache = new ToolAuthCache(authStores, () => deps.clock.now().getTime());
+  const lastUsed = new LastUsedWriter(db, now, (err) => app.log.warn({ err }, 'tool key last_used_at not written'));
   // Started on the first request that needs it, so processes that never render a QR code spawn no threads.
   let pool: QrWorkerPool | null = null;
   const qrPool = () => {
@@ -80,6 +83,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
     return pool;
   };
   app.addHook('onClose', async () => {
+    await lastUsed.close();
     await pool?.close();
   });
   for (const schema of TOOL_SHARED_SCHEMAS) app.addSchema(schema);
@@ -116,7 +120,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
       });
 
       const authenticate = (tool: ToolName) => async (request: FastifyRequest) => {
-        const principal = await authenticateToolRequest(db, authCache, request, tool, now());
+        const principal = await authenticateToolRequest(db, authCache, lastUsed, request, tool, now());
         request.toolPrincipal = principal;
         const declared = Number(request.headers['content-length']);
         if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {
@@ -125,7 +129,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
           });
         }
       };
-      const security: Array<Record<string, string[]>> = [{ toolApiKey: [] }, { toolApiKeyHeader: [] }];
+      const security: Array<Record<string, string[]>> = [{ toolApiKey: [] }];
 
       tools.post(
         '/utm-builder/build',
@@ -133,6 +137,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
           onRequest: authenticate('utm-builder'),
           schema: {
             operationId: 'buildUtmLinks',
+            [IDEMPOTENT_REPLAY]: true,
             tags: ['Tools'],
             summary: 'Build UTM-tagged links',
             description:
@@ -171,6 +176,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
           onRequest: authenticate('qrcode'),
           schema: {
             operationId: 'generateQrCode',
+            [IDEMPOTENT_REPLAY]: true,
             tags: ['Tools'],
             summary: 'Generate a QR code',
             description: 'One QR code per request, as a PNG or SVG data URL. Uses one request of the daily quota.',

@@ -1,6 +1,5 @@
 /**
- * TypeBox schemas of the tool API for the OpenAPI document (tag "Tools", security toolApiKey /
- * toolApiKeyHeader). Requests are validated by the tools' own parsers (utm-builder.ts, qr-options.ts) so
+ * TypeBox schemas of the tool API for the OpenAPI document (tag "Tools", security toolApiKey). Requests are validated by the tools' own parsers (utm-builder.ts, qr-options.ts) so
  * that every refusal uses the tool error envelope and names the field.
  */
 import { type TSchema, Type } from '@sinclair/typebox';

@@ -63,6 +63,28 @@ export class WebhookFanOut {
     });
   }
 
+  /**
+   * Outbox listener for the events of one outbox write: one endpoint query and one fan-out mark for all
+   * of them (a burst of publish outcomes records dozens of events in one transaction).
+   */
+  async fanOutMany(tx: Executor, events: RecordedEvent[]) {
+    if (events.length <= 1) {
+      if (events[0]) await this.fanOut(tx, events[0]);
+      return;
+    }
+    const endpoints = await repo.enabledEndpointsOf(tx, [...new Set(events.map((e) => e.organizationId))]);
+    for (const event of events) {
+      const ids = endpoints
+        .filter((e) => e.organization_id === event.organizationId && (e.event_types.length === 0 || e.event_types.includes(event.type)))
+        .map((e) => e.id);
+      await this.createDeliveries(tx, event.organizationId, ids, event.id, event.type);
+    }
+    await repo.markFannedOutMany(
+      tx,
+      events.map((e) => e.id),
+    );
+  }
+
   /** Outbox listener: inside the event's transaction, one delivery per subscribed enabled endpoint. */
   async fanOut(tx: Executor, event: RecordedEvent) {
     const endpoints = await repo.subscribers(tx, event.organizationId, event.type);

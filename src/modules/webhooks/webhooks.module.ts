@@ -33,7 +33,7 @@ export function webhooksModule(deps: AppDeps): WebhooksModule {
   const fanout = new WebhookFanOut(deps);
   const service = new WebhooksService(deps, client, fanout);
   const deliverer = new WebhookDeliverer(deps, client, fanout);
-  deps.events.subscribe((tx, event) => fanout.fanOut(tx, event));
+  deps.events.subscribeMany((tx, events) => fanout.fanOutMany(tx, events));
   const deliverJob = defineJob<DeliverJobData>({
     name: WEBHOOK_DELIVER_JOB,
     queue: { retryLimit: 3, retryDelay: 5 },

@@ -59,6 +59,22 @@ export const webhooksRepository = {
       .execute();
   },
 
+  /** Enabled endpoints of these organizations with their event filters (empty: every event), in id order. */
+  async enabledEndpointsOf(
+    db: Executor,
+    organizationIds: string[],
+  ): Promise<Array<{ id: string; organization_id: string; event_types: string[] }>> {
+    if (organizationIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'organization_id', 'event_types'])
+      .where('organization_id', 'in', organizationIds)
+      .where('enabled', '=', true)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, organization_id: r.organization_id, event_types: (r.event_types ?? []) as string[] }));
+  },
+
   async insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]) {
     if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
   },
@@ -157,6 +173,16 @@ export const webhooksRepository = {
       .updateTable('events')
       .set({ fanned_out_at: at } as never)
       .where('id', '=', eventId)
+      .execute();
+  },
+
+  /** Events of one outbox write (they share their creation time, which fanned_out_at takes as in markFannedOut). */
+  async markFannedOutMany(db: Executor, eventIds: string[]) {
+    if (eventIds.length === 0) return;
+    await db
+      .updateTable('events')
+      .set({ fanned_out_at: sql`created_at` } as never)
+      .where('id', 'in', eventIds)
       .execute();
   },
 

@@ -146,8 +146,8 @@ export const DeliveryParams = Type.Object(
 );
 export const EmptyBody = Type.Object({}, { additionalProperties: false });
 
-export const WebhookEndpointList = ListOf(Type.Ref('WebhookEndpoint'));
-export const WebhookDeliveryList = ListOf(Type.Ref('WebhookDelivery'));
+export const WebhookEndpointList = ListOf(Type.Ref('WebhookEndpoint'), undefined, 'WebhookEndpointList');
+export const WebhookDeliveryList = ListOf(Type.Ref('WebhookDelivery'), undefined, 'WebhookDeliveryList');
 
 export const WEBHOOK_SCHEMAS = [WebhookEndpoint, WebhookAttempt, WebhookDelivery];
 

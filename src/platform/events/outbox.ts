@@ -28,15 +28,73 @@ export interface RecordedEvent {
 
 /** Called after an event row is written, inside the same transaction (e.g. to queue its fan-out). */
 export type OutboxListener = (tx: Executor, event: RecordedEvent) => Promise<void>;
+/** Called once for the events of one `record`/`recordMany` call, inside the same transaction. */
+export type OutboxBatchListener = (tx: Executor, events: RecordedEvent[]) => Promise<void>;
 
 export class EventOutbox {
   private readonly listeners: OutboxListener[] = [];
+  private readonly batchListeners: OutboxBatchListener[] = [];
 
   constructor(private readonly now: () => Date) {}
 
   /** Wired once by the composition root (the webhooks area subscribes here). */
   subscribe(listener: OutboxListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Like `subscribe`, with every event of a `recordMany` call at once (set-based fan-out). */
+  subscribeMany(listener: OutboxBatchListener): void {
+    this.batchListeners.push(listener);
+  }
+
+  /**
+   * Many events in a fixed number of statements (locks, sequence numbers, one insert), as `record` would
+   * write them one after the other: events sharing a sequence key get consecutive numbers in array order.
+   */
+  async recordMany(tx: Executor, events: DomainEvent[]): Promise<RecordedEvent[]> {
+    if (events.length === 0) return [];
+    if (events.length === 1) return [await this.record(tx, events[0]!)];
+    const createdAt = this.now();
+    const keys = [...new Set(events.flatMap((e) => (e.sequenceKey ? [e.sequenceKey] : [])))].sort();
+    const next = new Map<string, number>();
+    if (keys.length > 0) {
+      // the same advisory locks as `record`, taken in key order by one statement
+      await sql`select count(pg_advisory_xact_lock(hashtext('events:' || k)))
+				from (select k from unnest(${keys}::text[]) as k order by k collate "C") s`.execute(tx);
+      const rows = await tx
+        .selectFrom('events')
+        .select((eb) => ['sequence_key', eb.fn.max('sequence').as('max')])
+        .where('sequence_key', 'in', keys)
+        .groupBy('sequence_key')
+        .execute();
+      for (const r of rows) next.set(r.sequence_key as string, Number(r.max ?? 0));
+    }
+    const recorded: RecordedEvent[] = events.map((event) => {
+      let sequence: number | null = null;
+      if (event.sequenceKey) {
+        sequence = (next.get(event.sequenceKey) ?? 0) + 1;
+        next.set(event.sequenceKey, sequence);
+      }
+      return { id: newId('evt'), organizationId: event.organizationId, type: event.type, data: event.data, sequence, createdAt };
+    });
+    await tx
+      .insertInto('events')
+      .values(
+        recorded.map((r, i) => ({
+          id: r.id,
+          organization_id: r.organizationId,
+          type: r.type,
+          data: JSON.stringify(r.data ?? null),
+          sequence_key: events[i]!.sequenceKey ?? null,
+          sequence: r.sequence,
+          created_at: createdAt,
+          fanned_out_at: null,
+        })) as never,
+      )
+      .execute();
+    for (const r of recorded) for (const listener of this.listeners) await listener(tx, r);
+    for (const listener of this.batchListeners) await listener(tx, recorded);
+    return recorded;
   }
 
   async record(tx: Executor, event: DomainEvent): Promise<RecordedEvent> {
@@ -68,6 +126,7 @@ export class EventOutbox {
       .execute();
     const recorded: RecordedEvent = { id, organizationId: event.organizationId, type: event.type, data: event.data, sequence, createdAt };
     for (const listener of this.listeners) await listener(tx, recorded);
+    for (const listener of this.batchListeners) await listener(tx, [recorded]);
     return recorded;
   }
 }

@@ -1431,6 +1431,31 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AgentPublishPlan: {
+            brandId: string;
+            /** @default [] */
+            media?: components["schemas"]["MediaInput"][];
+            /** @default [] */
+            mediaLibraryItemIds?: string[];
+            productId?: string;
+            profileId?: string;
+            /** Format: date-time */
+            scheduleAt?: string;
+            /** @default [] */
+            targets?: components["schemas"]["PublishTargetInput"][];
+            text: string;
+        };
+        AgentPublishRequest: {
+            /** @default true */
+            dryRun?: boolean;
+            /** @default false */
+            enqueue?: boolean;
+            idempotencyKey?: string;
+            plan: components["schemas"]["AgentPublishPlan"];
+            /** Format: date-time */
+            runAfter?: string;
+            title?: string;
+        };
         AnalyticsSnapshot: {
             /** @description asnap_<ULID> */
             analyticsSnapshotId: string;
@@ -1457,6 +1482,12 @@ export interface components {
                 metricNames: string[];
             };
         };
+        /** @description Analytics snapshots, newest first. */
+        AnalyticsSnapshotList: {
+            data: components["schemas"]["AnalyticsSnapshot"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         ApiKey: {
             apiKeyId: string;
             /** Format: date-time */
@@ -1468,6 +1499,61 @@ export interface components {
             prefix: string;
             revokedAt: string | null;
             scopes: string[];
+        };
+        ApiKeyCreated: {
+            apiKey: components["schemas"]["ApiKey"];
+            /** @description The key; shown only in this answer. */
+            secret: string;
+        };
+        ApiKeyCreateRequest: {
+            /**
+             * Format: date-time
+             * @description Optional expiry (in the future).
+             */
+            expiresAt?: string;
+            name: string;
+            scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+            nextCursor: string | null;
+        };
+        Asset: {
+            /** @description ast_<ULID> */
+            assetId: string;
+            brandId: string;
+            /** @description The client's id of the asset (unique per brand). */
+            clientAssetId: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastPublishBatchId: string | null;
+            media: {
+                [key: string]: unknown;
+            }[];
+            /** @description Media library items of the asset. */
+            mediaLibraryItemIds: string[];
+            organizationId: string;
+            productId: string;
+            productUrl: string | null;
+            /** @description The publish targets that used this asset. */
+            targets: {
+                channelAccountId: string;
+                platform: string;
+                postTargetId: string;
+                publishBatchId: string;
+                publishJobId: string;
+                scheduledAt: string | null;
+                state: string;
+            }[];
+            text: string;
+            title: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AssetList: {
+            data: components["schemas"]["Asset"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
         };
         AutomationRun: {
             automationRunId: string;
@@ -1496,6 +1582,38 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AutomationRunCreateRequest: {
+            automationSourceId: string;
+            /**
+             * @description default true: compute what would be created; persist only the run record
+             * @default true
+             */
+            dryRun?: boolean;
+            /** @description default manual */
+            trigger?: "manual" | "schedule" | "api";
+        };
+        AutomationRunList: {
+            data: components["schemas"]["AutomationRun"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        AutomationRunRecordRequest: {
+            error?: {
+                class: string;
+                message: string;
+            };
+            output?: {
+                itemsCreated?: number;
+                itemsSeen?: number;
+                publishBatchIds?: string[];
+                publishJobIds?: string[];
+            };
+            status: "running" | "succeeded" | "failed" | "cancelled";
+        };
+        AutomationSchedulerEnqueueAnswer: {
+            automationRunIds: string[];
+            enqueued: number;
+        };
         AutomationSource: {
             automationSourceId: string;
             brandId: string;
@@ -1518,6 +1636,95 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AutomationSourceCreateRequest: {
+            brandId: string;
+            config: {
+                /** @description first run: none (default) or latest:N (N 1-50) */
+                backfill?: string;
+                /** @description http(s) URL of an RSS 2.0 or Atom feed */
+                feedUrl: string;
+                /** @description default 5 */
+                maxItemsPerRun?: number;
+                /** @description default draft */
+                mode?: "draft" | "schedule" | "publish";
+                profileId?: string;
+                targets?: {
+                    channelAccountId: string;
+                    platform: string;
+                }[];
+                /** @description placeholders {{title}}, {{link}}, {{summary}} */
+                textTemplate?: string;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "rss_feed";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        } | {
+            brandId: string;
+            config: {
+                batchPolicy?: {
+                    [key: string]: unknown;
+                };
+                itemsPerRun: number;
+                productIds?: string[];
+                profileId?: string;
+                /** @description placeholders {{title}}, {{link}}, {{summary}} */
+                textTemplate: string;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "product_rotation";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        } | {
+            brandId: string;
+            config?: {
+                [key: string]: unknown;
+            };
+            /** @description default true */
+            enabled?: boolean;
+            /** @enum {string} */
+            kind: "external";
+            name: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        };
+        AutomationSourceList: {
+            data: components["schemas"]["AutomationSource"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        AutomationSourceUpdateRequest: {
+            /** @description merged into the current config, then validated for the kind */
+            config?: {
+                [key: string]: unknown;
+            };
+            enabled?: boolean;
+            name?: string;
+            schedule?: {
+                /** @description five-field cron expression */
+                cron: string;
+                /** @description IANA time zone */
+                timezone: string;
+            } | null;
+        };
         Brand: {
             brandId: string;
             /** Format: date-time */
@@ -1532,6 +1739,18 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        BrandCreateRequest: {
+            name: string;
+            /** @description Default: derived from the name. */
+            slug?: string;
+            /** @description IANA time zone; default UTC. */
+            timezone?: string;
+        };
+        BrandList: {
+            data: components["schemas"]["Brand"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         BrandProduct: {
             brandId: string;
             /** Format: date-time */
@@ -1543,6 +1762,40 @@ export interface components {
             storeProductId: string | null;
             /** Format: date-time */
             updatedAt: string;
+        };
+        BrandProductCreateRequest: {
+            name: string;
+            productUrl?: string | null;
+            slug?: string;
+            storeProductId?: string | null;
+        };
+        BrowserSessionExchangeRequest: {
+            authorizationCode: string;
+            nonce: string;
+        };
+        BrowserSessionExchangeResponse: {
+            /**
+             * Format: date-time
+             * @description Absolute expiry of the session (it also ends after the idle timeout).
+             */
+            expiresAt: string;
+            organizationId: string;
+            role: "member" | "admin" | "owner";
+            user: components["schemas"]["DashboardUser"];
+        };
+        BrowserSessionStartRequest: {
+            /** Format: email */
+            email: string;
+            password: string;
+            /** @description Where the dashboard goes after sign-in (a path or an approved origin URL). */
+            returnTo?: string;
+        };
+        BrowserSessionStartResponse: {
+            /** @description Single use, valid 60 s; send it only in the exchange body. */
+            authorizationCode: string;
+            /** Format: date-time */
+            expiresAt: string;
+            nonce: string;
         };
         ChannelAccount: {
             brandId: string | null;
@@ -1580,6 +1833,159 @@ export interface components {
             tokenExpiresAt: string | null;
             updatedAt: string;
         };
+        ChannelAccountDeleteRequest: {
+            organizationId: string;
+            reason?: string;
+        };
+        ChannelAccountList: {
+            data: components["schemas"]["ChannelAccount"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description Send at least one field besides organizationId (else 400). */
+        ChannelAccountPatchRequest: {
+            additionalSettings?: {
+                [key: string]: unknown;
+            };
+            brandId?: null | string;
+            displayName?: string;
+            handle?: null | string;
+            organizationId: string;
+            /**
+             * @description ChannelAccountState
+             * @enum {string}
+             */
+            state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
+            tokenExpiresAt?: null | string;
+        };
+        ChannelAccountUpsertRequest: {
+            /** @description sec_<id> (a stored secret of this organization) or env:NAME (SERVICE_CHANNEL_TOKEN_ENV_REFS); never the token itself */
+            accessTokenRef: string;
+            brandId?: null | string;
+            displayName: string;
+            externalAccountId: string;
+            handle?: null | string;
+            organizationId: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            platformAppId?: null | string;
+            refreshTokenRef?: null | string;
+            /** @description Default [] when the account is created; omitted on an update, the saved scopes stay. */
+            scopes?: string[];
+            /**
+             * @description ChannelAccountState
+             * @default connected
+             * @enum {string}
+             */
+            state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
+            tokenExpiresAt?: null | string;
+        };
+        ChannelChoiceList: {
+            data: {
+                avatarUrl: string | null;
+                displayName: string;
+                externalAccountId: string;
+                handle: string | null;
+            }[];
+        };
+        ChannelChoiceSelectRequest: {
+            externalAccountId: string;
+            organizationId: string;
+        };
+        ChannelConnectUrlRequest: {
+            brandId?: null | string;
+            organizationId?: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            redirectUri?: null | string;
+            returnUrl?: null | string;
+            scopes?: string[];
+        };
+        ChannelConnectUrlResponse: {
+            /** Format: uri */
+            authorizationUrl: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** Format: uri */
+            redirectUri: string;
+            scopes: string[];
+            state: string;
+        };
+        ChannelOAuthCallbackResult: {
+            channelAccountId?: string;
+            choices?: {
+                avatarUrl: string | null;
+                displayName: string;
+                externalAccountId: string;
+                handle: string | null;
+            }[];
+            error?: string;
+            message?: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            result: "connected" | "in_between_steps" | "error";
+        };
+        CommentReplyDraftRequest: {
+            brandId?: string;
+            brandName?: string;
+            commentText: string;
+            /** @default true */
+            dryRun?: boolean;
+            maxCharacters?: number;
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            postText?: string;
+            productName?: string;
+            productUrl?: string;
+            /** @description store the draft on this comment (status drafted) */
+            socialCommentId?: string;
+            socialContext?: string;
+            tone?: "helpful" | "friendly" | "concise" | "premium" | "supportive";
+        };
+        CommentReplyDraftResponse: {
+            draft: {
+                constraints: {
+                    maxCharacters: number;
+                    platform: string;
+                    tone: string;
+                };
+                prompt: {
+                    system: string;
+                    user: string;
+                };
+                reply: string;
+            };
+            /** @enum {string} */
+            mode: "dry_run";
+            requiredEnv: string[];
+        } | {
+            draft: {
+                constraints: {
+                    maxCharacters: number;
+                    platform: string;
+                    tone: string;
+                };
+                prompt: {
+                    system: string;
+                    user: string;
+                };
+                reply: string;
+            };
+            /** @enum {string} */
+            mode: "drafted";
+            socialCommentId?: string;
+        };
         DashboardUser: {
             displayName: string | null;
             email: string;
@@ -1597,6 +2003,51 @@ export interface components {
             })[];
             message: string;
             requestId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Liveness: {
+            /** @enum {boolean} */
+            ok: true;
+            /** @enum {string} */
+            service: "service-api";
+            version: string;
+        };
+        /** @description What a real import would do; nothing was fetched or stored. */
+        MediaImportDryRun: {
+            brandId: string | null;
+            host: string;
+            maxBytes: number;
+            /** @enum {string} */
+            mode: "dry_run";
+            notes: string[];
+            url: string;
+            wouldImport: boolean;
+        };
+        MediaImportRequest: {
+            altText?: string | null;
+            brandId?: string | null;
+            /** @default true */
+            dryRun?: boolean;
+            maxBytes?: number;
+            /** @description must be the principal organization when given */
+            organizationId?: string;
+            /** @description remote media address (http or https) */
+            url: string;
+        };
+        MediaInput: {
+            altText?: string;
+            bytes?: number;
+            durationSeconds?: number;
+            fileSizeBytes?: number;
+            kind: "image" | "video" | "gif";
+            mediaLibraryItemId?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            mimeType?: string;
+            thumbnailUrl?: string;
+            url: string;
         } & {
             [key: string]: unknown;
         };
@@ -1621,6 +2072,42 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        MediaLibraryItemList: {
+            data: components["schemas"]["MediaLibraryItem"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description multipart/form-data: `file` (the media, required, non-empty), `brandId` and `altText` (optional text fields) */
+        MediaUploadMultipart: {
+            altText?: string;
+            brandId?: string;
+            /**
+             * Format: binary
+             * @description the media bytes (non-empty)
+             */
+            file: string;
+        };
+        MediaUploadRequest: {
+            altText?: string | null;
+            brandId?: string | null;
+            /** @description raw base64 or a data URL; supported media: JPEG, PNG, GIF, WebP, AVIF, MP4 */
+            dataBase64: string;
+            fileName?: string;
+            /** @description must be the principal organization when given */
+            organizationId?: string;
+        };
+        MeResponse: {
+            organization: {
+                name: string;
+                organizationId: string;
+            };
+            role: "member" | "admin" | "owner";
+            user: components["schemas"]["DashboardUser"];
+        };
+        MigrateAnswer: {
+            /** @description Migrations run by this call (empty when the schema was current). */
+            applied: string[];
+        };
         OAuthApp: {
             clientId: string;
             clientSecretRef: string | null;
@@ -1634,6 +2121,59 @@ export interface components {
             scopes: string[];
             /** Format: date-time */
             updatedAt: string;
+        };
+        OAuthAppCreateRequest: {
+            /** @description Instead of a generated secret: the environment variable holding it, resolved at each token request. */
+            clientSecretRef?: string;
+            name: string;
+            redirectUris: string[];
+            scopes: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        OAuthAppList: {
+            data: components["schemas"]["OAuthApp"][];
+            nextCursor: string | null;
+        };
+        OAuthAppUpdateRequest: {
+            name?: string;
+            redirectUris?: string[];
+            /** @description Generate a new client secret (shown once); the old one stops working. */
+            rotateSecret?: boolean;
+            scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
+        };
+        OAuthAppWithSecret: {
+            clientSecret: string | null;
+            oauthApp: components["schemas"]["OAuthApp"];
+        };
+        /** @description RFC 8414 authorization server metadata. */
+        OAuthAuthorizationServerMetadata: {
+            issuer: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthAuthorizeApproval: {
+            /**
+             * @description false: answer the access_denied redirect.
+             * @default true
+             */
+            approve?: boolean;
+            client_id?: string;
+            /** @description BASE64URL(SHA-256(code_verifier)). */
+            code_challenge?: string;
+            /** @description S256 (plain is refused). */
+            code_challenge_method?: string;
+            /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
+            prompt?: string;
+            /** @description Exactly one of the app’s registered redirect URIs. */
+            redirect_uri?: string;
+            /** @description code */
+            response_type?: string;
+            /** @description Space-separated scopes (default: every scope of the app). */
+            scope?: string;
+            /** @description Returned unchanged in the redirect. */
+            state?: string;
+        };
+        OAuthAuthorizeRedirect: {
+            redirectTo: string;
         };
         OAuthConsent: {
             client: {
@@ -1658,6 +2198,697 @@ export interface components {
             revokedAt: string | null;
             scopes: string[];
             userId: string;
+        };
+        OAuthGrantList: {
+            data: components["schemas"]["OAuthGrant"][];
+            nextCursor: string | null;
+        };
+        /** @description RFC 6749 section 5.1. */
+        OAuthTokenResponse: {
+            access_token: string;
+            expires_in: number;
+            refresh_token: string;
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        /** @description An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0). */
+        OpenApiDocument: {
+            info: {
+                [key: string]: unknown;
+            };
+            openapi: string;
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        PlanIssue: {
+            channelAccountId: string | null;
+            code: string;
+            message: string;
+            path: string[];
+            severity: "blocking" | "warning";
+            targetIndex: number | null;
+        };
+        PlanPreview: {
+            /** @description Every issue: plan-level ones and those of each target. */
+            issues: components["schemas"]["PlanIssue"][];
+            /** @enum {string} */
+            mode: "preview";
+            targets: components["schemas"]["PlanPreviewTarget"][];
+            valid: boolean;
+        };
+        PlanPreviewTarget: {
+            channelAccountId: string;
+            channelState: string | null;
+            index: number;
+            issues: components["schemas"]["PlanIssue"][];
+            maxTextLength: number | null;
+            platform: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            text: string;
+            /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
+            textLength: number;
+        };
+        ProductLinkCommentPolicy: {
+            /**
+             * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
+             * @default true
+             */
+            appendTracking: boolean;
+            /** @default 300000 */
+            delayMs: number;
+            /** @default false */
+            enabled: boolean;
+            /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
+            template?: string;
+            /** @default service_publish */
+            utmCampaign: string;
+            /** @default organic_social */
+            utmMedium: string;
+        };
+        ProviderAnalyticsSyncRequest: {
+            brandId: string;
+            capturedAt?: string | null;
+            channelAccountId: string;
+            /**
+             * @description default true: read the metrics, store nothing
+             * @default true
+             */
+            dryRun?: boolean;
+            organizationId: string;
+            /** @description platforms with analytics sync */
+            platform: "x" | "youtube" | "facebook_page" | "pinterest";
+            postTargetId?: string | null;
+            providerPostId: string;
+        };
+        /** @description dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot */
+        ProviderAnalyticsSyncResponse: {
+            mode: "dry_run" | "stored";
+            snapshot: components["schemas"]["AnalyticsSnapshot"];
+        };
+        ProviderCapabilitiesResponse: {
+            plugs: components["schemas"]["ProviderPlugDefinition"][];
+            providers: components["schemas"]["ProviderCapability"][];
+            tools: components["schemas"]["ProviderToolDefinition"][];
+        };
+        ProviderCapability: {
+            displayName: string;
+            maxTextLength?: number;
+            mediaRule: components["schemas"]["ProviderMediaRule"];
+            /** @enum {string} */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            plugNames: ("firstComment" | "reply")[];
+            /** @enum {string} */
+            rateLimitPolicy: "low_concurrency" | "standard" | "strict";
+            requiredScopes: string[];
+            settingRules?: components["schemas"]["ProviderSettingRule"][];
+            settingsFields: string[];
+            supportsAnalytics: boolean;
+            supportsComments: boolean;
+            supportsDelete: boolean;
+            supportsScheduling: boolean;
+            supportsUpdate: boolean;
+            toolNames: ("mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch")[];
+        };
+        ProviderMediaRule: {
+            allowedKinds: ("image" | "video" | "gif")[];
+            dynamicMaxVideoDurationSetting?: string;
+            maxGifBytes?: number;
+            maxImageBytes?: number;
+            maxItems: number;
+            maxVideoBytes?: number;
+            maxVideoDurationSeconds?: number;
+            minItems: number;
+            minVideoDurationSeconds?: number;
+            notes: string[];
+            requiresVideoThumbnail?: boolean;
+        };
+        ProviderPlugDefinition: {
+            description: string;
+            label: string;
+            /** @enum {string} */
+            name: "firstComment" | "reply";
+            /** @enum {string} */
+            phase: "post_publish" | "threading";
+            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
+            settingRules: components["schemas"]["ProviderSettingRule"][];
+        };
+        ProviderSettingRule: {
+            allowedValues?: string[];
+            field: string;
+            label: string;
+            required: boolean;
+            /** @enum {string} */
+            valueType: "string" | "boolean" | "number";
+        };
+        ProviderToolDefinition: {
+            /** @enum {string} */
+            category: "account_lookup" | "composer_lookup" | "publishing_option";
+            description: string;
+            inputFields: components["schemas"]["ProviderSettingRule"][];
+            label: string;
+            /** @enum {string} */
+            name: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
+            /** @enum {string} */
+            outputKind: "account_reference" | "profile" | "category" | "board" | "privacy_option" | "community";
+            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
+        };
+        ProviderToolRequest: {
+            channelAccountId: string;
+            /** @default {} */
+            input?: {
+                [key: string]: unknown;
+            };
+        };
+        ProviderToolResponse: {
+            results: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            tool: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
+        };
+        ProviderWebhookDeliveryResult: {
+            /** @description true when this delivery was received before (a retry): nothing is done twice */
+            duplicate: boolean;
+            /** @description events found in the delivery */
+            events: number;
+            /** @enum {boolean} */
+            received: true;
+        };
+        ProviderWebhookProvisionRequest: {
+            /**
+             * @description true (default): answer what would be done and call no platform.
+             * @default true
+             */
+            dryRun?: boolean;
+            /** @description Platforms to provision; default all. */
+            platforms?: ("facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x" | "youtube" | "tiktok" | "pinterest")[];
+        };
+        ProviderWebhookProvisionResult: {
+            mode: "dry_run" | "provisioned";
+            platforms: {
+                /** @description where the platform delivers (null: set in the developer console) */
+                callbackUrl: string | null;
+                method: "app_subscription" | "account_activity" | "websub" | "developer_console";
+                note: string | null;
+                outcome: "would_provision" | "provisioned" | "failed" | "not_configured" | "manual";
+                platform: string;
+                steps: {
+                    description: string;
+                    error: string | null;
+                    outcome: "would_call" | "ok" | "failed";
+                    /** @description method and URL of the platform call (no credentials) */
+                    request: string;
+                }[];
+            }[];
+        };
+        ProviderWebhookVerification: string | {
+            response_token: string;
+        };
+        PublicPublishPlanInput: {
+            brandId: string;
+            media: components["schemas"]["MediaInput"][];
+            productId?: string;
+            targets: components["schemas"]["PublishTargetInput"][];
+            text: string;
+        };
+        PublishBatchAssignment: {
+            channelAccountId: string;
+            clientAssetId: string;
+            firstComment: {
+                content: string;
+                delayMs: number;
+            } | null;
+            itemIndex: number;
+            jitterSeconds: number;
+            manual: boolean;
+            platform: string;
+            productId: string;
+            /** Format: date-time */
+            scheduledAt: string;
+            slotAt: string | null;
+            slotId: string | null;
+            targetIndex: number;
+        };
+        PublishBatchCommitRequest: {
+            brandId: string;
+            /** @default true */
+            dryRun: boolean;
+            existingAssignments?: {
+                channelAccountId: string;
+                clientAssetId?: string;
+                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                productId?: string;
+                /** Format: date-time */
+                scheduledAt: string;
+            }[];
+            /** @default 120 */
+            freezeHorizonMinutes: number;
+            /**
+             * Format: date-time
+             * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
+             */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            idempotencyKey?: string;
+            items: components["schemas"]["PublishBatchItem"][];
+            policy?: components["schemas"]["PublishBatchPolicy"];
+            productLinkComment?: components["schemas"]["ProductLinkCommentPolicy"];
+            /** @default agent_batch */
+            source: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description dryRun (the default): the preview the commit would persist. */
+        PublishBatchDryRun: {
+            /** @enum {string} */
+            mode: "dry_run";
+            preview: components["schemas"]["PublishBatchPreview"];
+        };
+        PublishBatchItem: {
+            /** @description Your id of the asset; one asset record per clientAssetId. */
+            clientAssetId: string;
+            /**
+             * Format: date-time
+             * @description Placed at exactly this time (still checked for conflicts, with a warning).
+             */
+            manualScheduleAt?: string;
+            /** @default [] */
+            media?: components["schemas"]["MediaInput"][];
+            /** @default [] */
+            mediaLibraryItemIds?: string[];
+            /** @description Higher is placed first (default 0). */
+            priority?: number;
+            productId: string;
+            /** @description Default: the product's productUrl. */
+            productUrl?: string;
+            targets: components["schemas"]["PublishBatchTarget"][];
+            text: string;
+            /** @description Default: the product's name. */
+            title?: string;
+        };
+        PublishBatchList: {
+            data: components["schemas"]["PublishBatchStatus"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
+        PublishBatchPolicy: {
+            /** @default 14 */
+            horizonDays: number;
+            id?: string;
+            slots: components["schemas"]["PublishBatchScheduleSlot"][];
+        };
+        PublishBatchPreview: {
+            assignmentCount: number;
+            assignments: components["schemas"]["PublishBatchAssignment"][];
+            batchPreviewId: string;
+            brandId: string;
+            /** Format: date-time */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            /** @enum {string} */
+            mode: "preview";
+            organizationId: string;
+            /** @description The policy used, with its defaults and source (request or profile). */
+            policy?: {
+                [key: string]: unknown;
+            };
+            scheduledItemCount: number;
+            unscheduledItemCount: number;
+            warnings: components["schemas"]["PublishBatchWarning"][];
+        };
+        PublishBatchPreviewRequest: {
+            brandId: string;
+            existingAssignments?: {
+                channelAccountId: string;
+                clientAssetId?: string;
+                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+                productId?: string;
+                /** Format: date-time */
+                scheduledAt: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
+             */
+            from?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            items: components["schemas"]["PublishBatchItem"][];
+            policy?: components["schemas"]["PublishBatchPolicy"];
+            productLinkComment?: components["schemas"]["ProductLinkCommentPolicy"];
+        };
+        PublishBatchScheduleSlot: {
+            channelAccountId?: string;
+            id: string;
+            /** @default 600 */
+            jitterSecondsMax: number;
+            /** @default -600 */
+            jitterSecondsMin: number;
+            label?: string;
+            /** @description 24-hour HH:MM */
+            localTime: string;
+            /** @default 120 */
+            minGapMinutes: number;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @default 240 */
+            productCooldownMinutes: number;
+            /** @default UTC */
+            timezone: string;
+            weekdays?: number[];
+        };
+        PublishBatchStatus: {
+            brandId: string;
+            /** Format: date-time */
+            createdAt?: string;
+            failedTargetCount?: number;
+            freezeHorizonMinutes?: number;
+            idempotencyKey?: string | null;
+            itemCount: number;
+            items: components["schemas"]["PublishBatchStatusItem"][];
+            organizationId: string;
+            /** @description Summary of the preview the batch was committed from (counts and warnings). */
+            preview?: {
+                [key: string]: unknown;
+            };
+            publishBatchId: string;
+            publishedTargetCount?: number;
+            queuedTargetCount?: number;
+            schedulePolicy?: {
+                [key: string]: unknown;
+            };
+            source?: string;
+            status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
+            targetCount: number;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        PublishBatchStatusItem: {
+            assetId: string;
+            clientAssetId: string;
+            position: number;
+            productId: string;
+            publishBatchItemId: string;
+            publishJobId: string | null;
+            targets: components["schemas"]["PublishBatchStatusTarget"][];
+        };
+        PublishBatchStatusTarget: {
+            channelAccountId: string;
+            firstCommentState: string | null;
+            jitterSeconds: number | null;
+            platform: string;
+            postTargetId: string | null;
+            providerPostId: string | null;
+            publishBatchTargetId: string;
+            scheduledAt: string | null;
+            slotId: string | null;
+            /** @description The publish target's state, or unscheduled. */
+            state: string;
+        };
+        PublishBatchTarget: {
+            channelAccountId: string;
+            /** @description The target's own first comment; wins over productLinkComment. */
+            firstComment?: {
+                content: string;
+                delayMs?: number;
+            };
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @description Accepted for compatibility; the platform decides the provider. */
+            providerType?: string;
+            /** @description Platform settings (capabilities settingRules). */
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        PublishBatchWarning: {
+            channelAccountId: string | null;
+            clientAssetId: string | null;
+            issues?: {
+                [key: string]: unknown;
+            }[];
+            itemIndex: number | null;
+            message: string;
+            /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
+            rule: string;
+            targetIndex: number | null;
+            /** @description The target was left unscheduled by this rule. */
+            unscheduled: boolean;
+        };
+        PublishingProfile: {
+            brandId: string;
+            brandName: string | null;
+            brandSlug: string | null;
+            channels: components["schemas"]["PublishingProfileChannel"][];
+            commentSettings: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            description: string | null;
+            isDefault: boolean;
+            name: string;
+            organizationId: string;
+            profileId: string;
+            scheduleSettings: {
+                [key: string]: unknown;
+            };
+            slug: string;
+            updatedAt: string;
+        };
+        PublishingProfileChannel: {
+            brandId: string;
+            channelAccountId: string;
+            channelDisplayName: string;
+            channelHandle: string | null;
+            channelState: string;
+            createdAt: string;
+            enabled: boolean;
+            organizationId: string;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            position: number;
+            profileChannelId: string;
+            profileId: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            updatedAt: string;
+        };
+        PublishingProfileChannelInput: {
+            channelAccountId: string;
+            enabled?: boolean;
+            /**
+             * @description Platform
+             * @enum {string}
+             */
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            position?: number;
+            /** @default {} */
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        PublishingProfileList: {
+            data: components["schemas"]["PublishingProfile"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        PublishingProfileSaveRequest: {
+            brandId: string;
+            /**
+             * @description Replaces the channels of the profile.
+             * @default []
+             */
+            channels?: components["schemas"]["PublishingProfileChannelInput"][];
+            /** @default {} */
+            commentSettings?: {
+                [key: string]: unknown;
+            };
+            description?: null | string;
+            /** @default false */
+            isDefault?: boolean;
+            name: string;
+            organizationId: string;
+            profileId?: string;
+            /**
+             * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
+             * @default {}
+             */
+            scheduleSettings?: {
+                [key: string]: unknown;
+            };
+            slug?: string;
+        };
+        PublishJob: {
+            brandId: string;
+            cancelReason: string | null;
+            createdAt: string;
+            idempotencyKey: string | null;
+            media: {
+                [key: string]: unknown;
+            }[];
+            organizationId: string;
+            productId: string | null;
+            profileId: string | null;
+            publishJobId: string;
+            runAfter: string | null;
+            scheduledAt: string | null;
+            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            targetCount: number;
+            targets: components["schemas"]["PublishTarget"][];
+            text: string;
+            title: string | null;
+            updatedAt: string;
+        };
+        PublishJobCancelRequest: {
+            reason?: string;
+        } | null;
+        PublishJobDryRun: {
+            /** @enum {string} */
+            mode: "dry_run";
+            preview: components["schemas"]["PlanPreview"];
+            summary: {
+                firstAttemptAt: string | null;
+                initialState: string;
+                jobCount: number;
+                scheduledAt: string | null;
+                targetCount: number;
+                targets: {
+                    channelAccountId: string;
+                    platform: string;
+                    state: string;
+                }[];
+            };
+        };
+        PublishJobEnqueueRequest: Record<string, never> | null;
+        PublishJobList: {
+            data: components["schemas"]["PublishJob"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        PublishJobScheduleRequest: {
+            /**
+             * Format: date-time
+             * @description Must be in the future.
+             */
+            scheduleAt: string;
+        };
+        PublishQueueReconcileAnswer: {
+            commentsFlaggedCount: number;
+            commentsRequeuedCount: number;
+            /** @description targets stuck in publishing that the account's posts on the platform show never landed: failed */
+            failedCount: number;
+            /** @description targets stuck in publishing whose outcome the platform cannot tell: needs_attention */
+            flaggedCount: number;
+            pollsRequeuedCount: number;
+            /** @description targets stuck in publishing whose post the platform has: published */
+            publishedCount: number;
+            requeuedCount: number;
+        };
+        PublishSlot: {
+            candidates?: {
+                [key: string]: unknown;
+            }[];
+            checkedSlotCount: number;
+            conflicts?: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            mode: "preview";
+            organizationId: string;
+            policy: {
+                [key: string]: unknown;
+            };
+            recommendation: ({
+                /** Format: date-time */
+                scheduleAt: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        };
+        PublishTarget: {
+            attempts: number;
+            channelAccountId: string;
+            createdAt: string;
+            firstComment: {
+                content: string;
+                delayMs: number;
+                error: components["schemas"]["PublishTargetError"] | null;
+                providerCommentId: string | null;
+                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
+                state: string;
+            } | null;
+            lastError: components["schemas"]["PublishTargetError"] | null;
+            nextAttemptAt: string | null;
+            platform: string;
+            postTargetId: string;
+            providerPostId: string | null;
+            providerUrl: string | null;
+            publishedAt: string | null;
+            publishJobId: string;
+            scheduledAt: string | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            stateReason: string | null;
+            text: string;
+            updatedAt: string;
+        };
+        PublishTargetError: {
+            at: string;
+            category: string;
+            code: string;
+            message: string;
+            providerResponse: unknown;
+        };
+        PublishTargetInput: {
+            channelAccountId: string;
+            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
+            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
+            settings?: {
+                [key: string]: unknown;
+            };
+            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
+            text?: string;
+        };
+        /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
+        Readiness: {
+            components: {
+                database: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                redis: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                worker: {
+                    ok: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            ok: boolean;
+            /** @enum {string} */
+            service: "service-api";
+            version: string;
         };
         SocialComment: {
             authorHandle: string | null;
@@ -1703,6 +2934,73 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        SocialCommentHideRequest: {
+            /** @description true hides the comment on the platform, false shows it again */
+            hidden: boolean;
+        };
+        SocialCommentList: {
+            data: components["schemas"]["SocialComment"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        SocialCommentProfileSyncRequest: {
+            brandId: string;
+            /** @default 50 */
+            commentsPerPost?: number;
+            /** @default true */
+            dryRun?: boolean;
+            organizationId: string;
+            profileId?: string;
+            /** @default 8 */
+            targetLimit?: number;
+        };
+        SocialCommentProfileSyncResponse: {
+            created: number;
+            fetched: number;
+            mode: "dry_run" | "synced";
+            targets: {
+                channelAccountId: string;
+                created: number;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                fetched: number;
+                ok: boolean;
+                platform: string;
+                postTargetId: string;
+                providerPostId: string;
+                updated: number;
+            }[];
+            updated: number;
+        };
+        SocialCommentReplyRequest: {
+            body: string;
+            brandId: string;
+            /** @default true */
+            dryRun?: boolean;
+            organizationId: string;
+        };
+        SocialCommentReplyResponse: {
+            budget: {
+                limit: number;
+                name: string;
+                remaining: number | null;
+                window: string;
+            } | null;
+            comment: components["schemas"]["SocialComment"];
+            mode: "dry_run" | "replied" | "needs_reconciliation" | "failed";
+            reply: {
+                body: string;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                providerCommentId: string | null;
+                replyId: string | null;
+                state: "would_post" | "posted" | "failed" | "needs_reconciliation";
+            };
+        };
         SocialCommentSyncItem: {
             authorHandle: string | null;
             authorName: string | null;
@@ -1714,6 +3012,37 @@ export interface components {
             providerCreatedAt: string | null;
             socialCommentId: string | null;
         };
+        SocialCommentSyncRequest: {
+            brandId: string;
+            channelAccountId: string;
+            /** @default true */
+            dryRun?: boolean;
+            /** @default 50 */
+            limit?: number;
+            organizationId: string;
+            platform: "facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x";
+            postTargetId?: string | null;
+            providerPostId: string;
+            /** Format: date-time */
+            since?: string;
+        };
+        SocialCommentSyncResponse: {
+            comments: components["schemas"]["SocialCommentSyncItem"][];
+            created: number;
+            fetched: number;
+            mode: "dry_run" | "synced";
+            updated: number;
+        };
+        StorageReadiness: {
+            mediaStorage: {
+                configured: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            ok: boolean;
+            /** @enum {string} */
+            service: "service-api";
+        };
         ToolError: {
             error: {
                 code: string;
@@ -1723,6 +3052,33 @@ export interface components {
             object: "tool_api.error";
             quota?: components["schemas"]["ToolQuota"];
             rateLimit?: components["schemas"]["ToolRateLimit"];
+        };
+        ToolQrGenerateRequest: {
+            /** @default M */
+            errorCorrectionLevel?: "L" | "M" | "Q" | "H";
+            /** @default png */
+            format?: "png" | "svg";
+            /**
+             * @description Quiet zone in modules.
+             * @default 4
+             */
+            margin?: number;
+            /**
+             * @description Image width and height in pixels: 64-2048 for PNG, 64-4096 for SVG.
+             * @default 256
+             */
+            size?: number;
+            /** @description Text or link to encode: 1 byte up to the capacity of the error correction level. */
+            text: string;
+        };
+        ToolQrGenerateResponse: {
+            format: "png" | "svg";
+            qrcode: {
+                /** @description data:image/png;base64,… or data:image/svg+xml;base64,… */
+                dataUrl: string;
+            };
+            quota: components["schemas"]["ToolQuota"];
+            rateLimit: components["schemas"]["ToolRateLimit"];
         };
         /** @description Daily quota of this API key and tool. */
         ToolQuota: {
@@ -1745,6 +3101,60 @@ export interface components {
              * @description Start of the next UTC minute.
              */
             resetAt: string;
+        };
+        ToolUtmBuildRequest: {
+            /** @description utm_campaign. Trimmed; 1-250 characters. */
+            campaign: string;
+            /** @description utm_content. Trimmed; 1-250 characters. */
+            content?: string;
+            /** @description Emitted as utm_id. Trimmed; 1-250 characters. */
+            id?: string;
+            /** @description utm_medium. Trimmed; 1-250 characters. */
+            medium: string;
+            /** @description utm_source. Trimmed; 1-250 characters. */
+            source: string;
+            /** @description Emitted as utm_source_platform. Trimmed; 1-250 characters. */
+            sourcePlatform?: string;
+            /** @description utm_term. Trimmed; 1-250 characters. */
+            term?: string;
+            /** @description Landing page URLs (http/https). At most 100 (Pro) or 500 (Max) entries. */
+            urls: string[];
+        };
+        ToolUtmBuildResponse: {
+            invalid: {
+                index: number;
+                reason: "not_a_string" | "empty" | "too_long" | "relative_url" | "unsupported_scheme" | "missing_host" | "malformed";
+                /** @description The entry as sent. */
+                url: unknown;
+            }[];
+            links: {
+                index: number;
+                link: string;
+                url: string;
+            }[];
+            quota: components["schemas"]["ToolQuota"];
+            rateLimit: components["schemas"]["ToolRateLimit"];
+        };
+        UrlReconciliationAnswer: {
+            checkedCount: number;
+            mode: "dry_run" | "reconciled";
+            targets: {
+                channelAccountId: string;
+                error: string | null;
+                platform: string;
+                postTargetId: string;
+                providerPostId: string;
+                providerUrl: string | null;
+                publishJobId: string;
+                result: "would_fetch" | "updated" | "not_available" | "failed";
+            }[];
+            updatedCount: number;
+        };
+        UrlReconciliationRequest: {
+            /** @default true */
+            dryRun?: boolean;
+            postTargetIds?: string[];
+            publishJobId?: string;
         };
         WebhookAttempt: {
             attempt: number;
@@ -1774,6 +3184,11 @@ export interface components {
             updatedAt: string;
             webhookEndpointId: string;
         };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         WebhookEndpoint: {
             /** Format: date-time */
             createdAt: string;
@@ -1790,11 +3205,100 @@ export interface components {
             url: string;
             webhookEndpointId: string;
         };
+        WebhookEndpointCreated: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            disabledReason: string | null;
+            enabled: boolean;
+            eventTypes: string[];
+            metadata: {
+                [key: string]: string;
+            };
+            organizationId: string;
+            /** @description whsec_<base64> signing secret; shown only here and on rotation. */
+            secret: string;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
+            webhookEndpointId: string;
+        };
+        WebhookEndpointCreateRequest: {
+            description?: string | null;
+            /** @default true */
+            enabled?: boolean;
+            /** @description Event types this endpoint receives; empty = all. */
+            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
+            /** @description Free key/value strings for the integrator. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
+            url: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+            /** @description Cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        WebhookEndpointSecret: {
+            /** @description the new whsec_ secret; the previous one keeps signing for 24 h */
+            secret: string;
+        };
+        WebhookEndpointUpdateRequest: {
+            description?: string | null;
+            /** @description true re-enables an endpoint the service disabled; deliveries resume */
+            enabled?: boolean;
+            /** @description Event types this endpoint receives; empty = all. */
+            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
+            /** @description Free key/value strings for the integrator. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
+            url?: string;
+        };
+        WebhookRecoverAnswer: {
+            /** @description deliveries queued again */
+            recovered: number;
+        };
+        WebhookRecoverRequest: {
+            /**
+             * Format: date-time
+             * @description resend failed deliveries created at or after this time (at most 14 days back)
+             */
+            since: string;
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description `true` when this answer replays an earlier request with the same idempotency key. */
+        IdempotentReplayed: "true";
+        /** @description Requests allowed per window for this credential. */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the current window resets. */
+        RateLimitReset: number;
+        /** @description Identifier of this request (also `requestId` in error bodies); quote it in support requests. */
+        RequestId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description Daily quota of this tool API key and tool. */
+        XQuotaLimit: number;
+        /** @description Requests left in the daily quota. */
+        XQuotaRemaining: number;
+        /** @description Reset time of the daily quota, as Unix epoch seconds. */
+        XQuotaReset: number;
+        /** @description Same as RateLimit-Limit (legacy name). */
+        XRateLimitLimit: number;
+        /** @description Same as RateLimit-Remaining (legacy name). */
+        XRateLimitRemaining: number;
+        /** @description Reset time of the current window, as Unix epoch seconds. */
+        XRateLimitReset: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1811,19 +3315,17 @@ export interface operations {
             /** @description RFC 8414 authorization server metadata. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        issuer: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OAuthAuthorizationServerMetadata"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1833,6 +3335,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1842,6 +3345,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1862,47 +3366,37 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default M */
-                    errorCorrectionLevel?: "L" | "M" | "Q" | "H";
-                    /** @default png */
-                    format?: "png" | "svg";
-                    /**
-                     * @description Quiet zone in modules.
-                     * @default 4
-                     */
-                    margin?: number;
-                    /**
-                     * @description Image width and height in pixels: 64-2048 for PNG, 64-4096 for SVG.
-                     * @default 256
-                     */
-                    size?: number;
-                    /** @description Text or link to encode: 1 byte up to the capacity of the error correction level. */
-                    text: string;
-                };
+                "application/json": components["schemas"]["ToolQrGenerateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        format: "png" | "svg";
-                        qrcode: {
-                            /** @description data:image/png;base64,… or data:image/svg+xml;base64,… */
-                            dataUrl: string;
-                        };
-                        quota: components["schemas"]["ToolQuota"];
-                        rateLimit: components["schemas"]["ToolRateLimit"];
-                    };
+                    "application/json": components["schemas"]["ToolQrGenerateResponse"];
                 };
             };
             /** @description invalid_request */
             400: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1912,6 +3406,13 @@ export interface operations {
             /** @description authentication_required, invalid_api_key */
             401: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1921,6 +3422,13 @@ export interface operations {
             /** @description membership_required, insufficient_scope */
             403: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1930,6 +3438,13 @@ export interface operations {
             /** @description idempotency_conflict, idempotency_in_progress */
             409: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1939,6 +3454,13 @@ export interface operations {
             /** @description payload_too_large */
             413: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1948,6 +3470,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1957,6 +3486,14 @@ export interface operations {
             /** @description quota_exceeded, rate_limited, concurrency_limited (Retry-After) */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1966,6 +3503,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1986,53 +3530,37 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description utm_campaign. Trimmed; 1-250 characters. */
-                    campaign: string;
-                    /** @description utm_content. Trimmed; 1-250 characters. */
-                    content?: string;
-                    /** @description Emitted as utm_id. Trimmed; 1-250 characters. */
-                    id?: string;
-                    /** @description utm_medium. Trimmed; 1-250 characters. */
-                    medium: string;
-                    /** @description utm_source. Trimmed; 1-250 characters. */
-                    source: string;
-                    /** @description Emitted as utm_source_platform. Trimmed; 1-250 characters. */
-                    sourcePlatform?: string;
-                    /** @description utm_term. Trimmed; 1-250 characters. */
-                    term?: string;
-                    /** @description Landing page URLs (http/https). At most 100 (Pro) or 500 (Max) entries. */
-                    urls: string[];
-                };
+                "application/json": components["schemas"]["ToolUtmBuildRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invalid: {
-                            index: number;
-                            reason: "not_a_string" | "empty" | "too_long" | "relative_url" | "unsupported_scheme" | "missing_host" | "malformed";
-                            /** @description The entry as sent. */
-                            url: unknown;
-                        }[];
-                        links: {
-                            index: number;
-                            link: string;
-                            url: string;
-                        }[];
-                        quota: components["schemas"]["ToolQuota"];
-                        rateLimit: components["schemas"]["ToolRateLimit"];
-                    };
+                    "application/json": components["schemas"]["ToolUtmBuildResponse"];
                 };
             };
             /** @description invalid_request */
             400: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2042,6 +3570,13 @@ export interface operations {
             /** @description authentication_required, invalid_api_key */
             401: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2051,6 +3586,13 @@ export interface operations {
             /** @description membership_required, insufficient_scope */
             403: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,6 +3602,13 @@ export interface operations {
             /** @description idempotency_conflict, idempotency_in_progress */
             409: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2069,6 +3618,13 @@ export interface operations {
             /** @description payload_too_large */
             413: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2078,6 +3634,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,6 +3650,14 @@ export interface operations {
             /** @description quota_exceeded, rate_limited, concurrency_limited (Retry-After) */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2096,6 +3667,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "X-Quota-Limit": components["headers"]["XQuotaLimit"];
+                    "X-Quota-Remaining": components["headers"]["XQuotaRemaining"];
+                    "X-Quota-Reset": components["headers"]["XQuotaReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,248 +3691,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default false */
-                    enqueue?: boolean;
-                    idempotencyKey?: string;
-                    plan: {
-                        brandId: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        productId?: string;
-                        profileId?: string;
-                        /** Format: date-time */
-                        scheduleAt?: string;
-                        /** @default [] */
-                        targets?: {
-                            channelAccountId: string;
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                            text?: string;
-                        }[];
-                        text: string;
-                    };
-                    /** Format: date-time */
-                    runAfter?: string;
-                    title?: string;
-                };
+                "application/json": components["schemas"]["AgentPublishRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            /** @description Every issue: plan-level ones and those of each target. */
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            /** @enum {string} */
-                            mode: "preview";
-                            targets: {
-                                channelAccountId: string;
-                                channelState: string | null;
-                                index: number;
-                                issues: {
-                                    channelAccountId: string | null;
-                                    code: string;
-                                    message: string;
-                                    path: string[];
-                                    severity: "blocking" | "warning";
-                                    targetIndex: number | null;
-                                }[];
-                                maxTextLength: number | null;
-                                platform: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                text: string;
-                                /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                                textLength: number;
-                            }[];
-                            valid: boolean;
-                        };
-                        summary: {
-                            firstAttemptAt: string | null;
-                            initialState: string;
-                            jobCount: number;
-                            scheduledAt: string | null;
-                            targetCount: number;
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                state: string;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJobDryRun"] | components["schemas"]["PublishJob"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2364,6 +3747,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2373,6 +3763,13 @@ export interface operations {
             /** @description Error codes: permission_denied, publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2382,6 +3779,13 @@ export interface operations {
             /** @description Error codes: publish_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2391,6 +3795,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2400,6 +3811,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2409,6 +3827,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,6 +3843,13 @@ export interface operations {
             /** @description Error codes: publish_plan_validation_failed. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2427,6 +3859,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2436,6 +3876,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2471,19 +3918,29 @@ export interface operations {
             /** @description Analytics snapshots, newest first. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AnalyticsSnapshot"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AnalyticsSnapshotList"];
                 };
             };
             /** @description Error codes: invalid_public_analytics_snapshot_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,6 +3950,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2502,6 +3966,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2511,6 +3982,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2520,6 +3998,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2529,6 +4015,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,39 +4039,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    capturedAt?: string | null;
-                    channelAccountId: string;
-                    /**
-                     * @description default true: read the metrics, store nothing
-                     * @default true
-                     */
-                    dryRun?: boolean;
-                    organizationId: string;
-                    /** @description platforms with analytics sync */
-                    platform: "x" | "youtube" | "facebook_page" | "pinterest";
-                    postTargetId?: string | null;
-                    providerPostId: string;
-                };
+                "application/json": components["schemas"]["ProviderAnalyticsSyncRequest"];
             };
         };
         responses: {
             /** @description dry_run: the snapshot that would be stored (not persisted); stored: the stored snapshot */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mode: "dry_run" | "stored";
-                        snapshot: components["schemas"]["AnalyticsSnapshot"];
-                    };
+                    "application/json": components["schemas"]["ProviderAnalyticsSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2588,6 +4078,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2597,6 +4094,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2606,6 +4110,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2615,6 +4126,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2624,6 +4142,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2633,6 +4158,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2642,6 +4174,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2651,6 +4190,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2660,6 +4207,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2669,6 +4223,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2694,18 +4255,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ApiKey"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,6 +4275,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2724,6 +4285,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2733,6 +4295,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,34 +4313,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Optional expiry (in the future).
-                     */
-                    expiresAt?: string;
-                    name: string;
-                    scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["ApiKeyCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        apiKey: components["schemas"]["ApiKey"];
-                        /** @description The key; shown only in this answer. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2787,6 +4340,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2796,6 +4350,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2805,6 +4360,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2814,6 +4370,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2823,6 +4380,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2846,6 +4404,7 @@ export interface operations {
             /** @description Revoked (also when it was revoked already). */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2853,6 +4412,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2862,6 +4422,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2871,6 +4432,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2880,6 +4442,7 @@ export interface operations {
             /** @description Error codes: api_key_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2889,6 +4452,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,50 +4481,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description ast_<ULID> */
-                            assetId: string;
-                            brandId: string;
-                            /** @description The client's id of the asset (unique per brand). */
-                            clientAssetId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastPublishBatchId: string | null;
-                            media: {
-                                [key: string]: unknown;
-                            }[];
-                            /** @description Media library items of the asset. */
-                            mediaLibraryItemIds: string[];
-                            organizationId: string;
-                            productId: string;
-                            productUrl: string | null;
-                            /** @description The publish targets that used this asset. */
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                postTargetId: string;
-                                publishBatchId: string;
-                                publishJobId: string;
-                                scheduledAt: string | null;
-                                state: string;
-                            }[];
-                            text: string;
-                            title: string | null;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AssetList"];
                 };
             };
             /** @description Error codes: invalid_public_asset_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2970,6 +4513,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2979,6 +4529,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2988,6 +4545,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2997,6 +4561,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3006,6 +4578,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,46 +4608,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description ast_<ULID> */
-                        assetId: string;
-                        brandId: string;
-                        /** @description The client's id of the asset (unique per brand). */
-                        clientAssetId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastPublishBatchId: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @description Media library items of the asset. */
-                        mediaLibraryItemIds: string[];
-                        organizationId: string;
-                        productId: string;
-                        productUrl: string | null;
-                        /** @description The publish targets that used this asset. */
-                        targets: {
-                            channelAccountId: string;
-                            platform: string;
-                            postTargetId: string;
-                            publishBatchId: string;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            state: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Asset"];
                 };
             };
             /** @description Error codes: invalid_public_asset_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,6 +4640,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3087,6 +4656,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3096,6 +4672,13 @@ export interface operations {
             /** @description Error codes: asset_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3105,6 +4688,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,6 +4704,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3123,6 +4721,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3140,34 +4745,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    authorizationCode: string;
-                    nonce: string;
-                };
+                "application/json": components["schemas"]["BrowserSessionExchangeRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description Absolute expiry of the session (it also ends after the idle timeout).
-                         */
-                        expiresAt: string;
-                        organizationId: string;
-                        role: "member" | "admin" | "owner";
-                        user: components["schemas"]["DashboardUser"];
-                    };
+                    "application/json": components["schemas"]["BrowserSessionExchangeResponse"];
                 };
             };
             /** @description Error codes: invalid_request, browser_session_exchange_failed. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3177,6 +4772,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3186,6 +4782,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,6 +4792,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3212,34 +4810,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                    password: string;
-                    /** @description Where the dashboard goes after sign-in (a path or an approved origin URL). */
-                    returnTo?: string;
-                };
+                "application/json": components["schemas"]["BrowserSessionStartRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Single use, valid 60 s; send it only in the exchange body. */
-                        authorizationCode: string;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        nonce: string;
-                    };
+                    "application/json": components["schemas"]["BrowserSessionStartResponse"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3249,6 +4837,7 @@ export interface operations {
             /** @description Error codes: sign_in_failed. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +4847,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,6 +4857,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3276,6 +4867,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,6 +4877,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3294,6 +4888,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,6 +4909,7 @@ export interface operations {
             /** @description Signed out (also when no session was presented). */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3321,6 +4917,7 @@ export interface operations {
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3330,6 +4927,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,6 +4937,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3367,19 +4966,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AutomationRun"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AutomationRunList"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,6 +4998,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +5014,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,6 +5030,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +5046,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,6 +5063,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3442,57 +5087,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    automationSourceId: string;
-                    /**
-                     * @description default true: compute what would be created; persist only the run record
-                     * @default true
-                     */
-                    dryRun?: boolean;
-                    /** @description default manual */
-                    trigger?: "manual" | "schedule" | "api";
-                };
+                "application/json": components["schemas"]["AutomationRunCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunId: string;
-                        automationSourceId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        dryRun: boolean;
-                        error: {
-                            class: string;
-                            message: string;
-                        } | null;
-                        finishedAt: string | null;
-                        output: {
-                            /** @description per-item outcome */
-                            items?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemsCreated: number;
-                            itemsSeen: number;
-                            publishBatchIds: string[];
-                            publishJobIds: string[];
-                        };
-                        startedAt: string | null;
-                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                        trigger: "manual" | "schedule" | "api";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationRun"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_create_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3502,6 +5126,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3511,6 +5142,13 @@ export interface operations {
             /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3520,6 +5158,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_runnable. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3529,6 +5174,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3538,6 +5190,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3547,6 +5206,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3556,6 +5222,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3565,6 +5239,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3585,60 +5266,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    error?: {
-                        class: string;
-                        message: string;
-                    };
-                    output?: {
-                        itemsCreated?: number;
-                        itemsSeen?: number;
-                        publishBatchIds?: string[];
-                        publishJobIds?: string[];
-                    };
-                    status: "running" | "succeeded" | "failed" | "cancelled";
-                };
+                "application/json": components["schemas"]["AutomationRunRecordRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunId: string;
-                        automationSourceId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        dryRun: boolean;
-                        error: {
-                            class: string;
-                            message: string;
-                        } | null;
-                        finishedAt: string | null;
-                        output: {
-                            /** @description per-item outcome */
-                            items?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemsCreated: number;
-                            itemsSeen: number;
-                            publishBatchIds: string[];
-                            publishJobIds: string[];
-                        };
-                        startedAt: string | null;
-                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                        trigger: "manual" | "schedule" | "api";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationRun"];
                 };
             };
             /** @description Error codes: invalid_public_automation_run_record_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3648,6 +5305,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3657,6 +5321,13 @@ export interface operations {
             /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +5337,13 @@ export interface operations {
             /** @description Error codes: automation_run_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +5353,13 @@ export interface operations {
             /** @description Error codes: automation_run_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3684,6 +5369,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3693,6 +5385,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3702,6 +5401,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,6 +5417,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3720,6 +5434,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3748,19 +5469,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AutomationSource"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AutomationSourceList"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3770,6 +5501,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,6 +5517,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3788,6 +5533,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3797,6 +5549,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3806,6 +5566,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3823,112 +5590,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    config: {
-                        /** @description first run: none (default) or latest:N (N 1-50) */
-                        backfill?: string;
-                        /** @description http(s) URL of an RSS 2.0 or Atom feed */
-                        feedUrl: string;
-                        /** @description default 5 */
-                        maxItemsPerRun?: number;
-                        /** @description default draft */
-                        mode?: "draft" | "schedule" | "publish";
-                        profileId?: string;
-                        targets?: {
-                            channelAccountId: string;
-                            platform: string;
-                        }[];
-                        /** @description placeholders {{title}}, {{link}}, {{summary}} */
-                        textTemplate?: string;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "rss_feed";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                } | {
-                    brandId: string;
-                    config: {
-                        batchPolicy?: {
-                            [key: string]: unknown;
-                        };
-                        itemsPerRun: number;
-                        productIds?: string[];
-                        profileId?: string;
-                        /** @description placeholders {{title}}, {{link}}, {{summary}} */
-                        textTemplate: string;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "product_rotation";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                } | {
-                    brandId: string;
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description default true */
-                    enabled?: boolean;
-                    /** @enum {string} */
-                    kind: "external";
-                    name: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                };
+                "application/json": components["schemas"]["AutomationSourceCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationSourceId: string;
-                        brandId: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        enabled: boolean;
-                        kind: "rss_feed" | "product_rotation" | "external";
-                        lastRunAt: string | null;
-                        name: string;
-                        organizationId: string;
-                        schedule: {
-                            /** @description five-field cron expression */
-                            cron: string;
-                            /** @description IANA time zone */
-                            timezone: string;
-                        } | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationSource"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_create_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3938,6 +5629,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3947,6 +5645,13 @@ export interface operations {
             /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +5661,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3965,6 +5677,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3974,6 +5693,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3983,6 +5709,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3992,6 +5725,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4001,6 +5742,13 @@ export interface operations {
             /** @description Error codes: automation_source_create_failed, internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,6 +5772,13 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4031,6 +5786,13 @@ export interface operations {
             /** @description Error codes: invalid_public_automation_source_delete_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4040,6 +5802,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4049,6 +5818,13 @@ export interface operations {
             /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4058,6 +5834,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4067,6 +5850,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4076,6 +5866,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4085,6 +5883,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4105,56 +5910,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description merged into the current config, then validated for the kind */
-                    config?: {
-                        [key: string]: unknown;
-                    };
-                    enabled?: boolean;
-                    name?: string;
-                    schedule?: {
-                        /** @description five-field cron expression */
-                        cron: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                    } | null;
-                };
+                "application/json": components["schemas"]["AutomationSourceUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationSourceId: string;
-                        brandId: string;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        enabled: boolean;
-                        kind: "rss_feed" | "product_rotation" | "external";
-                        lastRunAt: string | null;
-                        name: string;
-                        organizationId: string;
-                        schedule: {
-                            /** @description five-field cron expression */
-                            cron: string;
-                            /** @description IANA time zone */
-                            timezone: string;
-                        } | null;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["AutomationSource"];
                 };
             };
             /** @description Error codes: invalid_public_automation_source_update_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4164,6 +5949,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,6 +5965,13 @@ export interface operations {
             /** @description Error codes: permission_denied, automation_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4182,6 +5981,13 @@ export interface operations {
             /** @description Error codes: automation_source_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4191,6 +5997,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4200,6 +6013,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4209,6 +6029,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4218,6 +6045,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,6 +6062,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4256,19 +6098,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Brand"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["BrandList"];
                 };
             };
             /** @description Error codes: invalid_public_brand_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4278,6 +6130,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4287,6 +6146,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4296,6 +6162,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +6178,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4314,6 +6195,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4331,19 +6219,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Default: derived from the name. */
-                    slug?: string;
-                    /** @description IANA time zone; default UTC. */
-                    timezone?: string;
-                };
+                "application/json": components["schemas"]["BrandCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4353,6 +6236,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4362,6 +6246,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,6 +6256,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,6 +6266,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,6 +6276,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,6 +6286,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4421,28 +6310,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        name: string;
-                        organizationId: string;
-                        productCount: number;
-                        products?: components["schemas"]["BrandProduct"][];
-                        slug: string;
-                        /** @description IANA time zone */
-                        timezone: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Brand"];
                 };
             };
             /** @description Error codes: invalid_public_brand_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4452,6 +6342,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4461,6 +6358,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4470,6 +6374,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4479,6 +6390,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4488,6 +6406,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4497,6 +6423,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4517,18 +6450,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    productUrl?: string | null;
-                    slug?: string;
-                    storeProductId?: string | null;
-                };
+                "application/json": components["schemas"]["BrandProductCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4538,6 +6467,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4547,6 +6477,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4556,6 +6487,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4565,6 +6497,7 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4574,6 +6507,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4583,6 +6517,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4592,6 +6527,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4622,19 +6558,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ChannelAccount"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ChannelAccountList"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4644,6 +6590,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4653,6 +6606,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4662,6 +6622,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4671,6 +6638,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4680,6 +6655,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4697,125 +6679,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description sec_<id> (a stored secret of this organization) or env:NAME (SERVICE_CHANNEL_TOKEN_ENV_REFS); never the token itself */
-                    accessTokenRef: string;
-                    brandId?: null | string;
-                    displayName: string;
-                    externalAccountId: string;
-                    handle?: null | string;
-                    organizationId: string;
-                    /**
-                     * @description Platform
-                     * @enum {string}
-                     */
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    platformAppId?: null | string;
-                    refreshTokenRef?: null | string;
-                    /** @description Default [] when the account is created; omitted on an update, the saved scopes stay. */
-                    scopes?: string[];
-                    /**
-                     * @description ChannelAccountState
-                     * @default connected
-                     * @enum {string}
-                     */
-                    state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                    tokenExpiresAt?: null | string;
-                };
+                "application/json": components["schemas"]["ChannelAccountUpsertRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, channel_token_ref_unresolvable, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4825,6 +6734,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4834,6 +6750,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4843,6 +6766,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4852,6 +6782,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4861,6 +6798,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4870,6 +6814,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,6 +6830,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,6 +6846,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4897,6 +6863,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4917,60 +6890,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    organizationId: string;
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["ChannelAccountDeleteRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +6929,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4989,6 +6945,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4998,6 +6961,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,6 +6977,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5016,6 +6993,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5025,6 +7009,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5034,6 +7025,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5043,6 +7042,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5064,71 +7070,36 @@ export interface operations {
         /** @description Send at least one field besides organizationId (else 400). */
         requestBody: {
             content: {
-                "application/json": {
-                    additionalSettings?: {
-                        [key: string]: unknown;
-                    };
-                    brandId?: null | string;
-                    displayName?: string;
-                    handle?: null | string;
-                    organizationId: string;
-                    /**
-                     * @description ChannelAccountState
-                     * @enum {string}
-                     */
-                    state?: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                    tokenExpiresAt?: null | string;
-                };
+                "application/json": components["schemas"]["ChannelAccountPatchRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5138,6 +7109,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5147,6 +7125,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5156,6 +7141,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5165,6 +7157,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition, channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5174,6 +7173,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5183,6 +7189,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5192,6 +7205,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5201,6 +7221,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5210,6 +7238,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5233,22 +7268,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            avatarUrl: string | null;
-                            displayName: string;
-                            externalAccountId: string;
-                            handle: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ChannelChoiceList"];
                 };
             };
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5258,6 +7300,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5267,6 +7316,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5276,6 +7332,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5285,6 +7348,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5294,6 +7364,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5303,6 +7381,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5323,60 +7408,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    externalAccountId: string;
-                    organizationId: string;
-                };
+                "application/json": components["schemas"]["ChannelChoiceSelectRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string | null;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channelAccountId: string;
-                        createdAt: string;
-                        disconnectSummary?: {
-                            alreadyDisconnected: boolean;
-                            cancelledBatchTargetCount: number;
-                            cancelledPostTargetCount: number;
-                            disabledPublishingProfileChannelCount: number;
-                            needsAttentionBatchTargetCount: number;
-                            needsAttentionPostTargetCount: number;
-                            needsReconnectBatchTargetCount: number;
-                            needsReconnectPostTargetCount: number;
-                            revokedChannelTokenCount: number;
-                            revokedProviderTokenSecretCount: number;
-                        };
-                        displayName: string;
-                        externalAccountId: string;
-                        handle: string | null;
-                        organizationId: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        platformAppId: string | null;
-                        /**
-                         * @description ChannelAccountState
-                         * @enum {string}
-                         */
-                        state: "not_connected" | "connecting" | "in_between_steps" | "connected" | "expiring" | "refresh_needed" | "reconnect_required" | "disabled" | "deleted";
-                        tokenExpiresAt: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChannelAccount"];
                 };
             };
             /** @description Error codes: invalid_public_channel_account_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5386,6 +7447,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5395,6 +7463,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5404,6 +7479,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5413,6 +7495,13 @@ export interface operations {
             /** @description Error codes: channel_account_invalid_transition. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5422,6 +7511,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5431,6 +7527,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5440,6 +7543,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5449,6 +7559,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5458,6 +7576,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5475,45 +7600,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId?: null | string;
-                    organizationId?: string;
-                    /**
-                     * @description Platform
-                     * @enum {string}
-                     */
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    redirectUri?: null | string;
-                    returnUrl?: null | string;
-                    scopes?: string[];
-                };
+                "application/json": components["schemas"]["ChannelConnectUrlRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uri */
-                        authorizationUrl: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        /** Format: uri */
-                        redirectUri: string;
-                        scopes: string[];
-                        state: string;
-                    };
+                    "application/json": components["schemas"]["ChannelConnectUrlResponse"];
                 };
             };
             /** @description Error codes: invalid_public_channel_connect_url_request, channel_oauth_config_missing, channel_oauth_config_invalid, channel_oauth_redirect_uri_forbidden, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5523,6 +7639,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5532,6 +7655,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5541,6 +7671,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5550,6 +7687,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5559,6 +7703,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5568,6 +7719,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5577,6 +7735,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5586,6 +7752,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5614,31 +7787,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        channelAccountId?: string;
-                        choices?: {
-                            avatarUrl: string | null;
-                            displayName: string;
-                            externalAccountId: string;
-                            handle: string | null;
-                        }[];
-                        error?: string;
-                        message?: string;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        result: "connected" | "in_between_steps" | "error";
-                    };
+                    "application/json": components["schemas"]["ChannelOAuthCallbackResult"];
                 };
             };
             /** @description Redirect to the connect request's returnUrl. */
             302: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5646,6 +7805,7 @@ export interface operations {
             /** @description Error codes: channel_oauth_state_invalid. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5655,6 +7815,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,21 +7836,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Liveness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5699,6 +7856,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5719,37 +7877,17 @@ export interface operations {
             /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        components: {
-                            database: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            redis: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            worker: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5759,6 +7897,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,32 +7907,12 @@ export interface operations {
             /** @description 503 when any required component is not ok (redis counts only when REDIS_URL is set). */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        components: {
-                            database: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            redis: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            worker: {
-                                ok: boolean;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                        version: string;
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -5810,24 +7929,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mediaStorage: {
-                            configured: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                    };
+                    "application/json": components["schemas"]["StorageReadiness"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5837,6 +7949,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5846,19 +7959,12 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mediaStorage: {
-                            configured: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        ok: boolean;
-                        /** @enum {string} */
-                        service: "service-api";
-                    };
+                    "application/json": components["schemas"]["StorageReadiness"];
                 };
             };
         };
@@ -5875,18 +7981,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        automationRunIds: string[];
-                        enqueued: number;
-                    };
+                    "application/json": components["schemas"]["AutomationSchedulerEnqueueAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5896,6 +8001,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5905,6 +8011,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5914,6 +8021,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5934,18 +8042,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Migrations run by this call (empty when the schema was current). */
-                        applied: string[];
-                    };
+                    "application/json": components["schemas"]["MigrateAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5955,6 +8062,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,6 +8072,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5973,6 +8082,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5993,6 +8103,7 @@ export interface operations {
             /** @description Metrics in the Prometheus text format. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6002,6 +8113,7 @@ export interface operations {
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6011,6 +8123,7 @@ export interface operations {
             /** @description Error codes: internal_token_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6020,6 +8133,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,6 +8143,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6046,47 +8161,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description true (default): answer what would be done and call no platform.
-                     * @default true
-                     */
-                    dryRun?: boolean;
-                    /** @description Platforms to provision; default all. */
-                    platforms?: ("facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x" | "youtube" | "tiktok" | "pinterest")[];
-                };
+                "application/json": components["schemas"]["ProviderWebhookProvisionRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        mode: "dry_run" | "provisioned";
-                        platforms: {
-                            /** @description where the platform delivers (null: set in the developer console) */
-                            callbackUrl: string | null;
-                            method: "app_subscription" | "account_activity" | "websub" | "developer_console";
-                            note: string | null;
-                            outcome: "would_provision" | "provisioned" | "failed" | "not_configured" | "manual";
-                            platform: string;
-                            steps: {
-                                description: string;
-                                error: string | null;
-                                outcome: "would_call" | "ok" | "failed";
-                                /** @description method and URL of the platform call (no credentials) */
-                                request: string;
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ProviderWebhookProvisionResult"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6096,6 +8188,7 @@ export interface operations {
             /** @description Error codes: internal_token_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6105,6 +8198,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6114,6 +8208,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6123,6 +8218,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6132,6 +8228,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6152,26 +8249,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        commentsFlaggedCount: number;
-                        commentsRequeuedCount: number;
-                        /** @description targets stuck in publishing that the account's posts on the platform show never landed: failed */
-                        failedCount: number;
-                        /** @description targets stuck in publishing whose outcome the platform cannot tell: needs_attention */
-                        flaggedCount: number;
-                        pollsRequeuedCount: number;
-                        /** @description targets stuck in publishing whose post the platform has: published */
-                        publishedCount: number;
-                        requeuedCount: number;
-                    };
+                    "application/json": components["schemas"]["PublishQueueReconcileAnswer"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6181,6 +8269,7 @@ export interface operations {
             /** @description Error codes: internal_token_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6190,6 +8279,7 @@ export interface operations {
             /** @description Error codes: internal_token_forbidden. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6199,6 +8289,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6219,22 +8310,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        organization: {
-                            name: string;
-                            organizationId: string;
-                        };
-                        role: "member" | "admin" | "owner";
-                        user: components["schemas"]["DashboardUser"];
-                    };
+                    "application/json": components["schemas"]["MeResponse"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6244,6 +8330,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6253,6 +8340,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6262,6 +8350,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6289,19 +8378,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["MediaLibraryItem"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["MediaLibraryItemList"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6311,6 +8410,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6320,6 +8426,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,6 +8442,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,6 +8458,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6347,6 +8475,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6364,27 +8499,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    altText?: string | null;
-                    brandId?: string | null;
-                    /** @description raw base64 or a data URL; supported media: JPEG, PNG, GIF, WebP, AVIF, MP4 */
-                    dataBase64: string;
-                    fileName?: string;
-                    /** @description must be the principal organization when given */
-                    organizationId?: string;
-                };
-                "multipart/form-data": {
-                    altText?: string;
-                    brandId?: string;
-                    /** @description the media bytes (binary) */
-                    file?: string;
-                };
+                "application/json": components["schemas"]["MediaUploadRequest"];
+                "multipart/form-data": components["schemas"]["MediaUploadMultipart"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6394,6 +8523,13 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,6 +8539,13 @@ export interface operations {
             /** @description Error codes: invalid_public_media_upload_request, invalid_multipart_media_upload, multipart_media_file_required, media_file_too_large, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6412,6 +8555,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6421,6 +8571,13 @@ export interface operations {
             /** @description Error codes: permission_denied, media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6430,6 +8587,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6439,6 +8603,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6448,6 +8619,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6457,6 +8635,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6466,6 +8651,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6475,6 +8668,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6498,6 +8698,13 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6507,6 +8714,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6516,6 +8730,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +8746,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6534,6 +8762,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6543,6 +8778,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6552,6 +8794,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6561,6 +8811,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6584,6 +8841,13 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6593,6 +8857,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6602,6 +8873,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6611,6 +8889,13 @@ export interface operations {
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6620,6 +8905,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6629,6 +8921,13 @@ export interface operations {
             /** @description Error codes: media_item_in_use. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6638,6 +8937,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6647,6 +8953,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6656,6 +8970,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6686,6 +9007,13 @@ export interface operations {
             /** @description the media bytes, with the Content-Type decided at upload */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6700,6 +9028,13 @@ export interface operations {
             /** @description the requested byte range */
             206: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6714,6 +9049,13 @@ export interface operations {
             /** @description not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6721,6 +9063,13 @@ export interface operations {
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6730,6 +9079,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6739,6 +9095,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6748,6 +9111,13 @@ export interface operations {
             /** @description Error codes: media_library_item_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6757,6 +9127,13 @@ export interface operations {
             /** @description Error codes: media_range_not_satisfiable. */
             416: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6766,6 +9143,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6775,6 +9159,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6784,6 +9176,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6801,41 +9200,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    altText?: string | null;
-                    brandId?: string | null;
-                    /** @default true */
-                    dryRun?: boolean;
-                    maxBytes?: number;
-                    /** @description must be the principal organization when given */
-                    organizationId?: string;
-                    /** @description remote media address (http or https) */
-                    url: string;
-                };
+                "application/json": components["schemas"]["MediaImportRequest"];
             };
         };
         responses: {
             /** @description A dry run, or the existing item when the same bytes are already in the library. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MediaLibraryItem"] | {
-                        brandId: string | null;
-                        host: string;
-                        maxBytes: number;
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        notes: string[];
-                        url: string;
-                        wouldImport: boolean;
-                    };
+                    "application/json": components["schemas"]["MediaLibraryItem"] | components["schemas"]["MediaImportDryRun"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,6 +9239,13 @@ export interface operations {
             /** @description Error codes: media_import_url_refused, invalid_public_media_upload_request, invalid_multipart_media_upload, multipart_media_file_required, media_file_too_large, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6854,6 +9255,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6863,6 +9271,13 @@ export interface operations {
             /** @description Error codes: media_upload_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6872,6 +9287,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6881,6 +9303,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,6 +9319,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6899,6 +9335,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6908,6 +9351,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6917,6 +9368,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6926,6 +9384,13 @@ export interface operations {
             /** @description Error codes: media_import_fetch_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6951,18 +9416,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["OAuthApp"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["OAuthAppList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6972,6 +9436,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6981,6 +9446,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6990,6 +9456,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7007,31 +9474,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Instead of a generated secret: the environment variable holding it, resolved at each token request. */
-                    clientSecretRef?: string;
-                    name: string;
-                    redirectUris: string[];
-                    scopes: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["OAuthAppCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        clientSecret: string | null;
-                        oauthApp: components["schemas"]["OAuthApp"];
-                    };
+                    "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7041,6 +9501,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7050,6 +9511,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7059,6 +9521,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7068,6 +9531,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7077,6 +9541,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7100,6 +9565,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7107,6 +9573,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7116,6 +9583,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7125,6 +9593,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7134,6 +9603,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7143,6 +9613,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7163,31 +9634,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    redirectUris?: string[];
-                    /** @description Generate a new client secret (shown once); the old one stops working. */
-                    rotateSecret?: boolean;
-                    scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
-                };
+                "application/json": components["schemas"]["OAuthAppUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        clientSecret: string | null;
-                        oauthApp: components["schemas"]["OAuthApp"];
-                    };
+                    "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7197,6 +9661,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7206,6 +9671,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7215,6 +9681,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7224,6 +9691,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7233,6 +9701,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7242,6 +9711,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7278,6 +9748,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7287,6 +9758,7 @@ export interface operations {
             /** @description Redirect to the client (prompt=none). */
             302: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7294,6 +9766,7 @@ export interface operations {
             /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7303,6 +9776,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7312,6 +9786,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled, permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7321,6 +9796,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7330,6 +9806,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7347,45 +9824,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description false: answer the access_denied redirect.
-                     * @default true
-                     */
-                    approve?: boolean;
-                    client_id?: string;
-                    /** @description BASE64URL(SHA-256(code_verifier)). */
-                    code_challenge?: string;
-                    /** @description S256 (plain is refused). */
-                    code_challenge_method?: string;
-                    /** @description none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent. */
-                    prompt?: string;
-                    /** @description Exactly one of the app’s registered redirect URIs. */
-                    redirect_uri?: string;
-                    /** @description code */
-                    response_type?: string;
-                    /** @description Space-separated scopes (default: every scope of the app). */
-                    scope?: string;
-                    /** @description Returned unchanged in the redirect. */
-                    state?: string;
-                };
+                "application/json": components["schemas"]["OAuthAuthorizeApproval"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        redirectTo: string;
-                    };
+                    "application/json": components["schemas"]["OAuthAuthorizeRedirect"];
                 };
             };
             /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7395,6 +9851,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7404,6 +9861,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled, permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7413,6 +9871,7 @@ export interface operations {
             /** @description Error codes: oauth_app_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7422,6 +9881,7 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7431,6 +9891,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7440,6 +9901,7 @@ export interface operations {
             /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7465,18 +9927,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["OAuthGrant"][];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["OAuthGrantList"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7486,6 +9947,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7495,6 +9957,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7504,6 +9967,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7527,6 +9991,7 @@ export interface operations {
             /** @description Revoked. */
             204: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7534,6 +9999,7 @@ export interface operations {
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7543,6 +10009,7 @@ export interface operations {
             /** @description Error codes: dashboard_session_required. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7552,6 +10019,7 @@ export interface operations {
             /** @description Error codes: permission_denied. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7561,6 +10029,7 @@ export interface operations {
             /** @description Error codes: oauth_grant_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7570,6 +10039,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7590,6 +10060,7 @@ export interface operations {
             /** @description Revoked, or the token was unknown (RFC 7009 section 2.2). */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7597,6 +10068,7 @@ export interface operations {
             /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7606,6 +10078,7 @@ export interface operations {
             /** @description Error codes: invalid_client. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7615,6 +10088,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7624,6 +10098,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7633,6 +10109,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7653,22 +10130,17 @@ export interface operations {
             /** @description RFC 6749 section 5.1. */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        access_token: string;
-                        expires_in: number;
-                        refresh_token: string;
-                        scope: string;
-                        /** @enum {string} */
-                        token_type: "Bearer";
-                    };
+                    "application/json": components["schemas"]["OAuthTokenResponse"];
                 };
             };
             /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable, oauth_authorization_code_invalid, oauth_authorization_code_consumed, oauth_refresh_token_invalid, oauth_refresh_token_consumed. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7678,6 +10150,7 @@ export interface operations {
             /** @description Error codes: invalid_client. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7687,6 +10160,7 @@ export interface operations {
             /** @description Error codes: public_oauth_disabled. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7696,6 +10170,8 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7705,6 +10181,7 @@ export interface operations {
             /** @description Error codes: oauth_access_token_write_failed, oauth_refresh_token_write_failed, internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7722,16 +10199,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description An OpenAPI 3.1.0 document (https://spec.openapis.org/oas/v3.1.0). */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7741,6 +10222,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7771,17 +10253,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string | {
-                        response_token: string;
-                    };
+                    "application/json": components["schemas"]["ProviderWebhookVerification"];
                 };
             };
             /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7791,6 +10273,7 @@ export interface operations {
             /** @description Error codes: provider_webhook_verification_failed. */
             403: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7800,6 +10283,7 @@ export interface operations {
             /** @description Error codes: provider_webhook_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7809,6 +10293,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7832,22 +10317,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description true when this delivery was received before (a retry): nothing is done twice */
-                        duplicate: boolean;
-                        /** @description events found in the delivery */
-                        events: number;
-                        /** @enum {boolean} */
-                        received: true;
-                    };
+                    "application/json": components["schemas"]["ProviderWebhookDeliveryResult"];
                 };
             };
             /** @description Error codes: invalid_request. */
             400: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7857,6 +10337,7 @@ export interface operations {
             /** @description Error codes: provider_webhook_signature_invalid. */
             401: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7866,6 +10347,7 @@ export interface operations {
             /** @description Error codes: provider_webhook_not_found. */
             404: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7875,6 +10357,7 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7895,90 +10378,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        plugs: {
-                            description: string;
-                            label: string;
-                            /** @enum {string} */
-                            name: "firstComment" | "reply";
-                            /** @enum {string} */
-                            phase: "post_publish" | "threading";
-                            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
-                            settingRules: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                        }[];
-                        providers: {
-                            displayName: string;
-                            maxTextLength?: number;
-                            mediaRule: {
-                                allowedKinds: ("image" | "video" | "gif")[];
-                                dynamicMaxVideoDurationSetting?: string;
-                                maxGifBytes?: number;
-                                maxImageBytes?: number;
-                                maxItems: number;
-                                maxVideoBytes?: number;
-                                maxVideoDurationSeconds?: number;
-                                minItems: number;
-                                minVideoDurationSeconds?: number;
-                                notes: string[];
-                                requiresVideoThumbnail?: boolean;
-                            };
-                            /** @enum {string} */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            plugNames: ("firstComment" | "reply")[];
-                            /** @enum {string} */
-                            rateLimitPolicy: "low_concurrency" | "standard" | "strict";
-                            requiredScopes: string[];
-                            settingRules?: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                            settingsFields: string[];
-                            supportsAnalytics: boolean;
-                            supportsComments: boolean;
-                            supportsDelete: boolean;
-                            supportsScheduling: boolean;
-                            supportsUpdate: boolean;
-                            toolNames: ("mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch")[];
-                        }[];
-                        tools: {
-                            /** @enum {string} */
-                            category: "account_lookup" | "composer_lookup" | "publishing_option";
-                            description: string;
-                            inputFields: {
-                                allowedValues?: string[];
-                                field: string;
-                                label: string;
-                                required: boolean;
-                                /** @enum {string} */
-                                valueType: "string" | "boolean" | "number";
-                            }[];
-                            label: string;
-                            /** @enum {string} */
-                            name: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
-                            /** @enum {string} */
-                            outputKind: "account_reference" | "profile" | "category" | "board" | "privacy_option" | "community";
-                            platforms: ("instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x")[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ProviderCapabilitiesResponse"];
                 };
             };
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7988,6 +10410,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7997,6 +10426,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8006,6 +10442,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8015,6 +10458,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8024,6 +10475,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8044,34 +10502,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    channelAccountId: string;
-                    /** @default {} */
-                    input?: {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["ProviderToolRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @enum {string} */
-                        tool: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
-                    };
+                    "application/json": components["schemas"]["ProviderToolResponse"];
                 };
             };
             /** @description Error codes: invalid_public_provider_tool_request, provider_tool_unsupported, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8081,6 +10541,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8090,6 +10557,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8099,6 +10573,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8108,6 +10589,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8117,6 +10605,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8126,6 +10621,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8135,6 +10637,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8144,6 +10653,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8153,6 +10670,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8162,6 +10686,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8189,64 +10720,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            /** Format: date-time */
-                            createdAt?: string;
-                            failedTargetCount?: number;
-                            freezeHorizonMinutes?: number;
-                            idempotencyKey?: string | null;
-                            itemCount: number;
-                            items: {
-                                assetId: string;
-                                clientAssetId: string;
-                                position: number;
-                                productId: string;
-                                publishBatchItemId: string;
-                                publishJobId: string | null;
-                                targets: {
-                                    channelAccountId: string;
-                                    firstCommentState: string | null;
-                                    jitterSeconds: number | null;
-                                    platform: string;
-                                    postTargetId: string | null;
-                                    providerPostId: string | null;
-                                    publishBatchTargetId: string;
-                                    scheduledAt: string | null;
-                                    slotId: string | null;
-                                    /** @description The publish target's state, or unscheduled. */
-                                    state: string;
-                                }[];
-                            }[];
-                            organizationId: string;
-                            /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                            preview?: {
-                                [key: string]: unknown;
-                            };
-                            publishBatchId: string;
-                            publishedTargetCount?: number;
-                            queuedTargetCount?: number;
-                            schedulePolicy?: {
-                                [key: string]: unknown;
-                            };
-                            source?: string;
-                            status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                            targetCount: number;
-                            /** Format: date-time */
-                            updatedAt?: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishBatchList"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8256,6 +10752,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8265,6 +10768,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8274,6 +10784,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8283,6 +10800,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8292,6 +10817,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8309,297 +10841,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /** @default true */
-                    dryRun: boolean;
-                    existingAssignments?: {
-                        channelAccountId: string;
-                        clientAssetId?: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        productId?: string;
-                        /** Format: date-time */
-                        scheduledAt: string;
-                    }[];
-                    /** @default 120 */
-                    freezeHorizonMinutes: number;
-                    /**
-                     * Format: date-time
-                     * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
-                     */
-                    from?: string;
-                    /** Format: date-time */
-                    generatedAt?: string;
-                    idempotencyKey?: string;
-                    items: {
-                        /** @description Your id of the asset; one asset record per clientAssetId. */
-                        clientAssetId: string;
-                        /**
-                         * Format: date-time
-                         * @description Placed at exactly this time (still checked for conflicts, with a warning).
-                         */
-                        manualScheduleAt?: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        /** @description Higher is placed first (default 0). */
-                        priority?: number;
-                        productId: string;
-                        /** @description Default: the product's productUrl. */
-                        productUrl?: string;
-                        targets: {
-                            channelAccountId: string;
-                            /** @description The target's own first comment; wins over productLinkComment. */
-                            firstComment?: {
-                                content: string;
-                                delayMs?: number;
-                            };
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Accepted for compatibility; the platform decides the provider. */
-                            providerType?: string;
-                            /** @description Platform settings (capabilities settingRules). */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        text: string;
-                        /** @description Default: the product's name. */
-                        title?: string;
-                    }[];
-                    /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
-                    policy?: {
-                        /** @default 14 */
-                        horizonDays: number;
-                        id?: string;
-                        slots: {
-                            channelAccountId?: string;
-                            id: string;
-                            /** @default 600 */
-                            jitterSecondsMax: number;
-                            /** @default -600 */
-                            jitterSecondsMin: number;
-                            label?: string;
-                            /** @description 24-hour HH:MM */
-                            localTime: string;
-                            /** @default 120 */
-                            minGapMinutes: number;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @default 240 */
-                            productCooldownMinutes: number;
-                            /** @default UTC */
-                            timezone: string;
-                            weekdays?: number[];
-                        }[];
-                    };
-                    productLinkComment?: {
-                        /**
-                         * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
-                         * @default true
-                         */
-                        appendTracking: boolean;
-                        /** @default 300000 */
-                        delayMs: number;
-                        /** @default false */
-                        enabled: boolean;
-                        /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
-                        template?: string;
-                        /** @default service_publish */
-                        utmCampaign: string;
-                        /** @default organic_social */
-                        utmMedium: string;
-                    };
-                    /** @default agent_batch */
-                    source: string;
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["PublishBatchCommitRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            assignmentCount: number;
-                            assignments: {
-                                channelAccountId: string;
-                                clientAssetId: string;
-                                firstComment: {
-                                    content: string;
-                                    delayMs: number;
-                                } | null;
-                                itemIndex: number;
-                                jitterSeconds: number;
-                                manual: boolean;
-                                platform: string;
-                                productId: string;
-                                /** Format: date-time */
-                                scheduledAt: string;
-                                slotAt: string | null;
-                                slotId: string | null;
-                                targetIndex: number;
-                            }[];
-                            batchPreviewId: string;
-                            brandId: string;
-                            /** Format: date-time */
-                            from?: string;
-                            /** Format: date-time */
-                            generatedAt?: string;
-                            /** @enum {string} */
-                            mode: "preview";
-                            organizationId: string;
-                            /** @description The policy used, with its defaults and source (request or profile). */
-                            policy?: {
-                                [key: string]: unknown;
-                            };
-                            scheduledItemCount: number;
-                            unscheduledItemCount: number;
-                            warnings: {
-                                channelAccountId: string | null;
-                                clientAssetId: string | null;
-                                issues?: {
-                                    [key: string]: unknown;
-                                }[];
-                                itemIndex: number | null;
-                                message: string;
-                                /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
-                                rule: string;
-                                targetIndex: number | null;
-                                /** @description The target was left unscheduled by this rule. */
-                                unscheduled: boolean;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchDryRun"] | components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8609,6 +10897,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8618,6 +10913,13 @@ export interface operations {
             /** @description Error codes: permission_denied, publish_job_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8627,6 +10929,13 @@ export interface operations {
             /** @description Error codes: publish_batch_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8636,6 +10945,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8645,6 +10961,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8654,6 +10977,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8663,6 +10993,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8672,6 +11010,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8695,60 +11040,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        /** Format: date-time */
-                        createdAt?: string;
-                        failedTargetCount?: number;
-                        freezeHorizonMinutes?: number;
-                        idempotencyKey?: string | null;
-                        itemCount: number;
-                        items: {
-                            assetId: string;
-                            clientAssetId: string;
-                            position: number;
-                            productId: string;
-                            publishBatchItemId: string;
-                            publishJobId: string | null;
-                            targets: {
-                                channelAccountId: string;
-                                firstCommentState: string | null;
-                                jitterSeconds: number | null;
-                                platform: string;
-                                postTargetId: string | null;
-                                providerPostId: string | null;
-                                publishBatchTargetId: string;
-                                scheduledAt: string | null;
-                                slotId: string | null;
-                                /** @description The publish target's state, or unscheduled. */
-                                state: string;
-                            }[];
-                        }[];
-                        organizationId: string;
-                        /** @description Summary of the preview the batch was committed from (counts and warnings). */
-                        preview?: {
-                            [key: string]: unknown;
-                        };
-                        publishBatchId: string;
-                        publishedTargetCount?: number;
-                        queuedTargetCount?: number;
-                        schedulePolicy?: {
-                            [key: string]: unknown;
-                        };
-                        source?: string;
-                        status: "empty" | "unscheduled" | "scheduled" | "partially_scheduled" | "processing" | "published" | "partially_published" | "needs_attention" | "failed";
-                        targetCount: number;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["PublishBatchStatus"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8758,6 +11072,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8767,6 +11088,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8776,6 +11104,13 @@ export interface operations {
             /** @description Error codes: publish_batch_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,6 +11120,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8794,6 +11136,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8803,6 +11153,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8820,185 +11177,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    existingAssignments?: {
-                        channelAccountId: string;
-                        clientAssetId?: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        productId?: string;
-                        /** Format: date-time */
-                        scheduledAt: string;
-                    }[];
-                    /**
-                     * Format: date-time
-                     * @description Start of the horizon (default: now). Pass it to get the same schedule on preview and commit.
-                     */
-                    from?: string;
-                    /** Format: date-time */
-                    generatedAt?: string;
-                    items: {
-                        /** @description Your id of the asset; one asset record per clientAssetId. */
-                        clientAssetId: string;
-                        /**
-                         * Format: date-time
-                         * @description Placed at exactly this time (still checked for conflicts, with a warning).
-                         */
-                        manualScheduleAt?: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        /** @description Higher is placed first (default 0). */
-                        priority?: number;
-                        productId: string;
-                        /** @description Default: the product's productUrl. */
-                        productUrl?: string;
-                        targets: {
-                            channelAccountId: string;
-                            /** @description The target's own first comment; wins over productLinkComment. */
-                            firstComment?: {
-                                content: string;
-                                delayMs?: number;
-                            };
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Accepted for compatibility; the platform decides the provider. */
-                            providerType?: string;
-                            /** @description Platform settings (capabilities settingRules). */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        text: string;
-                        /** @description Default: the product's name. */
-                        title?: string;
-                    }[];
-                    /** @description Default: the brand's default publishing profile scheduleSettings.batchPolicy. */
-                    policy?: {
-                        /** @default 14 */
-                        horizonDays: number;
-                        id?: string;
-                        slots: {
-                            channelAccountId?: string;
-                            id: string;
-                            /** @default 600 */
-                            jitterSecondsMax: number;
-                            /** @default -600 */
-                            jitterSecondsMin: number;
-                            label?: string;
-                            /** @description 24-hour HH:MM */
-                            localTime: string;
-                            /** @default 120 */
-                            minGapMinutes: number;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform?: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @default 240 */
-                            productCooldownMinutes: number;
-                            /** @default UTC */
-                            timezone: string;
-                            weekdays?: number[];
-                        }[];
-                    };
-                    productLinkComment?: {
-                        /**
-                         * @description utm_source=<platform>, utm_medium, utm_campaign on the product URL.
-                         * @default true
-                         */
-                        appendTracking: boolean;
-                        /** @default 300000 */
-                        delayMs: number;
-                        /** @default false */
-                        enabled: boolean;
-                        /** @description Placeholders {{productUrl}}, {{title}}, {{platform}}. Default "{{title}}: {{productUrl}}". */
-                        template?: string;
-                        /** @default service_publish */
-                        utmCampaign: string;
-                        /** @default organic_social */
-                        utmMedium: string;
-                    };
-                };
+                "application/json": components["schemas"]["PublishBatchPreviewRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        assignmentCount: number;
-                        assignments: {
-                            channelAccountId: string;
-                            clientAssetId: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                            } | null;
-                            itemIndex: number;
-                            jitterSeconds: number;
-                            manual: boolean;
-                            platform: string;
-                            productId: string;
-                            /** Format: date-time */
-                            scheduledAt: string;
-                            slotAt: string | null;
-                            slotId: string | null;
-                            targetIndex: number;
-                        }[];
-                        batchPreviewId: string;
-                        brandId: string;
-                        /** Format: date-time */
-                        from?: string;
-                        /** Format: date-time */
-                        generatedAt?: string;
-                        /** @enum {string} */
-                        mode: "preview";
-                        organizationId: string;
-                        /** @description The policy used, with its defaults and source (request or profile). */
-                        policy?: {
-                            [key: string]: unknown;
-                        };
-                        scheduledItemCount: number;
-                        unscheduledItemCount: number;
-                        warnings: {
-                            channelAccountId: string | null;
-                            clientAssetId: string | null;
-                            issues?: {
-                                [key: string]: unknown;
-                            }[];
-                            itemIndex: number | null;
-                            message: string;
-                            /** @description The rule: min_gap, product_cooldown, platform_daily_cap, duplicate_text_72h, plan_validation, ... */
-                            rule: string;
-                            targetIndex: number | null;
-                            /** @description The target was left unscheduled by this rule. */
-                            unscheduled: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PublishBatchPreview"];
                 };
             };
             /** @description Error codes: invalid_public_publish_batch_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9008,6 +11216,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9017,6 +11232,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9026,6 +11248,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9035,6 +11264,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9044,6 +11280,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9053,6 +11296,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9062,6 +11313,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9093,79 +11351,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            cancelReason: string | null;
-                            createdAt: string;
-                            idempotencyKey: string | null;
-                            media: {
-                                [key: string]: unknown;
-                            }[];
-                            organizationId: string;
-                            productId: string | null;
-                            profileId: string | null;
-                            publishJobId: string;
-                            runAfter: string | null;
-                            scheduledAt: string | null;
-                            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            targetCount: number;
-                            targets: {
-                                attempts: number;
-                                channelAccountId: string;
-                                createdAt: string;
-                                firstComment: {
-                                    content: string;
-                                    delayMs: number;
-                                    error: {
-                                        at: string;
-                                        category: string;
-                                        code: string;
-                                        message: string;
-                                        providerResponse: unknown;
-                                    } | null;
-                                    providerCommentId: string | null;
-                                    /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                    state: string;
-                                } | null;
-                                lastError: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                nextAttemptAt: string | null;
-                                platform: string;
-                                postTargetId: string;
-                                providerPostId: string | null;
-                                providerUrl: string | null;
-                                publishedAt: string | null;
-                                publishJobId: string;
-                                scheduledAt: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                                stateReason: string | null;
-                                text: string;
-                                updatedAt: string;
-                            }[];
-                            text: string;
-                            title: string | null;
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishJobList"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9175,6 +11383,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9184,6 +11399,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9193,6 +11415,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9202,6 +11431,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9211,6 +11448,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9228,248 +11472,53 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default false */
-                    enqueue?: boolean;
-                    idempotencyKey?: string;
-                    plan: {
-                        brandId: string;
-                        /** @default [] */
-                        media?: ({
-                            altText?: string;
-                            bytes?: number;
-                            durationSeconds?: number;
-                            fileSizeBytes?: number;
-                            kind: "image" | "video" | "gif";
-                            mediaLibraryItemId?: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                            mimeType?: string;
-                            thumbnailUrl?: string;
-                            url: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @default [] */
-                        mediaLibraryItemIds?: string[];
-                        productId?: string;
-                        profileId?: string;
-                        /** Format: date-time */
-                        scheduleAt?: string;
-                        /** @default [] */
-                        targets?: {
-                            channelAccountId: string;
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                            settings?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                            text?: string;
-                        }[];
-                        text: string;
-                    };
-                    /** Format: date-time */
-                    runAfter?: string;
-                    title?: string;
-                };
+                "application/json": components["schemas"]["AgentPublishRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        preview: {
-                            /** @description Every issue: plan-level ones and those of each target. */
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            /** @enum {string} */
-                            mode: "preview";
-                            targets: {
-                                channelAccountId: string;
-                                channelState: string | null;
-                                index: number;
-                                issues: {
-                                    channelAccountId: string | null;
-                                    code: string;
-                                    message: string;
-                                    path: string[];
-                                    severity: "blocking" | "warning";
-                                    targetIndex: number | null;
-                                }[];
-                                maxTextLength: number | null;
-                                platform: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                text: string;
-                                /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                                textLength: number;
-                            }[];
-                            valid: boolean;
-                        };
-                        summary: {
-                            firstAttemptAt: string | null;
-                            initialState: string;
-                            jobCount: number;
-                            scheduledAt: string | null;
-                            targetCount: number;
-                            targets: {
-                                channelAccountId: string;
-                                platform: string;
-                                state: string;
-                            }[];
-                        };
-                    } | {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJobDryRun"] | components["schemas"]["PublishJob"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9479,6 +11528,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9488,6 +11544,13 @@ export interface operations {
             /** @description Error codes: permission_denied, publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9497,6 +11560,13 @@ export interface operations {
             /** @description Error codes: publish_idempotency_key_reused. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9506,6 +11576,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9515,6 +11592,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9524,6 +11608,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9533,6 +11624,13 @@ export interface operations {
             /** @description Error codes: publish_plan_validation_failed. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9542,6 +11640,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9551,6 +11657,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9574,75 +11687,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9652,6 +11719,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9661,6 +11735,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9670,6 +11751,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9679,6 +11767,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9688,6 +11783,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9697,6 +11800,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9717,84 +11827,36 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    reason?: string;
-                } | null;
+                "application/json": components["schemas"]["PublishJobCancelRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_cancel_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9804,6 +11866,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9813,6 +11882,13 @@ export interface operations {
             /** @description Error codes: permission_denied, publish_cancel_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9822,6 +11898,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9831,6 +11914,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_cancellable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9840,6 +11930,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9849,6 +11946,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9858,6 +11962,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9867,6 +11978,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9876,6 +11995,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9896,82 +12022,36 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never> | null;
+                "application/json": components["schemas"]["PublishJobEnqueueRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_enqueue_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9981,6 +12061,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9990,6 +12077,13 @@ export interface operations {
             /** @description Error codes: permission_denied, publish_enqueue_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9999,6 +12093,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10008,6 +12109,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_enqueueable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10017,6 +12125,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10026,6 +12141,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10035,6 +12157,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10044,6 +12173,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10053,6 +12190,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10073,88 +12217,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Must be in the future.
-                     */
-                    scheduleAt: string;
-                };
+                "application/json": components["schemas"]["PublishJobScheduleRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        cancelReason: string | null;
-                        createdAt: string;
-                        idempotencyKey: string | null;
-                        media: {
-                            [key: string]: unknown;
-                        }[];
-                        organizationId: string;
-                        productId: string | null;
-                        profileId: string | null;
-                        publishJobId: string;
-                        runAfter: string | null;
-                        scheduledAt: string | null;
-                        status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                        targetCount: number;
-                        targets: {
-                            attempts: number;
-                            channelAccountId: string;
-                            createdAt: string;
-                            firstComment: {
-                                content: string;
-                                delayMs: number;
-                                error: {
-                                    at: string;
-                                    category: string;
-                                    code: string;
-                                    message: string;
-                                    providerResponse: unknown;
-                                } | null;
-                                providerCommentId: string | null;
-                                /** @description waiting, pending, posting, posted, failed, needs_attention, cancelled */
-                                state: string;
-                            } | null;
-                            lastError: {
-                                at: string;
-                                category: string;
-                                code: string;
-                                message: string;
-                                providerResponse: unknown;
-                            } | null;
-                            nextAttemptAt: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string | null;
-                            providerUrl: string | null;
-                            publishedAt: string | null;
-                            publishJobId: string;
-                            scheduledAt: string | null;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
-                            stateReason: string | null;
-                            text: string;
-                            updatedAt: string;
-                        }[];
-                        text: string;
-                        title: string | null;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishJob"];
                 };
             };
             /** @description Error codes: invalid_public_publish_schedule_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10164,6 +12256,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10173,6 +12272,13 @@ export interface operations {
             /** @description Error codes: permission_denied, publish_schedule_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10182,6 +12288,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10191,6 +12304,13 @@ export interface operations {
             /** @description Error codes: publish_job_not_schedulable. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10200,6 +12320,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10209,6 +12336,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10218,6 +12352,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10227,6 +12368,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10236,6 +12385,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10253,86 +12409,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    media: ({
-                        altText?: string;
-                        bytes?: number;
-                        durationSeconds?: number;
-                        fileSizeBytes?: number;
-                        kind: "image" | "video" | "gif";
-                        mediaLibraryItemId?: string;
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        mimeType?: string;
-                        thumbnailUrl?: string;
-                        url: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                    productId?: string;
-                    targets: {
-                        channelAccountId: string;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        /** @description Platform settings (capabilities settingRules); settings.firstComment = {content, delayMs} posts a first comment. */
-                        settings?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description Target body; omit to inherit the plan text. An empty string stays empty. */
-                        text?: string;
-                    }[];
-                    text: string;
-                };
+                "application/json": components["schemas"]["PublicPublishPlanInput"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Every issue: plan-level ones and those of each target. */
-                        issues: {
-                            channelAccountId: string | null;
-                            code: string;
-                            message: string;
-                            path: string[];
-                            severity: "blocking" | "warning";
-                            targetIndex: number | null;
-                        }[];
-                        /** @enum {string} */
-                        mode: "preview";
-                        targets: {
-                            channelAccountId: string;
-                            channelState: string | null;
-                            index: number;
-                            issues: {
-                                channelAccountId: string | null;
-                                code: string;
-                                message: string;
-                                path: string[];
-                                severity: "blocking" | "warning";
-                                targetIndex: number | null;
-                            }[];
-                            maxTextLength: number | null;
-                            platform: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            text: string;
-                            /** @description Length as the platform counts it (X weighted, YouTube/Threads bytes). */
-                            textLength: number;
-                        }[];
-                        valid: boolean;
-                    };
+                    "application/json": components["schemas"]["PlanPreview"];
                 };
             };
             /** @description Error codes: invalid_public_publish_plan_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10342,6 +12448,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10351,6 +12464,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10360,6 +12480,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10369,6 +12496,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10378,6 +12512,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10387,6 +12528,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10396,6 +12545,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10423,35 +12579,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        candidates?: {
-                            [key: string]: unknown;
-                        }[];
-                        checkedSlotCount: number;
-                        conflicts?: {
-                            [key: string]: unknown;
-                        }[];
-                        /** @enum {string} */
-                        mode: "preview";
-                        organizationId: string;
-                        policy: {
-                            [key: string]: unknown;
-                        };
-                        recommendation: ({
-                            /** Format: date-time */
-                            scheduleAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                    };
+                    "application/json": components["schemas"]["PublishSlot"];
                 };
             };
             /** @description Error codes: invalid_public_publish_slot_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10461,6 +12611,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10470,6 +12627,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10479,6 +12643,13 @@ export interface operations {
             /** @description Error codes: brand_not_found, channel_account_not_found, publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10488,6 +12659,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10497,6 +12675,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10506,6 +12692,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10523,41 +12716,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @default true */
-                    dryRun?: boolean;
-                    postTargetIds?: string[];
-                    publishJobId?: string;
-                };
+                "application/json": components["schemas"]["UrlReconciliationRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        checkedCount: number;
-                        mode: "dry_run" | "reconciled";
-                        targets: {
-                            channelAccountId: string;
-                            error: string | null;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string;
-                            providerUrl: string | null;
-                            publishJobId: string;
-                            result: "would_fetch" | "updated" | "not_available" | "failed";
-                        }[];
-                        updatedCount: number;
-                    };
+                    "application/json": components["schemas"]["UrlReconciliationAnswer"];
                 };
             };
             /** @description Error codes: invalid_public_publish_url_reconciliation_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10567,6 +12755,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10576,6 +12771,13 @@ export interface operations {
             /** @description Error codes: permission_denied, publish_url_reconciliation_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10585,6 +12787,13 @@ export interface operations {
             /** @description Error codes: public_publish_job_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10594,6 +12803,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10603,6 +12819,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10612,6 +12835,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10621,6 +12851,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10630,6 +12868,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10656,59 +12901,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            brandId: string;
-                            brandName: string | null;
-                            brandSlug: string | null;
-                            channels: {
-                                brandId: string;
-                                channelAccountId: string;
-                                channelDisplayName: string;
-                                channelHandle: string | null;
-                                channelState: string;
-                                createdAt: string;
-                                enabled: boolean;
-                                organizationId: string;
-                                /**
-                                 * @description Platform
-                                 * @enum {string}
-                                 */
-                                platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                                position: number;
-                                profileChannelId: string;
-                                profileId: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                updatedAt: string;
-                            }[];
-                            commentSettings: {
-                                [key: string]: unknown;
-                            };
-                            createdAt: string;
-                            description: string | null;
-                            isDefault: boolean;
-                            name: string;
-                            organizationId: string;
-                            profileId: string;
-                            scheduleSettings: {
-                                [key: string]: unknown;
-                            };
-                            slug: string;
-                            updatedAt: string;
-                        }[];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["PublishingProfileList"];
                 };
             };
             /** @description Error codes: invalid_public_publishing_profile_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10718,6 +12933,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10727,6 +12949,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10736,6 +12965,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10745,6 +12981,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10754,6 +12998,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10771,149 +13022,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /**
-                     * @description Replaces the channels of the profile.
-                     * @default []
-                     */
-                    channels?: {
-                        channelAccountId: string;
-                        enabled?: boolean;
-                        /**
-                         * @description Platform
-                         * @enum {string}
-                         */
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        position?: number;
-                        /** @default {} */
-                        settings?: {
-                            [key: string]: unknown;
-                        };
-                    }[];
-                    /** @default {} */
-                    commentSettings?: {
-                        [key: string]: unknown;
-                    };
-                    description?: null | string;
-                    /** @default false */
-                    isDefault?: boolean;
-                    name: string;
-                    organizationId: string;
-                    profileId?: string;
-                    /**
-                     * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
-                     * @default {}
-                     */
-                    scheduleSettings?: {
-                        [key: string]: unknown;
-                    };
-                    slug?: string;
-                };
+                "application/json": components["schemas"]["PublishingProfileSaveRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channels: {
-                            brandId: string;
-                            channelAccountId: string;
-                            channelDisplayName: string;
-                            channelHandle: string | null;
-                            channelState: string;
-                            createdAt: string;
-                            enabled: boolean;
-                            organizationId: string;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            position: number;
-                            profileChannelId: string;
-                            profileId: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            updatedAt: string;
-                        }[];
-                        commentSettings: {
-                            [key: string]: unknown;
-                        };
-                        createdAt: string;
-                        description: string | null;
-                        isDefault: boolean;
-                        name: string;
-                        organizationId: string;
-                        profileId: string;
-                        scheduleSettings: {
-                            [key: string]: unknown;
-                        };
-                        slug: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishingProfile"];
                 };
             };
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        brandId: string;
-                        brandName: string | null;
-                        brandSlug: string | null;
-                        channels: {
-                            brandId: string;
-                            channelAccountId: string;
-                            channelDisplayName: string;
-                            channelHandle: string | null;
-                            channelState: string;
-                            createdAt: string;
-                            enabled: boolean;
-                            organizationId: string;
-                            /**
-                             * @description Platform
-                             * @enum {string}
-                             */
-                            platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                            position: number;
-                            profileChannelId: string;
-                            profileId: string;
-                            settings: {
-                                [key: string]: unknown;
-                            };
-                            updatedAt: string;
-                        }[];
-                        commentSettings: {
-                            [key: string]: unknown;
-                        };
-                        createdAt: string;
-                        description: string | null;
-                        isDefault: boolean;
-                        name: string;
-                        organizationId: string;
-                        profileId: string;
-                        scheduleSettings: {
-                            [key: string]: unknown;
-                        };
-                        slug: string;
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PublishingProfile"];
                 };
             };
             /** @description Error codes: invalid_public_publishing_profile_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10923,6 +13077,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10932,6 +13093,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10941,6 +13109,13 @@ export interface operations {
             /** @description Error codes: organization_not_found, brand_not_found, publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10950,6 +13125,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10959,6 +13141,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10968,6 +13157,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10977,6 +13173,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10986,6 +13190,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11009,6 +13220,13 @@ export interface operations {
             /** @description Default Response */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11016,6 +13234,13 @@ export interface operations {
             /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11025,6 +13250,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11034,6 +13266,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11043,6 +13282,13 @@ export interface operations {
             /** @description Error codes: publishing_profile_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11052,6 +13298,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11061,6 +13314,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11070,6 +13331,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11101,19 +13369,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["SocialComment"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["SocialCommentList"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11123,6 +13401,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11132,6 +13417,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11141,6 +13433,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11150,6 +13449,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11159,6 +13466,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11182,58 +13496,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorHandle: string | null;
-                        authorName: string | null;
-                        body: string;
-                        brandId: string | null;
-                        /** @description What the platform lets the channel do with this comment. */
-                        capabilities: {
-                            canDelete: boolean;
-                            canHide: boolean;
-                            canReply: boolean;
-                        };
-                        channelAccountId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        draft: {
-                            /** Format: date-time */
-                            createdAt: string;
-                            reply: string;
-                        } | null;
-                        /** @description hidden on the platform through the hide route */
-                        hidden: boolean;
-                        /** @description written by the channel itself (a reply of ours or the account owner) */
-                        isOwn: boolean;
-                        /** Format: date-time */
-                        lastSyncedAt: string;
-                        /** @description platform counters (likes, replies) as last synced */
-                        metrics: {
-                            [key: string]: unknown;
-                        };
-                        organizationId: string;
-                        parentProviderCommentId: string | null;
-                        permalinkUrl: string | null;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        postTargetId: string | null;
-                        providerCommentId: string;
-                        providerCreatedAt: string | null;
-                        providerPostId: string;
-                        replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
-                        /** @description sc_<ULID> */
-                        socialCommentId: string;
-                        status: "needs_reply" | "replied" | "drafted";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SocialComment"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11243,6 +13528,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11252,6 +13544,13 @@ export interface operations {
             /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11261,6 +13560,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11270,6 +13576,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11279,6 +13592,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11288,6 +13609,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11308,68 +13636,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description true hides the comment on the platform, false shows it again */
-                    hidden: boolean;
-                };
+                "application/json": components["schemas"]["SocialCommentHideRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        authorHandle: string | null;
-                        authorName: string | null;
-                        body: string;
-                        brandId: string | null;
-                        /** @description What the platform lets the channel do with this comment. */
-                        capabilities: {
-                            canDelete: boolean;
-                            canHide: boolean;
-                            canReply: boolean;
-                        };
-                        channelAccountId: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        draft: {
-                            /** Format: date-time */
-                            createdAt: string;
-                            reply: string;
-                        } | null;
-                        /** @description hidden on the platform through the hide route */
-                        hidden: boolean;
-                        /** @description written by the channel itself (a reply of ours or the account owner) */
-                        isOwn: boolean;
-                        /** Format: date-time */
-                        lastSyncedAt: string;
-                        /** @description platform counters (likes, replies) as last synced */
-                        metrics: {
-                            [key: string]: unknown;
-                        };
-                        organizationId: string;
-                        parentProviderCommentId: string | null;
-                        permalinkUrl: string | null;
-                        platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                        postTargetId: string | null;
-                        providerCommentId: string;
-                        providerCreatedAt: string | null;
-                        providerPostId: string;
-                        replyStatus: "none" | "replied" | "drafted" | "failed" | "needs_reconciliation";
-                        /** @description sc_<ULID> */
-                        socialCommentId: string;
-                        status: "needs_reply" | "replied" | "drafted";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SocialComment"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11379,6 +13675,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11388,6 +13691,13 @@ export interface operations {
             /** @description Error codes: permission_denied, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11397,6 +13707,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11406,6 +13723,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11415,6 +13739,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11424,6 +13755,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11433,6 +13771,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11442,6 +13787,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11451,6 +13804,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11460,6 +13820,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11483,47 +13850,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    body: string;
-                    brandId: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    organizationId: string;
-                };
+                "application/json": components["schemas"]["SocialCommentReplyRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        budget: {
-                            limit: number;
-                            name: string;
-                            remaining: number | null;
-                            window: string;
-                        } | null;
-                        comment: components["schemas"]["SocialComment"];
-                        mode: "dry_run" | "replied" | "needs_reconciliation" | "failed";
-                        reply: {
-                            body: string;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            providerCommentId: string | null;
-                            replyId: string | null;
-                            state: "would_post" | "posted" | "failed" | "needs_reconciliation";
-                        };
-                    };
+                    "application/json": components["schemas"]["SocialCommentReplyResponse"];
                 };
             };
             /** @description Error codes: invalid_public_social_comment_reply_request, invalid_public_social_comment_reply_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11533,6 +13889,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11542,6 +13905,13 @@ export interface operations {
             /** @description Error codes: permission_denied, provider_comment_reply_disabled, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11551,6 +13921,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11560,6 +13937,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11569,6 +13953,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11578,6 +13969,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11587,6 +13985,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11596,6 +14001,13 @@ export interface operations {
             /** @description Error codes: provider_comment_reply_unsupported. */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11605,6 +14017,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11614,6 +14034,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11623,6 +14050,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11640,69 +14074,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId?: string;
-                    brandName?: string;
-                    commentText: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    maxCharacters?: number;
-                    platform: "instagram_business" | "instagram_standalone" | "facebook_page" | "threads" | "youtube" | "pinterest" | "tiktok" | "x";
-                    postText?: string;
-                    productName?: string;
-                    productUrl?: string;
-                    /** @description store the draft on this comment (status drafted) */
-                    socialCommentId?: string;
-                    socialContext?: string;
-                    tone?: "helpful" | "friendly" | "concise" | "premium" | "supportive";
-                };
+                "application/json": components["schemas"]["CommentReplyDraftRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        draft: {
-                            constraints: {
-                                maxCharacters: number;
-                                platform: string;
-                                tone: string;
-                            };
-                            prompt: {
-                                system: string;
-                                user: string;
-                            };
-                            reply: string;
-                        };
-                        /** @enum {string} */
-                        mode: "dry_run";
-                        requiredEnv: string[];
-                    } | {
-                        draft: {
-                            constraints: {
-                                maxCharacters: number;
-                                platform: string;
-                                tone: string;
-                            };
-                            prompt: {
-                                system: string;
-                                user: string;
-                            };
-                            reply: string;
-                        };
-                        /** @enum {string} */
-                        mode: "drafted";
-                        socialCommentId?: string;
-                    };
+                    "application/json": components["schemas"]["CommentReplyDraftResponse"];
                 };
             };
             /** @description Error codes: invalid_public_comment_reply_draft_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11712,6 +14113,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11721,6 +14129,13 @@ export interface operations {
             /** @description Error codes: permission_denied, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11730,6 +14145,13 @@ export interface operations {
             /** @description Error codes: social_comment_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11739,6 +14161,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11748,6 +14177,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11757,6 +14193,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11766,6 +14209,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11775,6 +14226,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11784,6 +14242,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11801,41 +14266,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    channelAccountId: string;
-                    /** @default true */
-                    dryRun?: boolean;
-                    /** @default 50 */
-                    limit?: number;
-                    organizationId: string;
-                    platform: "facebook_page" | "instagram_business" | "instagram_standalone" | "threads" | "x";
-                    postTargetId?: string | null;
-                    providerPostId: string;
-                    /** Format: date-time */
-                    since?: string;
-                };
+                "application/json": components["schemas"]["SocialCommentSyncRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        comments: components["schemas"]["SocialCommentSyncItem"][];
-                        created: number;
-                        fetched: number;
-                        mode: "dry_run" | "synced";
-                        updated: number;
-                    };
+                    "application/json": components["schemas"]["SocialCommentSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11845,6 +14305,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11854,6 +14321,13 @@ export interface operations {
             /** @description Error codes: permission_denied, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11863,6 +14337,13 @@ export interface operations {
             /** @description Error codes: brand_not_found, channel_account_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11872,6 +14353,13 @@ export interface operations {
             /** @description Error codes: channel_account_not_connected. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11881,6 +14369,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11890,6 +14385,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11899,6 +14401,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11908,6 +14417,14 @@ export interface operations {
             /** @description Error codes: provider_rate_limited, public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11917,6 +14434,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11926,6 +14450,13 @@ export interface operations {
             /** @description Error codes: provider_request_failed. */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11943,51 +14474,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    brandId: string;
-                    /** @default 50 */
-                    commentsPerPost?: number;
-                    /** @default true */
-                    dryRun?: boolean;
-                    organizationId: string;
-                    profileId?: string;
-                    /** @default 8 */
-                    targetLimit?: number;
-                };
+                "application/json": components["schemas"]["SocialCommentProfileSyncRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        created: number;
-                        fetched: number;
-                        mode: "dry_run" | "synced";
-                        targets: {
-                            channelAccountId: string;
-                            created: number;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            fetched: number;
-                            ok: boolean;
-                            platform: string;
-                            postTargetId: string;
-                            providerPostId: string;
-                            updated: number;
-                        }[];
-                        updated: number;
-                    };
+                    "application/json": components["schemas"]["SocialCommentProfileSyncResponse"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11997,6 +14513,13 @@ export interface operations {
             /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12006,6 +14529,13 @@ export interface operations {
             /** @description Error codes: permission_denied, social_comment_write_disabled, public_api_disabled. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12015,6 +14545,13 @@ export interface operations {
             /** @description Error codes: brand_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12024,6 +14561,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12033,6 +14577,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12042,6 +14593,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12051,6 +14609,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12060,6 +14626,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12083,32 +14656,29 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attemptCount: number;
-                        attempts: components["schemas"]["WebhookAttempt"][];
-                        /** Format: date-time */
-                        createdAt: string;
-                        deliveredAt: string | null;
-                        deliveryId: string;
-                        /** @description also the webhook-id header of every attempt */
-                        eventId: string;
-                        eventType: string;
-                        lastError: string | null;
-                        lastStatusCode: number | null;
-                        nextAttemptAt: string | null;
-                        status: "pending" | "delivered" | "failed";
-                        /** Format: date-time */
-                        updatedAt: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12118,6 +14688,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12127,6 +14704,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12136,6 +14720,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12145,6 +14736,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12154,6 +14752,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12163,6 +14769,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12188,19 +14801,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookEndpoint"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12210,6 +14833,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12219,6 +14849,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12228,6 +14865,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12237,6 +14881,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12246,6 +14898,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12263,51 +14922,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    description?: string | null;
-                    /** @default true */
-                    enabled?: boolean;
-                    /** @description Event types this endpoint receives; empty = all. */
-                    eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
-                    /** @description Free key/value strings for the integrator. */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                    /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
-                    url: string;
-                };
+                "application/json": components["schemas"]["WebhookEndpointCreateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        createdAt: string;
-                        description: string | null;
-                        disabledReason: string | null;
-                        enabled: boolean;
-                        eventTypes: string[];
-                        metadata: {
-                            [key: string]: string;
-                        };
-                        organizationId: string;
-                        /** @description whsec_<base64> signing secret; shown only here and on rotation. */
-                        secret: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        url: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_create_request, webhook_url_invalid, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12317,6 +14961,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12326,6 +14977,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12335,6 +14993,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12344,6 +15009,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12353,6 +15025,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12362,6 +15041,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12371,6 +15058,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_create_failed, internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12394,6 +15088,13 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12401,6 +15102,13 @@ export interface operations {
             /** @description Error codes: invalid_public_webhook_endpoint_delete_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12410,6 +15118,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12419,6 +15134,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12428,6 +15150,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12437,6 +15166,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12446,6 +15182,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12455,6 +15199,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12475,49 +15226,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    description?: string | null;
-                    /** @description true re-enables an endpoint the service disabled; deliveries resume */
-                    enabled?: boolean;
-                    /** @description Event types this endpoint receives; empty = all. */
-                    eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
-                    /** @description Free key/value strings for the integrator. */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                    /** @description http(s) URL that receives signed POSTs; must be safe for outbound delivery. */
-                    url?: string;
-                };
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        createdAt: string;
-                        description: string | null;
-                        disabledReason: string | null;
-                        enabled: boolean;
-                        eventTypes: string[];
-                        metadata: {
-                            [key: string]: string;
-                        };
-                        organizationId: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        url: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_update_request, webhook_url_invalid, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12527,6 +15265,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12536,6 +15281,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12545,6 +15297,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12554,6 +15313,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12563,6 +15329,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12572,6 +15345,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12581,6 +15361,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12590,6 +15378,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12619,19 +15414,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["WebhookDelivery"][];
-                        /** @description Cursor of the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description Error codes: invalid_public_webhook_endpoint_query, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12641,6 +15446,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12650,6 +15462,13 @@ export interface operations {
             /** @description Error codes: public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12659,6 +15478,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12668,6 +15494,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12677,6 +15510,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12686,6 +15527,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12706,31 +15554,36 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description resend failed deliveries created at or after this time (at most 14 days back)
-                     */
-                    since: string;
-                };
+                "application/json": components["schemas"]["WebhookRecoverRequest"];
             };
         };
         responses: {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description deliveries queued again */
-                        recovered: number;
-                    };
+                    "application/json": components["schemas"]["WebhookRecoverAnswer"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12740,6 +15593,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12749,6 +15609,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12758,6 +15625,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12767,6 +15641,13 @@ export interface operations {
             /** @description Error codes: payload_too_large. */
             413: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12776,6 +15657,13 @@ export interface operations {
             /** @description Error codes: unsupported_media_type. */
             415: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12785,6 +15673,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12794,6 +15689,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12803,6 +15706,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12826,18 +15736,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the new whsec_ secret; the previous one keeps signing for 24 h */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointSecret"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12847,6 +15768,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12856,6 +15784,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12865,6 +15800,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12874,6 +15816,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12883,6 +15832,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12892,6 +15849,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12915,32 +15879,29 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        attemptCount: number;
-                        attempts: components["schemas"]["WebhookAttempt"][];
-                        /** Format: date-time */
-                        createdAt: string;
-                        deliveredAt: string | null;
-                        deliveryId: string;
-                        /** @description also the webhook-id header of every attempt */
-                        eventId: string;
-                        eventType: string;
-                        lastError: string | null;
-                        lastStatusCode: number | null;
-                        nextAttemptAt: string | null;
-                        status: "pending" | "delivered" | "failed";
-                        /** Format: date-time */
-                        updatedAt: string;
-                        webhookEndpointId: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12950,6 +15911,13 @@ export interface operations {
             /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12959,6 +15927,13 @@ export interface operations {
             /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12968,6 +15943,13 @@ export interface operations {
             /** @description Error codes: webhook_endpoint_not_found. */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12977,6 +15959,13 @@ export interface operations {
             /** @description Error codes: request_origin_not_allowed. */
             421: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12986,6 +15975,14 @@ export interface operations {
             /** @description Error codes: public_api_rate_limited. */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12995,6 +15992,13 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

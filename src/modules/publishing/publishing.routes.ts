@@ -28,7 +28,6 @@ import {
   UrlReconciliationBody,
 } from './publishing.schemas.js';
 
-const security = [{ publicBearer: [] }];
 
 /** x-service-internal-token must equal SERVICE_INTERNAL_TOKEN: absent 401, wrong or unconfigured 403. */
 function assertInternal(deps: AppDeps, request: FastifyRequest) {

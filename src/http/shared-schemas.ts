@@ -73,3 +73,8 @@ export const IdOf = (prefix: string, description?: string) =>
 
 export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description });
 export const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
+
+/** Security of public routes the dashboard also calls with its session cookie (publicOrDashboard). */
+export const PUBLIC_OR_SESSION: Array<Record<string, string[]>> = [{ publicBearer: [] }, { dashboardSessionCookie: [] }];
+/** The refusals a publicOrDashboard route adds to the public ones. */
+export const SESSION_AUTH_ERRORS: ErrorCode[] = ['dashboard_session_required', 'permission_denied'];

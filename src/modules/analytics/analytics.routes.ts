@@ -1,8 +1,8 @@
 /** Analytics routes (ROUTES.md "Analytics and engagement"): snapshot list and provider analytics sync. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
   AnalyticsSnapshot,
   AnalyticsSnapshotList,
@@ -12,7 +12,6 @@ import {
 } from './analytics.schemas.js';
 import type { AnalyticsService } from './analytics.service.js';
 
-const security = [{ publicBearer: [] }];
 const tags = ['Analytics'];
 
 export function registerAnalyticsRoutes(root: FastifyInstance, service: AnalyticsService): void {
@@ -22,34 +21,38 @@ export function registerAnalyticsRoutes(root: FastifyInstance, service: Analytic
   app.get(
     '/v1/analytics/snapshots',
     {
-      config: { auth: { scope: 'analytics:read' }, validationCode: 'invalid_public_analytics_snapshot_query' },
+      config: { ...publicOrDashboard('analytics:read', 'publishing.jobs.read'), validationCode: 'invalid_public_analytics_snapshot_query' },
       schema: {
         operationId: 'listAnalyticsSnapshots',
         tags,
         summary: 'List analytics snapshots, newest first; filter by brand, channel, platform, post target and capture time',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: AnalyticsSnapshotQuery,
-        response: { 200: AnalyticsSnapshotList, ...errorResponses('invalid_public_analytics_snapshot_query', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: AnalyticsSnapshotList,
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_analytics_snapshot_query', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
-    async (request) => service.list(principalOf(request).organizationId, request.query),
+    async (request) => service.list(organizationOf(request), request.query),
   );
 
   app.post(
     '/v1/analytics/sync',
     {
-      config: { auth: { scope: 'analytics:write' }, validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('analytics:write', 'analytics.provider_sync.manage'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'syncProviderAnalytics',
         tags,
         summary: "Read a published post's metrics from its platform; dryRun (default true) answers without storing",
         description:
           'Metrics the platform did not report are null. 404 channel_account_not_found / brand_not_found; 409 channel_account_not_connected when the channel needs reconnecting or the platform refuses its token; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.',
-        security,
+        security: PUBLIC_OR_SESSION,
         body: ProviderAnalyticsSyncRequest,
         response: {
           200: ProviderAnalyticsSyncResponse,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_request',
             'organization_not_found',
             'channel_account_not_found',
@@ -62,6 +65,6 @@ export function registerAnalyticsRoutes(root: FastifyInstance, service: Analytic
         },
       },
     },
-    async (request) => service.sync(principalOf(request).organizationId, request.body),
+    async (request) => service.sync(organizationOf(request), request.body),
   );
 }

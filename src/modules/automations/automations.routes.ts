@@ -2,9 +2,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { actorOf, requirePolicy } from '../../http/dashboard-auth.js';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { actorOf, organizationOf, publicOrDashboard, requirePolicy } from '../../http/dashboard-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
   AutomationRun,
   AutomationRunCreateRequest,
@@ -23,7 +22,6 @@ import {
 import type { AutomationsService } from './automations.service.js';
 import { enqueueDueRuns } from './scheduler.js';
 
-const security = [{ publicBearer: [] }];
 const tags = ['Automations'];
 
 export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, service: AutomationsService): void {
@@ -34,32 +32,42 @@ export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, s
   app.get(
     '/v1/automation-sources',
     {
-      config: { auth: { scope: 'automations:read' }, validationCode: 'invalid_public_automation_source_query' },
+      config: {
+        ...publicOrDashboard('automations:read', 'automations.sources.manage'),
+        validationCode: 'invalid_public_automation_source_query',
+      },
       schema: {
         operationId: 'listAutomationSources',
         tags,
         summary: 'List automation sources (not deleted), oldest first',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: AutomationSourceQuery,
-        response: { 200: AutomationSourceList, ...errorResponses('invalid_public_automation_source_query', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: AutomationSourceList,
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_automation_source_query', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
-    async (request) => service.listSources(principalOf(request).organizationId, request.query),
+    async (request) => service.listSources(organizationOf(request), request.query),
   );
 
   app.post(
     '/v1/automation-sources',
     {
-      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_source_create_request' },
+      config: {
+        ...publicOrDashboard('automations:write', 'automations.sources.manage'),
+        validationCode: 'invalid_public_automation_source_create_request',
+      },
       schema: {
         operationId: 'createAutomationSource',
         tags,
         summary: 'Create an automation source; config is validated for its kind',
-        security,
+        security: PUBLIC_OR_SESSION,
         body: AutomationSourceCreateRequest,
         response: {
           201: AutomationSource,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_automation_source_create_request',
             'automation_write_disabled',
             'brand_not_found',
@@ -69,23 +77,27 @@ export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, s
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createSource(principalOf(request).organizationId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.createSource(organizationOf(request), request.body)),
   );
 
   app.patch(
     '/v1/automation-sources/:automationSourceId',
     {
-      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_source_update_request' },
+      config: {
+        ...publicOrDashboard('automations:write', 'automations.sources.manage'),
+        validationCode: 'invalid_public_automation_source_update_request',
+      },
       schema: {
         operationId: 'updateAutomationSource',
         tags,
         summary: 'Update a source: name, enabled, schedule, or config (merged; a null value removes an optional key)',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: SourceParams,
         body: AutomationSourceUpdateRequest,
         response: {
           200: AutomationSource,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_automation_source_update_request',
             'automation_write_disabled',
             'automation_source_not_found',
@@ -94,22 +106,26 @@ export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, s
         },
       },
     },
-    async (request) => service.updateSource(principalOf(request).organizationId, request.params.automationSourceId, request.body),
+    async (request) => service.updateSource(organizationOf(request), request.params.automationSourceId, request.body),
   );
 
   app.delete(
     '/v1/automation-sources/:automationSourceId',
     {
-      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_source_delete_request' },
+      config: {
+        ...publicOrDashboard('automations:write', 'automations.sources.manage'),
+        validationCode: 'invalid_public_automation_source_delete_request',
+      },
       schema: {
         operationId: 'deleteAutomationSource',
         tags,
         summary: 'Delete a source (soft delete: its runs stay readable; it no longer runs)',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: SourceParams,
         response: {
           204: { type: 'null', description: 'Deleted.' },
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_automation_source_delete_request',
             'automation_write_disabled',
             'automation_source_not_found',
@@ -119,7 +135,7 @@ export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, s
       },
     },
     async (request, reply) => {
-      await service.deleteSource(principalOf(request).organizationId, request.params.automationSourceId);
+      await service.deleteSource(organizationOf(request), request.params.automationSourceId);
       return reply.code(204).send();
     },
   );
@@ -127,32 +143,42 @@ export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, s
   app.get(
     '/v1/automation-runs',
     {
-      config: { auth: { scope: 'automations:read' }, validationCode: 'invalid_public_automation_run_query' },
+      config: {
+        ...publicOrDashboard('automations:read', 'automations.sources.manage'),
+        validationCode: 'invalid_public_automation_run_query',
+      },
       schema: {
         operationId: 'listAutomationRuns',
         tags,
         summary: 'List automation runs, newest first',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: AutomationRunQuery,
-        response: { 200: AutomationRunList, ...errorResponses('invalid_public_automation_run_query', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: AutomationRunList,
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_automation_run_query', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
-    async (request) => service.listRuns(principalOf(request).organizationId, request.query),
+    async (request) => service.listRuns(organizationOf(request), request.query),
   );
 
   app.post(
     '/v1/automation-runs',
     {
-      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_run_create_request' },
+      config: {
+        ...publicOrDashboard('automations:write', 'automations.sources.manage'),
+        validationCode: 'invalid_public_automation_run_create_request',
+      },
       schema: {
         operationId: 'createAutomationRun',
         tags,
         summary: 'Queue a run of an enabled source (the worker executes built-in kinds)',
-        security,
+        security: PUBLIC_OR_SESSION,
         body: AutomationRunCreateRequest,
         response: {
           201: AutomationRun,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_automation_run_create_request',
             'automation_write_disabled',
             'automation_source_not_runnable',
@@ -161,23 +187,27 @@ export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, s
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createRun(principalOf(request).organizationId, request.body)),
+    async (request, reply) => reply.code(201).send(await service.createRun(organizationOf(request), request.body)),
   );
 
   app.post(
     '/v1/automation-runs/:automationRunId/status',
     {
-      config: { auth: { scope: 'automations:write' }, validationCode: 'invalid_public_automation_run_record_request' },
+      config: {
+        ...publicOrDashboard('automations:write', 'automations.sources.manage'),
+        validationCode: 'invalid_public_automation_run_record_request',
+      },
       schema: {
         operationId: 'recordAutomationRunStatus',
         tags,
         summary: 'Move a run: queued -> running | cancelled; running -> succeeded | failed | cancelled',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: RunParams,
         body: AutomationRunRecordRequest,
         response: {
           200: AutomationRun,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_automation_run_record_request',
             'automation_write_disabled',
             'automation_run_not_found',
@@ -187,7 +217,7 @@ export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, s
         },
       },
     },
-    async (request) => service.recordStatus(principalOf(request).organizationId, request.params.automationRunId, request.body),
+    async (request) => service.recordStatus(organizationOf(request), request.params.automationRunId, request.body),
   );
 
   app.post(

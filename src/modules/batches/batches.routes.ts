@@ -2,9 +2,9 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
   Asset,
   AssetList,
@@ -21,44 +21,49 @@ import {
 } from './batches.schemas.js';
 import type { BatchesService } from './batches.service.js';
 
-const security = [{ publicBearer: [] }];
-
 export function registerBatchRoutes(root: FastifyInstance, service: BatchesService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
     '/v1/publish/batches/preview',
     {
-      config: { auth: { scope: 'publish:read' }, validationCode: 'invalid_public_publish_batch_request' },
+      config: { ...publicOrDashboard('publish:read', 'publishing.batches.manage'), validationCode: 'invalid_public_publish_batch_request' },
       schema: {
         operationId: 'previewPublishBatch',
         tags: ['Publishing'],
         summary: 'Spread many product posts over schedule slots (nothing is persisted)',
         description:
           'Assigns every item target to a slot occurrence (timezone, weekdays, seeded jitter) keeping minGapMinutes per channel, productCooldownMinutes per product and channel, platform 24-hour caps and the 72-hour duplicate text rule. Targets that fit nowhere are unscheduled with a warning naming the rule.',
-        security,
+        security: PUBLIC_OR_SESSION,
         body: PublishBatchPreviewRequest,
-        response: { 200: PublishBatchPreview, ...errorResponses('invalid_public_publish_batch_request', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: PublishBatchPreview,
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_batch_request', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
-    async (request) => service.preview(principalOf(request).organizationId, request.body),
+    async (request) => service.preview(organizationOf(request), request.body),
   );
 
   app.post(
     '/v1/publish/batches',
     {
-      config: { auth: { scope: 'publish:write' }, validationCode: 'invalid_public_publish_batch_request' },
+      config: {
+        ...publicOrDashboard('publish:write', 'publishing.batches.manage'),
+        validationCode: 'invalid_public_publish_batch_request',
+      },
       schema: {
         operationId: 'commitPublishBatch',
         [IDEMPOTENT_REPLAY]: true,
         tags: ['Publishing'],
         summary: 'Commit a publish batch (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
-        security,
+        security: PUBLIC_OR_SESSION,
         body: PublishBatchCommitRequest,
         response: {
           200: { anyOf: [PublishBatchDryRun, PublishBatchStatus] },
           201: PublishBatchStatus,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_publish_batch_request',
             'publish_job_write_disabled',
             'publish_batch_idempotency_key_reused',
@@ -68,7 +73,7 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
       },
     },
     async (request, reply) => {
-      const answer = await service.commit(principalOf(request).organizationId, request.body);
+      const answer = await service.commit(organizationOf(request), request.body);
       if (answer.kind === 'dry_run') return reply.code(200).send(answer.body);
       if (answer.kind === 'replayed') return reply.code(200).header('idempotent-replayed', 'true').send(answer.batch);
       return reply.code(201).send(answer.batch);
@@ -78,67 +83,73 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
   app.get(
     '/v1/publish/batches',
     {
-      config: { auth: { scope: 'publish:read' }, validationCode: 'invalid_public_publish_batch_query' },
+      config: { ...publicOrDashboard('publish:read', 'publishing.batches.manage'), validationCode: 'invalid_public_publish_batch_query' },
       schema: {
         operationId: 'listPublishBatches',
         tags: ['Publishing'],
         summary: 'List publish batches (newest first) with their derived status',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: BatchListQuery,
-        response: { 200: PublishBatchList, ...errorResponses('invalid_public_publish_batch_query', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: PublishBatchList,
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_batch_query', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
-    async (request) => service.list(principalOf(request).organizationId, request.query),
+    async (request) => service.list(organizationOf(request), request.query),
   );
 
   app.get(
     '/v1/publish/batches/:publishBatchId',
     {
-      config: { auth: { scope: 'publish:read' }, validationCode: 'invalid_public_publish_batch_query' },
+      config: { ...publicOrDashboard('publish:read', 'publishing.batches.manage'), validationCode: 'invalid_public_publish_batch_query' },
       schema: {
         operationId: 'getPublishBatch',
         tags: ['Publishing'],
         summary: 'A publish batch with every item and target, its status and counts',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: BatchParams,
         response: {
           200: PublishBatchStatus,
-          ...errorResponses('publish_batch_not_found', 'invalid_public_publish_batch_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'publish_batch_not_found', 'invalid_public_publish_batch_query', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
-    async (request) => service.get(principalOf(request).organizationId, request.params.publishBatchId),
+    async (request) => service.get(organizationOf(request), request.params.publishBatchId),
   );
 
   app.get(
     '/v1/assets',
     {
-      config: { auth: { scope: 'assets:read' }, validationCode: 'invalid_public_asset_query' },
+      config: { ...publicOrDashboard('assets:read', 'publishing.batches.manage'), validationCode: 'invalid_public_asset_query' },
       schema: {
         operationId: 'listAssets',
         tags: ['Assets'],
         summary: 'List assets (one per brand and clientAssetId, made by publish batches), newest first',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: AssetListQuery,
-        response: { 200: AssetList, ...errorResponses('invalid_public_asset_query', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: AssetList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_asset_query', ...PUBLIC_AUTH_ERRORS) },
       },
     },
-    async (request) => service.listAssets(principalOf(request).organizationId, request.query),
+    async (request) => service.listAssets(organizationOf(request), request.query),
   );
 
   app.get(
     '/v1/assets/:assetId',
     {
-      config: { auth: { scope: 'assets:read' }, validationCode: 'invalid_public_asset_query' },
+      config: { ...publicOrDashboard('assets:read', 'publishing.batches.manage'), validationCode: 'invalid_public_asset_query' },
       schema: {
         operationId: 'getAsset',
         tags: ['Assets'],
         summary: 'An asset with its media library ids and the publish targets that used it',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: AssetParams,
-        response: { 200: Asset, ...errorResponses('asset_not_found', 'invalid_public_asset_query', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: Asset,
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'asset_not_found', 'invalid_public_asset_query', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
-    async (request) => service.getAsset(principalOf(request).organizationId, request.params.assetId),
+    async (request) => service.getAsset(organizationOf(request), request.params.assetId),
   );
 }

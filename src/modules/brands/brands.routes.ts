@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import { Brand, BrandList, BrandListQuery, BrandParams } from './brands.schemas.js';
 import type { BrandsService } from './brands.service.js';
 
@@ -10,32 +10,35 @@ export function registerBrandRoutes(root: FastifyInstance, brands: BrandsService
   app.get(
     '/v1/brands',
     {
-      config: { auth: { scope: 'brands:read' }, validationCode: 'invalid_public_brand_query' },
+      config: { ...publicOrDashboard('brands:read', 'publishing.jobs.read'), validationCode: 'invalid_public_brand_query' },
       schema: {
         operationId: 'listBrands',
         tags: ['Brands'],
         summary: "List the organization's brands",
-        security: [{ publicBearer: [] }],
+        security: PUBLIC_OR_SESSION,
         querystring: BrandListQuery,
-        response: { 200: BrandList, ...errorResponses('invalid_public_brand_query', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: BrandList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_brand_query', ...PUBLIC_AUTH_ERRORS) },
       },
     },
-    async (request) => brands.list(principalOf(request).organizationId, request.query),
+    async (request) => brands.list(organizationOf(request), request.query),
   );
 
   app.get(
     '/v1/brands/:brandId',
     {
-      config: { auth: { scope: 'brands:read' }, validationCode: 'invalid_public_brand_query' },
+      config: { ...publicOrDashboard('brands:read', 'publishing.jobs.read'), validationCode: 'invalid_public_brand_query' },
       schema: {
         operationId: 'getBrand',
         tags: ['Brands'],
         summary: 'Get a brand with its products',
-        security: [{ publicBearer: [] }],
+        security: PUBLIC_OR_SESSION,
         params: BrandParams,
-        response: { 200: Brand, ...errorResponses('brand_not_found', 'invalid_public_brand_query', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: Brand,
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'brand_not_found', 'invalid_public_brand_query', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
-    async (request) => brands.get(principalOf(request).organizationId, request.params.brandId),
+    async (request) => brands.get(organizationOf(request), request.params.brandId),
   );
 }

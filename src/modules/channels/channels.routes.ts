@@ -1,8 +1,8 @@
 /** Channel account routes (ROUTES.md, Channels): thin handlers over ChannelsService. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
   ChannelAccount,
   ChannelAccountDeleteRequest,
@@ -24,7 +24,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
     '/v1/channel-accounts',
     {
       config: {
-        auth: { scope: 'channels:read' },
+        ...publicOrDashboard('channels:read', 'publishing.jobs.read'),
         validationCode: 'invalid_public_channel_account_query',
       },
       schema: {
@@ -33,15 +33,15 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
         summary: 'List channel accounts',
         description:
           'Channel accounts of the principal organization in creation order. Disconnected (deleted) channels are listed only with state=deleted.',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: ChannelAccountListQuery,
         response: {
           200: ChannelAccountList,
-          ...errorResponses('invalid_public_channel_account_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_channel_account_query', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
-    async (request) => channels.list(principalOf(request).organizationId, request.query),
+    async (request) => channels.list(organizationOf(request), request.query),
   );
 
   app.put(
@@ -76,7 +76,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
       },
     },
     async (request, reply) => {
-      const { created, channel } = await channels.upsert(principalOf(request).organizationId, request.body);
+      const { created, channel } = await channels.upsert(organizationOf(request), request.body);
       return reply.code(created ? 201 : 200).send(channel);
     },
   );
@@ -111,7 +111,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
         },
       },
     },
-    async (request) => channels.patch(principalOf(request).organizationId, request.params.channelAccountId, request.body),
+    async (request) => channels.patch(organizationOf(request), request.params.channelAccountId, request.body),
   );
 
   app.delete(
@@ -142,6 +142,6 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
         },
       },
     },
-    async (request) => channels.disconnect(principalOf(request).organizationId, request.params.channelAccountId, request.body),
+    async (request) => channels.disconnect(organizationOf(request), request.params.channelAccountId, request.body),
   );
 }

@@ -1,8 +1,8 @@
 /** Social comment routes (ROUTES.md, Analytics and engagement). */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
 import type { CommentsModule } from './comments.module.js';
 import {
@@ -23,26 +23,25 @@ import {
   SocialCommentSyncResponse,
 } from './comments.schemas.js';
 
-const security = [{ publicBearer: [] }];
 const tags = ['Social comments'];
 
 export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule): void {
   for (const s of COMMENT_SCHEMAS) root.addSchema(s);
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const svc = m.service;
-  const org = (request: Parameters<typeof principalOf>[0]) => principalOf(request).organizationId;
+  const org = organizationOf;
 
   app.get(
     '/v1/social-comments',
     {
-      config: { auth: { scope: 'comments:read' }, validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('comments:read', 'publishing.jobs.read'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'listSocialComments',
         tags,
         summary: 'List synced comments of the organization (filters, cursor pagination)',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: SocialCommentListQuery,
-        response: { 200: SocialCommentList, ...errorResponses('invalid_request', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: SocialCommentList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
       },
     },
     async (request) => svc.list(org(request), request.query),
@@ -51,16 +50,17 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/sync',
     {
-      config: { auth: { scope: 'comments:write' }, validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'syncSocialComments',
         tags,
         summary: "Sync one post's comments through the platform's comment API (dryRun default true)",
-        security,
+        security: PUBLIC_OR_SESSION,
         body: SocialCommentSyncRequest,
         response: {
           200: SocialCommentSyncResponse,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_request',
             'social_comment_write_disabled',
             'brand_not_found',
@@ -79,16 +79,22 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/sync-profile',
     {
-      config: { auth: { scope: 'comments:write' }, validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'syncProfileSocialComments',
         tags,
         summary: "Sync the comments of a brand's (or profile's) most recent published posts; failures are reported per target",
-        security,
+        security: PUBLIC_OR_SESSION,
         body: SocialCommentProfileSyncRequest,
         response: {
           200: SocialCommentProfileSyncResponse,
-          ...errorResponses('invalid_request', 'social_comment_write_disabled', 'brand_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
+            'invalid_request',
+            'social_comment_write_disabled',
+            'brand_not_found',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
         },
       },
     },
@@ -98,14 +104,17 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.get(
     '/v1/social-comments/:socialCommentId',
     {
-      config: { auth: { scope: 'comments:read' }, validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('comments:read', 'publishing.jobs.read'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'getSocialComment',
         tags,
         summary: 'One synced comment',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: CommentParams,
-        response: { 200: SocialComment, ...errorResponses('invalid_request', 'social_comment_not_found', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: SocialComment,
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_request', 'social_comment_not_found', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
     async (request) => svc.get(org(request), request.params.socialCommentId),
@@ -114,20 +123,24 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/:socialCommentId/reply',
     {
-      config: { auth: { scope: 'comments:write' }, validationCode: 'invalid_public_social_comment_reply_request' },
+      config: {
+        ...publicOrDashboard('comments:write', 'engagement.comments.manage'),
+        validationCode: 'invalid_public_social_comment_reply_request',
+      },
       schema: {
         operationId: 'replyToSocialComment',
         tags,
         summary: 'Reply to a comment through the platform (dryRun default true; Idempotency-Key prevents a second post)',
         description:
           'A reply whose platform answer was lost is answered with mode needs_reconciliation and is settled by reading the thread (on the next sync or reply call), never by posting again. The same request retried with the same Idempotency-Key header answers the first attempt.',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: CommentParams,
         querystring: SocialCommentReplyQuery,
         body: SocialCommentReplyRequest,
         response: {
           200: SocialCommentReplyResponse,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_social_comment_reply_request',
             'invalid_public_social_comment_reply_query',
             'provider_comment_reply_unsupported',
@@ -162,17 +175,18 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/:socialCommentId/hide',
     {
-      config: { auth: { scope: 'comments:write' }, validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'hideSocialComment',
         tags,
         summary: 'Hide (hidden: true) or show again (hidden: false) a comment on the platform',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: CommentParams,
         body: SocialCommentHideRequest,
         response: {
           200: SocialComment,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_request',
             'social_comment_write_disabled',
             'social_comment_not_found',
@@ -190,16 +204,20 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/reply-drafts',
     {
-      config: { auth: { scope: 'comments:read' }, validationCode: 'invalid_public_comment_reply_draft_request' },
+      config: {
+        ...publicOrDashboard('comments:read', 'engagement.comments.manage'),
+        validationCode: 'invalid_public_comment_reply_draft_request',
+      },
       schema: {
         operationId: 'draftSocialCommentReply',
         tags,
         summary: 'Draft a reply with the configured language model (dryRun default true answers the prompt)',
-        security,
+        security: PUBLIC_OR_SESSION,
         body: CommentReplyDraftRequest,
         response: {
           200: CommentReplyDraftResponse,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_comment_reply_draft_request',
             'social_comment_not_found',
             'social_comment_write_disabled',

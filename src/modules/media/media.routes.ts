@@ -7,8 +7,9 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../app-deps.js';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
 import type { MediaModule } from './media.module.js';
 import {
@@ -75,33 +76,36 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
   app.get(
     '/v1/media',
     {
-      config: { auth: { scope: 'media:read' }, validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('media:read', 'publishing.jobs.read'), validationCode: 'invalid_request' },
       schema: {
         operationId: 'listMedia',
         tags: ['Media'],
         summary: 'List media library items',
-        security: [{ publicBearer: [] }],
+        security: PUBLIC_OR_SESSION,
         querystring: MediaListQuery,
-        response: { 200: MediaList, ...errorResponses('invalid_request', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: MediaList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
       },
     },
-    async (request) => media.list(principalOf(request).organizationId, request.query),
+    async (request) => media.list(organizationOf(request), request.query),
   );
 
   app.get(
     '/v1/media/:mediaLibraryItemId',
     {
-      config: { auth: { scope: 'media:read' } },
+      config: { ...publicOrDashboard('media:read', 'publishing.jobs.read') },
       schema: {
         operationId: 'getMedia',
         tags: ['Media'],
         summary: 'Get a media library item',
-        security: [{ publicBearer: [] }],
+        security: PUBLIC_OR_SESSION,
         params: MediaParams,
-        response: { 200: itemRef(), ...errorResponses('media_library_item_not_found', 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
+        response: {
+          200: itemRef(),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'media_library_item_not_found', 'invalid_request', ...PUBLIC_AUTH_ERRORS),
+        },
       },
     },
-    async (request) => media.get(principalOf(request).organizationId, request.params.mediaLibraryItemId),
+    async (request) => media.get(organizationOf(request), request.params.mediaLibraryItemId),
   );
 
   app.delete(
@@ -128,7 +132,7 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
     },
     async (request, reply) => {
       media.assertUploadsEnabled();
-      const item = await media.delete(principalOf(request).organizationId, request.params.mediaLibraryItemId);
+      const item = await media.delete(organizationOf(request), request.params.mediaLibraryItemId);
       return reply.code(202).send(item);
     },
   );
@@ -174,14 +178,14 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
   app.post(
     '/v1/media',
     {
-      config: { auth: { scope: 'media:write' }, validationCode: 'invalid_public_media_upload_request' },
+      config: { ...publicOrDashboard('media:write', 'publishing.drafts.manage'), validationCode: 'invalid_public_media_upload_request' },
       bodyLimit: jsonLimit,
       schema: {
         operationId: 'uploadMedia',
         tags: ['Media'],
         summary: 'Upload media (JSON base64 or multipart/form-data)',
         description: `JSON MediaUploadRequest, or multipart/form-data with a non-empty \`file\` field plus optional \`brandId\` and \`altText\` fields. The type is decided from the bytes. The same bytes already in the organization answer 200 with the existing item. Maximum size: SERVICE_MEDIA_MAX_UPLOAD_BYTES (default ${268_435_456}).`,
-        security: [{ publicBearer: [] }],
+        security: PUBLIC_OR_SESSION,
         body: {
           content: {
             'application/json': { schema: MediaUploadRequest },
@@ -189,7 +193,7 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
             'multipart/form-data': { schema: MultipartUploadDoc },
           },
         },
-        response: { 200: itemRef(), 201: itemRef(), ...errorResponses(...UPLOAD_ERRORS) },
+        response: { 200: itemRef(), 201: itemRef(), ...errorResponses(...SESSION_AUTH_ERRORS, ...UPLOAD_ERRORS) },
       },
       preValidation: async (request) => {
         // the multipart body is streamed (and its file checked) in the handler; the documented schema sees a placeholder
@@ -209,7 +213,7 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
 }
 
 async function uploadHandler(request: FastifyRequest<{ Body: MediaUploadRequestT }>, reply: FastifyReply, module: MediaModule) {
-  const organizationId = principalOf(request).organizationId;
+  const organizationId = organizationOf(request);
   module.media.assertUploadsEnabled();
   const result = request.isMultipart()
     ? await readMultipartUpload(request, module).then(({ spooled, fields }) => module.media.uploadSpooled(organizationId, spooled, fields))

@@ -2,8 +2,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import {
   PublishingProfile,
   PublishingProfileList,
@@ -23,22 +23,22 @@ export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesS
     '/v1/publishing-profiles',
     {
       config: {
-        auth: { scope: 'publish:read' },
+        ...publicOrDashboard('publish:read', 'publishing.jobs.read'),
         validationCode: 'invalid_public_publishing_profile_query',
       },
       schema: {
         operationId: 'listPublishingProfiles',
         tags,
         summary: 'List publishing profiles',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: PublishingProfileListQuery,
         response: {
           200: PublishingProfileList,
-          ...errorResponses('invalid_public_publishing_profile_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publishing_profile_query', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
-    async (request) => profiles.list(principalOf(request).organizationId, request.query),
+    async (request) => profiles.list(organizationOf(request), request.query),
   );
 
   app.put(
@@ -72,7 +72,7 @@ export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesS
       },
     },
     async (request, reply) => {
-      const { created, profile } = await profiles.save(principalOf(request).organizationId, request.body);
+      const { created, profile } = await profiles.save(organizationOf(request), request.body);
       return reply.code(created ? 201 : 200).send(profile);
     },
   );
@@ -97,7 +97,7 @@ export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesS
       },
     },
     async (request, reply) => {
-      await profiles.delete(principalOf(request).organizationId, request.params.profileId);
+      await profiles.delete(organizationOf(request), request.params.profileId);
       return reply.code(204).send(null);
     },
   );

@@ -2,10 +2,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
+import { organizationOf, publicOrDashboard, requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import type { PublishingModule } from './publishing.module.js';
 import {
   AgentPublishRequest,
@@ -26,8 +25,6 @@ import {
   UrlReconciliationBody,
 } from './publishing.schemas.js';
 
-const security = [{ publicBearer: [] }];
-
 export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, m: PublishingModule): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -35,22 +32,22 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
     '/v1/publish/plans/preview',
     {
       config: {
-        auth: { scope: 'publish:read' },
+        ...publicOrDashboard('publish:read', 'publishing.drafts.manage'),
         validationCode: 'invalid_public_publish_plan_request',
       },
       schema: {
         operationId: 'previewPublishPlan',
         tags: ['Publishing'],
         summary: 'Validate a publish plan against every target platform',
-        security,
+        security: PUBLIC_OR_SESSION,
         body: PublicPublishPlanInput,
         response: {
           200: PlanPreview,
-          ...errorResponses('invalid_public_publish_plan_request', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_plan_request', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
-    async (request) => m.plans.preview(principalOf(request).organizationId, request.body),
+    async (request) => m.plans.preview(organizationOf(request), request.body),
   );
 
   for (const [url, operationId, tags] of [
@@ -61,7 +58,7 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
       url,
       {
         config: {
-          auth: { scope: 'publish:write' },
+          ...publicOrDashboard('publish:write', 'publishing.drafts.manage'),
           validationCode: 'invalid_public_publish_job_request',
         },
         schema: {
@@ -69,12 +66,13 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
           [IDEMPOTENT_REPLAY]: true,
           tags: [...tags],
           summary: 'Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
-          security,
+          security: PUBLIC_OR_SESSION,
           body: AgentPublishRequest,
           response: {
             200: { anyOf: [DryRunAnswer, PublishJob] },
             201: PublishJob,
             ...errorResponses(
+              ...SESSION_AUTH_ERRORS,
               'invalid_public_publish_job_request',
               'publish_plan_validation_failed',
               'publish_job_write_disabled',
@@ -86,7 +84,7 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         },
       },
       async (request, reply) => {
-        const answer = await m.plans.create(principalOf(request).organizationId, request.body);
+        const answer = await m.plans.create(organizationOf(request), request.body);
         if (answer.kind === 'dry_run') return reply.code(200).send(answer.body);
         if (answer.kind === 'replayed') return reply.code(200).header('idempotent-replayed', 'true').send(answer.job);
         return reply.code(201).send(answer.job);
@@ -98,63 +96,69 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
     '/v1/publish/jobs',
     {
       config: {
-        auth: { scope: 'publish:read' },
+        ...publicOrDashboard('publish:read', 'publishing.jobs.read'),
         validationCode: 'invalid_public_publish_job_query',
       },
       schema: {
         operationId: 'listPublishJobs',
         tags: ['Publishing'],
         summary: 'List publish jobs with their targets (newest first)',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: JobListQuery,
         response: {
           200: JobList,
-          ...errorResponses('invalid_public_publish_job_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_job_query', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
-    async (request) => m.jobsService.list(principalOf(request).organizationId, request.query),
+    async (request) => m.jobsService.list(organizationOf(request), request.query),
   );
 
   app.get(
     '/v1/publish/jobs/:publishJobId',
     {
       config: {
-        auth: { scope: 'publish:read' },
+        ...publicOrDashboard('publish:read', 'publishing.jobs.read'),
         validationCode: 'invalid_public_publish_job_query',
       },
       schema: {
         operationId: 'getPublishJob',
         tags: ['Publishing'],
         summary: 'A publish job with every target, its state, attempts, last error and post URL',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: JobParams,
         response: {
           200: PublishJob,
-          ...errorResponses('public_publish_job_not_found', 'invalid_public_publish_job_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
+            'public_publish_job_not_found',
+            'invalid_public_publish_job_query',
+            ...PUBLIC_AUTH_ERRORS,
+          ),
         },
       },
     },
-    async (request) => m.jobsService.get(principalOf(request).organizationId, request.params.publishJobId),
+    async (request) => m.jobsService.get(organizationOf(request), request.params.publishJobId),
   );
 
   app.post(
     '/v1/publish/jobs/:publishJobId/enqueue',
     {
       config: {
-        auth: { scope: 'publish:write' },
+        ...publicOrDashboard('publish:write', 'publishing.results.manage'),
         validationCode: 'invalid_public_publish_enqueue_request',
       },
       schema: {
         operationId: 'enqueuePublishJob',
         tags: ['Publishing'],
         summary: "Queue the job's draft, scheduled, failed, needs_reconnect or needs_attention targets now",
-        security,
+        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: { ...EnqueueBody, nullable: true } as typeof EnqueueBody,
         response: {
           200: PublishJob,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'public_publish_job_not_found',
             'publish_enqueue_disabled',
             'publish_job_not_enqueueable',
@@ -164,26 +168,27 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         },
       },
     },
-    async (request) => m.jobsService.enqueue(principalOf(request).organizationId, request.params.publishJobId),
+    async (request) => m.jobsService.enqueue(organizationOf(request), request.params.publishJobId),
   );
 
   app.post(
     '/v1/publish/jobs/:publishJobId/schedule',
     {
       config: {
-        auth: { scope: 'publish:write' },
+        ...publicOrDashboard('publish:write', 'publishing.results.manage'),
         validationCode: 'invalid_public_publish_schedule_request',
       },
       schema: {
         operationId: 'schedulePublishJob',
         tags: ['Publishing'],
         summary: "(Re)schedule the job's targets that have not started publishing",
-        security,
+        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: ScheduleBody,
         response: {
           200: PublishJob,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'public_publish_job_not_found',
             'publish_schedule_write_disabled',
             'publish_job_not_schedulable',
@@ -193,26 +198,27 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         },
       },
     },
-    async (request) => m.jobsService.schedule(principalOf(request).organizationId, request.params.publishJobId, request.body.scheduleAt),
+    async (request) => m.jobsService.schedule(organizationOf(request), request.params.publishJobId, request.body.scheduleAt),
   );
 
   app.post(
     '/v1/publish/jobs/:publishJobId/cancel',
     {
       config: {
-        auth: { scope: 'publish:write' },
+        ...publicOrDashboard('publish:write', 'publishing.results.manage'),
         validationCode: 'invalid_public_publish_cancel_request',
       },
       schema: {
         operationId: 'cancelPublishJob',
         tags: ['Publishing'],
         summary: "Cancel the job's targets that have not started publishing",
-        security,
+        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: { ...CancelBody, nullable: true } as typeof CancelBody,
         response: {
           200: PublishJob,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'public_publish_job_not_found',
             'publish_cancel_write_disabled',
             'publish_job_not_cancellable',
@@ -222,25 +228,26 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         },
       },
     },
-    async (request) => m.jobsService.cancel(principalOf(request).organizationId, request.params.publishJobId, request.body?.reason),
+    async (request) => m.jobsService.cancel(organizationOf(request), request.params.publishJobId, request.body?.reason),
   );
 
   app.get(
     '/v1/publish/slots',
     {
       config: {
-        auth: { scope: 'publish:read' },
+        ...publicOrDashboard('publish:read', 'publishing.jobs.read'),
         validationCode: 'invalid_public_publish_slot_query',
       },
       schema: {
         operationId: 'recommendPublishSlot',
         tags: ['Publishing'],
         summary: 'Next free publish time from the saved batch policy, with candidates and conflicts',
-        security,
+        security: PUBLIC_OR_SESSION,
         querystring: SlotQuery,
         response: {
           200: PublishSlot,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_publish_slot_query',
             'brand_not_found',
             'channel_account_not_found',
@@ -250,25 +257,26 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         },
       },
     },
-    async (request) => m.slots.recommend(principalOf(request).organizationId, request.query),
+    async (request) => m.slots.recommend(organizationOf(request), request.query),
   );
 
   app.post(
     '/v1/publish/url-reconciliation',
     {
       config: {
-        auth: { scope: 'publish:write' },
+        ...publicOrDashboard('publish:write', 'publishing.urls.reconcile'),
         validationCode: 'invalid_public_publish_url_reconciliation_request',
       },
       schema: {
         operationId: 'reconcilePublishUrls',
         tags: ['Publishing'],
         summary: 'Fetch permalinks of published targets that lack one (dry run by default)',
-        security,
+        security: PUBLIC_OR_SESSION,
         body: UrlReconciliationBody,
         response: {
           200: UrlReconciliationAnswer,
           ...errorResponses(
+            ...SESSION_AUTH_ERRORS,
             'invalid_public_publish_url_reconciliation_request',
             'publish_url_reconciliation_disabled',
             'public_publish_job_not_found',
@@ -277,7 +285,7 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         },
       },
     },
-    async (request) => m.urls.run(principalOf(request).organizationId, request.body),
+    async (request) => m.urls.run(organizationOf(request), request.body),
   );
 
   app.post(

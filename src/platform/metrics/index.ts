@@ -11,7 +11,8 @@ export type { CounterStoreObserver, JobObserver, Metrics, MetricsPort, ProviderC
 export { createMetrics, secondsSince } from './metrics.js';
 
 export function metricsOf(deps: { counters: Counters }): Metrics {
-  return metricsFor(deps, (m) => {
+  // keyed by the counters, which the root builds once: areas may hold copies of deps that differ in other ports
+  return metricsFor(deps.counters, (m) => {
     observeCounterStore(deps.counters.memory, m);
     if (deps.counters.redis) observeCounterStore(deps.counters.redis, m);
   });

@@ -137,8 +137,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
 const byOwner = new WeakMap<object, Metrics>();
 
 /**
- * The Metrics of one set of app dependencies, created on first use. The API and the worker of one
- * process share their deps object, hence one registry; every test context gets its own.
+ * The Metrics of one owner (the counters of one set of app dependencies), created on first use. The API and the worker of one
+ * process share their counters, hence one registry; every test context gets its own.
  */
 export function metricsFor(owner: object, init?: (m: Metrics) => void): Metrics {
   let m = byOwner.get(owner);

@@ -26,9 +26,11 @@ if (files.length === 0) {
 console.error(
   `running ${files.length} test files (database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}, redis: ${process.env.REDIS_URL ? 'yes' : 'no'})`,
 );
+// --test-force-exit: a file whose tests have all finished ends even if a handle (a pool, a timer of a second
+// test context) is still open; every test keeps its own timeout, so a hung test still fails
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],
+  ['--import', 'tsx', '--test', '--test-force-exit', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(res.status ?? 1);

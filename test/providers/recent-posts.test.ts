@@ -5,7 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { FindRecentPostInput, ProviderCallContext } from '../../src/providers/provider.js';
+import { createFacebookPageProvider } from '../../src/providers/facebook-page/facebook-page.provider.js';
+import { createInstagramBusinessProvider } from '../../src/providers/instagram-business/instagram-business.provider.js';
+import type { FindRecentPostInput, ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
+import type { SimPost } from '../../src/sandbox/simulators/meta/sim-state.js';
+import { connect, ctxFor, type MetaHarness, mediaItem, startMetaHarness, untilPublished } from './meta-harness.js';
 import { type PinterestHarness, startPinterestHarness } from './pinterest-harness.js';
 import { published, startXHarness, type XHarness } from './x-harness.js';
 
@@ -116,3 +120,91 @@ describe('findRecentPost on Pinterest', () => {
     assert.deepEqual(seen, [...ids].reverse());
   });
 });
+
+describe('findRecentPost on Facebook Page videos and Instagram stories', () => {
+  let h: MetaHarness;
+  before(async () => {
+    h = await startMetaHarness();
+  });
+  after(() => h.close());
+
+  it('finds a Page video on /{page-id}/videos; a failed one is absent, one still processing unknown', async () => {
+    const fb: SocialProvider = createFacebookPageProvider(h.config('facebook_page'));
+    const pages = await fb.lookupAccounts({ tokens: await connect(fb) });
+    const page = pages.find((p) => p.externalAccountId === h.sim.state.seed.pageId)!;
+    const ctx = ctxFor(page.accountAccessToken!, page.externalAccountId);
+    const video = (text: string, file = 'video.mp4') =>
+      fb.publish(ctx, { text, media: [mediaItem('video', h.mediaUrl(file))], settings: {}, idempotencyKey: text });
+    const lookUp = (text: string, extra: Partial<FindRecentPostInput> = {}) =>
+      fb.findRecentPost!(ctx, windowAround({ text, mediaKinds: ['video'], ...extra }));
+
+    const landed = await untilPublished(fb, ctx, await video('launch video'));
+    assert.deepEqual(await lookUp('launch video'), { status: 'found', providerPostId: landed.providerPostId, url: landed.url });
+    assert.deepEqual(await lookUp('launch video', { excludeIds: [landed.providerPostId] }), { status: 'absent' });
+    assert.deepEqual(await lookUp('never uploaded'), { status: 'absent' });
+
+    // the file could not be fetched: processing failed, no post
+    await video('broken video', 'missing.mp4').catch(() => null);
+    const brokenId = h.sim.ledger.posts.find((p) => p.text === 'broken video')!.postId;
+    await until(() => (h.sim.state.get(brokenId) as SimPost | undefined)?.videoState === 'error');
+    assert.deepEqual(await lookUp('broken video'), { status: 'absent' });
+
+    // still processing: it may yet become a post
+    await video('slow video');
+    const slowId = h.sim.ledger.posts.find((p) => p.text === 'slow video')!.postId;
+    await until(() => (h.sim.state.get(slowId) as SimPost | undefined)?.videoState === 'ready');
+    h.sim.state.advanceClock(-3_600_000);
+    try {
+      assert.deepEqual(await lookUp('slow video'), { status: 'unknown', reason: 'the video is still processing' });
+    } finally {
+      h.sim.state.advanceClock(3_600_000);
+    }
+  });
+
+  it('finds a story on /{ig-user-id}/stories by its time; two in the window are unknown; stories stay off /media', async () => {
+    const ig = createInstagramBusinessProvider(h.config('instagram_business'));
+    const tokens = await connect(ig);
+    const [account] = await ig.lookupAccounts({ tokens });
+    const ctx = ctxFor(tokens.accessToken, account!.externalAccountId);
+    const story = async (key: string) =>
+      untilPublished(
+        ig,
+        ctx,
+        await ig.publish(ctx, {
+          text: '',
+          media: [mediaItem('image', h.mediaUrl('image.jpg'))],
+          settings: { postType: 'story' },
+          idempotencyKey: key,
+        }),
+      );
+    const lookUp = (extra: Partial<FindRecentPostInput> = {}) =>
+      ig.findRecentPost!(ctx, windowAround({ text: 'ignored: stories carry no caption', settings: { postType: 'story' }, ...extra }));
+
+    assert.deepEqual(await lookUp(), { status: 'absent' });
+    const first = await story('s1');
+    assert.deepEqual(await lookUp(), { status: 'found', providerPostId: first.providerPostId, url: first.url });
+    const second = await story('s2');
+    assert.equal((await lookUp()).status, 'unknown');
+    assert.deepEqual(await lookUp({ excludeIds: [first.providerPostId] }), {
+      status: 'found',
+      providerPostId: second.providerPostId,
+      url: second.url,
+    });
+    // before the window: not this attempt's
+    const earlier = { since: new Date(Date.now() - 3_600_000), until: new Date(Date.now() - 3_000_000) };
+    assert.deepEqual(await lookUp(earlier), { status: 'absent' });
+
+    const media = await fetch(`${h.config('instagram_business').apiBaseUrl}/${ctx.externalAccountId}/media?fields=id`, {
+      headers: { authorization: `Bearer ${ctx.accessToken}` },
+    });
+    const listed = ((await media.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id);
+    assert.ok(!listed.includes(first.providerPostId) && !listed.includes(second.providerPostId));
+  });
+});
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; !done(); i++) {
+    assert.ok(i < 250, 'the simulator did not get there');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

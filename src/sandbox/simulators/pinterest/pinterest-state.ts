@@ -82,6 +82,7 @@ export class PinterestSimulatorState {
   mediaProcessingReads = 1;
   /** when set, the token endpoint checks the Basic credentials against it */
   client: { id: string; secret: string } | null = null;
+  /** the image_url fetch's bound for remote hosts (loopback media gets a generous one: media-fetch-timeout.ts) */
   imageFetchTimeoutMs = 3000;
   accessTokenLifetimeSeconds = 30 * 86_400;
   refreshTokenLifetimeSeconds = 365 * 86_400;

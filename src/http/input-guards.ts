@@ -71,7 +71,8 @@ const BODY_TEXT_STORABLE = Symbol('bodyTextStorable');
  * allocates a path per value).
  */
 export function noteJsonBodyText(request: FastifyRequest, text: string): void {
-  (request as unknown as Record<symbol, boolean>)[BODY_TEXT_STORABLE] = !MAY_HOLD_UNSTORABLE.test(text);
+  // most bodies hold no escape at all: a plain substring search, then the pattern only where one is
+  (request as unknown as Record<symbol, boolean>)[BODY_TEXT_STORABLE] = !text.includes('\\u') || !MAY_HOLD_UNSTORABLE.test(text);
 }
 
 async function refuseUnstorableText(request: FastifyRequest): Promise<void> {

@@ -11,7 +11,9 @@ import type { FindRecentPostInput, ProviderCallContext, SocialProvider } from '.
 import type { SimPost } from '../../src/sandbox/simulators/meta/sim-state.js';
 import { connect, ctxFor, type MetaHarness, mediaItem, startMetaHarness, untilPublished } from './meta-harness.js';
 import { type PinterestHarness, startPinterestHarness } from './pinterest-harness.js';
+import { baseSettings, startTiktokHarness, type TiktokHarness, request as tiktokRequest, videoItem } from './tiktok-harness.js';
 import { published, startXHarness, type XHarness } from './x-harness.js';
+import { publishRequest, startYoutubeHarness, type YoutubeHarness } from './youtube-harness.js';
 
 const windowAround = (overrides: Partial<FindRecentPostInput> = {}): FindRecentPostInput => ({
   text: '',
@@ -199,6 +201,114 @@ describe('findRecentPost on Facebook Page videos and Instagram stories', () => {
     });
     const listed = ((await media.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id);
     assert.ok(!listed.includes(first.providerPostId) && !listed.includes(second.providerPostId));
+  });
+});
+
+describe('findRecentPost on YouTube', () => {
+  let h: YoutubeHarness;
+  before(async () => {
+    h = await startYoutubeHarness();
+  });
+  after(() => h.sim.close());
+
+  it('finds the upload in the uploads playlist by title and description; one still processing is unknown', async () => {
+    const ctx = h.freshContext();
+    h.sim.state.processingReads = 0;
+    const ids: string[] = [];
+    for (const title of ['Video A', 'Video B', 'Video C']) {
+      const r = await h.yt.publish(ctx, { ...publishRequest({ title, privacyStatus: 'private' }), idempotencyKey: title });
+      assert.equal(r.status, 'published');
+      if (r.status === 'published') ids.push(r.providerPostId);
+    }
+    const lookUp = (title: string, text = 'A description', extra: Partial<FindRecentPostInput> = {}) =>
+      h.yt.findRecentPost!(ctx, windowAround({ text, settings: { title }, mediaKinds: ['video'], ...extra }));
+    assert.deepEqual(await lookUp('Video B'), {
+      status: 'found',
+      providerPostId: ids[1],
+      url: `https://www.youtube.com/watch?v=${ids[1]}`,
+    });
+    assert.deepEqual(await lookUp('Video B', 'another description'), { status: 'absent' });
+    assert.deepEqual(await lookUp('Video Z'), { status: 'absent' });
+    assert.deepEqual(await lookUp('Video B', 'A description', { excludeIds: [ids[1]!] }), { status: 'absent' });
+
+    h.sim.state.processingReads = 5;
+    await h.yt.publish(ctx, { ...publishRequest({ title: 'Video D' }), idempotencyKey: 'Video D' });
+    assert.deepEqual(await lookUp('Video D'), { status: 'unknown', reason: 'the video is still processing' });
+
+    // playlistItems.list pages newest first with pageToken, like the Data API
+    const channels = await fetch(`${h.sim.baseUrls.apiBaseUrl}/channels?part=contentDetails&mine=true`, {
+      headers: { authorization: `Bearer ${ctx.accessToken}` },
+    });
+    const uploads = ((await channels.json()) as { items: Array<{ contentDetails: { relatedPlaylists: { uploads: string } } }> }).items[0]!
+      .contentDetails.relatedPlaylists.uploads;
+    const seen: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/playlistItems`);
+      url.search = new URLSearchParams({
+        part: 'contentDetails',
+        playlistId: uploads,
+        maxResults: '3',
+        ...(pageToken ? { pageToken } : {}),
+      }).toString();
+      const res = await fetch(url, { headers: { authorization: `Bearer ${ctx.accessToken}` } });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { items: Array<{ contentDetails: { videoId: string } }>; nextPageToken?: string };
+      seen.push(...body.items.map((i) => i.contentDetails.videoId));
+      pageToken = body.nextPageToken;
+    } while (pageToken);
+    assert.equal(seen.length, 4);
+    assert.deepEqual(seen.slice(1), [...ids].reverse());
+  });
+});
+
+describe('findRecentPost on TikTok', () => {
+  let h: TiktokHarness;
+  before(async () => {
+    h = await startTiktokHarness();
+  });
+  after(() => h.sim.close());
+
+  it('finds a public video in POST /v2/video/list/ without its publish_id; private ones cannot be told', async () => {
+    const ctx = await h.channel();
+    // published, then the worker "died": nobody fetched the status
+    for (const text of ['clip one', 'clip two', 'clip three']) {
+      const r = await h.provider.publish(ctx, tiktokRequest([videoItem(1024 * 1024)], {}, text));
+      assert.equal(r.status, 'processing');
+    }
+    await h.provider.publish(ctx, tiktokRequest([videoItem(1024 * 1024)], { privacy_level: 'SELF_ONLY' }, 'private clip'));
+    await new Promise((r) => setTimeout(r, 60));
+    const lookUp = (text: string, settings: Record<string, unknown> = baseSettings) =>
+      h.provider.findRecentPost!(ctx, windowAround({ text, settings, mediaKinds: ['video'] }));
+    const found = await lookUp('clip two');
+    assert.equal(found.status, 'found');
+    if (found.status !== 'found') return;
+    assert.equal(
+      found.url,
+      `https://www.tiktok.com/@${h.sim.state.users.get(ctx.externalAccountId)?.username}/video/${found.providerPostId}`,
+    );
+    assert.deepEqual(await lookUp('clip four'), { status: 'absent' });
+    assert.deepEqual(await lookUp('private clip', { ...baseSettings, privacy_level: 'SELF_ONLY' }), {
+      status: 'unknown',
+      reason: 'only public videos are in the video list',
+    });
+
+    // newest first, cursor paging by create time
+    const seen: string[] = [];
+    let cursor: number | undefined;
+    for (let more = true; more; ) {
+      const res = await fetch(`${h.sim.baseUrls.apiBaseUrl}/v2/video/list/?fields=id,title,create_time`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ctx.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ max_count: 2, ...(cursor !== undefined ? { cursor } : {}) }),
+      });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { data: { videos: Array<{ title: string }>; cursor: number; has_more: boolean } };
+      seen.push(...body.data.videos.map((v) => v.title));
+      cursor = body.data.cursor;
+      more = body.data.has_more;
+    }
+    assert.deepEqual(seen, ['clip three', 'clip two', 'clip one']);
   });
 });
 

@@ -66,7 +66,10 @@ export interface TiktokSimVideo {
   openId: string;
   title: string;
   privacyLevel: string;
+  /** seconds, as the API answers it */
   createTime: number;
+  /** ms: the video list's cursor */
+  createdAtMs: number;
   viewCount: number;
   likeCount: number;
   commentCount: number;
@@ -99,6 +102,7 @@ export class TiktokSimulatorState {
   readonly refreshTokens = new Map<string, { openId: string; scopes: string[]; expiresAt: number; revoked: boolean }>();
   readonly publishes = new Map<string, TiktokSimPublish>();
   readonly videos = new Map<string, TiktokSimVideo>();
+  private lastCreatedAtMs = 0;
   readonly initCalls = new Map<string, number[]>();
   /** fail_reason given to the next completed publish, to simulate moderation or format failures */
   private nextFailReasons: string[] = [];
@@ -190,12 +194,17 @@ export class TiktokSimulatorState {
     if (!p.videoId) {
       const id = numericId();
       p.videoId = id;
+      // created when processing ended (not when first read); strictly increasing, so the video list's
+      // create-time cursor never splits two videos
+      const createdAtMs = Math.max(p.completeAt, this.lastCreatedAtMs + 1);
+      this.lastCreatedAtMs = createdAtMs;
       this.videos.set(id, {
         id,
         openId: p.openId,
         title: p.title,
         privacyLevel: p.privacyLevel,
-        createTime: Math.floor(Date.now() / 1000),
+        createTime: Math.floor(createdAtMs / 1000),
+        createdAtMs,
         viewCount: 0,
         likeCount: 0,
         commentCount: 0,

@@ -49,7 +49,7 @@ export interface ServiceProcess {
   kill(): void;
 }
 
-export async function startService(env: Record<string, string>, timeoutMs = 90_000): Promise<ServiceProcess> {
+export async function startService(env: Record<string, string>, timeoutMs = 180_000): Promise<ServiceProcess> {
   const base = `http://127.0.0.1:${env.PORT}`;
   const child: ChildProcess = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';

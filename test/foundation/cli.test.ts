@@ -47,7 +47,7 @@ describe('service-api CLI next to a running embedded server', () => {
     server = spawn(process.execPath, [BIN, 'start'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout!.on('data', (d) => (serverLog += d));
     server.stderr!.on('data', (d) => (serverLog += d));
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 180_000; // a loaded machine: the first start creates the database
     for (;;) {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/v1/health/live`);

@@ -69,8 +69,8 @@ export interface TiktokSimVideo {
   privacyLevel: string;
   /** seconds, as the API answers it */
   createTime: number;
-  /** ms: the video list's cursor */
-  createdAtMs: number;
+  /** ms: the video list's cursor (absent in videos restored from an older sandbox store) */
+  createdAtMs?: number;
   viewCount: number;
   likeCount: number;
   commentCount: number;
@@ -130,6 +130,7 @@ export class TiktokSimulatorState implements PersistableState {
     restoreFields(this, data, PERSISTED);
     // new video ids continue above the restored ones
     for (const id of this.videos.keys()) if (/^\d+$/.test(id) && BigInt(id) > idCounter) idCounter = BigInt(id);
+    for (const v of this.videos.values()) this.lastCreatedAtMs = Math.max(this.lastCreatedAtMs, v.createdAtMs ?? v.createTime * 1000);
   }
 
   /** Finds or creates the creator a sandbox login approves as (one per handle). */

@@ -47,9 +47,11 @@ export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext
       if (!user) throw apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
       // a post exists once its processing ended, whether or not anyone fetched its status
       for (const p of state.publishes.values()) if (p.openId === token.openId) state.statusOf(p);
+      // videos restored from a sandbox store written before createdAtMs existed carry createTime only
+      const at = (v: TiktokSimVideo) => v.createdAtMs ?? v.createTime * 1000;
       const listed = [...state.videos.values()]
-        .filter((v) => v.openId === token.openId && v.privacyLevel === 'PUBLIC_TO_EVERYONE' && v.createdAtMs < before)
-        .sort((a, b) => b.createdAtMs - a.createdAtMs || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+        .filter((v) => v.openId === token.openId && v.privacyLevel === 'PUBLIC_TO_EVERYONE' && at(v) < before)
+        .sort((a, b) => at(b) - at(a) || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
       const page = listed.slice(0, max);
       const videos = page.map((v) => {
         const all: Record<string, unknown> = {
@@ -62,7 +64,7 @@ export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext
         return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
       });
       const oldest = page.at(-1);
-      return ok({ videos, cursor: oldest ? oldest.createdAtMs : 0, has_more: listed.length > page.length });
+      return ok({ videos, cursor: oldest ? at(oldest) : 0, has_more: listed.length > page.length });
     }),
   );
 

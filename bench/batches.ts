@@ -15,12 +15,9 @@
 import type { PublishBatchCommitRequestT, PublishBatchPreviewRequestT } from '../src/modules/batches/batches.schemas.js';
 import { BrandsService } from '../src/modules/brands/brands.service.js';
 import { createTestContext } from '../test/support/harness.js';
+import { percentile as pct } from './support/stats.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function main() {

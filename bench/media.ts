@@ -26,6 +26,7 @@ import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { request } from 'undici';
+import { median } from './support/stats.js';
 
 const FILE_BYTES = 32 * 1024 * 1024;
 const ITERATIONS = Number(process.env.ITERATIONS ?? 7);
@@ -182,7 +183,6 @@ async function main(): Promise<void> {
     }
   }
 
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
   const rate = (mode: Mode) => FILE_BYTES / MiB / (median(times[mode]) / 1000);
   const ratio = (mode: Mode) => median(times[mode].map((ms, i) => (times.direct[i] as number) / ms));
   console.log(`media upload benchmark: ${FILE_BYTES / MiB} MiB MP4, median of ${ITERATIONS} runs, disk store under ${ctx.config.dataDir}`);

@@ -18,7 +18,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { Agent, request } from 'undici';
 import type { AppDeps } from '../src/app-deps.js';
@@ -32,6 +31,8 @@ import { migrateToLatest } from '../src/platform/db/migrate.js';
 import { EventOutbox } from '../src/platform/events/outbox.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { Encryptor } from '../src/platform/secrets/encryption.js';
+import { freshPostgres } from '../test/support/harness.js';
+import { percentile as pct, sleep } from './support/stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -40,28 +41,8 @@ const ENDPOINTS = Number(process.env.ENDPOINTS ?? 10);
 const RATE = Number(process.env.RATE ?? 100);
 const BASELINE = Number(process.env.BASELINE ?? Math.min(EVENTS * ENDPOINTS, 20_000));
 
-const pct = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freshDatabase() {
-  const name = `bench_webhooks_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: BASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+/** A database of its own for the run, dropped at the end. */
+const freshDatabase = () => freshPostgres(BASE_URL);
 
 /** One loopback receiver: verifies each signature, records the latency from the event's createdAt. */
 class Receiver {

@@ -46,9 +46,19 @@ const NAMED = 'x-named-body';
 /** Flat (ref-free) schemas of bodies given per content type, by component name. */
 const stashed = new Map<string, Schema>();
 
+/**
+ * A route's declared requirement, as extensions of its operation: `x-scope` (the public scope of
+ * `config.auth`) and `x-policy` (the dashboard policy of `config.policy`). Readers and the shared
+ * security tests learn from the document what each operation needs.
+ */
+function requirementExtensions(config: unknown): Schema {
+  const c = config as { auth?: { scope?: string }; policy?: string } | undefined;
+  return { ...(c?.auth?.scope ? { 'x-scope': c.auth.scope } : {}), ...(c?.policy ? { 'x-policy': c.policy } : {}) };
+}
+
 const nameBodies =
   (sharedSchemas: () => Record<string, unknown>) =>
-  ({ schema, url }: { schema?: unknown; url: string }): { schema: Schema; url: string } => {
+  ({ schema, url, route }: { schema?: unknown; url: string; route?: { config?: unknown } }): { schema: Schema; url: string } => {
     const wrap = (s: unknown): unknown => {
       const body = s as Schema | undefined;
       if (!body || typeof body.$id !== 'string') return s;
@@ -80,13 +90,13 @@ const nameBodies =
       }
       return { ...(s as Schema), content: named };
     };
-    const route = schema as Schema;
-    if (!route) return { schema: route, url };
-    const out: Schema = { ...route };
-    if (route.body) out.body = wrapBody(route.body);
-    if (route.response) {
+    const routeSchema = schema as Schema;
+    if (!routeSchema) return { schema: routeSchema, url };
+    const out: Schema = { ...routeSchema, ...requirementExtensions(route?.config) };
+    if (routeSchema.body) out.body = wrapBody(routeSchema.body);
+    if (routeSchema.response) {
       const response: Schema = {};
-      for (const [status, s] of Object.entries(route.response as Schema)) response[status] = wrapBody(s);
+      for (const [status, s] of Object.entries(routeSchema.response as Schema)) response[status] = wrapBody(s);
       out.response = response;
     }
     return { schema: out, url };

@@ -8,26 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runAnalyticsSync } from '../../src/modules/analytics/analytics.jobs.js';
 import type { FailureQueue, FailureRule } from '../../src/sandbox/simulator-kit.js';
-import {
-  connectPlatform,
-  createPlatformOrg,
-  type PlatformHarness,
-  publishingFixture,
-  publishNow,
-  settle,
-  startPlatformHarness,
-  uploadMedia,
-} from '../publishing/platform-harness.js';
+import { createPlatformOrg, type PlatformHarness, publishingFixture, startPlatformHarness } from '../publishing/platform-harness.js';
 import type { Org } from '../publishing/publishing-harness.js';
+import { type PublishedPost, publishPost, syncRequest } from './analytics-support.js';
 
 type P = 'youtube' | 'facebook_page' | 'pinterest';
-interface Published {
-  platform: P;
-  channelAccountId: string;
-  postTargetId: string;
-  providerPostId: string;
-  publishedAt: number;
-}
+type Published = PublishedPost;
 
 describe('analytics: provider failures on youtube, facebook_page and pinterest', () => {
   let h: PlatformHarness;
@@ -46,42 +32,15 @@ describe('analytics: provider failures on youtube, facebook_page and pinterest',
     q.inject({ ...rule, operation });
   };
 
-  async function publish(platform: P, settings: (ext: string) => Record<string, unknown>, media?: [Buffer, string]) {
-    const channel = await connectPlatform(h, org, platform);
-    const mediaIds = media ? [await uploadMedia(h, org, media[0], media[1])] : [];
-    const jobId = await publishNow(
-      h,
-      org,
-      { platform, channelAccountId: channel.channelAccountId, settings: settings(channel.externalAccountId) },
-      `${platform} errors ${Date.now()}`,
-      mediaIds,
-    );
-    const job = await settle(h, org, jobId, 30_000);
-    const t = job.targets[0]!;
-    assert.equal(t.state, 'published', JSON.stringify(job));
-    posts.set(platform, {
-      platform,
-      channelAccountId: channel.channelAccountId,
-      postTargetId: t.postTargetId as string,
-      providerPostId: t.providerPostId,
-      publishedAt: Date.now(),
-    });
-  }
+  const publish = async (platform: P, settings: (ext: string) => Record<string, unknown>, media?: [Buffer, string]) =>
+    posts.set(platform, await publishPost(h, org, platform, settings, media));
 
   async function sync(p: Published, extra: Record<string, unknown> = {}) {
     const res = await h.ctx.app.inject({
       method: 'POST',
       url: '/v1/analytics/sync',
       headers: org.auth,
-      payload: {
-        organizationId: org.organizationId,
-        brandId: org.brandId,
-        channelAccountId: p.channelAccountId,
-        platform: p.platform,
-        providerPostId: p.providerPostId,
-        postTargetId: p.postTargetId,
-        ...extra,
-      },
+      payload: syncRequest(org, p, extra),
     });
     return { status: res.statusCode, body: res.json(), retryAfter: res.headers['retry-after'] };
   }

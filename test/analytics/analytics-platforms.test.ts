@@ -17,53 +17,22 @@ import {
   publishNow,
   settle,
   startPlatformHarness,
-  uploadMedia,
 } from '../publishing/platform-harness.js';
 import type { LiveClock, Org } from '../publishing/publishing-harness.js';
+import { type PublishedPost, publishPost, syncRequest } from './analytics-support.js';
 
-interface Published {
-  platform: Platform;
-  channelAccountId: string;
-  postTargetId: string;
-  providerPostId: string;
-}
+type Published = PublishedPost;
 
 describe('analytics: platforms and the periodic sync', () => {
   let h: PlatformHarness;
   let org: Org;
   const posts = new Map<string, Published>();
 
-  async function publish(platform: Platform, settings: (ext: string) => Record<string, unknown>, media?: [Buffer, string]) {
-    const channel = await connectPlatform(h, org, platform);
-    const mediaIds = media ? [await uploadMedia(h, org, media[0], media[1])] : [];
-    const jobId = await publishNow(
-      h,
-      org,
-      { platform, channelAccountId: channel.channelAccountId, settings: settings(channel.externalAccountId) },
-      `${platform} analytics ${Date.now()}`,
-      mediaIds,
-    );
-    const job = await settle(h, org, jobId, 30_000);
-    const t = job.targets[0]!;
-    assert.equal(t.state, 'published', JSON.stringify(job));
-    posts.set(platform, {
-      platform,
-      channelAccountId: channel.channelAccountId,
-      postTargetId: t.postTargetId as string,
-      providerPostId: t.providerPostId,
-    });
-  }
+  const publish = async (platform: Platform, settings: (ext: string) => Record<string, unknown>, media?: [Buffer, string]) =>
+    posts.set(platform, await publishPost(h, org, platform, settings, media));
 
   const sync = (p: Published, extra: Record<string, unknown> = {}) =>
-    call(h, org, 'POST', '/v1/analytics/sync', {
-      organizationId: org.organizationId,
-      brandId: org.brandId,
-      channelAccountId: p.channelAccountId,
-      platform: p.platform,
-      providerPostId: p.providerPostId,
-      postTargetId: p.postTargetId,
-      ...extra,
-    });
+    call(h, org, 'POST', '/v1/analytics/sync', syncRequest(org, p, extra));
 
   before(async () => {
     h = await startPlatformHarness();

@@ -1,8 +1,9 @@
 /**
- * The batch scheduler's calendar: the platforms' daily caps, seeded jitter, time zone arithmetic
- * (DST-correct instants from wall-clock times), slot occurrences over a horizon, and the checks on a
+ * The batch scheduler's calendar: the platforms' daily caps, seeded jitter, slot occurrences over a
+ * horizon (time zone arithmetic in platform/time/zoned-time.ts), and the checks on a
  * sorted list of post times (gap, 24-hour cap). Pure functions, no I/O and no clock.
  */
+import { isoWeekday, localParts, zonedInstant } from '../../platform/time/zoned-time.js';
 import type { SchedulerSlot } from './batch-scheduler.js';
 
 /** Documented publishing caps per 24-hour moving window, per account. */
@@ -43,63 +44,6 @@ export function jitterFor(targetHash: number, occurrenceHash: number, min: numbe
   return min + (mix(targetHash, occurrenceHash) % span);
 }
 
-// ---- time zones (Intl only)
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function fmt(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
-}
-function wall(instant: number, tz: string) {
-  const p: Record<string, number> = {};
-  for (const x of fmt(tz).formatToParts(new Date(instant))) if (x.type !== 'literal') p[x.type] = Number(x.value);
-  return p as { year: number; month: number; day: number; hour: number; minute: number; second: number };
-}
-function offsetAt(instant: number, tz: string): number {
-  const p = wall(instant, tz);
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(instant / 1000) * 1000;
-}
-/**
- * The instant the wall clock in tz shows y-m-d hh:mm. A time skipped by a spring-forward change maps
- * to the same wall time after the change (02:30 -> 03:30); a repeated autumn time takes its first instant.
- */
-export function zonedInstant(y: number, m: number, d: number, hh: number, mm: number, tz: string): number {
-  const guess = Date.UTC(y, m - 1, d, hh, mm);
-  // the zone's offsets half a day either side cover any change on that day
-  const before = offsetAt(guess - DAY / 2, tz);
-  const after = offsetAt(guess + DAY / 2, tz);
-  const candidates = [guess - before, guess - after].filter((t) => {
-    const w = wall(t, tz);
-    return w.hour === hh && w.minute === mm && w.day === d;
-  });
-  if (candidates.length > 0) return Math.min(...candidates);
-  return guess - Math.min(before, after);
-}
-export function isoWeekday(y: number, m: number, d: number): number {
-  const w = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
-  return w === 0 ? 7 : w;
-}
-export function isTimeZone(tz: string): boolean {
-  try {
-    fmt(tz);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export interface Occurrence {
   slot: SchedulerSlot;
   slotIndex: number;
@@ -111,7 +55,7 @@ export interface Occurrence {
 export function slotOccurrences(slots: SchedulerSlot[], from: number, horizonDays: number): Occurrence[] {
   const out: Occurrence[] = [];
   slots.forEach((slot, slotIndex) => {
-    const start = wall(from, slot.timezone);
+    const start = localParts(from, slot.timezone);
     const [hh, mm] = slot.localTime.split(':').map(Number) as [number, number];
     for (let i = 0; i <= horizonDays; i++) {
       const day = new Date(Date.UTC(start.year, start.month - 1, start.day + i));

@@ -31,7 +31,8 @@ import {
   within,
 } from './batch-calendar.js';
 
-export { isoWeekday, isTimeZone, jitterFor, PLATFORM_DAILY_CAPS, slotOccurrences, zonedInstant } from './batch-calendar.js';
+export { isoWeekday, isTimeZone, zonedInstant } from '../../platform/time/zoned-time.js';
+export { jitterFor, PLATFORM_DAILY_CAPS, slotOccurrences } from './batch-calendar.js';
 
 export type Rule =
   | 'min_gap'

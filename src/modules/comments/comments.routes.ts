@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, type ErrorCode } from '../../platform/errors.js';
 import type { CommentsModule } from './comments.module.js';
 import {
   COMMENT_SCHEMAS,
@@ -23,7 +23,18 @@ import {
   SocialCommentSyncResponse,
 } from './comments.schemas.js';
 
-const tags = ['Social comments'];
+type Scope = Parameters<typeof publicOrDashboard>[0];
+type Policy = Parameters<typeof publicOrDashboard>[1];
+
+/** Every comments route takes an API key with `scope` or a dashboard session under `policy`. */
+const access = (scope: Scope, policy: Policy, validationCode: ErrorCode = 'invalid_request') => ({
+  ...publicOrDashboard(scope, policy),
+  validationCode,
+});
+/** Its tag and both credentials in the document. */
+const documented = { tags: ['Social comments'], security: PUBLIC_OR_SESSION };
+/** Its error answers: the route's own codes between the two credentials' refusals. */
+const errors = (...codes: ErrorCode[]) => errorResponses(...SESSION_AUTH_ERRORS, ...codes, ...PUBLIC_AUTH_ERRORS);
 
 export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule): void {
   for (const s of COMMENT_SCHEMAS) root.addSchema(s);
@@ -34,14 +45,13 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.get(
     '/v1/social-comments',
     {
-      config: { ...publicOrDashboard('comments:read', 'publishing.jobs.read'), validationCode: 'invalid_request' },
+      config: access('comments:read', 'publishing.jobs.read'),
       schema: {
         operationId: 'listSocialComments',
-        tags,
+        ...documented,
         summary: 'List synced comments of the organization (filters, cursor pagination)',
-        security: PUBLIC_OR_SESSION,
         querystring: SocialCommentListQuery,
-        response: { 200: SocialCommentList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: SocialCommentList, ...errors('invalid_request') },
       },
     },
     async (request) => svc.list(org(request), request.query),
@@ -50,17 +60,15 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/sync',
     {
-      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
+      config: access('comments:write', 'engagement.comments.manage'),
       schema: {
         operationId: 'syncSocialComments',
-        tags,
+        ...documented,
         summary: "Sync one post's comments through the platform's comment API (dryRun default true)",
-        security: PUBLIC_OR_SESSION,
         body: SocialCommentSyncRequest,
         response: {
           200: SocialCommentSyncResponse,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
+          ...errors(
             'invalid_request',
             'social_comment_write_disabled',
             'brand_not_found',
@@ -68,7 +76,6 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
             'channel_account_not_connected',
             'provider_rate_limited',
             'provider_request_failed',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -79,22 +86,15 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/sync-profile',
     {
-      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
+      config: access('comments:write', 'engagement.comments.manage'),
       schema: {
         operationId: 'syncProfileSocialComments',
-        tags,
+        ...documented,
         summary: "Sync the comments of a brand's (or profile's) most recent published posts; failures are reported per target",
-        security: PUBLIC_OR_SESSION,
         body: SocialCommentProfileSyncRequest,
         response: {
           200: SocialCommentProfileSyncResponse,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
-            'invalid_request',
-            'social_comment_write_disabled',
-            'brand_not_found',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errors('invalid_request', 'social_comment_write_disabled', 'brand_not_found'),
         },
       },
     },
@@ -104,16 +104,15 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.get(
     '/v1/social-comments/:socialCommentId',
     {
-      config: { ...publicOrDashboard('comments:read', 'publishing.jobs.read'), validationCode: 'invalid_request' },
+      config: access('comments:read', 'publishing.jobs.read'),
       schema: {
         operationId: 'getSocialComment',
-        tags,
+        ...documented,
         summary: 'One synced comment',
-        security: PUBLIC_OR_SESSION,
         params: CommentParams,
         response: {
           200: SocialComment,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_request', 'social_comment_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errors('invalid_request', 'social_comment_not_found'),
         },
       },
     },
@@ -123,24 +122,19 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/:socialCommentId/reply',
     {
-      config: {
-        ...publicOrDashboard('comments:write', 'engagement.comments.manage'),
-        validationCode: 'invalid_public_social_comment_reply_request',
-      },
+      config: access('comments:write', 'engagement.comments.manage', 'invalid_public_social_comment_reply_request'),
       schema: {
         operationId: 'replyToSocialComment',
-        tags,
+        ...documented,
         summary: 'Reply to a comment through the platform (dryRun default true; Idempotency-Key prevents a second post)',
         description:
           'A reply whose platform answer was lost is answered with mode needs_reconciliation and is settled by reading the thread (on the next sync or reply call), never by posting again. The same request retried with the same Idempotency-Key header answers the first attempt.',
-        security: PUBLIC_OR_SESSION,
         params: CommentParams,
         querystring: SocialCommentReplyQuery,
         body: SocialCommentReplyRequest,
         response: {
           200: SocialCommentReplyResponse,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
+          ...errors(
             'invalid_public_social_comment_reply_request',
             'invalid_public_social_comment_reply_query',
             'provider_comment_reply_unsupported',
@@ -150,7 +144,6 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
             'channel_account_not_connected',
             'provider_rate_limited',
             'provider_request_failed',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -175,25 +168,22 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/:socialCommentId/hide',
     {
-      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
+      config: access('comments:write', 'engagement.comments.manage'),
       schema: {
         operationId: 'hideSocialComment',
-        tags,
+        ...documented,
         summary: 'Hide (hidden: true) or show again (hidden: false) a comment on the platform',
-        security: PUBLIC_OR_SESSION,
         params: CommentParams,
         body: SocialCommentHideRequest,
         response: {
           200: SocialComment,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
+          ...errors(
             'invalid_request',
             'social_comment_write_disabled',
             'social_comment_not_found',
             'channel_account_not_connected',
             'provider_rate_limited',
             'provider_request_failed',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -204,26 +194,20 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/reply-drafts',
     {
-      config: {
-        ...publicOrDashboard('comments:read', 'engagement.comments.manage'),
-        validationCode: 'invalid_public_comment_reply_draft_request',
-      },
+      config: access('comments:read', 'engagement.comments.manage', 'invalid_public_comment_reply_draft_request'),
       schema: {
         operationId: 'draftSocialCommentReply',
-        tags,
+        ...documented,
         summary: 'Draft a reply with the configured language model (dryRun default true answers the prompt)',
-        security: PUBLIC_OR_SESSION,
         body: CommentReplyDraftRequest,
         response: {
           200: CommentReplyDraftResponse,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
+          ...errors(
             'invalid_public_comment_reply_draft_request',
             'social_comment_not_found',
             'social_comment_write_disabled',
             'provider_rate_limited',
             'provider_request_failed',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },

@@ -56,6 +56,8 @@ export function registerMediaContentRoute(root: FastifyInstance, clock: Clock, m
     {
       schema: {
         operationId: 'getMediaContent',
+        // decided at run time (a signed URL needs no credential), so not in the route's auth config
+        'x-scope': 'media:read',
         tags: ['Media'],
         summary: 'Media bytes (Range, ETag); unauthenticated only through the signed publicUrl',
         description:

@@ -13,11 +13,11 @@ import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
+import { isoWeekday, isTimeZone, localParts, zonedInstant } from '../../platform/time/zoned-time.js';
 import { PLATFORMS } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { IN_FLIGHT_STATES, PENDING_STATES, TRANSITIONS } from './publish-states.js';
 import type { SlotQueryT } from './publishing.schemas.js';
-import { isTimeZone, localParts, weekdayOf, zonedToInstant } from './zoned-time.js';
 
 const Slot = Type.Object({
   id: Type.String(),
@@ -140,10 +140,10 @@ export class SlotsService {
         const y = day.getUTCFullYear();
         const m = day.getUTCMonth() + 1;
         const dd = day.getUTCDate();
-        if (s.weekdays && s.weekdays.length > 0 && !s.weekdays.includes(weekdayOf(y, m, dd))) continue;
+        if (s.weekdays && s.weekdays.length > 0 && !s.weekdays.includes(isoWeekday(y, m, dd))) continue;
         occurrences.push({
           slot: s,
-          base: zonedToInstant(y, m, dd, hh, mm, tz).getTime(),
+          base: zonedInstant(y, m, dd, hh, mm, tz),
           date: `${y}-${String(m).padStart(2, '0')}-${String(dd).padStart(2, '0')}`,
         });
       }

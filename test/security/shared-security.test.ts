@@ -1,0 +1,149 @@
+/**
+ * Every authenticated operation of the OpenAPI document passes the shared security checks
+ * (test/support/shared-security.ts): no credential, another organization, a missing scope, a revoked
+ * key, a session below the policy. A new route is covered as soon as it is documented; it only needs
+ * a value for a new kind of path id below.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../auth/helpers.js';
+import { createTestContext, type TestContext } from '../support/harness.js';
+import {
+  type Credential,
+  runSharedSecurityChecks,
+  type SecuredOperation,
+  type SecurityFixtures,
+  securedOperations,
+} from '../support/shared-security.js';
+
+type Doc = Parameters<typeof securedOperations>[0];
+
+const ctx: TestContext = await createTestContext({ env: { ...AUTH_ENV, SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true' } });
+const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as Doc;
+const { operations, excluded } = securedOperations(doc);
+
+/** A well-formed id of nothing, from the parameter's documented pattern (`^brd_...`) or format. */
+function absentId(param: string): string {
+  for (const item of Object.values(doc.paths))
+    for (const op of Object.values(item)) {
+      const p = ((op.parameters ?? []) as { name: string; in: string; schema?: { pattern?: string; format?: string } }[]).find(
+        (x) => x.in === 'path' && x.name === param,
+      );
+      const prefix = p?.schema?.pattern ? /^\^([a-z]+)_/.exec(p.schema.pattern)?.[1] : undefined;
+      if (prefix) return `${prefix}_01J${'0'.repeat(23)}`;
+      if (p?.schema?.format === 'uuid') return randomUUID();
+    }
+  return randomUUID();
+}
+
+describe('shared security checks of every authenticated operation', () => {
+  let fixtures: SecurityFixtures;
+
+  before(async () => {
+    const a = await ctx.createOrganization({ name: 'Owner org' });
+    const b = await ctx.createOrganization({ name: 'Other org' });
+    const session = async (organizationId: string, role: 'member' | 'owner'): Promise<Credential> => ({
+      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, organizationId, role)).email)}`,
+      origin: DASHBOARD,
+    });
+    const ownerA = await session(a.organizationId, 'owner');
+    const post = async (url: string, headers: Credential, payload: unknown) => {
+      const res = await ctx.app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
+      assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+    const newKey = async (scopes: string[]) => post('/v1/api-keys', ownerA, { name: 'security', scopes });
+
+    // the first organization's resources, whose ids go into the paths
+    const { brandId } = await ctx.createBrand(a.organizationId, 'Security brand');
+    const png = fs.readFileSync('test/fixtures/media/sample.png');
+    const media = await post('/v1/media', a.auth, { dataBase64: png.toString('base64'), fileName: 'sample.png' });
+    const endpoint = await post('/v1/webhook-endpoints', a.auth, { url: 'https://hooks.example.com/security' });
+    const source = await post('/v1/automation-sources', a.auth, { brandId, kind: 'external', name: 'security' });
+    const app = await post('/v1/oauth/apps', ownerA, {
+      name: 'Security',
+      redirectUris: ['https://app.example.com/cb'],
+      scopes: ['brands:read'],
+    });
+    const key = await newKey(['brands:read']);
+
+    const revoked = await newKey(['brands:read']);
+    const revokedKey = { authorization: `Bearer ${revoked.secret}` };
+    assert.equal((await ctx.app.inject({ method: 'GET', url: '/v1/brands', headers: revokedKey })).statusCode, 200);
+    const del = await ctx.app.inject({ method: 'DELETE', url: `/v1/api-keys/${revoked.apiKey.apiKeyId}`, headers: ownerA });
+    assert.equal(del.statusCode, 204, del.body);
+
+    const allScopes = [...new Set(operations.map((o) => o.scope).filter((s): s is string => !!s && s !== 'any'))];
+    const without = new Map<string, Credential>();
+
+    const owned = (value: string) => ({ value, owned: true });
+    const absent = (param: string) => ({ value: absentId(param), owned: false });
+    fixtures = {
+      ids: {
+        brandId: owned(brandId),
+        mediaLibraryItemId: owned(media.mediaLibraryItemId),
+        webhookEndpointId: owned(endpoint.webhookEndpointId),
+        automationSourceId: owned(source.automationSourceId),
+        oauthAppId: owned(app.oauthApp.oauthAppId),
+        apiKeyId: owned(key.apiKey.apiKeyId),
+        // resources that need a connected platform account: well-formed ids that name nothing
+        channelAccountId: absent('channelAccountId'),
+        profileId: absent('profileId'),
+        publishJobId: absent('publishJobId'),
+        publishBatchId: absent('publishBatchId'),
+        assetId: absent('assetId'),
+        deliveryId: absent('deliveryId'),
+        socialCommentId: absent('socialCommentId'),
+        automationRunId: absent('automationRunId'),
+        authorizationId: absent('authorizationId'),
+        // not resources of an organization
+        toolName: { value: 'x.get_user', owned: false },
+        platform: { value: 'x', owned: false },
+      },
+      credentialOptional: { 'POST /v1/auth/logout': 'signing out without a session answers 204: nothing to end' },
+      bodies: {
+        updateOAuthApp: { name: 'renamed' },
+        createBrandProduct: { name: 'Product' },
+        updateWebhookEndpoint: { enabled: false },
+        recoverWebhookEndpoint: { since: new Date(ctx.clock.now().getTime() - 3_600_000).toISOString() },
+        updateAutomationSource: { name: 'renamed' },
+      },
+      own: {
+        revokedKey,
+        memberSession: await session(a.organizationId, 'member'),
+        ownerSession: ownerA,
+        async keyWithout(scope) {
+          if (!without.has(scope)) {
+            const k = await newKey(allScopes.filter((s) => s !== scope));
+            without.set(scope, { authorization: `Bearer ${k.secret}` });
+          }
+          return without.get(scope)!;
+        },
+      },
+      other: { key: b.auth, ownerSession: await session(b.organizationId, 'owner') },
+    };
+  });
+  after(() => ctx.close());
+
+  it('the document names what every operation needs', () => {
+    assert.ok(operations.length > 60, `only ${operations.length} secured operations found`);
+    // separate machinery with suites of its own (test/tools, test/auth)
+    assert.deepEqual(excluded.sort(), [
+      'POST /api/v1/tools/qrcode/generate',
+      'POST /api/v1/tools/utm-builder/build',
+      'POST /v1/auth/browser-session/exchange',
+    ]);
+    const missing = operations.filter(
+      (o: SecuredOperation) =>
+        !fixtures.credentialOptional?.[`${o.method} ${o.path}`] && (o.schemes.has('publicBearer') ? !o.scope : !o.policy),
+    );
+    assert.deepEqual(
+      missing.map((o) => `${o.method} ${o.path}`),
+      [],
+    );
+  });
+
+  for (const op of operations) it(`${op.method} ${op.path}`, () => runSharedSecurityChecks(ctx, op, fixtures));
+});

@@ -1,0 +1,198 @@
+/** The composer: one post to several channels, previewed then published or scheduled. */
+import { type DragEvent, type FormEvent, useEffect, useMemo, useState } from 'react';
+import { client, ok, type PlanPreview, type PublishRequest, uploadMedia } from '../client';
+import { Alert, message, useLoad } from '../ui';
+import { loadBrands, loadChannels } from './loaders';
+
+function toLocalInput(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
+  const [brands] = useLoad(loadBrands, []);
+  const [channels] = useLoad(loadChannels, []);
+  const [brandId, setBrandId] = useState('');
+  const [text, setText] = useState('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [firstComment, setFirstComment] = useState('');
+  const [when, setWhen] = useState<'now' | 'schedule'>('now');
+  const [scheduleAt, setScheduleAt] = useState(() => toLocalInput(new Date(Date.now() + 3600_000)));
+  const [media, setMedia] = useState<Array<{ id: string; name: string; kind: 'image' | 'video' | 'gif'; url: string; mimeType?: string }>>([]);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [preview, setPreview] = useState<PlanPreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!brandId && brands?.[0]) setBrandId(brands[0].brandId);
+  }, [brands, brandId]);
+  const usable = useMemo(() => (channels ?? []).filter((c) => c.state === 'connected' && (!c.brandId || c.brandId === brandId)), [channels, brandId]);
+
+  const plan = useMemo((): PublishRequest['plan'] | null => {
+    if (!brandId) return null;
+    const targets = usable
+      .filter((c) => selected.includes(c.channelAccountId))
+      .map((c) => ({
+        channelAccountId: c.channelAccountId,
+        platform: c.platform,
+        ...(firstComment ? { settings: { firstComment: { content: firstComment, delayMs: 0 } } } : {}),
+      }));
+    return {
+      brandId,
+      text,
+      targets,
+      mediaLibraryItemIds: media.map((m) => m.id),
+      ...(when === 'schedule' && scheduleAt ? { scheduleAt: new Date(scheduleAt).toISOString() } : {}),
+    };
+  }, [brandId, text, usable, selected, firstComment, media, when, scheduleAt]);
+
+  useEffect(() => {
+    if (!plan || plan.targets?.length === 0) return setPreview(null);
+    const t = setTimeout(() => {
+      const { mediaLibraryItemIds: _ids, scheduleAt: _at, ...rest } = plan;
+      const previewMedia = media.map((m) => ({ kind: m.kind, url: m.url, mediaLibraryItemId: m.id, ...(m.mimeType ? { mimeType: m.mimeType } : {}) }));
+      ok(client.POST('/v1/publish/plans/preview', { body: { ...rest, media: previewMedia } as never })).then(
+        (p) => (setPreview(p), setError(null)),
+        (e) => setError(message(e)),
+      );
+    }, 250);
+    return () => clearTimeout(t);
+  }, [plan, media]);
+
+  const onFiles = async (files: FileList | null) => {
+    if (!files || !brandId) return;
+    for (const f of Array.from(files)) {
+      setProgress(0);
+      try {
+        const item = await uploadMedia(f, brandId, setProgress);
+        setMedia((m) => [
+          ...m,
+          { id: item.mediaLibraryItemId, name: f.name, kind: item.kind, url: item.publicUrl ?? '', mimeType: item.mimeType ?? undefined },
+        ]);
+      } catch (e) {
+        setError(message(e));
+      } finally {
+        setProgress(null);
+      }
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!plan) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const job = (await ok(client.POST('/v1/publish/jobs', { body: { dryRun: false, enqueue: true, plan } }))) as unknown as { publishJobId: string };
+      navigate(`/posts/${job.publishJobId}`);
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section>
+      <h1>Compose</h1>
+      <form onSubmit={submit} aria-label="composer" className="composer">
+        <label>
+          Brand
+          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
+            {brands?.map((b) => (
+              <option key={b.brandId} value={b.brandId}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset>
+          <legend>Channels</legend>
+          {usable.length === 0 && <p className="muted">No connected channel for this brand.</p>}
+          {usable.map((c) => (
+            <label key={c.channelAccountId} className="check">
+              <input
+                type="checkbox"
+                checked={selected.includes(c.channelAccountId)}
+                onChange={(e) =>
+                  setSelected((s) => (e.target.checked ? [...s, c.channelAccountId] : s.filter((x) => x !== c.channelAccountId)))
+                }
+              />
+              {c.displayName} ({c.platform})
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Text
+          <textarea rows={5} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="compose-validation" />
+        </label>
+        <div
+          className="drop"
+          onDragOver={(e: DragEvent) => e.preventDefault()}
+          onDrop={(e: DragEvent) => {
+            e.preventDefault();
+            void onFiles(e.dataTransfer.files);
+          }}
+        >
+          <label>
+            Media (drop files here or choose)
+            <input type="file" multiple accept="image/*,video/*" onChange={(e) => void onFiles(e.target.files)} />
+          </label>
+          {progress !== null && <progress aria-label="upload progress" value={progress} max={1} />}
+          <ul>
+            {media.map((m) => (
+              <li key={m.id}>{m.name}</li>
+            ))}
+          </ul>
+        </div>
+        <label>
+          First comment
+          <input value={firstComment} onChange={(e) => setFirstComment(e.target.value)} />
+        </label>
+        <fieldset>
+          <legend>When</legend>
+          <label className="check">
+            <input type="radio" name="when" checked={when === 'now'} onChange={() => setWhen('now')} /> Publish now
+          </label>
+          <label className="check">
+            <input type="radio" name="when" checked={when === 'schedule'} onChange={() => setWhen('schedule')} /> Schedule
+          </label>
+          {when === 'schedule' && (
+            <label>
+              Schedule at
+              <input type="datetime-local" value={scheduleAt} onChange={(e) => setScheduleAt(e.target.value)} />
+            </label>
+          )}
+        </fieldset>
+        {preview && (
+          <div id="compose-validation" role="status" aria-label="validation" className={preview.valid ? 'ok-box' : 'bad-box'}>
+            {preview.targets.map((t) => (
+              <div key={t.index}>
+                <strong>{t.platform}</strong>: {t.textLength}
+                {t.maxTextLength ? ` / ${t.maxTextLength}` : ''} characters
+                {t.issues.map((i) => (
+                  <div key={i.code + i.path.join('.')} className={i.severity === 'blocking' ? 'error' : 'muted'}>
+                    {i.message}
+                  </div>
+                ))}
+              </div>
+            ))}
+            {preview.issues
+              .filter((i) => i.targetIndex === null)
+              .map((i) => (
+                <div key={i.code} className="error">
+                  {i.message}
+                </div>
+              ))}
+            <div>{preview.valid ? 'Ready to publish.' : 'Fix the issues above.'}</div>
+          </div>
+        )}
+        <Alert text={error} />
+        <button type="submit" disabled={busy || !preview?.valid}>
+          {when === 'now' ? 'Publish now' : 'Schedule'}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,7 @@
+/** The dashboard's pages, one file each. */
+export { BrandsPage } from './brands';
+export { CalendarPage } from './calendar';
+export { ChannelsPage } from './channels';
+export { ComposerPage } from './composer';
+export { loadBrands, loadChannels } from './loaders';
+export { PostPage } from './post';

@@ -1,0 +1,84 @@
+/** One post: its targets, their outcomes and metrics. */
+import { useEffect, useState } from 'react';
+import { client, ok } from '../client';
+import { PostMetrics } from '../post-metrics';
+import { Alert, message, useLoad } from '../ui';
+import { STATUS_CLASS } from './status';
+
+export function PostPage({ publishJobId, navigate }: { publishJobId: string; navigate: (to: string) => void }) {
+  const [job, error, reload] = useLoad(
+    () => ok(client.GET('/v1/publish/jobs/{publishJobId}', { params: { path: { publishJobId } } })),
+    [publishJobId],
+  );
+  const [actionError, setActionError] = useState<string | null>(null);
+  const pending = job && ['scheduled', 'queued', 'publishing'].includes(job.status);
+  useEffect(() => {
+    if (!pending) return;
+    const t = setInterval(reload, 1000);
+    return () => clearInterval(t);
+  }, [pending, reload]);
+  const cancel = async () => {
+    try {
+      await ok(client.POST('/v1/publish/jobs/{publishJobId}/cancel', { params: { path: { publishJobId } }, body: { reason: 'cancelled in the dashboard' } }));
+      reload();
+    } catch (e) {
+      setActionError(message(e));
+    }
+  };
+  return (
+    <section>
+      <h1>Post</h1>
+      <Alert text={error ?? actionError} />
+      {job && (
+        <>
+          <p>
+            Status: <span className={`badge ${STATUS_CLASS[job.status] ?? ''}`} data-testid="job-status">{job.status}</span>
+            {job.scheduledAt && <> · scheduled {new Date(job.scheduledAt).toLocaleString()}</>}
+          </p>
+          <blockquote>{job.text}</blockquote>
+          <table>
+            <thead>
+              <tr>
+                <th>Platform</th>
+                <th>State</th>
+                <th>Error</th>
+                <th>Link</th>
+              </tr>
+            </thead>
+            <tbody>
+              {job.targets.map((t) => (
+                <tr key={t.postTargetId}>
+                  <td>{t.platform}</td>
+                  <td>
+                    <span className={`badge ${STATUS_CLASS[t.state] ?? ''}`}>{t.state}</span>
+                  </td>
+                  <td>{t.lastError ? `${t.lastError.category}: ${t.lastError.message}` : '—'}</td>
+                  <td>
+                    {t.providerUrl ? (
+                      <a href={t.providerUrl} rel="noreferrer">
+                        permalink
+                      </a>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="actions">
+            {pending && (
+              <button type="button" className="secondary" onClick={cancel}>
+                Cancel post
+              </button>
+            )}
+            <button type="button" className="secondary" onClick={() => navigate('/calendar')}>
+              Back to calendar
+            </button>
+          </div>
+          <PostMetrics job={job} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -34,14 +34,14 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.get(
     '/v1/social-comments',
     {
-      config: { ...publicOrDashboard('comments:read', 'publishing.jobs.read'), validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('comments:read', 'publishing.jobs.read'), validationCode: 'invalid_public_social_comment_query' },
       schema: {
         operationId: 'listSocialComments',
         tags,
         summary: 'List synced comments of the organization (filters, cursor pagination)',
         security: PUBLIC_OR_SESSION,
         querystring: SocialCommentListQuery,
-        response: { 200: SocialCommentList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: SocialCommentList, ...errorResponses(...SESSION_AUTH_ERRORS, ...PUBLIC_AUTH_ERRORS) },
       },
     },
     async (request) => svc.list(org(request), request.query),
@@ -50,7 +50,10 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/sync',
     {
-      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
+      config: {
+        ...publicOrDashboard('comments:write', 'engagement.comments.manage'),
+        validationCode: 'invalid_public_social_comment_sync_request',
+      },
       schema: {
         operationId: 'syncSocialComments',
         tags,
@@ -61,7 +64,6 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
           200: SocialCommentSyncResponse,
           ...errorResponses(
             ...SESSION_AUTH_ERRORS,
-            'invalid_request',
             'social_comment_write_disabled',
             'brand_not_found',
             'channel_account_not_found',
@@ -79,7 +81,10 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/sync-profile',
     {
-      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
+      config: {
+        ...publicOrDashboard('comments:write', 'engagement.comments.manage'),
+        validationCode: 'invalid_public_social_comment_sync_request',
+      },
       schema: {
         operationId: 'syncProfileSocialComments',
         tags,
@@ -88,13 +93,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         body: SocialCommentProfileSyncRequest,
         response: {
           200: SocialCommentProfileSyncResponse,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
-            'invalid_request',
-            'social_comment_write_disabled',
-            'brand_not_found',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'social_comment_write_disabled', 'brand_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
@@ -104,7 +103,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.get(
     '/v1/social-comments/:socialCommentId',
     {
-      config: { ...publicOrDashboard('comments:read', 'publishing.jobs.read'), validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('comments:read', 'publishing.jobs.read'), validationCode: 'invalid_public_social_comment_query' },
       schema: {
         operationId: 'getSocialComment',
         tags,
@@ -113,7 +112,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         params: CommentParams,
         response: {
           200: SocialComment,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_request', 'social_comment_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'social_comment_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
@@ -175,7 +174,10 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/:socialCommentId/hide',
     {
-      config: { ...publicOrDashboard('comments:write', 'engagement.comments.manage'), validationCode: 'invalid_request' },
+      config: {
+        ...publicOrDashboard('comments:write', 'engagement.comments.manage'),
+        validationCode: 'invalid_public_social_comment_hide_request',
+      },
       schema: {
         operationId: 'hideSocialComment',
         tags,
@@ -187,7 +189,6 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
           200: SocialComment,
           ...errorResponses(
             ...SESSION_AUTH_ERRORS,
-            'invalid_request',
             'social_comment_write_disabled',
             'social_comment_not_found',
             'channel_account_not_connected',

@@ -19,7 +19,7 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
   app.post(
     '/v1/internal/provider-webhooks/provision',
     {
-      config: requirePolicy('admin.provider.webhook.provision'),
+      config: { ...requirePolicy('admin.provider.webhook.provision'), validationCode: 'invalid_provider_webhook_provision_request' },
       schema: {
         operationId: 'provisionProviderWebhooks',
         tags: ['System'],
@@ -42,6 +42,7 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
   app.get(
     '/v1/provider-webhooks/:platform',
     {
+      config: { validationCode: 'invalid_provider_webhook_request' },
       schema: {
         operationId: 'verifyProviderWebhook',
         tags: ['System'],
@@ -74,6 +75,7 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/v1/provider-webhooks/:platform',
       {
+        config: { validationCode: 'invalid_provider_webhook_request' },
         schema: {
           operationId: 'receiveProviderWebhook',
           tags: ['System'],

@@ -139,10 +139,11 @@ function isDocumented(route: RouteOptions): boolean {
 /**
  * A documented route that takes input (body, query or path parameters) answers its own validation code
  * (`config.validationCode`, an `invalid_*` code of the catalog), never the generic invalid_request; the
- * code is added to the route's documented 400 answer. The tool API keeps its own envelope and codes.
+ * code is added to the route's documented 400 answer.
  */
 function requireValidationCode(route: RouteOptions, schema: Record<string, unknown>): void {
-  if (route.url.startsWith('/api/')) return;
+  // the publishing API only: the tool API (/api/v1/tools) and the sandbox simulators keep their own codes
+  if (!route.url.startsWith('/v1/')) return;
   if (!['body', 'querystring', 'params'].some((part) => schema[part] !== undefined)) return;
   const code = (route.config as { validationCode?: string } | undefined)?.validationCode;
   if (!code || code === 'invalid_request')

@@ -161,12 +161,18 @@ describe('publish plans and jobs', () => {
     const codes = (issues: { code: string; path: string[] }[]) => issues.map((i) => `${i.code}@${i.path.join('.')}`).sort();
     assert.deepEqual(codes(preview.body.issues), ['media_library_item_not_found@mediaLibraryItemIds.0', 'schedule_at_in_past@scheduleAt']);
     // the create meets the very same issues
-    const dry = await api(h, org, 'POST', '/v1/agent/publish', { plan: agentPlan });
+    for (const dryRun of [true, false]) {
+      const created = await api(h, org, 'POST', '/v1/agent/publish', { plan: agentPlan, dryRun });
+      assert.equal(created.status, 422);
+      assert.deepEqual(created.body.issues, preview.body.issues);
+    }
+    // a valid agent plan: the dry run's preview is the preview
+    const { scheduleAt: _s, mediaLibraryItemIds: _m, ...validPlan } = agentPlan;
+    const validPreview = await api(h, org, 'POST', '/v1/publish/plans/preview', validPlan);
+    assert.equal(validPreview.body.valid, true, JSON.stringify(validPreview.body));
+    const dry = await api(h, org, 'POST', '/v1/agent/publish', { plan: validPlan });
     assert.equal(dry.status, 200);
-    assert.deepEqual(dry.body.preview, preview.body);
-    const created = await api(h, org, 'POST', '/v1/agent/publish', { plan: agentPlan, dryRun: false });
-    assert.equal(created.status, 422);
-    assert.deepEqual(codes(created.body.issues), codes(preview.body.issues));
+    assert.deepEqual(dry.body.preview, validPreview.body);
     // an unknown profile is an issue, not a validation error
     const missing = await api(h, org, 'POST', '/v1/publish/plans/preview', { brandId: org.brandId, text: 'x', profileId: 'prf_missing' });
     assert.equal(missing.status, 200);

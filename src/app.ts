@@ -10,8 +10,9 @@ import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
+import { AJV_CUSTOM_OPTIONS } from './http/validation-errors.js';
 import type { Root } from './main/composition.js';
-import { PlanIssueSchema, PublishTargetErrorSchema } from './modules/publishing/publishing.schemas.js';
+import { MediaInput, PlanIssueSchema, PublishTargetErrorSchema, PublishTargetInput } from './modules/publishing/publishing.schemas.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -64,13 +65,7 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(10).toString('hex')}`;
     },
     ajv: {
-      customOptions: {
-        // reject unknown properties instead of silently dropping them (the spec's shapes are closed)
-        removeAdditional: false,
-        useDefaults: true,
-        coerceTypes: 'array',
-        allErrors: false,
-      },
+      customOptions: { ...AJV_CUSTOM_OPTIONS },
       // date-time bounded to years 1900-2999 for every schema
       plugins: [formatsPlugin],
     },
@@ -90,6 +85,8 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
   app.addSchema(ErrorResponse);
   // publishing: shared components referenced more than once in one body
   app.addSchema(PlanIssueSchema);
+  app.addSchema(MediaInput);
+  app.addSchema(PublishTargetInput);
   app.addSchema(PublishTargetErrorSchema);
   await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
   installPublicAuth(app, deps, root.areas.identity.read.authenticator);

@@ -11,6 +11,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay from 'find-my-way';
 import { AppError, ERROR_CATALOG, type ErrorCode, type FieldIssue } from '../platform/errors.js';
 import { installInputGuards } from './input-guards.js';
+import { validationFields } from './validation-errors.js';
 
 export const TOOL_API_PREFIX = '/api/v1/tools';
 
@@ -26,26 +27,9 @@ declare module 'fastify' {
     registeredRoutes: RegisteredRoute[];
   }
   interface FastifyContextConfig {
-    /** the operation's own validation code (e.g. invalid_public_brand_query); default invalid_request */
+    /** the operation's own validation code (e.g. invalid_public_brand_query); required on documented routes with inputs */
     validationCode?: ErrorCode;
   }
-}
-
-type Source = FieldIssue['source'];
-const SOURCES: Record<string, Source> = { body: 'body', querystring: 'query', params: 'params' };
-
-function validationFields(err: FastifyError): FieldIssue[] {
-  const source = SOURCES[err.validationContext ?? 'body'] ?? 'body';
-  return (err.validation ?? []).map((v) => {
-    const path = v.instancePath
-      .split('/')
-      .filter(Boolean)
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const params = v.params as Record<string, unknown>;
-    if (typeof params.missingProperty === 'string') path.push(params.missingProperty);
-    if (typeof params.additionalProperty === 'string') path.push(params.additionalProperty);
-    return { path, source, message: v.message ?? 'invalid' };
-  });
 }
 
 function describe(fields: FieldIssue[]): string {
@@ -87,7 +71,7 @@ export function toAppError(err: unknown, request: FastifyRequest): { error: AppE
   const sqlState = inputSqlState(err);
   if (sqlState) return { error: new AppError(routeCode, { message: INPUT_SQLSTATES[sqlState] }), unexpected: false };
   if (fe.validation) {
-    const fields = validationFields(fe);
+    const fields = validationFields(request.server, request, fe);
     return { error: new AppError(routeCode, { message: describe(fields), fields }), unexpected: false };
   }
   switch (fe.code) {
@@ -106,9 +90,9 @@ export function toAppError(err: unknown, request: FastifyRequest): { error: AppE
         unexpected: false,
       };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { error: new AppError('invalid_request', { message: 'Content-Length does not match the body.' }), unexpected: false };
+      return { error: new AppError(routeCode, { message: 'Content-Length does not match the body.' }), unexpected: false };
     case 'FST_ERR_BAD_URL':
-      return { error: new AppError('invalid_request', { message: 'The request path is not valid percent-encoding.' }), unexpected: false };
+      return { error: new AppError(routeCode, { message: 'The request path is not valid percent-encoding.' }), unexpected: false };
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return { error: new AppError('request_uri_too_long', { message: 'A path segment of the request is too long.' }), unexpected: false };
   }
@@ -119,7 +103,7 @@ export function toAppError(err: unknown, request: FastifyRequest): { error: AppE
     };
   }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return { error: new AppError('invalid_request', { message: 'The request is not valid.' }), unexpected: false };
+    return { error: new AppError(routeCode, { message: 'The request is not valid.' }), unexpected: false };
   }
   return { error: new AppError('internal_server_error'), unexpected: true };
 }

@@ -153,10 +153,34 @@ function isDocumented(route: RouteOptions): boolean {
   return Boolean(schema) && !schema?.hide && !route.url.startsWith('/v1/docs');
 }
 
+/**
+ * A documented route that takes input (body, query or path parameters) answers its own validation code
+ * (`config.validationCode`, an `invalid_*` code of the catalog), never the generic invalid_request; the
+ * code is added to the route's documented 400 answer.
+ */
+function requireValidationCode(route: RouteOptions, schema: Record<string, unknown>): void {
+  // the publishing API only: the tool API (/api/v1/tools) and the sandbox simulators keep their own codes
+  if (!route.url.startsWith('/v1/')) return;
+  if (!['body', 'querystring', 'params'].some((part) => schema[part] !== undefined)) return;
+  const code = (route.config as { validationCode?: string } | undefined)?.validationCode;
+  if (!code || code === 'invalid_request')
+    throw new Error(`${String(route.method)} ${route.url} takes input: give it config.validationCode, its own invalid_* code`);
+  const response = schema.response as Record<string, Record<string, unknown>> | undefined;
+  if (!response) return;
+  const documented = response['400'] ?? response[400 as unknown as string];
+  const description = typeof documented?.description === 'string' ? documented.description : '';
+  if (documented && new RegExp(`\\b${code}\\b`).test(description)) return;
+  const described = description.startsWith('Error codes: ')
+    ? `${description.replace(/\.$/, '')}, ${code}.`
+    : `Error codes: ${code}.${description ? ` ${description}` : ''}`;
+  schema.response = { ...response, 400: { ...(documented ?? { $ref: 'ErrorResponse' }), description: described } };
+}
+
 /** Path ids get the id format; querystrings get closed. Schemas are copied, never mutated in place. */
 function tightenRouteSchema(route: RouteOptions): void {
   if (!isDocumented(route)) return;
   const schema = { ...(route.schema as Record<string, unknown>) };
+  requireValidationCode(route, schema);
   const params = schema.params as JsonSchema | undefined;
   if (params?.properties) {
     let changed = false;

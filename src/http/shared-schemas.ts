@@ -10,11 +10,16 @@ export const ErrorResponse = Type.Object(
       Type.Array(
         Type.Object(
           {
-            path: Type.Array(Type.String()),
+            path: Type.Array(Type.String(), { description: 'The property path (the missing or unknown property included).' }),
             source: Type.Optional(Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('params')])),
+            message: Type.Optional(
+              Type.String({ description: 'What is wrong, naming what is allowed: the enum values, the bounds, the allowed properties.' }),
+            ),
+            allowed: Type.Optional(Type.Array(Type.Unknown(), { description: 'The values (or property names) allowed at the path.' })),
           },
           { additionalProperties: true },
         ),
+        { description: 'Validation detail: one entry per problem.' },
       ),
     ),
     requestId: Type.Optional(Type.String({ minLength: 1 })),

@@ -154,6 +154,8 @@ export const ERROR_CATALOG = {
   media_import_url_refused: e(400, 'validation', 'The import URL is not allowed for outbound fetching.'),
   media_import_fetch_failed: e(502, 'server', 'The remote media could not be fetched.'),
   media_range_not_satisfiable: e(416, 'validation', 'The requested byte range is outside the media content.'),
+  invalid_public_media_query: e(400, 'validation', 'The media query (list, item or content) is not valid.'),
+  invalid_public_media_delete_request: e(400, 'validation', 'The media delete request is not valid.'),
 
   // ---- channels: codes added by channels, providers and profiles
   invalid_public_channel_account_request: e(400, 'validation', 'The channel account request is not valid.'),
@@ -191,6 +193,18 @@ export const ERROR_CATALOG = {
   provider_webhook_not_found: e(404, 'not_found', 'No inbound webhook endpoint for this platform.'),
   provider_webhook_signature_invalid: e(401, 'authentication', "The delivery's signature is missing or does not match."),
   provider_webhook_verification_failed: e(403, 'authorization', 'The subscription verification request is not valid.'),
+  // ---- operation validation codes added beside the specification's (one per operation group)
+  invalid_public_social_comment_query: e(400, 'validation', 'The social comment query is not valid.'),
+  invalid_public_social_comment_sync_request: e(400, 'validation', 'The social comment sync request is not valid.'),
+  invalid_public_social_comment_hide_request: e(400, 'validation', 'The social comment hide request is not valid.'),
+  invalid_public_analytics_sync_request: e(400, 'validation', 'The analytics sync request is not valid.'),
+  invalid_public_brand_request: e(400, 'validation', 'The brand or product create request is not valid.'),
+  invalid_public_webhook_delivery_request: e(400, 'validation', 'The webhook delivery request is not valid.'),
+  invalid_credential_query: e(400, 'validation', 'The API key, OAuth app or grant query is not valid.'),
+  invalid_credential_request: e(400, 'validation', 'The API key, OAuth app or grant request is not valid.'),
+  invalid_browser_session_request: e(400, 'validation', 'The browser session request is not valid.'),
+  invalid_provider_webhook_request: e(400, 'validation', 'The provider webhook request is not valid.'),
+  invalid_provider_webhook_provision_request: e(400, 'validation', 'The provider webhook provision request is not valid.'),
   // ---- hardening: errors raised before a route runs (HTTP parser, router)
   request_timeout: e(408, 'validation', 'The request was not received completely in time.'),
   request_uri_too_long: e(414, 'validation', 'The request path is too long.'),
@@ -202,7 +216,10 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 export interface FieldIssue {
   path: string[];
   source: 'body' | 'query' | 'params';
+  /** what is wrong, naming what is allowed (enum values, bounds, the allowed properties) */
   message?: string;
+  /** the values (or property names) allowed at the path, when they are a short list */
+  allowed?: unknown[];
 }
 
 export interface AppErrorOptions {

@@ -85,7 +85,7 @@ describe('analytics: provider failures on youtube, facebook_page and pinterest',
 
       const unknown = await sync(p, { providerPostId: platform === 'facebook_page' ? '999_999' : 'nope404', postTargetId: null });
       assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
-      assert.equal(unknown.body.error, 'invalid_request');
+      assert.equal(unknown.body.error, 'invalid_public_analytics_sync_request');
 
       // the channel itself is untouched by a refused read through the API
       const ok = await sync(p);

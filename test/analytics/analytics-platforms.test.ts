@@ -88,7 +88,7 @@ describe('analytics: platforms and the periodic sync', () => {
   it('refuses a post target that is not the given post', async () => {
     const r = await sync(posts.get('x')!, { postTargetId: posts.get('youtube')!.postTargetId });
     assert.equal(r.status, 400);
-    assert.equal(r.body.error, 'invalid_request');
+    assert.equal(r.body.error, 'invalid_public_analytics_sync_request');
   });
 
   it('the periodic sync reads each target at 1 h, 24 h and 7 d after publish, once each', async () => {

@@ -146,13 +146,13 @@ describe('analytics: X', () => {
     assert.equal(forbidden.statusCode, 401);
     assert.equal(forbidden.json().error, 'public_api_token_forbidden');
     const cases: Array<[Record<string, unknown>, number, string]> = [
-      [{ platform: 'tiktok' }, 400, 'invalid_request'],
-      [{ platform: 'youtube' }, 400, 'invalid_request'],
-      [{ extra: 1 }, 400, 'invalid_request'],
-      [{ dryRun: 'no' }, 400, 'invalid_request'],
-      [{ providerPostId: '999999' }, 400, 'invalid_request'],
+      [{ platform: 'tiktok' }, 400, 'invalid_public_analytics_sync_request'],
+      [{ platform: 'youtube' }, 400, 'invalid_public_analytics_sync_request'],
+      [{ extra: 1 }, 400, 'invalid_public_analytics_sync_request'],
+      [{ dryRun: 'no' }, 400, 'invalid_public_analytics_sync_request'],
+      [{ providerPostId: '999999' }, 400, 'invalid_public_analytics_sync_request'],
       [{ brandId: 'brd_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, 404, 'brand_not_found'],
-      [{ postTargetId: 'ptg_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, 400, 'invalid_request'],
+      [{ postTargetId: 'ptg_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, 400, 'invalid_public_analytics_sync_request'],
     ];
     for (const [extra, status, code] of cases) {
       const r = await call(h, org, 'POST', '/v1/analytics/sync', syncBody(extra));

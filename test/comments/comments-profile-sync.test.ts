@@ -104,7 +104,7 @@ describe('comment sync per profile', () => {
     assert.equal(noBrand.body.error, 'brand_not_found');
     const noProfile = await syncProfile({ profileId: 'pprof_01ARZ3NDEKTSV4RRFFQ69G5FAV' });
     assert.equal(noProfile.status, 400, JSON.stringify(noProfile.body));
-    assert.equal(noProfile.body.error, 'invalid_request');
+    assert.equal(noProfile.body.error, 'invalid_public_social_comment_sync_request');
     const tooMany = await syncProfile({ targetLimit: 26 });
     assert.equal(tooMany.status, 400);
   });

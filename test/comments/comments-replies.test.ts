@@ -183,7 +183,7 @@ describe('comment replies and moderation', () => {
     assert.equal(foreign.providerCommentId, foreignReply);
     const refused = await call(h, p.org, 'POST', `/v1/social-comments/${foreign.socialCommentId}/hide`, { hidden: true });
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
-    assert.equal(refused.body.error, 'invalid_request');
+    assert.equal(refused.body.error, 'invalid_public_social_comment_hide_request');
     assert.equal(refused.body.providerCategory, 'platform_rejected');
     assert.equal(refused.body.platform, 'x');
     assert.ok(!h.x.state.hiddenReplies.has(foreignReply));

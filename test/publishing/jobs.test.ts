@@ -132,6 +132,83 @@ describe('publish plans and jobs', () => {
     assert.ok(missing.body.issues.some((i: { code: string }) => i.code === 'profile_not_found'));
   });
 
+  it('previews the agent plan exactly as the create resolves it: profile, library items, scheduleAt, no media', async () => {
+    const prof = await h.ctx.app.inject({
+      method: 'PUT',
+      url: '/v1/publishing-profiles',
+      headers: org.auth,
+      payload: {
+        organizationId: org.organizationId,
+        brandId: org.brandId,
+        name: 'Preview',
+        channels: [{ channelAccountId: fb.channelAccountId, platform: 'facebook_page', enabled: true }],
+      },
+    });
+    assert.ok(prof.statusCode < 300, prof.body);
+    const agentPlan = {
+      brandId: org.brandId,
+      text: 'from profile',
+      profileId: prof.json().profileId,
+      mediaLibraryItemIds: ['med_01ARZ3NDEKTSV4RRFFQ69G5FAV'],
+      scheduleAt: '2001-01-01T00:00:00Z',
+    };
+    const preview = await api(h, org, 'POST', '/v1/publish/plans/preview', agentPlan);
+    assert.equal(preview.status, 200, JSON.stringify(preview.body));
+    assert.deepEqual(
+      preview.body.targets.map((t: { channelAccountId: string }) => t.channelAccountId),
+      [fb.channelAccountId],
+    );
+    const codes = (issues: { code: string; path: string[] }[]) => issues.map((i) => `${i.code}@${i.path.join('.')}`).sort();
+    assert.deepEqual(codes(preview.body.issues), ['media_library_item_not_found@mediaLibraryItemIds.0', 'schedule_at_in_past@scheduleAt']);
+    // the create meets the very same issues
+    for (const dryRun of [true, false]) {
+      const created = await api(h, org, 'POST', '/v1/agent/publish', { plan: agentPlan, dryRun });
+      assert.equal(created.status, 422);
+      assert.deepEqual(created.body.issues, preview.body.issues);
+    }
+    // a valid agent plan: the dry run's preview is the preview
+    const { scheduleAt: _s, mediaLibraryItemIds: _m, ...validPlan } = agentPlan;
+    const validPreview = await api(h, org, 'POST', '/v1/publish/plans/preview', validPlan);
+    assert.equal(validPreview.body.valid, true, JSON.stringify(validPreview.body));
+    const dry = await api(h, org, 'POST', '/v1/agent/publish', { plan: validPlan });
+    assert.equal(dry.status, 200);
+    assert.deepEqual(dry.body.preview, validPreview.body);
+    // an unknown profile is an issue, not a validation error
+    const missing = await api(h, org, 'POST', '/v1/publish/plans/preview', { brandId: org.brandId, text: 'x', profileId: 'prf_missing' });
+    assert.equal(missing.status, 200);
+    assert.equal(missing.body.valid, false);
+    assert.ok(missing.body.issues.some((i: { code: string }) => i.code === 'profile_not_found'));
+    // the specification's shape still previews; a property of neither shape is one field naming the allowed ones
+    assert.equal((await api(h, org, 'POST', '/v1/publish/plans/preview', { ...plan(), media: [] })).status, 200);
+    const bad = await api(h, org, 'POST', '/v1/publish/plans/preview', { ...plan(), colour: 'red' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error, 'invalid_public_publish_plan_request');
+    assert.equal(bad.body.fields.length, 1, JSON.stringify(bad.body));
+    assert.deepEqual(bad.body.fields[0].path, ['colour']);
+    assert.ok(bad.body.fields[0].allowed.includes('mediaLibraryItemIds'));
+  });
+
+  it('a created job (201) answers the warnings of its plan; the replay answers the job', async () => {
+    const body = {
+      plan: plan({ targets: [{ platform: 'facebook_page', channelAccountId: fb.channelAccountId, settings: { colour: 'red' } }] }),
+      dryRun: false,
+      idempotencyKey: 'warn-1',
+    };
+    const preview = await api(h, org, 'POST', '/v1/publish/plans/preview', body.plan);
+    const expected = preview.body.issues.filter((i: { severity: string }) => i.severity === 'warning');
+    assert.ok(expected.some((i: { code: string }) => i.code === 'setting_unknown'));
+    const created = await api(h, org, 'POST', '/v1/publish/jobs', body);
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.deepEqual(created.body.warnings, expected);
+    const replay = await api(h, org, 'POST', '/v1/publish/jobs', body);
+    assert.equal(replay.status, 200);
+    assert.equal(replay.body.publishJobId, created.body.publishJobId);
+    assert.equal(replay.body.warnings, undefined);
+    const clean = await api(h, org, 'POST', '/v1/agent/publish', { plan: plan(), dryRun: false });
+    assert.equal(clean.status, 201);
+    assert.deepEqual(clean.body.warnings, []);
+  });
+
   it('idempotencyKey returns the first job; a different body with the same key is 409', async () => {
     const body = { plan: plan(), dryRun: false, idempotencyKey: 'idem-1' };
     const first = await api(h, org, 'POST', '/v1/publish/jobs', body);

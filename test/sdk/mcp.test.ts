@@ -49,6 +49,9 @@ describe('@service-api/mcp', () => {
     const props = publish.inputSchema.properties as Record<string, any>;
     assert.ok(props.plan && props.confirm && !props.dryRun, Object.keys(props).join(','));
     assert.deepEqual(props.plan.required?.slice().sort(), ['brandId', 'text']);
+    // the preview takes the same plan as publish (its widest shape)
+    const preview = tools.find((t) => t.name === 'preview_publish_plan')!.inputSchema.properties as Record<string, unknown>;
+    assert.deepEqual(Object.keys(preview).sort(), Object.keys(props.plan.properties).sort());
     assert.ok(tools.find((t) => t.name === 'list_brands')!.annotations?.readOnlyHint);
   });
 

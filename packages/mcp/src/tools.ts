@@ -99,7 +99,11 @@ export function buildTools(doc: Json): BuiltTool[] {
     let hasDryRun = false;
     const bodySchema = op.requestBody?.content?.['application/json']?.schema;
     if (bodySchema) {
-      const body = deref(bodySchema, doc) as Json;
+      let body = deref(bodySchema, doc) as Json;
+      // a union of object shapes (the plan preview takes either plan) is offered as its widest shape
+      const shapes = body.anyOf as Json[] | undefined;
+      if (Array.isArray(shapes) && shapes.length > 0 && shapes.every((b) => b.type === 'object' && b.properties))
+        body = shapes.reduce((a, b) => (Object.keys(b.properties).length > Object.keys(a.properties).length ? b : a));
       if (body.type === 'object' && body.properties) {
         for (const [name, schema] of Object.entries(body.properties as Json)) {
           if (name === 'dryRun') {

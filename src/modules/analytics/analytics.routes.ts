@@ -40,7 +40,10 @@ export function registerAnalyticsRoutes(root: FastifyInstance, service: Analytic
   app.post(
     '/v1/analytics/sync',
     {
-      config: { ...publicOrDashboard('analytics:write', 'analytics.provider_sync.manage'), validationCode: 'invalid_request' },
+      config: {
+        ...publicOrDashboard('analytics:write', 'analytics.provider_sync.manage'),
+        validationCode: 'invalid_public_analytics_sync_request',
+      },
       schema: {
         operationId: 'syncProviderAnalytics',
         tags,
@@ -53,7 +56,6 @@ export function registerAnalyticsRoutes(root: FastifyInstance, service: Analytic
           200: ProviderAnalyticsSyncResponse,
           ...errorResponses(
             ...SESSION_AUTH_ERRORS,
-            'invalid_request',
             'organization_not_found',
             'channel_account_not_found',
             'brand_not_found',

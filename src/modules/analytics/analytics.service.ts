@@ -61,7 +61,7 @@ export function analyticsProviderFailure(err: ProviderError): AppError {
     }
     case 'user_content':
     case 'platform_rejected':
-      return new AppError('invalid_request', {
+      return new AppError('invalid_public_analytics_sync_request', {
         message: `${err.platform} did not answer metrics for this post: ${err.message}`,
         details,
         fields: bodyField('providerPostId'),
@@ -128,7 +128,7 @@ export class AnalyticsService {
         message: `No channel account ${body.channelAccountId} in the principal organization.`,
       });
     if (channel.platform !== body.platform) {
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_public_analytics_sync_request', {
         message: `Channel account ${body.channelAccountId} is a ${channel.platform} channel, not ${body.platform}.`,
         fields: bodyField('platform'),
       });
@@ -141,7 +141,7 @@ export class AnalyticsService {
       .executeTakeFirst();
     if (!brand) throw new AppError('brand_not_found', { message: `No brand ${body.brandId} in the principal organization.` });
     if (channel.brand_id && channel.brand_id !== body.brandId) {
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_public_analytics_sync_request', {
         message: `Channel account ${body.channelAccountId} belongs to another brand.`,
         fields: bodyField('brandId'),
       });
@@ -155,7 +155,7 @@ export class AnalyticsService {
         .where('id', '=', postTargetId)
         .executeTakeFirst();
       if (!target || target.channel_account_id !== body.channelAccountId || target.provider_post_id !== body.providerPostId) {
-        throw new AppError('invalid_request', {
+        throw new AppError('invalid_public_analytics_sync_request', {
           message: `Publish target ${postTargetId} is not the post ${body.providerPostId} of channel ${body.channelAccountId} in the principal organization.`,
           fields: bodyField('postTargetId'),
         });
@@ -189,7 +189,10 @@ export class AnalyticsService {
   /** One metrics read as a snapshot row (not stored). Throws ProviderError as the adapter does. */
   async read(provider: SocialProvider, ctx: ProviderCallContext, input: SnapshotInput, trigger: 'api' | 'schedule'): Promise<SnapshotRow> {
     if (!provider.fetchPostMetrics) {
-      throw new AppError('invalid_request', { message: `${provider.platform} has no analytics sync.`, fields: bodyField('platform') });
+      throw new AppError('invalid_public_analytics_sync_request', {
+        message: `${provider.platform} has no analytics sync.`,
+        fields: bodyField('platform'),
+      });
     }
     const read = await provider.fetchPostMetrics(ctx, { providerPostId: input.providerPostId });
     return {

@@ -2,7 +2,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
 import { BatchPolicy } from '../profiles/profiles.schemas.js';
-import { MediaInput, PlatformT } from '../publishing/publishing.schemas.js';
+import { MediaInputRef, PlatformT } from '../publishing/publishing.schemas.js';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 export const BATCH_ID_PREFIX = 'pbt';
@@ -56,7 +56,7 @@ export const PublishBatchItem = Type.Object(
     targets: Type.Array(PublishBatchTarget, { minItems: 1, maxItems: 20 }),
     productUrl: Type.Optional(Type.String({ maxLength: 2048, description: "Default: the product's productUrl." })),
     title: Type.Optional(Type.String({ maxLength: 500, description: "Default: the product's name." })),
-    media: Type.Optional(Type.Array(MediaInput, { default: [], maxItems: 20 })),
+    media: Type.Optional(Type.Array(MediaInputRef, { default: [], maxItems: 20 })),
     mediaLibraryItemIds: Type.Optional(Type.Array(Id, { default: [], maxItems: 20 })),
     priority: Type.Optional(Type.Number({ description: 'Higher is placed first (default 0).' })),
     manualScheduleAt: Type.Optional(DateTime('Placed at exactly this time (still checked for conflicts, with a warning).')),

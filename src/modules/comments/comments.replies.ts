@@ -323,7 +323,7 @@ export class CommentRepliesService {
     if (!this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     const { provider, ctx } = await resolveChannelContext(this.channels, organizationId, row.channel_account_id);
     if (!capabilitiesOf(row.platform, row).canHide || !provider.hideComment)
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_public_social_comment_hide_request', {
         message: `${row.platform} does not let the channel hide this comment.`,
         details: { platform: row.platform },
       });
@@ -333,11 +333,11 @@ export class CommentRepliesService {
       // the platform refusing this comment (X: not a reply in the channel's conversation, or a grant without
       // tweet.moderate.write) is an answer about the request, not a platform outage
       if (err instanceof ProviderError && err.category === 'platform_rejected')
-        throw new AppError('invalid_request', {
+        throw new AppError('invalid_public_social_comment_hide_request', {
           message: `${err.platform} refused to ${hidden ? 'hide' : 'unhide'} this comment: ${err.message}`,
           details: { platform: err.platform, providerCategory: err.category, providerCode: err.providerCode },
         });
-      if (err instanceof ProviderError) throw commentProviderFailure(err, 'invalid_request');
+      if (err instanceof ProviderError) throw commentProviderFailure(err, 'invalid_public_social_comment_hide_request');
       throw err;
     }
     const updated = await commentsRepository.update(this.db, organizationId, row.id, { hidden, updated_at: this.deps.clock.now() });

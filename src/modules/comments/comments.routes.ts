@@ -27,7 +27,7 @@ type Scope = Parameters<typeof publicOrDashboard>[0];
 type Policy = Parameters<typeof publicOrDashboard>[1];
 
 /** Every comments route takes an API key with `scope` or a dashboard session under `policy`. */
-const access = (scope: Scope, policy: Policy, validationCode: ErrorCode = 'invalid_request') => ({
+const access = (scope: Scope, policy: Policy, validationCode: ErrorCode) => ({
   ...publicOrDashboard(scope, policy),
   validationCode,
 });
@@ -45,13 +45,13 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.get(
     '/v1/social-comments',
     {
-      config: access('comments:read', 'publishing.jobs.read'),
+      config: access('comments:read', 'publishing.jobs.read', 'invalid_public_social_comment_query'),
       schema: {
         operationId: 'listSocialComments',
         ...documented,
         summary: 'List synced comments of the organization (filters, cursor pagination)',
         querystring: SocialCommentListQuery,
-        response: { 200: SocialCommentList, ...errors('invalid_request') },
+        response: { 200: SocialCommentList, ...errors() },
       },
     },
     async (request) => svc.list(org(request), request.query),
@@ -60,7 +60,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/sync',
     {
-      config: access('comments:write', 'engagement.comments.manage'),
+      config: access('comments:write', 'engagement.comments.manage', 'invalid_public_social_comment_sync_request'),
       schema: {
         operationId: 'syncSocialComments',
         ...documented,
@@ -69,7 +69,6 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         response: {
           200: SocialCommentSyncResponse,
           ...errors(
-            'invalid_request',
             'social_comment_write_disabled',
             'brand_not_found',
             'channel_account_not_found',
@@ -86,7 +85,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/sync-profile',
     {
-      config: access('comments:write', 'engagement.comments.manage'),
+      config: access('comments:write', 'engagement.comments.manage', 'invalid_public_social_comment_sync_request'),
       schema: {
         operationId: 'syncProfileSocialComments',
         ...documented,
@@ -94,7 +93,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         body: SocialCommentProfileSyncRequest,
         response: {
           200: SocialCommentProfileSyncResponse,
-          ...errors('invalid_request', 'social_comment_write_disabled', 'brand_not_found'),
+          ...errors('social_comment_write_disabled', 'brand_not_found'),
         },
       },
     },
@@ -104,7 +103,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.get(
     '/v1/social-comments/:socialCommentId',
     {
-      config: access('comments:read', 'publishing.jobs.read'),
+      config: access('comments:read', 'publishing.jobs.read', 'invalid_public_social_comment_query'),
       schema: {
         operationId: 'getSocialComment',
         ...documented,
@@ -112,7 +111,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         params: CommentParams,
         response: {
           200: SocialComment,
-          ...errors('invalid_request', 'social_comment_not_found'),
+          ...errors('social_comment_not_found'),
         },
       },
     },
@@ -168,7 +167,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
   app.post(
     '/v1/social-comments/:socialCommentId/hide',
     {
-      config: access('comments:write', 'engagement.comments.manage'),
+      config: access('comments:write', 'engagement.comments.manage', 'invalid_public_social_comment_hide_request'),
       schema: {
         operationId: 'hideSocialComment',
         ...documented,
@@ -178,7 +177,6 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         response: {
           200: SocialComment,
           ...errors(
-            'invalid_request',
             'social_comment_write_disabled',
             'social_comment_not_found',
             'channel_account_not_connected',

@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
-import { AppError, isAppError } from '../../platform/errors.js';
+import { AppError, type ErrorCode, isAppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type Platform, type ProviderComment, ProviderError } from '../../providers/provider.js';
 import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
@@ -69,10 +69,7 @@ export function toView(r: CommentRow): SocialCommentView {
 }
 
 /** A platform failure as an API answer. */
-export function commentProviderFailure(
-  err: ProviderError,
-  validationCode: 'invalid_request' | 'invalid_public_social_comment_reply_request',
-) {
+export function commentProviderFailure(err: ProviderError, validationCode: ErrorCode) {
   if (err.category === 'user_content')
     return new AppError(validationCode, {
       message: `${err.platform} refused the request: ${err.message}`,
@@ -82,11 +79,7 @@ export function commentProviderFailure(
 }
 
 /** The body organizationId names the principal's organization (another organization's data is never reachable). */
-export function assertOrganization(
-  principalOrg: string,
-  bodyOrg: string,
-  code: 'invalid_request' | 'invalid_public_social_comment_reply_request',
-) {
+export function assertOrganization(principalOrg: string, bodyOrg: string, code: ErrorCode) {
   if (principalOrg !== bodyOrg)
     throw new AppError(code, {
       message: 'organizationId must be the organization of the API key.',
@@ -116,7 +109,7 @@ export class CommentsService {
       replyStatus: q.replyStatus,
     };
     const limit = q.limit ?? 50;
-    const after = decodeCursor(q.cursor, filters, 'invalid_request');
+    const after = decodeCursor(q.cursor, filters, 'invalid_public_social_comment_query');
     const rows = await commentsRepository.list(this.db, organizationId, filters, after, limit);
     const p = page(rows, limit, (r) => r.id, filters);
     return { data: p.data.map(toView), nextCursor: p.nextCursor };
@@ -139,7 +132,7 @@ export class CommentsService {
   }
 
   async sync(organizationId: string, req: SyncRequest): Promise<SyncResponse> {
-    assertOrganization(organizationId, req.organizationId, 'invalid_request');
+    assertOrganization(organizationId, req.organizationId, 'invalid_public_social_comment_sync_request');
     const dryRun = req.dryRun ?? true;
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     await this.brandExists(organizationId, req.brandId);
@@ -151,7 +144,7 @@ export class CommentsService {
         .where('id', '=', req.postTargetId)
         .executeTakeFirst();
       if (!t || t.channel_account_id !== req.channelAccountId || t.provider_post_id !== req.providerPostId)
-        throw new AppError('invalid_request', {
+        throw new AppError('invalid_public_social_comment_sync_request', {
           message: 'postTargetId must name a published target of this channel with this providerPostId.',
           fields: [{ path: ['postTargetId'], source: 'body' }],
         });
@@ -184,12 +177,12 @@ export class CommentsService {
   ): Promise<SyncResponse> {
     const { channel, provider, ctx } = await resolveChannelContext(this.channels, organizationId, p.channelAccountId);
     if (channel.platform !== p.platform)
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_public_social_comment_sync_request', {
         message: `Channel ${p.channelAccountId} is a ${channel.platform} channel, not ${p.platform}.`,
         fields: [{ path: ['platform'], source: 'body' }],
       });
     if (channel.brand_id && channel.brand_id !== p.brandId)
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_public_social_comment_sync_request', {
         message: `Channel ${p.channelAccountId} belongs to another brand.`,
         fields: [{ path: ['brandId'], source: 'body' }],
       });
@@ -197,7 +190,7 @@ export class CommentsService {
     try {
       fetched = await provider.listComments(ctx, { providerPostId: p.providerPostId, limit: p.limit, since: p.since });
     } catch (err) {
-      if (err instanceof ProviderError) throw commentProviderFailure(err, 'invalid_request');
+      if (err instanceof ProviderError) throw commentProviderFailure(err, 'invalid_public_social_comment_sync_request');
       throw err;
     }
     fetched = fetched.slice(0, p.limit);
@@ -339,7 +332,7 @@ export class CommentsService {
   }
 
   async syncProfile(organizationId: string, req: ProfileSyncRequest): Promise<ProfileSyncResponse> {
-    assertOrganization(organizationId, req.organizationId, 'invalid_request');
+    assertOrganization(organizationId, req.organizationId, 'invalid_public_social_comment_sync_request');
     const dryRun = req.dryRun ?? true;
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     await this.brandExists(organizationId, req.brandId);
@@ -352,7 +345,7 @@ export class CommentsService {
         .where('brand_id', '=', req.brandId)
         .executeTakeFirst();
       if (!profile)
-        throw new AppError('invalid_request', {
+        throw new AppError('invalid_public_social_comment_sync_request', {
           message: `No publishing profile ${req.profileId} of brand ${req.brandId}.`,
           fields: [{ path: ['profileId'], source: 'body' }],
         });

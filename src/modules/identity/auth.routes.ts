@@ -67,6 +67,7 @@ export function registerAuthRoutes(root: FastifyInstance, deps: AppDeps, session
   app.post(
     '/v1/auth/browser-session/start',
     {
+      config: { validationCode: 'invalid_browser_session_request' },
       schema: {
         operationId: 'startBrowserSession',
         tags: ['Auth'],
@@ -98,6 +99,7 @@ export function registerAuthRoutes(root: FastifyInstance, deps: AppDeps, session
   app.post(
     '/v1/auth/browser-session/exchange',
     {
+      config: { validationCode: 'invalid_browser_session_request' },
       schema: {
         operationId: 'exchangeBrowserSession',
         tags: ['Auth'],

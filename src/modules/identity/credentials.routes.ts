@@ -38,7 +38,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.get(
     '/v1/api-keys',
     {
-      config: keys,
+      config: { ...keys, validationCode: 'invalid_credential_query' },
       schema: {
         operationId: 'listApiKeys',
         tags,
@@ -53,7 +53,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.post(
     '/v1/api-keys',
     {
-      config: keys,
+      config: { ...keys, validationCode: 'invalid_credential_request' },
       schema: {
         operationId: 'createApiKey',
         tags,
@@ -73,7 +73,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.delete(
     '/v1/api-keys/:apiKeyId',
     {
-      config: keys,
+      config: { ...keys, validationCode: 'invalid_credential_request' },
       schema: {
         operationId: 'revokeApiKey',
         tags,
@@ -98,7 +98,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.get(
     '/v1/oauth/apps',
     {
-      config: apps,
+      config: { ...apps, validationCode: 'invalid_credential_query' },
       schema: {
         operationId: 'listOAuthApps',
         tags,
@@ -113,7 +113,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.post(
     '/v1/oauth/apps',
     {
-      config: apps,
+      config: { ...apps, validationCode: 'invalid_credential_request' },
       schema: {
         operationId: 'createOAuthApp',
         tags,
@@ -132,7 +132,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.patch(
     '/v1/oauth/apps/:oauthAppId',
     {
-      config: apps,
+      config: { ...apps, validationCode: 'invalid_credential_request' },
       schema: {
         operationId: 'updateOAuthApp',
         tags,
@@ -151,7 +151,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.delete(
     '/v1/oauth/apps/:oauthAppId',
     {
-      config: apps,
+      config: { ...apps, validationCode: 'invalid_credential_request' },
       schema: {
         operationId: 'deleteOAuthApp',
         tags,
@@ -171,7 +171,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.get(
     '/v1/oauth/grants',
     {
-      config: grants,
+      config: { ...grants, validationCode: 'invalid_credential_query' },
       schema: {
         operationId: 'listOAuthGrants',
         tags,
@@ -186,7 +186,7 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
   app.delete(
     '/v1/oauth/grants/:authorizationId',
     {
-      config: grants,
+      config: { ...grants, validationCode: 'invalid_credential_request' },
       schema: {
         operationId: 'revokeOAuthGrant',
         tags,

@@ -81,7 +81,7 @@ export class CredentialsService {
 
   async listApiKeys(organizationId: string, q: { limit?: number; cursor?: string }) {
     const limit = q.limit ?? 50;
-    const after = decodeCursor(q.cursor, {}, 'invalid_request');
+    const after = decodeCursor(q.cursor, {}, 'invalid_credential_query');
     const rows = await apiKeysRepository.listPage(this.db, organizationId, after, limit);
     const p = page(rows, limit, (r) => r.id, {});
     return { data: p.data.map(apiKeyView), nextCursor: p.nextCursor };
@@ -122,7 +122,7 @@ export class CredentialsService {
 
   async listApps(organizationId: string, q: { limit?: number; cursor?: string }) {
     const limit = q.limit ?? 50;
-    const after = decodeCursor(q.cursor, {}, 'invalid_request');
+    const after = decodeCursor(q.cursor, {}, 'invalid_credential_query');
     const p = page(await oauthRepository.listApps(this.db, organizationId, after, limit), limit, (r) => r.id, {});
     return { data: p.data.map(oauthAppView), nextCursor: p.nextCursor };
   }
@@ -199,7 +199,7 @@ export class CredentialsService {
 
   async listGrants(organizationId: string, q: { limit?: number; cursor?: string }) {
     const limit = q.limit ?? 50;
-    const after = decodeCursor(q.cursor, {}, 'invalid_request');
+    const after = decodeCursor(q.cursor, {}, 'invalid_credential_query');
     const p = page(await oauthRepository.listGrants(this.db, organizationId, after, limit), limit, (r) => r.id, {});
     return { data: p.data.map(grantView), nextCursor: p.nextCursor };
   }

@@ -35,7 +35,7 @@ export function registerWorkspaceRoutes(root: FastifyInstance, deps: AppDeps): v
   app.post(
     '/v1/brands',
     {
-      config: requirePolicy('workspace.brands.create'),
+      config: { ...requirePolicy('workspace.brands.create'), validationCode: 'invalid_public_brand_request' },
       schema: {
         operationId: 'createBrand',
         tags: ['Brands'],
@@ -51,7 +51,7 @@ export function registerWorkspaceRoutes(root: FastifyInstance, deps: AppDeps): v
   app.post(
     '/v1/brands/:brandId/products',
     {
-      config: requirePolicy('workspace.brands.create'),
+      config: { ...requirePolicy('workspace.brands.create'), validationCode: 'invalid_public_brand_request' },
       schema: {
         operationId: 'createBrandProduct',
         tags: ['Brands'],

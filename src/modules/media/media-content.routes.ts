@@ -54,6 +54,7 @@ export function registerMediaContentRoute(root: FastifyInstance, clock: Clock, m
   app.get(
     '/v1/media/:mediaLibraryItemId/content',
     {
+      config: { validationCode: 'invalid_public_media_query' },
       schema: {
         operationId: 'getMediaContent',
         // decided at run time (a signed URL needs no credential), so not in the route's auth config
@@ -69,7 +70,7 @@ export function registerMediaContentRoute(root: FastifyInstance, clock: Clock, m
           200: { description: 'the media bytes, with the Content-Type decided at upload', content: rawBytes },
           206: { description: 'the requested byte range', content: rawBytes },
           304: { type: 'null', description: 'not modified (If-None-Match matched the ETag)' },
-          ...errorResponses('media_library_item_not_found', 'media_range_not_satisfiable', 'invalid_request', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('media_library_item_not_found', 'media_range_not_satisfiable', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },

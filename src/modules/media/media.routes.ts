@@ -76,14 +76,14 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
   app.get(
     '/v1/media',
     {
-      config: { ...publicOrDashboard('media:read', 'publishing.jobs.read'), validationCode: 'invalid_request' },
+      config: { ...publicOrDashboard('media:read', 'publishing.jobs.read'), validationCode: 'invalid_public_media_query' },
       schema: {
         operationId: 'listMedia',
         tags: ['Media'],
         summary: 'List media library items',
         security: PUBLIC_OR_SESSION,
         querystring: MediaListQuery,
-        response: { 200: MediaList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_request', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: MediaList, ...errorResponses(...SESSION_AUTH_ERRORS, ...PUBLIC_AUTH_ERRORS) },
       },
     },
     async (request) => media.list(organizationOf(request), request.query),
@@ -92,7 +92,7 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
   app.get(
     '/v1/media/:mediaLibraryItemId',
     {
-      config: { ...publicOrDashboard('media:read', 'publishing.jobs.read') },
+      config: { ...publicOrDashboard('media:read', 'publishing.jobs.read'), validationCode: 'invalid_public_media_query' },
       schema: {
         operationId: 'getMedia',
         tags: ['Media'],
@@ -101,7 +101,7 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
         params: MediaParams,
         response: {
           200: itemRef(),
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'media_library_item_not_found', 'invalid_request', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses(...SESSION_AUTH_ERRORS, 'media_library_item_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
@@ -111,7 +111,7 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
   app.delete(
     '/v1/media/:mediaLibraryItemId',
     {
-      config: { auth: { scope: 'media:write' } },
+      config: { auth: { scope: 'media:write' }, validationCode: 'invalid_public_media_delete_request' },
       schema: {
         operationId: 'deleteMedia',
         tags: ['Media'],
@@ -120,13 +120,7 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
         params: MediaParams,
         response: {
           202: itemRef(),
-          ...errorResponses(
-            'media_library_item_not_found',
-            'media_item_in_use',
-            'media_upload_write_disabled',
-            'invalid_request',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses('media_library_item_not_found', 'media_item_in_use', 'media_upload_write_disabled', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },

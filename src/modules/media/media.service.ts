@@ -170,7 +170,7 @@ export class MediaService {
   async list(organizationId: string, query: MediaListQueryT) {
     const limit = query.limit ?? 50;
     const filters = { brandId: query.brandId, kind: query.kind };
-    const afterId = decodeCursor(query.cursor, filters, 'invalid_request');
+    const afterId = decodeCursor(query.cursor, filters, 'invalid_public_media_query');
     const rows = await mediaRepository.list(this.deps.db, organizationId, { ...filters, afterId, limit });
     const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
     return { data: data.map((r) => this.toItem(r)), nextCursor };

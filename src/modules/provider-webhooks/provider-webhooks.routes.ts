@@ -19,7 +19,7 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
   app.post(
     '/v1/internal/provider-webhooks/provision',
     {
-      config: requirePolicy('admin.provider.webhook.provision'),
+      config: { ...requirePolicy('admin.provider.webhook.provision'), validationCode: 'invalid_provider_webhook_provision_request' },
       schema: {
         operationId: 'provisionProviderWebhooks',
         tags: ['System'],
@@ -42,6 +42,7 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
   app.get(
     '/v1/provider-webhooks/:platform',
     {
+      config: { validationCode: 'invalid_provider_webhook_request' },
       schema: {
         operationId: 'verifyProviderWebhook',
         tags: ['System'],
@@ -53,9 +54,19 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
         params: PlatformParams,
         querystring: HandshakeQuery,
         response: {
-          200: Type.Union([Type.String(), Type.Object({ response_token: Type.String() }, { additionalProperties: false })], {
-            $id: 'ProviderWebhookVerification',
-          }),
+          // the challenge is echoed as bare text; only X's CRC answers JSON
+          200: {
+            description: 'The handshake answer: the hub.challenge as text (Meta, YouTube) or the CRC response token as JSON (X).',
+            content: {
+              'text/plain': { schema: Type.String({ description: 'hub.challenge, echoed' }) },
+              'application/json': {
+                schema: Type.Object(
+                  { response_token: Type.String({ description: '"sha256=" + base64(HMAC-SHA256(consumer secret, crc_token))' }) },
+                  { $id: 'ProviderWebhookCrcResponse', additionalProperties: false },
+                ),
+              },
+            },
+          },
           ...errorResponses('provider_webhook_not_found', 'provider_webhook_verification_failed'),
         },
       },
@@ -74,6 +85,7 @@ export async function registerProviderWebhookRoutes(root: FastifyInstance, m: Pr
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/v1/provider-webhooks/:platform',
       {
+        config: { validationCode: 'invalid_provider_webhook_request' },
         schema: {
           operationId: 'receiveProviderWebhook',
           tags: ['System'],

@@ -17,10 +17,35 @@ import { ensurePublishQueues, sendTargetJob, sendTargetJobs } from './publish-qu
 import { deriveJobStatus } from './publish-states.js';
 import { toJob } from './publishing.mappers.js';
 import { type NewJob, type NewTarget, publishingRepository } from './publishing.repository.js';
-import type { AgentPublishRequestT, PublicPublishPlanInputT, PublishJobT } from './publishing.schemas.js';
+import type { AgentPlanT, AgentPublishRequestT, PublishJobT } from './publishing.schemas.js';
 
 /** A scheduleAt this far in the past is refused; closer than that it is simply due now. */
 const PAST_TOLERANCE_MS = 60_000;
+
+interface PlanToResolve {
+  brandId: string;
+  text: string;
+  productId?: string;
+  profileId?: string;
+  media: MediaInputT[];
+  mediaLibraryItemIds: string[];
+  targets: PlanTargetInput[];
+  scheduleAt?: string;
+}
+
+/** The one reading of a plan, for the preview and the create alike (omitted lists are empty). */
+function planToResolve(plan: AgentPlanT): PlanToResolve {
+  return {
+    brandId: plan.brandId,
+    text: plan.text,
+    productId: plan.productId,
+    profileId: plan.profileId,
+    media: (plan.media ?? []) as MediaInputT[],
+    mediaLibraryItemIds: plan.mediaLibraryItemIds ?? [],
+    targets: plan.targets ?? [],
+    scheduleAt: plan.scheduleAt,
+  };
+}
 
 interface ResolvedPlan {
   validation: PlanValidation;
@@ -30,7 +55,7 @@ interface ResolvedPlan {
 
 export type CreateAnswer =
   | { kind: 'dry_run'; body: Record<string, unknown> }
-  | { kind: 'created'; job: PublishJobT }
+  | { kind: 'created'; job: PublishJobT; warnings: PlanIssue[] }
   | { kind: 'replayed'; job: PublishJobT };
 
 export class PlansService {
@@ -44,15 +69,9 @@ export class PlansService {
     return this.deps.database.db;
   }
 
-  async preview(organizationId: string, plan: PublicPublishPlanInputT) {
-    const r = await this.resolve(this.db, organizationId, {
-      brandId: plan.brandId,
-      text: plan.text,
-      productId: plan.productId,
-      media: plan.media as MediaInputT[],
-      mediaLibraryItemIds: [],
-      targets: plan.targets,
-    });
+  /** Either plan shape (a PublicPublishPlanInput is an AgentPublishPlan), resolved exactly as create does. */
+  async preview(organizationId: string, plan: AgentPlanT) {
+    const r = await this.resolve(this.db, organizationId, planToResolve(plan));
     return { mode: 'preview' as const, ...r.validation };
   }
 
@@ -61,20 +80,7 @@ export class PlansService {
     return this.media.resolve(db, organizationId, inputs, libraryIds);
   }
 
-  private async resolve(
-    db: Executor,
-    organizationId: string,
-    plan: {
-      brandId: string;
-      text: string;
-      productId?: string;
-      profileId?: string;
-      media: MediaInputT[];
-      mediaLibraryItemIds: string[];
-      targets: PlanTargetInput[];
-      scheduleAt?: string;
-    },
-  ): Promise<ResolvedPlan> {
+  private async resolve(db: Executor, organizationId: string, plan: PlanToResolve): Promise<ResolvedPlan> {
     const resolutionIssues: PlanIssue[] = [];
     let targets = plan.targets;
     let profileId: string | null = null;
@@ -84,7 +90,7 @@ export class PlansService {
         resolutionIssues.push({
           targetIndex: null,
           channelAccountId: null,
-          path: ['plan', 'profileId'],
+          path: ['profileId'],
           code: 'profile_not_found',
           severity: 'blocking',
           message: `No publishing profile ${plan.profileId} in the organization.`,
@@ -95,7 +101,7 @@ export class PlansService {
           resolutionIssues.push({
             targetIndex: null,
             channelAccountId: null,
-            path: ['plan', 'profileId'],
+            path: ['profileId'],
             code: 'profile_brand_mismatch',
             severity: 'blocking',
             message: `Profile ${plan.profileId} belongs to brand ${expansion.brandId}.`,
@@ -125,7 +131,7 @@ export class PlansService {
       resolutionIssues.push({
         targetIndex: null,
         channelAccountId: null,
-        path: ['plan', 'scheduleAt'],
+        path: ['scheduleAt'],
         code: 'schedule_at_in_past',
         severity: 'blocking',
         message: `scheduleAt ${plan.scheduleAt} is in the past.`,
@@ -165,16 +171,7 @@ export class PlansService {
       if (replay) return replay;
     }
     const plan = req.plan;
-    const resolved = await this.resolve(this.db, organizationId, {
-      brandId: plan.brandId,
-      text: plan.text,
-      productId: plan.productId,
-      profileId: plan.profileId,
-      media: (plan.media ?? []) as MediaInputT[],
-      mediaLibraryItemIds: plan.mediaLibraryItemIds ?? [],
-      targets: plan.targets ?? [],
-      scheduleAt: plan.scheduleAt,
-    });
+    const resolved = await this.resolve(this.db, organizationId, planToResolve(plan));
     const v = resolved.validation;
     if (!v.valid) {
       throw new AppError('publish_plan_validation_failed', {
@@ -265,6 +262,7 @@ export class PlansService {
     return {
       kind: 'created',
       job: toJob(job!, await publishingRepository.targetsOf(this.db, organizationId, [jobId])),
+      warnings: v.issues.filter((i) => i.severity === 'warning'),
     };
   }
 

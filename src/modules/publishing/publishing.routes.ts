@@ -15,8 +15,9 @@ import {
   JobListQuery,
   JobParams,
   PlanPreview,
-  PublicPublishPlanInput,
+  PlanPreviewRequest,
   PublishJob,
+  PublishJobCreated,
   PublishSlot,
   ReconcileAnswer,
   ScheduleBody,
@@ -39,8 +40,10 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         operationId: 'previewPublishPlan',
         tags: ['Publishing'],
         summary: 'Validate a publish plan against every target platform',
+        description:
+          'Takes a PublicPublishPlanInput or the `plan` of POST /v1/agent/publish and POST /v1/publish/jobs (AgentPublishPlan: profile expansion, mediaLibraryItemIds, scheduleAt, media optional) and resolves it exactly as the create does, so the preview lists the issues the create would meet. Blocking issues make `valid` false; warnings do not.',
         security: PUBLIC_OR_SESSION,
-        body: PublicPublishPlanInput,
+        body: PlanPreviewRequest,
         response: {
           200: PlanPreview,
           ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_plan_request', ...PUBLIC_AUTH_ERRORS),
@@ -70,7 +73,7 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
           body: AgentPublishRequest,
           response: {
             200: { anyOf: [DryRunAnswer, PublishJob] },
-            201: PublishJob,
+            201: PublishJobCreated,
             ...errorResponses(
               ...SESSION_AUTH_ERRORS,
               'invalid_public_publish_job_request',
@@ -87,7 +90,7 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, 
         const answer = await m.plans.create(organizationOf(request), request.body);
         if (answer.kind === 'dry_run') return reply.code(200).send(answer.body);
         if (answer.kind === 'replayed') return reply.code(200).header('idempotent-replayed', 'true').send(answer.job);
-        return reply.code(201).send(answer.job);
+        return reply.code(201).send({ ...answer.job, warnings: answer.warnings });
       },
     );
   }

@@ -27,6 +27,8 @@ export const MediaInput = Type.Object(
   },
   { $id: 'MediaInput', additionalProperties: true },
 );
+/** Shared component (registered at the root): plan bodies reference it, so a union of plans names it once. */
+export const MediaInputRef = Type.Unsafe<Static<typeof MediaInput>>(Type.Ref('MediaInput'));
 
 export const PublishTargetInput = Type.Object(
   {
@@ -49,31 +51,46 @@ export const PublishTargetInput = Type.Object(
   },
   { $id: 'PublishTargetInput', additionalProperties: false },
 );
+export const PublishTargetInputRef = Type.Unsafe<Static<typeof PublishTargetInput>>(Type.Ref('PublishTargetInput'));
 
 export const PublicPublishPlanInput = Type.Object(
   {
     brandId: Type.String(),
     text: Type.String(),
-    media: Type.Array(MediaInput),
-    targets: Type.Array(PublishTargetInput),
+    media: Type.Array(MediaInputRef),
+    targets: Type.Array(PublishTargetInputRef),
     productId: Type.Optional(Type.String()),
   },
-  { $id: 'PublicPublishPlanInput', additionalProperties: false },
+  { $id: 'PublicPublishPlanInput', additionalProperties: false, description: 'The plan of the specification: explicit media and targets.' },
 );
 
 export const AgentPlan = Type.Object(
   {
     brandId: Type.String(),
     text: Type.String(),
-    profileId: Type.Optional(Type.String()),
+    profileId: Type.Optional(
+      Type.String({ description: 'When targets are omitted, the enabled connected channels of this profile become the targets.' }),
+    ),
     productId: Type.Optional(Type.String()),
-    media: Type.Optional(Type.Array(MediaInput, { default: [] })),
-    mediaLibraryItemIds: Type.Optional(Type.Array(Type.String(), { default: [] })),
-    targets: Type.Optional(Type.Array(PublishTargetInput, { default: [] })),
-    scheduleAt: Type.Optional(DateTime()),
+    // no `default` keywords: the plan is also a branch of the preview's union, where ajv cannot apply them
+    media: Type.Optional(Type.Array(MediaInputRef, { description: 'Default: none.' })),
+    mediaLibraryItemIds: Type.Optional(Type.Array(Type.String(), { description: 'Media library items, after media. Default: none.' })),
+    targets: Type.Optional(Type.Array(PublishTargetInputRef, { description: 'Default: none (then the profile expands into targets).' })),
+    scheduleAt: Type.Optional(DateTime('Publish at this time; more than a minute in the past is a blocking issue.')),
   },
-  { $id: 'AgentPublishPlan', additionalProperties: false },
+  {
+    $id: 'AgentPublishPlan',
+    additionalProperties: false,
+    description: 'The plan of POST /v1/agent/publish and POST /v1/publish/jobs: profile expansion, library items, scheduleAt.',
+  },
 );
+
+/** The preview takes either plan; a PublicPublishPlanInput is also a valid AgentPublishPlan. */
+export const PlanPreviewRequest = Type.Union([PublicPublishPlanInput, AgentPlan], {
+  $id: 'PublishPlanPreviewRequest',
+  description:
+    'A PublicPublishPlanInput or the plan of an agent publish / publish job request (AgentPublishPlan), previewed exactly as the create would resolve it.',
+});
 
 export const AgentPublishRequest = Type.Object(
   {
@@ -199,6 +216,20 @@ export const PublishJob = Type.Object(
     updatedAt: Type.String(),
   },
   { $id: 'PublishJob', additionalProperties: false },
+);
+
+export const PublishJobCreated = Type.Object(
+  {
+    ...PublishJob.properties,
+    warnings: Type.Array(PlanIssue, {
+      description: 'The non-blocking issues of the plan (severity warning), as the preview and the dry run list them.',
+    }),
+  },
+  {
+    $id: 'PublishJobCreated',
+    additionalProperties: false,
+    description: 'The job just created (201), with the warnings of its plan. A replay of the idempotencyKey answers the PublishJob (200).',
+  },
 );
 
 export const DryRunAnswer = Type.Object(
@@ -327,6 +358,7 @@ export const ReconcileAnswer = Type.Object(
 
 export type AgentPublishRequestT = Static<typeof AgentPublishRequest>;
 export type PublicPublishPlanInputT = Static<typeof PublicPublishPlanInput>;
+export type AgentPlanT = Static<typeof AgentPlan>;
 export type PublishJobT = Static<typeof PublishJob>;
 export type PublishTargetT = Static<typeof PublishTarget>;
 export type JobListQueryT = Static<typeof JobListQuery>;

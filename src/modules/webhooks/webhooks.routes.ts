@@ -157,7 +157,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-deliveries/:deliveryId/redeliver',
     {
-      config: { ...deliveries('webhooks:write'), validationCode: 'invalid_request' },
+      config: { ...deliveries('webhooks:write'), validationCode: 'invalid_public_webhook_delivery_request' },
       schema: {
         operationId: 'redeliverWebhook',
         tags,
@@ -166,7 +166,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
         params: DeliveryParams,
         response: {
           202: WebhookDelivery,
-          ...errorResponses('invalid_request', 'webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
@@ -176,7 +176,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-endpoints/:webhookEndpointId/test',
     {
-      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_request' },
+      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_public_webhook_endpoint_update_request' },
       schema: {
         operationId: 'testWebhookEndpoint',
         tags,
@@ -185,7 +185,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
         params: EndpointParams,
         response: {
           202: WebhookDelivery,
-          ...errorResponses('invalid_request', 'webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
@@ -195,7 +195,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-endpoints/:webhookEndpointId/rotate-secret',
     {
-      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_request' },
+      config: { ...endpoints('webhooks:write'), validationCode: 'invalid_public_webhook_endpoint_update_request' },
       schema: {
         operationId: 'rotateWebhookEndpointSecret',
         tags,
@@ -204,7 +204,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
         params: EndpointParams,
         response: {
           200: WebhookEndpointSecret,
-          ...errorResponses('invalid_request', 'webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
@@ -214,7 +214,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
   app.post(
     '/v1/webhook-endpoints/:webhookEndpointId/recover',
     {
-      config: { ...deliveries('webhooks:write'), validationCode: 'invalid_request' },
+      config: { ...deliveries('webhooks:write'), validationCode: 'invalid_public_webhook_endpoint_update_request' },
       schema: {
         operationId: 'recoverWebhookEndpoint',
         tags,
@@ -224,7 +224,7 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps
         body: WebhookRecoverRequest,
         response: {
           202: WebhookRecoverAnswer,
-          ...errorResponses('invalid_request', 'webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },

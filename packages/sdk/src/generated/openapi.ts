@@ -1107,7 +1107,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Validate a publish plan against every target platform */
+        /**
+         * Validate a publish plan against every target platform
+         * @description Takes a PublicPublishPlanInput or the `plan` of POST /v1/agent/publish and POST /v1/publish/jobs (AgentPublishPlan: profile expansion, mediaLibraryItemIds, scheduleAt, media optional) and resolves it exactly as the create does, so the preview lists the issues the create would meet. Blocking issues make `valid` false; warnings do not.
+         */
         post: operations["previewPublishPlan"];
         delete?: never;
         options?: never;
@@ -1434,17 +1437,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The plan of POST /v1/agent/publish and POST /v1/publish/jobs: profile expansion, library items, scheduleAt. */
         AgentPublishPlan: {
             brandId: string;
-            /** @default [] */
+            /** @description Default: none. */
             media?: components["schemas"]["MediaInput"][];
-            /** @default [] */
+            /** @description Media library items, after media. Default: none. */
             mediaLibraryItemIds?: string[];
             productId?: string;
+            /** @description When targets are omitted, the enabled connected channels of this profile become the targets. */
             profileId?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Publish at this time; more than a minute in the past is a blocking issue.
+             */
             scheduleAt?: string;
-            /** @default [] */
+            /** @description Default: none (then the profile expands into targets). */
             targets?: components["schemas"]["PublishTargetInput"][];
             text: string;
         };
@@ -1998,7 +2006,13 @@ export interface components {
         ErrorResponse: {
             /** @description error code */
             error: string;
+            /** @description Validation detail: one entry per problem. */
             fields?: ({
+                /** @description The values (or property names) allowed at the path. */
+                allowed?: unknown[];
+                /** @description What is wrong, naming what is allowed: the enum values, the bounds, the allowed properties. */
+                message?: string;
+                /** @description The property path (the missing or unknown property included). */
                 path: string[];
                 source?: "body" | "query" | "params";
             } & {
@@ -2375,6 +2389,10 @@ export interface components {
             /** @enum {string} */
             tool: "mentionSearch" | "pageProfile" | "channelCategories" | "boardList" | "privacyOptions" | "communitySearch";
         };
+        ProviderWebhookCrcResponse: {
+            /** @description "sha256=" + base64(HMAC-SHA256(consumer secret, crc_token)) */
+            response_token: string;
+        };
         ProviderWebhookDeliveryResult: {
             /** @description true when this delivery was received before (a retry): nothing is done twice */
             duplicate: boolean;
@@ -2410,9 +2428,7 @@ export interface components {
                 }[];
             }[];
         };
-        ProviderWebhookVerification: string | {
-            response_token: string;
-        };
+        /** @description The plan of the specification: explicit media and targets. */
         PublicPublishPlanInput: {
             brandId: string;
             media: components["schemas"]["MediaInput"][];
@@ -2760,6 +2776,30 @@ export interface components {
         PublishJobCancelRequest: {
             reason?: string;
         } | null;
+        /** @description The job just created (201), with the warnings of its plan. A replay of the idempotencyKey answers the PublishJob (200). */
+        PublishJobCreated: {
+            brandId: string;
+            cancelReason: string | null;
+            createdAt: string;
+            idempotencyKey: string | null;
+            media: {
+                [key: string]: unknown;
+            }[];
+            organizationId: string;
+            productId: string | null;
+            profileId: string | null;
+            publishJobId: string;
+            runAfter: string | null;
+            scheduledAt: string | null;
+            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            targetCount: number;
+            targets: components["schemas"]["PublishTarget"][];
+            text: string;
+            title: string | null;
+            updatedAt: string;
+            /** @description The non-blocking issues of the plan (severity warning), as the preview and the dry run list them. */
+            warnings: components["schemas"]["PlanIssue"][];
+        };
         PublishJobDryRun: {
             /** @enum {string} */
             mode: "dry_run";
@@ -2790,6 +2830,8 @@ export interface components {
              */
             scheduleAt: string;
         };
+        /** @description A PublicPublishPlanInput or the plan of an agent publish / publish job request (AgentPublishPlan), previewed exactly as the create would resolve it. */
+        PublishPlanPreviewRequest: components["schemas"]["PublicPublishPlanInput"] | components["schemas"]["AgentPublishPlan"];
         PublishQueueReconcileAnswer: {
             commentsFlaggedCount: number;
             commentsRequeuedCount: number;
@@ -3715,7 +3757,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublishJobDryRun"] | components["schemas"]["PublishJob"];
                 };
             };
-            /** @description Default Response */
+            /** @description The job just created (201), with the warnings of its plan. A replay of the idempotencyKey answers the PublishJob (200). */
             201: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3728,7 +3770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublishJob"];
+                    "application/json": components["schemas"]["PublishJobCreated"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_request, invalid_public_api_rate_limit_store, redis_url_required. */
@@ -4062,7 +4104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderAnalyticsSyncResponse"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_analytics_sync_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4265,7 +4307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_query. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4330,7 +4372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4412,7 +4454,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4762,7 +4804,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSessionExchangeResponse"];
                 };
             };
-            /** @description Error codes: invalid_request, browser_session_exchange_failed. */
+            /** @description Error codes: invalid_request, browser_session_exchange_failed, invalid_browser_session_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4827,7 +4869,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrowserSessionStartResponse"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_browser_session_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6236,7 +6278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Brand"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_public_brand_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6467,7 +6509,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrandProduct"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_public_brand_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7284,7 +7326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChannelChoiceList"];
                 };
             };
-            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_channel_account_query. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8178,7 +8220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderWebhookProvisionResult"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_provider_webhook_provision_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8394,7 +8436,7 @@ export interface operations {
                     "application/json": components["schemas"]["MediaLibraryItemList"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_media_query. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8714,7 +8756,7 @@ export interface operations {
                     "application/json": components["schemas"]["MediaLibraryItem"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_media_query. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8857,7 +8899,7 @@ export interface operations {
                     "application/json": components["schemas"]["MediaLibraryItem"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_media_delete_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9063,7 +9105,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_media_query. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9426,7 +9468,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthAppList"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_query. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9491,7 +9533,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9573,7 +9615,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9651,7 +9693,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthAppWithSecret"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9937,7 +9979,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthGrantList"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_query. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9999,7 +10041,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_credential_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10253,17 +10295,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The handshake answer: the hub.challenge as text (Meta, YouTube) or the CRC response token as JSON (X). */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProviderWebhookVerification"];
+                    "application/json": components["schemas"]["ProviderWebhookCrcResponse"];
+                    "text/plain": string;
                 };
             };
-            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            /** @description Error codes: invalid_provider_webhook_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10327,7 +10370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderWebhookDeliveryResult"];
                 };
             };
-            /** @description Error codes: invalid_request. */
+            /** @description Error codes: invalid_request, invalid_provider_webhook_request. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11496,7 +11539,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublishJobDryRun"] | components["schemas"]["PublishJob"];
                 };
             };
-            /** @description Default Response */
+            /** @description The job just created (201), with the warnings of its plan. A replay of the idempotencyKey answers the PublishJob (200). */
             201: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11509,7 +11552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublishJob"];
+                    "application/json": components["schemas"]["PublishJobCreated"];
                 };
             };
             /** @description Error codes: invalid_public_publish_job_request, invalid_public_api_rate_limit_store, redis_url_required. */
@@ -12410,9 +12453,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A PublicPublishPlanInput or the plan of an agent publish / publish job request (AgentPublishPlan), previewed exactly as the create would resolve it. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PublicPublishPlanInput"];
+                "application/json": components["schemas"]["PublishPlanPreviewRequest"];
             };
         };
         responses: {
@@ -13234,7 +13278,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_publishing_profile_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13385,7 +13429,7 @@ export interface operations {
                     "application/json": components["schemas"]["SocialCommentList"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_social_comment_query. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13512,7 +13556,7 @@ export interface operations {
                     "application/json": components["schemas"]["SocialComment"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_social_comment_query. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13659,7 +13703,7 @@ export interface operations {
                     "application/json": components["schemas"]["SocialComment"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_social_comment_hide_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14289,7 +14333,7 @@ export interface operations {
                     "application/json": components["schemas"]["SocialCommentSyncResponse"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_social_comment_sync_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14497,7 +14541,7 @@ export interface operations {
                     "application/json": components["schemas"]["SocialCommentProfileSyncResponse"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_social_comment_sync_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14672,7 +14716,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_webhook_delivery_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15577,7 +15621,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookRecoverAnswer"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_webhook_endpoint_update_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15752,7 +15796,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointSecret"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_webhook_endpoint_update_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15895,7 +15939,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description Error codes: invalid_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required, invalid_public_webhook_endpoint_update_request. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -4,6 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { composeRoot } from '../../src/main/composition.js';
+import { EventOutbox } from '../../src/platform/events/outbox.js';
+import { createJobQueue } from '../../src/platform/queue/job-queue.js';
+import { startWorker } from '../../src/platform/queue/worker.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import { answer, Receivers, until } from './webhook-receiver.js';
 
@@ -233,6 +238,48 @@ describe('webhook retries, health, recovery and retention', () => {
     await api(org, 'DELETE', `/v1/webhook-endpoints/${ep.webhookEndpointId}`);
   });
 
+  it('recover called twice before the re-sent deliveries are attempted sends each failed event once', async () => {
+    const org = await ctx.createOrganization();
+    let abort = true;
+    const ep = await endpoint(
+      org,
+      hooks.url('/recover-twice', (_r, res) => {
+        if (abort) res.writeHead(500, { 'webhook-delivery': 'abort-message' }).end();
+      }),
+    );
+    const since = ctx.clock.now().toISOString();
+    const a = await record(org);
+    const b = await record(org);
+    await attempted(org, ep.webhookEndpointId, a.id);
+    await attempted(org, ep.webhookEndpointId, b.id);
+    // disabled, the re-queued deliveries wait unattempted until the endpoint is enabled again
+    assert.equal((await api(org, 'PATCH', `/v1/webhook-endpoints/${ep.webhookEndpointId}`, { enabled: false })).statusCode, 200);
+    abort = false;
+    const before = hooks.at('/recover-twice').length;
+    const recover = () => api(org, 'POST', `/v1/webhook-endpoints/${ep.webhookEndpointId}/recover`, { since });
+    const both = await Promise.all([recover(), recover()]);
+    for (const r of both) assert.equal(r.statusCode, 202, r.body);
+    assert.deepEqual(both.map((r) => r.json().recovered).sort(), [0, 2]);
+    assert.equal((await recover()).json().recovered, 0, 'a third call finds both already queued');
+    // the worker parks them (no attempt while disabled) before the endpoint is enabled again
+    await until(async () => {
+      const pending = await log(org, ep.webhookEndpointId, '?status=pending');
+      return pending.length === 2 && pending.every((d) => d.nextAttemptAt === null && d.attemptCount === 0);
+    });
+    assert.equal((await api(org, 'PATCH', `/v1/webhook-endpoints/${ep.webhookEndpointId}`, { enabled: true })).statusCode, 200);
+    const got = await hooks.waitFor('/recover-twice', before + 2);
+    await new Promise((res) => setTimeout(res, 1000));
+    assert.equal(hooks.at('/recover-twice').length, before + 2, 'each failed event is re-sent once');
+    assert.deepEqual(
+      got
+        .slice(before)
+        .map((x) => x.headers['webhook-id'])
+        .sort(),
+      [a.id, b.id].sort(),
+    );
+    await api(org, 'DELETE', `/v1/webhook-endpoints/${ep.webhookEndpointId}`);
+  });
+
   it('the prune job removes deliveries, attempts and payloads older than the retention', async () => {
     const org = await ctx.createOrganization();
     const ep = await endpoint(org, hooks.url('/prune'));
@@ -321,5 +368,52 @@ describe('webhook concurrency per endpoint', () => {
     }
     assert.equal(hooks.maxInFlight.get('/slow'), 4);
     assert.equal(new Set(hooks.at('/slow').map((r) => r.headers['webhook-id'])).size, 24);
+  });
+
+  it('the limit holds across two worker processes sharing the counter store', async () => {
+    // a second worker as another process has it: its own composition (own in-process slots), its own
+    // pg-boss, the same database and shared counter store (Redis when configured)
+    const queue = createJobQueue(ctx.database, { supervise: false, schedule: false });
+    await queue.start();
+    const second = composeRoot({ ...ctx.deps, jobs: queue, events: new EventOutbox(() => ctx.clock.now()) });
+    const worker = await startWorker({
+      db: ctx.database.db,
+      queue,
+      jobs: [second.areas.webhooks.deliverJob],
+      heartbeatSeconds: 1,
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const org = await ctx.createOrganization();
+      const r = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/webhook-endpoints',
+        headers: org.auth,
+        payload: { url: hooks.url('/slow-two', () => new Promise<void>((res) => held.push(res))) },
+      });
+      assert.equal(r.statusCode, 201, r.body);
+      for (let i = 0; i < 24; i++)
+        await ctx.database.db
+          .transaction()
+          .execute((tx) => ctx.deps.events.record(tx, { organizationId: org.organizationId, type: 'publish_job.created', data: {} }));
+      await hooks.waitFor('/slow-two', 4);
+      // both workers keep asking (deferred jobs come back every second): still 4
+      await new Promise((res) => setTimeout(res, 2500));
+      assert.equal(hooks.at('/slow-two').length, 4);
+      assert.equal(hooks.maxInFlight.get('/slow-two'), 4);
+      const release = setInterval(() => {
+        for (const h of held.splice(0)) h();
+      }, 50);
+      try {
+        await hooks.waitFor('/slow-two', 24, 60_000);
+      } finally {
+        clearInterval(release);
+      }
+      assert.equal(hooks.maxInFlight.get('/slow-two'), 4);
+      assert.equal(new Set(hooks.at('/slow-two').map((x) => x.headers['webhook-id'])).size, 24);
+    } finally {
+      for (const h of held.splice(0)) h();
+      await worker.stop(5000);
+    }
   });
 });

@@ -93,7 +93,7 @@ export function composeRoot(deps: AppDeps): Root {
   disconnects.subscribe(publishing.onChannelDisconnect);
   disconnects.subscribe(batches.onChannelDisconnect);
   mediaReferences.subscribe(publishing.mediaReferenceCheck);
-  deps.events.subscribeMany(webhooks.onEvents);
+  deps.events.subscribeMany(webhooks.onEvents, 'webhooks');
 
   const root: Root = {
     deps,

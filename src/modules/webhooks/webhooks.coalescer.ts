@@ -2,6 +2,7 @@
  * Coalesces calls made at about the same time into one batched call: the worker runs dozens of
  * deliveries at once, and one statement for all of them costs about what one costs for each (on
  * PostgreSQL each write is its own commit and WAL flush). A call waits at most for the batch in flight.
+ * (The same pattern as publishing's micro-batcher, kept here because areas do not share internals.)
  */
 export class Coalescer<I, O> {
   private readonly queue: { input: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
@@ -42,7 +43,12 @@ export class Coalescer<I, O> {
             for (const [i, b] of batch.entries()) b.resolve(outputs[i] as O);
           },
           (err) => {
-            for (const b of batch) b.reject(err);
+            if (batch.length === 1) {
+              batch[0]!.reject(err);
+              return;
+            }
+            // one by one, so one input's failure (a deadlock between two batches) stays its own
+            return Promise.all(batch.map((b) => this.run([b.input]).then(([o]) => b.resolve(o as O), b.reject)));
           },
         )
         .finally(() => {

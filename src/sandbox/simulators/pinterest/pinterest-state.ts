@@ -3,6 +3,7 @@
  * registered media uploads and Pins with their metrics. Tests read and steer it directly.
  */
 import { randomBytes, randomInt } from 'node:crypto';
+import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
 
 export interface SimPinUser {
   id: string;
@@ -54,7 +55,9 @@ function numericId(digits = 18): string {
   return out;
 }
 
-export class PinterestSimulatorState {
+const PERSISTED = ['users', 'boards', 'codes', 'accessTokens', 'refreshTokens', 'media', 'pins'] as const;
+
+export class PinterestSimulatorState implements PersistableState {
   users: SimPinUser[] = [
     {
       id: numericId(),
@@ -114,6 +117,14 @@ export class PinterestSimulatorState {
         pinCount: 0,
       },
     ];
+  }
+
+  snapshot(): Record<string, unknown> {
+    return pickFields(this, PERSISTED);
+  }
+
+  restore(data: Record<string, unknown>): void {
+    restoreFields(this, data, PERSISTED);
   }
 
   get defaultUser(): SimPinUser {

@@ -3,6 +3,7 @@
  * publishes moving PROCESSING_UPLOAD -> PUBLISH_COMPLETE, and published videos with metrics.
  */
 import { randomBytes } from 'node:crypto';
+import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
 
 export interface TiktokSimulatorOptions {
   clientKey?: string;
@@ -82,7 +83,9 @@ export const numericId = () => {
   return idCounter.toString();
 };
 
-export class TiktokSimulatorState {
+const PERSISTED = ['users', 'codes', 'tokens', 'refreshTokens', 'publishes', 'videos'] as const;
+
+export class TiktokSimulatorState implements PersistableState {
   readonly clientKey: string;
   readonly clientSecret: string;
   readonly processingDelayMs: number;
@@ -113,6 +116,16 @@ export class TiktokSimulatorState {
     this.initRequestsPerMinute = opts.initRequestsPerMinute ?? 6;
     this.dailyPostCap = opts.dailyPostCap ?? 15;
     this.publicOrigin = opts.publicOrigin ?? null;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return pickFields(this, PERSISTED);
+  }
+
+  restore(data: Record<string, unknown>): void {
+    restoreFields(this, data, PERSISTED);
+    // new video ids continue above the restored ones
+    for (const id of this.videos.keys()) if (/^\d+$/.test(id) && BigInt(id) > idCounter) idCounter = BigInt(id);
   }
 
   /** Finds or creates the creator a sandbox login approves as (one per handle). */

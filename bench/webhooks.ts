@@ -5,8 +5,9 @@
  * events/s (default 100, i.e. 1,000 deliveries/s), each in its own transaction like a real state change.
  *
  * Reports: deliveries/s, latency p50/p99 from the state change (the event's commit, its createdAt) to the
- * receiver, duplicates, and a baseline measured in the same run: a plain HTTP POST loop (16 at once, a
- * new connection per request like the worker) to the same receivers, for the delivery path's overhead.
+ * receiver, duplicates, the worker's CPU time per delivery (load-independent, unlike the rates on a shared
+ * machine) with the load average, and a baseline measured in the same run: a plain HTTP POST loop (16 at
+ * once, connections kept alive like the worker's) to the same receivers, for the delivery path's overhead.
  * Target: p99 < 2 s while the worker keeps up.
  *
  * Run: npm run bench:webhooks            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
@@ -14,8 +15,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
@@ -43,6 +46,16 @@ const BASELINE = Number(process.env.BASELINE ?? Math.min(EVENTS * ENDPOINTS, 20_
 
 /** A database of its own for the run, dropped at the end. */
 const freshDatabase = () => freshPostgres(BASE_URL);
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+const cpuSecondsOf = (pid: number) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+};
 
 /** One loopback receiver: verifies each signature, records the latency from the event's createdAt. */
 class Receiver {
@@ -90,6 +103,8 @@ class Receiver {
 async function baseline(receivers: Receiver[], n: number) {
   const body = JSON.stringify({ id: 'evt_baseline', type: 'publish_job.created', data: { text: 'x'.repeat(200) } });
   const latencies: number[] = [];
+  // connections kept alive, like the worker's (one pool per receiver address)
+  const agent = new Agent({ keepAliveTimeout: 4_000 });
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -97,8 +112,6 @@ async function baseline(receivers: Receiver[], n: number) {
       while (next < n) {
         const i = next++;
         const t = performance.now();
-        // a new connection per request, like the worker (it pins the checked address per attempt)
-        const agent = new Agent();
         const r = await request(receivers[i % receivers.length]!.url, {
           method: 'POST',
           dispatcher: agent,
@@ -106,12 +119,12 @@ async function baseline(receivers: Receiver[], n: number) {
           body,
         });
         await r.body.dump();
-        await agent.destroy();
         latencies.push(performance.now() - t);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  await agent.close();
   latencies.sort((a, b) => a - b);
   return { perSecond: n / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99) };
 }
@@ -163,11 +176,16 @@ async function main() {
       `baseline: ${BASELINE} plain POSTs, 16 at once: ${base.perSecond.toFixed(0)} requests/s, p50 ${base.p50.toFixed(1)} ms, p99 ${base.p99.toFixed(1)} ms`,
     );
 
-    worker = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'worker'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    worker = spawn(
+      process.execPath,
+      // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker
+      [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main/cli.ts', 'worker'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     for (;;) {
       const beat = await database.db.selectFrom('worker_heartbeats').select('pid').where('pid', '=', worker.pid!).executeTakeFirst();
       if (beat) break;
@@ -178,6 +196,7 @@ async function main() {
     const total = EVENTS * ENDPOINTS;
     const received = () => receivers.reduce((n, r) => n + r.latencies.length, 0);
     console.log(`recording ${EVENTS} events at ${RATE}/s to ${ENDPOINTS} endpoints (${total} deliveries), one worker`);
+    const cpuBefore = cpuSecondsOf(worker.pid!);
     const started = Date.now();
     let recorded = 0;
     let maxBacklog = 0;
@@ -208,6 +227,7 @@ async function main() {
       maxBacklog = Math.max(maxBacklog, total - received());
       await sleep(100);
     }
+    const workerCpu = cpuSecondsOf(worker.pid!) - cpuBefore;
     const lastAt = Math.max(...receivers.map((r) => r.lastAt));
     const all = receivers.flatMap((r) => r.latencies).sort((a, b) => a - b);
     const duplicates = receivers.reduce((n, r) => n + [...r.seen.values()].filter((c) => c > 1).length, 0);
@@ -219,6 +239,10 @@ async function main() {
         `delivered ${all.length}/${total} in ${seconds.toFixed(1)} s: ${(all.length / seconds).toFixed(0)} deliveries/s`,
         `latency state change -> receiver: p50 ${pct(all, 50)} ms, p99 ${pct(all, 99)} ms, max ${all[all.length - 1]} ms`,
         `largest backlog ${maxBacklog} deliveries; duplicates ${duplicates}; invalid signatures ${invalid}`,
+        `worker CPU ${workerCpu.toFixed(1)} s: ${((workerCpu * 1e6) / Math.max(1, all.length)).toFixed(0)} us per delivery; load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
         `target p99 < 2000 ms: ${pct(all, 99) < 2000 && all.length === total ? 'met' : 'NOT met'}`,
       ].join('\n'),
     );

@@ -252,7 +252,12 @@ export const EnvSchema = Type.Object({
     1000,
   ),
   SERVICE_WEBHOOK_TIMEOUT_MS: Int(15_000, 'Webhooks: timeout of one delivery attempt.', 100, 60_000),
-  SERVICE_WEBHOOK_ENDPOINT_CONCURRENCY: Int(4, 'Webhooks: deliveries to one endpoint in flight at once (per worker).', 1, 64),
+  SERVICE_WEBHOOK_ENDPOINT_CONCURRENCY: Int(
+    4,
+    'Webhooks: deliveries to one endpoint in flight at once (across workers sharing REDIS_URL; per worker without it).',
+    1,
+    64,
+  ),
   SERVICE_WEBHOOK_WORKER_CONCURRENCY: Int(32, 'Webhooks: deliveries one worker process sends at once (all endpoints).', 1, 256),
   SERVICE_WEBHOOK_DISABLE_AFTER_HOURS: Int(120, 'Webhooks: an endpoint failing without a single success this long is disabled.', 1),
   SERVICE_WEBHOOK_RETENTION_DAYS: Int(30, 'Webhooks: days delivery payloads and attempts are kept (pruned daily).', 1),

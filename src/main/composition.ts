@@ -100,8 +100,8 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   disconnects.subscribe(publishing.onChannelDisconnect);
   disconnects.subscribe(batches.onChannelDisconnect);
   mediaReferences.subscribe(publishing.mediaReferenceCheck);
-  deps.events.subscribeMany(webhooks.onEvents);
-  if (opts.logger) deps.events.subscribeMany(publishOutcomeLog(opts.logger));
+  deps.events.subscribeMany(webhooks.onEvents, 'webhooks');
+  if (opts.logger) deps.events.subscribeMany(publishOutcomeLog(opts.logger), 'publish-outcome-log');
 
   const root: Root = {
     deps,

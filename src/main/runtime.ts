@@ -181,6 +181,8 @@ export async function startRuntime(config: Config, role: Role, opts: RuntimeOpti
       await metricsServer?.close();
       if (worker) await worker.stop(timeoutMs);
       else await jobs.stop({ graceful: true, timeoutMs });
+      // the webhook receivers' kept-alive connections
+      await root.areas.webhooks.deliverer.close();
       await socketServer?.stop().catch(() => undefined);
       await closeCounters(counters);
       // 3. close the database

@@ -211,6 +211,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
     async close() {
       await app.close();
       for (const w of workers) await w.stop(5000);
+      await root.areas.webhooks.deliverer.close();
       await jobs.stop({ graceful: false, timeoutMs: 1000 }).catch(() => undefined);
       await closeCounters(counters);
       if (ownsDatabase) await database!.close();

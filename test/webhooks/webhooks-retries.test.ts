@@ -233,6 +233,48 @@ describe('webhook retries, health, recovery and retention', () => {
     await api(org, 'DELETE', `/v1/webhook-endpoints/${ep.webhookEndpointId}`);
   });
 
+  it('recover called twice before the re-sent deliveries are attempted sends each failed event once', async () => {
+    const org = await ctx.createOrganization();
+    let abort = true;
+    const ep = await endpoint(
+      org,
+      hooks.url('/recover-twice', (_r, res) => {
+        if (abort) res.writeHead(500, { 'webhook-delivery': 'abort-message' }).end();
+      }),
+    );
+    const since = ctx.clock.now().toISOString();
+    const a = await record(org);
+    const b = await record(org);
+    await attempted(org, ep.webhookEndpointId, a.id);
+    await attempted(org, ep.webhookEndpointId, b.id);
+    // disabled, the re-queued deliveries wait unattempted until the endpoint is enabled again
+    assert.equal((await api(org, 'PATCH', `/v1/webhook-endpoints/${ep.webhookEndpointId}`, { enabled: false })).statusCode, 200);
+    abort = false;
+    const before = hooks.at('/recover-twice').length;
+    const recover = () => api(org, 'POST', `/v1/webhook-endpoints/${ep.webhookEndpointId}/recover`, { since });
+    const both = await Promise.all([recover(), recover()]);
+    for (const r of both) assert.equal(r.statusCode, 202, r.body);
+    assert.deepEqual(both.map((r) => r.json().recovered).sort(), [0, 2]);
+    assert.equal((await recover()).json().recovered, 0, 'a third call finds both already queued');
+    // the worker parks them (no attempt while disabled) before the endpoint is enabled again
+    await until(async () => {
+      const pending = await log(org, ep.webhookEndpointId, '?status=pending');
+      return pending.length === 2 && pending.every((d) => d.nextAttemptAt === null && d.attemptCount === 0);
+    });
+    assert.equal((await api(org, 'PATCH', `/v1/webhook-endpoints/${ep.webhookEndpointId}`, { enabled: true })).statusCode, 200);
+    const got = await hooks.waitFor('/recover-twice', before + 2);
+    await new Promise((res) => setTimeout(res, 1000));
+    assert.equal(hooks.at('/recover-twice').length, before + 2, 'each failed event is re-sent once');
+    assert.deepEqual(
+      got
+        .slice(before)
+        .map((x) => x.headers['webhook-id'])
+        .sort(),
+      [a.id, b.id].sort(),
+    );
+    await api(org, 'DELETE', `/v1/webhook-endpoints/${ep.webhookEndpointId}`);
+  });
+
   it('the prune job removes deliveries, attempts and payloads older than the retention', async () => {
     const org = await ctx.createOrganization();
     const ep = await endpoint(org, hooks.url('/prune'));
@@ -265,61 +307,5 @@ describe('webhook retries, health, recovery and retention', () => {
       [left[0].deliveryId],
     );
     await api(org, 'DELETE', `/v1/webhook-endpoints/${ep.webhookEndpointId}`);
-  });
-});
-
-describe('webhook concurrency per endpoint', () => {
-  let ctx: TestContext;
-  const hooks = new Receivers();
-  const held: (() => void)[] = [];
-
-  before(async () => {
-    ctx = await createTestContext({
-      env: {
-        SERVICE_OUTBOUND_ALLOW_ADDRESSES_FOR_TESTS: '127.0.0.1/32',
-        SERVICE_WEBHOOK_TIMEOUT_MS: '60000',
-        SERVICE_WEBHOOK_WORKER_CONCURRENCY: '16',
-      },
-    });
-    await hooks.start();
-    await ctx.startWorker();
-  });
-  after(async () => {
-    for (const r of held.splice(0)) r();
-    await hooks.stop();
-    await ctx.close();
-  });
-
-  it('a slow receiver has at most 4 deliveries in flight and does not starve another endpoint', async () => {
-    const org = await ctx.createOrganization();
-    const create = async (url: string, eventTypes: string[]) => {
-      const r = await ctx.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: org.auth, payload: { url, eventTypes } });
-      assert.equal(r.statusCode, 201, r.body);
-    };
-    await create(
-      hooks.url('/slow', () => new Promise<void>((r) => held.push(r))),
-      ['publish_job.created'],
-    );
-    await create(hooks.url('/fast'), ['publish_job.completed']);
-    const record = (type: 'publish_job.created' | 'publish_job.completed') =>
-      ctx.database.db.transaction().execute((tx) => ctx.deps.events.record(tx, { organizationId: org.organizationId, type, data: {} }));
-    // more slow deliveries than the worker has delivery slots (16 here)
-    for (let i = 0; i < 24; i++) await record('publish_job.created');
-    await hooks.waitFor('/slow', 4);
-    for (let i = 0; i < 5; i++) await record('publish_job.completed');
-    await hooks.waitFor('/fast', 5, 30_000);
-    assert.equal(hooks.at('/slow').length, 4, 'the slow endpoint still holds its 4 deliveries');
-    assert.equal(hooks.maxInFlight.get('/slow'), 4);
-    // releasing the slow receiver lets every delivery through, never more than 4 at once
-    const release = setInterval(() => {
-      for (const r of held.splice(0)) r();
-    }, 50);
-    try {
-      await hooks.waitFor('/slow', 24, 60_000);
-    } finally {
-      clearInterval(release);
-    }
-    assert.equal(hooks.maxInFlight.get('/slow'), 4);
-    assert.equal(new Set(hooks.at('/slow').map((r) => r.headers['webhook-id'])).size, 24);
   });
 });

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { composeRoot } from '../../src/main/composition.js';
 import { EventOutbox } from '../../src/platform/events/outbox.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
@@ -63,6 +64,18 @@ describe('webhooks: signature vector, outbox sweep, malformed ids', () => {
     assert.equal(got.headers['webhook-id'], event.id);
     const payload = new Webhook(secret).verify(got.body, got.headers) as { type: string; id: string };
     assert.equal(payload.type, 'media.ready');
+  });
+
+  it('a second composition root on the same outbox (a restarted app) does not fan an event out twice', async () => {
+    const org = await ctx.createOrganization();
+    const created = await ctx.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: org.auth, payload: { url } });
+    assert.equal(created.statusCode, 201, created.body);
+    composeRoot({ ...ctx.deps });
+    const event = await ctx.database.db
+      .transaction()
+      .execute((tx) => ctx.deps.events.record(tx, { organizationId: org.organizationId, type: 'media.ready', data: { mediaId: 'med_y' } }));
+    const rows = await ctx.database.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', event.id).execute();
+    assert.equal(rows.length, 1);
   });
 
   it('malformed path ids answer 400 or 404, never 500', async () => {

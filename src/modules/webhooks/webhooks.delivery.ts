@@ -1,16 +1,25 @@
 /**
  * The delivery job: one signed attempt of one delivery, then its outcome, its log entry, the endpoint's
  * health and the next retry, all in one transaction.
+ *
+ * Throughput: the worker runs many delivery jobs at once, and their statements are coalesced: the
+ * deliveries (with endpoint and event) of the jobs started together are read in one statement, and
+ * the successful outcomes of the attempts that ended together are written in one statement (one
+ * commit). A job completes only after its outcome is written, so a crash still means "at least once".
+ * Connections to a receiver are kept alive (webhooks.sender.ts), and the per-endpoint concurrency
+ * limit is a lease in the shared counter store, so it holds across worker processes.
  */
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../app-deps.js';
+import type { CounterStore } from '../../platform/counters/index.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { newId } from '../../platform/ids.js';
 import { metricsOf } from '../../platform/metrics/index.js';
 import type { Executor } from '../database.js';
+import { Coalescer } from './webhooks.coalescer.js';
 import type { DeliverJobData, WebhookFanOut } from './webhooks.fanout.js';
 import { webhooksRepository as repo } from './webhooks.repository.js';
-import { postSigned, type SendResult } from './webhooks.sender.js';
+import { DeliveryAgents, postSigned, type SendResult } from './webhooks.sender.js';
 
 /** Retry delays after attempt 1, 2, ... (the Svix schedule, about 27 h in all). */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -22,9 +31,15 @@ const DEFER_MS = 1_000;
 
 export const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}`;
 
-type Context = NonNullable<Awaited<ReturnType<typeof repo.deliveryContext>>>;
+type Context = Awaited<ReturnType<typeof repo.deliveryContexts>>[number];
+type DeliveredRow = Parameters<typeof repo.recordDeliveredMany>[1][number];
 
-/** Per-process limit of deliveries in flight to one endpoint. */
+/** how often a delivery asks the shared store again for a slot of an endpoint busy in other workers */
+const SHARED_SLOT_RETRY_MS = 25;
+/** signers of decrypted secrets kept by ciphertext (a rotation writes a new ciphertext, so nothing goes stale) */
+const SECRET_CACHE_MAX = 1_000;
+
+/** Per-process limit of deliveries in flight to one endpoint (the shared lease below makes it global). */
 class EndpointSlots {
   private readonly inFlight = new Map<string, number>();
   private readonly waiting = new Map<string, (() => void)[]>();
@@ -83,6 +98,10 @@ export function retryDelayMs(
 
 export class WebhookDeliverer {
   private readonly slots: EndpointSlots;
+  private readonly agents: DeliveryAgents;
+  private readonly signers = new Map<string, Webhook>();
+  private readonly contexts: Coalescer<string, Context | null>;
+  private readonly delivered: Coalescer<DeliveredRow, boolean>;
 
   constructor(
     private readonly deps: AppDeps,
@@ -90,14 +109,37 @@ export class WebhookDeliverer {
     private readonly fanout: WebhookFanOut,
   ) {
     this.slots = new EndpointSlots(deps.config.env.SERVICE_WEBHOOK_ENDPOINT_CONCURRENCY);
+    this.agents = new DeliveryAgents(deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS);
+    this.contexts = new Coalescer(async (ids) => {
+      const rows = await repo.deliveryContexts(this.db, [...new Set(ids)]);
+      const byId = new Map(rows.map((r) => [r.delivery_id, r]));
+      return ids.map((id) => byId.get(id) ?? null);
+    });
+    this.delivered = new Coalescer(async (rows) => {
+      // two jobs of one delivery in one batch (a reclaimed job and its original): the first records
+      const first = new Map<string, DeliveredRow>();
+      for (const r of rows) if (!first.has(r.deliveryId)) first.set(r.deliveryId, r);
+      const recorded = await repo.recordDeliveredMany(this.db, [...first.values()]);
+      return rows.map((r) => first.get(r.deliveryId) === r && recorded.has(r.deliveryId));
+    });
   }
 
   private get db() {
     return this.deps.database.db;
   }
 
+  /** the shared store's key of an endpoint's delivery leases */
+  private static slotKey(endpointId: string) {
+    return `webhooks:endpoint-slots:${endpointId}`;
+  }
+
+  /** Closes the kept-alive connections (the worker is stopping). */
+  async close() {
+    await this.agents.close();
+  }
+
   async deliver(data: DeliverJobData): Promise<string> {
-    const c = await repo.deliveryContext(this.db, data.deliveryId);
+    const c = await this.contexts.submit(data.deliveryId);
     if (!c || c.status !== 'pending' || c.attempt_count !== data.attempt) return 'stale';
     if (!c.enabled && c.event_type !== 'webhook_endpoint.test') {
       // waits until the endpoint is enabled again (re-enabling queues it then)
@@ -105,7 +147,7 @@ export class WebhookDeliverer {
       return 'endpoint_disabled';
     }
     // a slow endpoint keeps at most its limit of job slots busy: the others go back to the queue
-    const release = await this.slots.acquire(c.endpoint_id, SLOT_WAIT_MS);
+    const release = await this.acquireSlot(c.endpoint_id);
     if (!release) {
       await this.fanout.queue(this.db, [data], DEFER_MS);
       return 'deferred';
@@ -113,13 +155,59 @@ export class WebhookDeliverer {
     let result: SendResult;
     try {
       const { body, headers } = this.signed(c);
-      result = await postSigned(this.client, c.url, body, headers, this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS);
+      result = await postSigned(this.client, this.agents, c.url, body, headers, this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS);
     } finally {
       release();
     }
     const outcome = await this.record(c, result);
     if (outcome !== 'stale') metricsOf(this.deps).webhookDelivery(outcome === 'pending' ? 'retry' : outcome, result.errorClass);
     return outcome;
+  }
+
+  /**
+   * One of the endpoint's slots: first this process's (waiting in memory), then a lease in the shared
+   * store (Redis when configured), which holds the limit across worker processes; the lease expires
+   * after a timeout and a margin, so a crashed worker frees its slots. Null when none freed up in time.
+   */
+  private async acquireSlot(endpointId: string): Promise<(() => void) | null> {
+    const deadline = Date.now() + SLOT_WAIT_MS;
+    const local = await this.slots.acquire(endpointId, SLOT_WAIT_MS);
+    if (!local) return null;
+    const store: CounterStore = this.deps.counters.shared;
+    const key = WebhookDeliverer.slotKey(endpointId);
+    const limit = this.deps.config.env.SERVICE_WEBHOOK_ENDPOINT_CONCURRENCY;
+    const leaseMs = this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS + 30_000;
+    for (;;) {
+      let token: string | null;
+      try {
+        token = await store.acquireSlot(key, limit, leaseMs);
+      } catch {
+        // the shared store is down: the per-process limit still holds, deliveries go on
+        return local;
+      }
+      if (token) {
+        return () => {
+          local();
+          store.releaseSlot(key, token).catch(() => undefined);
+        };
+      }
+      if (Date.now() + SHARED_SLOT_RETRY_MS > deadline) {
+        local();
+        return null;
+      }
+      await new Promise((r) => setTimeout(r, SHARED_SLOT_RETRY_MS));
+    }
+  }
+
+  /** The signer of one encrypted secret, kept by its ciphertext: a rotation writes a new one, read with the next delivery. */
+  private signer(enc: string, endpointId: string) {
+    let signer = this.signers.get(enc);
+    if (signer === undefined) {
+      signer = new Webhook(this.deps.encryptor.decrypt(enc, secretAad(endpointId)));
+      if (this.signers.size >= SECRET_CACHE_MAX) this.signers.clear();
+      this.signers.set(enc, signer);
+    }
+    return signer;
   }
 
   private signed(c: Context) {
@@ -133,10 +221,10 @@ export class WebhookDeliverer {
     if (c.sequence !== null) payload.sequence = c.sequence;
     const body = JSON.stringify(payload);
     const at = this.deps.clock.now();
-    const secrets = [this.deps.encryptor.decrypt(c.secret_enc, secretAad(c.endpoint_id))];
+    const signers = [this.signer(c.secret_enc, c.endpoint_id)];
     if (c.previous_secret_enc && c.previous_secret_expires_at && c.previous_secret_expires_at > at)
-      secrets.push(this.deps.encryptor.decrypt(c.previous_secret_enc, secretAad(c.endpoint_id)));
-    const signature = secrets.map((s) => new Webhook(s).sign(c.event_id, at, body)).join(' ');
+      signers.push(this.signer(c.previous_secret_enc, c.endpoint_id));
+    const signature = signers.map((s) => s.sign(c.event_id, at, body)).join(' ');
     const headers = {
       'webhook-id': c.event_id,
       'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
@@ -164,8 +252,8 @@ export class WebhookDeliverer {
           ? 'aborted by the receiver (webhook-delivery: abort-message)'
           : `${result.errorClass}${result.statusCode ? ` ${result.statusCode}` : ''}`;
     if (ok && !c.failing_since && c.event_type !== 'webhook_endpoint.test') {
-      // the common case: one statement, no transaction round trips
-      const recorded = await repo.recordDelivered(this.db, {
+      // the common case: one statement for the attempts that ended together
+      const recorded = await this.delivered.submit({
         deliveryId: c.delivery_id,
         previousAttempts: c.attempt_count,
         attemptId: newId('wat'),

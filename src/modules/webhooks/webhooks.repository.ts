@@ -110,15 +110,33 @@ export const webhooksRepository = {
     return (await q.executeTakeFirst()) ?? null;
   },
 
+  /**
+   * The events of the endpoint's failed deliveries since a time, one delivery each (the oldest), leaving
+   * out the events already queued again and not yet attempted (a second recover must not send twice).
+   */
   async failedSince(db: Executor, organizationId: string, endpointId: string, since: Date): Promise<DeliveryRow[]> {
     return db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'failed')
-      .where('created_at', '>=', since)
-      .orderBy('id')
+      .selectFrom('webhook_deliveries as d')
+      .selectAll('d')
+      .distinctOn('d.event_id')
+      .where('d.organization_id', '=', organizationId)
+      .where('d.endpoint_id', '=', endpointId)
+      .where('d.status', '=', 'failed')
+      .where('d.created_at', '>=', since)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('webhook_deliveries as q')
+              .select(sql.lit(1).as('one'))
+              .whereRef('q.endpoint_id', '=', 'd.endpoint_id')
+              .whereRef('q.event_id', '=', 'd.event_id')
+              .where('q.status', '=', 'pending')
+              .where('q.attempt_count', '=', 0),
+          ),
+        ),
+      )
+      .orderBy('d.event_id')
+      .orderBy('d.id')
       .limit(10_000)
       .execute();
   },
@@ -137,35 +155,37 @@ export const webhooksRepository = {
     return (await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   },
 
-  /** Worker side: a delivery with its endpoint and event, in one statement. */
-  async deliveryContext(db: Executor, deliveryId: string) {
-    return (
-      (await db
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-        .innerJoin('events as v', 'v.id', 'd.event_id')
-        .select([
-          'd.id as delivery_id',
-          'd.status',
-          'd.attempt_count',
-          'd.event_type',
-          'd.organization_id',
-          'e.id as endpoint_id',
-          'e.url',
-          'e.enabled',
-          'e.secret_enc',
-          'e.previous_secret_enc',
-          'e.previous_secret_expires_at',
-          'e.failing_since',
-          'v.id as event_id',
-          'v.type',
-          'v.data',
-          'v.sequence',
-          'v.created_at as event_created_at',
-        ])
-        .where('d.id', '=', deliveryId)
-        .executeTakeFirst()) ?? null
-    );
+  /**
+   * Worker side: deliveries with their endpoint and event, in one statement. The endpoint row is read
+   * with every attempt (never cached), so an update, a rotated secret or a disable counts at once.
+   */
+  async deliveryContexts(db: Executor, deliveryIds: string[]) {
+    if (deliveryIds.length === 0) return [];
+    return db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .innerJoin('events as v', 'v.id', 'd.event_id')
+      .select([
+        'd.id as delivery_id',
+        'd.status',
+        'd.attempt_count',
+        'd.event_type',
+        'd.organization_id',
+        'e.id as endpoint_id',
+        'e.url',
+        'e.enabled',
+        'e.secret_enc',
+        'e.previous_secret_enc',
+        'e.previous_secret_expires_at',
+        'e.failing_since',
+        'v.id as event_id',
+        'v.type',
+        'v.data',
+        'v.sequence',
+        'v.created_at as event_created_at',
+      ])
+      .where('d.id', 'in', deliveryIds)
+      .execute();
   },
 
   async markFannedOut(db: Executor, eventId: string, at: Date) {
@@ -255,12 +275,13 @@ export const webhooksRepository = {
   },
 
   /**
-   * A successful attempt of a delivery whose endpoint was not failing: the outcome and its log entry in
-   * one statement (atomic on its own). False when the delivery moved on meanwhile (a stale job).
+   * Successful attempts of deliveries whose endpoint was not failing: their outcomes and log entries in
+   * one statement (atomic on its own). Answers the ids recorded; a delivery that moved on meanwhile (a
+   * stale job) is left out.
    */
-  async recordDelivered(
+  async recordDeliveredMany(
     db: Executor,
-    d: {
+    rows: {
       deliveryId: string;
       previousAttempts: number;
       attemptId: string;
@@ -268,19 +289,29 @@ export const webhooksRepository = {
       durationMs: number;
       excerpt: string | null;
       at: Date;
-    },
-  ): Promise<boolean> {
-    const attempt = d.previousAttempts + 1;
+    }[],
+  ): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    // in id order, so that two batches never wait on each other's rows in opposite orders
+    const sorted = [...rows].sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0));
+    const values = sql.join(
+      sorted.map(
+        (d) =>
+          sql`(${d.deliveryId}::text, ${d.previousAttempts}::int, ${d.attemptId}::text, ${d.statusCode}::int, ${d.durationMs}::int, ${d.excerpt}::text, ${d.at}::timestamptz)`,
+      ),
+    );
     const r = await sql<{ delivery_id: string }>`
-      with u as (
-        update webhook_deliveries
-           set status = 'delivered', attempt_count = ${attempt}, next_attempt_at = null, last_status_code = ${d.statusCode},
-               last_error = null, delivered_at = ${d.at}, updated_at = ${d.at}
-         where id = ${d.deliveryId} and attempt_count = ${d.previousAttempts} and status = 'pending'
-         returning id)
+      with i (id, previous, attempt_id, status_code, duration_ms, excerpt, at) as (values ${values}),
+      u as (
+        update webhook_deliveries d
+           set status = 'delivered', attempt_count = i.previous + 1, next_attempt_at = null, last_status_code = i.status_code,
+               last_error = null, delivered_at = i.at, updated_at = i.at
+          from i
+         where d.id = i.id and d.attempt_count = i.previous and d.status = 'pending'
+         returning d.id)
       insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_excerpt, error_class, next_retry_at, created_at)
-      select ${d.attemptId}, u.id, ${attempt}, ${d.statusCode}, ${d.durationMs}, ${d.excerpt}, null, null, ${d.at} from u
+      select i.attempt_id, i.id, i.previous + 1, i.status_code, i.duration_ms, i.excerpt, null, null, i.at from i join u on u.id = i.id
       returning delivery_id`.execute(db);
-    return r.rows.length > 0;
+    return new Set(r.rows.map((x) => x.delivery_id));
   },
 };

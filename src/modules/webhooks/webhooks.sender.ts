@@ -1,12 +1,19 @@
 /**
  * One signed POST to a user's URL: the address is checked (and pinned) by the guarded client's
  * policy at every attempt, redirects are never followed, the body read is capped at 4 KiB.
+ *
+ * Connections are kept alive per (origin, checked address): every attempt still resolves and checks
+ * the URL, and only reuses a connection already open to the very address that check answered. When
+ * DNS moves the name elsewhere the next attempt checks the new address and connects there; an idle
+ * connection to the old address is closed after KEEP_ALIVE_MS.
  */
 import type { LookupOptions } from 'node:dns';
 import { Agent, request } from 'undici';
 import { GuardedFetchError, type GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 
 export const EXCERPT_BYTES = 4096;
+/** an idle kept-alive connection (and its pool, once empty) is closed after this long */
+const KEEP_ALIVE_MS = 4_000;
 
 export interface SendResult {
   statusCode: number | null;
@@ -38,8 +45,55 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
   return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
 }
 
+/** Connection pools by origin and pinned address, so consecutive deliveries to one receiver reuse a connection. */
+export class DeliveryAgents {
+  private readonly agents = new Map<string, { agent: Agent; usedAt: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+  constructor(private readonly timeoutMs: number) {
+    this.sweeper = setInterval(() => this.sweep(), KEEP_ALIVE_MS);
+    this.sweeper.unref();
+  }
+
+  for(origin: string, address: string, family: 4 | 6): Agent {
+    const key = `${origin}|${address}`;
+    let entry = this.agents.get(key);
+    if (!entry) {
+      const agent = new Agent({
+        connect: { lookup: pinnedLookup(address, family) as never, timeout: this.timeoutMs },
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        keepAliveMaxTimeout: KEEP_ALIVE_MS,
+        // never pipelined: one request per connection at a time
+        pipelining: 1,
+      });
+      entry = { agent, usedAt: Date.now() };
+      this.agents.set(key, entry);
+    }
+    entry.usedAt = Date.now();
+    return entry.agent;
+  }
+
+  private sweep() {
+    const cutoff = Date.now() - 2 * KEEP_ALIVE_MS;
+    for (const [key, entry] of this.agents)
+      if (entry.usedAt < cutoff) {
+        this.agents.delete(key);
+        entry.agent.close().catch(() => undefined);
+      }
+  }
+
+  async close() {
+    clearInterval(this.sweeper);
+    const all = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(all.map((e) => e.agent.destroy().catch(() => undefined)));
+  }
+}
+
 export async function postSigned(
   client: GuardedHttpClient,
+  agents: DeliveryAgents,
   url: string,
   body: string,
   headers: Record<string, string>,
@@ -54,11 +108,7 @@ export async function postSigned(
     const code = error instanceof GuardedFetchError ? error.code : 'url_invalid';
     return done({ statusCode: null, excerpt: null, errorClass: code === 'dns_failed' ? 'dns_failed' : 'url_refused', headers: {} });
   }
-  const agent = new Agent({
-    connect: { lookup: pinnedLookup(checked.address, checked.family) as never, timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+  const agent = agents.for(checked.url.origin, checked.address, checked.family);
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const response = await request(checked.url, {
@@ -90,7 +140,5 @@ export async function postSigned(
     const timeout =
       deadline.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     return done({ statusCode: null, excerpt: null, errorClass: timeout ? 'timeout' : 'connect_failed', headers: {} });
-  } finally {
-    await agent.destroy().catch(() => undefined);
   }
 }

@@ -255,7 +255,8 @@ export class WebhooksService {
         fields: [{ path: ['since'], source: 'body' }],
       });
     return this.db.transaction().execute(async (tx) => {
-      if (!(await repo.getEndpoint(tx, organizationId, endpointId))) this.notFound(endpointId);
+      // the endpoint's row lock orders two recovers of one endpoint: the second sees the first's deliveries
+      if (!(await repo.getEndpoint(tx, organizationId, endpointId, true))) this.notFound(endpointId);
       const failed = await repo.failedSince(tx, organizationId, endpointId, since);
       for (const d of failed) await this.fanout.createDeliveries(tx, organizationId, [endpointId], d.event_id, d.event_type);
       return { recovered: failed.length };

@@ -33,7 +33,7 @@ export type OutboxBatchListener = (tx: AnyExecutor, events: RecordedEvent[]) => 
 
 export class EventOutbox {
   private readonly listeners: OutboxListener[] = [];
-  private readonly batchListeners: OutboxBatchListener[] = [];
+  private readonly batchListeners = new Map<string | OutboxBatchListener, OutboxBatchListener>();
 
   constructor(private readonly now: () => Date) {}
 
@@ -42,9 +42,13 @@ export class EventOutbox {
     this.listeners.push(listener);
   }
 
-  /** Like `subscribe`, with every event of a `recordMany` call at once (set-based fan-out). */
-  subscribeMany(listener: OutboxBatchListener): void {
-    this.batchListeners.push(listener);
+  /**
+   * Like `subscribe`, with every event of a `recordMany` call at once (set-based fan-out). A listener
+   * given a key replaces the one subscribed earlier under that key: a second composition root built on
+   * the same outbox (a restarted app in one process) must not fan every event out twice.
+   */
+  subscribeMany(listener: OutboxBatchListener, key?: string): void {
+    this.batchListeners.set(key ?? listener, listener);
   }
 
   /**
@@ -93,7 +97,7 @@ export class EventOutbox {
       )
       .execute();
     for (const r of recorded) for (const listener of this.listeners) await listener(tx, r);
-    for (const listener of this.batchListeners) await listener(tx, recorded);
+    for (const listener of this.batchListeners.values()) await listener(tx, recorded);
     return recorded;
   }
 
@@ -126,7 +130,7 @@ export class EventOutbox {
       .execute();
     const recorded: RecordedEvent = { id, organizationId: event.organizationId, type: event.type, data: event.data, sequence, createdAt };
     for (const listener of this.listeners) await listener(tx, recorded);
-    for (const listener of this.batchListeners) await listener(tx, [recorded]);
+    for (const listener of this.batchListeners.values()) await listener(tx, [recorded]);
     return recorded;
   }
 }

@@ -39,6 +39,8 @@ export interface JobQueue {
 }
 
 const ENSURE_QUEUE_ATTEMPTS = 5;
+/** how long a pg-boss statement waits for one of its pool's connections before it fails */
+const POOL_WAIT_MS = 10_000;
 
 /** deadlock_detected, unique_violation, or a table another session created first (duplicate_table) */
 export function isCreateRace(err: unknown): boolean {
@@ -62,7 +64,18 @@ export function createJobQueue(database: DatabaseHandle, options: { supervise: b
   const boss =
     database.kind === 'pglite' || !database.connectionString
       ? new PgBoss({ ...common, db: database.sql })
-      : new PgBoss({ ...common, connectionString: database.connectionString, max: 4, application_name: 'service-api-jobs' });
+      : new PgBoss({
+          ...common,
+          connectionString: database.connectionString,
+          max: 4,
+          application_name: 'service-api-jobs',
+          // pg-pool never answers a query still waiting for a connection when the pool ends: a pg-boss
+          // worker loop whose fetch waited there at stop never stopped, and pg-boss polls every second
+          // for its workers to stop, so the process never exited. With this timeout such a wait fails
+          // instead, the loop ends and so does the poll.
+          // (pg-boss hands its options to pg.Pool; its types do not list this one)
+          connectionTimeoutMillis: POOL_WAIT_MS,
+        } as PgBoss.ConstructorOptions);
   boss.on('error', () => {
     /* pg-boss reports maintenance errors here; they are retried by pg-boss itself */
   });

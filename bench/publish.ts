@@ -473,6 +473,15 @@ async function scenario(n: number, workers: number) {
 async function main() {
   if (process.argv.includes('--sim')) return simChild();
   if (process.argv.includes('--floor')) return floorChild();
+  if (process.env.FLOOR_ONLY) {
+    // the provider floor alone, at FLOOR_ONLY calls in flight (comma-separated figures), for each size
+    for (const n of SIZES)
+      for (const c of process.env.FLOOR_ONLY.split(',').map(Number)) {
+        const f = await floorScenario(n, c, workerEnv);
+        console.log(`floor N=${n} in flight=${c}: lateness p50=${f.p50} ms p99=${f.p99} ms max=${f.max} ms (received ${f.received})`);
+      }
+    process.exit(0);
+  }
   console.log(`publish benchmark on ${BASE_URL.replace(/\/\/[^@]*@/, '//')} (sizes ${SIZES.join(', ')}; workers ${WORKERS.join(', ')})`);
   const results = [];
   for (const n of SIZES) {

@@ -90,7 +90,7 @@ describe('publish worker: jobs fetched ahead, claims before slots', () => {
 
   it('publishes a target rescheduled after its job was fetched ahead once, at the new time', async () => {
     const t = text('rescheduled after fetch');
-    const first = Date.now() + 2000;
+    const first = Date.now() + 5000;
     const id = await publish({ text: t, scheduleAt: new Date(first).toISOString() });
     const target = await targetOf(id);
     await waitFor('the job fetched ahead', () => fetched(target.postTargetId), 2000);

@@ -77,15 +77,26 @@ export class PublishEngine {
   }
 
   private async publishClaimedFirst(targetId: string, version: number, organizationId: string): Promise<string> {
-    const now = this.deps.clock.now();
-    const claimed = await this.claims.claim({
-      targetId,
-      version,
-      organizationId,
-      leaseUntil: new Date(now.getTime() + this.settings.leaseMs),
-      now,
-    });
-    if (!claimed) return 'stale';
+    // the permit before the claim: a claimed target never queues behind the worker's other calls
+    await this.slots.takePermit();
+    let claimed: Awaited<ReturnType<PublishClaims['claim']>>;
+    try {
+      const now = this.deps.clock.now();
+      claimed = await this.claims.claim({
+        targetId,
+        version,
+        organizationId,
+        leaseUntil: new Date(now.getTime() + this.settings.leaseMs),
+        now,
+      });
+    } catch (err) {
+      this.slots.givePermit();
+      throw err;
+    }
+    if (!claimed) {
+      this.slots.givePermit();
+      return 'stale';
+    }
     let slot: Awaited<ReturnType<PublishSlots['forCall']>>;
     try {
       slot = await this.slots.forCall({ platform: claimed.platform, channelAccountId: claimed.channel_account_id });
@@ -96,6 +107,14 @@ export class PublishEngine {
     }
     if (!slot.ok) {
       await this.slots.unclaim(claimed, slot.retryInMs);
+      return 'deferred';
+    }
+    // the lease must still cover the call: past half of it (a long wait for a permit or slot), the
+    // reconciliation sweep could soon take the target for a crashed attempt, so the claim goes back
+    const leaseLeft = new Date(claimed.lease_until ?? 0).getTime() - this.deps.clock.now().getTime();
+    if (leaseLeft < this.settings.leaseMs / 2) {
+      await slot.release().catch(() => undefined);
+      await this.slots.unclaim(claimed, 0);
       return 'deferred';
     }
     let outcome: Outcome;

@@ -3,9 +3,9 @@
  * platform's rate-limit policy).
  * - Polls and jobs without hints (`withSlot`): the slot is taken before the target is read and released
  *   after the outcome is written; no slot free: the same version is sent again a little later.
- * - The publish hot path (`forCall`): the target is claimed first (in batches), then it waits in this
- *   process for one of the worker's call permits (SERVICE_PUBLISH_WORKER_CONCURRENCY) and for the
- *   policy slot, which it holds for the platform call only. A slot refused for the per-minute rate, or
+ * - The publish hot path (`forCall`): one of the worker's call permits (SERVICE_PUBLISH_WORKER_CONCURRENCY)
+ *   is taken, then the target claimed (batched with the other permit holders' claims), then the policy
+ *   slot, held for the platform call only (the outcome is written after it is released). A slot refused for the per-minute rate, or
  *   not free within MAX_SLOT_WAIT_MS, gives the claim back (`unclaim`: queued again under a new
  *   version, the attempt not counted), as the deferral does before a claim.
  */
@@ -66,15 +66,25 @@ export class PublishSlots {
     this.permits = new Permits(callsAtOnce);
   }
 
+  /** One of the worker's call permits; taken before the claim, so a claim waits for no permit. */
+  takePermit(): Promise<void> {
+    return this.permits.take();
+  }
+
+  givePermit(): void {
+    this.permits.give();
+  }
+
   /**
-   * A call permit and the policy slot for a claimed target's platform call, waiting in this process
-   * while a concurrency limit is reached (up to MAX_SLOT_WAIT_MS); refused at once for the rate.
+   * The policy slot for a claimed target's platform call, the caller holding a permit. While a
+   * concurrency limit is reached it waits in this process (the permit given back meanwhile, so other
+   * channels go on) up to MAX_SLOT_WAIT_MS; refused at once for the rate. Ok: the permit is held until
+   * release; refused or thrown: the permit is given back.
    */
   async forCall(req: { platform: string; channelAccountId: string }): Promise<CallSlot> {
     const policy = PLATFORM_RULES[req.platform as Platform]?.capability.rateLimitPolicy ?? 'standard';
     const deadline = Date.now() + MAX_SLOT_WAIT_MS;
     for (;;) {
-      await this.permits.take();
       const slot = await this.limiter.acquire(req.platform, req.channelAccountId, policy, true).catch((err) => {
         this.permits.give();
         throw err;
@@ -103,6 +113,7 @@ export class PublishSlots {
         }
         this.refused.push(done);
       });
+      await this.permits.take();
     }
   }
 

@@ -2,8 +2,8 @@
  * The worker side of publishing: the queues' job definitions. One fetch loop per process (SKIP
  * LOCKED, so worker processes share the due jobs) fetches publish jobs SERVICE_PUBLISH_LEAD_SECONDS
  * before they fall due, in batches, and starts each at its due time. Up to JOBS_PER_CALL x
- * SERVICE_PUBLISH_WORKER_CONCURRENCY jobs are in progress at once (claims and outcome writes batch
- * across them); the engine lets SERVICE_PUBLISH_WORKER_CONCURRENCY of them call the platform at once.
+ * SERVICE_PUBLISH_WORKER_CONCURRENCY jobs are in progress at once (outcome writes batch across them);
+ * the engine lets SERVICE_PUBLISH_WORKER_CONCURRENCY of them claim and call the platform at once.
  */
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
@@ -19,8 +19,8 @@ import {
 } from './publish-queue.js';
 import type { ReconcileService } from './reconcile.service.js';
 
-/** publish jobs in progress per platform call in flight: the claims and outcome writes around the calls */
-const JOBS_PER_CALL = 16;
+/** publish jobs in progress per platform call in flight: waiting for a permit, or writing their outcome */
+const JOBS_PER_CALL = 4;
 /** most publish jobs one process holds fetched (in progress, or waiting for their due time) */
 const MAX_HELD = 20_000;
 

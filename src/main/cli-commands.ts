@@ -3,18 +3,20 @@ import { type Config, EnvSchema } from '../config.js';
 import { brandsRepository } from '../modules/brands/brands.repository.js';
 import { BrandsService } from '../modules/brands/brands.service.js';
 import { IdentityService, parseScopes } from '../modules/identity/identity.service.js';
-import { args, type CliCommand, required, withDatabase } from '../platform/cli/cli-kit.js';
-import { openDatabase } from '../platform/db/database.js';
+import { args, type CliCommand, openForCommand, required, withDatabase } from '../platform/cli/cli-kit.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { AppError } from '../platform/errors.js';
-import { type Role, startRuntime } from './runtime.js';
+import { type Role, startRuntime, VERSION } from './runtime.js';
 
 /** What a person starting the service needs to know first: where it listens, on what data, in which mode. */
 function banner(config: Config, role: Role, address: string | null): string {
   const base = config.publicBaseUrl;
+  const sandbox = config.env.SERVICE_PROVIDER_MODE === 'sandbox';
+  const mode = `${config.embedded ? 'embedded (one process, no other services)' : 'production (PostgreSQL)'}${sandbox ? ', sandbox platforms' : ''}`;
   const lines = [
-    `service-api ${role === 'all' ? 'API + worker' : role}`,
-    ...(address ? [`  listening   ${address}  (public base URL ${base})`] : []),
+    `service-api ${VERSION}: ${role === 'all' ? 'API + worker' : role}`,
+    ...(address ? [`  URL         ${base}  (listening on ${address})`] : []),
+    `  mode        ${mode}`,
     `  database    ${config.embedded ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  counters    ${config.env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in process memory'}`,
     `  platforms   ${config.env.SERVICE_PROVIDER_MODE === 'sandbox' ? `sandbox: local simulators under ${base}/sandbox` : 'live platform APIs'}`,
@@ -36,7 +38,7 @@ function serve(role: Role): CliCommand {
           message: `service-api ${role} runs as a separate process and needs DATABASE_URL (the embedded database admits one process); use "service-api start" for the embedded default.`,
         });
       }
-      const runtime = await startRuntime(config, role);
+      const runtime = await startRuntime(config, role, { progress: (step) => process.stderr.write(`starting: ${step}…\n`) });
       process.stderr.write(banner(config, role, runtime.address));
       await new Promise<void>((resolve) => {
         const onSignal = (signal: string) => {
@@ -60,10 +62,11 @@ export const foundationCommands: CliCommand[] = [
   serve('worker'),
   {
     name: 'migrate',
-    usage: 'migrate                    run pending database migrations',
+    usage: 'migrate [--init] [--json]   run pending database migrations',
     async run({ config, out, argv }) {
       const { values } = args(argv, {});
-      const handle = await openDatabase(config, { preferSocket: true });
+      // migrating creates the schema: on an embedded data dir without a database it is a "creates" command
+      const handle = await openForCommand(config, { creates: true, init: values.init === true });
       try {
         const ran = await migrateToLatest(handle.db);
         out({ migrated: ran }, values.json === true);

@@ -5,6 +5,7 @@
  * and the worker of one process share one Root.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { AppDeps } from '../app-deps.js';
 import type { AreaModule } from '../http/area-module.js';
 import { type AnalyticsModule, createAnalyticsModule } from '../modules/analytics/analytics.module.js';
@@ -22,6 +23,7 @@ import { createMediaModule, type MediaModule } from '../modules/media/media.modu
 import type { MediaReferenceCheck } from '../modules/media/media-references.js';
 import { createOperationsModule } from '../modules/operations/operations.module.js';
 import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
+import { publishOutcomeLog } from '../modules/publishing/outcome-log.js';
 import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
 import { createToolsModule } from '../modules/tools/tools.module.js';
 import { createWebhooksModule, type WebhooksModule } from '../modules/webhooks/webhooks.module.js';
@@ -59,7 +61,12 @@ export interface Root {
   sandbox: SandboxHandle | null;
 }
 
-export function composeRoot(deps: AppDeps): Root {
+export interface RootOptions {
+  /** the process logger: publish outcomes are logged here */
+  logger?: Logger;
+}
+
+export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const shared = buildSharedPieces(deps);
   const { registry, vault } = shared;
   const disconnects = new Subscribers<DisconnectHook>();
@@ -94,6 +101,7 @@ export function composeRoot(deps: AppDeps): Root {
   disconnects.subscribe(batches.onChannelDisconnect);
   mediaReferences.subscribe(publishing.mediaReferenceCheck);
   deps.events.subscribeMany(webhooks.onEvents);
+  if (opts.logger) deps.events.subscribeMany(publishOutcomeLog(opts.logger));
 
   const root: Root = {
     deps,
@@ -109,7 +117,8 @@ export function composeRoot(deps: AppDeps): Root {
     read: undefined,
     jobs: [],
     async routes(app: FastifyInstance) {
-      if (registry.mode === 'sandbox') root.sandbox = await registerSandbox(app, providerAppConfigs(deps.config));
+      if (registry.mode === 'sandbox')
+        root.sandbox = await registerSandbox(app, providerAppConfigs(deps.config), { dataDir: deps.config.dataDir });
     },
   };
   root.modules = [

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { FastifyInstance } from 'fastify';
@@ -90,12 +91,28 @@ export async function serveEmbeddedSocket(
   return server;
 }
 
-export async function startRuntime(config: Config, role: Role, opts: { logger?: Logger } = {}): Promise<Runtime> {
+export interface RuntimeOptions {
+  logger?: Logger;
+  /** start-up steps as they begin (the CLI shows them while the embedded database initialises) */
+  progress?: (step: string) => void;
+}
+
+export async function startRuntime(config: Config, role: Role, opts: RuntimeOptions = {}): Promise<Runtime> {
   const logger =
     opts.logger ?? pino({ level: config.env.SERVICE_LOG_LEVEL, ...(process.stdout.isTTY ? { transport: PRETTY_TRANSPORT } : {}) });
+  const progress = opts.progress ?? (() => {});
   let database: DatabaseHandle | null = null;
   try {
+    if (config.embedded) {
+      const fresh = !fs.existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'));
+      progress(
+        fresh
+          ? `creating the embedded database in ${config.dataDir} (first start: this takes a few seconds)`
+          : `opening the embedded database in ${config.dataDir}`,
+      );
+    } else progress('connecting to PostgreSQL (DATABASE_URL)');
     database = await openDatabase(config);
+    progress('applying database migrations');
     await migrateToLatest(database.db);
   } catch (err) {
     await database?.close().catch(() => undefined);
@@ -108,7 +125,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
   await jobs.start();
   const events = new EventOutbox(() => systemClock.now());
   const deps: AppDeps = { config, database, counters, jobs, encryptor, events, clock: systemClock, version: VERSION };
-  const root = composeRoot(deps);
+  const root = composeRoot(deps, { logger });
 
   let socketServer: PGLiteSocketServer | null = null;
   if (database.pglite && database.lock)
@@ -122,6 +139,7 @@ export async function startRuntime(config: Config, role: Role, opts: { logger?: 
     // uploads cut off by a crash leave spool files; nothing in progress can be older than a request may take
     const removed = await removeOrphanedSpoolFiles(mediaSpoolDir(config), config.env.SERVICE_REQUEST_TIMEOUT_SECONDS * 1000);
     if (removed > 0) logger.info({ removed }, 'removed orphaned media spool files');
+    progress('starting the HTTP server');
     app = await buildApp(root);
     address = await app.listen({ port: config.env.PORT, host: config.env.HOST });
     if ((await identityRepository.countOrganizations(database.db)) === 0) {

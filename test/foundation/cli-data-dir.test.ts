@@ -24,6 +24,9 @@ describe('service-api CLI on a data directory without a database', () => {
     const refused = cli('bootstrap', '--organization', 'Typo', '--email', 'a@typo.test', '--password', 'correct horse');
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /pass --init to create a new one/);
+    const migrate = cli('migrate');
+    assert.equal(migrate.status, 1);
+    assert.match(migrate.stderr, /pass --init to create a new one/);
     assert.equal(fs.existsSync(path.join(dataDir, 'typo', 'pgdata')), false, 'nothing was created');
     const created = cli('bootstrap', '--organization', 'Typo', '--email', 'a@typo.test', '--password', 'correct horse', '--init', '--json');
     assert.equal(created.status, 0, created.stderr);
@@ -32,6 +35,36 @@ describe('service-api CLI on a data directory without a database', () => {
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stderr, /^database: embedded PGlite in .*typo$/m);
     assert.equal((JSON.parse(again.stdout) as unknown[]).length, 1);
+    const migrated = cli('migrate', '--json');
+    assert.equal(migrated.status, 0, migrated.stderr);
+    assert.match(migrated.stderr, /^database: embedded PGlite in .*typo$/m);
+    assert.deepEqual(JSON.parse(migrated.stdout), { migrated: [] });
+  });
+
+  it('every list command answers --json and a readable table, and help prints the usage', () => {
+    const help = cli('--help');
+    assert.equal(help.status, 0);
+    for (const command of [
+      'organizations list',
+      'brands list',
+      'products list',
+      'api-keys list',
+      'api-keys revoke',
+      'channels list',
+      'jobs list',
+      'jobs show',
+    ])
+      assert.match(help.stdout, new RegExp(`^  ${command} .*--json`, 'm'), command);
+    // (brands, products, channels and jobs lists: cli.test.ts)
+    const orgs = cli('organizations', 'list');
+    assert.equal(orgs.status, 0, orgs.stderr);
+    assert.match(orgs.stdout, /^organizationId\s+name\s+brands\s+activeApiKeys\s+createdAt\n-+\s+-+/);
+    const org = /^(org_\S+)\s+Typo\s/m.exec(orgs.stdout)?.[1];
+    assert.ok(org, orgs.stdout);
+    const keys = cli('api-keys', 'list', '--organization', org);
+    assert.equal(keys.status, 0, keys.stderr);
+    assert.match(keys.stdout, /^apiKeyId\s+name\s+prefix\s+scopes\s+state\s+lastUsedAt\s+createdAt\n-+/);
+    assert.match(keys.stdout, /\sactive\s/);
   });
 
   it('an unknown command is named by its command words only, followed by the usage', () => {

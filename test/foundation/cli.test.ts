@@ -11,7 +11,7 @@ const BIN = path.resolve(import.meta.dirname, '../../bin/service-api.mjs');
 
 // CLI calls between two requests can outlast the server's keep-alive timeout on a loaded machine, and a
 // pooled socket closed by the server meanwhile fails the next request: each request gets its own connection.
-const fetch = (url: string, init: { headers?: Record<string, string> } = {}) =>
+const fetch = (url: string, init: { headers?: Record<string, string>; redirect?: 'manual' } = {}) =>
   undiciFetch(url, { ...init, dispatcher: new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 }) });
 
 function freePort(): Promise<number> {
@@ -47,7 +47,7 @@ describe('service-api CLI next to a running embedded server', () => {
     server = spawn(process.execPath, [BIN, 'start'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout!.on('data', (d) => (serverLog += d));
     server.stderr!.on('data', (d) => (serverLog += d));
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 180_000; // a loaded machine: the first start creates the database
     for (;;) {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/v1/health/live`);
@@ -67,6 +67,30 @@ describe('service-api CLI next to a running embedded server', () => {
 
   it('prints how to bootstrap on the first start with an empty database', () => {
     assert.match(serverLog, /service-api bootstrap --organization/);
+  });
+
+  it('shows its progress while the embedded database is created, then a banner with URL, mode and docs', () => {
+    assert.match(serverLog, /^starting: creating the embedded database in .*service-api-cli-.* \(first start/m);
+    assert.match(serverLog, /^starting: applying database migrations/m);
+    assert.match(serverLog, new RegExp(`^  URL +http://localhost:${port} +\\(listening on http://127\\.0\\.0\\.1:${port}\\)$`, 'm'));
+    assert.match(serverLog, /^ {2}mode +embedded \(one process, no other services\)$/m);
+    assert.match(serverLog, new RegExp(`^  API docs +http://localhost:${port}/v1/docs`, 'm'));
+    assert.match(serverLog, /^ {2}dashboard +http:\/\/localhost:\d+\/app\/$/m);
+  });
+
+  it('GET / sends a browser to the dashboard and tells a script where the docs are', async () => {
+    const browser = await fetch(`http://127.0.0.1:${port}/`, { headers: { accept: 'text/html' }, redirect: 'manual' } as never);
+    assert.equal(browser.status, 302);
+    assert.equal(browser.headers.get('location'), '/app/');
+    assert.match(String(browser.headers.get('link')), /<\/v1\/docs>; rel="service-doc"/);
+    const script = await fetch(`http://127.0.0.1:${port}/`, { headers: { accept: 'application/json' } });
+    assert.equal(script.status, 200);
+    assert.deepEqual(await script.json(), {
+      dashboard: '/app/',
+      docs: '/v1/docs',
+      openapi: '/v1/openapi.json',
+      health: '/v1/health/ready',
+    });
   });
 
   it("bootstrap creates organization, owner and an all-scope key through the running server's database", async () => {

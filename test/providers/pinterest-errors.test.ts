@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
+import { LOOPBACK_MEDIA_FETCH_TIMEOUT_MS, mediaFetchTimeoutMs } from '../../src/sandbox/media-fetch-timeout.js';
 import { type PinterestHarness, rejectsWith, startPinterestHarness, tokensOf, videoItem } from './pinterest-harness.js';
 
 describe('pinterest adapter: every Pinterest error maps to its category', () => {
@@ -31,6 +32,21 @@ describe('pinterest adapter: every Pinterest error maps to its category', () => 
     await rejectsWith(pin.publish(ctx, h.request([h.image()], { boardId: undefined })), 'user_content');
     await rejectsWith(pin.publish(ctx, h.request([h.image(), h.image()])), 'user_content');
     assert.equal(h.sim.ledger.posts.length, 0);
+  });
+
+  test('an image served slowly on loopback (this service under load) is fetched, not reported broken', async () => {
+    const bound = h.sim.state.imageFetchTimeoutMs;
+    h.sim.state.imageFetchTimeoutMs = 100;
+    try {
+      const r = await pin.publish(ctx, h.request([h.image('/slow.png')]));
+      assert.equal(r.status, 'published');
+    } finally {
+      h.sim.state.imageFetchTimeoutMs = bound;
+    }
+    // remote hosts keep the platform's bound
+    assert.equal(mediaFetchTimeoutMs('https://cdn.example.com/a.png', 3000), 3000);
+    for (const url of ['http://127.0.0.1:9/a.png', 'http://localhost/a.png', 'http://[::1]:80/a.png'])
+      assert.equal(mediaFetchTimeoutMs(url, 3000), LOOPBACK_MEDIA_FETCH_TIMEOUT_MS);
   });
 
   test('expired tokens are auth_expired; a token without the scope is platform_rejected', async () => {

@@ -61,6 +61,7 @@ export async function startPinterestHarness(): Promise<PinterestHarness> {
   const images: Server = createServer((req, res) => {
     hits += 1;
     if (req.url === '/pin.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    else if (req.url === '/slow.png') setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG), 300);
     else if (req.url === '/text') res.writeHead(200, { 'content-type': 'text/plain' }).end('not an image');
     else res.writeHead(404).end();
   });

@@ -23,8 +23,6 @@ describe('alt text of library media', () => {
 
   before(async () => {
     h = await startPlatformHarness();
-    // Pinterest fetches the image while creating the Pin; a loaded machine serves it slowly
-    h.pinterest.state.imageFetchTimeoutMs = 20_000;
     await h.ctx.startWorker();
   });
   after(() => h?.close());

@@ -1,6 +1,6 @@
 /**
  * Serves the dashboard's static build (web/dist) at /app/, with index.html as the fallback for client
- * routes; `/` redirects there. Hashed assets are cached for a year, index.html is always revalidated.
+ * routes; `/` redirects there (a JSON client gets the links to the dashboard and the API docs). Hashed assets are cached for a year, index.html is always revalidated.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -63,7 +63,14 @@ export function registerDashboardRoutes(app: FastifyInstance, root = dashboardRo
     return sendFile(reply, index, false);
   };
 
-  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/app/', 302));
+  app.get('/', { schema: { hide: true } }, (request, reply) => {
+    // RFC 8631 links to the API's documentation, for a browser and a script alike
+    reply.header('link', '</v1/docs>; rel="service-doc", </v1/openapi.json>; rel="service-desc"');
+    const accept = String(request.headers.accept ?? '');
+    if (accept.includes('application/json') && !accept.includes('text/html'))
+      return reply.send({ dashboard: '/app/', docs: '/v1/docs', openapi: '/v1/openapi.json', health: '/v1/health/ready' });
+    return reply.redirect('/app/', 302);
+  });
   app.get('/app', { schema: { hide: true } }, (_request, reply) => reply.redirect('/app/', 302));
   app.get('/app/', { schema: { hide: true } }, (_request, reply) => serve('index.html', reply));
   app.get<{ Params: { '*': string } }>('/app/*', { schema: { hide: true } }, (request, reply) => serve(request.params['*'], reply));

@@ -11,10 +11,21 @@ export interface Window {
   remainingMs: number;
 }
 
+/** The id of the window starting at `start` (formatted once per window, not on every call). */
+function idOf(memo: { start: number; id: string }, start: number, length: number): string {
+  if (memo.start !== start) {
+    memo.start = start;
+    memo.id = new Date(start).toISOString().slice(0, length);
+  }
+  return memo.id;
+}
+const minuteIds = { start: Number.NaN, id: '' };
+const dayIds = { start: Number.NaN, id: '' };
+
 export function minuteWindow(nowMs: number): Window {
   const start = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
   return {
-    id: new Date(start).toISOString().slice(0, 16),
+    id: idOf(minuteIds, start, 16),
     resetAt: new Date(start + MINUTE_MS),
     remainingMs: start + MINUTE_MS - nowMs,
   };
@@ -23,7 +34,7 @@ export function minuteWindow(nowMs: number): Window {
 export function dayWindow(nowMs: number): Window {
   const start = Math.floor(nowMs / DAY_MS) * DAY_MS;
   return {
-    id: new Date(start).toISOString().slice(0, 10),
+    id: idOf(dayIds, start, 10),
     resetAt: new Date(start + DAY_MS),
     remainingMs: start + DAY_MS - nowMs,
   };

@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { TOOL_API_PREFIX, toAppError } from '../../http/error-handler.js';
+import { noteJsonBodyText } from '../../http/input-guards.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { AppError } from '../../platform/errors.js';
 import { generateQrFromRequest } from './qrcode/qr-generator.js';
@@ -106,7 +107,11 @@ export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: To
               undefined,
             );
           try {
-            done(null, raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8')));
+            if (raw.length === 0) return done(null, undefined);
+            const text = raw.toString('utf8');
+            // one scan of the text spares the U+0000 guard its walk over the parsed body
+            noteJsonBodyText(request, text);
+            done(null, JSON.parse(text));
           } catch {
             done(new AppError('invalid_request', { message: 'The body is not valid JSON.' }), undefined);
           }

@@ -57,6 +57,17 @@ export interface DatabaseIntent {
  * out keys for an empty database while the server runs on another.
  */
 export async function withDatabase<T>(config: Config, fn: (db: DatabaseHandle) => Promise<T>, intent: DatabaseIntent = {}): Promise<T> {
+  const handle = await openForCommand(config, intent);
+  try {
+    await migrateToLatest(handle.db);
+    return await fn(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Opens the database as `withDatabase` does (same checks, same stderr line), without migrating; the caller closes it. */
+export async function openForCommand(config: Config, intent: DatabaseIntent = {}): Promise<DatabaseHandle> {
   let where: string;
   if (!config.embedded) {
     const url = new URL(config.env.DATABASE_URL!);
@@ -81,13 +92,7 @@ export async function withDatabase<T>(config: Config, fn: (db: DatabaseHandle) =
     }
   }
   process.stderr.write(`database: ${where}\n`);
-  const handle = await openDatabase(config, { preferSocket: true });
-  try {
-    await migrateToLatest(handle.db);
-    return await fn(handle);
-  } finally {
-    await handle.close();
-  }
+  return openDatabase(config, { preferSocket: true });
 }
 
 export function printer(value: unknown, json: boolean): void {

@@ -23,6 +23,7 @@ import { graphList } from '../meta-shared/graph-comments.js';
 import { decodePollToken, encodePollToken, graphClient, trimBase } from '../meta-shared/graph-http.js';
 import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 import {
+  type FindRecentPostInput,
   type ProviderAccount,
   type ProviderAppConfig,
   type ProviderCallContext,
@@ -30,7 +31,9 @@ import {
   ProviderError,
   type PublishRequest,
   type PublishResult,
+  type RecentPostLookup,
 } from '../provider.js';
+import { findInListing } from '../shared/recent-posts.js';
 
 const VIDEO_POLL_MS = 5_000;
 
@@ -176,6 +179,44 @@ export function facebookPageClient(config: ProviderAppConfig) {
 
     pollPublish(ctx: ProviderCallContext, pollToken: string): Promise<PublishResult> {
       return videoState(ctx, decodePollToken<{ videoId: string }>(platform, pollToken).videoId);
+    },
+
+    /**
+     * Crash reconciliation of a video post: GET /{page-id}/videos (newest first, cursor paging) lists a
+     * video from its upload on, with `description` (our text), `created_time` and `status`. A video whose
+     * processing failed is no post (absent, so it can be queued again); one still processing is unknown.
+     */
+    async findRecentVideo(ctx: ProviderCallContext, input: FindRecentPostInput): Promise<RecentPostLookup> {
+      const statuses = new Map<string, VideoStatus['status']>();
+      // failed videos are no post: excluded from the match (the listing reads the list after the walk)
+      const excludeIds = [...input.excludeIds];
+      const found = await findInListing({ ...input, excludeIds }, async (after) => {
+        const res = await graph.get<{
+          data?: Array<VideoStatus & { id: string; description?: string; created_time?: string }>;
+          paging?: { cursors?: { after?: string }; next?: string };
+        }>(`${api}/${ctx.externalAccountId}/videos`, ctx, {
+          fields: 'id,description,created_time,permalink_url,status,post_id',
+          limit: 25,
+          after,
+        });
+        const posts = (res.data ?? []).map((v) => {
+          const id = String(v.post_id ?? v.id);
+          statuses.set(id, v.status);
+          if (v.status?.video_status === 'error') excludeIds.push(id);
+          return {
+            id,
+            text: v.description ?? '',
+            createdAt: Date.parse(String(v.created_time ?? '').replace(/\+0000$/, 'Z')),
+            url: v.permalink_url ? new URL(v.permalink_url, 'https://www.facebook.com').toString() : null,
+          };
+        });
+        return { posts, next: res.paging?.next ? res.paging.cursors?.after : undefined };
+      });
+      if (found.status !== 'found') return found;
+      const status = statuses.get(found.providerPostId);
+      if (status && (status.video_status !== 'ready' || (status.publishing_phase?.status ?? 'complete') !== 'complete'))
+        return { status: 'unknown', reason: 'the video is still processing' };
+      return found;
     },
 
     permalink,

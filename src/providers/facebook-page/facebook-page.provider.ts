@@ -25,9 +25,9 @@ export function createFacebookPageProvider(config: ProviderAppConfig): SocialPro
     pollPublish: (ctx, pollToken) => client.pollPublish(ctx, pollToken),
     fetchPermalink: (ctx, id) => client.permalink(ctx, id),
     findRecentPost: async (ctx, input) =>
-      // a video post is listed with its description only once processed: a listing cannot rule it out
+      // a video post reaches the feed only once processed; /{page-id}/videos lists it from the upload on
       input.mediaKinds.includes('video')
-        ? { status: 'unknown', reason: 'video posts are listed only once processed' }
+        ? client.findRecentVideo(ctx, input)
         : graphFindRecentPost(
             client.graph,
             `${client.api}/${ctx.externalAccountId}/posts`,

@@ -191,8 +191,16 @@ export function instagramContent(deps: InstagramContentDeps) {
     },
 
     async findRecentPost(ctx: ProviderCallContext, input: FindRecentPostInput): Promise<RecentPostLookup> {
-      // stories carry no caption and are not on the media edge
-      if (input.settings.postType === 'story') return { status: 'unknown', reason: 'stories are not in the media listing' };
+      // stories are not on the media edge and carry no caption: the stories edge (the last 24 hours),
+      // matched by time alone, so exactly one story in the attempt's window that no other target holds
+      if (input.settings.postType === 'story')
+        return graphFindRecentPost(
+          graph,
+          `${apiBase}/${ctx.externalAccountId}/stories`,
+          ctx,
+          { text: 'caption', createdAt: 'timestamp', url: 'permalink' },
+          { ...input, text: '' },
+        );
       return graphFindRecentPost(
         graph,
         `${apiBase}/${ctx.externalAccountId}/media`,

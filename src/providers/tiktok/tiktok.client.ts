@@ -293,6 +293,19 @@ export class TiktokClient {
     return this.call<TiktokPublishStatus>(token, 'POST', '/v2/post/publish/status/fetch/', { publish_id: publishId }, true, signal);
   }
 
+  /** One page of the creator's public videos, newest first (`cursor`: ms, the create time to list before). */
+  async listVideos(token: string, cursor: number | undefined, fields: string[], signal?: AbortSignal) {
+    const path = `/v2/video/list/?fields=${fields.join(',')}`;
+    return this.call<{ videos?: Array<Record<string, unknown>>; cursor?: number; has_more?: boolean }>(
+      token,
+      'POST',
+      path,
+      { max_count: 20, ...(cursor !== undefined ? { cursor } : {}) },
+      true,
+      signal,
+    );
+  }
+
   async queryVideos(token: string, videoIds: string[], fields: string[], signal?: AbortSignal) {
     const path = `/v2/video/query/?fields=${fields.join(',')}`;
     return this.call<{ videos?: Array<Record<string, unknown>> }>(token, 'POST', path, { filters: { video_ids: videoIds } }, true, signal);

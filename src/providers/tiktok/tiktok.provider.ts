@@ -11,6 +11,7 @@ import {
   type PublishResult,
   type SocialProvider,
 } from '../provider.js';
+import { findInListing } from '../shared/recent-posts.js';
 import { TiktokClient, type TiktokTokenResponse, tiktokError } from './tiktok.client.js';
 import { checkAgainstCreator, checkTiktokMedia, publishPhotos, publishVideo, userContent } from './tiktok.publish.js';
 import { TIKTOK_CAPABILITY, TIKTOK_DEFAULT_SCOPES, TIKTOK_PRIVACY_LABELS, TIKTOK_VALIDATION_RULES } from './tiktok.rules.js';
@@ -169,6 +170,33 @@ export function createTiktokProvider(config: ProviderAppConfig, options: TiktokP
         code: 'unknown_status',
         message: `unexpected status ${status.status}`,
         body: status,
+      });
+    },
+
+    /**
+     * Crash reconciliation: POST /v2/video/list/ (video.list scope) lists the creator's public videos,
+     * newest first, once processed, with the caption (`title`, our text) and `create_time`. Only a
+     * PUBLIC_TO_EVERYONE video post can be told apart: other privacy levels and photo posts are not in the
+     * list, and the publish_id that status/fetch needs is lost with the worker.
+     */
+    async findRecentPost(ctx, input) {
+      if (input.settings.privacy_level !== 'PUBLIC_TO_EVERYONE')
+        return { status: 'unknown', reason: 'only public videos are in the video list' };
+      if (!input.mediaKinds.includes('video')) return { status: 'unknown', reason: 'photo posts are not in the video list' };
+      return findInListing(input, async (cursor) => {
+        const page = await client.listVideos(
+          ctx.accessToken,
+          cursor === undefined ? undefined : Number(cursor),
+          ['id', 'title', 'create_time', 'share_url'],
+          ctx.signal,
+        );
+        const posts = (page.videos ?? []).map((v) => ({
+          id: String(v.id),
+          text: typeof v.title === 'string' ? v.title : '',
+          createdAt: typeof v.create_time === 'number' ? v.create_time * 1000 : Number.NaN,
+          url: typeof v.share_url === 'string' ? v.share_url : null,
+        }));
+        return { posts, next: page.has_more && page.cursor !== undefined ? String(page.cursor) : undefined };
       });
     },
 

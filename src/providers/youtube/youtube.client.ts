@@ -132,6 +132,27 @@ export class YoutubeClient {
     }>;
   }
 
+  /** The channel's uploads playlist (channels.list part=contentDetails, mine=true): every video it uploaded. */
+  async uploadsPlaylistId(accessToken: string, signal?: AbortSignal): Promise<string | null> {
+    const body = await this.get(accessToken, 'channels', { part: 'contentDetails', mine: 'true' }, 'channels.list', signal);
+    const [channel] = (body.items ?? []) as Array<{ contentDetails?: { relatedPlaylists?: { uploads?: string } } }>;
+    return channel?.contentDetails?.relatedPlaylists?.uploads ?? null;
+  }
+
+  /** One page (up to 50) of a playlist's items (playlistItems.list part=snippet,contentDetails). */
+  async listPlaylistItems(accessToken: string, playlistId: string, pageToken: string | undefined, signal?: AbortSignal) {
+    const params: Record<string, string> = { part: 'snippet,contentDetails', playlistId, maxResults: '50' };
+    if (pageToken) params.pageToken = pageToken;
+    const body = await this.get(accessToken, 'playlistItems', params, 'playlistItems.list', signal);
+    return body as {
+      items?: Array<{
+        snippet?: { title?: string; description?: string; publishedAt?: string };
+        contentDetails?: { videoId?: string; videoPublishedAt?: string };
+      }>;
+      nextPageToken?: string;
+    };
+  }
+
   /** Step 1 of the resumable protocol: send the metadata, receive the session URI in Location. */
   async startResumableUpload(
     accessToken: string,

@@ -4,6 +4,7 @@
  * upload completes, so publish answers `processing` until status.uploadStatus is `processed`.
  */
 import type { ProviderAppConfig, ProviderComment, SocialProvider } from '../provider.js';
+import { findInListing } from '../shared/recent-posts.js';
 import { YoutubeClient } from './youtube.client.js';
 import { fail, str, toComment, toTokens, videoResult, youtubeWatchUrl } from './youtube.mappers.js';
 import { fetchYoutubePostMetrics } from './youtube.metrics.js'; // analytics
@@ -131,6 +132,36 @@ export function createYoutubeProvider(config: ProviderAppConfig): SocialProvider
       const [video] = await client.listVideos(ctx.accessToken, [pollToken], 'status,processingDetails', ctx.signal);
       if (!video) fail('platform_rejected', 'youtube video no longer exists', 'videoNotFound');
       return videoResult(video);
+    },
+
+    /**
+     * Crash reconciliation: the channel's uploads playlist (playlistItems.list, newest first) lists a
+     * video once its upload completed (an upload cut off mid-file leaves no video), with the title and
+     * description we sent and the time it was added. Matched on both; a match still processing is
+     * unknown, one YouTube failed or rejected is no post.
+     */
+    async findRecentPost(ctx, input) {
+      const playlistId = await client.uploadsPlaylistId(ctx.accessToken, ctx.signal);
+      if (!playlistId) return { status: 'unknown', reason: 'the channel has no uploads playlist' };
+      const title = str(input.settings.title) ?? '';
+      const found = await findInListing({ ...input, text: `${title}\n${input.text}` }, async (pageToken) => {
+        const page = await client.listPlaylistItems(ctx.accessToken, playlistId, pageToken, ctx.signal);
+        const posts = (page.items ?? [])
+          .filter((item) => item.contentDetails?.videoId)
+          .map((item) => ({
+            id: item.contentDetails!.videoId!,
+            text: `${item.snippet?.title ?? ''}\n${item.snippet?.description ?? ''}`,
+            createdAt: Date.parse(item.snippet?.publishedAt ?? ''),
+            url: youtubeWatchUrl(item.contentDetails!.videoId!),
+          }));
+        return { posts, next: page.nextPageToken };
+      });
+      if (found.status !== 'found') return found;
+      const [video] = await client.listVideos(ctx.accessToken, [found.providerPostId], 'status', ctx.signal);
+      const upload = video?.status?.uploadStatus;
+      if (upload === 'processed') return found;
+      if (!video || upload === 'failed' || upload === 'rejected' || upload === 'deleted') return { status: 'absent' };
+      return { status: 'unknown', reason: 'the video is still processing' };
     },
 
     async fetchPermalink(ctx, providerPostId) {

@@ -3,6 +3,7 @@
  * upload sessions, videos, comments and the daily quota. Tests read and steer it directly.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
 
 export interface SimChannel {
   id: string;
@@ -103,7 +104,9 @@ function rand(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-export class GoogleSimulatorState {
+const PERSISTED = ['channels', 'codes', 'accessTokens', 'refreshTokens', 'uploads', 'videos', 'threads', 'quotaRemaining'] as const;
+
+export class GoogleSimulatorState implements PersistableState {
   channels: SimChannel[] = [
     {
       id: `UC${rand(16).slice(0, 22)}`,
@@ -125,6 +128,14 @@ export class GoogleSimulatorState {
   /** when set, token requests must carry this client id and secret */
   client: { id: string; secret: string } | null = null;
   accessTokenLifetimeSeconds = 3599;
+
+  snapshot(): Record<string, unknown> {
+    return pickFields(this, PERSISTED);
+  }
+
+  restore(data: Record<string, unknown>): void {
+    restoreFields(this, data, PERSISTED);
+  }
 
   get defaultChannel(): SimChannel {
     const first = this.channels[0];

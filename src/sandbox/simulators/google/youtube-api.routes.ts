@@ -1,7 +1,8 @@
 /**
- * YouTube Data API v3 read and comment methods of the simulator: channels.list (mine), videos.list
- * (status, processingDetails, statistics), commentThreads.insert/list, comments.insert and
- * videoCategories.list, with YouTube's list envelopes and error reasons.
+ * YouTube Data API v3 read and comment methods of the simulator: channels.list (mine; snippet, status,
+ * contentDetails with the uploads playlist), playlistItems.list (the uploads playlist, newest first,
+ * pageToken paging), videos.list (status, processingDetails, statistics), commentThreads.insert/list,
+ * comments.insert and videoCategories.list, with YouTube's list envelopes and error reasons.
  */
 import type { FastifyInstance } from 'fastify';
 import { beginOperation, dropConnection, type SimContext, sendApiError } from './google-http.js';
@@ -17,6 +18,11 @@ function listResponse(kind: string, items: unknown[], perPage = items.length) {
     pageInfo: { totalResults: items.length, resultsPerPage: perPage },
     items,
   };
+}
+
+/** YouTube's uploads playlist id: the channel id with UC replaced by UU. */
+export function uploadsPlaylistOf(channelId: string): string {
+  return `UU${channelId.slice(2)}`;
 }
 
 function parts(q: Query): Set<string> {
@@ -73,9 +79,79 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
         longUploadsStatus: 'allowed',
         madeForKids: false,
       },
+      contentDetails: { relatedPlaylists: { likes: '', uploads: uploadsPlaylistOf(c.id) } },
     }));
     if (begun.loseAnswer) return dropConnection(request, reply);
     return reply.send(listResponse('youtube#channelListResponse', items, 5));
+  });
+
+  // the uploads playlist of a channel: every video it uploaded, newest first (private ones for the owner only)
+  app.get('/youtube/v3/playlistItems', async (request, reply) => {
+    const begun = await beginOperation(ctx, 'playlist_items', request, reply, 'api');
+    if (begun === 'answered') return reply;
+    const token = requireToken(state, request, reply, 'read');
+    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const q = request.query as Query;
+    const wanted = parts(q);
+    if (wanted.size === 0) return sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+    if (!q.playlistId && !q.id) return sendApiError(reply, 400, 'required', 'Required parameter: playlistId', 'global');
+    const max = q.maxResults === undefined ? 5 : Number(q.maxResults);
+    if (!Number.isInteger(max) || max < 0 || max > 50) {
+      return sendApiError(reply, 400, 'invalidValue', "Invalid value for parameter 'maxResults'.", 'youtube.parameter');
+    }
+    const channel = state.channels.find((c) => uploadsPlaylistOf(c.id) === q.playlistId);
+    if (!channel) {
+      return sendApiError(
+        reply,
+        404,
+        'playlistNotFound',
+        "The playlist identified with the request's playlistId parameter cannot be found.",
+        'youtube.playlistItem',
+      );
+    }
+    // newest first; reversed insertion order first, so uploads within the same millisecond keep it too
+    const videos = [...state.videos.values()]
+      .reverse()
+      .filter((v) => v.channelId === channel.id && (v.resource.status.privacyStatus !== 'private' || token.channelId === channel.id))
+      .sort((a, b) => String(b.resource.snippet.publishedAt).localeCompare(String(a.resource.snippet.publishedAt)));
+    const start = q.pageToken
+      ? Number(
+          Buffer.from(q.pageToken, 'base64url')
+            .toString()
+            .replace(/^page:/, ''),
+        )
+      : 0;
+    if (!Number.isInteger(start) || start < 0) {
+      return sendApiError(reply, 400, 'invalidPageToken', 'The request specifies an invalid page token.', 'youtube.parameter');
+    }
+    const page = videos.slice(start, start + max);
+    const items = page.map((v, i) => {
+      const r = v.resource;
+      const item: Record<string, unknown> = { kind: 'youtube#playlistItem', etag: etag(`pl:${r.id}`), id: `pli_${r.id}` };
+      if (wanted.has('snippet'))
+        item.snippet = {
+          publishedAt: r.snippet.publishedAt,
+          channelId: channel.id,
+          title: r.snippet.title,
+          description: r.snippet.description,
+          thumbnails: r.snippet.thumbnails,
+          channelTitle: channel.title,
+          playlistId: q.playlistId,
+          position: start + i,
+          resourceId: { kind: 'youtube#video', videoId: r.id },
+          videoOwnerChannelTitle: channel.title,
+          videoOwnerChannelId: channel.id,
+        };
+      if (wanted.has('contentDetails')) item.contentDetails = { videoId: r.id, videoPublishedAt: r.snippet.publishedAt };
+      if (wanted.has('status')) item.status = { privacyStatus: r.status.privacyStatus };
+      return item;
+    });
+    const body: Record<string, unknown> = { ...listResponse('youtube#playlistItemListResponse', items, max) };
+    body.pageInfo = { totalResults: videos.length, resultsPerPage: max };
+    if (start + max < videos.length) body.nextPageToken = Buffer.from(`page:${start + max}`).toString('base64url');
+    if (start > 0) body.prevPageToken = Buffer.from(`page:${Math.max(0, start - max)}`).toString('base64url');
+    if (begun.loseAnswer) return dropConnection(request, reply);
+    return reply.send(body);
   });
 
   app.get('/youtube/v3/videos', async (request, reply) => {

@@ -1,4 +1,5 @@
 /** Media fetching and post recording shared by the simulator's write routes. */
+import { mediaFetchTimeoutMs } from '../../media-fetch-timeout.js';
 import type { RouteContext } from './sim-http.js';
 import type { SimPost } from './sim-state.js';
 
@@ -6,7 +7,7 @@ import type { SimPost } from './sim-state.js';
 export async function fetchMedia(url: string | undefined): Promise<boolean> {
   if (!url) return false;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(mediaFetchTimeoutMs(url, 5_000)) });
     await res.arrayBuffer();
     return res.ok;
   } catch {

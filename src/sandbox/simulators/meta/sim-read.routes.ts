@@ -60,11 +60,30 @@ export function resolveObject(state: MetaSimState, family: Family, token: SimTok
   return obj;
 }
 
-/** The account's own posts, newest first: Pages /{page-id}/posts (feed, published_posts), Instagram /{ig-user-id}/media, Threads /{user-id}/threads. */
-const OWN_POST_EDGES: Partial<Record<SimObject['kind'], { edges: string[]; platforms: SimPost['platform'][] }>> = {
-  page: { edges: ['posts', 'feed', 'published_posts'], platforms: ['facebook_page'] },
-  ig_user: { edges: ['media'], platforms: ['instagram_business', 'instagram_standalone'] },
-  threads_user: { edges: ['threads'], platforms: ['threads'] },
+type PostFilter = (post: SimPost, state: MetaSimState) => boolean;
+const DAY_MS = 86_400_000;
+/** a video post is in the feed once processed; /{page-id}/videos lists it from the upload on, with its status */
+const listedInFeed: PostFilter = (o) => o.videoState === null || o.videoState === 'ready';
+
+/**
+ * The account's own posts, newest first: Pages /{page-id}/posts (feed, published_posts) and
+ * /{page-id}/videos, Instagram /{ig-user-id}/media (stories are not on it) and /{ig-user-id}/stories
+ * (the stories of the last 24 hours), Threads /{user-id}/threads.
+ */
+const OWN_POST_EDGES: Partial<Record<SimObject['kind'], Array<{ edges: string[]; platforms: SimPost['platform'][]; keep: PostFilter }>>> = {
+  page: [
+    { edges: ['posts', 'feed', 'published_posts'], platforms: ['facebook_page'], keep: listedInFeed },
+    { edges: ['videos'], platforms: ['facebook_page'], keep: (o) => o.videoState !== null },
+  ],
+  ig_user: [
+    { edges: ['media'], platforms: ['instagram_business', 'instagram_standalone'], keep: (o) => o.mediaType !== 'STORY' },
+    {
+      edges: ['stories'],
+      platforms: ['instagram_business', 'instagram_standalone'],
+      keep: (o, state) => o.mediaType === 'STORY' && o.createdAt > state.now() - DAY_MS,
+    },
+  ],
+  threads_user: [{ edges: ['threads'], platforms: ['threads'], keep: listedInFeed }],
 };
 
 /** Cursor pagination as Graph answers it: opaque before/after cursors, `next` only when more follow. */
@@ -73,17 +92,14 @@ function ownPosts(
   req: FastifyRequest,
   owner: SimObject,
   platforms: SimPost['platform'][],
+  keep: PostFilter,
   p: Record<string, string | undefined>,
   limit: number,
 ) {
   const posts = [...state.objects.values()]
     .filter(
       (o): o is SimPost =>
-        o.kind === 'post' &&
-        o.ownerId === owner.id &&
-        platforms.includes(o.platform) &&
-        o.replyToId === null &&
-        (o.videoState === null || o.videoState === 'ready'),
+        o.kind === 'post' && o.ownerId === owner.id && platforms.includes(o.platform) && o.replyToId === null && keep(o, state),
     )
     .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
   const cursor = (i: number) => Buffer.from(`sim_cursor:${i}`).toString('base64url');
@@ -188,8 +204,8 @@ export function registerMetaReadRoutes(app: FastifyInstance, ctx: RouteContext, 
           },
         };
       }
-      const own = OWN_POST_EDGES[obj.kind];
-      if (own?.edges.includes(edge)) return { body: ownPosts(state, req, obj, own.platforms, p, limit) };
+      const own = OWN_POST_EDGES[obj.kind]?.find((e) => e.edges.includes(edge));
+      if (own) return { body: ownPosts(state, req, obj, own.platforms, own.keep, p, limit) };
       if (edge === 'comments' && (obj.kind === 'post' || obj.kind === 'comment')) {
         const post = obj.kind === 'post' ? obj : (state.get(obj.postId) as SimPost);
         const since = p.since ? Number(p.since) * 1000 : 0;

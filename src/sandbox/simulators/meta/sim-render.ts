@@ -157,6 +157,7 @@ function renderPost(state: MetaSimState, p: SimPost): Record<string, unknown> {
       return {
         id: p.id,
         description: p.text,
+        created_time: iso(p.createdAt),
         permalink_url: `/${p.ownerId}/videos/${p.id}/`,
         status: {
           video_status: videoStatus,
@@ -190,11 +191,13 @@ function renderPost(state: MetaSimState, p: SimPost): Record<string, unknown> {
     };
   }
   const owner = state.get(p.ownerId);
+  const story = p.mediaType === 'STORY';
   return {
     id: p.id,
-    caption: p.text,
+    // stories carry no caption
+    ...(story ? {} : { caption: p.text }),
     media_type: p.mediaType,
-    media_product_type: p.mediaType === 'VIDEO' ? 'REELS' : 'FEED',
+    media_product_type: story ? 'STORY' : p.mediaType === 'VIDEO' ? 'REELS' : 'FEED',
     permalink: p.permalink,
     timestamp: iso(p.createdAt),
     username: owner?.kind === 'ig_user' ? owner.username : null,

@@ -4,6 +4,7 @@
  * strings; the clock can be advanced so tests can expire tokens and containers without waiting.
  */
 import { randomBytes } from 'node:crypto';
+import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
 
 export type Family = 'facebook' | 'instagram' | 'threads';
 export type TokenKind = 'user' | 'page' | 'ig_user' | 'threads_user';
@@ -137,7 +138,9 @@ export interface SimComment {
 
 export const CONTAINER_TTL_MS = 24 * 3600 * 1000;
 
-export class MetaSimState {
+const PERSISTED = ['objects', 'tokens', 'codes', 'pageTokens', 'seq', 'clockOffsetMs'] as const;
+
+export class MetaSimState implements PersistableState {
   readonly objects = new Map<string, SimObject>();
   private readonly latestPosts = new Map<string, SimPost>();
   readonly tokens = new Map<string, SimToken>();
@@ -268,6 +271,17 @@ export class MetaSimState {
       followers: 9100,
       verified: true,
     });
+  }
+
+  snapshot(): Record<string, unknown> {
+    return pickFields(this, PERSISTED);
+  }
+
+  restore(data: Record<string, unknown>): void {
+    restoreFields(this, data, PERSISTED);
+    // the newest-post index points into `objects`
+    this.latestPosts.clear();
+    for (const o of this.objects.values()) if (o.kind === 'post') this.put(o);
   }
 
   now(): number {

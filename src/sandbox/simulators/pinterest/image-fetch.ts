@@ -3,6 +3,7 @@
  * 2xx with image bytes (PNG, JPEG, GIF, WebP, BMP or TIFF by magic number) under 20 MB.
  */
 import { request } from 'undici';
+import { mediaFetchTimeoutMs } from '../../media-fetch-timeout.js';
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
@@ -27,6 +28,8 @@ export async function fetchImage(url: string, timeoutMs: number): Promise<ImageF
     return { ok: false, reason: 'invalid URL' };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, reason: 'unsupported scheme' };
+  // the platform's bound for remote hosts; loopback (this service's own media) gets a generous one
+  timeoutMs = mediaFetchTimeoutMs(parsed, timeoutMs);
   try {
     const res = await request(parsed, {
       method: 'GET',

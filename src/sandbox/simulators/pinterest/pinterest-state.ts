@@ -3,6 +3,7 @@
  * registered media uploads and Pins with their metrics. Tests read and steer it directly.
  */
 import { randomBytes, randomInt } from 'node:crypto';
+import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
 
 export interface SimPinUser {
   id: string;
@@ -54,7 +55,9 @@ function numericId(digits = 18): string {
   return out;
 }
 
-export class PinterestSimulatorState {
+const PERSISTED = ['users', 'boards', 'codes', 'accessTokens', 'refreshTokens', 'media', 'pins'] as const;
+
+export class PinterestSimulatorState implements PersistableState {
   users: SimPinUser[] = [
     {
       id: numericId(),
@@ -82,6 +85,7 @@ export class PinterestSimulatorState {
   mediaProcessingReads = 1;
   /** when set, the token endpoint checks the Basic credentials against it */
   client: { id: string; secret: string } | null = null;
+  /** the image_url fetch's bound for remote hosts (loopback media gets a generous one: media-fetch-timeout.ts) */
   imageFetchTimeoutMs = 3000;
   accessTokenLifetimeSeconds = 30 * 86_400;
   refreshTokenLifetimeSeconds = 365 * 86_400;
@@ -114,6 +118,14 @@ export class PinterestSimulatorState {
         pinCount: 0,
       },
     ];
+  }
+
+  snapshot(): Record<string, unknown> {
+    return pickFields(this, PERSISTED);
+  }
+
+  restore(data: Record<string, unknown>): void {
+    restoreFields(this, data, PERSISTED);
   }
 
   get defaultUser(): SimPinUser {

@@ -3,6 +3,7 @@
  * publishes moving PROCESSING_UPLOAD -> PUBLISH_COMPLETE, and published videos with metrics.
  */
 import { randomBytes } from 'node:crypto';
+import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
 
 export interface TiktokSimulatorOptions {
   clientKey?: string;
@@ -66,7 +67,10 @@ export interface TiktokSimVideo {
   openId: string;
   title: string;
   privacyLevel: string;
+  /** seconds, as the API answers it */
   createTime: number;
+  /** ms: the video list's cursor (absent in videos restored from an older sandbox store) */
+  createdAtMs?: number;
   viewCount: number;
   likeCount: number;
   commentCount: number;
@@ -82,7 +86,9 @@ export const numericId = () => {
   return idCounter.toString();
 };
 
-export class TiktokSimulatorState {
+const PERSISTED = ['users', 'codes', 'tokens', 'refreshTokens', 'publishes', 'videos'] as const;
+
+export class TiktokSimulatorState implements PersistableState {
   readonly clientKey: string;
   readonly clientSecret: string;
   readonly processingDelayMs: number;
@@ -99,6 +105,7 @@ export class TiktokSimulatorState {
   readonly refreshTokens = new Map<string, { openId: string; scopes: string[]; expiresAt: number; revoked: boolean }>();
   readonly publishes = new Map<string, TiktokSimPublish>();
   readonly videos = new Map<string, TiktokSimVideo>();
+  private lastCreatedAtMs = 0;
   readonly initCalls = new Map<string, number[]>();
   /** fail_reason given to the next completed publish, to simulate moderation or format failures */
   private nextFailReasons: string[] = [];
@@ -113,6 +120,17 @@ export class TiktokSimulatorState {
     this.initRequestsPerMinute = opts.initRequestsPerMinute ?? 6;
     this.dailyPostCap = opts.dailyPostCap ?? 15;
     this.publicOrigin = opts.publicOrigin ?? null;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return pickFields(this, PERSISTED);
+  }
+
+  restore(data: Record<string, unknown>): void {
+    restoreFields(this, data, PERSISTED);
+    // new video ids continue above the restored ones
+    for (const id of this.videos.keys()) if (/^\d+$/.test(id) && BigInt(id) > idCounter) idCounter = BigInt(id);
+    for (const v of this.videos.values()) this.lastCreatedAtMs = Math.max(this.lastCreatedAtMs, v.createdAtMs ?? v.createTime * 1000);
   }
 
   /** Finds or creates the creator a sandbox login approves as (one per handle). */
@@ -190,12 +208,17 @@ export class TiktokSimulatorState {
     if (!p.videoId) {
       const id = numericId();
       p.videoId = id;
+      // created when processing ended (not when first read); strictly increasing, so the video list's
+      // create-time cursor never splits two videos
+      const createdAtMs = Math.max(p.completeAt, this.lastCreatedAtMs + 1);
+      this.lastCreatedAtMs = createdAtMs;
       this.videos.set(id, {
         id,
         openId: p.openId,
         title: p.title,
         privacyLevel: p.privacyLevel,
-        createTime: Math.floor(Date.now() / 1000),
+        createTime: Math.floor(createdAtMs / 1000),
+        createdAtMs,
         viewCount: 0,
         likeCount: 0,
         commentCount: 0,

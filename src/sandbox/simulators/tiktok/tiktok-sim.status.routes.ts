@@ -1,6 +1,7 @@
 /**
- * Read endpoints of the TikTok simulator's Content Posting API: status fetch (PROCESSING_UPLOAD ->
- * PUBLISH_COMPLETE or FAILED) and video query (share_url and metrics of the creator's videos).
+ * Read endpoints of the TikTok simulator: Content Posting API status fetch (PROCESSING_UPLOAD ->
+ * PUBLISH_COMPLETE or FAILED), and the Display API's video list (the creator's public videos, newest
+ * first, `cursor` paging by create time in ms) and video query (share_url and metrics).
  */
 import type { FastifyInstance } from 'fastify';
 import { apiError, authorize, jsonBody, ok, type SimContext, simulate } from './tiktok-sim.http.js';
@@ -28,6 +29,42 @@ export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext
       // only publicly viewable posts are given their post id
       if (status === 'PUBLISH_COMPLETE' && p.privacyLevel !== 'SELF_ONLY') data.publicaly_available_post_id = [p.videoId];
       return ok(data);
+    }),
+  );
+
+  app.post(
+    '/v2/video/list/',
+    simulate(ctx, 'video_list', 'api', (req) => {
+      const token = authorize(ctx, req, 'video.list');
+      const fields = String((req.query as Record<string, string>).fields ?? '')
+        .split(',')
+        .filter(Boolean);
+      const body = jsonBody(req);
+      const max = body.max_count === undefined ? 10 : Number(body.max_count);
+      if (!Number.isInteger(max) || max < 1 || max > 20) throw apiError(400, 'invalid_params', 'max_count must be 1-20.');
+      const before = body.cursor === undefined ? Number.POSITIVE_INFINITY : Number(body.cursor);
+      const user = state.users.get(token.openId);
+      if (!user) throw apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+      // a post exists once its processing ended, whether or not anyone fetched its status
+      for (const p of state.publishes.values()) if (p.openId === token.openId) state.statusOf(p);
+      // videos restored from a sandbox store written before createdAtMs existed carry createTime only
+      const at = (v: TiktokSimVideo) => v.createdAtMs ?? v.createTime * 1000;
+      const listed = [...state.videos.values()]
+        .filter((v) => v.openId === token.openId && v.privacyLevel === 'PUBLIC_TO_EVERYONE' && at(v) < before)
+        .sort((a, b) => at(b) - at(a) || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+      const page = listed.slice(0, max);
+      const videos = page.map((v) => {
+        const all: Record<string, unknown> = {
+          id: v.id,
+          title: v.title,
+          video_description: v.title,
+          create_time: v.createTime,
+          share_url: `https://www.tiktok.com/@${user.username}/video/${v.id}`,
+        };
+        return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
+      });
+      const oldest = page.at(-1);
+      return ok({ videos, cursor: oldest ? at(oldest) : 0, has_more: listed.length > page.length });
     }),
   );
 

@@ -4,6 +4,7 @@
  * 15-minute rate windows.
  */
 import { randomBytes } from 'node:crypto';
+import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
 
 export interface XSimulatorOptions {
   clientId?: string;
@@ -73,9 +74,26 @@ export const nextId = () => {
   snowflake += BigInt(1 + Math.floor(Math.random() * 4096));
   return snowflake.toString();
 };
+/** After a restore: new ids continue above every id the saved world holds. */
+function advanceIdsPast(ids: Iterable<string>): void {
+  for (const id of ids) if (/^\d+$/.test(id) && BigInt(id) > snowflake) snowflake = BigInt(id);
+}
 export const randomToken = (bytes = 24) => randomBytes(bytes).toString('base64url');
 
-export class XSimulatorState {
+const PERSISTED = [
+  'users',
+  'codes',
+  'tokens',
+  'refreshTokens',
+  'tweets',
+  'webhooks',
+  'media',
+  'hiddenReplies',
+  'communities',
+  'windows',
+] as const;
+
+export class XSimulatorState implements PersistableState {
   readonly clientId: string;
   readonly clientSecret: string | null;
   readonly accessTokenTtlSeconds: number;
@@ -135,6 +153,15 @@ export class XSimulatorState {
     this.mediaProcessingMs = opts.mediaProcessingMs ?? 50;
     this.postsPer15Minutes = opts.postsPer15Minutes ?? 100;
     this.usersSearchEnabled = opts.usersSearchEnabled ?? true;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return pickFields(this, PERSISTED);
+  }
+
+  restore(data: Record<string, unknown>): void {
+    restoreFields(this, data, PERSISTED);
+    advanceIdsPast([...this.users.keys(), ...this.tweets.keys(), ...this.media.keys()]);
   }
 
   /** Finds or creates the account a sandbox login approves as (one per handle). */

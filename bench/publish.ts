@@ -89,7 +89,8 @@ async function floorChild() {
         }
       }),
     );
-    process.send!({ kind: 'done' });
+    const cpu = process.cpuUsage();
+    process.send!({ kind: 'done', cpuMs: (cpu.user + cpu.system) / 1000 });
   });
   process.send!({ kind: 'ready' });
 }
@@ -104,12 +105,23 @@ async function floorScenario(n: number, concurrency: number, env: (sim: Sim) => 
   try {
     await new Promise((resolve) => child.once('message', resolve));
     const due = Date.now() + 1000;
-    const done = new Promise((resolve) => child.once('message', resolve));
+    const done = new Promise<{ cpuMs: number }>((resolve) => child.once('message', resolve as never));
+    const clientCpu0 = processCpuSeconds(child.pid);
+    const simCpu0 = processCpuSeconds(sim.child.pid);
     child.send({ n, due, concurrency, pages: sim.pages, tokens: sim.tokens });
     await done;
+    const clientCpu = processCpuSeconds(child.pid) - clientCpu0;
+    const simCpu = processCpuSeconds(sim.child.pid) - simCpu0;
     const { receipts } = await sim.ask<{ receipts: Array<[string, number]> }>('receipts');
     const late = receipts.map(([, at]) => at - due).sort((a, b) => a - b);
-    return { received: receipts.length, p50: pct(late, 50), p99: pct(late, 99), max: late.at(-1) ?? 0 };
+    return {
+      received: receipts.length,
+      p50: pct(late, 50),
+      p99: pct(late, 99),
+      max: late.at(-1) ?? 0,
+      clientCpuMs: (clientCpu * 1000) / Math.max(1, receipts.length),
+      simCpuMs: (simCpu * 1000) / Math.max(1, receipts.length),
+    };
   } finally {
     child.kill('SIGTERM');
     sim.child.kill('SIGTERM');
@@ -199,6 +211,17 @@ async function counterValue(port: number, name: string): Promise<number> {
       if (m && m[1] === name) total += Number(m[2]);
     }
     return total;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by one process (from /proc; 0 when it is gone). */
+function processCpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return 0;
   }
@@ -372,6 +395,7 @@ async function scenario(n: number, workers: number) {
     let workerCpu0 = 0;
     for (const port of metricsPorts) workerCpu0 += await counterValue(port, 'process_cpu_seconds_total');
     const pgCpu0 = await backendCpuSeconds(db, dbName);
+    const simCpu0 = processCpuSeconds(sim.child.pid);
     if (scheduledBy > due.getTime()) console.warn(`  (scheduling took until ${scheduledBy - due.getTime()} ms after the due time)`);
     const deadline = due.getTime() + 60_000 + n * 20;
     for (;;) {
@@ -408,6 +432,7 @@ async function scenario(n: number, workers: number) {
     let workerCpu = -workerCpu0;
     for (const port of metricsPorts) workerCpu += await counterValue(port, 'process_cpu_seconds_total');
     const pgCpu = (await backendCpuSeconds(db, dbName)) - pgCpu0;
+    const simCpu = processCpuSeconds(sim.child.pid) - simCpu0;
     // pg-boss: how long after the due time the worker fetched the jobs
     const fetched = await sql<{ p50: number; p99: number }>`
 			select percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.99) within group (order by ms) as p99
@@ -437,6 +462,7 @@ async function scenario(n: number, workers: number) {
       fetchP99: Math.round(Number(fetched.rows[0]?.p99 ?? 0)),
       workerCpuMs: (workerCpu * 1000) / Math.max(1, receipts.length),
       pgCpuMs: (pgCpu * 1000) / Math.max(1, receipts.length),
+      simCpuMs: (simCpu * 1000) / Math.max(1, receipts.length),
       jobMs: split.job.count ? (split.job.sum / split.job.count) * 1000 : null,
       callMs: split.call.count ? (split.call.sum / split.call.count) * 1000 : null,
       states: Object.fromEntries(states.map((s) => [s.state, Number(s.n)])),
@@ -455,6 +481,17 @@ async function scenario(n: number, workers: number) {
 async function main() {
   if (process.argv.includes('--sim')) return simChild();
   if (process.argv.includes('--floor')) return floorChild();
+  if (process.env.FLOOR_ONLY) {
+    // the provider floor alone, at FLOOR_ONLY calls in flight (comma-separated figures), for each size
+    for (const n of SIZES)
+      for (const c of process.env.FLOOR_ONLY.split(',').map(Number)) {
+        const f = await floorScenario(n, c, workerEnv);
+        console.log(
+          `floor N=${n} in flight=${c}: lateness p50=${f.p50} ms p99=${f.p99} ms max=${f.max} ms (received ${f.received}); CPU per post: client ${f.clientCpuMs.toFixed(2)} ms, simulator ${f.simCpuMs.toFixed(2)} ms`,
+        );
+      }
+    process.exit(0);
+  }
   console.log(`publish benchmark on ${BASE_URL.replace(/\/\/[^@]*@/, '//')} (sizes ${SIZES.join(', ')}; workers ${WORKERS.join(', ')})`);
   const results = [];
   for (const n of SIZES) {
@@ -465,17 +502,17 @@ async function main() {
         `N=${String(n).padStart(6)}  workers=${w}  received=${r.received}  dup=${r.duplicates}  throughput=${r.throughput.toFixed(0).padStart(5)} targets/s  lateness p50=${r.p50} ms p99=${r.p99} ms max=${r.max} ms  requeued=${r.requeued}  states=${JSON.stringify(r.states)}`,
       );
       console.log(
-        `          CPU per published target (load-independent cost): worker ${r.workerCpuMs.toFixed(2)} ms, PostgreSQL backends ${r.pgCpuMs.toFixed(2)} ms`,
+        `          CPU per published target (load-independent cost): worker ${r.workerCpuMs.toFixed(2)} ms, PostgreSQL backends ${r.pgCpuMs.toFixed(2)} ms, simulator ${r.simCpuMs.toFixed(2)} ms`,
       );
       if (r.jobMs !== null && r.callMs !== null)
         console.log(
-          `          where the time goes: pg-boss fetch after due p50=${r.fetchP50} ms p99=${r.fetchP99} ms; per publish job ${r.jobMs.toFixed(1)} ms = platform call ${r.callMs.toFixed(1)} ms + claim, slot and outcome write ${(r.jobMs - r.callMs).toFixed(1)} ms`,
+          `          where the time goes: pg-boss fetch relative to the due time p50=${r.fetchP50} ms p99=${r.fetchP99} ms (negative: fetched ahead); per publish job ${r.jobMs.toFixed(1)} ms = platform call ${r.callMs.toFixed(1)} ms + claim, wait for a call permit and slot, outcome write ${(r.jobMs - r.callMs).toFixed(1)} ms`,
         );
       if (FLOOR) {
         const concurrency = Number(process.env.SERVICE_PUBLISH_WORKER_CONCURRENCY ?? 32) * w;
         const f = await floorScenario(n, concurrency, workerEnv);
         console.log(
-          `          provider floor (same run, same ${n} posts straight to the simulator, ${concurrency} in flight, no database or queue): lateness p50=${f.p50} ms p99=${f.p99} ms max=${f.max} ms (received ${f.received}); engine p99 / floor p99 = ${(r.p99 / Math.max(1, f.p99)).toFixed(1)}x`,
+          `          provider floor (same run, same ${n} posts straight to the simulator, ${concurrency} in flight, no database or queue): lateness p50=${f.p50} ms p99=${f.p99} ms max=${f.max} ms (received ${f.received}); engine p99 / floor p99 = ${(r.p99 / Math.max(1, f.p99)).toFixed(1)}x; CPU per post: client ${f.clientCpuMs.toFixed(2)} ms, simulator ${f.simCpuMs.toFixed(2)} ms`,
         );
       }
     }

@@ -160,6 +160,12 @@ export const EnvSchema = Type.Object({
 
   // ---- publishing (publishing engine; see docs/publishing.md)
   SERVICE_PUBLISH_WORKER_CONCURRENCY: Int(32, 'Publishing: targets one worker process publishes at the same time.', 1, 256),
+  SERVICE_PUBLISH_LEAD_SECONDS: Int(
+    5,
+    'Publishing: the worker fetches publish jobs this long before they fall due and holds them until the due time (0: fetch when due).',
+    0,
+    60,
+  ),
   SERVICE_PUBLISH_MAX_ATTEMPTS: Int(5, 'Publishing: attempts per target for transient and rate-limited failures before it fails.', 1, 20),
   SERVICE_PUBLISH_RETRY_BASE_MS: Int(
     30_000,

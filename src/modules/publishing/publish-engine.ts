@@ -7,7 +7,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import type { MediaAccess } from './media-access.js';
-import { PublishCall } from './publish-call.js';
+import { type Outcome, PublishCall } from './publish-call.js';
 import { PublishClaims } from './publish-claim.js';
 import { OutcomeRecorder } from './publish-outcomes.js';
 import type { PublishLimiter } from './publish-policies.js';
@@ -25,6 +25,8 @@ export interface EngineSettings {
   retryMaxMs: number;
   leaseMs: number;
   pollMaxMs: number;
+  /** platform calls one worker process makes at once (SERVICE_PUBLISH_WORKER_CONCURRENCY) */
+  callsAtOnce?: number;
 }
 
 export class PublishEngine {
@@ -45,7 +47,7 @@ export class PublishEngine {
     this.claims = new PublishClaims(() => deps.database.db);
     this.call = new PublishCall(channels, media, settings, now);
     this.outcomes = new OutcomeRecorder(deps, channels, settings.pollMaxMs);
-    this.slots = new PublishSlots(deps, limiter);
+    this.slots = new PublishSlots(deps, limiter, settings.callsAtOnce);
     this.polls = new PublishPoll(channels, this.call, this.outcomes, now);
   }
 
@@ -53,10 +55,10 @@ export class PublishEngine {
   async handle(data: TargetJobData): Promise<string> {
     await ensurePublishQueues(this.deps.jobs);
     if (data.step === 'publish' && data.platform && data.channelAccountId) {
-      // the hot path: the job names the target's platform and channel, so the slot is taken before any
-      // read and the claim is one statement (3 round trips per publish: claim, channel, outcome)
-      const req = { ...data, platform: data.platform, channelAccountId: data.channelAccountId, states: PENDING_STATES };
-      return this.slots.withSlot(req, () => this.publish(data.targetId, data.version, data.organizationId));
+      // the hot path: the claim first (batched with the claims of the same moment, no read before it),
+      // then a call permit and the policy slot for the platform call only; the outcome write after
+      // the slot is released
+      return this.publishClaimedFirst(data.targetId, data.version, data.organizationId);
     }
     const row = await publishingRepository.getTarget(this.deps.database.db, data.targetId);
     if (!row || row.organization_id !== data.organizationId || row.version !== data.version) return 'stale';
@@ -72,6 +74,56 @@ export class PublishEngine {
       step: data.step,
     };
     return this.slots.withSlot(req, () => (data.step === 'publish' ? this.publish(row.id, row.version) : this.polls.poll(row)));
+  }
+
+  private async publishClaimedFirst(targetId: string, version: number, organizationId: string): Promise<string> {
+    // the permit before the claim: a claimed target never queues behind the worker's other calls
+    await this.slots.takePermit();
+    let claimed: Awaited<ReturnType<PublishClaims['claim']>>;
+    try {
+      const now = this.deps.clock.now();
+      claimed = await this.claims.claim({
+        targetId,
+        version,
+        organizationId,
+        leaseUntil: new Date(now.getTime() + this.settings.leaseMs),
+        now,
+      });
+    } catch (err) {
+      this.slots.givePermit();
+      throw err;
+    }
+    if (!claimed) {
+      this.slots.givePermit();
+      return 'stale';
+    }
+    let slot: Awaited<ReturnType<PublishSlots['forCall']>>;
+    try {
+      slot = await this.slots.forCall({ platform: claimed.platform, channelAccountId: claimed.channel_account_id });
+    } catch (err) {
+      // the counter store failed before the platform was called: the claim goes back (not an attempt)
+      await this.slots.unclaim(claimed, 1000);
+      throw err;
+    }
+    if (!slot.ok) {
+      await this.slots.unclaim(claimed, slot.retryInMs);
+      return 'deferred';
+    }
+    // the lease must still cover the call: past half of it (a long wait for a permit or slot), the
+    // reconciliation sweep could soon take the target for a crashed attempt, so the claim goes back
+    const leaseLeft = new Date(claimed.lease_until ?? 0).getTime() - this.deps.clock.now().getTime();
+    if (leaseLeft < this.settings.leaseMs / 2) {
+      await slot.release().catch(() => undefined);
+      await this.slots.unclaim(claimed, 0);
+      return 'deferred';
+    }
+    let outcome: Outcome;
+    try {
+      outcome = await this.call.publish(claimed, this.deps.database.db);
+    } finally {
+      await slot.release().catch(() => undefined);
+    }
+    return this.outcomes.record(claimed, outcome);
   }
 
   private async publish(targetId: string, version: number, organizationId?: string): Promise<string> {

@@ -23,7 +23,10 @@ export const POLICY_LIMITS: Record<RateLimitPolicy, PolicyLimits> = {
   strict: { perChannel: 1, perPlatform: 8, perChannelPerMinute: 6 },
 };
 
-export type SlotAnswer = { ok: true; release: () => Promise<void> } | { ok: false; retryInMs: number; reason: string };
+/** a refusal names the limit: concurrency (platform, channel) frees up as calls end; rate only when the minute ends */
+export type SlotAnswer =
+  | { ok: true; release: () => Promise<void> }
+  | { ok: false; retryInMs: number; reason: string; limit: 'platform' | 'channel' | 'rate' };
 
 export class PublishLimiter {
   constructor(
@@ -42,6 +45,7 @@ export class PublishLimiter {
       return {
         ok: false,
         retryInMs: 500,
+        limit: 'platform',
         reason: `platform ${platform} is at its ${limits.perPlatform} concurrent publishes (${policy})`,
       };
     const c = await store.acquireSlot(channelKey, limits.perChannel, this.leaseMs);
@@ -50,6 +54,7 @@ export class PublishLimiter {
       return {
         ok: false,
         retryInMs: 1000,
+        limit: 'channel',
         reason: `channel is at its ${limits.perChannel} concurrent publishes (${policy})`,
       };
     }
@@ -69,6 +74,7 @@ export class PublishLimiter {
         return {
           ok: false,
           retryInMs: windowStart + windowMs - now + 50,
+          limit: 'rate',
           reason: `channel is at its ${limits.perChannelPerMinute} publishes per minute (${policy})`,
         };
       }

@@ -1,13 +1,21 @@
 /**
  * The rate limiter's place in an attempt: the channel's and platform's slot (PublishLimiter, by the
- * platform's rate-limit policy) is taken before the target is read or claimed and released after the
- * outcome is written. No slot free: the same version is sent again a little later (not an attempt).
+ * platform's rate-limit policy).
+ * - Polls and jobs without hints (`withSlot`): the slot is taken before the target is read and released
+ *   after the outcome is written; no slot free: the same version is sent again a little later.
+ * - The publish hot path (`forCall`): one of the worker's call permits (SERVICE_PUBLISH_WORKER_CONCURRENCY)
+ *   is taken, then the target claimed (batched with the other permit holders' claims), then the policy
+ *   slot, held for the platform call only (the outcome is written after it is released). A slot refused for the per-minute rate, or
+ *   not free within MAX_SLOT_WAIT_MS, gives the claim back (`unclaim`: queued again under a new
+ *   version, the attempt not counted), as the deferral does before a claim.
  */
 import type { AppDeps } from '../../app-deps.js';
 import type { Platform } from '../../providers/provider.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import type { PublishLimiter } from './publish-policies.js';
 import { sendTargetJob, type TargetJobData } from './publish-queue.js';
+import { fromStates, TRANSITIONS } from './publish-states.js';
+import { publishingRepository } from './publishing.repository.js';
 
 export interface SlotRequest {
   targetId: string;
@@ -20,11 +28,140 @@ export interface SlotRequest {
   step: TargetJobData['step'];
 }
 
+/** longest a claimed target waits in the worker for a policy slot held elsewhere */
+const MAX_SLOT_WAIT_MS = 15_000;
+/** a refused waiter tries again at least this often (slots freed by other worker processes wake nobody here) */
+const SLOT_RECHECK_MS = 200;
+
+export type CallSlot = { ok: true; release: () => Promise<void> } | { ok: false; retryInMs: number };
+
+/** First come, first served permits; a released permit goes straight to the next waiter. */
+class Permits {
+  private readonly waiters: Array<() => void> = [];
+  constructor(private free: number) {}
+  take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((r) => this.waiters.push(r));
+  }
+  give(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
 export class PublishSlots {
+  private readonly permits: Permits;
+  /** targets refused a concurrency slot, woken one at a time as this process releases slots */
+  private readonly refused: Array<() => void> = [];
+
   constructor(
     private readonly deps: AppDeps,
     private readonly limiter: PublishLimiter,
-  ) {}
+    callsAtOnce = Number.MAX_SAFE_INTEGER,
+  ) {
+    this.permits = new Permits(callsAtOnce);
+  }
+
+  /** One of the worker's call permits; taken before the claim, so a claim waits for no permit. */
+  takePermit(): Promise<void> {
+    return this.permits.take();
+  }
+
+  givePermit(): void {
+    this.permits.give();
+  }
+
+  /**
+   * The policy slot for a claimed target's platform call, the caller holding a permit. While a
+   * concurrency limit is reached it waits in this process (the permit given back meanwhile, so other
+   * channels go on) up to MAX_SLOT_WAIT_MS; refused at once for the rate. Ok: the permit is held until
+   * release; refused or thrown: the permit is given back.
+   */
+  async forCall(req: { platform: string; channelAccountId: string }): Promise<CallSlot> {
+    const policy = PLATFORM_RULES[req.platform as Platform]?.capability.rateLimitPolicy ?? 'standard';
+    const deadline = Date.now() + MAX_SLOT_WAIT_MS;
+    for (;;) {
+      const slot = await this.limiter.acquire(req.platform, req.channelAccountId, policy, true).catch((err) => {
+        this.permits.give();
+        throw err;
+      });
+      if (slot.ok)
+        return {
+          ok: true,
+          release: async () => {
+            try {
+              await slot.release();
+            } finally {
+              this.permits.give();
+              this.refused.shift()?.();
+            }
+          },
+        };
+      this.permits.give();
+      if (slot.limit === 'rate' || Date.now() >= deadline) return { ok: false, retryInMs: slot.retryInMs };
+      // woken by the next slot this process releases, or by the timer (other processes' releases; a
+      // release that woke a target of another channel); never by another refusal, which would spin
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(slot.retryInMs, SLOT_RECHECK_MS, Math.max(0, deadline - Date.now())));
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.refused.push(done);
+      });
+      await this.permits.take();
+    }
+  }
+
+  /**
+   * Gives a claim back that found no slot: publishing -> queued under a new version, the attempt not
+   * counted, and a worker job for that version later (the deferral of a claimed target).
+   */
+  async unclaim(
+    claimed: { id: string; organization_id: string; job_id: string; version: number; platform: string; channel_account_id: string },
+    delayMs: number,
+  ): Promise<void> {
+    const now = this.deps.clock.now();
+    const at = new Date(now.getTime() + delayMs + Math.floor(Math.random() * 250));
+    await this.deps.database.db.transaction().execute(async (tx) => {
+      // the job row lock serializes status refreshes of the job's targets
+      await tx.selectFrom('publish_jobs').select('id').where('id', '=', claimed.job_id).forUpdate().execute();
+      const row = await tx
+        .updateTable('publish_targets')
+        .set((eb) => ({
+          state: TRANSITIONS.retry.to,
+          version: eb('version', '+', 1),
+          attempts: eb('attempts', '-', 1),
+          lease_until: null,
+          next_attempt_at: at,
+          updated_at: now,
+        }))
+        .where('id', '=', claimed.id)
+        .where('version', '=', claimed.version)
+        .where('state', 'in', fromStates('retry', [TRANSITIONS.claim.to]))
+        .returning(['version'])
+        .executeTakeFirst();
+      if (!row) return;
+      await publishingRepository.refreshJobStatus(tx, claimed.job_id, now);
+      await sendTargetJob(
+        this.deps.jobs,
+        tx,
+        {
+          targetId: claimed.id,
+          organizationId: claimed.organization_id,
+          version: row.version,
+          step: 'publish',
+          platform: claimed.platform,
+          channelAccountId: claimed.channel_account_id,
+        },
+        at,
+      );
+    });
+  }
 
   /** Runs `work` holding a slot, or defers the job and answers 'deferred'. */
   async withSlot(req: SlotRequest, work: () => Promise<string>): Promise<string> {

@@ -1,7 +1,9 @@
 /**
- * The worker side of publishing: the queues' job definitions. The worker runs
- * SERVICE_PUBLISH_WORKER_CONCURRENCY publish jobs at once per process (one pg-boss fetch loop each,
- * SKIP LOCKED, so worker processes share the due jobs).
+ * The worker side of publishing: the queues' job definitions. One fetch loop per process (SKIP
+ * LOCKED, so worker processes share the due jobs) fetches publish jobs SERVICE_PUBLISH_LEAD_SECONDS
+ * before they fall due, in batches, and starts each at its due time. Up to JOBS_PER_CALL x
+ * SERVICE_PUBLISH_WORKER_CONCURRENCY jobs are in progress at once (outcome writes batch across them);
+ * the engine lets SERVICE_PUBLISH_WORKER_CONCURRENCY of them claim and call the platform at once.
  */
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
@@ -16,6 +18,11 @@ import {
   type TargetJobData,
 } from './publish-queue.js';
 import type { ReconcileService } from './reconcile.service.js';
+
+/** publish jobs in progress per platform call in flight: waiting for a permit, or writing their outcome */
+const JOBS_PER_CALL = 4;
+/** most publish jobs one process holds fetched (in progress, or waiting for their due time) */
+const MAX_HELD = 20_000;
 
 /** First comments are rare next to publishes; a few at once keep a burst of them moving. */
 const FIRST_COMMENT_CONCURRENCY = 4;
@@ -32,7 +39,11 @@ export function publishJobDefinitions(
     defineJob<TargetJobData>({
       name: PUBLISH_QUEUE,
       queue: { ...QUEUE_DEFS[PUBLISH_QUEUE] },
-      concurrency: deps.config.env.SERVICE_PUBLISH_WORKER_CONCURRENCY,
+      concurrency: deps.config.env.SERVICE_PUBLISH_WORKER_CONCURRENCY * JOBS_PER_CALL,
+      // a held job counts as active since its fetch: the lead stays well inside the lease the
+      // reconciliation sweep allows an active job
+      leadMs: Math.min(deps.config.env.SERVICE_PUBLISH_LEAD_SECONDS * 1000, (deps.config.env.SERVICE_PUBLISH_LEASE_SECONDS * 1000) / 2),
+      maxHeld: MAX_HELD,
       pollingIntervalSeconds: 0.5,
       handler: async (data) => {
         await parts.engine.handle(data);

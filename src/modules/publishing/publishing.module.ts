@@ -78,6 +78,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     retryMaxMs: env.SERVICE_PUBLISH_RETRY_MAX_MS,
     leaseMs,
     pollMaxMs: env.SERVICE_PUBLISH_POLL_MAX_SECONDS * 1000,
+    callsAtOnce: env.SERVICE_PUBLISH_WORKER_CONCURRENCY,
   });
   const firstComment = new FirstCommentStep(ports, channels, env.SERVICE_PUBLISH_RETRY_BASE_MS);
   const reconcile = new ReconcileService(ports, channels, engine.outcomes, {

@@ -13,6 +13,13 @@ export interface JobDefinition<T extends object = Record<string, unknown>> {
   /** how many jobs of this queue one worker runs at once */
   concurrency?: number;
   pollingIntervalSeconds?: number;
+  /**
+   * fetch jobs due within this many ms ahead and start each at its startAfter (never earlier), so the
+   * queue's own work is done before the due time; only with concurrency > 1 (our fetch loop)
+   */
+  leadMs?: number;
+  /** most fetched jobs one process holds (running, waiting for a slot or for their due time); default concurrency */
+  maxHeld?: number;
   /** cron (UTC) on which the worker schedules this job, if periodic */
   cron?: string;
   handler(data: T, job: PgBoss.Job<T>): Promise<void>;

@@ -129,6 +129,8 @@ describe('developer credentials (dashboard)', () => {
       payload: { name: 'x', redirectUris: ['http://client.example/cb'], scopes: ['brands:read'] },
     });
     assert.equal(badUri.statusCode, 400);
+    assert.equal(badUri.json().error, 'invalid_credential_request');
+    assert.deepEqual(badUri.json().fields[0].path, ['redirectUris', '0']);
 
     const foreign = await ctx.app.inject({
       method: 'PATCH',
@@ -190,6 +192,27 @@ describe('developer credentials (dashboard)', () => {
     });
     assert.equal(foreign.statusCode, 404);
     assert.equal(foreign.json().error, 'brand_not_found');
+
+    // Rules the service checks answer the route's own code and name the field.
+    const sameSlug = await ctx.app.inject({ method: 'POST', url: '/v1/brands', headers: admin, payload: { name: 'Acme Shoes' } });
+    assert.equal(sameSlug.statusCode, 400);
+    assert.equal(sameSlug.json().error, 'invalid_public_brand_request');
+    assert.deepEqual(sameSlug.json().fields[0].path, ['slug']);
+    const badZone = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/brands',
+      headers: admin,
+      payload: { name: 'Z', timezone: 'Mars/Base' },
+    });
+    assert.equal(badZone.json().error, 'invalid_public_brand_request');
+    const pastKey = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/api-keys',
+      headers: admin,
+      payload: { name: 'old', expiresAt: '2001-01-01T00:00:00Z' },
+    });
+    assert.equal(pastKey.statusCode, 400);
+    assert.equal(pastKey.json().error, 'invalid_credential_request');
   });
 
   it('grants: list is empty and revoking an unknown grant is 404', async () => {

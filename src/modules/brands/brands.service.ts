@@ -83,21 +83,27 @@ export class BrandsService {
   async create(organizationId: string, input: { name: string; slug?: string; timezone?: string }, at: Date): Promise<BrandT> {
     const name = input.name.trim();
     if (!name || name.length > 120)
-      throw new AppError('invalid_request', { message: 'name must be 1 to 120 characters.', fields: [{ path: ['name'], source: 'body' }] });
+      throw new AppError('invalid_public_brand_request', {
+        message: 'name must be 1 to 120 characters.',
+        fields: [{ path: ['name'], source: 'body' }],
+      });
     const timezone = input.timezone ?? 'UTC';
     if (!isValidTimeZone(timezone))
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_public_brand_request', {
         message: `Unknown time zone ${timezone}.`,
         fields: [{ path: ['timezone'], source: 'body' }],
       });
     const slug = input.slug ? input.slug.trim() : slugify(name);
     if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug))
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_public_brand_request', {
         message: 'slug must be lowercase letters, digits and dashes (1-120).',
         fields: [{ path: ['slug'], source: 'body' }],
       });
     if (await brandsRepository.slugTaken(this.db, organizationId, slug))
-      throw new AppError('invalid_request', { message: `A brand with slug ${slug} exists.`, fields: [{ path: ['slug'], source: 'body' }] });
+      throw new AppError('invalid_public_brand_request', {
+        message: `A brand with slug ${slug} exists.`,
+        fields: [{ path: ['slug'], source: 'body' }],
+      });
     const id = newId('brd');
     await brandsRepository.insertBrand(this.db, { id, organizationId, name, slug, timezone, at });
     return this.get(organizationId, id);
@@ -112,21 +118,24 @@ export class BrandsService {
     await this.get(organizationId, brandId);
     const name = input.name.trim();
     if (!name || name.length > 200)
-      throw new AppError('invalid_request', { message: 'name must be 1 to 200 characters.', fields: [{ path: ['name'], source: 'body' }] });
+      throw new AppError('invalid_public_brand_request', {
+        message: 'name must be 1 to 200 characters.',
+        fields: [{ path: ['name'], source: 'body' }],
+      });
     if (input.productUrl) {
       let ok = false;
       try {
         ok = ['http:', 'https:'].includes(new URL(input.productUrl).protocol);
       } catch {}
       if (!ok)
-        throw new AppError('invalid_request', {
+        throw new AppError('invalid_public_brand_request', {
           message: 'productUrl must be an http(s) URL.',
           fields: [{ path: ['productUrl'], source: 'body' }],
         });
     }
     const slug = input.slug?.trim() || slugify(name);
     if (await brandsRepository.productSlugTaken(this.db, organizationId, brandId, slug))
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_public_brand_request', {
         message: `A product with slug ${slug} exists in this brand.`,
         fields: [{ path: ['slug'], source: 'body' }],
       });

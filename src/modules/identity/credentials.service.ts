@@ -61,7 +61,7 @@ function checkRedirectUris(uris: string[]): void {
       ok = false;
     }
     if (!ok)
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_credential_request', {
         message: 'Each redirect URI must be an absolute https URL without a fragment (http only for localhost).',
         fields: [{ path: ['redirectUris', String(i)], source: 'body' }],
       });
@@ -91,7 +91,7 @@ export class CredentialsService {
     const now = this.deps.clock.now();
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
     if (expiresAt && !(expiresAt.getTime() > now.getTime()))
-      throw new AppError('invalid_request', {
+      throw new AppError('invalid_credential_request', {
         message: 'expiresAt must be in the future.',
         fields: [{ path: ['expiresAt'], source: 'body' }],
       });
@@ -172,7 +172,7 @@ export class CredentialsService {
       const app = await oauthRepository.findApp(tx, organizationId, id, true);
       if (!app) throw new AppError('oauth_app_not_found');
       if (input.rotateSecret && app.clientSecretRef)
-        throw new AppError('invalid_request', {
+        throw new AppError('invalid_credential_request', {
           message: 'This app takes its secret from a reference; rotate it where the reference points.',
           fields: [{ path: ['rotateSecret'], source: 'body' }],
         });

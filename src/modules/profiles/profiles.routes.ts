@@ -1,6 +1,5 @@
 /** Publishing profile routes (ROUTES.md, Channels and publishing profiles). */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
@@ -91,14 +90,14 @@ export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesS
         security,
         params: PublishingProfileParams,
         response: {
-          204: Type.Null(),
+          204: { type: 'null', description: 'Deleted.' },
           ...errorResponses('publishing_profile_not_found', ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
     async (request, reply) => {
       await profiles.delete(organizationOf(request), request.params.profileId);
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 }

@@ -13264,7 +13264,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Deleted. */
             204: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

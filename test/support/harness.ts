@@ -124,7 +124,7 @@ export interface HarnessOptions {
   /** share a database between two apps */
   database?: DatabaseHandle;
   clock?: TestClock;
-  /** check every answer against the OpenAPI document (default: SERVICE_TEST_OPENAPI_CHECK=1); close() fails on a mismatch */
+  /** check every answer against the OpenAPI document (default: on; SERVICE_TEST_OPENAPI_CHECK=0 turns it off); close() fails on a mismatch */
   checkOpenApi?: boolean;
   /** the encryption key (default: random), for tests whose other processes read encrypted secrets */
   encryptionKey?: Buffer;
@@ -172,7 +172,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
   };
   const root = composeRoot(deps);
   const app = await buildApp(root, { logger: false });
-  const openApi = (opts.checkOpenApi ?? process.env.SERVICE_TEST_OPENAPI_CHECK === '1') ? installOpenApiCheck(app) : null;
+  const openApi = (opts.checkOpenApi ?? process.env.SERVICE_TEST_OPENAPI_CHECK !== '0') ? installOpenApiCheck(app) : null;
   await app.ready();
   const workers: WorkerHandle[] = [];
 

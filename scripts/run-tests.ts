@@ -15,10 +15,30 @@ function find(dir: string): string[] {
   });
 }
 
+/**
+ * Files whose outcome does not depend on the database and counters a run selects: they start their own
+ * embedded `service-api` processes (DATABASE_URL and REDIS_URL removed) or only read the repository. A whole
+ * run against PostgreSQL (CI's second pass, after the embedded pass ran them) leaves them out, which saves
+ * several minutes of identical work; naming them (`npm test -- cli`) or SERVICE_TEST_ALL=1 runs them anyway.
+ */
+const PASS_INDEPENDENT = [
+  'test/architecture/dependencies.test.ts',
+  'test/channels/sandbox-restart.test.ts',
+  'test/channels/sandbox-store.test.ts',
+  'test/foundation/cli-data-dir.test.ts',
+  'test/foundation/cli.test.ts',
+  'test/foundation/readme.test.ts',
+  'test/foundation/walkthrough.test.ts',
+  'test/sdk/sdk-freshness.test.ts',
+].map((f) => path.normalize(f));
+
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const skipIndependent = filters.length === 0 && !!process.env.DATABASE_URL && process.env.SERVICE_TEST_ALL !== '1';
 const files = find('test')
   .sort()
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .filter((f) => !(skipIndependent && PASS_INDEPENDENT.includes(path.normalize(f))));
+if (skipIndependent) console.error(`left out on PostgreSQL (they run the same on the embedded pass): ${PASS_INDEPENDENT.join(', ')}`);
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

@@ -16,7 +16,9 @@
  * job table (started_on - due time).
  *
  * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:publish
- *      (SIZES=1000,10000 WORKERS=1,2 by default; FLOOR=0 skips the baseline)
+ *      (SIZES=1000,10000 WORKERS=1,2 by default; FLOOR=0 skips the baseline; BENCH_WORKER_NODE_ARGS,
+ *      FLOOR_NODE_ARGS and SIM_NODE_ARGS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof', go to the worker, floor
+ *      and simulator processes)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -97,11 +99,15 @@ async function floorChild() {
 
 async function floorScenario(n: number, concurrency: number, env: (sim: Sim) => NodeJS.ProcessEnv) {
   const sim = await startSim();
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--floor'], {
-    cwd: ROOT,
-    env: env(sim),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', SELF, '--floor'],
+    {
+      cwd: ROOT,
+      env: env(sim),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   try {
     await new Promise((resolve) => child.once('message', resolve));
     const due = Date.now() + 1000;
@@ -139,7 +145,11 @@ interface Sim {
 }
 
 async function startSim(): Promise<Sim> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--sim'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.SIM_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', SELF, '--sim'],
+    { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
   const ready = await new Promise<{ baseUrls: Sim['baseUrls']; pages: string[]; tokens: string[] }>((resolve) =>
     child.once('message', resolve as never),
   );
@@ -479,6 +489,8 @@ async function scenario(n: number, workers: number) {
 /* ---------------------------------------------------------------- main */
 
 async function main() {
+  // children end on SIGTERM through exit(), so a --cpu-prof profile is written (FLOOR_NODE_ARGS, SIM_NODE_ARGS)
+  if (process.argv.includes('--sim') || process.argv.includes('--floor')) process.once('SIGTERM', () => process.exit(0));
   if (process.argv.includes('--sim')) return simChild();
   if (process.argv.includes('--floor')) return floorChild();
   if (process.env.FLOOR_ONLY) {

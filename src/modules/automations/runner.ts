@@ -53,7 +53,7 @@ interface KindResult {
 
 export class AutomationRunner {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock'>,
     private readonly service: AutomationsService,
     private readonly ports: RunnerPorts,
     /** the guarded client feeds are fetched with (its timeout and size limit are the feed settings) */

@@ -40,7 +40,7 @@ export function knownPlatform(platform: string): InboundPlatform {
 
 export class InboundWebhooks {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'database' | 'jobs' | 'events' | 'clock'>,
     private readonly settings: WebhookSettings,
     private readonly comments: () => CommentsModule,
     private readonly notices: () => ProviderNotices,

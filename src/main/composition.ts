@@ -19,8 +19,7 @@ import { createDashboardModule } from '../modules/dashboard/dashboard.module.js'
 import { createHealthModule } from '../modules/health/health.module.js';
 import { createIdentityModule, type IdentityRead } from '../modules/identity/identity.module.js';
 import { createMaintenanceModule } from '../modules/maintenance/maintenance.module.js';
-import { createMediaModule, type MediaModule } from '../modules/media/media.module.js';
-import type { MediaReferenceCheck } from '../modules/media/media-references.js';
+import { createMediaModule, type MediaModule, type MediaReferenceCheck } from '../modules/media/media.module.js';
 import { createOperationsModule } from '../modules/operations/operations.module.js';
 import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
 import { publishOutcomeLog } from '../modules/publishing/outcome-log.js';
@@ -75,7 +74,16 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const outbound = shared.outbound();
   const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences });
   const channels = createChannelsModule({ ...deps, registry, vault, disconnects });
-  const publishing = createPublishingModule({ ...deps, registry, vault, media: media.read, outbound });
+  const brands = createBrandsModule(deps);
+  const publishing = createPublishingModule({
+    ...deps,
+    registry,
+    channels: channels.read.channels,
+    profiles: channels.read.profiles,
+    brands: brands.read,
+    media: media.read.publishing,
+    outbound,
+  });
   const batches = createBatchesModule({ ...deps, publishing: publishing.read });
   const webhooks = createWebhooksModule({
     ...deps,
@@ -92,7 +100,6 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
       userAgent: 'service-api-feed-fetch/1',
     }),
   });
-  const brands = createBrandsModule(deps);
   const identity = createIdentityModule(deps);
   const providerWebhooks = createProviderWebhooksModule({ ...deps, registry, vault, comments, notices: publishing.read.notices });
 

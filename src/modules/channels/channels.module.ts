@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import { type ProfilesReadPort, profilesReadPort } from '../profiles/profiles.publishing.js';
 import { registerProfileRoutes } from '../profiles/profiles.routes.js';
 import { ProfilesService } from '../profiles/profiles.service.js';
 import { ProviderToolsService } from '../providers/provider-tools.service.js';
@@ -15,6 +16,7 @@ import { ChannelCallbackService } from './channel-callback.service.js';
 import { ChannelChoiceService } from './channel-choice.service.js';
 import { registerChannelConnectRoutes } from './channel-connect.routes.js';
 import { ChannelConnectService } from './channel-connect.service.js';
+import { type ChannelsReadPort, channelsReadPort } from './channels.read.js';
 import { registerChannelRoutes } from './channels.routes.js';
 import { ChannelAccount } from './channels.schemas.js';
 import { ChannelsService } from './channels.service.js';
@@ -28,7 +30,16 @@ export type ChannelsPorts = Pick<AppDeps, 'config' | 'database' | 'encryptor' | 
   disconnects: DisconnectSubscribers;
 };
 
-export interface ChannelsModule extends AreaModule {
+export type { ProfileExpansion, ProfilesReadPort } from '../profiles/profiles.publishing.js';
+export type { ChannelCallAnswer, ChannelFactsForPublishing, ChannelsReadPort } from './channels.read.js';
+
+/** What other areas read of channel accounts and publishing profiles (never their tables). */
+export interface ChannelsRead {
+  channels: ChannelsReadPort;
+  profiles: ProfilesReadPort;
+}
+
+export interface ChannelsModule extends AreaModule<ChannelsRead> {
   channels: ChannelsService;
   profiles: ProfilesService;
 }
@@ -45,7 +56,7 @@ export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
   return {
     channels,
     profiles,
-    read: undefined,
+    read: { channels: channelsReadPort({ registry, vault, events }), profiles: profilesReadPort },
     jobs: [tokenLifecycleJob({ db, config: ports.config, vault, registry, clock, events })],
     routes(app: FastifyInstance) {
       if (!app.getSchema('ChannelAccount')) app.addSchema(ChannelAccount);

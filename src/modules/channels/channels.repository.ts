@@ -47,6 +47,48 @@ export const channelsRepository = {
     return (row as ChannelRow | undefined) ?? null;
   },
 
+  /** What other areas may know of some channels of the organization (unknown ids are absent). */
+  async factsOf(db: Executor, organizationId: string, ids: string[]) {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('channel_accounts')
+      .select(['id', 'platform', 'state', 'brand_id', 'display_name'])
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+  },
+
+  async stateOf(db: Executor, organizationId: string, id: string): Promise<ChannelAccountState | null> {
+    const row = await db
+      .selectFrom('channel_accounts')
+      .select('state')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.state ?? null;
+  },
+
+  /** A channel's call columns with the stored secret its access token names (one statement). */
+  async callColumns(db: Executor, organizationId: string, id: string) {
+    const row = await db
+      .selectFrom('channel_accounts as c')
+      .leftJoin('provider_token_secrets as s', (j) =>
+        j.onRef('s.id', '=', 'c.access_token_ref').onRef('s.organization_id', '=', 'c.organization_id'),
+      )
+      .select([
+        'c.platform',
+        'c.state',
+        'c.external_account_id',
+        'c.access_token_ref',
+        'c.additional_settings',
+        's.ciphertext as token_ciphertext',
+      ])
+      .where('c.organization_id', '=', organizationId)
+      .where('c.id', '=', id)
+      .executeTakeFirst();
+    return row ?? null;
+  },
+
   /** Locks the row for the rest of the transaction (state changes are checked against the locked state). */
   async lock(tx: Executor, organizationId: string, id: string): Promise<Selectable<ChannelAccountsTable> | null> {
     const row = await tx

@@ -21,6 +21,7 @@ import { createIdentityModule, type IdentityRead } from '../modules/identity/ide
 import { createMaintenanceModule } from '../modules/maintenance/maintenance.module.js';
 import { createMediaModule, type MediaModule, type MediaReferenceCheck } from '../modules/media/media.module.js';
 import { createOperationsModule } from '../modules/operations/operations.module.js';
+import { createProfilesModule, type ProfilesModule } from '../modules/profiles/profiles.module.js';
 import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
 import { publishOutcomeLog } from '../modules/publishing/outcome-log.js';
 import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
@@ -39,6 +40,7 @@ export interface Root {
   areas: {
     media: MediaModule;
     channels: ChannelsModule;
+    profiles: ProfilesModule;
     publishing: PublishingModule;
     batches: BatchesModule;
     webhooks: WebhooksModule;
@@ -74,12 +76,13 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const outbound = shared.outbound();
   const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences });
   const channels = createChannelsModule({ ...deps, registry, vault, disconnects });
+  const profiles = createProfilesModule(deps);
   const brands = createBrandsModule(deps);
   const publishing = createPublishingModule({
     ...deps,
     registry,
-    channels: channels.read.channels,
-    profiles: channels.read.profiles,
+    channels: channels.read,
+    profiles: profiles.read,
     brands: brands.read,
     media: media.read.publishing,
     outbound,
@@ -113,7 +116,20 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const root: Root = {
     deps,
     shared,
-    areas: { media, channels, publishing, batches, webhooks, comments, analytics, automations, brands, identity, providerWebhooks },
+    areas: {
+      media,
+      channels,
+      profiles,
+      publishing,
+      batches,
+      webhooks,
+      comments,
+      analytics,
+      automations,
+      brands,
+      identity,
+      providerWebhooks,
+    },
     modules: [],
     jobs: [],
     disconnects,
@@ -134,6 +150,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     createToolsModule(deps),
     media,
     channels,
+    profiles,
     sandbox,
     publishing,
     identity,

@@ -6,7 +6,7 @@
 import { Value } from '@sinclair/typebox/value';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
-import type { BatchCommitter } from '../automations/batch-committer.js';
+import type { BatchCommitter } from '../automations/automations.module.js';
 import { PublishBatchCommitRequest, type PublishBatchCommitRequestT } from './batches.schemas.js';
 import type { BatchesService } from './batches.service.js';
 

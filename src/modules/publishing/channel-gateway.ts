@@ -5,8 +5,9 @@
  */
 import type { ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { ChannelCallAnswer, ChannelsReadPort, ProfileExpansion, ProfilesReadPort } from '../channels/channels.module.js';
+import type { ChannelCallAnswer, ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db, Executor } from '../database.js';
+import type { ProfileExpansion, ProfilesReadPort } from '../profiles/profiles.module.js';
 import type { ChannelFacts } from './plan-validation.js';
 
 export type { ProfileExpansion };

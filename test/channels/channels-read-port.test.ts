@@ -62,6 +62,18 @@ describe('channels read port', () => {
     assert.deepEqual(await port.callContext(db, a.organizationId, disabled), { ok: false, problem: 'not_usable', state: 'disabled' });
     // another organization's channel reads as no channel at all
     assert.deepEqual(await port.callContext(db, b.organizationId, stored), { ok: false, problem: 'not_found', state: 'deleted' });
+    // several at once, of any organizations, answered in the order asked
+    const many = await port.callContexts(db, [
+      { organizationId: a.organizationId, channelAccountId: disabled },
+      { organizationId: b.organizationId, channelAccountId: stored },
+      { organizationId: a.organizationId, channelAccountId: stored },
+      { organizationId: a.organizationId, channelAccountId: fromEnv },
+    ]);
+    assert.deepEqual(
+      many.map((m) => (m.ok ? m.ctx.accessToken : m.problem)),
+      ['not_usable', 'not_found', 'stored-token', 'token-from-env'],
+    );
+    assert.deepEqual(await port.callContexts(db, []), []);
     // a secret that is gone leaves a usable state without a token
     await db
       .deleteFrom('provider_token_secrets')

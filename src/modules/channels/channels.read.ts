@@ -27,11 +27,18 @@ export type ChannelCallAnswer =
   | { ok: true; provider: SocialProvider; ctx: ProviderCallContext }
   | { ok: false; problem: 'not_found' | 'not_usable' | 'no_token'; state: string };
 
+export interface ChannelRef {
+  organizationId: string;
+  channelAccountId: string;
+}
+
 export interface ChannelsReadPort {
   /** The organization's channels among `ids` (unknown ids are absent). */
   factsForPublishing(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, ChannelFactsForPublishing>>;
   /** The provider and call context of a channel in a usable state with a resolvable token. */
   callContext(db: Executor, organizationId: string, channelAccountId: string, signal?: AbortSignal): Promise<ChannelCallAnswer>;
+  /** callContext of several channels (of any organizations) in one read; the answers in the order asked. */
+  callContexts(db: Executor, channels: ReadonlyArray<ChannelRef>): Promise<ChannelCallAnswer[]>;
   /**
    * Moves a channel to a token-problem state after the platform refused its token, with its webhook
    * event, in the caller's transaction; skipped where the transition table forbids it.
@@ -48,6 +55,23 @@ export interface ChannelsReadPort {
 
 export function channelsReadPort(deps: { registry: ProviderRegistry; vault: TokenVault; events: EventOutbox }): ChannelsReadPort {
   const usable = (state: string) => (USABLE_STATES as readonly string[]).includes(state);
+  type CallRow = Awaited<ReturnType<typeof channelsRepository.callColumns>>[number];
+  const answer = (row: CallRow | undefined, organizationId: string, signal?: AbortSignal): ChannelCallAnswer => {
+    if (!row) return { ok: false, problem: 'not_found', state: 'deleted' };
+    if (!usable(row.state)) return { ok: false, problem: 'not_usable', state: row.state };
+    const accessToken = deps.vault.open(organizationId, row.access_token_ref, row.token_ciphertext);
+    if (!accessToken) return { ok: false, problem: 'no_token', state: row.state };
+    return {
+      ok: true,
+      provider: deps.registry.get(row.platform as Platform),
+      ctx: {
+        accessToken,
+        externalAccountId: row.external_account_id,
+        channelSettings: row.additional_settings ?? {},
+        ...(signal ? { signal } : {}),
+      },
+    };
+  };
   return {
     async factsForPublishing(db, organizationId, ids) {
       const out = new Map<string, ChannelFactsForPublishing>();
@@ -64,21 +88,14 @@ export function channelsReadPort(deps: { registry: ProviderRegistry; vault: Toke
     },
 
     async callContext(db, organizationId, channelAccountId, signal) {
-      const row = await channelsRepository.callColumns(db, organizationId, channelAccountId);
-      if (!row) return { ok: false, problem: 'not_found', state: 'deleted' };
-      if (!usable(row.state)) return { ok: false, problem: 'not_usable', state: row.state };
-      const accessToken = deps.vault.open(organizationId, row.access_token_ref, row.token_ciphertext);
-      if (!accessToken) return { ok: false, problem: 'no_token', state: row.state };
-      return {
-        ok: true,
-        provider: deps.registry.get(row.platform as Platform),
-        ctx: {
-          accessToken,
-          externalAccountId: row.external_account_id,
-          channelSettings: row.additional_settings ?? {},
-          ...(signal ? { signal } : {}),
-        },
-      };
+      const rows = await channelsRepository.callColumns(db, [{ organizationId, channelAccountId }]);
+      return answer(rows[0], organizationId, signal);
+    },
+
+    async callContexts(db, channels) {
+      const rows = await channelsRepository.callColumns(db, channels);
+      const byKey = new Map(rows.map((r) => [`${r.organization_id}/${r.id}`, r]));
+      return channels.map((c) => answer(byKey.get(`${c.organizationId}/${c.channelAccountId}`), c.organizationId));
     },
 
     async markTokenProblem(db, organizationId, channelAccountId, state, reason, at) {

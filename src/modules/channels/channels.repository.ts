@@ -68,14 +68,20 @@ export const channelsRepository = {
     return row?.state ?? null;
   },
 
-  /** A channel's call columns with the stored secret its access token names (one statement). */
-  async callColumns(db: Executor, organizationId: string, id: string) {
-    const row = await db
+  /**
+   * Channels' call columns with the stored secret each access token names, for (organization, channel)
+   * pairs of any organizations: one statement for all.
+   */
+  async callColumns(db: Executor, refs: ReadonlyArray<{ organizationId: string; channelAccountId: string }>) {
+    if (refs.length === 0) return [];
+    return db
       .selectFrom('channel_accounts as c')
       .leftJoin('provider_token_secrets as s', (j) =>
         j.onRef('s.id', '=', 'c.access_token_ref').onRef('s.organization_id', '=', 'c.organization_id'),
       )
       .select([
+        'c.id',
+        'c.organization_id',
         'c.platform',
         'c.state',
         'c.external_account_id',
@@ -83,10 +89,14 @@ export const channelsRepository = {
         'c.additional_settings',
         's.ciphertext as token_ciphertext',
       ])
-      .where('c.organization_id', '=', organizationId)
-      .where('c.id', '=', id)
-      .executeTakeFirst();
-    return row ?? null;
+      .where((eb) =>
+        eb(
+          eb.refTuple('c.organization_id', 'c.id'),
+          'in',
+          refs.map((r) => eb.tuple(r.organizationId, r.channelAccountId)),
+        ),
+      )
+      .execute();
   },
 
   /** Locks the row for the rest of the transaction (state changes are checked against the locked state). */

@@ -5,9 +5,10 @@
  */
 import type { ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { ChannelCallAnswer, ChannelsReadPort } from '../channels/channels.module.js';
+import type { ChannelCallAnswer, ChannelRef, ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db, Executor } from '../database.js';
 import type { ProfileExpansion, ProfilesReadPort } from '../profiles/profiles.module.js';
+import { MicroBatcher } from './micro-batcher.js';
 import type { ChannelFacts } from './plan-validation.js';
 
 export type { ProfileExpansion };
@@ -42,9 +43,15 @@ const unusable = (channelAccountId: string, answer: Extract<ChannelCallAnswer, {
 
 export class ChannelGateway {
   readonly registry: ProviderRegistry;
+  /** the claimed targets' channels of one event-loop turn are read together, like their claims */
+  private readonly claimed: MicroBatcher<ChannelRef, ChannelCallAnswer>;
 
   constructor(private readonly ports: ChannelGatewayPorts) {
     this.registry = ports.registry;
+    this.claimed = new MicroBatcher(
+      (refs) => ports.channels.callContexts(ports.db, refs),
+      (ref) => ports.channels.callContext(ports.db, ref.organizationId, ref.channelAccountId),
+    );
   }
 
   facts(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, ChannelFacts>> {
@@ -67,7 +74,7 @@ export class ChannelGateway {
 
   /** The call context of a claimed target's channel; a channel that is gone reads as deleted. */
   async forClaimed(organizationId: string, channelAccountId: string): Promise<ChannelContext> {
-    const answer = await this.ports.channels.callContext(this.ports.db, organizationId, channelAccountId);
+    const answer = await this.claimed.submit({ organizationId, channelAccountId });
     if (!answer.ok) throw new ChannelUnavailableError(answer.state, unusable(channelAccountId, answer));
     return { provider: answer.provider, ctx: answer.ctx };
   }

@@ -5,7 +5,7 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { AppError } from '../../platform/errors.js';
-import type { BatchCommitter } from '../automations/batch-committer.js';
+import type { BatchCommitter } from '../automations/automations.module.js';
 import type { Db } from '../database.js';
 import { PublishBatchCommitRequest, type PublishBatchCommitRequestT } from './batches.schemas.js';
 import type { BatchesService } from './batches.service.js';

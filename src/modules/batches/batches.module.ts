@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
-import type { BatchCommitter } from '../automations/batch-committer.js';
+import type { BatchCommitter } from '../automations/automations.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { RotationBatchCommitter } from './batch-committer.js';
 import { batchDisconnectHook } from './batch-disconnect.js';

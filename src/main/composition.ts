@@ -93,7 +93,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     deliveryClient: shared.outbound({ timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS }),
   });
   const comments = createCommentsModule({ ...deps, registry, vault });
-  const analytics = createAnalyticsModule({ ...deps, registry, vault });
+  const analytics = createAnalyticsModule({ ...deps, channels: channels.read });
   const automations = createAutomationsModule({
     ...deps,
     runner: { plans: publishing.read.plans, slots: publishing.read.slots, imports: media.read.imports, batches: batches.read.committer },

@@ -9,8 +9,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
-import { resolveChannelContext, setChannelState } from '../channels/channel-context.js';
-import { type ChannelAccountState, canTransition, USABLE_STATES } from '../channels/channel-states.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
 import { analyticsRepository } from './analytics.repository.js';
 import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from './analytics.schemas.js';
@@ -97,7 +96,7 @@ export async function runAnalyticsSync(
     if (!due) continue;
     const last = latest.get(t.id);
     if (last && last.getTime() >= due.getTime()) continue;
-    if (!USABLE_STATES.includes(t.channel_state as ChannelAccountState) || stoppedChannels.has(t.channel_account_id)) {
+    if (!service.channels.isUsable(t.channel_state) || stoppedChannels.has(t.channel_account_id)) {
       result.skippedReconnect += 1;
       continue;
     }
@@ -111,7 +110,7 @@ export async function runAnalyticsSync(
     try {
       let channel = contexts.get(t.channel_account_id);
       if (!channel) {
-        channel = await resolveChannelContext(service.channelDeps, t.organization_id, t.channel_account_id);
+        channel = await service.channels.usableChannel(db, t.organization_id, t.channel_account_id);
         contexts.set(t.channel_account_id, channel);
       }
       const row = await service.read(
@@ -138,7 +137,7 @@ export async function runAnalyticsSync(
       }
       if (err instanceof ProviderError && err.category === 'auth_expired') {
         stoppedChannels.add(t.channel_account_id);
-        await markReconnect(db, t.organization_id, t.channel_account_id, now);
+        await markReconnect(db, service.channels, t.organization_id, t.channel_account_id, now);
       } else if (!(err instanceof ProviderError)) {
         // channel_account_not_connected (no usable token): leave the channel for this run
         stoppedChannels.add(t.channel_account_id);
@@ -149,20 +148,18 @@ export async function runAnalyticsSync(
   return result;
 }
 
-async function markReconnect(db: Db, organizationId: string, channelAccountId: string, now: Date): Promise<void> {
+async function markReconnect(
+  db: Db,
+  channels: ChannelsReadPort,
+  organizationId: string,
+  channelAccountId: string,
+  now: Date,
+): Promise<void> {
   await db
     .transaction()
     .execute(async (tx) => {
-      const row = await tx
-        .selectFrom('channel_accounts')
-        .select('state')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', channelAccountId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (row && canTransition(row.state as ChannelAccountState, 'reconnect_required')) {
-        await setChannelState(tx, organizationId, channelAccountId, 'reconnect_required', 'token_refused', now);
-      }
+      // as before: the state changes without a webhook event
+      await channels.markTokenProblem(tx, organizationId, channelAccountId, 'reconnect_required', 'token_refused', now, { event: false });
     })
     .catch(() => undefined);
 }

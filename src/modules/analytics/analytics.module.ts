@@ -2,20 +2,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
-import type { ProviderRegistry } from '../../providers/registry.js';
-import type { TokenVault } from '../channels/token-vault.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import { analyticsJobDefinitions } from './analytics.jobs.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService } from './analytics.service.js';
 
-export type AnalyticsPorts = Pick<AppDeps, 'config' | 'database' | 'clock'> & { registry: ProviderRegistry; vault: TokenVault };
+export type AnalyticsPorts = Pick<AppDeps, 'config' | 'database' | 'clock'> & { channels: ChannelsReadPort };
 
 export interface AnalyticsModule extends AreaModule {
   service: AnalyticsService;
 }
 
 export function createAnalyticsModule(ports: AnalyticsPorts): AnalyticsModule {
-  const service = new AnalyticsService(ports, ports.registry, ports.vault);
+  const service = new AnalyticsService(ports, ports.channels);
   return {
     service,
     read: undefined,

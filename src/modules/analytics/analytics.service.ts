@@ -6,12 +6,9 @@ import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
-import type { ProviderRegistry } from '../../providers/registry.js';
-import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
-import { channelsRepository } from '../channels/channels.repository.js';
-import { assertOwnOrganization } from '../channels/organization-guard.js';
-import type { TokenVault } from '../channels/token-vault.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Executor } from '../database.js';
 import { analyticsRepository as repo, type SnapshotRow } from './analytics.repository.js';
 import {
@@ -82,15 +79,10 @@ export interface SnapshotInput {
 }
 
 export class AnalyticsService {
-  readonly channelDeps: ChannelContextDeps;
-
   constructor(
     private readonly deps: Pick<AppDeps, 'database' | 'clock'>,
-    readonly registry: ProviderRegistry,
-    vault: TokenVault,
-  ) {
-    this.channelDeps = { db: deps.database.db, vault, registry };
-  }
+    readonly channels: ChannelsReadPort,
+  ) {}
 
   private get db() {
     return this.deps.database.db;
@@ -122,7 +114,7 @@ export class AnalyticsService {
   /** POST /v1/analytics/sync: checks the request against the organization's records, reads, stores unless dryRun. */
   async sync(organizationId: string, body: ProviderAnalyticsSyncRequestT) {
     assertOwnOrganization(organizationId, body.organizationId);
-    const channel = await channelsRepository.get(this.db, organizationId, body.channelAccountId);
+    const channel = (await this.channels.factsForPublishing(this.db, organizationId, [body.channelAccountId])).get(body.channelAccountId);
     if (!channel)
       throw new AppError('channel_account_not_found', {
         message: `No channel account ${body.channelAccountId} in the principal organization.`,
@@ -140,7 +132,7 @@ export class AnalyticsService {
       .where('id', '=', body.brandId)
       .executeTakeFirst();
     if (!brand) throw new AppError('brand_not_found', { message: `No brand ${body.brandId} in the principal organization.` });
-    if (channel.brand_id && channel.brand_id !== body.brandId) {
+    if (channel.brandId && channel.brandId !== body.brandId) {
       throw new AppError('invalid_public_analytics_sync_request', {
         message: `Channel account ${body.channelAccountId} belongs to another brand.`,
         fields: bodyField('brandId'),
@@ -161,7 +153,7 @@ export class AnalyticsService {
         });
       }
     }
-    const { provider, ctx } = await resolveChannelContext(this.channelDeps, organizationId, body.channelAccountId);
+    const { provider, ctx } = await this.channels.usableChannel(this.db, organizationId, body.channelAccountId);
     const input: SnapshotInput = {
       organizationId,
       brandId: body.brandId,

@@ -28,7 +28,14 @@ export type ChannelsPorts = Pick<AppDeps, 'config' | 'database' | 'encryptor' | 
   disconnects: DisconnectSubscribers;
 };
 
-export type { ChannelCallAnswer, ChannelFactsForPublishing, ChannelRef, ChannelsReadPort } from './channels.read.js';
+export type {
+  ChannelCallAnswer,
+  ChannelFactsForPublishing,
+  ChannelOfAccount,
+  ChannelRef,
+  ChannelsReadPort,
+  UsableChannel,
+} from './channels.read.js';
 
 export interface ChannelsModule extends AreaModule<ChannelsReadPort> {
   channels: ChannelsService;

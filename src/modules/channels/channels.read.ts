@@ -6,9 +6,9 @@
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { Platform, ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { Executor } from '../database.js';
-import { setChannelState } from './channel-context.js';
-import { canTransition, USABLE_STATES } from './channel-states.js';
+import type { Db, Executor } from '../database.js';
+import { resolveChannelContext, setChannelState } from './channel-context.js';
+import { type ChannelAccountState, canTransition, USABLE_STATES } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { TokenVault } from './token-vault.js';
 
@@ -32,7 +32,25 @@ export interface ChannelRef {
   channelAccountId: string;
 }
 
+/** A channel in a usable state, its platform's adapter and a call context carrying the decrypted token. */
+export interface UsableChannel {
+  channel: ChannelFactsForPublishing;
+  provider: SocialProvider;
+  ctx: ProviderCallContext;
+}
+
+/** A channel of some organization, found by platform and account rather than by id. */
+export interface ChannelOfAccount {
+  organizationId: string;
+  channelAccountId: string;
+  platform: Platform;
+  state: ChannelAccountState;
+  externalAccountId: string;
+}
+
 export interface ChannelsReadPort {
+  /** Whether a channel in this state holds a usable token (the platform may be called). */
+  isUsable(state: string): boolean;
   /** The organization's channels among `ids` (unknown ids are absent). */
   factsForPublishing(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, ChannelFactsForPublishing>>;
   /** The provider and call context of a channel in a usable state with a resolvable token. */
@@ -40,8 +58,19 @@ export interface ChannelsReadPort {
   /** callContext of several channels (of any organizations) in one read; the answers in the order asked. */
   callContexts(db: Executor, channels: ReadonlyArray<ChannelRef>): Promise<ChannelCallAnswer[]>;
   /**
+   * callContext for a request: the channel's facts, provider and call context, or the API's answer why
+   * not (404 channel_account_not_found for another organization's channel; 409
+   * channel_account_not_connected when it is not usable or its token cannot be resolved).
+   */
+  usableChannel(db: Db, organizationId: string, channelAccountId: string, signal?: AbortSignal): Promise<UsableChannel>;
+  /** Channels of any organization on `platforms` with this platform account id, deleted ones left out, by id. */
+  ofExternalAccount(db: Executor, platforms: readonly Platform[], externalAccountId: string): Promise<ChannelOfAccount[]>;
+  /** Channels of any organization on `platform` in a usable state, by id. */
+  usableOfPlatform(db: Executor, platform: Platform): Promise<ChannelOfAccount[]>;
+  /**
    * Moves a channel to a token-problem state after the platform refused its token, with its webhook
-   * event, in the caller's transaction; skipped where the transition table forbids it.
+   * event (unless `event` is false), in the caller's transaction; skipped where the transition table
+   * forbids it. Answers whether the channel was moved.
    */
   markTokenProblem(
     db: Executor,
@@ -50,7 +79,8 @@ export interface ChannelsReadPort {
     state: 'refresh_needed' | 'reconnect_required',
     reason: string,
     at: Date,
-  ): Promise<void>;
+    opts?: { event?: boolean },
+  ): Promise<boolean>;
 }
 
 export function channelsReadPort(deps: { registry: ProviderRegistry; vault: TokenVault; events: EventOutbox }): ChannelsReadPort {
@@ -73,6 +103,8 @@ export function channelsReadPort(deps: { registry: ProviderRegistry; vault: Toke
     };
   };
   return {
+    isUsable: usable,
+
     async factsForPublishing(db, organizationId, ids) {
       const out = new Map<string, ChannelFactsForPublishing>();
       for (const r of await channelsRepository.factsOf(db, organizationId, ids))
@@ -98,10 +130,54 @@ export function channelsReadPort(deps: { registry: ProviderRegistry; vault: Toke
       return channels.map((c) => answer(byKey.get(`${c.organizationId}/${c.channelAccountId}`), c.organizationId));
     },
 
-    async markTokenProblem(db, organizationId, channelAccountId, state, reason, at) {
+    async usableChannel(db, organizationId, channelAccountId, signal) {
+      const { channel, provider, ctx } = await resolveChannelContext(
+        { db, vault: deps.vault, registry: deps.registry },
+        organizationId,
+        channelAccountId,
+        signal,
+      );
+      return {
+        channel: {
+          channelAccountId: channel.id,
+          platform: channel.platform,
+          state: channel.state,
+          usable: true,
+          brandId: channel.brand_id,
+          displayName: channel.display_name,
+        },
+        provider,
+        ctx,
+      };
+    },
+
+    async ofExternalAccount(db, platforms, externalAccountId) {
+      const rows = await channelsRepository.byExternalAccountAcrossOrganizations(db, platforms, externalAccountId);
+      return rows.map((r) => ({
+        organizationId: r.organization_id,
+        channelAccountId: r.id,
+        platform: r.platform,
+        state: r.state,
+        externalAccountId,
+      }));
+    },
+
+    async usableOfPlatform(db, platform) {
+      const rows = await channelsRepository.inStatesAcrossOrganizations(db, platform, USABLE_STATES);
+      return rows.map((r) => ({
+        organizationId: r.organization_id,
+        channelAccountId: r.id,
+        platform,
+        state: r.state,
+        externalAccountId: r.external_account_id,
+      }));
+    },
+
+    async markTokenProblem(db, organizationId, channelAccountId, state, reason, at, opts) {
       const current = await channelsRepository.stateOf(db, organizationId, channelAccountId);
-      if (!current || !canTransition(current, state)) return;
-      await setChannelState(db, organizationId, channelAccountId, state, reason, at, deps.events);
+      if (!current || !canTransition(current, state)) return false;
+      await setChannelState(db, organizationId, channelAccountId, state, reason, at, opts?.event === false ? undefined : deps.events);
+      return true;
     },
   };
 }

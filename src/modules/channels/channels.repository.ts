@@ -204,10 +204,10 @@ export const channelsRepository = {
     db: Executor,
     platform: Platform,
     states: readonly ChannelAccountState[],
-  ): Promise<Array<{ id: string; organization_id: string; external_account_id: string }>> {
+  ): Promise<Array<{ id: string; organization_id: string; external_account_id: string; state: ChannelAccountState }>> {
     return db
       .selectFrom('channel_accounts')
-      .select(['id', 'organization_id', 'external_account_id'])
+      .select(['id', 'organization_id', 'external_account_id', 'state'])
       .where('platform', '=', platform)
       .where('state', 'in', states)
       .orderBy('id')

@@ -8,6 +8,7 @@ import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import { newId } from '../../platform/ids.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../database.js';
 import { disconnectChannel } from './channel-disconnect.js';
@@ -17,10 +18,9 @@ import { assertTransition, type ChannelAccountState, INITIAL_STATES } from './ch
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountListQueryT, ChannelAccountPatchT, ChannelAccountT, ChannelAccountUpsertT } from './channels.schemas.js';
 import type { DisconnectSubscribers } from './disconnect-hooks.js';
-import { assertOwnOrganization } from './organization-guard.js';
 import type { TokenVault } from './token-vault.js';
 
-export { assertOwnOrganization } from './organization-guard.js';
+export { assertOwnOrganization } from '../../platform/organization-guard.js';
 
 export interface ChannelsDeps {
   db: Db;

@@ -93,7 +93,7 @@ export class ChannelGateway {
   }
 
   /** Moves the channel to a state after the platform refused its token (skipped where the channel table forbids it). */
-  markTokenProblem(
+  async markTokenProblem(
     db: Executor,
     organizationId: string,
     channelAccountId: string,
@@ -102,6 +102,6 @@ export class ChannelGateway {
     at: Date,
   ): Promise<void> {
     // called inside the publish engine's transaction: the state change and its webhook event commit together
-    return this.ports.channels.markTokenProblem(db, organizationId, channelAccountId, state, reason, at);
+    await this.ports.channels.markTokenProblem(db, organizationId, channelAccountId, state, reason, at);
   }
 }

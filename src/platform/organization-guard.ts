@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/errors.js';
+import { AppError } from './errors.js';
 
 /** The body's organizationId must be the principal's: anything else is reported as not found. */
 export function assertOwnOrganization(principalOrganizationId: string, bodyOrganizationId: string | undefined): void {

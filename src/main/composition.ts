@@ -92,7 +92,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     ...deps,
     deliveryClient: shared.outbound({ timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS }),
   });
-  const comments = createCommentsModule({ ...deps, registry, vault });
+  const comments = createCommentsModule({ ...deps, registry, channels: channels.read });
   const analytics = createAnalyticsModule({ ...deps, channels: channels.read });
   const automations = createAutomationsModule({
     ...deps,

@@ -3,13 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { TokenVault } from '../channels/token-vault.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import { CommentDraftsService } from './comments.drafts.js';
 import { CommentRepliesService } from './comments.replies.js';
 import { registerCommentRoutes } from './comments.routes.js';
 import { CommentsService } from './comments.service.js';
 
-export type CommentsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'> & { registry: ProviderRegistry; vault: TokenVault };
+export type CommentsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'> & {
+  registry: ProviderRegistry;
+  channels: ChannelsReadPort;
+};
 
 export interface CommentsModule extends AreaModule {
   service: CommentsService;
@@ -18,10 +21,9 @@ export interface CommentsModule extends AreaModule {
 }
 
 export function createCommentsModule(ports: CommentsPorts): CommentsModule {
-  const channels = { db: ports.database.db, vault: ports.vault, registry: ports.registry };
   const module: CommentsModule = {
-    service: new CommentsService(ports, channels),
-    replies: new CommentRepliesService(ports, channels),
+    service: new CommentsService(ports, ports.channels),
+    replies: new CommentRepliesService(ports, ports.channels),
     drafts: new CommentDraftsService(ports, ports.registry),
     read: undefined,
     jobs: [],

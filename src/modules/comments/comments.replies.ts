@@ -8,7 +8,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
-import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
 import { transition } from './comment-states.js';
 import { type CommentRow, commentsRepository, type ReplyRow } from './comments.repository.js';
@@ -22,7 +22,7 @@ const THREADS_DAILY_REPLIES = 1000;
 export class CommentRepliesService {
   constructor(
     private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'>,
-    private readonly channels: ChannelContextDeps,
+    private readonly channels: ChannelsReadPort,
   ) {}
 
   private get db(): Db {
@@ -97,7 +97,7 @@ export class CommentRepliesService {
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_PROVIDER_COMMENT_REPLY_ENABLED'))
       throw new AppError('provider_comment_reply_disabled');
     const body = req.body.trim();
-    const { channel, provider, ctx } = await resolveChannelContext(this.channels, organizationId, row.channel_account_id);
+    const { channel, provider, ctx } = await this.channels.usableChannel(this.db, organizationId, row.channel_account_id);
     const max = provider.capability.maxTextLength;
     if (body.length === 0 || (max !== undefined && [...body].length > max))
       throw new AppError(REPLY_CODE, {
@@ -320,7 +320,7 @@ export class CommentRepliesService {
   async hide(organizationId: string, id: string, hidden: boolean) {
     const row = await this.load(organizationId, id);
     if (!this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
-    const { provider, ctx } = await resolveChannelContext(this.channels, organizationId, row.channel_account_id);
+    const { provider, ctx } = await this.channels.usableChannel(this.db, organizationId, row.channel_account_id);
     if (!capabilitiesOf(row.platform, row).canHide || !provider.hideComment)
       throw new AppError('invalid_public_social_comment_hide_request', {
         message: `${row.platform} does not let the channel hide this comment.`,

@@ -8,7 +8,7 @@ import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError, type ErrorCode, isAppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type Platform, type ProviderComment, ProviderError } from '../../providers/provider.js';
-import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import { providerFailure } from '../providers/provider-tools.service.js';
 import { transition } from './comment-states.js';
 import { type CommentRow, commentsRepository } from './comments.repository.js';
@@ -92,7 +92,7 @@ const sameMetrics = (a: Record<string, unknown>, b: Record<string, unknown>) => 
 export class CommentsService {
   constructor(
     private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'>,
-    private readonly channels: ChannelContextDeps,
+    private readonly channels: ChannelsReadPort,
   ) {}
 
   private get db() {
@@ -175,13 +175,13 @@ export class CommentsService {
       dryRun: boolean;
     },
   ): Promise<SyncResponse> {
-    const { channel, provider, ctx } = await resolveChannelContext(this.channels, organizationId, p.channelAccountId);
+    const { channel, provider, ctx } = await this.channels.usableChannel(this.db, organizationId, p.channelAccountId);
     if (channel.platform !== p.platform)
       throw new AppError('invalid_public_social_comment_sync_request', {
         message: `Channel ${p.channelAccountId} is a ${channel.platform} channel, not ${p.platform}.`,
         fields: [{ path: ['platform'], source: 'body' }],
       });
-    if (channel.brand_id && channel.brand_id !== p.brandId)
+    if (channel.brandId && channel.brandId !== p.brandId)
       throw new AppError('invalid_public_social_comment_sync_request', {
         message: `Channel ${p.channelAccountId} belongs to another brand.`,
         fields: [{ path: ['brandId'], source: 'body' }],

@@ -104,7 +104,13 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     }),
   });
   const identity = createIdentityModule(deps);
-  const providerWebhooks = createProviderWebhooksModule({ ...deps, registry, vault, comments, notices: publishing.read.notices });
+  const providerWebhooks = createProviderWebhooksModule({
+    ...deps,
+    registry,
+    channels: channels.read,
+    comments,
+    notices: publishing.read.notices,
+  });
 
   // cross-area subscriptions: the only place one area's reaction is attached to another's event
   disconnects.subscribe(publishing.onChannelDisconnect);

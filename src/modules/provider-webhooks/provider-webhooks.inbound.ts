@@ -14,9 +14,7 @@ import { parseMetaDelivery, verifyMetaSignature, verifySignedRequest } from '../
 import { type InboundEvent, safeEqual } from '../../providers/webhooks/signatures.js';
 import { parseXDelivery, verifyXSignature, xCrcResponse } from '../../providers/webhooks/x-webhooks.js';
 import { channelIdOfTopic, parseYoutubeFeed, verifyWebSubSignature } from '../../providers/webhooks/youtube-websub.js';
-import { setChannelState } from '../channels/channel-context.js';
-import { canTransition } from '../channels/channel-states.js';
-import { channelsRepository } from '../channels/channels.repository.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { CommentsModule } from '../comments/comments.module.js';
 import { COMMENT_PLATFORMS } from '../comments/comments.schemas.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
@@ -44,6 +42,7 @@ export class InboundWebhooks {
     private readonly settings: WebhookSettings,
     private readonly comments: () => CommentsModule,
     private readonly notices: () => PublishingRead['notices'],
+    private readonly channels: ChannelsReadPort,
   ) {}
 
   private get db() {
@@ -146,10 +145,10 @@ export class InboundWebhooks {
     const platforms = accountPlatforms(platform);
     if (event.kind === 'deauthorized') return this.deauthorized(platforms, event.accountId);
     if (!event.accountId) return { matched: 0 };
-    const channels = await channelsRepository.byExternalAccountAcrossOrganizations(this.db, platforms, event.accountId);
+    const channels = await this.channels.ofExternalAccount(this.db, platforms, event.accountId);
     const targets = await this.notices().targetsOfPost(
       platforms,
-      channels.map((c) => c.id),
+      channels.map((c) => c.channelAccountId),
       event.providerPostId,
     );
     if (event.kind === 'video') {
@@ -176,22 +175,24 @@ export class InboundWebhooks {
   }
 
   private async deauthorized(platforms: Platform[], accountId: string) {
-    const channels = await channelsRepository.byExternalAccountAcrossOrganizations(this.db, platforms, accountId);
+    const channels = await this.channels.ofExternalAccount(this.db, platforms, accountId);
     let marked = 0;
     for (const c of channels) {
-      if (c.state === 'reconnect_required' || !canTransition(c.state, 'reconnect_required')) continue;
-      await this.db.transaction().execute(async (tx) => {
-        await setChannelState(
-          tx,
-          c.organization_id,
-          c.id,
-          'reconnect_required',
-          'deauthorized_on_platform',
-          this.deps.clock.now(),
-          this.deps.events,
+      if (c.state === 'reconnect_required') continue;
+      // skipped where the transition table forbids the move; the state change records its webhook event
+      const moved = await this.db
+        .transaction()
+        .execute((tx) =>
+          this.channels.markTokenProblem(
+            tx,
+            c.organizationId,
+            c.channelAccountId,
+            'reconnect_required',
+            'deauthorized_on_platform',
+            this.deps.clock.now(),
+          ),
         );
-      });
-      marked += 1;
+      if (moved) marked += 1;
     }
     return { matched: channels.length, marked };
   }

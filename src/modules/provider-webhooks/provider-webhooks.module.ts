@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { TokenVault } from '../channels/token-vault.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { CommentsModule } from '../comments/comments.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { InboundWebhooks, PROVIDER_WEBHOOK_PROCESS_QUEUE } from './provider-webhooks.inbound.js';
@@ -17,7 +17,7 @@ export const PROVIDER_WEBHOOK_RENEW_JOB = 'provider-webhooks.renew';
 
 export type ProviderWebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'jobs' | 'events' | 'clock'> & {
   registry: ProviderRegistry;
-  vault: TokenVault;
+  channels: ChannelsReadPort;
   comments: CommentsModule;
   notices: PublishingRead['notices'];
 };
@@ -28,15 +28,16 @@ export interface ProviderWebhooksModule extends AreaModule {
 }
 
 export function createProviderWebhooksModule(ports: ProviderWebhooksPorts): ProviderWebhooksModule {
-  const { registry, vault } = ports;
+  const { registry, channels } = ports;
   const settings = new WebhookSettings(ports, registry);
   const inbound = new InboundWebhooks(
     ports,
     settings,
     () => ports.comments,
     () => ports.notices,
+    channels,
   );
-  const provisioning = new WebhookProvisioning(ports, settings, { db: ports.database.db, vault, registry });
+  const provisioning = new WebhookProvisioning(ports, settings, channels);
   const module: ProviderWebhooksModule = {
     inbound,
     provisioning,

@@ -11,9 +11,7 @@ import type { Platform } from '../../providers/provider.js';
 import { META_SUBSCRIPTION, metaSubscriptionUrl, subscribeMetaApp } from '../../providers/webhooks/meta-webhooks.js';
 import { ensureXWebhook, subscribeXUser } from '../../providers/webhooks/x-webhooks.js';
 import { subscribeWebSub, youtubeTopic } from '../../providers/webhooks/youtube-websub.js';
-import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
-import { USABLE_STATES } from '../channels/channel-states.js';
-import { channelsRepository } from '../channels/channels.repository.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';
 import type { ProvisionAnswerT, ProvisionBodyT, ProvisionPlatformT, ProvisionStepT } from './provider-webhooks.schemas.js';
 import { INBOUND_PLATFORMS, type WebhookSettings } from './webhook-settings.js';
@@ -35,7 +33,7 @@ export class WebhookProvisioning {
   constructor(
     private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock'>,
     private readonly settings: WebhookSettings,
-    private readonly channels: ChannelContextDeps,
+    private readonly channels: ChannelsReadPort,
   ) {}
 
   async run(body: ProvisionBodyT): Promise<ProvisionAnswerT> {
@@ -139,7 +137,7 @@ export class WebhookProvisioning {
     ];
     if (missing.length > 0) return this.notConfigured(missing);
     const base = app.apiBaseUrl.replace(/\/+$/, '');
-    const accounts = await channelsRepository.inStatesAcrossOrganizations(this.deps.database.db, 'x', USABLE_STATES);
+    const accounts = await this.channels.usableOfPlatform(this.deps.database.db, 'x');
     const register: ProvisionStepT = {
       request: `POST ${base}/2/webhooks`,
       description: 'register the webhook URL (X runs a CRC GET against it), or re-validate it with PUT /2/webhooks/{id}',
@@ -153,7 +151,7 @@ export class WebhookProvisioning {
       outcome: 'would_call',
       error: null,
     });
-    if (dryRun) return this.finish([...steps, ...accounts.map((a) => subscriptionStep(a.external_account_id))], true);
+    if (dryRun) return this.finish([...steps, ...accounts.map((a) => subscriptionStep(a.externalAccountId))], true);
     let webhookId: string;
     try {
       const hook = await ensureXWebhook({ apiBaseUrl: base, timeoutMs: app.timeoutMs, appBearerToken: bearer!, url: callbackUrl });
@@ -167,13 +165,13 @@ export class WebhookProvisioning {
       return this.finish(steps, false);
     }
     for (const a of accounts) {
-      const step = subscriptionStep(a.external_account_id);
+      const step = subscriptionStep(a.externalAccountId);
       step.request = step.request.replace('{webhook_id}', webhookId);
       try {
-        const { ctx } = await resolveChannelContext(this.channels, a.organization_id, a.id);
+        const { ctx } = await this.channels.usableChannel(this.deps.database.db, a.organizationId, a.channelAccountId);
         await subscribeXUser({ apiBaseUrl: base, timeoutMs: app.timeoutMs, webhookId, userAccessToken: ctx.accessToken });
         step.outcome = 'ok';
-        await this.record('x', `account:${a.external_account_id}`, callbackUrl, 'active', { webhookId });
+        await this.record('x', `account:${a.externalAccountId}`, callbackUrl, 'active', { webhookId });
       } catch (err) {
         step.outcome = 'failed';
         step.error = message(err);
@@ -189,8 +187,8 @@ export class WebhookProvisioning {
     if (!secret) return this.notConfigured(['SERVICE_YOUTUBE_WEBHOOK_SECRET (or SERVICE_YOUTUBE_CLIENT_SECRET)']);
     const hubUrl = this.settings.hubUrl();
     const lease = this.deps.config.env.SERVICE_YOUTUBE_WEBSUB_LEASE_SECONDS;
-    const channels = await channelsRepository.inStatesAcrossOrganizations(this.deps.database.db, 'youtube', USABLE_STATES);
-    const topics = [...new Set(channels.map((c) => c.external_account_id))].map(youtubeTopic).filter((t) => !only || only.has(t));
+    const channels = await this.channels.usableOfPlatform(this.deps.database.db, 'youtube');
+    const topics = [...new Set(channels.map((c) => c.externalAccountId))].map(youtubeTopic).filter((t) => !only || only.has(t));
     const steps: ProvisionStepT[] = [];
     for (const topic of topics) {
       const step: ProvisionStepT = {

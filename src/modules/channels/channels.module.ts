@@ -48,10 +48,11 @@ export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
   const connect = new ChannelConnectService({ db, config: ports.config, registry, encryptor, clock });
   const callback = new ChannelCallbackService({ db, registry, vault, encryptor, clock, events });
   const choice = new ChannelChoiceService({ db, registry, vault, encryptor, clock, events });
-  const tools = new ProviderToolsService({ db, vault, registry });
+  const read = channelsReadPort({ registry, vault, events });
+  const tools = new ProviderToolsService({ db, registry, channels: read });
   return {
     channels,
-    read: channelsReadPort({ registry, vault, events }),
+    read,
     jobs: [tokenLifecycleJob({ db, config: ports.config, vault, registry, clock, events })],
     routes(app: FastifyInstance) {
       if (!app.getSchema('ChannelAccount')) app.addSchema(ChannelAccount);

@@ -1,10 +1,11 @@
 /** POST /v1/providers/tools/{toolName}: runs a provider tool through the channel's adapter and token. */
 
 import { AppError } from '../../platform/errors.js';
-import type { ProviderToolName } from '../../providers/provider.js';
+import type { Platform, ProviderToolName } from '../../providers/provider.js';
 import { ProviderError } from '../../providers/provider.js';
-import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
-import { channelsRepository } from '../channels/channels.repository.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { Db } from '../database.js';
 
 /** Maps a platform failure to an answer without the platform's raw body (it may echo request data). */
 export function providerFailure(err: ProviderError): AppError {
@@ -42,15 +43,15 @@ export function providerFailure(err: ProviderError): AppError {
 }
 
 export class ProviderToolsService {
-  constructor(private readonly deps: ChannelContextDeps) {}
+  constructor(private readonly deps: { db: Db; registry: ProviderRegistry; channels: ChannelsReadPort }) {}
 
   async run(organizationId: string, toolName: ProviderToolName, channelAccountId: string, input: Record<string, unknown>) {
-    const channel = await channelsRepository.get(this.deps.db, organizationId, channelAccountId);
+    const channel = (await this.deps.channels.factsForPublishing(this.deps.db, organizationId, [channelAccountId])).get(channelAccountId);
     if (!channel)
       throw new AppError('channel_account_not_found', {
         message: `No channel account ${channelAccountId} in the principal organization.`,
       });
-    const provider = this.deps.registry.get(channel.platform);
+    const provider = this.deps.registry.get(channel.platform as Platform);
     if (!provider.capability.toolNames.includes(toolName)) {
       throw new AppError('provider_tool_unsupported', {
         message: `${channel.platform} does not support ${toolName}; it supports ${provider.capability.toolNames.join(', ') || 'no tools'}.`,
@@ -60,7 +61,7 @@ export class ProviderToolsService {
         },
       });
     }
-    const { ctx } = await resolveChannelContext(this.deps, organizationId, channelAccountId);
+    const { ctx } = await this.deps.channels.usableChannel(this.deps.db, organizationId, channelAccountId);
     try {
       return {
         tool: toolName,

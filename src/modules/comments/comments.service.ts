@@ -5,11 +5,11 @@
  */
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
+import { providerFailure } from '../../http/provider-failure.js';
 import { AppError, type ErrorCode, isAppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type Platform, type ProviderComment, ProviderError } from '../../providers/provider.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
-import { providerFailure } from '../providers/provider-tools.service.js';
 import { transition } from './comment-states.js';
 import { type CommentRow, commentsRepository } from './comments.repository.js';
 import {

@@ -1,46 +1,12 @@
 /** POST /v1/providers/tools/{toolName}: runs a provider tool through the channel's adapter and token. */
 
+import { providerFailure } from '../../http/provider-failure.js';
 import { AppError } from '../../platform/errors.js';
 import type { Platform, ProviderToolName } from '../../providers/provider.js';
 import { ProviderError } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
-
-/** Maps a platform failure to an answer without the platform's raw body (it may echo request data). */
-export function providerFailure(err: ProviderError): AppError {
-  const details = {
-    platform: err.platform,
-    providerCategory: err.category,
-    providerCode: err.providerCode,
-  };
-  switch (err.category) {
-    case 'auth_expired':
-      return new AppError('channel_account_not_connected', {
-        message: `The ${err.platform} token was refused; reconnect the channel.`,
-        details,
-      });
-    case 'rate_limited': {
-      const retry = String(err.retryAfterSeconds ?? 60);
-      return new AppError('provider_rate_limited', {
-        message: `The ${err.platform} rate limit was reached; retry in ${retry} s.`,
-        details,
-        headers: { 'retry-after': retry },
-      });
-    }
-    case 'user_content':
-      return new AppError('invalid_public_provider_tool_request', {
-        message: `${err.platform} refused the tool input: ${err.message}`,
-        details,
-        fields: [{ path: ['input'], source: 'body' }],
-      });
-    default:
-      return new AppError('provider_request_failed', {
-        message: `The ${err.platform} call failed (${err.category}).`,
-        details,
-      });
-  }
-}
 
 export class ProviderToolsService {
   constructor(private readonly deps: { db: Db; registry: ProviderRegistry; channels: ChannelsReadPort }) {}

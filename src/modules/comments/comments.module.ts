@@ -7,6 +7,7 @@ import type { ChannelsReadPort } from '../channels/channels.module.js';
 import { CommentDraftsService } from './comments.drafts.js';
 import { CommentRepliesService } from './comments.replies.js';
 import { registerCommentRoutes } from './comments.routes.js';
+import { COMMENT_PLATFORMS, type CommentPlatform } from './comments.schemas.js';
 import { CommentsService } from './comments.service.js';
 
 export type CommentsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'> & {
@@ -14,7 +15,11 @@ export type CommentsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'eve
   channels: ChannelsReadPort;
 };
 
+export type { CommentPlatform } from './comments.schemas.js';
+
 export interface CommentsModule extends AreaModule {
+  /** the platforms whose comments the area syncs */
+  platforms: readonly CommentPlatform[];
   service: CommentsService;
   replies: CommentRepliesService;
   drafts: CommentDraftsService;
@@ -22,6 +27,7 @@ export interface CommentsModule extends AreaModule {
 
 export function createCommentsModule(ports: CommentsPorts): CommentsModule {
   const module: CommentsModule = {
+    platforms: COMMENT_PLATFORMS,
     service: new CommentsService(ports, ports.channels),
     replies: new CommentRepliesService(ports, ports.channels),
     drafts: new CommentDraftsService(ports, ports.registry),

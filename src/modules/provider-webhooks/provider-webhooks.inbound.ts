@@ -15,8 +15,7 @@ import { type InboundEvent, safeEqual } from '../../providers/webhooks/signature
 import { parseXDelivery, verifyXSignature, xCrcResponse } from '../../providers/webhooks/x-webhooks.js';
 import { channelIdOfTopic, parseYoutubeFeed, verifyWebSubSignature } from '../../providers/webhooks/youtube-websub.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
-import type { CommentsModule } from '../comments/comments.module.js';
-import { COMMENT_PLATFORMS } from '../comments/comments.schemas.js';
+import type { CommentPlatform, CommentsModule } from '../comments/comments.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';
 import { accountPlatforms, type InboundPlatform, isInboundPlatform, type WebhookSettings } from './webhook-settings.js';
@@ -159,12 +158,12 @@ export class InboundWebhooks {
     }
     let synced = 0;
     for (const t of targets) {
-      if (t.state !== 'published' || !(COMMENT_PLATFORMS as readonly string[]).includes(t.platform)) continue;
+      if (t.state !== 'published' || !(this.comments().platforms as readonly string[]).includes(t.platform)) continue;
       await this.comments().service.sync(t.organizationId, {
         organizationId: t.organizationId,
         brandId: t.brandId,
         channelAccountId: t.channelAccountId,
-        platform: t.platform as (typeof COMMENT_PLATFORMS)[number],
+        platform: t.platform as CommentPlatform,
         providerPostId: t.providerPostId,
         postTargetId: t.id,
         dryRun: false,

@@ -16,7 +16,9 @@
  * job table (started_on - due time).
  *
  * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:publish
- *      (SIZES=1000,10000 WORKERS=1,2 by default; FLOOR=0 skips the baseline)
+ *      (SIZES=1000,10000 WORKERS=1,2 by default; FLOOR=0 skips the baseline; BENCH_WORKER_NODE_ARGS,
+ *      FLOOR_NODE_ARGS and SIM_NODE_ARGS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof', go to the worker, floor
+ *      and simulator processes)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -97,11 +99,15 @@ async function floorChild() {
 
 async function floorScenario(n: number, concurrency: number, env: (sim: Sim) => NodeJS.ProcessEnv) {
   const sim = await startSim();
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--floor'], {
-    cwd: ROOT,
-    env: env(sim),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', SELF, '--floor'],
+    {
+      cwd: ROOT,
+      env: env(sim),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   try {
     await new Promise((resolve) => child.once('message', resolve));
     const due = Date.now() + 1000;
@@ -139,7 +145,11 @@ interface Sim {
 }
 
 async function startSim(): Promise<Sim> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--sim'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.SIM_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', SELF, '--sim'],
+    { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
   const ready = await new Promise<{ baseUrls: Sim['baseUrls']; pages: string[]; tokens: string[] }>((resolve) =>
     child.once('message', resolve as never),
   );
@@ -479,6 +489,8 @@ async function scenario(n: number, workers: number) {
 /* ---------------------------------------------------------------- main */
 
 async function main() {
+  // children end on SIGTERM through exit(), so a --cpu-prof profile is written (FLOOR_NODE_ARGS, SIM_NODE_ARGS)
+  if (process.argv.includes('--sim') || process.argv.includes('--floor')) process.once('SIGTERM', () => process.exit(0));
   if (process.argv.includes('--sim')) return simChild();
   if (process.argv.includes('--floor')) return floorChild();
   if (process.env.FLOOR_ONLY) {
@@ -509,7 +521,7 @@ async function main() {
           `          where the time goes: pg-boss fetch relative to the due time p50=${r.fetchP50} ms p99=${r.fetchP99} ms (negative: fetched ahead); per publish job ${r.jobMs.toFixed(1)} ms = platform call ${r.callMs.toFixed(1)} ms + claim, wait for a call permit and slot, outcome write ${(r.jobMs - r.callMs).toFixed(1)} ms`,
         );
       if (FLOOR) {
-        const concurrency = Number(process.env.SERVICE_PUBLISH_WORKER_CONCURRENCY ?? 32) * w;
+        const concurrency = Number(process.env.SERVICE_PUBLISH_WORKER_CONCURRENCY ?? 64) * w;
         const f = await floorScenario(n, concurrency, workerEnv);
         console.log(
           `          provider floor (same run, same ${n} posts straight to the simulator, ${concurrency} in flight, no database or queue): lateness p50=${f.p50} ms p99=${f.p99} ms max=${f.max} ms (received ${f.received}); engine p99 / floor p99 = ${(r.p99 / Math.max(1, f.p99)).toFixed(1)}x; CPU per post: client ${f.clientCpuMs.toFixed(2)} ms, simulator ${f.simCpuMs.toFixed(2)} ms`,

@@ -72,6 +72,16 @@ describe('publish worker: jobs fetched ahead, claims before slots', () => {
     const posts = postsWith(t);
     assert.equal(posts.length, 1);
     assert.ok(posts[0]!.at >= due, `posted ${due - posts[0]!.at} ms before its due time`);
+    // the worker's own completion statement moves the pg-boss job to completed (nothing left active to expire)
+    await waitFor(
+      'the publish job completed in pg-boss',
+      async () => {
+        const r = await sql<{ state: string }>`select state from pgboss.job
+					where name = 'publish.target' and data->>'targetId' = ${target.postTargetId}`.execute(h.ctx.database.db);
+        return r.rows.length === 1 && r.rows[0]!.state === 'completed';
+      },
+      5000,
+    );
   });
 
   it('does not publish a target cancelled after its job was fetched ahead', async () => {

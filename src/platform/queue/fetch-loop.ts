@@ -217,6 +217,22 @@ export class FetchLoop {
     this.running.add(p);
   }
 
+  /**
+   * pg-boss's completion statement (`id IN (SELECT UNNEST($2))`) leans on the queue partition's
+   * statistics: after a burst fetched thousands of jobs into a partition last analyzed near empty, the
+   * planner joins every active row against the id list, about 100 ms per completion of 64 jobs at
+   * 10,000 active (measured; 1 ms once analyzed). `id = any($2)` is planned as a primary-key lookup
+   * whatever the statistics say. Same effect as `boss.complete(name, ids)`: active -> completed.
+   */
+  private async complete(ids: string[]): Promise<void> {
+    const db = this.boss.getDb() as { executeSql(t: string, v: unknown[]): Promise<unknown> };
+    await db.executeSql(
+      `update pgboss.job set completed_on = now(), state = 'completed', output = null
+       where name = $1 and id = any($2::uuid[]) and state = 'active'`,
+      [this.def.name, ids],
+    );
+  }
+
   private flush(): void {
     if (this.done.length === 0 && this.failed.length === 0) return;
     const ok = this.done.splice(0);
@@ -224,7 +240,7 @@ export class FetchLoop {
     const name = this.def.name;
     this.flushing = this.flushing.then(async () => {
       try {
-        if (ok.length > 0) await this.boss.complete(name, ok);
+        if (ok.length > 0) await this.complete(ok);
         for (const f of bad) await this.boss.fail(name, f.id, { message: f.message });
       } catch (err) {
         // a job left active is expired by pg-boss and, for publishing, swept by reconciliation

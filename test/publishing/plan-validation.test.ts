@@ -1,6 +1,7 @@
 /** Plan validation rules per platform (pure; the HTTP route is covered in plans.test.ts). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { USABLE_STATES } from '../../src/modules/channels/channel-states.js';
 import { type ChannelFacts, type PlanMedia, type PlanTargetInput, validatePlan } from '../../src/modules/publishing/plan-validation.js';
 import { deriveJobStatus } from '../../src/modules/publishing/publish-states.js';
 
@@ -40,6 +41,7 @@ function run(
         channelAccountId: 'cha_1',
         platform: opts.channelPlatform ?? platform,
         state: opts.state ?? 'connected',
+        usable: (USABLE_STATES as readonly string[]).includes(opts.state ?? 'connected'),
         brandId: null,
         displayName: 'c',
       },

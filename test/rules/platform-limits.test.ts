@@ -36,7 +36,7 @@ interface Case {
 /** The blocking issue codes of a one-target plan. */
 function blocking(platform: string, c: Case): string[] {
   const channels = new Map<string, ChannelFacts>([
-    ['cha_1', { channelAccountId: 'cha_1', platform, state: 'connected', brandId: null, displayName: 'c' }],
+    ['cha_1', { channelAccountId: 'cha_1', platform, state: 'connected', usable: true, brandId: null, displayName: 'c' }],
   ]);
   const v = validatePlan({
     brandId: 'brd_1',

@@ -5,7 +5,6 @@
  */
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { toAppError } from '../../http/error-handler.js';
 import { noteJsonBodyText } from '../../http/input-guards.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
@@ -19,6 +18,7 @@ import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { ToolLimiter } from './tool-limiter.service.js';
 import { TOOL_MAX_BODY_BYTES, type ToolName } from './tool-limits.js';
 import { type ToolPlan, ToolRequestRunner } from './tool-request.service.js';
+import type { ToolsPorts } from './tools.module.js';
 import {
   QrGenerateRequest,
   QrGenerateResponse,
@@ -80,7 +80,7 @@ function qrWork(qr: QrRequest, pool: () => QrWorkerPool): ToolWork {
   };
 }
 
-export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: ToolRoutesOptions = {}): void {
+export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, opts: ToolRoutesOptions = {}): void {
   const db = deps.database.db;
   const now = () => deps.clock.now();
   const limiter = new ToolLimiter(deps.counters.shared, () => deps.clock.now().getTime());

@@ -114,7 +114,47 @@ describe('channels read port', () => {
       .execute();
     assert.equal(events.filter((e) => (e.data as { channelAccountId?: string }).channelAccountId === live).length, 1);
     // disabled → refresh_needed is not in the transition table: nothing changes, nothing throws
-    await port.markTokenProblem(db, a.organizationId, disabled, 'refresh_needed', 'token refused', new Date());
+    assert.equal(await port.markTokenProblem(db, a.organizationId, disabled, 'refresh_needed', 'token refused', new Date()), false);
     assert.equal((await state(disabled)).state, 'disabled');
+    // without its event when asked so (the analytics sync)
+    const quiet = await channel(a, 'mark-quiet', 'env:OPS_X');
+    assert.equal(
+      await port.markTokenProblem(db, a.organizationId, quiet, 'reconnect_required', 'token_refused', new Date(), { event: false }),
+      true,
+    );
+    assert.equal((await state(quiet)).state, 'reconnect_required');
+    const quietEvents = await db
+      .selectFrom('events')
+      .select('data')
+      .where('organization_id', '=', a.organizationId)
+      .where('type', '=', 'channel_account.reconnect_required')
+      .execute();
+    assert.equal(quietEvents.filter((e) => (e.data as { channelAccountId?: string }).channelAccountId === quiet).length, 0);
+  });
+
+  it('answers a usable channel or the API errors, and finds channels by platform account or platform across organizations', async () => {
+    const db = ctx.database.db;
+    const usable = await channel(a, 'shared-account', 'env:OPS_X');
+    const elsewhere = await channel(b, 'shared-account', 'env:OPS_X');
+    const off = await channel(a, 'usable-off', 'env:OPS_X', 'reconnect_required');
+    const got = await port.usableChannel(db, a.organizationId, usable);
+    assert.equal(got.channel.channelAccountId, usable);
+    assert.equal(got.channel.platform, 'x');
+    assert.equal(got.ctx.accessToken, 'token-from-env');
+    await assert.rejects(port.usableChannel(db, b.organizationId, usable), {
+      code: 'channel_account_not_found',
+      message: `No channel account ${usable} in the principal organization.`,
+    });
+    await assert.rejects(port.usableChannel(db, a.organizationId, off), {
+      code: 'channel_account_not_connected',
+      message: `Channel account ${off} is reconnect_required; connect it again before using it.`,
+    });
+    assert.equal(port.isUsable('connected'), true);
+    assert.equal(port.isUsable('reconnect_required'), false);
+    const both = await port.ofExternalAccount(db, ['x'], 'shared-account');
+    assert.deepEqual(both.map((c) => c.channelAccountId).sort(), [usable, elsewhere].sort());
+    assert.deepEqual(await port.ofExternalAccount(db, [], 'shared-account'), []);
+    const ofX = (await port.usableOfPlatform(db, 'x')).map((c) => c.channelAccountId);
+    assert.ok(ofX.includes(usable) && ofX.includes(elsewhere) && !ofX.includes(off));
   });
 });

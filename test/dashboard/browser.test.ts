@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
-import { addMember, PASSWORD } from '../auth/helpers.js';
+import { addMember, PASSWORD } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import { createToolUser } from '../tools/tool-http.support.js';
 import { CHROMIUM, CHROMIUM_ARGS, ensureWebBuild, SCREENSHOTS } from './support.js';

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../src/providers/provider.js';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
-import { addMember, DASHBOARD, signIn } from '../auth/helpers.js';
+import { addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { TestClock as BaseClock, createTestContext, type HarnessOptions, type TestClock, type TestContext } from '../support/harness.js';
 
 /** A test clock that runs with real time (pg-boss start times are real), shiftable by set/advance. */

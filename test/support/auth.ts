@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { identityRepository } from '../../src/modules/identity/identity.repository.js';
 import { newId } from '../../src/platform/ids.js';
 import { hashPassword } from '../../src/platform/secrets/password.js';
-import type { TestContext } from '../support/harness.js';
+import type { TestContext } from './harness.js';
 
 export const DASHBOARD = 'https://dash.example.test';
 export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789';

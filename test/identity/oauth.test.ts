@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as oauth from 'oauth4webapi';
+import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from './helpers.js';
 
 const ISSUER = 'https://api.example.test';
 const REDIRECT = 'https://client.example/callback';

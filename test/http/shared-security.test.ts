@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../auth/helpers.js';
+import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import {
   type Credential,
@@ -129,7 +129,7 @@ describe('shared security checks of every authenticated operation', () => {
 
   it('the document names what every operation needs', () => {
     assert.ok(operations.length > 60, `only ${operations.length} secured operations found`);
-    // separate machinery with suites of its own (test/tools, test/auth)
+    // separate machinery with suites of its own (test/tools, test/identity)
     assert.deepEqual(excluded.sort(), [
       'POST /api/v1/tools/qrcode/generate',
       'POST /api/v1/tools/utm-builder/build',

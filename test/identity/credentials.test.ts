@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from './helpers.js';
 
 describe('developer credentials (dashboard)', () => {
   let ctx: TestContext;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createTestContext, type TestContext } from '../support/harness.js';
+import { createTestContext, type TestContext } from '../../support/harness.js';
 
 const TOKEN = 'internal-metrics-token-0123456789';
 

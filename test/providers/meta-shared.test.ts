@@ -9,7 +9,7 @@ import { categorizeGraphError, graphErrorToProviderError, metaRetryAfterSeconds 
 import { THREADS_CAPABILITY } from '../../src/providers/threads/threads.rules.js';
 import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import { META_SANDBOX_APP, metaSandboxBaseUrls, metaSimulatorPlugin } from '../../src/sandbox/simulators/meta.simulator.js';
-import { connect, ctxFor, REDIRECT_URI } from './meta-harness.js';
+import { connect, ctxFor, postOf, REDIRECT_URI } from './meta-harness.js';
 
 const err = (code: number, subcode?: number, extra: Record<string, unknown> = {}) => ({
   message: 'm',
@@ -113,12 +113,7 @@ describe('Meta simulator mounted under a prefix (sandbox mode)', () => {
       const tokens = await connect(provider);
       const [page] = await provider.lookupAccounts({ tokens });
       assert.ok(page?.accountAccessToken);
-      const result = await provider.publish(ctxFor(page.accountAccessToken, page.externalAccountId), {
-        text: 'sandbox post',
-        media: [],
-        settings: {},
-        idempotencyKey: 'sb',
-      });
+      const result = await provider.publish(ctxFor(page.accountAccessToken, page.externalAccountId), postOf('sandbox post', 'sb'));
       assert.equal(result.status, 'published');
       assert.equal(ledger.posts.length, 1);
     } finally {

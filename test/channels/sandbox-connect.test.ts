@@ -4,20 +4,9 @@
  * redirects to our callback, which connects the channel with simulated tokens.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createTestContext, type TestContext } from '../support/harness.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/service-process.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
 const RETURN = 'https://app.example.test/connected';

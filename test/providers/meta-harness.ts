@@ -91,9 +91,7 @@ export async function connect(provider: SocialProvider, scopes: string[] = provi
   return provider.oauth.exchangeCode({ code, redirectUri: REDIRECT_URI });
 }
 
-export function ctxFor(accessToken: string, externalAccountId: string): ProviderCallContext {
-  return { accessToken, externalAccountId, channelSettings: {} };
-}
+export { ctxFor } from '../support/simulators.js';
 
 export function mediaItem(kind: 'image' | 'video', url: string): PublishMediaItem {
   return {

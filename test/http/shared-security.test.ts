@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../support/auth.js';
+import { AUTH_ENV, sessionHeaders } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import {
   type Credential,
@@ -44,10 +44,7 @@ describe('shared security checks of every authenticated operation', () => {
   before(async () => {
     const a = await ctx.createOrganization({ name: 'Owner org' });
     const b = await ctx.createOrganization({ name: 'Other org' });
-    const session = async (organizationId: string, role: 'member' | 'owner'): Promise<Credential> => ({
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, organizationId, role)).email)}`,
-      origin: DASHBOARD,
-    });
+    const session = (organizationId: string, role: 'member' | 'owner'): Promise<Credential> => sessionHeaders(ctx, organizationId, role);
     const ownerA = await session(a.organizationId, 'owner');
     const post = async (url: string, headers: Credential, payload: unknown) => {
       const res = await ctx.app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });

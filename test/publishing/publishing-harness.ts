@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../src/providers/provider.js';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
-import { addMember, DASHBOARD, signIn } from '../support/auth.js';
+import { DASHBOARD, sessionHeaders } from '../support/auth.js';
 import { TestClock as BaseClock, createTestContext, type HarnessOptions, type TestClock, type TestContext } from '../support/harness.js';
 
 /** A test clock that runs with real time (pg-boss start times are real), shiftable by set/advance. */
@@ -34,8 +34,7 @@ export async function dashboardHeaders(
   org: { organizationId: string },
   role: 'member' | 'admin' | 'owner' = 'admin',
 ) {
-  const session = await signIn(h.ctx, (await addMember(h.ctx, org.organizationId, role)).email);
-  return { cookie: `service_dashboard_session=${session}`, origin: DASHBOARD };
+  return sessionHeaders(h.ctx, org.organizationId, role);
 }
 
 export interface PublishingHarness {

@@ -53,3 +53,9 @@ export async function signIn(ctx: TestContext, email: string, password = PASSWOR
   assert.equal(ex.statusCode, 200, ex.body);
   return cookieValue(setCookies(ex), 'service_dashboard_session')!;
 }
+
+/** Headers of a new signed-in dashboard user of that role: the session cookie and the approved Origin. */
+export async function sessionHeaders(ctx: TestContext, organizationId: string, role: 'member' | 'admin' | 'owner' = 'admin') {
+  const session = await signIn(ctx, (await addMember(ctx, organizationId, role)).email);
+  return { cookie: `service_dashboard_session=${session}`, origin: DASHBOARD };
+}

@@ -67,3 +67,30 @@ export async function mountSimulator<O extends { ledger: SimulatorLedger; failur
   const origin = await host.listen({ host: '127.0.0.1', port: 0 });
   return { origin, ledger, close: () => host.close() };
 }
+
+/** The settings that point the service's X adapter at a standalone X simulator, with the app's credentials. */
+export function xSimulatorEnv(
+  sim: { baseUrls: { apiBaseUrl: string; authBaseUrl: string; uploadBaseUrl: string } },
+  clientId: string,
+  clientSecret: string,
+): Record<string, string> {
+  return {
+    SERVICE_X_CLIENT_ID: clientId,
+    SERVICE_X_CLIENT_SECRET: clientSecret,
+    SERVICE_X_API_BASE_URL: sim.baseUrls.apiBaseUrl,
+    SERVICE_X_AUTH_BASE_URL: sim.baseUrls.authBaseUrl,
+    SERVICE_X_UPLOAD_BASE_URL: sim.baseUrls.uploadBaseUrl,
+  };
+}
+
+/** The simulator family that serves each platform in sandbox mode. */
+export const SIMULATOR_FAMILY: Record<string, string> = {
+  instagram_business: 'meta',
+  instagram_standalone: 'meta',
+  facebook_page: 'meta',
+  threads: 'meta',
+  youtube: 'google',
+  pinterest: 'pinterest',
+  tiktok: 'tiktok',
+  x: 'x',
+};

@@ -3,7 +3,9 @@
  *   platform/  knows no module, no HTTP, no provider, no sandbox
  *   providers/ know platforms only: no module, no HTTP, no sandbox, no config
  *   http/      stays generic: no module
- *   modules/   never import the composition root (main/)
+ *   modules/   never import the composition root (main/); an area imports another area only through
+ *              that area's public file, <area>/<area>.module.ts, and only its types (the read ports
+ *              and module types; the root hands the implementations over)
  * Checked by test/architecture/dependencies.test.ts on every `npm test`.
  */
 module.exports = {
@@ -31,6 +33,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/' },
       to: { path: '^src/main/' },
+    },
+    {
+      name: 'areas-meet-through-their-module',
+      comment:
+        "An area imports another area only through its public file, <area>/<area>.module.ts: never its repository, tables, services or helpers (its read ports are exported there)",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/([^/]+)/\\1\\.module\\.ts$'] },
+    },
+    {
+      name: 'areas-import-types-of-each-other',
+      comment: "What an area imports from another area's module file is types only; the root hands over the implementations",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/([^/]+)/\\1\\.module\\.ts$', pathNot: '^src/modules/$1/', dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {

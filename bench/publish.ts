@@ -521,7 +521,7 @@ async function main() {
           `          where the time goes: pg-boss fetch relative to the due time p50=${r.fetchP50} ms p99=${r.fetchP99} ms (negative: fetched ahead); per publish job ${r.jobMs.toFixed(1)} ms = platform call ${r.callMs.toFixed(1)} ms + claim, wait for a call permit and slot, outcome write ${(r.jobMs - r.callMs).toFixed(1)} ms`,
         );
       if (FLOOR) {
-        const concurrency = Number(process.env.SERVICE_PUBLISH_WORKER_CONCURRENCY ?? 32) * w;
+        const concurrency = Number(process.env.SERVICE_PUBLISH_WORKER_CONCURRENCY ?? 64) * w;
         const f = await floorScenario(n, concurrency, workerEnv);
         console.log(
           `          provider floor (same run, same ${n} posts straight to the simulator, ${concurrency} in flight, no database or queue): lateness p50=${f.p50} ms p99=${f.p99} ms max=${f.max} ms (received ${f.received}); engine p99 / floor p99 = ${(r.p99 / Math.max(1, f.p99)).toFixed(1)}x; CPU per post: client ${f.clientCpuMs.toFixed(2)} ms, simulator ${f.simCpuMs.toFixed(2)} ms`,

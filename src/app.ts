@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
+import { errorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
@@ -45,6 +45,8 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
     // human-readable on a terminal, JSON lines otherwise
     ...(process.stdout.isTTY ? { transport: PRETTY_TRANSPORT } : {}),
   };
+  // the areas' own error shapes (the tool API's) apply from the first byte: parser errors included
+  const errors = errorHandling(root.modules.flatMap((m) => (m.errorEnvelope ? [m.errorEnvelope] : [])));
   const app = Fastify({
     // an object given by the caller (e.g. a stream) keeps the redaction of the defaults
     logger: opts.logger === undefined || opts.logger === true ? defaultLogger : opts.logger && { ...defaultLogger, ...opts.logger },
@@ -55,8 +57,8 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
     // a request that stops arriving (an upload cut off mid-body) is closed instead of holding a socket
     requestTimeout: env.SERVICE_REQUEST_TIMEOUT_SECONDS * 1000,
     connectionTimeout: env.SERVICE_CONNECTION_IDLE_TIMEOUT_SECONDS * 1000,
-    frameworkErrors,
-    clientErrorHandler,
+    frameworkErrors: errors.frameworkErrors,
+    clientErrorHandler: errors.clientErrorHandler,
     requestIdHeader: false,
     // probes and the docs are logged by the hook below: debug when they succeed
     logController: new LogController({ disableRequestLogging: (req: { url?: string }) => isQuietUrl(req.url ?? '') }),
@@ -81,7 +83,7 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
   });
   // bodies are JSON (routes that take more register their parsers); any other type answers 415
   app.removeContentTypeParser('text/plain');
-  installErrorHandling(app);
+  errors.install(app);
   app.addSchema(ErrorResponse);
   // publishing: shared components referenced more than once in one body
   app.addSchema(PlanIssueSchema);

@@ -159,7 +159,12 @@ export const EnvSchema = Type.Object({
   ),
 
   // ---- publishing (publishing engine; see docs/publishing.md)
-  SERVICE_PUBLISH_WORKER_CONCURRENCY: Int(32, 'Publishing: targets one worker process publishes at the same time.', 1, 256),
+  SERVICE_PUBLISH_WORKER_CONCURRENCY: Int(
+    64,
+    'Publishing: targets one worker process publishes at the same time (64: the standard rate-limit policy allows 64 publishes in flight per platform).',
+    1,
+    256,
+  ),
   SERVICE_PUBLISH_LEAD_SECONDS: Int(
     5,
     'Publishing: the worker fetches publish jobs this long before they fall due and holds them until the due time (0: fetch when due).',

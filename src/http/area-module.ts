@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { JobDefinition } from '../platform/queue/job-queue.js';
+import type { ErrorEnvelope } from './error-handler.js';
 
 export interface AreaModule<Read = undefined> {
   /** registers the area's routes (and their schemas) on the app */
@@ -12,4 +13,6 @@ export interface AreaModule<Read = undefined> {
   jobs: JobDefinition<any>[];
   /** what other areas may call (never the area's tables) */
   read: Read;
+  /** the area's own error shape for its path prefix, where its specification sets one (the tool API) */
+  errorEnvelope?: ErrorEnvelope;
 }

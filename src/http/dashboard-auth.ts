@@ -119,7 +119,7 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
-export function dashboardOrigins(deps: AppDeps): string[] {
+export function dashboardOrigins(deps: Pick<AppDeps, 'config'>): string[] {
   const configured = deps.config.env.SERVICE_DASHBOARD_ORIGINS?.split(',')
     .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
     .filter(Boolean);
@@ -127,7 +127,7 @@ export function dashboardOrigins(deps: AppDeps): string[] {
   return [new URL(deps.config.publicBaseUrl).origin.toLowerCase()];
 }
 
-export function isApprovedOrigin(deps: AppDeps, origin: string | undefined): boolean {
+export function isApprovedOrigin(deps: Pick<AppDeps, 'config'>, origin: string | undefined): boolean {
   return typeof origin === 'string' && dashboardOrigins(deps).includes(origin.trim().replace(/\/+$/, '').toLowerCase());
 }
 
@@ -155,7 +155,7 @@ export function sessionToken(request: FastifyRequest): { token: string; via: 'co
   return bearer ? { token: bearer, via: 'bearer' } : null;
 }
 
-export function installDashboardAuth(app: FastifyInstance, deps: AppDeps, port: DashboardAuthPort): void {
+export function installDashboardAuth(app: FastifyInstance, deps: Pick<AppDeps, 'config'>, port: DashboardAuthPort): void {
   const env = deps.config.env;
 
   const authorize = async (request: FastifyRequest, policy: PolicyId): Promise<Actor> => {

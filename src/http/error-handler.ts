@@ -1,8 +1,9 @@
 /**
  * The one place errors become HTTP answers. Handlers and services throw AppError(code); Fastify's own
  * failures (validation, malformed JSON, oversized bodies, unknown routes) are mapped to catalog codes
- * here. Publishing API routes answer ErrorResponse; tool API routes answer the tool envelope
- * {object: "tool_api.error", error: {code, message}}. Unexpected errors answer 500 without internals.
+ * here. Routes answer ErrorResponse, unless an area registered an envelope of its own for its path
+ * prefix (`ErrorEnvelope`, from the area's module: the tool API's {object: "tool_api.error", error}).
+ * Unexpected errors answer 500 without internals.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -13,7 +14,15 @@ import { AppError, ERROR_CATALOG, type ErrorCode, type FieldIssue } from '../pla
 import { installInputGuards } from './input-guards.js';
 import { validationFields } from './validation-errors.js';
 
-export const TOOL_API_PREFIX = '/api/v1/tools';
+/**
+ * An area whose routes answer errors in a shape of their own (the tool API's specification): every
+ * error under `prefix`, including those raised before routing and by Node's HTTP parser, is rendered by
+ * `render` (the status, `x-request-id` and headers stay the same as for ErrorResponse).
+ */
+export interface ErrorEnvelope {
+  prefix: string;
+  render(error: { code: ErrorCode; message: string; details?: Record<string, unknown> }, requestId: string): Record<string, unknown>;
+}
 
 export interface RegisteredRoute {
   method: string;
@@ -108,22 +117,20 @@ export function toAppError(err: unknown, request: FastifyRequest): { error: AppE
   return { error: new AppError('internal_server_error'), unexpected: true };
 }
 
-export function renderError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-  reply.code(error.status).header('content-type', 'application/json; charset=utf-8').header('x-request-id', request.id);
-  if (request.url.startsWith(TOOL_API_PREFIX)) {
-    return reply.send({ object: 'tool_api.error', error: { code: error.code, message: error.message, ...(error.details ?? {}) } });
-  }
-  const body: Record<string, unknown> = { error: error.code, message: error.message, requestId: request.id };
+function errorBody(envelopes: readonly ErrorEnvelope[], url: string, error: AppError, requestId: string): Record<string, unknown> {
+  const envelope = envelopes.find((e) => url.startsWith(e.prefix));
+  if (envelope)
+    return envelope.render({ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, requestId);
+  const body: Record<string, unknown> = { error: error.code, message: error.message, requestId };
   if (error.fields && error.fields.length > 0) body.fields = error.fields;
-  if (error.details) Object.assign(body, error.details, { error: error.code, message: error.message, requestId: request.id });
-  return reply.send(body);
+  if (error.details) Object.assign(body, error.details, { error: error.code, message: error.message, requestId });
+  return body;
 }
 
-/** Fastify errors raised before routing (bad percent-encoding, over-long path segment): same envelope. */
-export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const { error } = toAppError(err, request);
-  void renderError(request, reply, error);
+function renderError(envelopes: readonly ErrorEnvelope[], request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  reply.code(error.status).header('content-type', 'application/json; charset=utf-8').header('x-request-id', request.id);
+  return reply.send(errorBody(envelopes, request.url, error, request.id));
 }
 
 const CLIENT_ERRORS: Record<string, ErrorCode> = {
@@ -135,9 +142,9 @@ const CLIENT_ERRORS: Record<string, ErrorCode> = {
 /**
  * Errors Node's HTTP parser raises before any request exists (malformed request line or headers,
  * headers too large, request timeout): answered with the same envelopes, a request id and x-request-id.
- * The tool API prefix keeps its own envelope (read from the raw request line when there is one).
+ * An area's own envelope applies when the raw request line names its prefix.
  */
-export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+function clientErrorHandler(envelopes: readonly ErrorEnvelope[], err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
     const code = CLIENT_ERRORS[err.code ?? ''] ?? 'invalid_request';
@@ -146,9 +153,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
     const raw = (err as { rawPacket?: unknown }).rawPacket;
     const firstLine = (Buffer.isBuffer(raw) ? raw.subarray(0, 512).toString('latin1') : '').split('\r\n')[0];
     const target = firstLine?.split(' ')[1] ?? '';
-    const body = JSON.stringify(
-      target.startsWith(TOOL_API_PREFIX) ? { object: 'tool_api.error', error: { code, message } } : { error: code, message, requestId },
-    );
+    const body = JSON.stringify(errorBody(envelopes, target, new AppError(code, { message }), requestId));
     socket.write(
       `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : status === 408 ? 'Request Timeout' : status === 413 ? 'Payload Too Large' : 'Request Header Fields Too Large'}\r\n` +
         `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
@@ -157,7 +162,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   socket.destroy(err);
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+function installErrorHandling(envelopes: readonly ErrorEnvelope[], app: FastifyInstance): void {
   installInputGuards(app);
   // remembers every route so an unknown method on a known path answers 405 with Allow
   const known = FindMyWay();
@@ -179,7 +184,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     const { error, unexpected } = toAppError(err, request);
     if (unexpected) request.log.error({ err }, 'unexpected error');
     else if (error.status >= 500) request.log.error({ code: error.code }, error.message);
-    return renderError(request, reply, error);
+    return renderError(envelopes, request, reply, error);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -189,6 +194,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       return renderError(
+        envelopes,
         request,
         reply,
         new AppError('method_not_allowed', { message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.` }),
@@ -197,8 +203,25 @@ export function installErrorHandling(app: FastifyInstance): void {
     // a trailing slash (or a missing one) is a different path: say which one exists
     const other = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
     const hint = other !== path && allowedOn(other).length > 0 ? ` Did you mean ${other}?` : '';
-    return renderError(request, reply, new AppError('not_found', { message: `No route ${request.method} ${path}.${hint}` }));
+    return renderError(envelopes, request, reply, new AppError('not_found', { message: `No route ${request.method} ${path}.${hint}` }));
   });
+}
+
+/**
+ * The error machinery for one app: `frameworkErrors` and `clientErrorHandler` go to Fastify's options
+ * (errors before routing, errors of Node's HTTP parser), `install` sets the error and not-found handlers.
+ * `envelopes`: the areas' own error shapes by path prefix (none: ErrorResponse everywhere).
+ */
+export function errorHandling(envelopes: readonly ErrorEnvelope[] = []) {
+  return {
+    /** Fastify errors raised before routing (bad percent-encoding, over-long path segment): same envelopes. */
+    frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+      const { error } = toAppError(err, request);
+      void renderError(envelopes, request, reply, error);
+    },
+    clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => clientErrorHandler(envelopes, err, socket),
+    install: (app: FastifyInstance) => installErrorHandling(envelopes, app),
+  };
 }
 
 export function catalogEntry(code: ErrorCode) {

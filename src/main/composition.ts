@@ -19,9 +19,9 @@ import { createDashboardModule } from '../modules/dashboard/dashboard.module.js'
 import { createHealthModule } from '../modules/health/health.module.js';
 import { createIdentityModule, type IdentityRead } from '../modules/identity/identity.module.js';
 import { createMaintenanceModule } from '../modules/maintenance/maintenance.module.js';
-import { createMediaModule, type MediaModule } from '../modules/media/media.module.js';
-import type { MediaReferenceCheck } from '../modules/media/media-references.js';
+import { createMediaModule, type MediaModule, type MediaReferenceCheck } from '../modules/media/media.module.js';
 import { createOperationsModule } from '../modules/operations/operations.module.js';
+import { createProfilesModule, type ProfilesModule } from '../modules/profiles/profiles.module.js';
 import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
 import { publishOutcomeLog } from '../modules/publishing/outcome-log.js';
 import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
@@ -40,6 +40,7 @@ export interface Root {
   areas: {
     media: MediaModule;
     channels: ChannelsModule;
+    profiles: ProfilesModule;
     publishing: PublishingModule;
     batches: BatchesModule;
     webhooks: WebhooksModule;
@@ -75,7 +76,17 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const outbound = shared.outbound();
   const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences });
   const channels = createChannelsModule({ ...deps, registry, vault, disconnects });
-  const publishing = createPublishingModule({ ...deps, registry, vault, media: media.read, outbound });
+  const profiles = createProfilesModule(deps);
+  const brands = createBrandsModule(deps);
+  const publishing = createPublishingModule({
+    ...deps,
+    registry,
+    channels: channels.read,
+    profiles: profiles.read,
+    brands: brands.read,
+    media: media.read.publishing,
+    outbound,
+  });
   const batches = createBatchesModule({ ...deps, publishing: publishing.read });
   const webhooks = createWebhooksModule({
     ...deps,
@@ -92,7 +103,6 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
       userAgent: 'service-api-feed-fetch/1',
     }),
   });
-  const brands = createBrandsModule(deps);
   const identity = createIdentityModule(deps);
   const providerWebhooks = createProviderWebhooksModule({ ...deps, registry, vault, comments, notices: publishing.read.notices });
 
@@ -106,7 +116,20 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const root: Root = {
     deps,
     shared,
-    areas: { media, channels, publishing, batches, webhooks, comments, analytics, automations, brands, identity, providerWebhooks },
+    areas: {
+      media,
+      channels,
+      profiles,
+      publishing,
+      batches,
+      webhooks,
+      comments,
+      analytics,
+      automations,
+      brands,
+      identity,
+      providerWebhooks,
+    },
     modules: [],
     jobs: [],
     disconnects,
@@ -127,6 +150,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     createToolsModule(deps),
     media,
     channels,
+    profiles,
     sandbox,
     publishing,
     identity,

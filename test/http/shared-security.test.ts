@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { TokenVault } from '../../src/modules/channels/token-vault.js';
+import { newId } from '../../src/platform/ids.js';
 import { AUTH_ENV, sessionHeaders } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import {
@@ -51,6 +53,16 @@ describe('shared security checks of every authenticated operation', () => {
       assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
       return res.json();
     };
+    const put = async (url: string, headers: Credential, payload: unknown) => {
+      const res = await ctx.app.inject({ method: 'PUT', url, headers, payload: payload as Record<string, unknown> });
+      assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+    const get = async (url: string, headers: Credential) => {
+      const res = await ctx.app.inject({ method: 'GET', url, headers });
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      return res.json();
+    };
     const newKey = async (scopes: string[]) => post('/v1/api-keys', ownerA, { name: 'security', scopes });
 
     // the first organization's resources, whose ids go into the paths
@@ -65,6 +77,71 @@ describe('shared security checks of every authenticated operation', () => {
       scopes: ['brands:read'],
     });
     const key = await newKey(['brands:read']);
+    // a channel (token in the vault), then what hangs off it: a profile, a publish job, a batch and its
+    // asset, a comment on the channel, a webhook delivery of the job's event and an automation run
+    const vault = new TokenVault(ctx.deps.encryptor, ctx.config);
+    const tokenRef = await vault.store(ctx.database.db, {
+      organizationId: a.organizationId,
+      platform: 'x',
+      kind: 'access',
+      token: 'x-token',
+      at: ctx.clock.now(),
+    });
+    const channel = await put('/v1/channel-accounts', a.auth, {
+      organizationId: a.organizationId,
+      brandId,
+      platform: 'x',
+      externalAccountId: 'security-x',
+      displayName: 'Security on X',
+      accessTokenRef: tokenRef,
+    });
+    const target = { platform: 'x', channelAccountId: channel.channelAccountId };
+    const profile = await put('/v1/publishing-profiles', a.auth, {
+      organizationId: a.organizationId,
+      brandId,
+      name: 'Security profile',
+      channels: [target],
+    });
+    const job = await post('/v1/publish/jobs', a.auth, {
+      plan: { brandId, text: 'Security post', media: [], targets: [target] },
+      dryRun: false,
+      enqueue: false,
+    });
+    const product = await post(`/v1/brands/${brandId}/products`, ownerA, {
+      name: 'Security product',
+      productUrl: 'https://shop.example/p/1',
+    });
+    const batch = await post('/v1/publish/batches', a.auth, {
+      brandId,
+      dryRun: false,
+      from: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString(),
+      policy: { id: 'daily', horizonDays: 7, slots: [{ id: 'noon', localTime: '12:00', timezone: 'UTC' }] },
+      items: [{ clientAssetId: 'security-asset', productId: product.productId, text: 'Security batch post', targets: [target] }],
+    });
+    const deliveries = await get(`/v1/webhook-endpoints/${endpoint.webhookEndpointId}/deliveries`, a.auth);
+    assert.ok(deliveries.data.length > 0, 'the publish job event was fanned out to the endpoint');
+    const run = await post('/v1/automation-runs', a.auth, { automationSourceId: source.automationSourceId });
+    const commentId = newId('sc');
+    const now = ctx.clock.now();
+    await ctx.database.db
+      .insertInto('social_comments')
+      .values({
+        id: commentId,
+        organization_id: a.organizationId,
+        brand_id: brandId,
+        channel_account_id: channel.channelAccountId,
+        platform: 'x',
+        provider_post_id: 'x-post-1',
+        provider_comment_id: 'x-comment-1',
+        body: 'A comment',
+        status: 'needs_reply',
+        reply_status: 'none',
+        metrics: '{}',
+        last_synced_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
 
     const revoked = await newKey(['brands:read']);
     const revokedKey = { authorization: `Bearer ${revoked.secret}` };
@@ -85,22 +162,32 @@ describe('shared security checks of every authenticated operation', () => {
         automationSourceId: owned(source.automationSourceId),
         oauthAppId: owned(app.oauthApp.oauthAppId),
         apiKeyId: owned(key.apiKey.apiKeyId),
-        // resources that need a connected platform account: well-formed ids that name nothing
-        channelAccountId: absent('channelAccountId'),
-        profileId: absent('profileId'),
-        publishJobId: absent('publishJobId'),
-        publishBatchId: absent('publishBatchId'),
-        assetId: absent('assetId'),
-        deliveryId: absent('deliveryId'),
-        socialCommentId: absent('socialCommentId'),
-        automationRunId: absent('automationRunId'),
+        channelAccountId: owned(channel.channelAccountId),
+        profileId: owned(profile.profileId),
+        publishJobId: owned(job.publishJobId),
+        publishBatchId: owned(batch.publishBatchId),
+        assetId: owned(batch.items[0].assetId),
+        deliveryId: owned(deliveries.data[0].deliveryId),
+        socialCommentId: owned(commentId),
+        automationRunId: owned(run.automationRunId),
+        // an OAuth grant takes the whole authorization-code flow (test/identity/oauth.test.ts checks that
+        // another organization cannot see or revoke one): a well-formed id that names nothing
         authorizationId: absent('authorizationId'),
         // not resources of an organization
         toolName: { value: 'x.get_user', owned: false },
         platform: { value: 'x', owned: false },
       },
       credentialOptional: { 'POST /v1/auth/logout': 'signing out without a session answers 204: nothing to end' },
+      // valid bodies, so another organization's call reaches the lookup; where a body names the
+      // organization it names the caller's own, as an attacker would
       bodies: {
+        patchChannelAccount: { organizationId: b.organizationId, displayName: 'renamed' },
+        disconnectChannelAccount: { organizationId: b.organizationId },
+        selectChannelAccountChoice: { organizationId: b.organizationId, externalAccountId: 'security-x' },
+        replyToSocialComment: { organizationId: b.organizationId, brandId: absentId('brandId'), body: 'Reply', dryRun: false },
+        hideSocialComment: { hidden: true },
+        recordAutomationRunStatus: { status: 'cancelled' },
+        schedulePublishJob: { scheduleAt: new Date(ctx.clock.now().getTime() + 7_200_000).toISOString() },
         updateOAuthApp: { name: 'renamed' },
         createBrandProduct: { name: 'Product' },
         updateWebhookEndpoint: { enabled: false },
@@ -143,4 +230,38 @@ describe('shared security checks of every authenticated operation', () => {
   });
 
   for (const op of operations) it(`${op.method} ${op.path}`, () => runSharedSecurityChecks(ctx, op, fixtures));
+
+  it("the other organization's writes changed nothing of the first one", async () => {
+    const id = (name: string) => fixtures.ids[name]!.value;
+    const db = ctx.database.db;
+    const channel = await db
+      .selectFrom('channel_accounts')
+      .select(['state', 'display_name'])
+      .where('id', '=', id('channelAccountId'))
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(channel, { state: 'connected', display_name: 'Security on X' });
+    const job = await db
+      .selectFrom('publish_jobs')
+      .select(['status', 'scheduled_at'])
+      .where('id', '=', id('publishJobId'))
+      .executeTakeFirstOrThrow();
+    assert.notEqual(job.status, 'cancelled');
+    assert.equal(job.scheduled_at, null);
+    const comment = await db
+      .selectFrom('social_comments')
+      .select(['hidden', 'reply_status'])
+      .where('id', '=', id('socialCommentId'))
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(comment, { hidden: false, reply_status: 'none' });
+    const run = await db.selectFrom('automation_runs').select('status').where('id', '=', id('automationRunId')).executeTakeFirstOrThrow();
+    assert.notEqual(run.status, 'cancelled');
+    for (const [table, name] of [
+      ['publishing_profiles', 'profileId'],
+      ['media_library_items', 'mediaLibraryItemId'],
+      ['webhook_endpoints', 'webhookEndpointId'],
+      ['automation_sources', 'automationSourceId'],
+      ['oauth_apps', 'oauthAppId'],
+    ] as const)
+      assert.ok(await db.selectFrom(table).select('id').where('id', '=', id(name)).executeTakeFirst(), `${table} row still there`);
+  });
 });

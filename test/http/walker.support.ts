@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { TOOL_API_PREFIX } from '../../src/http/error-handler.js';
+import { TOOL_API_PREFIX } from '../../src/modules/tools/tool-envelope.js';
 import type { TestContext } from '../support/harness.js';
 
 export interface Operation {

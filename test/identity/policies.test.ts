@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { actorOf, installDashboardAuth, requirePolicy } from '../../src/http/dashboard-auth.js';
-import { installErrorHandling } from '../../src/http/error-handler.js';
+import { errorHandling } from '../../src/http/error-handler.js';
 import { dashboardPolicies, POLICIES, SPEC_POLICY_IDS } from '../../src/modules/identity/policies.js';
 import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
@@ -43,7 +43,7 @@ describe('dashboard permission policies', () => {
       sessions[role] = await signIn(ctx, (await addMember(ctx, org.organizationId, role)).email);
     // a probe route per policy on an app that uses the real enforcement against the real database
     probe = Fastify();
-    installErrorHandling(probe);
+    errorHandling().install(probe);
     const sessionsOfRoot = ctx.root.areas.identity.read.sessions;
     installDashboardAuth(
       probe,

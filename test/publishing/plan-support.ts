@@ -1,4 +1,5 @@
 /** Pure plan-validation inputs shared by the plan tests: a media item and a one-target plan on one channel. */
+import { USABLE_STATES } from '../../src/modules/channels/channel-states.js';
 import { type ChannelFacts, type PlanMedia, type PlanTargetInput, validatePlan } from '../../src/modules/publishing/plan-validation.js';
 
 export const MB = 1024 * 1024;
@@ -32,6 +33,7 @@ export function validateOneTarget(
         channelAccountId: 'cha_1',
         platform: opts.channelPlatform ?? platform,
         state: opts.state ?? 'connected',
+        usable: (USABLE_STATES as readonly string[]).includes(opts.state ?? 'connected'),
         brandId: null,
         displayName: 'c',
       },

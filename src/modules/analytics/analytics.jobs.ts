@@ -11,6 +11,7 @@ import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
 import { resolveChannelContext, setChannelState } from '../channels/channel-context.js';
 import { type ChannelAccountState, canTransition, USABLE_STATES } from '../channels/channel-states.js';
+import type { Db } from '../database.js';
 import { analyticsRepository } from './analytics.repository.js';
 import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from './analytics.schemas.js';
 import type { AnalyticsService } from './analytics.service.js';
@@ -42,7 +43,7 @@ export function dueCheckpoint(publishedAt: Date, now: Date): Date | null {
 }
 
 export async function runAnalyticsSync(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'database' | 'config'>,
   service: AnalyticsService,
   now: Date,
   opts: { budgetPerPlatform?: number } = {},
@@ -137,7 +138,7 @@ export async function runAnalyticsSync(
       }
       if (err instanceof ProviderError && err.category === 'auth_expired') {
         stoppedChannels.add(t.channel_account_id);
-        await markReconnect(deps, t.organization_id, t.channel_account_id, now);
+        await markReconnect(db, t.organization_id, t.channel_account_id, now);
       } else if (!(err instanceof ProviderError)) {
         // channel_account_not_connected (no usable token): leave the channel for this run
         stoppedChannels.add(t.channel_account_id);
@@ -148,8 +149,8 @@ export async function runAnalyticsSync(
   return result;
 }
 
-async function markReconnect(deps: AppDeps, organizationId: string, channelAccountId: string, now: Date): Promise<void> {
-  await deps.database.db
+async function markReconnect(db: Db, organizationId: string, channelAccountId: string, now: Date): Promise<void> {
+  await db
     .transaction()
     .execute(async (tx) => {
       const row = await tx
@@ -166,7 +167,10 @@ async function markReconnect(deps: AppDeps, organizationId: string, channelAccou
     .catch(() => undefined);
 }
 
-export function analyticsJobDefinitions(deps: AppDeps, service: AnalyticsService): JobDefinition<any>[] {
+export function analyticsJobDefinitions(
+  deps: Pick<AppDeps, 'database' | 'config' | 'clock'>,
+  service: AnalyticsService,
+): JobDefinition<any>[] {
   return [
     defineJob<Record<string, never>>({
       name: ANALYTICS_SYNC_JOB,

@@ -8,7 +8,7 @@ import { analyticsJobDefinitions } from './analytics.jobs.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService } from './analytics.service.js';
 
-export type AnalyticsPorts = AppDeps & { registry: ProviderRegistry; vault: TokenVault };
+export type AnalyticsPorts = Pick<AppDeps, 'config' | 'database' | 'clock'> & { registry: ProviderRegistry; vault: TokenVault };
 
 export interface AnalyticsModule extends AreaModule {
   service: AnalyticsService;

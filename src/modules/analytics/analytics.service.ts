@@ -85,7 +85,7 @@ export class AnalyticsService {
   readonly channelDeps: ChannelContextDeps;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'database' | 'clock'>,
     readonly registry: ProviderRegistry,
     vault: TokenVault,
   ) {

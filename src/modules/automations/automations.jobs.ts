@@ -7,7 +7,11 @@ import { enqueueDueRuns } from './scheduler.js';
 
 export const AUTOMATION_SCHEDULER_QUEUE = 'automations.scheduler';
 
-export function automationJobDefinitions(deps: AppDeps, service: AutomationsService, runner: AutomationRunner): JobDefinition<any>[] {
+export function automationJobDefinitions(
+  deps: Pick<AppDeps, 'database' | 'clock'>,
+  service: AutomationsService,
+  runner: AutomationRunner,
+): JobDefinition<any>[] {
   return [
     defineJob<{ organizationId: string; automationRunId: string }>({
       name: AUTOMATION_RUN_QUEUE,

@@ -11,7 +11,10 @@ import { registerAutomationRoutes } from './automations.routes.js';
 import { AutomationsService } from './automations.service.js';
 import { AutomationRunner, type RunnerPorts } from './runner.js';
 
-export type AutomationsPorts = AppDeps & {
+/** The port automations' product rotation commits batches through (the batches module provides it). */
+export type { BatchCommitter } from './batch-committer.js';
+
+export type AutomationsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'> & {
   /** plans, slots, media imports and (when the batches area is built) the product_rotation committer */
   runner: RunnerPorts;
   /** the client feeds are fetched with */

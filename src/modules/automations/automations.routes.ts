@@ -24,7 +24,11 @@ import { enqueueDueRuns } from './scheduler.js';
 
 const tags = ['Automations'];
 
-export function registerAutomationRoutes(root: FastifyInstance, deps: AppDeps, service: AutomationsService): void {
+export function registerAutomationRoutes(
+  root: FastifyInstance,
+  deps: Pick<AppDeps, 'database' | 'clock'>,
+  service: AutomationsService,
+): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(AutomationSource);
   app.addSchema(AutomationRun);

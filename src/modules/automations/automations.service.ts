@@ -96,7 +96,7 @@ function checkSchedule(schedule: { cron: string; timezone: string } | null | und
 }
 
 export class AutomationsService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'>) {}
 
   private get db() {
     return this.deps.database.db;

@@ -8,9 +8,8 @@
 import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
-import type { MediaImportService } from '../media/media-import.service.js';
-import type { PlansService } from '../publishing/plans.service.js';
-import type { SlotsService } from '../publishing/slots.service.js';
+import type { MediaRead } from '../media/media.module.js';
+import type { PublishingRead } from '../publishing/publishing.module.js';
 import { type RunRow, automationsRepository as repo, type SourceRow } from './automations.repository.js';
 import { type AutomationsService, RUN_QUEUE_OPTIONS } from './automations.service.js';
 import type { AutomationRunOutput } from './automations.tables.js';
@@ -21,9 +20,9 @@ import { type FeedItemView, type FeedValidators, fetchFeed, oldestFirst, RunFail
 export const RUN_LEASE_MS = RUN_QUEUE_OPTIONS.expireInSeconds * 1000;
 
 export interface RunnerPorts {
-  plans: PlansService;
-  slots: SlotsService;
-  imports: MediaImportService;
+  plans: PublishingRead['plans'];
+  slots: PublishingRead['slots'];
+  imports: MediaRead['imports'];
   batches: BatchCommitter | null;
 }
 
@@ -53,7 +52,7 @@ interface KindResult {
 
 export class AutomationRunner {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock'>,
     private readonly service: AutomationsService,
     private readonly ports: RunnerPorts,
     /** the guarded client feeds are fetched with (its timeout and size limit are the feed settings) */

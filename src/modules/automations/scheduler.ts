@@ -23,7 +23,11 @@ export function dueTick(schedule: { cron: string; timezone: string }, since: Dat
 }
 
 /** Queues the due ticks of every organization, or of one when organizationId is given. */
-export async function enqueueDueRuns(deps: AppDeps, service: AutomationsService, organizationId?: string): Promise<string[]> {
+export async function enqueueDueRuns(
+  deps: Pick<AppDeps, 'database' | 'clock'>,
+  service: AutomationsService,
+  organizationId?: string,
+): Promise<string[]> {
   const db = deps.database.db;
   const now = deps.clock.now();
   let query = db

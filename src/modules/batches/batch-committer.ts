@@ -4,20 +4,20 @@
  * profile, else the brand's default profile), placed by the run's batchPolicy or the profile's saved one.
  */
 import { Value } from '@sinclair/typebox/value';
-import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
-import type { BatchCommitter } from '../automations/batch-committer.js';
+import type { BatchCommitter } from '../automations/automations.module.js';
+import type { Db } from '../database.js';
 import { PublishBatchCommitRequest, type PublishBatchCommitRequestT } from './batches.schemas.js';
 import type { BatchesService } from './batches.service.js';
 
 export class RotationBatchCommitter implements BatchCommitter {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly db: Db,
     private readonly service: BatchesService,
   ) {}
 
   async commit(input: Parameters<BatchCommitter['commit']>[0]) {
-    const db = this.deps.database.db;
+    const db = this.db;
     let profileId = input.profileId;
     if (!profileId) {
       const p = await db

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
-import type { AppDeps } from '../../app-deps.js';
+import type { Clock } from '../../app-deps.js';
 import { AppError, type FieldIssue } from '../../platform/errors.js';
 import type { Platform } from '../../providers/provider.js';
 import type { Executor } from '../database.js';
@@ -79,12 +79,12 @@ function render(template: string, values: Record<string, string>): string {
 
 export class BatchPlanner {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly clock: Clock,
     private readonly publishing: PublishingRead,
   ) {}
 
   async plan(db: Executor, organizationId: string, req: PublishBatchPreviewRequestT): Promise<BatchPlan> {
-    const now = this.deps.clock.now();
+    const now = this.clock.now();
     const brand = await db
       .selectFrom('brands')
       .select('id')

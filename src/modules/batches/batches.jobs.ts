@@ -12,7 +12,7 @@ const COMPLETED = new Set(['published', 'partially_published', 'needs_attention'
 const SCAN_LIMIT = 200;
 
 /** Records publish_batch.completed for finished batches; answers how many it recorded. */
-export async function recordCompletedBatches(deps: AppDeps, service: BatchesService): Promise<number> {
+export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'events'>, service: BatchesService): Promise<number> {
   const db = deps.database.db;
   const candidates = await db
     .selectFrom('publish_batches as b')
@@ -46,7 +46,7 @@ export async function recordCompletedBatches(deps: AppDeps, service: BatchesServ
   return recorded;
 }
 
-export const batchCompletionJob = (deps: AppDeps, service: BatchesService) =>
+export const batchCompletionJob = (deps: Pick<AppDeps, 'database' | 'events'>, service: BatchesService) =>
   defineJob<Record<string, never>>({
     name: 'batches.completion',
     cron: '* * * * *',

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
-import type { BatchCommitter } from '../automations/batch-committer.js';
+import type { BatchCommitter } from '../automations/automations.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { RotationBatchCommitter } from './batch-committer.js';
 import { batchDisconnectHook } from './batch-disconnect.js';
@@ -13,7 +13,7 @@ import { batchCompletionJob } from './batches.jobs.js';
 import { registerBatchRoutes } from './batches.routes.js';
 import { BatchesService } from './batches.service.js';
 
-export type BatchesPorts = AppDeps & { publishing: PublishingRead };
+export type BatchesPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'> & { publishing: PublishingRead };
 
 export interface BatchesModule extends AreaModule<{ committer: BatchCommitter }> {
   service: BatchesService;
@@ -25,7 +25,7 @@ export function createBatchesModule(ports: BatchesPorts): BatchesModule {
   const service = new BatchesService(ports, ports.publishing);
   return {
     service,
-    read: { committer: new RotationBatchCommitter(ports, service) },
+    read: { committer: new RotationBatchCommitter(ports.database.db, service) },
     // the publishing worker publishes batch targets; batches only add the completion event job
     jobs: [batchCompletionJob(ports, service)],
     onChannelDisconnect: batchDisconnectHook,

@@ -42,10 +42,10 @@ export class BatchesService {
   readonly planner: BatchPlanner;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'>,
     readonly publishing: PublishingRead,
   ) {
-    this.planner = new BatchPlanner(deps, publishing);
+    this.planner = new BatchPlanner(deps.clock, publishing);
   }
 
   private get db() {

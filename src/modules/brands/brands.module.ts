@@ -2,11 +2,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import type { Executor } from '../database.js';
+import { brandsRepository } from './brands.repository.js';
 import { registerBrandRoutes } from './brands.routes.js';
 import { Brand, BrandProduct } from './brands.schemas.js';
 import { BrandsService } from './brands.service.js';
 
-export interface BrandsModule extends AreaModule {
+/** What other areas (publishing) read of brands; each read takes the caller's executor. */
+export interface BrandsReadPort {
+  /** The brand's id and time zone, null when the organization has no such brand. */
+  brand(db: Executor, organizationId: string, brandId: string): Promise<{ id: string; timezone: string } | null>;
+  /** Whether the brand has the product. */
+  hasProduct(db: Executor, organizationId: string, brandId: string, productId: string): Promise<boolean>;
+}
+
+export interface BrandsModule extends AreaModule<BrandsReadPort> {
   service: BrandsService;
 }
 
@@ -14,7 +24,7 @@ export function createBrandsModule(ports: Pick<AppDeps, 'database'>): BrandsModu
   const service = new BrandsService(ports.database.db);
   return {
     service,
-    read: undefined,
+    read: { brand: brandsRepository.zoneOf, hasProduct: brandsRepository.hasProduct },
     jobs: [],
     routes(app: FastifyInstance) {
       app.addSchema(BrandProduct);

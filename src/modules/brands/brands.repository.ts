@@ -42,6 +42,28 @@ export const brandsRepository = {
     return (row as BrandRow | undefined) ?? null;
   },
 
+  /** A brand's id and time zone (null when the organization has no such brand). */
+  async zoneOf(db: Executor, organizationId: string, brandId: string): Promise<{ id: string; timezone: string } | null> {
+    const row = await db
+      .selectFrom('brands')
+      .select(['id', 'timezone'])
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', brandId)
+      .executeTakeFirst();
+    return row ?? null;
+  },
+
+  async hasProduct(db: Executor, organizationId: string, brandId: string, productId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('brand_products')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('brand_id', '=', brandId)
+      .where('id', '=', productId)
+      .executeTakeFirst();
+    return !!row;
+  },
+
   async productsFor(db: Executor, organizationId: string, brandIds: string[]): Promise<ProductRow[]> {
     if (brandIds.length === 0) return [];
     return (await db

@@ -1,20 +1,20 @@
 /**
  * The channels area: channel accounts, connecting and disconnecting them, provider capabilities and
- * tools, publishing profiles, and the token lifecycle job. The root hands it the one provider registry
- * and token vault and the disconnect subscribers other areas react through.
+ * tools, and the token lifecycle job. The root hands it the one provider registry and token vault and
+ * the disconnect subscribers other areas react through; other areas read channels through
+ * ChannelsReadPort (publishing profiles are their own module, profiles.module.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import { registerProfileRoutes } from '../profiles/profiles.routes.js';
-import { ProfilesService } from '../profiles/profiles.service.js';
 import { ProviderToolsService } from '../providers/provider-tools.service.js';
 import { registerProviderRoutes } from '../providers/providers.routes.js';
 import { ChannelCallbackService } from './channel-callback.service.js';
 import { ChannelChoiceService } from './channel-choice.service.js';
 import { registerChannelConnectRoutes } from './channel-connect.routes.js';
 import { ChannelConnectService } from './channel-connect.service.js';
+import { type ChannelsReadPort, channelsReadPort } from './channels.read.js';
 import { registerChannelRoutes } from './channels.routes.js';
 import { ChannelAccount } from './channels.schemas.js';
 import { ChannelsService } from './channels.service.js';
@@ -28,31 +28,29 @@ export type ChannelsPorts = Pick<AppDeps, 'config' | 'database' | 'encryptor' | 
   disconnects: DisconnectSubscribers;
 };
 
-export interface ChannelsModule extends AreaModule {
+export type { ChannelCallAnswer, ChannelFactsForPublishing, ChannelRef, ChannelsReadPort } from './channels.read.js';
+
+export interface ChannelsModule extends AreaModule<ChannelsReadPort> {
   channels: ChannelsService;
-  profiles: ProfilesService;
 }
 
 export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
   const db = ports.database.db;
   const { registry, vault, encryptor, clock, events } = ports;
   const channels = new ChannelsService({ db, vault, registry, clock, events, disconnects: ports.disconnects });
-  const profiles = new ProfilesService(db, clock);
   const connect = new ChannelConnectService({ db, config: ports.config, registry, encryptor, clock });
   const callback = new ChannelCallbackService({ db, registry, vault, encryptor, clock, events });
   const choice = new ChannelChoiceService({ db, registry, vault, encryptor, clock, events });
   const tools = new ProviderToolsService({ db, vault, registry });
   return {
     channels,
-    profiles,
-    read: undefined,
+    read: channelsReadPort({ registry, vault, events }),
     jobs: [tokenLifecycleJob({ db, config: ports.config, vault, registry, clock, events })],
     routes(app: FastifyInstance) {
       if (!app.getSchema('ChannelAccount')) app.addSchema(ChannelAccount);
       registerChannelRoutes(app, channels);
       registerChannelConnectRoutes(app, { connect, callback, choice, channels });
       registerProviderRoutes(app, registry, tools);
-      registerProfileRoutes(app, profiles);
     },
   };
 }

@@ -47,6 +47,58 @@ export const channelsRepository = {
     return (row as ChannelRow | undefined) ?? null;
   },
 
+  /** What other areas may know of some channels of the organization (unknown ids are absent). */
+  async factsOf(db: Executor, organizationId: string, ids: string[]) {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('channel_accounts')
+      .select(['id', 'platform', 'state', 'brand_id', 'display_name'])
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+  },
+
+  async stateOf(db: Executor, organizationId: string, id: string): Promise<ChannelAccountState | null> {
+    const row = await db
+      .selectFrom('channel_accounts')
+      .select('state')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.state ?? null;
+  },
+
+  /**
+   * Channels' call columns with the stored secret each access token names, for (organization, channel)
+   * pairs of any organizations: one statement for all.
+   */
+  async callColumns(db: Executor, refs: ReadonlyArray<{ organizationId: string; channelAccountId: string }>) {
+    if (refs.length === 0) return [];
+    return db
+      .selectFrom('channel_accounts as c')
+      .leftJoin('provider_token_secrets as s', (j) =>
+        j.onRef('s.id', '=', 'c.access_token_ref').onRef('s.organization_id', '=', 'c.organization_id'),
+      )
+      .select([
+        'c.id',
+        'c.organization_id',
+        'c.platform',
+        'c.state',
+        'c.external_account_id',
+        'c.access_token_ref',
+        'c.additional_settings',
+        's.ciphertext as token_ciphertext',
+      ])
+      .where((eb) =>
+        eb(
+          eb.refTuple('c.organization_id', 'c.id'),
+          'in',
+          refs.map((r) => eb.tuple(r.organizationId, r.channelAccountId)),
+        ),
+      )
+      .execute();
+  },
+
   /** Locks the row for the rest of the transaction (state changes are checked against the locked state). */
   async lock(tx: Executor, organizationId: string, id: string): Promise<Selectable<ChannelAccountsTable> | null> {
     const row = await tx

@@ -111,9 +111,20 @@ export class TokenVault {
       .where('id', '=', ref)
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
-    if (!row) return null;
+    return this.open(organizationId, ref, row?.ciphertext ?? null);
+  }
+
+  /**
+   * The token a reference names, given the ciphertext of the stored secret it names (read by the
+   * caller in its own statement); null when it cannot be resolved, like resolve().
+   */
+  open(organizationId: string, ref: string | null, ciphertext: string | null): string | null {
+    if (!ref) return null;
+    const env = ENV_REF.exec(ref);
+    if (env) return this.envTokens.get(env[1]!) ?? null;
+    if (!SECRET_REF.test(ref) || ciphertext === null) return null;
     try {
-      return this.encryptor.decrypt(row.ciphertext, this.aad(ref, organizationId));
+      return this.encryptor.decrypt(ciphertext, this.aad(ref, organizationId));
     } catch {
       return null;
     }

@@ -67,7 +67,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class CommentDraftsService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock'>,
     private readonly registry: ProviderRegistry,
   ) {}
 

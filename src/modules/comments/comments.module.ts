@@ -9,7 +9,7 @@ import { CommentRepliesService } from './comments.replies.js';
 import { registerCommentRoutes } from './comments.routes.js';
 import { CommentsService } from './comments.service.js';
 
-export type CommentsPorts = AppDeps & { registry: ProviderRegistry; vault: TokenVault };
+export type CommentsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'> & { registry: ProviderRegistry; vault: TokenVault };
 
 export interface CommentsModule extends AreaModule {
   service: CommentsService;

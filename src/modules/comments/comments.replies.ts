@@ -9,6 +9,7 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
 import { type ChannelContextDeps, resolveChannelContext } from '../channels/channel-context.js';
+import type { Db } from '../database.js';
 import { transition } from './comment-states.js';
 import { type CommentRow, commentsRepository, type ReplyRow } from './comments.repository.js';
 import { COMMENT_ID_PREFIX, REPLY_ID_PREFIX, type ReplyRequest, type ReplyResponse, type ReplyStatus } from './comments.schemas.js';
@@ -18,11 +19,9 @@ const REPLY_CODE = 'invalid_public_social_comment_reply_request' as const;
 /** Threads allows 1,000 replies per profile in 24 hours */
 const THREADS_DAILY_REPLIES = 1000;
 
-type Db = AppDeps['database']['db'];
-
 export class CommentRepliesService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'>,
     private readonly channels: ChannelContextDeps,
   ) {}
 

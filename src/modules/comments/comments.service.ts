@@ -91,7 +91,7 @@ const sameMetrics = (a: Record<string, unknown>, b: Record<string, unknown>) => 
 
 export class CommentsService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'>,
     private readonly channels: ChannelContextDeps,
   ) {}
 

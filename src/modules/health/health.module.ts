@@ -4,7 +4,9 @@ import type { AppDeps, StorageHealth } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { registerHealthRoutes } from './health.routes.js';
 
-export type HealthPorts = AppDeps & { storageHealth: () => Promise<StorageHealth> };
+export type HealthPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock' | 'version'> & {
+  storageHealth: () => Promise<StorageHealth>;
+};
 
 export function createHealthModule(ports: HealthPorts): AreaModule {
   return { read: undefined, jobs: [], routes: (app: FastifyInstance) => registerHealthRoutes(app, ports) };

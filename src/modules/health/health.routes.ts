@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps, StorageHealth } from '../../app-deps.js';
-import { checkReadiness, checkStorage, SERVICE_NAME } from './health.service.js';
+import type { StorageHealth } from '../../app-deps.js';
+import { checkReadiness, checkStorage, type ReadinessPorts, SERVICE_NAME } from './health.service.js';
 
 const Component = Type.Object({ ok: Type.Boolean() }, { additionalProperties: true });
 const Liveness = Type.Object(
@@ -30,7 +30,7 @@ const StorageReadiness = Type.Object(
   { $id: 'StorageReadiness', additionalProperties: false },
 );
 
-export function registerHealthRoutes(app: FastifyInstance, deps: AppDeps & { storageHealth: () => Promise<StorageHealth> }): void {
+export function registerHealthRoutes(app: FastifyInstance, deps: ReadinessPorts & { storageHealth: () => Promise<StorageHealth> }): void {
   app.get(
     '/v1/health/live',
     {

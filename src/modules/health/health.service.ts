@@ -16,7 +16,10 @@ async function timed<T>(fn: () => Promise<T>, timeoutMs = 2000): Promise<{ value
   }
 }
 
-export async function checkReadiness(deps: AppDeps) {
+/** what the readiness check reads: the database, Redis (when configured), the worker heartbeat and the version */
+export type ReadinessPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock' | 'version'>;
+
+export async function checkReadiness(deps: ReadinessPorts) {
   const { db } = deps.database;
   const staleMs = deps.config.env.SERVICE_WORKER_STALE_SECONDS * 1000;
   const [database, redis, worker] = await Promise.all([

@@ -20,13 +20,13 @@ import {
   MeResponse,
 } from './auth.schemas.js';
 import type { SessionService } from './sessions.service.js';
-import { EXCHANGE_TTL_MS, SignInService } from './sign-in.service.js';
+import { EXCHANGE_TTL_MS, type SignInService } from './sign-in.service.js';
 
 export const EXCHANGE_COOKIE = 'service_browser_session_exchange';
 const EXCHANGE_PATH = '/v1/auth';
 
 /** Set-Cookie value: HttpOnly, host-only (never a Domain attribute), Secure when the service is served over https. */
-export function cookie(deps: AppDeps, name: string, value: string, opts: { path: string; maxAgeSeconds: number }): string {
+export function cookie(deps: Pick<AppDeps, 'config'>, name: string, value: string, opts: { path: string; maxAgeSeconds: number }): string {
   const secure = deps.config.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
   return `${name}=${value}; Path=${opts.path}; Max-Age=${opts.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
@@ -36,14 +36,14 @@ function normalizedOrigin(request: FastifyRequest): string | undefined {
   return typeof o === 'string' ? o.trim().replace(/\/+$/, '').toLowerCase() : undefined;
 }
 
-function requireApprovedOrigin(deps: AppDeps, request: FastifyRequest): string {
+function requireApprovedOrigin(deps: Pick<AppDeps, 'config'>, request: FastifyRequest): string {
   const origin = normalizedOrigin(request);
   if (!origin || !isApprovedOrigin(deps, origin))
     throw new AppError('permission_denied', { message: 'The Origin is not an approved dashboard origin.' });
   return origin;
 }
 
-function validReturnTo(deps: AppDeps, value: string): boolean {
+function validReturnTo(deps: Pick<AppDeps, 'config'>, value: string): boolean {
   if (value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')) return true;
   try {
     return isApprovedOrigin(deps, new URL(value).origin);
@@ -52,16 +52,20 @@ function validReturnTo(deps: AppDeps, value: string): boolean {
   }
 }
 
-function clearCookies(deps: AppDeps, reply: FastifyReply) {
+function clearCookies(deps: Pick<AppDeps, 'config'>, reply: FastifyReply) {
   reply.header('set-cookie', [
     cookie(deps, EXCHANGE_COOKIE, '', { path: EXCHANGE_PATH, maxAgeSeconds: 0 }),
     cookie(deps, DASHBOARD_SESSION_COOKIE, '', { path: '/', maxAgeSeconds: 0 }),
   ]);
 }
 
-export function registerAuthRoutes(root: FastifyInstance, deps: AppDeps, sessions: SessionService): SignInService {
+export function registerAuthRoutes(
+  root: FastifyInstance,
+  deps: Pick<AppDeps, 'config'>,
+  sessions: SessionService,
+  signIn: SignInService,
+): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const signIn = new SignInService(deps, sessions);
   app.addSchema(DashboardUser);
 
   app.post(
@@ -177,5 +181,4 @@ export function registerAuthRoutes(root: FastifyInstance, deps: AppDeps, session
       return signIn.me(actor.organizationId, actor.userId);
     },
   );
-  return signIn;
 }

@@ -26,7 +26,7 @@ export class Authenticator {
   private readonly positive = new Map<string, CachedPrincipal>();
   private readonly lastUsedWritten = new Map<string, number>();
 
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'>) {}
 
   private negativeKey(tokenDigest: string) {
     return `auth:neg:${tokenDigest}`;

@@ -74,7 +74,7 @@ export function newClientSecret(): { secret: string; hash: string } {
 }
 
 export class CredentialsService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: Pick<AppDeps, 'database' | 'clock'>) {}
   private get db() {
     return this.deps.database.db;
   }

@@ -12,6 +12,7 @@ import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
 import { dashboardPolicies } from './policies.js';
 import { SessionService } from './sessions.service.js';
+import { SignInService } from './sign-in.service.js';
 import { registerWorkspaceRoutes } from './workspace.routes.js';
 
 /** What identity provides to the app's auth hooks (http/public-auth.ts, http/dashboard-auth.ts). */
@@ -21,24 +22,27 @@ export interface IdentityRead {
   sessions: SessionService;
 }
 
-export function createIdentityModule(deps: AppDeps): AreaModule<IdentityRead> {
-  const credentials = new CredentialsService(deps);
-  const oauth = new OAuthService(deps);
-  const sessions = new SessionService(deps);
+export type IdentityPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock'>;
+
+export function createIdentityModule(ports: IdentityPorts): AreaModule<IdentityRead> {
+  const credentials = new CredentialsService(ports);
+  const oauth = new OAuthService(ports);
+  const sessions = new SessionService(ports);
+  const signIn = new SignInService(ports, sessions);
   return {
-    read: { authenticator: new Authenticator(deps), sessions },
+    read: { authenticator: new Authenticator(ports), sessions },
     jobs: [],
     routes(app: FastifyInstance) {
       installDashboardAuth(
         app,
-        deps,
+        ports,
         dashboardPolicies((token) => sessions.resolve(token)),
       );
-      registerAuthRoutes(app, deps, sessions);
+      registerAuthRoutes(app, ports, sessions, signIn);
       registerCredentialRoutes(app, credentials, () => app.forgetPublicCredentials());
       registerOAuthRoutes(app, oauth);
-      registerInternalRoutes(app, deps);
-      registerWorkspaceRoutes(app, deps);
+      registerInternalRoutes(app, ports.database.db);
+      registerWorkspaceRoutes(app, ports);
     },
   };
 }

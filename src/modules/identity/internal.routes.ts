@@ -3,17 +3,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { requirePolicy } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import { migrateToLatest } from '../../platform/db/migrate.js';
+import type { Db } from '../database.js';
 
 const MigrateAnswer = Type.Object(
   { applied: Type.Array(Type.String(), { description: 'Migrations run by this call (empty when the schema was current).' }) },
   { $id: 'MigrateAnswer', additionalProperties: false },
 );
 
-export function registerInternalRoutes(root: FastifyInstance, deps: AppDeps): void {
+export function registerInternalRoutes(root: FastifyInstance, db: Db): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/v1/internal/db/migrate',
@@ -28,6 +28,6 @@ export function registerInternalRoutes(root: FastifyInstance, deps: AppDeps): vo
         response: { 200: MigrateAnswer, ...errorResponses('dashboard_session_required', 'permission_denied', 'internal_server_error') },
       },
     },
-    async () => ({ applied: await migrateToLatest(deps.database.db) }),
+    async () => ({ applied: await migrateToLatest(db) }),
   );
 }

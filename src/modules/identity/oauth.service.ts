@@ -62,7 +62,7 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 export class OAuthService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock'>) {}
   private get db() {
     return this.deps.database.db;
   }

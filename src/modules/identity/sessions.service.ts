@@ -21,7 +21,7 @@ export interface ResolvedSession {
 }
 
 export class SessionService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock'>) {}
 
   async create(tx: Executor, input: { organizationId: string; userId: string }) {
     const env = this.deps.config.env;

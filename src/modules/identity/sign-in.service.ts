@@ -26,7 +26,7 @@ const hashEquals = (a: string, b: string) => {
 
 export class SignInService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'>,
     private readonly sessions: SessionService,
   ) {}
 

@@ -29,7 +29,7 @@ const ProductCreateRequest = Type.Object(
 const security: Array<Record<string, string[]>> = [{ dashboardSessionCookie: [] }, { dashboardSession: [] }];
 const errors = errorResponses('invalid_request', 'dashboard_session_required', 'permission_denied', 'internal_server_error');
 
-export function registerWorkspaceRoutes(root: FastifyInstance, deps: AppDeps): void {
+export function registerWorkspaceRoutes(root: FastifyInstance, deps: Pick<AppDeps, 'database' | 'clock'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const brands = new BrandsService(deps.database.db);
   app.post(

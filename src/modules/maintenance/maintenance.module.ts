@@ -3,6 +3,8 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { maintenanceJob } from './maintenance.jobs.js';
 
-export function createMaintenanceModule(deps: Pick<AppDeps, 'database' | 'clock'>): AreaModule {
-  return { read: undefined, jobs: [maintenanceJob(deps.database.db, () => deps.clock.now())], routes: () => undefined };
+export type MaintenancePorts = Pick<AppDeps, 'database' | 'clock'>;
+
+export function createMaintenanceModule(ports: MaintenancePorts): AreaModule {
+  return { read: undefined, jobs: [maintenanceJob(ports.database.db, () => ports.clock.now())], routes: () => undefined };
 }

@@ -11,6 +11,7 @@ import type { GuardedHttpClient } from '../../platform/http-client/guarded-clien
 import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
 import { mediaDeleteJob } from './media.jobs.js';
+import { type MediaReadPort, mediaReadPort } from './media.read.js';
 import { registerMediaRoutes } from './media.routes.js';
 import { MediaService } from './media.service.js';
 import { MediaImportService } from './media-import.service.js';
@@ -18,6 +19,9 @@ import { ImportBudget } from './media-import-budget.js';
 import { MediaIngest } from './media-ingest.js';
 import type { MediaReferenceChecks } from './media-references.js';
 import { MEDIA_URL_KEY_LABEL, MediaUrlSigner } from './media-signed-url.js';
+
+export type { MediaFacts, MediaForPublish, MediaReadPort } from './media.read.js';
+export type { MediaReferenceCheck } from './media-references.js';
 
 export type MediaPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'jobs' | 'clock' | 'events' | 'encryptor'> & {
   stores: MediaStores;
@@ -27,8 +31,8 @@ export type MediaPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'job
 
 /** What other areas use of the media library. */
 export interface MediaRead {
-  stores: MediaStores;
-  signer: MediaUrlSigner;
+  /** the items publishing reads (facts, signed URLs, bytes at publish time) */
+  publishing: MediaReadPort;
   imports: MediaImportService;
   storageHealth(): Promise<StorageHealth>;
 }
@@ -89,7 +93,7 @@ export function createMediaModule(ports: MediaPorts): MediaModule {
     ingest,
     maxUploadBytes,
     maxJsonUploadBytes,
-    read: { stores, signer, imports, storageHealth },
+    read: { publishing: mediaReadPort({ signer, store, now }), imports, storageHealth },
     jobs: [mediaDeleteJob(ports.database.db, stores)],
     routes: (app: FastifyInstance) => registerMediaRoutes(app, ports.clock, module),
   };

@@ -70,6 +70,30 @@ export const mediaRepository = {
     return row ? normalise(row) : null;
   },
 
+  /** The organization's items among `ids` (unknown ids are absent). */
+  async many(db: Executor, organizationId: string, ids: string[]): Promise<MediaRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .selectFrom('media_library_items')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map(normalise);
+  },
+
+  /** Storage keys of the organization's active items among `ids`. */
+  async activeKeys(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('media_library_items')
+      .select(['id', 'storage_key', 'lifecycle_state'])
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.filter((r) => r.lifecycle_state === 'active').map((r) => [r.id, r.storage_key]));
+  },
+
   /** A page ordered by id (creation order), fetched with limit + 1. */
   async list(
     db: Executor,

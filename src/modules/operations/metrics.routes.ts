@@ -11,7 +11,7 @@ import { metricsOf } from '../../platform/metrics/index.js';
 
 export const METRICS_PATH = '/v1/internal/metrics';
 
-export function registerMetricsRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerMetricsRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'counters'>): void {
   const metrics = metricsOf(deps);
 
   app.addHook('onResponse', async (request, reply) => {

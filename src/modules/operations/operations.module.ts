@@ -4,6 +4,8 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { registerMetricsRoutes } from './metrics.routes.js';
 
-export function createOperationsModule(deps: AppDeps): AreaModule {
-  return { read: undefined, jobs: [], routes: (app: FastifyInstance) => registerMetricsRoutes(app, deps) };
+export type OperationsPorts = Pick<AppDeps, 'counters'>;
+
+export function createOperationsModule(ports: OperationsPorts): AreaModule {
+  return { read: undefined, jobs: [], routes: (app: FastifyInstance) => registerMetricsRoutes(app, ports) };
 }

@@ -49,3 +49,48 @@ export async function brandDefaultBatchPolicy(db: Executor, organizationId: stri
   const policy = (row?.schedule_settings as Record<string, unknown> | undefined)?.batchPolicy;
   return policy ? (policy as BatchPolicyT) : null;
 }
+
+/** A profile as publishing expands it: its enabled channels that can publish, as plan targets. */
+export interface ProfileExpansion {
+  profileId: string;
+  brandId: string;
+  targets: Array<{ platform: string; channelAccountId: string; settings?: Record<string, unknown> }>;
+  scheduleSettings: Record<string, unknown>;
+}
+
+/** What publishing (and batches through it) reads of publishing profiles; each read takes the caller's executor. */
+export interface ProfilesReadPort {
+  /** The profile's enabled channels that are connected, as plan targets (null when there is no such profile). */
+  expandForPublishing(db: Executor, organizationId: string, profileId: string): Promise<ProfileExpansion | null>;
+  /** The profile's schedule settings (null when there is no such profile). */
+  scheduleSettings(db: Executor, organizationId: string, profileId: string): Promise<Record<string, unknown> | null>;
+  /** The default profile of a brand, else its first (its saved batch policy applies when no profile is named). */
+  defaultProfileId(db: Executor, organizationId: string, brandId: string): Promise<string | null>;
+}
+
+export const profilesReadPort: ProfilesReadPort = {
+  async expandForPublishing(db, organizationId, profileId) {
+    const profile = await profilesRepository.scheduleOf(db, organizationId, profileId);
+    if (!profile) return null;
+    const rows = await profilesRepository.usableChannelsOf(db, organizationId, profileId, USABLE_STATES);
+    return {
+      profileId: profile.id,
+      brandId: profile.brand_id,
+      scheduleSettings: (profile.schedule_settings ?? {}) as Record<string, unknown>,
+      targets: rows.map((r) => ({
+        platform: r.platform,
+        channelAccountId: r.channel_account_id,
+        ...(r.settings && Object.keys(r.settings).length > 0 ? { settings: r.settings as Record<string, unknown> } : {}),
+      })),
+    };
+  },
+
+  async scheduleSettings(db, organizationId, profileId) {
+    const row = await profilesRepository.scheduleOf(db, organizationId, profileId);
+    return row ? ((row.schedule_settings ?? {}) as Record<string, unknown>) : null;
+  },
+
+  async defaultProfileId(db, organizationId, brandId) {
+    return profilesRepository.defaultIdOf(db, organizationId, brandId);
+  },
+};

@@ -1,5 +1,6 @@
 /** Kysely queries of publishing profiles and their channels; every method takes the organization id. */
 import type { Selectable } from 'kysely';
+import type { ChannelAccountState } from '../channels/channel-states.js';
 import type { PublishingProfileChannelsTable, PublishingProfilesTable } from '../channels/channels.tables.js';
 import type { Executor } from '../database.js';
 
@@ -66,6 +67,48 @@ export const profilesRepository = {
       .orderBy('pc.position')
       .orderBy('pc.id')
       .execute()) as ProfileChannelRow[];
+  },
+
+  /** A profile's brand and schedule settings. */
+  async scheduleOf(db: Executor, organizationId: string, id: string) {
+    return (
+      (await db
+        .selectFrom('publishing_profiles')
+        .select(['id', 'brand_id', 'schedule_settings'])
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  /** A profile's enabled channels whose accounts are in one of `states`, in position order. */
+  async usableChannelsOf(db: Executor, organizationId: string, profileId: string, states: readonly ChannelAccountState[]) {
+    return db
+      .selectFrom('publishing_profile_channels as pc')
+      .innerJoin('channel_accounts as c', (j) =>
+        j.onRef('c.id', '=', 'pc.channel_account_id').onRef('c.organization_id', '=', 'pc.organization_id'),
+      )
+      .select(['pc.channel_account_id', 'pc.platform', 'pc.settings', 'pc.position'])
+      .where('pc.organization_id', '=', organizationId)
+      .where('pc.profile_id', '=', profileId)
+      .where('pc.enabled', '=', true)
+      .where('c.state', 'in', [...states])
+      .orderBy('pc.position')
+      .orderBy('pc.id')
+      .execute();
+  },
+
+  /** The brand's default profile, else its first by id. */
+  async defaultIdOf(db: Executor, organizationId: string, brandId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('publishing_profiles')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('brand_id', '=', brandId)
+      .orderBy('is_default', 'desc')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.id ?? null;
   },
 
   async channelsForValidation(db: Executor, organizationId: string, ids: string[]) {

@@ -19,7 +19,7 @@ import { canTransition } from '../channels/channel-states.js';
 import { channelsRepository } from '../channels/channels.repository.js';
 import type { CommentsModule } from '../comments/comments.module.js';
 import { COMMENT_PLATFORMS } from '../comments/comments.schemas.js';
-import type { ProviderNotices } from '../publishing/provider-notices.js';
+import type { PublishingRead } from '../publishing/publishing.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';
 import { accountPlatforms, type InboundPlatform, isInboundPlatform, type WebhookSettings } from './webhook-settings.js';
 
@@ -40,10 +40,10 @@ export function knownPlatform(platform: string): InboundPlatform {
 
 export class InboundWebhooks {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'database' | 'jobs' | 'events' | 'clock'>,
     private readonly settings: WebhookSettings,
     private readonly comments: () => CommentsModule,
-    private readonly notices: () => ProviderNotices,
+    private readonly notices: () => PublishingRead['notices'],
   ) {}
 
   private get db() {

@@ -15,7 +15,7 @@ import { WebhookSettings } from './webhook-settings.js';
 /** Renews YouTube WebSub leases before they end (WebhookProvisioning.renewDue). */
 export const PROVIDER_WEBHOOK_RENEW_JOB = 'provider-webhooks.renew';
 
-export type ProviderWebhooksPorts = AppDeps & {
+export type ProviderWebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'jobs' | 'events' | 'clock'> & {
   registry: ProviderRegistry;
   vault: TokenVault;
   comments: CommentsModule;

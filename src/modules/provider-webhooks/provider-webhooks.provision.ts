@@ -33,7 +33,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 
 export class WebhookProvisioning {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock'>,
     private readonly settings: WebhookSettings,
     private readonly channels: ChannelContextDeps,
   ) {}

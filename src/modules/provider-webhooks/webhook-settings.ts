@@ -17,7 +17,7 @@ export function accountPlatforms(platform: InboundPlatform): Platform[] {
 
 export class WebhookSettings {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config'>,
     private readonly registry: ProviderRegistry,
   ) {}
 

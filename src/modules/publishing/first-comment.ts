@@ -4,18 +4,18 @@
  * published). Its failure never changes the target's state. Transient and rate-limited failures are
  * retried up to FIRST_COMMENT_MAX_ATTEMPTS; a lost answer is flagged, never posted twice.
  */
-import type { AppDeps } from '../../app-deps.js';
 import { ProviderError } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { targetError } from './publish-call.js';
 import { type CommentJobData, sendCommentJob } from './publish-queue.js';
 import { TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 
 export const FIRST_COMMENT_MAX_ATTEMPTS = 3;
 
 export class FirstCommentStep {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
     private readonly retryBaseMs: number,
   ) {}

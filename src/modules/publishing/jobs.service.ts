@@ -5,12 +5,12 @@
  * target is reported as not changed — or finds its job stale and skips), and new worker jobs are sent
  * in the same transaction.
  */
-import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import { recordJobChange } from './publish-events.js';
 import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
 import { type TargetEvent, TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import { toJob } from './publishing.mappers.js';
 import { publishingRepository } from './publishing.repository.js';
 import type { JobListQueryT, PublishJobT } from './publishing.schemas.js';
@@ -22,7 +22,7 @@ const REFUSALS: Record<'enqueue' | 'schedule' | 'cancel', ErrorCode> = {
 };
 
 export class JobsService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: PublishingDeps) {}
 
   private get db() {
     return this.deps.database.db;

@@ -1,14 +1,13 @@
 /**
- * Media of a publish plan: resolves library items of the organization (with the facts the probe
- * recorded) and client-given MediaInput, and at publish time turns them into what adapters need — a
- * signed public URL of our content route and a byte stream for platforms that take uploads.
+ * Media of a publish plan: resolves library items of the organization (the facts the probe recorded,
+ * read through the media library's port) and client-given MediaInput, and at publish time turns them
+ * into what adapters need — a public URL (the store's, else a signed one of our content route) and a
+ * byte stream for platforms that take uploads.
  */
-import type { AppDeps } from '../../app-deps.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
-import type { MediaStore } from '../../platform/media-store/media-store.js';
 import type { PublishMediaItem } from '../../providers/provider.js';
 import type { Executor } from '../database.js';
-import type { MediaUrlSigner } from '../media/media-signed-url.js';
+import type { MediaReadPort } from '../media/media.module.js';
 import type { PlanIssue, PlanMedia } from './plan-validation.js';
 import type { StoredMedia } from './publishing.tables.js';
 
@@ -30,9 +29,7 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 
 export class MediaAccess {
   constructor(
-    private readonly deps: AppDeps,
-    private readonly signer: MediaUrlSigner,
-    private readonly store: MediaStore,
+    private readonly library: MediaReadPort,
     private readonly client: GuardedHttpClient,
   ) {}
 
@@ -44,20 +41,12 @@ export class MediaAccess {
     libraryIds: string[],
   ): Promise<{ media: PlanMedia[]; issues: PlanIssue[] }> {
     const ids = [...new Set([...inputs.map((m) => m.mediaLibraryItemId).filter((x): x is string => !!x), ...libraryIds])];
-    const rows = ids.length
-      ? await db
-          .selectFrom('media_library_items')
-          .selectAll()
-          .where('organization_id', '=', organizationId)
-          .where('id', 'in', ids)
-          .execute()
-      : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byId = await this.library.getForPublishing(db, organizationId, ids);
     const issues: PlanIssue[] = [];
     const media: PlanMedia[] = [];
     const fromLibrary = (id: string, path: string[], altText: string | null): PlanMedia | null => {
       const row = byId.get(id);
-      if (row?.lifecycle_state !== 'active') {
+      if (!row?.active) {
         issues.push({
           targetIndex: null,
           channelAccountId: null,
@@ -68,13 +57,13 @@ export class MediaAccess {
         });
         return null;
       }
-      const md = (row.metadata ?? {}) as Record<string, unknown>;
+      const md = row.metadata;
       return {
         mediaLibraryItemId: row.id,
         kind: row.kind,
-        url: this.signer.sign(organizationId, row.id, this.deps.clock.now().getTime()).url,
-        mimeType: row.mime_type,
-        bytes: Number(row.bytes),
+        url: row.url,
+        mimeType: row.mimeType,
+        bytes: row.bytes,
         durationSeconds: num(md.durationSeconds),
         width: num(md.width),
         height: num(md.height),
@@ -119,20 +108,11 @@ export class MediaAccess {
   /** What an adapter receives for one stored item, with a fresh signed URL for library items. */
   async forPublish(organizationId: string, items: StoredMedia[], db: Executor): Promise<PublishMediaItem[]> {
     const ids = items.map((m) => m.mediaLibraryItemId).filter((x): x is string => !!x);
-    const rows = ids.length
-      ? await db
-          .selectFrom('media_library_items')
-          .select(['id', 'storage_key', 'lifecycle_state'])
-          .where('organization_id', '=', organizationId)
-          .where('id', 'in', ids)
-          .execute()
-      : [];
-    const keys = new Map(rows.filter((r) => r.lifecycle_state === 'active').map((r) => [r.id, r.storage_key]));
-    const now = this.deps.clock.now().getTime();
+    const library = await this.library.openForPublishing(db, organizationId, ids);
     return items.map((m) => {
-      const key = m.mediaLibraryItemId ? keys.get(m.mediaLibraryItemId) : undefined;
-      if (m.mediaLibraryItemId && !key) throw new Error(`media item ${m.mediaLibraryItemId} is no longer available`);
-      const url = key ? (this.store.publicUrl(key) ?? this.signer.sign(organizationId, m.mediaLibraryItemId!, now).url) : m.url;
+      const item = m.mediaLibraryItemId ? library.get(m.mediaLibraryItemId) : undefined;
+      if (m.mediaLibraryItemId && !item) throw new Error(`media item ${m.mediaLibraryItemId} is no longer available`);
+      const url = item ? item.url : m.url;
       return {
         kind: m.kind,
         mimeType: m.mimeType ?? (m.kind === 'video' ? 'video/mp4' : m.kind === 'gif' ? 'image/gif' : 'image/jpeg'),
@@ -143,11 +123,7 @@ export class MediaAccess {
         ...(m.height !== null ? { height: m.height } : {}),
         ...(m.altText ? { altText: m.altText } : {}),
         open: async () => {
-          if (key) {
-            const obj = await this.store.get(key);
-            if (!obj) throw new Error(`media bytes of ${m.mediaLibraryItemId} are missing`);
-            return obj.body as AsyncIterable<Uint8Array>;
-          }
+          if (item) return item.open();
           const res = await this.client.get(m.url);
           if (res.status !== 200) {
             await res.discard();

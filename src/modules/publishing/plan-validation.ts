@@ -5,7 +5,6 @@
  */
 import type { MediaKind, Platform, ProviderSettingRule } from '../../providers/provider.js';
 import { PLATFORMS } from '../../providers/provider.js';
-import { USABLE_STATES } from '../channels/channel-states.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import type { StoredMedia } from './publishing.tables.js';
 import { countHashtags, countMentions, countText, countUrls } from './text-count.js';
@@ -32,6 +31,8 @@ export interface ChannelFacts {
   channelAccountId: string;
   platform: string;
   state: string;
+  /** the channels area's answer: the state holds a usable token */
+  usable: boolean;
   brandId: string | null;
   displayName: string | null;
 }
@@ -167,7 +168,7 @@ function validateTarget(facts: ValidationFacts, t: PlanTargetInput, index: numbe
         `Channel ${t.channelAccountId} is a ${channel.platform} channel, not ${t.platform}.`,
       );
     }
-    if (!(USABLE_STATES as readonly string[]).includes(channel.state)) {
+    if (!channel.usable) {
       list.block(
         'channel_not_connected',
         [...base, 'channelAccountId'],

@@ -5,9 +5,9 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type MediaAccess, type MediaInputT, toStored } from './media-access.js';
@@ -15,6 +15,7 @@ import { type PlanIssue, type PlanTargetInput, type PlanValidation, validatePlan
 import { recordJobCreated } from './publish-events.js';
 import { ensurePublishQueues, sendTargetJob, sendTargetJobs } from './publish-queue.js';
 import { deriveJobStatus } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import { toJob } from './publishing.mappers.js';
 import { type NewJob, type NewTarget, publishingRepository } from './publishing.repository.js';
 import type { AgentPlanT, AgentPublishRequestT, PublishJobT } from './publishing.schemas.js';
@@ -60,9 +61,10 @@ export type CreateAnswer =
 
 export class PlansService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
     private readonly media: MediaAccess,
+    private readonly brands: BrandsReadPort,
   ) {}
 
   private get db() {
@@ -110,21 +112,8 @@ export class PlansService {
         if (targets.length === 0) targets = expansion.targets;
       }
     }
-    const brand = await db
-      .selectFrom('brands')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', plan.brandId)
-      .executeTakeFirst();
-    const product = plan.productId
-      ? await db
-          .selectFrom('brand_products')
-          .select('id')
-          .where('organization_id', '=', organizationId)
-          .where('brand_id', '=', plan.brandId)
-          .where('id', '=', plan.productId)
-          .executeTakeFirst()
-      : undefined;
+    const brand = await this.brands.brand(db, organizationId, plan.brandId);
+    const productExists = plan.productId ? await this.brands.hasProduct(db, organizationId, plan.brandId, plan.productId) : false;
     const media = await this.media.resolve(db, organizationId, plan.media, plan.mediaLibraryItemIds);
     resolutionIssues.push(...media.issues);
     if (plan.scheduleAt && Date.parse(plan.scheduleAt) < this.deps.clock.now().getTime() - PAST_TOLERANCE_MS) {
@@ -146,7 +135,7 @@ export class PlansService {
       brandId: plan.brandId,
       brandExists: !!brand,
       productId: plan.productId ?? null,
-      productExists: !!product,
+      productExists,
       text: plan.text,
       media: media.media,
       targets,

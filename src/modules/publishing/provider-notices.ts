@@ -3,8 +3,8 @@
  * the targets that published it, and, for a video the platform reports live, poll a target still
  * `processing` at once and fill in the public URL a published target lacks.
  */
-import type { AppDeps } from '../../app-deps.js';
 import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
+import type { PublishingDeps } from './publishing.deps.js';
 
 export interface NoticedTarget {
   id: string;
@@ -17,7 +17,7 @@ export interface NoticedTarget {
 }
 
 export class ProviderNotices {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: PublishingDeps) {}
 
   /** Targets across organizations that hold this platform post (the notice names no organization). */
   async targetsOfPost(

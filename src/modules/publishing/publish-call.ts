@@ -62,14 +62,7 @@ export class PublishCall {
   async publish(claimed: ClaimedRow, db: Executor): Promise<Outcome> {
     let channel: ChannelContext;
     try {
-      channel = await this.channels.fromColumns(claimed.organization_id, {
-        channelAccountId: claimed.channel_account_id,
-        platform: claimed.platform,
-        state: claimed.ch_state ?? 'deleted',
-        externalAccountId: claimed.ch_external_account_id,
-        accessTokenRef: claimed.ch_access_token_ref,
-        additionalSettings: claimed.ch_additional_settings,
-      });
+      channel = await this.channels.forClaimed(claimed.organization_id, claimed.channel_account_id);
     } catch (err) {
       return this.channelProblem(err);
     }

@@ -1,8 +1,8 @@
 /**
  * The claim: a scheduled/queued target of the job's version moves to publishing (version bump, one
  * more attempt, a lease) and its job to publishing, in one statement batched with the claims of the
- * same event-loop turn. The answer carries the job's media and the channel's columns, so a publish
- * needs no further read before the platform call.
+ * same event-loop turn. The answer carries the job's media; the channel's call context is the
+ * channels area's (one read through its port before the platform call).
  */
 import { sql } from 'kysely';
 import type { Db } from '../database.js';
@@ -19,13 +19,7 @@ export interface ClaimInput {
   now: Date;
 }
 
-export type ClaimedRow = TargetRow & {
-  job_media: StoredMedia[];
-  ch_state: string | null;
-  ch_external_account_id: string;
-  ch_access_token_ref: string | null;
-  ch_additional_settings: Record<string, unknown> | null;
-};
+export type ClaimedRow = TargetRow & { job_media: StoredMedia[] };
 
 export class PublishClaims {
   private readonly claims: MicroBatcher<ClaimInput, ClaimedRow | null>;
@@ -62,10 +56,8 @@ export class PublishClaims {
 				update publish_jobs set status = 'publishing', updated_at = ${now}
 				where id in (select job_id from c) and status <> 'publishing'
 			)
-			select c.*, pj.media as job_media, ca.state as ch_state, ca.external_account_id as ch_external_account_id,
-				ca.access_token_ref as ch_access_token_ref, ca.additional_settings as ch_additional_settings
-			from c join publish_jobs pj on pj.id = c.job_id
-			left join channel_accounts ca on ca.id = c.channel_account_id and ca.organization_id = c.organization_id`.execute(this.db());
+			select c.*, pj.media as job_media
+			from c join publish_jobs pj on pj.id = c.job_id`.execute(this.db());
     const byId = new Map(res.rows.map((r) => [r.id, r]));
     return inputs.map((x) => byId.get(x.targetId) ?? null);
   }

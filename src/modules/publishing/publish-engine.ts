@@ -4,7 +4,6 @@
  * error mapping and backoff (publish-call.ts), the outcome (publish-outcomes.ts, the one writer), and
  * polling of `processing` answers (publish-poll.ts) until published or failed.
  */
-import type { AppDeps } from '../../app-deps.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import type { MediaAccess } from './media-access.js';
 import { type Outcome, PublishCall } from './publish-call.js';
@@ -15,6 +14,7 @@ import { PublishPoll } from './publish-poll.js';
 import { ensurePublishQueues, type TargetJobData } from './publish-queue.js';
 import { PublishSlots } from './publish-slots.js';
 import { IN_FLIGHT_STATES, PENDING_STATES, TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository } from './publishing.repository.js';
 
 export { targetError } from './publish-call.js';
@@ -37,7 +37,7 @@ export class PublishEngine {
   private readonly polls: PublishPoll;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PublishingDeps,
     channels: ChannelGateway,
     media: MediaAccess,
     limiter: PublishLimiter,

@@ -10,7 +10,6 @@
  * - everything else (a follow-up job to send, or the channel to mark): a transaction under the job lock.
  */
 import { type RawBuilder, sql } from 'kysely';
-import type { AppDeps } from '../../app-deps.js';
 import { metricsOf } from '../../platform/metrics/index.js';
 import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
@@ -20,6 +19,7 @@ import { recordJobCompletion, recordTargetOutcome } from './publish-events.js';
 import { recordTargetOutcomes } from './publish-outcome-events.js';
 import { sendCommentJob, sendTargetJob } from './publish-queue.js';
 import { deriveJobStatus, fromStates, type TargetEvent, TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
 
 interface PublishedInput {
@@ -103,7 +103,7 @@ export class OutcomeRecorder {
   private readonly published: MicroBatcher<PublishedInput, PublishedAnswer>;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
     private readonly pollMaxMs: number,
   ) {

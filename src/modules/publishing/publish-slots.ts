@@ -9,12 +9,12 @@
  *   not free within MAX_SLOT_WAIT_MS, gives the claim back (`unclaim`: queued again under a new
  *   version, the attempt not counted), as the deferral does before a claim.
  */
-import type { AppDeps } from '../../app-deps.js';
 import type { Platform } from '../../providers/provider.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import type { PublishLimiter } from './publish-policies.js';
 import { sendTargetJob, type TargetJobData } from './publish-queue.js';
 import { fromStates, TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository } from './publishing.repository.js';
 
 export interface SlotRequest {
@@ -59,7 +59,7 @@ export class PublishSlots {
   private readonly refused: Array<() => void> = [];
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PublishingDeps,
     private readonly limiter: PublishLimiter,
     callsAtOnce = Number.MAX_SAFE_INTEGER,
   ) {

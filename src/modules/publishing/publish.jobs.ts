@@ -5,7 +5,6 @@
  * SERVICE_PUBLISH_WORKER_CONCURRENCY jobs are in progress at once (outcome writes batch across them);
  * the engine lets SERVICE_PUBLISH_WORKER_CONCURRENCY of them claim and call the platform at once.
  */
-import type { AppDeps } from '../../app-deps.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
 import type { FirstCommentStep } from './first-comment.js';
 import type { PublishEngine } from './publish-engine.js';
@@ -17,6 +16,7 @@ import {
   RECONCILE_QUEUE,
   type TargetJobData,
 } from './publish-queue.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import type { ReconcileService } from './reconcile.service.js';
 
 /** publish jobs in progress per platform call in flight: waiting for a permit, or writing their outcome */
@@ -28,7 +28,7 @@ const MAX_HELD = 20_000;
 const FIRST_COMMENT_CONCURRENCY = 4;
 
 export function publishJobDefinitions(
-  deps: AppDeps,
+  deps: PublishingDeps,
   parts: {
     engine: PublishEngine;
     firstComment: FirstCommentStep;

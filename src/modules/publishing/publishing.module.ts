@@ -1,19 +1,19 @@
 /**
  * The publishing area: plans, jobs and targets, the publish engine and its worker jobs. The root
- * hands it the provider registry, the token vault and the media library's read interface, and
- * subscribes its reactions to other areas' events: the media reference check (a pending publish target
- * keeps its media) and the channel disconnect hook.
+ * hands it the provider registry and the read ports of the areas whose rows it reads (channels and
+ * profiles, brands, the media library), and subscribes its reactions to other areas' events: the media
+ * reference check (a pending publish target keeps its media) and the channel disconnect hook.
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { TokenVault } from '../channels/token-vault.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Executor } from '../database.js';
-import type { MediaRead } from '../media/media.module.js';
-import type { MediaReferenceCheck } from '../media/media-references.js';
+import type { MediaReadPort, MediaReferenceCheck } from '../media/media.module.js';
+import type { ProfilesReadPort } from '../profiles/profiles.module.js';
 import { ChannelGateway } from './channel-gateway.js';
 import { FirstCommentStep } from './first-comment.js';
 import { JobsService } from './jobs.service.js';
@@ -24,16 +24,20 @@ import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
 import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository } from './publishing.repository.js';
 import { registerPublishingRoutes } from './publishing.routes.js';
 import { ReconcileService } from './reconcile.service.js';
 import { SlotsService } from './slots.service.js';
 import { UrlReconciliationService } from './url-reconciliation.service.js';
 
-export type PublishingPorts = AppDeps & {
+export type PublishingPorts = PublishingDeps & {
   registry: ProviderRegistry;
-  vault: TokenVault;
-  media: Pick<MediaRead, 'signer' | 'stores'>;
+  /** channels' and profiles' reads and the token-problem state change (channels owns those tables) */
+  channels: ChannelsReadPort;
+  profiles: ProfilesReadPort;
+  brands: BrandsReadPort;
+  media: MediaReadPort;
   outbound: GuardedHttpClient;
 };
 
@@ -64,8 +68,13 @@ export interface PublishingModule extends AreaModule<PublishingRead> {
 
 export function createPublishingModule(ports: PublishingPorts): PublishingModule {
   const env = ports.config.env;
-  const channels = new ChannelGateway(ports, ports.registry, ports.vault);
-  const media = new MediaAccess(ports, ports.media.signer, ports.media.stores.primary, ports.outbound);
+  const channels = new ChannelGateway({
+    db: ports.database.db,
+    registry: ports.registry,
+    channels: ports.channels,
+    profiles: ports.profiles,
+  });
+  const media = new MediaAccess(ports.media, ports.outbound);
   const leaseMs = env.SERVICE_PUBLISH_LEASE_SECONDS * 1000;
   const limiter = new PublishLimiter(
     () => ports.counters.shared,
@@ -85,8 +94,8 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
   });
-  const plans = new PlansService(ports, channels, media);
-  const slots = new SlotsService(ports, channels);
+  const plans = new PlansService(ports, channels, media, ports.brands);
+  const slots = new SlotsService(ports, channels, ports.brands);
   const notices = new ProviderNotices(ports);
   const module: PublishingModule = {
     channels,

@@ -1,10 +1,10 @@
 /** Publishing routes (ROUTES.md, Publishing and Internal): thin — schema in, one service call, answer out. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { organizationOf, publicOrDashboard, requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import type { PublishingModule } from './publishing.module.js';
 import {
   AgentPublishRequest,
@@ -26,7 +26,7 @@ import {
   UrlReconciliationBody,
 } from './publishing.schemas.js';
 
-export function registerPublishingRoutes(root: FastifyInstance, _deps: AppDeps, m: PublishingModule): void {
+export function registerPublishingRoutes(root: FastifyInstance, _deps: PublishingDeps, m: PublishingModule): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(

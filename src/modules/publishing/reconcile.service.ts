@@ -12,12 +12,12 @@
  * - a first comment stuck posting past the lease: needs_attention; pending with no job: re-queued.
  */
 import { sql } from 'kysely';
-import type { AppDeps } from '../../app-deps.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type Outcome, targetError } from './publish-call.js';
 import type { OutcomeRecorder } from './publish-outcomes.js';
 import { ensurePublishQueues, FIRST_COMMENT_QUEUE, PUBLISH_QUEUE, sendCommentJob, sendTargetJob } from './publish-queue.js';
 import { PENDING_STATES, TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
 
 const BATCH = 500;
@@ -39,7 +39,7 @@ export interface ReconcileResult {
 
 export class ReconcileService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
     private readonly outcomes: OutcomeRecorder,
     private readonly settings: { leaseMs: number; graceMs: number },

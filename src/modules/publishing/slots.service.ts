@@ -11,12 +11,13 @@ import { createHash } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
-import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { isoWeekday, isTimeZone, localParts, zonedInstant } from '../../platform/time/zoned-time.js';
 import { PLATFORMS } from '../../providers/provider.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { IN_FLIGHT_STATES, PENDING_STATES, TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import type { SlotQueryT } from './publishing.schemas.js';
 
 const Slot = Type.Object({
@@ -56,8 +57,9 @@ const STEP_MS = 60_000;
 
 export class SlotsService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
+    private readonly brands: BrandsReadPort,
   ) {}
 
   async recommend(organizationId: string, q: SlotQueryT) {
@@ -67,12 +69,7 @@ export class SlotsService {
         message,
         fields: [{ path: [path], source: 'query' }],
       });
-    const brand = await db
-      .selectFrom('brands')
-      .select(['id', 'timezone'])
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', q.brandId)
-      .executeTakeFirst();
+    const brand = await this.brands.brand(db, organizationId, q.brandId);
     // another organization's id answers exactly like a made-up one: 404 of the kind
     if (!brand) throw new AppError('brand_not_found', { message: `No brand ${q.brandId} in the organization.` });
     let platform = q.platform ?? null;

@@ -2,17 +2,17 @@
  * Fills in the public URL of published targets whose publish answer carried none, through each
  * adapter's fetchPermalink. A dry run lists what would be fetched and calls no platform.
  */
-import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { TRANSITIONS } from './publish-states.js';
+import type { PublishingDeps } from './publishing.deps.js';
 import type { UrlReconciliationBodyT } from './publishing.schemas.js';
 
 const MAX_TARGETS = 100;
 
 export class UrlReconciliationService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
   ) {}
 

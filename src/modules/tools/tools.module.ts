@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { toolsIdempotencyPruneJob } from './tools.jobs.js';
 import { registerToolRoutes } from './tools.routes.js';
 
@@ -10,5 +11,6 @@ export function createToolsModule(deps: AppDeps): AreaModule {
     read: undefined,
     jobs: [toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now())],
     routes: (app: FastifyInstance) => registerToolRoutes(app, deps),
+    errorEnvelope: { prefix: TOOL_API_PREFIX, render: toolErrorEnvelope },
   };
 }

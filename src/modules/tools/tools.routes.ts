@@ -6,7 +6,7 @@
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import { TOOL_API_PREFIX, toAppError } from '../../http/error-handler.js';
+import { toAppError } from '../../http/error-handler.js';
 import { noteJsonBodyText } from '../../http/input-guards.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { AppError } from '../../platform/errors.js';
@@ -15,6 +15,7 @@ import { parseQrRequest } from './qrcode/qr-options.js';
 import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
 import { authenticateToolRequest, LastUsedWriter, type ToolPrincipal } from './tool-auth.js';
 import { ToolAuthCache } from './tool-auth-cache.js';
+import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { ToolLimiter } from './tool-limiter.service.js';
 import { TOOL_MAX_BODY_BYTES, type ToolName } from './tool-limits.js';
 import { type ToolPlan, ToolRequestRunner } from './tool-request.service.js';
@@ -60,11 +61,7 @@ function renderToolError(request: FastifyRequest, reply: FastifyReply, err: unkn
   return reply
     .code(error.status)
     .type('application/json; charset=utf-8')
-    .send({
-      object: 'tool_api.error',
-      error: { code: error.code, message: error.message },
-      ...(error.details ?? {}),
-    });
+    .send(toolErrorEnvelope({ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }));
 }
 
 export function registerToolRoutes(app: FastifyInstance, deps: AppDeps, opts: ToolRoutesOptions = {}): void {

@@ -104,7 +104,7 @@ export class WebhookDeliverer {
   private readonly delivered: Coalescer<DeliveredRow, boolean>;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock'>,
     private readonly client: GuardedHttpClient,
     private readonly fanout: WebhookFanOut,
   ) {

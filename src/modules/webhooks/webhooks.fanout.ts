@@ -17,7 +17,7 @@ export interface DeliverJobData {
 }
 
 export class WebhookFanOut {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'jobs' | 'clock'>) {}
 
   private get db() {
     return this.deps.database.db;

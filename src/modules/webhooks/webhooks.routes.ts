@@ -32,7 +32,7 @@ const endpoints = (scope: 'webhooks:read' | 'webhooks:write') => publicOrDashboa
 const deliveries = (scope: 'webhooks:read' | 'webhooks:write') => publicOrDashboard(scope, 'webhooks.deliveries.manage');
 const tags = ['Webhooks'];
 
-export async function registerWebhookRoutes(root: FastifyInstance, deps: AppDeps, m: WebhooksModule): Promise<void> {
+export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<AppDeps, 'jobs'>, m: WebhooksModule): Promise<void> {
   // the outbox listener sends jobs inside other areas' transactions: the queue must exist first
   await deps.jobs.ensureQueue(m.deliverJob);
   for (const s of WEBHOOK_SCHEMAS) root.addSchema(s);

@@ -54,7 +54,7 @@ const toDelivery = (d: DeliveryRow, attempts: AttemptRow[]): WebhookDeliveryT =>
 
 export class WebhooksService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'encryptor' | 'clock'>,
     private readonly client: GuardedHttpClient,
     private readonly fanout: WebhookFanOut,
   ) {}

@@ -3,7 +3,7 @@
  * root's module list (src/main/composition.ts). No infrastructure is created here (that is
  * src/main/runtime.ts); tests call buildApp with a harness's root.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { errorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
@@ -15,6 +15,20 @@ import type { Root } from './main/composition.js';
 import { MediaInput, PlanIssueSchema, PublishTargetErrorSchema, PublishTargetInput } from './modules/publishing/publishing.schemas.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** 80 random bits per request id, drawn from a buffer refilled every 256 ids (one CSPRNG call each). */
+const ID_BYTES = 10;
+const idPool = Buffer.alloc(ID_BYTES * 256);
+let idOffset = idPool.length;
+function newRequestId(): string {
+  if (idOffset === idPool.length) {
+    randomFillSync(idPool);
+    idOffset = 0;
+  }
+  const id = idPool.toString('hex', idOffset, idOffset + ID_BYTES);
+  idOffset += ID_BYTES;
+  return `req_${id}`;
+}
 
 /** pino-pretty for people at a terminal (the runtime's logger uses it too). */
 export const PRETTY_TRANSPORT = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } };
@@ -64,7 +78,7 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
     logController: new LogController({ disableRequestLogging: (req: { url?: string }) => isQuietUrl(req.url ?? '') }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(10).toString('hex')}`;
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
     },
     ajv: {
       customOptions: { ...AJV_CUSTOM_OPTIONS },

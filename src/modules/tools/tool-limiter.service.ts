@@ -25,6 +25,8 @@ export interface RateLimitState {
 export interface LimitSnapshot {
   quota: QuotaState;
   rateLimit: RateLimitState;
+  /** the two `resetAt` as Unix epoch seconds, for the *-Reset headers */
+  resetEpochSeconds: { quota: string; rateLimit: string };
 }
 
 /** A lock outlives a crashed request by at most this long. */
@@ -80,19 +82,22 @@ export class ToolLimiter {
   snapshot(limits: TierLimits, tool: ToolName, quotaUsed: number, minuteUsed: number): LimitSnapshot {
     const nowMs = this.now();
     const quotaLimit = limits.dailyQuota[tool];
+    const day = dayWindow(nowMs);
+    const minute = minuteWindow(nowMs);
     return {
       quota: {
         limit: quotaLimit,
         remaining: Math.max(0, quotaLimit - quotaUsed),
         used: Math.min(quotaUsed, quotaLimit),
         unit: tool === 'utm-builder' ? 'links' : 'requests',
-        resetAt: dayWindow(nowMs).resetAt.toISOString(),
+        resetAt: day.resetIso,
       },
       rateLimit: {
         limit: limits.requestsPerMinute,
         remaining: Math.max(0, limits.requestsPerMinute - minuteUsed),
-        resetAt: minuteWindow(nowMs).resetAt.toISOString(),
+        resetAt: minute.resetIso,
       },
+      resetEpochSeconds: { quota: day.resetEpochSeconds, rateLimit: minute.resetEpochSeconds },
     };
   }
 
@@ -105,16 +110,14 @@ export class ToolLimiter {
   }
 }
 
-const epochSeconds = (iso: string) => String(Math.floor(Date.parse(iso) / 1000));
-
 /** X-Quota-* and X-RateLimit-*; the *-Reset headers are Unix epoch seconds. */
 export function limitHeaders(snapshot: LimitSnapshot): Record<string, string> {
   return {
     'x-quota-limit': String(snapshot.quota.limit),
     'x-quota-remaining': String(snapshot.quota.remaining),
-    'x-quota-reset': epochSeconds(snapshot.quota.resetAt),
+    'x-quota-reset': snapshot.resetEpochSeconds.quota,
     'x-ratelimit-limit': String(snapshot.rateLimit.limit),
     'x-ratelimit-remaining': String(snapshot.rateLimit.remaining),
-    'x-ratelimit-reset': epochSeconds(snapshot.rateLimit.resetAt),
+    'x-ratelimit-reset': snapshot.resetEpochSeconds.rateLimit,
   };
 }

@@ -42,6 +42,15 @@ function limitError(
   });
 }
 
+function quotaRefusal(units: number, snapshot: LimitSnapshot, retryAfter: number): AppError {
+  return limitError(
+    'quota_exceeded',
+    `This request needs ${units} of the ${snapshot.quota.remaining} ${snapshot.quota.unit} left today; nothing was charged.`,
+    snapshot,
+    retryAfter,
+  );
+}
+
 export class ToolRequestRunner {
   constructor(private readonly deps: ToolRunnerDeps) {}
 
@@ -126,19 +135,12 @@ export class ToolRequestRunner {
       if (decision.kind === 'invalid') {
         throw new AppError('invalid_request', { message: decision.message, headers: limitHeaders(snapshot) });
       }
-      const quotaRefusal = (remaining: number) =>
-        limitError(
-          'quota_exceeded',
-          `This request needs ${decision.units} of the ${remaining} ${snapshot.quota.unit} left today; nothing was charged.`,
-          snapshot,
-          limiter.retryAfterDay(),
-        );
-      if (decision.units > snapshot.quota.remaining) throw quotaRefusal(snapshot.quota.remaining);
+      if (decision.units > snapshot.quota.remaining) throw quotaRefusal(decision.units, snapshot, limiter.retryAfterDay());
       const result = await decision.run();
       if (!result.ok) throw new AppError('invalid_request', { message: result.message, headers: limitHeaders(snapshot) });
       const charged = await limiter.consumeQuota(apiKeyId, tool, decision.units, limits.dailyQuota[tool]);
       snapshot = limiter.snapshot(limits, tool, charged.used, minute.used);
-      if (!charged.allowed) throw quotaRefusal(snapshot.quota.remaining);
+      if (!charged.allowed) throw quotaRefusal(decision.units, snapshot, limiter.retryAfterDay());
       const headers = limitHeaders(snapshot);
       const payload = JSON.stringify({ ...result.body, quota: snapshot.quota, rateLimit: snapshot.rateLimit });
       return { status: 200, payload, headers };

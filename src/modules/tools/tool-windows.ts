@@ -6,38 +6,51 @@ const DAY_MS = 86_400_000;
 export interface Window {
   /** Identifies the window in counter keys. */
   id: string;
-  resetAt: Date;
+  /** The window's end as ISO 8601 and as Unix epoch seconds (the bodies' `resetAt`, the `*-Reset` headers). */
+  resetIso: string;
+  resetEpochSeconds: string;
   /** Milliseconds until the window ends, for counter expiry. */
   remainingMs: number;
 }
 
-/** The id of the window starting at `start` (formatted once per window, not on every call). */
-function idOf(memo: { start: number; id: string }, start: number, length: number): string {
+interface Formatted {
+  start: number;
+  id: string;
+  resetIso: string;
+  resetEpochSeconds: string;
+}
+
+/** The window starting at `start`, formatted once per window, not on every call. */
+function formatted(memo: Formatted, start: number, length: number, idLength: number): Formatted {
   if (memo.start !== start) {
     memo.start = start;
-    memo.id = new Date(start).toISOString().slice(0, length);
+    memo.id = new Date(start).toISOString().slice(0, idLength);
+    memo.resetIso = new Date(start + length).toISOString();
+    memo.resetEpochSeconds = String(Math.floor((start + length) / 1000));
   }
-  return memo.id;
+  return memo;
 }
-const minuteIds = { start: Number.NaN, id: '' };
-const dayIds = { start: Number.NaN, id: '' };
+const blank = (): Formatted => ({ start: Number.NaN, id: '', resetIso: '', resetEpochSeconds: '' });
+const minutes = blank();
+const days = blank();
+
+function windowOf(memo: Formatted, nowMs: number, length: number, idLength: number): Window {
+  const start = Math.floor(nowMs / length) * length;
+  const f = formatted(memo, start, length, idLength);
+  return {
+    id: f.id,
+    resetIso: f.resetIso,
+    resetEpochSeconds: f.resetEpochSeconds,
+    remainingMs: start + length - nowMs,
+  };
+}
 
 export function minuteWindow(nowMs: number): Window {
-  const start = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
-  return {
-    id: idOf(minuteIds, start, 16),
-    resetAt: new Date(start + MINUTE_MS),
-    remainingMs: start + MINUTE_MS - nowMs,
-  };
+  return windowOf(minutes, nowMs, MINUTE_MS, 16);
 }
 
 export function dayWindow(nowMs: number): Window {
-  const start = Math.floor(nowMs / DAY_MS) * DAY_MS;
-  return {
-    id: idOf(dayIds, start, 10),
-    resetAt: new Date(start + DAY_MS),
-    remainingMs: start + DAY_MS - nowMs,
-  };
+  return windowOf(days, nowMs, DAY_MS, 10);
 }
 
 /** Whole seconds a client should wait, at least one. */

@@ -6,7 +6,10 @@ import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { toolsIdempotencyPruneJob } from './tools.jobs.js';
 import { registerToolRoutes } from './tools.routes.js';
 
-export function createToolsModule(deps: AppDeps): AreaModule {
+/** What the tool API uses of the shared pieces: its keys, windows and idempotency records, and the clock. */
+export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'>;
+
+export function createToolsModule(deps: ToolsPorts): AreaModule {
   return {
     read: undefined,
     jobs: [toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now())],

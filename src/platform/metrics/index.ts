@@ -31,12 +31,18 @@ export function observeCounterStore(store: CounterStore, observer: CounterStoreO
   target[OBSERVED] = true;
   for (const op of OPERATIONS) {
     const original = (store[op] as (...args: unknown[]) => Promise<unknown>).bind(store);
-    (target as unknown as Record<string, unknown>)[op] = async (...args: unknown[]) => {
+    const failed = (err: unknown): never => {
+      observer.counterStoreError(store.kind, op);
+      throw err;
+    };
+    // the store's own promise with a rejection handler: no async frame and await per call (the hot paths
+    // of limits and quotas make several calls per request)
+    (target as unknown as Record<string, unknown>)[op] = (...args: unknown[]) => {
       try {
-        return await original(...args);
+        return original(...args).then(undefined, failed);
       } catch (err) {
         observer.counterStoreError(store.kind, op);
-        throw err;
+        return Promise.reject(err);
       }
     };
   }

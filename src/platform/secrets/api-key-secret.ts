@@ -3,7 +3,7 @@
  * lookups use it); the whole key is stored only as a sha256 digest. Keys carry 192 bits of randomness,
  * so a fast digest is as safe as a slow one here and keeps authentication off the CPU budget.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface GeneratedKey {
   /** the full secret, shown once */
@@ -19,7 +19,7 @@ export function generateKey(kind: string): GeneratedKey {
 }
 
 export function digest(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Splits a presented key into its lookup prefix, or null when it is not of our shape. */
@@ -29,7 +29,7 @@ export function keyPrefix(presented: string): string | null {
 }
 
 export function digestMatches(presented: string, storedHex: string): boolean {
-  const a = Buffer.from(digest(presented), 'hex');
+  const a = hash('sha256', presented, 'buffer');
   const b = Buffer.from(storedHex, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }

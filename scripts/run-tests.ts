@@ -25,10 +25,10 @@ const PASS_INDEPENDENT = [
   'test/architecture/dependencies.test.ts',
   'test/channels/sandbox-restart.test.ts',
   'test/channels/sandbox-store.test.ts',
-  'test/foundation/cli-data-dir.test.ts',
-  'test/foundation/cli.test.ts',
-  'test/foundation/readme.test.ts',
-  'test/foundation/walkthrough.test.ts',
+  'test/main/cli-data-dir.test.ts',
+  'test/main/cli.test.ts',
+  'test/main/readme.test.ts',
+  'test/main/walkthrough.test.ts',
   'test/sdk/sdk-freshness.test.ts',
 ].map((f) => path.normalize(f));
 

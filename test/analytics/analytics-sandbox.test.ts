@@ -3,21 +3,10 @@
  * simulator this process serves, and analytics sync reads them through the adapter.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { X_SCOPES } from '../../src/providers/x/x.rules.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/service-process.js';
 
 describe('analytics in sandbox mode', () => {
   let ctx: TestContext;

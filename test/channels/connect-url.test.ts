@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type RunningXSimulator, startXSimulator } from '../../src/sandbox/simulators/x.simulator.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { xSimulatorEnv } from '../support/simulators.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
 
@@ -26,12 +27,8 @@ describe('channel connect URL (live mode)', () => {
     });
     ctx = await createTestContext({
       env: {
-        SERVICE_X_CLIENT_ID: 'live-x-client',
-        SERVICE_X_CLIENT_SECRET: 'live-x-secret',
+        ...xSimulatorEnv(sim, 'live-x-client', 'live-x-secret'),
         SERVICE_X_REDIRECT_URI: redirect,
-        SERVICE_X_API_BASE_URL: sim.baseUrls.apiBaseUrl,
-        SERVICE_X_AUTH_BASE_URL: sim.baseUrls.authBaseUrl,
-        SERVICE_X_UPLOAD_BASE_URL: sim.baseUrls.uploadBaseUrl,
         SERVICE_PINTEREST_CLIENT_ID: 'p',
         SERVICE_PINTEREST_CLIENT_SECRET: 'q',
         SERVICE_PINTEREST_REDIRECT_URI: 'not a url',

@@ -4,20 +4,10 @@
  * redirects to our callback, which connects the channel with simulated tokens.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createTestContext, type TestContext } from '../support/harness.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/service-process.js';
+import { SIMULATOR_FAMILY } from '../support/simulators.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
 const RETURN = 'https://app.example.test/connected';
@@ -263,17 +253,7 @@ describe('sandbox mode connect flow', () => {
   });
 
   it('answers an authorization URL on the local simulator for all eight platforms, and connects Instagram too', async () => {
-    const family: Record<string, string> = {
-      instagram_business: 'meta',
-      instagram_standalone: 'meta',
-      facebook_page: 'meta',
-      threads: 'meta',
-      youtube: 'google',
-      pinterest: 'pinterest',
-      tiktok: 'tiktok',
-      x: 'x',
-    };
-    for (const [platform, fam] of Object.entries(family)) {
+    for (const [platform, fam] of Object.entries(SIMULATOR_FAMILY)) {
       const res = await api('/v1/channel-accounts/connect-url', {
         method: 'POST',
         body: { platform },

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { runTokenLifecycle } from '../../src/modules/channels/token-lifecycle.jobs.js';
 import { type RunningXSimulator, startXSimulator } from '../../src/sandbox/simulators/x.simulator.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { xSimulatorEnv } from '../support/simulators.js';
 
 describe('token lifecycle job', () => {
   let ctx: TestContext;
@@ -23,11 +24,7 @@ describe('token lifecycle job', () => {
     });
     ctx = await createTestContext({
       env: {
-        SERVICE_X_CLIENT_ID: 'cid',
-        SERVICE_X_CLIENT_SECRET: 'csecret',
-        SERVICE_X_API_BASE_URL: sim.baseUrls.apiBaseUrl,
-        SERVICE_X_AUTH_BASE_URL: sim.baseUrls.authBaseUrl,
-        SERVICE_X_UPLOAD_BASE_URL: sim.baseUrls.uploadBaseUrl,
+        ...xSimulatorEnv(sim, 'cid', 'csecret'),
         SERVICE_CHANNEL_REFRESH_MAX_FAILURES: '2',
       },
     });

@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { commentsRepository } from '../../src/modules/comments/comments.repository.js';
-import { COMMENT_ID_PREFIX } from '../../src/modules/comments/comments.schemas.js';
 import { newId } from '../../src/platform/ids.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { storeComment } from './comments-helpers.js';
 
 /** A loopback OpenAI-compatible /chat/completions: answers the queued replies in order. */
 interface FakeAnswer {
@@ -130,31 +129,11 @@ describe('comment reply drafts', () => {
 
   it('a draft for a stored comment is kept on it (status drafted); an unknown comment is 404', async () => {
     const { brandId } = await ctx.createBrand(org.organizationId, 'drafts brand');
-    const at = new Date();
-    const id = newId(COMMENT_ID_PREFIX);
-    await commentsRepository.insert(ctx.database.db, {
-      id,
-      organization_id: org.organizationId,
-      brand_id: brandId,
-      channel_account_id: newId('ca'),
-      platform: 'facebook_page',
-      post_target_id: null,
-      provider_post_id: '1_2',
-      provider_comment_id: '1_2_3',
-      parent_provider_comment_id: null,
-      body: 'Is the mug dishwasher safe?',
-      author_name: 'fan',
-      author_handle: null,
-      permalink_url: null,
-      provider_created_at: at,
-      own: false,
-      status: 'needs_reply',
-      reply_status: 'none',
-      metrics: '{}',
-      last_synced_at: at,
-      created_at: at,
-      updated_at: at,
-    });
+    const id = await storeComment(
+      ctx,
+      { organizationId: org.organizationId, brandId, channelAccountId: newId('ca') },
+      'Is the mug dishwasher safe?',
+    );
     llm.queue = [{ status: 200, body: completion('Yes, it is dishwasher safe.') }];
     const res = await post(ctx, org.auth, {
       platform: 'facebook_page',

@@ -1,10 +1,9 @@
 /** Gates: live comment writes answer 403 with the gate's code before any platform call. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { commentsRepository } from '../../src/modules/comments/comments.repository.js';
-import { COMMENT_ID_PREFIX } from '../../src/modules/comments/comments.schemas.js';
 import { newId } from '../../src/platform/ids.js';
 import { createTestContext } from '../support/harness.js';
+import { storeComment } from './comments-helpers.js';
 
 describe('comment gates', () => {
   it('gates: live writes answer 403 with the gate code before any platform call', async () => {
@@ -19,32 +18,8 @@ describe('comment gates', () => {
       ] as const) {
         const o = await ctx.createOrganization({ name: 'gates' });
         const { brandId } = await ctx.createBrand(o.organizationId, 'gates brand');
-        const at = new Date();
-        const id = newId(COMMENT_ID_PREFIX);
         const channelAccountId = newId('cha');
-        await commentsRepository.insert(ctx.database.db, {
-          id,
-          organization_id: o.organizationId,
-          brand_id: brandId,
-          channel_account_id: channelAccountId,
-          platform: 'facebook_page',
-          post_target_id: null,
-          provider_post_id: '1_2',
-          provider_comment_id: '1_2_3',
-          parent_provider_comment_id: null,
-          body: 'Hello?',
-          author_name: 'fan',
-          author_handle: null,
-          permalink_url: null,
-          provider_created_at: at,
-          own: false,
-          status: 'needs_reply',
-          reply_status: 'none',
-          metrics: '{}',
-          last_synced_at: at,
-          created_at: at,
-          updated_at: at,
-        });
+        const id = await storeComment(ctx, { organizationId: o.organizationId, brandId, channelAccountId }, 'Hello?');
         const res = await ctx.app.inject({
           method: 'POST',
           url: `/v1/social-comments/${id}/reply`,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type PlatformHarness, startPlatformHarness } from '../publishing/platform-harness.js';
-import { audienceComment, call, type Published, publishedPost, syncBody } from './comments-helpers.js';
+import { audienceComment, call, type Published, publishedPost, syncComments } from './comments-helpers.js';
 
 describe('comment sync and replies on X, Instagram and Threads', () => {
   let h: PlatformHarness;
@@ -12,12 +12,8 @@ describe('comment sync and replies on X, Instagram and Threads', () => {
   after(() => h?.close());
 
   async function synced(p: Published) {
-    const r = await call(h, p.org, 'POST', '/v1/social-comments/sync', syncBody(p, { dryRun: false }));
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    const list = (await call(h, p.org, 'GET', `/v1/social-comments?channelAccountId=${p.channelAccountId}`)).body.data as Array<
-      Record<string, any>
-    >;
-    return { sync: r.body, byProviderId: new Map(list.map((c) => [c.providerCommentId as string, c])) };
+    const { sync, list } = await syncComments(h, p);
+    return { sync, byProviderId: new Map(list.map((c) => [c.providerCommentId as string, c])) };
   }
 
   const reply = (p: Published, id: string, body: string, dryRun = false) =>

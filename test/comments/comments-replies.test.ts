@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type PlatformHarness, startPlatformHarness } from '../publishing/platform-harness.js';
-import { audienceComment, call, type Published, publishedPost, syncBody } from './comments-helpers.js';
+import { audienceComment, call, type Published, publishedPost, syncBody, syncComments } from './comments-helpers.js';
 
 describe('comment replies and moderation', () => {
   let h: PlatformHarness;
@@ -11,13 +11,7 @@ describe('comment replies and moderation', () => {
   });
   after(() => h?.close());
 
-  async function synced(p: Published) {
-    const r = await call(h, p.org, 'POST', '/v1/social-comments/sync', syncBody(p, { dryRun: false }));
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    return (await call(h, p.org, 'GET', `/v1/social-comments?channelAccountId=${p.channelAccountId}`)).body.data as Array<
-      Record<string, any>
-    >;
-  }
+  const synced = async (p: Published) => (await syncComments(h, p)).list;
 
   async function reply(
     p: Published,

@@ -4,21 +4,10 @@
  * audience comment through the control route, sync, draft, reply, and sync the post's analytics.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { LiveClock } from '../publishing/publishing-harness.js';
 import { createTestContext, type TestClock, type TestContext } from '../support/harness.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/service-process.js';
 
 describe('docs/engagement.md sandbox walkthrough', () => {
   let ctx: TestContext;

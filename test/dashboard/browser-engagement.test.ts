@@ -16,9 +16,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { addMember, PASSWORD } from '../auth/helpers.js';
+import { addMember, PASSWORD } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { CHROMIUM, CHROMIUM_ARGS, ensureWebBuild, FIRST_LOAD_JS_BUDGET, freePort, SCREENSHOTS } from './support.js';
+import { freePort } from '../support/service-process.js';
+import { CHROMIUM, CHROMIUM_ARGS, ensureWebBuild, FIRST_LOAD_JS_BUDGET, SCREENSHOTS } from './support.js';
 
 const LLM_REPLY = 'Thanks for asking! It ships worldwide; send us a direct message for the details.';
 

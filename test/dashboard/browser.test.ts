@@ -6,28 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
-import { addMember, PASSWORD } from '../auth/helpers.js';
+import { addMember, PASSWORD } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { freePort } from '../support/service-process.js';
 import { createToolUser } from '../tools/tool-http.support.js';
 import { CHROMIUM, CHROMIUM_ARGS, ensureWebBuild, SCREENSHOTS } from './support.js';
 
 if (!CHROMIUM) console.error('NOTICE: chromium is not installed (/usr/bin/chromium); dashboard browser tests skipped.');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 

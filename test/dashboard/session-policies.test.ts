@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../auth/helpers.js';
+import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

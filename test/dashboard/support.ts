@@ -21,17 +21,5 @@ export function ensureWebBuild(): void {
   if (res.status !== 0) throw new Error('dashboard build failed');
 }
 
-export async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as import('node:net').AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** The budget for the JavaScript of the first load of /app/, gzip-compressed. */
 export const FIRST_LOAD_JS_BUDGET = 300 * 1024;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../auth/helpers.js';
+import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 describe('webhook routes with a dashboard session', () => {

@@ -3,18 +3,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { waitFor } from '../support/wait.js';
 import { fixture } from './media-helpers.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 8000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail('condition not reached in time');
-}
 
 describe('media library: list, read, content, signed URLs, delete, isolation', () => {
   let ctx: TestContext;
@@ -233,6 +225,7 @@ describe('media library: list, read, content, signed URLs, delete, isolation', (
 
     await ctx.startWorker();
     await waitFor(
+      'the deleted item to be gone',
       async () =>
         (await ctx.app.inject({ method: 'GET', url: `/v1/media/${item.mediaLibraryItemId}`, headers: a.auth })).statusCode === 404,
     );

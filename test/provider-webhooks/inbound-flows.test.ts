@@ -24,20 +24,14 @@ import {
   uploadMedia,
 } from '../publishing/platform-harness.js';
 import { INTERNAL_TOKEN, type Org } from '../publishing/publishing-harness.js';
+import { waitFor } from '../support/wait.js';
 
 const VERIFY_TOKEN = 'meta-verify-token-for-tests';
 const HUB_SECRET = 'websub-secret-for-tests';
 const X_CONSUMER_SECRET = 'sandbox-x-consumer-secret';
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000) =>
+  waitFor(what, probe, timeoutMs, 100);
 
 const metaSign = (body: string, secret: string = META_SANDBOX_APP.clientSecret) =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from '../auth/helpers.js';
+import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 const URL_PATH = '/v1/internal/provider-webhooks/provision';

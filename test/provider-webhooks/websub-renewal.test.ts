@@ -9,18 +9,12 @@ import type { ProviderWebhookTables } from '../../src/modules/provider-webhooks/
 import { hubSubscriptions } from '../../src/sandbox/simulators/google/websub-hub.routes.js';
 import { connectPlatform, createPlatformOrg, type PlatformHarness, startPlatformHarness } from '../publishing/platform-harness.js';
 import { INTERNAL_TOKEN } from '../publishing/publishing-harness.js';
+import { waitFor } from '../support/wait.js';
 
 const DAY_MS = 86_400_000;
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000) =>
+  waitFor(what, probe, timeoutMs, 100);
 
 describe('YouTube WebSub lease renewal', () => {
   let h: PlatformHarness;

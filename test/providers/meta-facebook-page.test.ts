@@ -3,16 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createFacebookPageProvider } from '../../src/providers/facebook-page/facebook-page.provider.js';
 import { FACEBOOK_PAGE_ENDPOINTS } from '../../src/providers/facebook-page/facebook-page.rules.js';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
-import {
-  connect,
-  ctxFor,
-  type MetaHarness,
-  mediaItem,
-  REDIRECT_URI,
-  rejectsWith,
-  startMetaHarness,
-  untilPublished,
-} from './meta-harness.js';
+import { connect, ctxFor, type MetaHarness, postOf, REDIRECT_URI, rejectsWith, startMetaHarness, untilPublished } from './meta-harness.js';
 
 describe('facebook_page adapter against the Meta simulator', () => {
   let h: MetaHarness;
@@ -99,12 +90,7 @@ describe('facebook_page adapter against the Meta simulator', () => {
 
   it('publishes text, link, one photo and several photos', async () => {
     const before = h.sim.ledger.posts.length;
-    const text = await provider.publish(page, {
-      text: 'Fresh roast today',
-      media: [],
-      settings: {},
-      idempotencyKey: 'k1',
-    });
+    const text = await provider.publish(page, postOf('Fresh roast today', 'k1'));
     assert.equal(text.status, 'published');
     assert.match(text.status === 'published' ? (text.url ?? '') : '', /^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/);
     const link = await provider.publish(page, {
@@ -114,19 +100,9 @@ describe('facebook_page adapter against the Meta simulator', () => {
       idempotencyKey: 'k2',
     });
     assert.equal(link.status, 'published');
-    const photo = await provider.publish(page, {
-      text: 'One photo',
-      media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-      settings: {},
-      idempotencyKey: 'k3',
-    });
+    const photo = await provider.publish(page, postOf('One photo', 'k3', [h.image()]));
     assert.equal(photo.status, 'published');
-    const album = await provider.publish(page, {
-      text: 'Two photos',
-      media: [mediaItem('image', h.mediaUrl('image.jpg')), mediaItem('image', h.mediaUrl('image.jpg'))],
-      settings: {},
-      idempotencyKey: 'k4',
-    });
+    const album = await provider.publish(page, postOf('Two photos', 'k4', [h.image(), h.image()]));
     assert.equal(album.status, 'published');
     const posts = h.sim.ledger.posts.slice(before);
     assert.deepEqual(
@@ -143,7 +119,7 @@ describe('facebook_page adapter against the Meta simulator', () => {
   it('publishes a video, polling its processing status', async () => {
     const first = await provider.publish(page, {
       text: 'A video',
-      media: [mediaItem('video', h.mediaUrl('video.mp4'))],
+      media: [h.video()],
       settings: { videoTitle: 'Clip' },
       idempotencyKey: 'k5',
     });
@@ -154,12 +130,7 @@ describe('facebook_page adapter against the Meta simulator', () => {
 
   it('fails a video whose file cannot be fetched as user_content', async () => {
     const attempt = async () => {
-      const first = await provider.publish(page, {
-        text: 'Broken video',
-        media: [mediaItem('video', h.mediaUrl('missing.mp4'))],
-        settings: {},
-        idempotencyKey: 'k6',
-      });
+      const first = await provider.publish(page, postOf('Broken video', 'k6', [h.video('missing.mp4')]));
       return untilPublished(provider, page, first);
     };
     // the fetch may fail before or after the first status read: either way the outcome is user_content
@@ -167,12 +138,7 @@ describe('facebook_page adapter against the Meta simulator', () => {
   });
 
   it('posts a first comment and a reply, lists them, and reads insights', async () => {
-    const post = await provider.publish(page, {
-      text: 'Comment on me',
-      media: [],
-      settings: {},
-      idempotencyKey: 'k7',
-    });
+    const post = await provider.publish(page, postOf('Comment on me', 'k7'));
     assert.equal(post.status, 'published');
     const postId = post.status === 'published' ? post.providerPostId : '';
     const first = await provider.postComment(page, {
@@ -218,12 +184,7 @@ describe('facebook_page adapter against the Meta simulator', () => {
   });
 
   it('maps every failure to its category', async () => {
-    const post = {
-      text: 'Error test',
-      media: [],
-      settings: {},
-      idempotencyKey: 'e',
-    };
+    const post = postOf('Error test', 'e');
     h.sim.failures.inject({ kind: 'expired_token', operation: 'publish' });
     await rejectsWith(provider.publish(page, post), 'auth_expired');
     h.sim.failures.inject({
@@ -239,7 +200,7 @@ describe('facebook_page adapter against the Meta simulator', () => {
     await rejectsWith(
       provider.publish(page, {
         ...post,
-        media: [mediaItem('image', h.mediaUrl('nope.jpg'))],
+        media: [h.image('nope.jpg')],
       }),
       'user_content',
     );
@@ -251,15 +212,7 @@ describe('facebook_page adapter against the Meta simulator', () => {
 
   it('reports a lost publish answer as unknown_outcome while the post exists exactly once', async () => {
     h.sim.failures.inject({ kind: 'lost_response', operation: 'publish' });
-    await rejectsWith(
-      provider.publish(page, {
-        text: 'Lost answer post',
-        media: [],
-        settings: {},
-        idempotencyKey: 'lost',
-      }),
-      'unknown_outcome',
-    );
+    await rejectsWith(provider.publish(page, postOf('Lost answer post', 'lost')), 'unknown_outcome');
     assert.equal(h.sim.ledger.posts.filter((p) => p.text === 'Lost answer post').length, 1);
   });
 

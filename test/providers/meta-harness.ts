@@ -10,6 +10,7 @@ import type {
   ProviderAppConfig,
   ProviderCallContext,
   PublishMediaItem,
+  PublishRequest,
   PublishResult,
   SocialProvider,
 } from '../../src/providers/provider.js';
@@ -25,6 +26,9 @@ export const REDIRECT_URI = 'http://127.0.0.1:9/v1/channel-accounts/oauth/callba
 export interface MetaHarness {
   sim: RunningMetaSimulator;
   mediaUrl(name: string): string;
+  /** a media item the loopback media host serves (image.jpg, video.mp4) or not (any other name) */
+  image(name?: string): PublishMediaItem;
+  video(name?: string): PublishMediaItem;
   config(platform: MetaPlatform, overrides?: Partial<ProviderAppConfig>): ProviderAppConfig;
   close(): Promise<void>;
 }
@@ -50,6 +54,8 @@ export async function startMetaHarness(): Promise<MetaHarness> {
   return {
     sim,
     mediaUrl: (name) => `${media.origin}/${name}`,
+    image: (name = 'image.jpg') => mediaItem('image', `${media.origin}/${name}`),
+    video: (name = 'video.mp4') => mediaItem('video', `${media.origin}/${name}`),
     config: (platform, overrides = {}) => ({
       clientId: META_SANDBOX_APP.clientId,
       clientSecret: META_SANDBOX_APP.clientSecret,
@@ -85,9 +91,7 @@ export async function connect(provider: SocialProvider, scopes: string[] = provi
   return provider.oauth.exchangeCode({ code, redirectUri: REDIRECT_URI });
 }
 
-export function ctxFor(accessToken: string, externalAccountId: string): ProviderCallContext {
-  return { accessToken, externalAccountId, channelSettings: {} };
-}
+export { ctxFor } from '../support/simulators.js';
 
 export function mediaItem(kind: 'image' | 'video', url: string): PublishMediaItem {
   return {
@@ -102,6 +106,11 @@ export function mediaItem(kind: 'image' | 'video', url: string): PublishMediaIte
       return (async function* () {})();
     },
   };
+}
+
+/** A publish request without settings. */
+export function postOf(text: string, idempotencyKey: string, media: PublishMediaItem[] = []): PublishRequest {
+  return { text, media, settings: {}, idempotencyKey };
 }
 
 /** Calls pollPublish until the post is published (bounded). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createInstagramBusinessProvider } from '../../src/providers/instagram-business/instagram-business.provider.js';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
-import { connect, ctxFor, type MetaHarness, mediaItem, rejectsWith, startMetaHarness, untilPublished } from './meta-harness.js';
+import { connect, ctxFor, type MetaHarness, postOf, rejectsWith, startMetaHarness, untilPublished } from './meta-harness.js';
 
 describe('instagram_business adapter against the Meta simulator', () => {
   let h: MetaHarness;
@@ -36,12 +36,7 @@ describe('instagram_business adapter against the Meta simulator', () => {
 
   it('publishes an image through a container, answering processing until FINISHED', async () => {
     const before = h.sim.ledger.posts.length;
-    const first = await provider.publish(ig, {
-      text: 'Latte art #coffee',
-      media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-      settings: {},
-      idempotencyKey: 'i1',
-    });
+    const first = await provider.publish(ig, postOf('Latte art #coffee', 'i1', [h.image()]));
     assert.equal(first.status, 'processing', 'container is IN_PROGRESS right after creation');
     const done = await untilPublished(provider, ig, first);
     assert.match(done.url ?? '', /^https:\/\/www\.instagram\.com\/p\/[\w-]+\/$/);
@@ -56,7 +51,7 @@ describe('instagram_business adapter against the Meta simulator', () => {
       ig,
       await provider.publish(ig, {
         text: 'Reel',
-        media: [mediaItem('video', h.mediaUrl('video.mp4'))],
+        media: [h.video()],
         settings: { shareToFeed: true },
         idempotencyKey: 'i2',
       }),
@@ -68,11 +63,7 @@ describe('instagram_business adapter against the Meta simulator', () => {
       ig,
       await provider.publish(ig, {
         text: 'Carousel',
-        media: [
-          mediaItem('image', h.mediaUrl('image.jpg')),
-          mediaItem('video', h.mediaUrl('video.mp4')),
-          mediaItem('image', h.mediaUrl('image.jpg')),
-        ],
+        media: [h.image(), h.video(), h.image()],
         settings: {},
         idempotencyKey: 'i3',
       }),
@@ -84,74 +75,24 @@ describe('instagram_business adapter against the Meta simulator', () => {
   });
 
   it('fails a container whose media cannot be fetched', async () => {
-    await rejectsWith(
-      provider.publish(ig, {
-        text: 'x',
-        media: [mediaItem('image', h.mediaUrl('gone.jpg?sig=s3cr3t'))],
-        settings: {},
-        idempotencyKey: 'i4',
-      }),
-      'user_content',
-    );
-    const attempt = async () =>
-      untilPublished(
-        provider,
-        ig,
-        await provider.publish(ig, {
-          text: 'x',
-          media: [mediaItem('video', h.mediaUrl('gone.mp4'))],
-          settings: {},
-          idempotencyKey: 'i5',
-        }),
-      );
+    await rejectsWith(provider.publish(ig, postOf('x', 'i4', [h.image('gone.jpg?sig=s3cr3t')])), 'user_content');
+    const attempt = async () => untilPublished(provider, ig, await provider.publish(ig, postOf('x', 'i5', [h.video('gone.mp4')])));
     const err = await rejectsWith(attempt(), 'user_content');
     assert.match(err.message, /2207052/);
-    const first = await rejectsWith(
-      provider.publish(ig, {
-        text: 'x',
-        media: [mediaItem('image', h.mediaUrl('gone.jpg?sig=s3cr3t'))],
-        settings: {},
-        idempotencyKey: 'i4b',
-      }),
-      'user_content',
-    );
+    const first = await rejectsWith(provider.publish(ig, postOf('x', 'i4b', [h.image('gone.jpg?sig=s3cr3t')])), 'user_content');
     assert.match(first.message, /could not be fetched/);
     assert.doesNotMatch(`${first.message} ${JSON.stringify(first.providerResponse)}`, /s3cr3t/);
   });
 
   it('rejects a caption over 2200 characters and a post without media as user_content', async () => {
-    await rejectsWith(
-      provider.publish(ig, {
-        text: 'a'.repeat(2201),
-        media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-        settings: {},
-        idempotencyKey: 'i6',
-      }),
-      'user_content',
-    );
-    await rejectsWith(
-      provider.publish(ig, {
-        text: 'no media',
-        media: [],
-        settings: {},
-        idempotencyKey: 'i7',
-      }),
-      'user_content',
-    );
+    await rejectsWith(provider.publish(ig, postOf('a'.repeat(2201), 'i6', [h.image()])), 'user_content');
+    await rejectsWith(provider.publish(ig, postOf('no media', 'i7')), 'user_content');
     const tags = Array.from({ length: 31 }, (_, i) => `#tag${i}`).join(' ');
-    await rejectsWith(
-      provider.publish(ig, {
-        text: tags,
-        media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-        settings: {},
-        idempotencyKey: 'i7b',
-      }),
-      'user_content',
-    );
+    await rejectsWith(provider.publish(ig, postOf(tags, 'i7b', [h.image()])), 'user_content');
   });
 
   it('checks post types and lets an unpublished container expire', async () => {
-    const image = mediaItem('image', h.mediaUrl('image.jpg'));
+    const image = h.image();
     await rejectsWith(
       provider.publish(ig, {
         text: 'r',
@@ -170,12 +111,7 @@ describe('instagram_business adapter against the Meta simulator', () => {
       }),
       'user_content',
     );
-    const first = await provider.publish(ig, {
-      text: 'never published',
-      media: [image],
-      settings: {},
-      idempotencyKey: 'pt3',
-    });
+    const first = await provider.publish(ig, postOf('never published', 'pt3', [image]));
     assert.equal(first.status, 'processing');
     h.sim.state.advanceClock(25 * 3_600_000);
     try {
@@ -187,16 +123,7 @@ describe('instagram_business adapter against the Meta simulator', () => {
   });
 
   it('comments, replies, lists comments and reads insights', async () => {
-    const post = await untilPublished(
-      provider,
-      ig,
-      await provider.publish(ig, {
-        text: 'Talk to me',
-        media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-        settings: {},
-        idempotencyKey: 'i8',
-      }),
-    );
+    const post = await untilPublished(provider, ig, await provider.publish(ig, postOf('Talk to me', 'i8', [h.image()])));
     const first = await provider.postComment(ig, {
       providerPostId: post.providerPostId,
       text: 'First comment',
@@ -253,12 +180,7 @@ describe('instagram_business adapter against the Meta simulator', () => {
   });
 
   it('maps failures: expired token, rate limit, 5xx, missing permission, daily limit', async () => {
-    const post = {
-      text: 'e',
-      media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-      settings: {},
-      idempotencyKey: 'e',
-    };
+    const post = postOf('e', 'e', [h.image()]);
     h.sim.failures.inject({ kind: 'expired_token', operation: 'container' });
     await rejectsWith(provider.publish(ig, post), 'auth_expired');
     h.sim.failures.inject({
@@ -292,12 +214,7 @@ describe('instagram_business adapter against the Meta simulator', () => {
   });
 
   it('reports a lost media_publish answer as unknown_outcome; the post exists once', async () => {
-    const first = await provider.publish(ig, {
-      text: 'Lost IG answer',
-      media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-      settings: {},
-      idempotencyKey: 'lost',
-    });
+    const first = await provider.publish(ig, postOf('Lost IG answer', 'lost', [h.image()]));
     assert.equal(first.status, 'processing');
     await new Promise((r) => setTimeout(r, 60));
     h.sim.failures.inject({ kind: 'lost_response', operation: 'publish' });

@@ -3,16 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createInstagramStandaloneProvider } from '../../src/providers/instagram-standalone/instagram-standalone.provider.js';
 import { INSTAGRAM_STANDALONE_ENDPOINTS } from '../../src/providers/instagram-standalone/instagram-standalone.rules.js';
 import type { OAuthTokens, ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
-import {
-  connect,
-  ctxFor,
-  type MetaHarness,
-  mediaItem,
-  REDIRECT_URI,
-  rejectsWith,
-  startMetaHarness,
-  untilPublished,
-} from './meta-harness.js';
+import { connect, ctxFor, type MetaHarness, postOf, REDIRECT_URI, rejectsWith, startMetaHarness, untilPublished } from './meta-harness.js';
 
 describe('instagram_standalone adapter against the Meta simulator', () => {
   let h: MetaHarness;
@@ -87,33 +78,15 @@ describe('instagram_standalone adapter against the Meta simulator', () => {
   });
 
   it('publishes image, carousel and story on graph.instagram.com', async () => {
-    const image = await untilPublished(
-      provider,
-      ig,
-      await provider.publish(ig, {
-        text: 'Studio shot',
-        media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-        settings: {},
-        idempotencyKey: 's1',
-      }),
-    );
+    const image = await untilPublished(provider, ig, await provider.publish(ig, postOf('Studio shot', 's1', [h.image()])));
     assert.match(image.url ?? '', /instagram\.com\/p\//);
-    const carousel = await untilPublished(
-      provider,
-      ig,
-      await provider.publish(ig, {
-        text: 'Two',
-        media: [mediaItem('image', h.mediaUrl('image.jpg')), mediaItem('image', h.mediaUrl('image.jpg'))],
-        settings: {},
-        idempotencyKey: 's2',
-      }),
-    );
+    const carousel = await untilPublished(provider, ig, await provider.publish(ig, postOf('Two', 's2', [h.image(), h.image()])));
     const story = await untilPublished(
       provider,
       ig,
       await provider.publish(ig, {
         text: '',
-        media: [mediaItem('image', h.mediaUrl('image.jpg'))],
+        media: [h.image()],
         settings: { postType: 'story' },
         idempotencyKey: 's3',
       }),
@@ -128,16 +101,7 @@ describe('instagram_standalone adapter against the Meta simulator', () => {
   });
 
   it('comments and reads insights and its own profile', async () => {
-    const post = await untilPublished(
-      provider,
-      ig,
-      await provider.publish(ig, {
-        text: 'Comments here',
-        media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-        settings: {},
-        idempotencyKey: 's4',
-      }),
-    );
+    const post = await untilPublished(provider, ig, await provider.publish(ig, postOf('Comments here', 's4', [h.image()])));
     await provider.postComment(ig, {
       providerPostId: post.providerPostId,
       text: 'First comment plug',
@@ -158,12 +122,7 @@ describe('instagram_standalone adapter against the Meta simulator', () => {
   });
 
   it('maps failures to categories, including a lost answer', async () => {
-    const post = {
-      text: 'err',
-      media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-      settings: {},
-      idempotencyKey: 'e',
-    };
+    const post = postOf('err', 'e', [h.image()]);
     h.sim.failures.inject({ kind: 'expired_token', operation: 'read' });
     await rejectsWith(provider.fetchPermalink(ig, '1'), 'auth_expired');
     h.sim.failures.inject({

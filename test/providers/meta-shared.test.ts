@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import Fastify from 'fastify';
 import { createFacebookPageProvider } from '../../src/providers/facebook-page/facebook-page.provider.js';
 import { FACEBOOK_PAGE_CAPABILITY } from '../../src/providers/facebook-page/facebook-page.rules.js';
 import { INSTAGRAM_BUSINESS_CAPABILITY } from '../../src/providers/instagram-business/instagram-business.rules.js';
 import { INSTAGRAM_STANDALONE_CAPABILITY } from '../../src/providers/instagram-standalone/instagram-standalone.rules.js';
 import { categorizeGraphError, graphErrorToProviderError, metaRetryAfterSeconds } from '../../src/providers/meta-shared/graph-errors.js';
 import { THREADS_CAPABILITY } from '../../src/providers/threads/threads.rules.js';
-import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import { META_SANDBOX_APP, metaSandboxBaseUrls, metaSimulatorPlugin } from '../../src/sandbox/simulators/meta.simulator.js';
-import { connect, ctxFor, REDIRECT_URI } from './meta-harness.js';
+import { mountSimulator } from '../support/simulators.js';
+import { connect, ctxFor, postOf, REDIRECT_URI } from './meta-harness.js';
 
 const err = (code: number, subcode?: number, extra: Record<string, unknown> = {}) => ({
   message: 'm',
@@ -91,16 +90,9 @@ describe('Meta capabilities', () => {
 
 describe('Meta simulator mounted under a prefix (sandbox mode)', () => {
   it('serves the OAuth round trip and publishing under the prefix', async () => {
-    const app = Fastify({ logger: false });
-    const ledger = new SimulatorLedger();
-    await app.register(metaSimulatorPlugin, {
-      prefix: '/sandbox/meta',
-      ledger,
-      failures: new FailureQueue(),
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    const sim = await mountSimulator(metaSimulatorPlugin, '/sandbox/meta', {});
     try {
-      const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+      const origin = sim.origin;
       const urls = metaSandboxBaseUrls(origin, '/sandbox/meta');
       assert.equal(urls.facebook_page.apiBaseUrl, `${origin}/sandbox/meta/facebook/graph/v25.0`);
       const provider = createFacebookPageProvider({
@@ -113,16 +105,11 @@ describe('Meta simulator mounted under a prefix (sandbox mode)', () => {
       const tokens = await connect(provider);
       const [page] = await provider.lookupAccounts({ tokens });
       assert.ok(page?.accountAccessToken);
-      const result = await provider.publish(ctxFor(page.accountAccessToken, page.externalAccountId), {
-        text: 'sandbox post',
-        media: [],
-        settings: {},
-        idempotencyKey: 'sb',
-      });
+      const result = await provider.publish(ctxFor(page.accountAccessToken, page.externalAccountId), postOf('sandbox post', 'sb'));
       assert.equal(result.status, 'published');
-      assert.equal(ledger.posts.length, 1);
+      assert.equal(sim.ledger.posts.length, 1);
     } finally {
-      await app.close();
+      await sim.close();
     }
   });
 });

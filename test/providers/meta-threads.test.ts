@@ -3,16 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { OAuthTokens, ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
 import { createThreadsProvider } from '../../src/providers/threads/threads.provider.js';
 import { THREADS_ENDPOINTS } from '../../src/providers/threads/threads.rules.js';
-import {
-  connect,
-  ctxFor,
-  type MetaHarness,
-  mediaItem,
-  REDIRECT_URI,
-  rejectsWith,
-  startMetaHarness,
-  untilPublished,
-} from './meta-harness.js';
+import { connect, ctxFor, type MetaHarness, postOf, REDIRECT_URI, rejectsWith, startMetaHarness, untilPublished } from './meta-harness.js';
 
 describe('threads adapter against the Meta simulator', () => {
   let h: MetaHarness;
@@ -65,24 +56,10 @@ describe('threads adapter against the Meta simulator', () => {
     });
     assert.equal(text.status, 'published', 'text containers are ready immediately');
     assert.match(text.status === 'published' ? (text.url ?? '') : '', /^https:\/\/www\.threads\.net\/@sandbox\.threads\/post\//);
-    const image = await provider.publish(th, {
-      text: 'Pic',
-      media: [mediaItem('image', h.mediaUrl('image.jpg'))],
-      settings: {},
-      idempotencyKey: 't2',
-    });
+    const image = await provider.publish(th, postOf('Pic', 't2', [h.image()]));
     assert.equal(image.status, 'processing');
     await untilPublished(provider, th, image);
-    const carousel = await untilPublished(
-      provider,
-      th,
-      await provider.publish(th, {
-        text: 'Both',
-        media: [mediaItem('image', h.mediaUrl('image.jpg')), mediaItem('video', h.mediaUrl('video.mp4'))],
-        settings: {},
-        idempotencyKey: 't3',
-      }),
-    );
+    const carousel = await untilPublished(provider, th, await provider.publish(th, postOf('Both', 't3', [h.image(), h.video()])));
     const posts = h.sim.ledger.posts.filter((p) => p.platform === 'threads');
     assert.deepEqual(
       posts.map((p) => [p.text, p.mediaCount]),
@@ -96,56 +73,20 @@ describe('threads adapter against the Meta simulator', () => {
   });
 
   it('counts emojis by UTF-8 bytes against the 500 limit', async () => {
-    const ok = await provider.publish(th, {
-      text: '😀'.repeat(125),
-      media: [],
-      settings: {},
-      idempotencyKey: 'em1',
-    });
+    const ok = await provider.publish(th, postOf('😀'.repeat(125), 'em1'));
     assert.equal(ok.status, 'published');
-    await rejectsWith(
-      provider.publish(th, {
-        text: '😀'.repeat(126),
-        media: [],
-        settings: {},
-        idempotencyKey: 'em2',
-      }),
-      'user_content',
-    );
+    await rejectsWith(provider.publish(th, postOf('😀'.repeat(126), 'em2')), 'user_content');
   });
 
   it('rejects content errors: over 500 characters, unreachable video', async () => {
-    await rejectsWith(
-      provider.publish(th, {
-        text: 'x'.repeat(501),
-        media: [],
-        settings: {},
-        idempotencyKey: 't4',
-      }),
-      'user_content',
-    );
-    const attempt = async () =>
-      untilPublished(
-        provider,
-        th,
-        await provider.publish(th, {
-          text: 'v',
-          media: [mediaItem('video', h.mediaUrl('none.mp4'))],
-          settings: {},
-          idempotencyKey: 't5',
-        }),
-      );
+    await rejectsWith(provider.publish(th, postOf('x'.repeat(501), 't4')), 'user_content');
+    const attempt = async () => untilPublished(provider, th, await provider.publish(th, postOf('v', 't5', [h.video('none.mp4')])));
     const err = await rejectsWith(attempt(), 'user_content');
     assert.match(err.message, /FAILED_DOWNLOADING_VIDEO/);
   });
 
   it('replies (first comment), lists replies and reads insights', async () => {
-    const post = await provider.publish(th, {
-      text: 'Reply to me',
-      media: [],
-      settings: {},
-      idempotencyKey: 't6',
-    });
+    const post = await provider.publish(th, postOf('Reply to me', 't6'));
     assert.equal(post.status, 'published');
     const postId = post.status === 'published' ? post.providerPostId : '';
     const reply = await provider.postComment(th, {
@@ -213,12 +154,7 @@ describe('threads adapter against the Meta simulator', () => {
   });
 
   it('maps failures to categories', async () => {
-    const post = {
-      text: 'failure case',
-      media: [],
-      settings: {},
-      idempotencyKey: 'e',
-    };
+    const post = postOf('failure case', 'e');
     h.sim.failures.inject({ kind: 'expired_token', operation: 'container' });
     await rejectsWith(provider.publish(th, post), 'auth_expired');
     h.sim.failures.inject({
@@ -243,39 +179,15 @@ describe('threads adapter against the Meta simulator', () => {
       operation: 'publish',
       delayMs: 1_000,
     });
-    await rejectsWith(
-      quick.publish(th, {
-        text: 'timed out publish',
-        media: [],
-        settings: {},
-        idempotencyKey: 'to',
-      }),
-      'unknown_outcome',
-    );
+    await rejectsWith(quick.publish(th, postOf('timed out publish', 'to')), 'unknown_outcome');
     h.sim.failures.inject({
       kind: 'timeout',
       operation: 'container',
       delayMs: 1_000,
     });
-    await rejectsWith(
-      quick.publish(th, {
-        text: 'timed out container',
-        media: [],
-        settings: {},
-        idempotencyKey: 'tc',
-      }),
-      'transient',
-    );
+    await rejectsWith(quick.publish(th, postOf('timed out container', 'tc')), 'transient');
     h.sim.failures.inject({ kind: 'lost_response', operation: 'publish' });
-    await rejectsWith(
-      provider.publish(th, {
-        text: 'lost threads answer',
-        media: [],
-        settings: {},
-        idempotencyKey: 'lo',
-      }),
-      'unknown_outcome',
-    );
+    await rejectsWith(provider.publish(th, postOf('lost threads answer', 'lo')), 'unknown_outcome');
     assert.equal(h.sim.ledger.posts.filter((p) => p.text === 'lost threads answer').length, 1);
   });
 });

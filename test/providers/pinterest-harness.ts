@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPinterestProvider } from '../../src/providers/pinterest/pinterest.provider.js';
-import type { OAuthTokens, ProviderCallContext, PublishMediaItem, PublishRequest, SocialProvider } from '../../src/providers/provider.js';
+import type { ProviderCallContext, PublishMediaItem, PublishRequest, SocialProvider } from '../../src/providers/provider.js';
 import { type RunningPinterestSimulator, startPinterestSimulator } from '../../src/sandbox/simulators/pinterest.simulator.js';
+import { ctxFor, streamedItem } from '../support/simulators.js';
 
 export const REDIRECT = 'http://127.0.0.1:9/oauth/callback/pinterest';
 /** a 1x1 PNG */
@@ -13,33 +14,12 @@ export const PNG = Buffer.from(
 );
 
 export function videoItem(bytes = randomBytes(3000)): PublishMediaItem {
-  return {
-    kind: 'video',
-    mimeType: 'video/mp4',
-    bytes: bytes.length,
-    url: 'http://127.0.0.1:9/unused.mp4',
-    async open() {
-      return (async function* () {
-        yield bytes.subarray(0, 1200);
-        yield bytes.subarray(1200);
-      })();
-    },
-  };
-}
-
-export function tokensOf(accessToken: string, refreshToken: string | null = null): OAuthTokens {
-  return {
-    accessToken,
-    refreshToken,
-    expiresAt: null,
-    refreshTokenExpiresAt: null,
-    scopes: [],
-    extra: {},
-  };
+  return streamedItem({ kind: 'video', mimeType: 'video/mp4', url: 'http://127.0.0.1:9/unused.mp4' }, bytes, 1200);
 }
 
 /** Awaits the promise and checks it failed with a ProviderError of this category (and code). */
 export { rejectsWith } from '../support/provider-errors.js';
+export { tokensOf } from '../support/simulators.js';
 
 export interface PinterestHarness {
   sim: RunningPinterestSimulator;
@@ -101,11 +81,7 @@ export async function startPinterestHarness(): Promise<PinterestHarness> {
       sim.failures.clear();
       sim.state.mediaProcessingReads = 1;
       const { accessToken } = sim.state.issueTokens();
-      return {
-        accessToken,
-        externalAccountId: sim.state.defaultUser.id,
-        channelSettings: {},
-      };
+      return ctxFor(accessToken, sim.state.defaultUser.id);
     },
     firstBoardId,
     request: (media, settings = {}, text = 'Pin description') => ({

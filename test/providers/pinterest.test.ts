@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import Fastify from 'fastify';
 import { createPinterestProvider } from '../../src/providers/pinterest/pinterest.provider.js';
 import { PINTEREST_ENDPOINTS } from '../../src/providers/pinterest/pinterest.rules.js';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
-import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import {
   PinterestSimulatorState,
   pinterestSimulatorBaseUrls,
   pinterestSimulatorPlugin,
 } from '../../src/sandbox/simulators/pinterest.simulator.js';
+import { authorize, ctxFor, mountSimulator } from '../support/simulators.js';
 import { type PinterestHarness, REDIRECT, rejectsWith, startPinterestHarness, tokensOf, videoItem } from './pinterest-harness.js';
 
 describe('pinterest adapter: OAuth, image and video Pins, boards, analytics', () => {
@@ -209,73 +207,40 @@ describe('pinterest adapter: OAuth, image and video Pins, boards, analytics', ()
 });
 
 test('the Pinterest simulator mounted under a prefix in a host app (sandbox mode) serves the whole flow', async () => {
-  const host = Fastify({ logger: false, forceCloseConnections: true });
-  host.post('/echo', async (request) => ({ body: request.body }));
   const state = new PinterestSimulatorState();
   state.mediaProcessingReads = 0;
-  const ledger = new SimulatorLedger();
-  await host.register(pinterestSimulatorPlugin, {
-    prefix: '/sandbox/pinterest',
-    state,
-    ledger,
-    failures: new FailureQueue(),
-  });
-  await host.listen({ host: '127.0.0.1', port: 0 });
+  const sim = await mountSimulator(pinterestSimulatorPlugin, '/sandbox/pinterest', { state }, (host) =>
+    host.post('/echo', async (request) => ({ body: request.body })),
+  );
   try {
-    const origin = `http://127.0.0.1:${(host.server.address() as AddressInfo).port}`;
     const pin = createPinterestProvider({
       clientId: 'sandbox-app',
       clientSecret: 'sandbox-secret',
       redirectUri: REDIRECT,
-      ...pinterestSimulatorBaseUrls(`${origin}/sandbox/pinterest`),
+      ...pinterestSimulatorBaseUrls(`${sim.origin}/sandbox/pinterest`),
       timeoutMs: 2000,
     });
-    const res = await fetch(
-      pin.oauth.authorizationUrl({
-        state: 's',
-        redirectUri: REDIRECT,
-        scopes: [],
-      }),
-      { redirect: 'manual' },
-    );
-    const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-    const tokens = await pin.oauth.exchangeCode({
-      code,
-      redirectUri: REDIRECT,
-    });
+    const tokens = await authorize(pin, REDIRECT);
     const [account] = await pin.lookupAccounts({ tokens });
     assert.equal(account?.externalAccountId, state.defaultUser.id);
-    const [board] = await pin.runTool(
-      {
-        accessToken: tokens.accessToken,
-        externalAccountId: '',
-        channelSettings: {},
-      },
-      'boardList',
-      {},
-    );
-    const ctx = {
-      accessToken: tokens.accessToken,
-      externalAccountId: state.defaultUser.id,
-      channelSettings: {},
-    };
-    const result = await pin.publish(ctx, {
+    const [board] = await pin.runTool(ctxFor(tokens.accessToken), 'boardList', {});
+    const result = await pin.publish(ctxFor(tokens.accessToken, state.defaultUser.id), {
       text: 'Sandbox',
       media: [videoItem()],
       settings: { boardId: board?.id },
       idempotencyKey: 'k',
     });
     assert.equal(result.status, 'published');
-    assert.equal(ledger.posts.length, 1);
+    assert.equal(sim.ledger.posts.length, 1);
     // upload_url points back through the prefix
-    assert.ok(ledger.requests.some((r) => r.operation === 'media_upload' && r.url === '/sandbox/pinterest/media-upload/'));
-    const form = await fetch(`${origin}/echo`, {
+    assert.ok(sim.ledger.requests.some((r) => r.operation === 'media_upload' && r.url === '/sandbox/pinterest/media-upload/'));
+    const form = await fetch(`${sim.origin}/echo`, {
       method: 'POST',
       body: 'a=1',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     assert.equal(form.status, 415, "the host app's parsers are untouched");
   } finally {
-    await host.close();
+    await sim.close();
   }
 });

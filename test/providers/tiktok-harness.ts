@@ -7,38 +7,21 @@ import assert from 'node:assert/strict';
 import type { OAuthTokens, ProviderCallContext, PublishMediaItem, PublishRequest, SocialProvider } from '../../src/providers/provider.js';
 import { createTiktokProvider } from '../../src/providers/tiktok/tiktok.provider.js';
 import { type RunningTiktokSimulator, startTiktokSimulator } from '../../src/sandbox/simulators/tiktok.simulator.js';
+import { streamedItem } from '../support/simulators.js';
 
 export const MiB = 1024 * 1024;
 export const REDIRECT = 'https://app.example.test/v1/channel-accounts/oauth/callback/tiktok';
 
 export function videoItem(bytes: number, durationSeconds = 12): PublishMediaItem {
-  const data = Buffer.alloc(bytes, 7);
-  return {
-    kind: 'video',
-    mimeType: 'video/mp4',
-    bytes,
-    url: 'https://cdn.example.test/v.mp4',
-    durationSeconds,
-    async open() {
-      return (async function* () {
-        for (let i = 0; i < data.length; i += MiB) yield data.subarray(i, i + MiB);
-      })();
-    },
-  };
+  return streamedItem(
+    { kind: 'video', mimeType: 'video/mp4', url: 'https://cdn.example.test/v.mp4', durationSeconds },
+    Buffer.alloc(bytes, 7),
+    MiB,
+  );
 }
 
 export function imageItem(n: number): PublishMediaItem {
-  return {
-    kind: 'image',
-    mimeType: 'image/jpeg',
-    bytes: 1000,
-    url: `https://cdn.example.test/p${n}.jpg`,
-    async open() {
-      return (async function* () {
-        yield Buffer.alloc(1000);
-      })();
-    },
-  };
+  return streamedItem({ kind: 'image', mimeType: 'image/jpeg', url: `https://cdn.example.test/p${n}.jpg` }, Buffer.alloc(1000));
 }
 
 export const baseSettings = {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import Fastify from 'fastify';
 import { createTiktokProvider } from '../../src/providers/tiktok/tiktok.provider.js';
 import { TIKTOK_CAPABILITY, TIKTOK_ENDPOINTS } from '../../src/providers/tiktok/tiktok.rules.js';
-import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import { TiktokSimulatorState, tiktokSimulatorBaseUrls, tiktokSimulatorPlugin } from '../../src/sandbox/simulators/tiktok.simulator.js';
+import { authorize, ctxFor, mountSimulator } from '../support/simulators.js';
 import {
   expectProviderError,
   imageItem,
@@ -165,23 +164,16 @@ describe('TikTok adapter against the simulator', () => {
   });
 
   it('works mounted under a prefix of another app (sandbox mode)', async () => {
-    const host = Fastify({ logger: false, forceCloseConnections: true });
-    host.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, _body, done) =>
-      done(null, { host: 'parser' }),
-    );
-    host.get('/health', async () => ({ ok: true }));
     const state = new TiktokSimulatorState({ processingDelayMs: 5 });
-    const ledger = new SimulatorLedger();
-    await host.register(tiktokSimulatorPlugin, {
-      prefix: '/sandbox/tiktok',
-      state,
-      ledger,
-      failures: new FailureQueue(),
+    const sim = await mountSimulator(tiktokSimulatorPlugin, '/sandbox/tiktok', { state }, (host) => {
+      host.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, _body, done) =>
+        done(null, { host: 'parser' }),
+      );
+      host.get('/health', async () => ({ ok: true }));
     });
-    const origin = await host.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const urls = tiktokSimulatorBaseUrls(origin, '/sandbox/tiktok');
-      assert.equal(urls.apiBaseUrl, `${origin}/sandbox/tiktok`);
+      const urls = tiktokSimulatorBaseUrls(sim.origin, '/sandbox/tiktok');
+      assert.equal(urls.apiBaseUrl, `${sim.origin}/sandbox/tiktok`);
       const mounted = createTiktokProvider({
         clientId: state.clientKey,
         clientSecret: state.clientSecret,
@@ -189,31 +181,17 @@ describe('TikTok adapter against the simulator', () => {
         ...urls,
         timeoutMs: 5000,
       });
-      const authUrl = mounted.oauth.authorizationUrl({
-        state: 'm1',
-        redirectUri: REDIRECT,
-        scopes: mounted.oauth.defaultScopes,
-      });
-      const res = await fetch(authUrl, { redirect: 'manual' });
-      const code = new URL(res.headers.get('location') ?? '').searchParams.get('code');
-      const tokens = await mounted.oauth.exchangeCode({
-        code: code ?? '',
-        redirectUri: REDIRECT,
-      });
-      const ctx = {
-        accessToken: tokens.accessToken,
-        externalAccountId: '',
-        channelSettings: {},
-      };
+      const tokens = await authorize(mounted, REDIRECT, { state: 'm1', scopes: mounted.oauth.defaultScopes });
+      const ctx = ctxFor(tokens.accessToken);
       const r = await mounted.publish(ctx, request([videoItem(2000)]));
       assert.equal(r.status, 'processing');
       await new Promise((done) => setTimeout(done, 20));
       const done = await mounted.pollPublish(ctx, r.status === 'processing' ? r.pollToken : '');
       assert.equal(done.status, 'published');
-      assert.equal(ledger.posts.length, 1);
-      assert.ok(ledger.requests.some((q) => q.url.startsWith('/sandbox/tiktok/upload/video/')));
+      assert.equal(sim.ledger.posts.length, 1);
+      assert.ok(sim.ledger.requests.some((q) => q.url.startsWith('/sandbox/tiktok/upload/video/')));
     } finally {
-      await host.close();
+      await sim.close();
     }
   });
 });

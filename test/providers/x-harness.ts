@@ -7,26 +7,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthTokens, ProviderCallContext, PublishMediaItem, PublishResult, SocialProvider } from '../../src/providers/provider.js';
 import { createXProvider } from '../../src/providers/x/x.provider.js';
 import { type RunningXSimulator, startXSimulator } from '../../src/sandbox/simulators/x.simulator.js';
+import { streamedItem } from '../support/simulators.js';
 
 export const REDIRECT = 'https://app.example.test/v1/channel-accounts/oauth/callback/x';
 export const MiB = 1024 * 1024;
 
 export function media(kind: 'image' | 'gif' | 'video', bytes: number, altText?: string): PublishMediaItem {
-  const data = Buffer.alloc(bytes, 3);
   const mimeType = kind === 'image' ? 'image/png' : kind === 'gif' ? 'image/gif' : 'video/mp4';
-  return {
-    kind,
-    mimeType,
-    bytes,
-    url: `https://cdn.example.test/m.${kind}`,
-    altText,
-    durationSeconds: kind === 'video' ? 10 : undefined,
-    async open() {
-      return (async function* () {
-        for (let i = 0; i < data.length; i += 1_000_000) yield data.subarray(i, i + 1_000_000);
-      })();
-    },
-  };
+  const item = { kind, mimeType, url: `https://cdn.example.test/m.${kind}`, altText, durationSeconds: kind === 'video' ? 10 : undefined };
+  return streamedItem(item, Buffer.alloc(bytes, 3), 1_000_000);
 }
 
 export function pkce() {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import multipart from '@fastify/multipart';
-import Fastify from 'fastify';
 import { createXProvider } from '../../src/providers/x/x.provider.js';
 import { X_CAPABILITY, X_ENDPOINTS } from '../../src/providers/x/x.rules.js';
-import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import { XSimulatorState, xSimulatorBaseUrls, xSimulatorPlugin } from '../../src/sandbox/simulators/x.simulator.js';
+import { authorize, ctxFor, mountSimulator } from '../support/simulators.js';
 import { expectProviderError, MiB, media, pkce, published, REDIRECT, startXHarness, type XHarness } from './x-harness.js';
 
 describe('X adapter against the simulator', () => {
@@ -283,59 +282,37 @@ describe('X adapter against the simulator', () => {
   });
 
   it('works mounted under a prefix of an app that has its own multipart parser', async () => {
-    const host = Fastify({ logger: false, forceCloseConnections: true });
-    await host.register(multipart);
     const state = new XSimulatorState();
-    const ledger = new SimulatorLedger();
-    await host.register(xSimulatorPlugin, {
-      prefix: '/sandbox/x',
-      state,
-      ledger,
-      failures: new FailureQueue(),
-    });
-    const origin = await host.listen({ host: '127.0.0.1', port: 0 });
+    const sim = await mountSimulator(xSimulatorPlugin, '/sandbox/x', { state }, (host) => host.register(multipart));
     try {
       const mounted = createXProvider({
         clientId: state.clientId,
         clientSecret: state.clientSecret,
         redirectUri: REDIRECT,
-        ...xSimulatorBaseUrls(origin, '/sandbox/x'),
+        ...xSimulatorBaseUrls(sim.origin, '/sandbox/x'),
         timeoutMs: 5000,
       });
-      const { verifier, challenge } = pkce();
+      const challenge = pkce();
       const authUrl = mounted.oauth.authorizationUrl({
         state: 'm',
         redirectUri: REDIRECT,
         scopes: mounted.oauth.defaultScopes,
-        codeChallenge: challenge,
+        codeChallenge: challenge.challenge,
       });
-      assert.ok(authUrl.startsWith(`${origin}/sandbox/x/i/oauth2/authorize?`));
-      const res = await fetch(authUrl, { redirect: 'manual' });
-      const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-      const tokens = await mounted.oauth.exchangeCode({
-        code,
-        redirectUri: REDIRECT,
-        codeVerifier: verifier,
-      });
+      assert.ok(authUrl.startsWith(`${sim.origin}/sandbox/x/i/oauth2/authorize?`));
+      const tokens = await authorize(mounted, REDIRECT, { state: 'm', scopes: mounted.oauth.defaultScopes, pkce: challenge });
       const r = published(
-        await mounted.publish(
-          {
-            accessToken: tokens.accessToken,
-            externalAccountId: '',
-            channelSettings: {},
-          },
-          {
-            text: 'mounted',
-            media: [media('image', 1500)],
-            settings: {},
-            idempotencyKey: 'mm',
-          },
-        ),
+        await mounted.publish(ctxFor(tokens.accessToken), {
+          text: 'mounted',
+          media: [media('image', 1500)],
+          settings: {},
+          idempotencyKey: 'mm',
+        }),
       );
       assert.equal(r.url, `https://x.com/sandbox_brand/status/${r.providerPostId}`);
-      assert.equal(ledger.posts.length, 1);
+      assert.equal(sim.ledger.posts.length, 1);
     } finally {
-      await host.close();
+      await sim.close();
     }
   });
 });

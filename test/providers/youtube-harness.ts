@@ -1,23 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { OAuthTokens, ProviderCallContext, PublishMediaItem, PublishRequest, SocialProvider } from '../../src/providers/provider.js';
+import type { ProviderCallContext, PublishMediaItem, PublishRequest, SocialProvider } from '../../src/providers/provider.js';
 import { createYoutubeProvider } from '../../src/providers/youtube/youtube.provider.js';
 import { type RunningYoutubeSimulator, startYoutubeSimulator } from '../../src/sandbox/simulators/google.simulator.js';
+import { ctxFor, streamedItem } from '../support/simulators.js';
 
 export const REDIRECT = 'http://127.0.0.1:9/oauth/callback/youtube';
 
 export function videoItem(bytes = randomBytes(4096)): PublishMediaItem {
-  return {
-    kind: 'video',
-    mimeType: 'video/mp4',
-    bytes: bytes.length,
-    url: 'http://127.0.0.1:9/unused',
-    async open() {
-      return (async function* () {
-        yield bytes.subarray(0, 1000);
-        yield bytes.subarray(1000);
-      })();
-    },
-  };
+  return streamedItem({ kind: 'video', mimeType: 'video/mp4', url: 'http://127.0.0.1:9/unused' }, bytes, 1000);
 }
 
 export function publishRequest(settings: Record<string, unknown> = {}, text = 'A description'): PublishRequest {
@@ -29,19 +19,9 @@ export function publishRequest(settings: Record<string, unknown> = {}, text = 'A
   };
 }
 
-export function tokensOf(accessToken: string, refreshToken: string | null = null): OAuthTokens {
-  return {
-    accessToken,
-    refreshToken,
-    expiresAt: null,
-    refreshTokenExpiresAt: null,
-    scopes: [],
-    extra: {},
-  };
-}
-
 /** Awaits the promise and checks it failed with a ProviderError of this category (and code). */
 export { rejectsWith } from '../support/provider-errors.js';
+export { tokensOf } from '../support/simulators.js';
 
 export interface YoutubeHarness {
   sim: RunningYoutubeSimulator;
@@ -71,11 +51,7 @@ export async function startYoutubeHarness(): Promise<YoutubeHarness> {
       sim.state.processingReads = 1;
       sim.state.quotaRemaining = 10_000;
       const { accessToken } = sim.state.issueTokens();
-      return {
-        accessToken,
-        externalAccountId: sim.state.defaultChannel.id,
-        channelSettings: {},
-      };
+      return ctxFor(accessToken, sim.state.defaultChannel.id);
     },
   };
 }

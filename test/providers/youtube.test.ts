@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import Fastify from 'fastify';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
 import { createYoutubeProvider } from '../../src/providers/youtube/youtube.provider.js';
 import { YOUTUBE_ENDPOINTS } from '../../src/providers/youtube/youtube.rules.js';
-import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
 import { GoogleSimulatorState, googleSimulatorBaseUrls, googleSimulatorPlugin } from '../../src/sandbox/simulators/google.simulator.js';
+import { authorize, ctxFor, mountSimulator } from '../support/simulators.js';
 import { publishRequest, REDIRECT, rejectsWith, startYoutubeHarness, tokensOf, type YoutubeHarness } from './youtube-harness.js';
 
 describe('youtube adapter: OAuth, publishing, comments, tools', () => {
@@ -243,59 +241,37 @@ describe('youtube adapter: OAuth, publishing, comments, tools', () => {
 });
 
 test('the Google simulator mounted under a prefix in a host app (sandbox mode) serves the whole flow', async () => {
-  const host = Fastify({ logger: false, forceCloseConnections: true });
-  host.get('/health', async () => ({ ok: true }));
-  host.post('/echo', async (request) => ({ body: request.body }));
   const state = new GoogleSimulatorState();
   state.processingReads = 0;
-  const ledger = new SimulatorLedger();
-  await host.register(googleSimulatorPlugin, {
-    prefix: '/sandbox/google',
-    state,
-    ledger,
-    failures: new FailureQueue(),
+  const sim = await mountSimulator(googleSimulatorPlugin, '/sandbox/google', { state }, (host) => {
+    host.get('/health', async () => ({ ok: true }));
+    host.post('/echo', async (request) => ({ body: request.body }));
   });
-  await host.listen({ host: '127.0.0.1', port: 0 });
   try {
-    const origin = `http://127.0.0.1:${(host.server.address() as AddressInfo).port}`;
     const yt = createYoutubeProvider({
       clientId: 'sandbox-client',
       clientSecret: 'sandbox-secret',
       redirectUri: REDIRECT,
-      ...googleSimulatorBaseUrls(`${origin}/sandbox/google`),
+      ...googleSimulatorBaseUrls(`${sim.origin}/sandbox/google`),
       timeoutMs: 2000,
     });
-    const res = await fetch(
-      yt.oauth.authorizationUrl({
-        state: 's',
-        redirectUri: REDIRECT,
-        scopes: [],
-      }),
-      { redirect: 'manual' },
-    );
-    const code = new URL(res.headers.get('location') ?? '').searchParams.get('code') ?? '';
-    const tokens = await yt.oauth.exchangeCode({ code, redirectUri: REDIRECT });
+    const tokens = await authorize(yt, REDIRECT);
     const [account] = await yt.lookupAccounts({ tokens });
     assert.equal(account?.externalAccountId, state.defaultChannel.id);
-    const ctx = {
-      accessToken: tokens.accessToken,
-      externalAccountId: state.defaultChannel.id,
-      channelSettings: {},
-    };
-    const result = await yt.publish(ctx, publishRequest());
+    const result = await yt.publish(ctxFor(tokens.accessToken, state.defaultChannel.id), publishRequest());
     assert.equal(result.status, 'published');
-    assert.equal(ledger.posts.length, 1);
+    assert.equal(sim.ledger.posts.length, 1);
     // the upload session URI points back through the prefix
-    assert.ok(ledger.requests.some((r) => r.operation === 'publish' && r.url.startsWith('/sandbox/google/upload/youtube/v3/videos?')));
+    assert.ok(sim.ledger.requests.some((r) => r.operation === 'publish' && r.url.startsWith('/sandbox/google/upload/youtube/v3/videos?')));
     // the host app's own routes and parsers are untouched
-    assert.equal((await fetch(`${origin}/health`)).status, 200);
-    const form = await fetch(`${origin}/echo`, {
+    assert.equal((await fetch(`${sim.origin}/health`)).status, 200);
+    const form = await fetch(`${sim.origin}/echo`, {
       method: 'POST',
       body: 'a=1',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     assert.equal(form.status, 415);
   } finally {
-    await host.close();
+    await sim.close();
   }
 });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
-import { addMember, DASHBOARD, signIn } from '../auth/helpers.js';
+import { addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, REAL_DATABASE_URL, type TestClock, type TestContext } from '../support/harness.js';
 import { LiveClock, waitFor } from './publishing-harness.js';
 

@@ -9,8 +9,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../src/providers/provider.js';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
-import { addMember, DASHBOARD, signIn } from '../auth/helpers.js';
+import { DASHBOARD, sessionHeaders } from '../support/auth.js';
 import { TestClock as BaseClock, createTestContext, type HarnessOptions, type TestClock, type TestContext } from '../support/harness.js';
+import { waitFor } from '../support/wait.js';
 
 /** A test clock that runs with real time (pg-boss start times are real), shiftable by set/advance. */
 export class LiveClock extends BaseClock {
@@ -34,8 +35,7 @@ export async function dashboardHeaders(
   org: { organizationId: string },
   role: 'member' | 'admin' | 'owner' = 'admin',
 ) {
-  const session = await signIn(h.ctx, (await addMember(h.ctx, org.organizationId, role)).email);
-  return { cookie: `service_dashboard_session=${session}`, origin: DASHBOARD };
+  return sessionHeaders(h.ctx, org.organizationId, role);
 }
 
 export interface PublishingHarness {
@@ -193,15 +193,7 @@ export async function api(h: PublishingHarness, org: Org, method: 'GET' | 'POST'
   };
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 8000, stepMs = 40): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}
+export { waitFor };
 
 /** Waits until the job's targets are all in one of `states`; answers the job. */
 export async function waitForJob(h: PublishingHarness, org: Org, jobId: string, states: string[], timeoutMs = 8000) {

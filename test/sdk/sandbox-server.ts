@@ -3,9 +3,9 @@
  * X channel (through the simulator's consent, as a user would): what the SDK and MCP tests drive.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { LiveClock } from '../publishing/publishing-harness.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { freePort } from '../support/service-process.js';
 
 export interface SandboxServer {
   ctx: TestContext;
@@ -15,17 +15,6 @@ export interface SandboxServer {
   brandId: string;
   channelAccountId: string;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startSandboxServer(): Promise<SandboxServer> {

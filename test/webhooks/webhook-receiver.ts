@@ -1,6 +1,7 @@
 /** Loopback webhook receivers for tests: one server, one behaviour per path, every request recorded. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { waitFor } from '../support/wait.js';
 
 export interface Received {
   path: string;
@@ -78,15 +79,8 @@ export class Receivers {
   }
 }
 
-export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export const until = <T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'condition') =>
+  waitFor(what, fn, timeoutMs, 100);
 
 /** A status with optional headers. */
 export const answer =

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { until } from './webhook-receiver.js';
 
 interface Received {
   headers: Record<string, string>;
@@ -47,16 +48,6 @@ class Receiver {
 
   stop() {
     return new Promise<void>((r) => this.server.close(() => r()));
-  }
-}
-
-async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

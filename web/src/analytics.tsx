@@ -7,6 +7,7 @@
 import { useMemo, useState } from 'react';
 import { type ChannelAccount, client, ok, type Schemas } from './client';
 import { loadBrands, loadChannels } from './pages';
+import { BrandPicker } from './pickers';
 import { Alert, useLoad } from './ui';
 
 type AnalyticsSnapshot = Schemas['AnalyticsSnapshot'];
@@ -87,17 +88,7 @@ export default function AnalyticsPage() {
     <section>
       <h1>Analytics</h1>
       <div className="inline">
-        <label>
-          Brand
-          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
-            <option value="">All brands</option>
-            {brands?.map((b) => (
-              <option key={b.brandId} value={b.brandId}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <BrandPicker brands={brands} value={brandId} onChange={setBrandId} emptyLabel="All brands" />
         <label>
           Period
           <select aria-label="Period" value={days} onChange={(e) => setDays(Number(e.target.value))}>

@@ -8,6 +8,7 @@ import type { paths } from '../../packages/sdk/src/generated/openapi';
 import { type Brand, type ChannelAccount, client, ok } from './client';
 import { parseCsv } from './csv';
 import { loadBrands, loadChannels } from './pages';
+import { BrandPicker, ChannelPicker } from './pickers';
 import { Alert, message, useLoad } from './ui';
 
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
@@ -196,16 +197,7 @@ export default function BatchesPage() {
     <section>
       <h1>Batches</h1>
       <p className="muted">Plan many product posts at once: add rows, set your posting times, preview the schedule, then commit.</p>
-      <label>
-        Brand
-        <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
-          {brands?.map((b) => (
-            <option key={b.brandId} value={b.brandId}>
-              {b.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <BrandPicker brands={brands} value={brandId} onChange={setBrandId} />
 
       <h2>Rows</h2>
       <details className="panel">
@@ -241,23 +233,12 @@ export default function BatchesPage() {
               Text (row {i + 1})
               <textarea rows={2} value={r.text} onChange={(e) => update(r.id, { text: e.target.value })} />
             </label>
-            <fieldset>
-              <legend>Channels (row {i + 1})</legend>
-              {usable.map((c) => (
-                <label key={c.channelAccountId} className="check">
-                  <input
-                    type="checkbox"
-                    checked={r.channelIds.includes(c.channelAccountId)}
-                    onChange={(e) =>
-                      update(r.id, {
-                        channelIds: e.target.checked ? [...r.channelIds, c.channelAccountId] : r.channelIds.filter((x) => x !== c.channelAccountId),
-                      })
-                    }
-                  />
-                  {c.displayName} ({c.platform})
-                </label>
-              ))}
-            </fieldset>
+            <ChannelPicker
+              legend={`Channels (row ${i + 1})`}
+              channels={usable}
+              selected={r.channelIds}
+              onChange={(channelIds) => update(r.id, { channelIds })}
+            />
             <button type="button" className="secondary" onClick={() => setRows((rs) => rs.filter((x) => x.id !== r.id))}>
               Remove row {i + 1}
             </button>

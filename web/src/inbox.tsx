@@ -8,6 +8,7 @@
 import { useState } from 'react';
 import { ApiError, type Brand, client, ok, type Schemas } from './client';
 import { loadBrands } from './pages';
+import { BrandPicker } from './pickers';
 import { Alert, message, useLoad } from './ui';
 
 type SocialComment = Schemas['SocialComment'];
@@ -199,17 +200,7 @@ export default function InboxPage() {
     <section>
       <h1>Inbox</h1>
       <div className="inline">
-        <label>
-          Brand
-          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
-            <option value="">All brands</option>
-            {brands?.map((b) => (
-              <option key={b.brandId} value={b.brandId}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <BrandPicker brands={brands} value={brandId} onChange={setBrandId} emptyLabel="All brands" />
         <button type="button" onClick={sync} disabled={syncing || !brands?.length}>
           {syncing ? 'Checking…' : 'Check for new comments'}
         </button>

@@ -1,6 +1,6 @@
 /**
  * facebook_page: Pages API (limits re-checked 2026-11 against the pages below; boundary tests in
- * test/rules/platform-limits.test.ts).
+ * test/publishing/platform-limits.test.ts).
  * - Posts: https://developers.facebook.com/docs/pages-api/posts
  * - Photos: https://developers.facebook.com/docs/graph-api/reference/page/photos (4 MB images)
  * - Videos: https://developers.facebook.com/docs/video-api/guides/publishing (10 GB, 240 min)

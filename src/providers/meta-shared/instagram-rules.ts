@@ -1,6 +1,6 @@
 /**
  * Media and text rules common to both Instagram APIs (the same publishing backend); re-checked 2026-11,
- * boundary tests in test/rules/platform-limits.test.ts. Caption at most 2200 characters, 30 hashtags and
+ * boundary tests in test/publishing/platform-limits.test.ts. Caption at most 2200 characters, 30 hashtags and
  * 20 @ tags; carousels of up to 10 items; 100 API-published posts per 24 hours.
  * Source: https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
  * (image specifications, reels specifications, carousel limits) and

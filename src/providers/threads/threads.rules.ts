@@ -1,6 +1,6 @@
 /**
  * threads: Threads API (limits re-checked 2026-11 against the pages below; boundary tests in
- * test/rules/platform-limits.test.ts).
+ * test/publishing/platform-limits.test.ts).
  * - Text posts at most 500 characters, emojis counted as their UTF-8 bytes:
  *   https://developers.facebook.com/docs/threads/posts#limitations
  * - Posts and media specifications: https://developers.facebook.com/docs/threads/posts

@@ -6,7 +6,7 @@
  * - https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info (privacy options, max duration)
  * - https://developers.tiktok.com/doc/content-posting-api-reference-photo-post (photo posts: 1-35 images, title 90, description 4000)
  * The 3-second minimum video length is TikTok's in-app minimum; the API pages state only the maximum
- * (creator_info.max_video_post_duration_sec, at most 10 minutes). Boundary tests: test/rules/platform-limits.test.ts.
+ * (creator_info.max_video_post_duration_sec, at most 10 minutes). Boundary tests: test/publishing/platform-limits.test.ts.
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 

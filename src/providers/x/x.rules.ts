@@ -1,6 +1,6 @@
 /**
  * X capability and validation rules, from the X API v2 docs (re-checked 2026-11; boundary tests in
- * test/rules/platform-limits.test.ts):
+ * test/publishing/platform-limits.test.ts):
  * - https://docs.x.com/x-api/posts/manage-tweets/api-reference/post-tweets (text, media.media_ids up to 4, reply, quote, community)
  * - https://docs.x.com/x-api/media/quickstart/media-upload-chunked (INIT/APPEND/FINALIZE/STATUS)
  * - https://developer.x.com/en/docs/x-api/v1/media/upload-media/uploading-media/media-best-practices

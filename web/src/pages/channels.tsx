@@ -1,6 +1,7 @@
 /** Channel accounts: connect, choose the account, disconnect. */
 import { useEffect, useState } from 'react';
 import { type ChannelAccount, client, ok, type Platform } from '../client';
+import { BrandPicker } from '../pickers';
 import { Alert, message, useLoad } from '../ui';
 import { loadBrands, loadChannels } from './loaders';
 
@@ -123,17 +124,7 @@ export function ChannelsPage() {
             ))}
           </select>
         </label>
-        <label>
-          Brand
-          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
-            <option value="">(none)</option>
-            {brands?.map((b) => (
-              <option key={b.brandId} value={b.brandId}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <BrandPicker brands={brands} value={brandId} onChange={setBrandId} emptyLabel="(none)" />
         <button type="submit">Connect</button>
       </form>
     </section>

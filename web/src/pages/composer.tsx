@@ -1,6 +1,7 @@
 /** The composer: one post to several channels, previewed then published or scheduled. */
 import { type DragEvent, type FormEvent, useEffect, useMemo, useState } from 'react';
 import { client, ok, type PlanPreview, type PublishRequest, uploadMedia } from '../client';
+import { BrandPicker, ChannelPicker } from '../pickers';
 import { Alert, message, useLoad } from '../ui';
 import { loadBrands, loadChannels } from './loaders';
 
@@ -97,32 +98,8 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
     <section>
       <h1>Compose</h1>
       <form onSubmit={submit} aria-label="composer" className="composer">
-        <label>
-          Brand
-          <select aria-label="Brand" value={brandId} onChange={(e) => setBrandId(e.target.value)}>
-            {brands?.map((b) => (
-              <option key={b.brandId} value={b.brandId}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <fieldset>
-          <legend>Channels</legend>
-          {usable.length === 0 && <p className="muted">No connected channel for this brand.</p>}
-          {usable.map((c) => (
-            <label key={c.channelAccountId} className="check">
-              <input
-                type="checkbox"
-                checked={selected.includes(c.channelAccountId)}
-                onChange={(e) =>
-                  setSelected((s) => (e.target.checked ? [...s, c.channelAccountId] : s.filter((x) => x !== c.channelAccountId)))
-                }
-              />
-              {c.displayName} ({c.platform})
-            </label>
-          ))}
-        </fieldset>
+        <BrandPicker brands={brands} value={brandId} onChange={setBrandId} />
+        <ChannelPicker legend="Channels" channels={usable} selected={selected} onChange={setSelected} empty="No connected channel for this brand." />
         <label>
           Text
           <textarea rows={5} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="compose-validation" />

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createTestContext } from '../support/harness.js';
+import { createTestContext } from '../../support/harness.js';
 
 describe('event outbox', () => {
   it('keeps an event exactly when its transaction commits, numbers a sequence and tells subscribers in the transaction', async () => {

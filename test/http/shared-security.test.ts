@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { TokenVault } from '../../src/modules/channels/token-vault.js';
 import { newId } from '../../src/platform/ids.js';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from '../auth/helpers.js';
+import { AUTH_ENV, sessionHeaders } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import {
   type Credential,
@@ -46,10 +46,7 @@ describe('shared security checks of every authenticated operation', () => {
   before(async () => {
     const a = await ctx.createOrganization({ name: 'Owner org' });
     const b = await ctx.createOrganization({ name: 'Other org' });
-    const session = async (organizationId: string, role: 'member' | 'owner'): Promise<Credential> => ({
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, organizationId, role)).email)}`,
-      origin: DASHBOARD,
-    });
+    const session = (organizationId: string, role: 'member' | 'owner'): Promise<Credential> => sessionHeaders(ctx, organizationId, role);
     const ownerA = await session(a.organizationId, 'owner');
     const post = async (url: string, headers: Credential, payload: unknown) => {
       const res = await ctx.app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
@@ -173,7 +170,7 @@ describe('shared security checks of every authenticated operation', () => {
         deliveryId: owned(deliveries.data[0].deliveryId),
         socialCommentId: owned(commentId),
         automationRunId: owned(run.automationRunId),
-        // an OAuth grant takes the whole authorization-code flow (test/auth/oauth.test.ts checks that
+        // an OAuth grant takes the whole authorization-code flow (test/identity/oauth.test.ts checks that
         // another organization cannot see or revoke one): a well-formed id that names nothing
         authorizationId: absent('authorizationId'),
         // not resources of an organization
@@ -216,7 +213,7 @@ describe('shared security checks of every authenticated operation', () => {
 
   it('the document names what every operation needs', () => {
     assert.ok(operations.length > 60, `only ${operations.length} secured operations found`);
-    // separate machinery with suites of its own (test/tools, test/auth)
+    // separate machinery with suites of its own (test/tools, test/identity)
     assert.deepEqual(excluded.sort(), [
       'POST /api/v1/tools/qrcode/generate',
       'POST /api/v1/tools/utm-builder/build',

@@ -1,27 +1,16 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Agent, fetch as undiciFetch } from 'undici';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/service-api.mjs');
+import { BIN, freePort } from '../support/service-process.js';
 
 // CLI calls between two requests can outlast the server's keep-alive timeout on a loaded machine, and a
 // pooled socket closed by the server meanwhile fails the next request: each request gets its own connection.
 const fetch = (url: string, init: { headers?: Record<string, string>; redirect?: 'manual' } = {}) =>
   undiciFetch(url, { ...init, dispatcher: new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 }) });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('service-api CLI next to a running embedded server', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'service-api-cli-'));

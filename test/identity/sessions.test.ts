@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AUTH_ENV, addMember, cookieValue, DASHBOARD, PASSWORD, setCookies, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { AUTH_ENV, addMember, cookieValue, DASHBOARD, PASSWORD, setCookies, signIn } from './helpers.js';
 
 describe('browser sign-in and dashboard sessions', () => {
   let ctx: TestContext;

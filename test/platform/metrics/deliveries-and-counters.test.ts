@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createTestContext, type TestContext } from '../support/harness.js';
+import { createTestContext, type TestContext } from '../../support/harness.js';
+import { waitFor } from '../../support/wait.js';
 
 const TOKEN = 'internal-metrics-token-0123456789';
 
@@ -11,16 +12,6 @@ async function scrape(ctx: TestContext): Promise<string> {
   const res = await ctx.app.inject({ method: 'GET', url: '/v1/internal/metrics', headers: { 'x-service-internal-token': TOKEN } });
   assert.equal(res.statusCode, 200, res.body);
   return res.body;
-}
-
-async function until<T>(fn: () => Promise<T | null | false | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('metrics: webhook deliveries', () => {
@@ -67,10 +58,15 @@ describe('metrics: webhook deliveries', () => {
         sequenceKey: 'pj_m',
       }),
     );
-    const text = await until(async () => {
-      const t = await scrape(ctx);
-      return /service_api_webhook_deliveries_total\{outcome="delivered",error_class="none"\} 1/.test(t) ? t : null;
-    });
+    const text = await waitFor(
+      'a delivered webhook in the metrics',
+      async () => {
+        const t = await scrape(ctx);
+        return /service_api_webhook_deliveries_total\{outcome="delivered",error_class="none"\} 1/.test(t) ? t : null;
+      },
+      15_000,
+      100,
+    );
     assert.match(text, /^service_api_webhook_deliveries_total\{outcome="retry",error_class="http_status"\} 1$/m);
     assert.match(text, /^service_api_jobs_total\{queue="[^"]*webhook[^"]*",outcome="completed"\} \d+$/m);
   });

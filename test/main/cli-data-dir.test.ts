@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/service-api.mjs');
+import { BIN } from '../support/service-process.js';
 
 describe('service-api CLI on a data directory without a database', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'service-api-cli-empty-'));

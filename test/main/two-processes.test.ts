@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freshPostgres, REAL_DATABASE_URL, REAL_REDIS_URL } from '../support/harness.js';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/service-api.mjs');
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
+import { BIN, freePort } from '../support/service-process.js';
 
 describe('two API processes on PostgreSQL and Redis', {
   skip: REAL_DATABASE_URL && REAL_REDIS_URL ? false : 'needs DATABASE_URL and REDIS_URL',

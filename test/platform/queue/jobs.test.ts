@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { defineJob } from '../../src/platform/queue/job-queue.js';
-import { startWorker } from '../../src/platform/queue/worker.js';
-import { createTestContext } from '../support/harness.js';
+import { defineJob } from '../../../src/platform/queue/job-queue.js';
+import { startWorker } from '../../../src/platform/queue/worker.js';
+import { createTestContext } from '../../support/harness.js';
 
 describe('jobs', () => {
   it('a job sent inside a rolled-back transaction never runs; one sent in a committed transaction does', async () => {

@@ -4,8 +4,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { actorOf, installDashboardAuth, requirePolicy } from '../../src/http/dashboard-auth.js';
 import { errorHandling } from '../../src/http/error-handler.js';
 import { dashboardPolicies, POLICIES, SPEC_POLICY_IDS } from '../../src/modules/identity/policies.js';
+import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from './helpers.js';
 
 // the specification's table, restated so a change to the enforced table is noticed
 const TABLE: Record<string, [minimumRole: 'member' | 'admin', servicePrincipal: boolean, internalOnly: boolean]> = {

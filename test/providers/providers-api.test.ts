@@ -9,6 +9,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { type RunningXSimulator, startXSimulator } from '../../src/sandbox/simulators/x.simulator.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
+import { xSimulatorEnv } from '../support/simulators.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
 
@@ -100,11 +101,7 @@ describe('provider tools route', () => {
     sim = await startXSimulator({ clientId: 'cid', clientSecret: 'csecret' });
     ctx = await createTestContext({
       env: {
-        SERVICE_X_CLIENT_ID: 'cid',
-        SERVICE_X_CLIENT_SECRET: 'csecret',
-        SERVICE_X_API_BASE_URL: sim.baseUrls.apiBaseUrl,
-        SERVICE_X_AUTH_BASE_URL: sim.baseUrls.authBaseUrl,
-        SERVICE_X_UPLOAD_BASE_URL: sim.baseUrls.uploadBaseUrl,
+        ...xSimulatorEnv(sim, 'cid', 'csecret'),
       },
     });
     a = await ctx.createOrganization({ name: 'A' });

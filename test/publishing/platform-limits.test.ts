@@ -4,27 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type ChannelFacts, type PlanMedia, validatePlan } from '../../src/modules/publishing/plan-validation.js';
+import type { PlanMedia } from '../../src/modules/publishing/plan-validation.js';
+import { MB, planMedia, validateOneTarget } from './plan-support.js';
 
-const MB = 1024 * 1024;
 const GB = 1024 * MB;
-
-function item(kind: PlanMedia['kind'], extra: Partial<PlanMedia> = {}, i = 0): PlanMedia {
-  return {
-    mediaLibraryItemId: null,
-    kind,
-    url: `https://cdn.example.test/${i}`,
-    mimeType: kind === 'video' ? 'video/mp4' : kind === 'gif' ? 'image/gif' : 'image/jpeg',
-    bytes: 1000,
-    durationSeconds: kind === 'video' ? 30 : null,
-    width: 1080,
-    height: 1080,
-    altText: null,
-    metadata: {},
-    path: ['media', String(i)],
-    ...extra,
-  };
-}
+const item = planMedia;
 const many = (n: number, kind: PlanMedia['kind'] = 'image') => Array.from({ length: n }, (_, i) => item(kind, {}, i));
 
 interface Case {
@@ -35,20 +19,7 @@ interface Case {
 
 /** The blocking issue codes of a one-target plan. */
 function blocking(platform: string, c: Case): string[] {
-  const channels = new Map<string, ChannelFacts>([
-    ['cha_1', { channelAccountId: 'cha_1', platform, state: 'connected', usable: true, brandId: null, displayName: 'c' }],
-  ]);
-  const v = validatePlan({
-    brandId: 'brd_1',
-    brandExists: true,
-    productId: null,
-    productExists: false,
-    text: c.text ?? 'hello',
-    media: c.media ?? [],
-    targets: [{ platform, channelAccountId: 'cha_1', settings: c.settings }],
-    channels,
-    resolutionIssues: [],
-  });
+  const v = validateOneTarget(platform, { text: c.text, media: c.media, target: { settings: c.settings } });
   return v.issues.filter((i) => i.severity === 'blocking').map((i) => i.code);
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AUTH_ENV, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, sessionHeaders } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { AUTH_ENV, addMember, DASHBOARD, INTERNAL_TOKEN, PRINCIPAL_TOKEN, signIn } from './helpers.js';
 
 describe('internal routes through the policy table', () => {
   let ctx: TestContext;
@@ -11,14 +11,8 @@ describe('internal routes through the policy table', () => {
   before(async () => {
     ctx = await createTestContext({ env: AUTH_ENV });
     const org = await ctx.createOrganization({ name: 'Internal' });
-    admin = {
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'admin')).email)}`,
-      origin: DASHBOARD,
-    };
-    member = {
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'member')).email)}`,
-      origin: DASHBOARD,
-    };
+    admin = await sessionHeaders(ctx, org.organizationId, 'admin');
+    member = await sessionHeaders(ctx, org.organizationId, 'member');
   });
   after(() => ctx.close());
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { identityRepository } from '../../src/modules/identity/identity.repository.js';
 import { newId } from '../../src/platform/ids.js';
 import { hashPassword } from '../../src/platform/secrets/password.js';
-import type { TestContext } from '../support/harness.js';
+import type { TestContext } from './harness.js';
 
 export const DASHBOARD = 'https://dash.example.test';
 export const INTERNAL_TOKEN = 'internal-token-for-tests-0123456789';
@@ -52,4 +52,10 @@ export async function signIn(ctx: TestContext, email: string, password = PASSWOR
   });
   assert.equal(ex.statusCode, 200, ex.body);
   return cookieValue(setCookies(ex), 'service_dashboard_session')!;
+}
+
+/** Headers of a new signed-in dashboard user of that role: the session cookie and the approved Origin. */
+export async function sessionHeaders(ctx: TestContext, organizationId: string, role: 'member' | 'admin' | 'owner' = 'admin') {
+  const session = await signIn(ctx, (await addMember(ctx, organizationId, role)).email);
+  return { cookie: `service_dashboard_session=${session}`, origin: DASHBOARD };
 }

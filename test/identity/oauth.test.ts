@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as oauth from 'oauth4webapi';
+import { AUTH_ENV, DASHBOARD, sessionHeaders } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from './helpers.js';
 
 const ISSUER = 'https://api.example.test';
 const REDIRECT = 'https://client.example/callback';
@@ -70,14 +70,8 @@ describe('OAuth provider driven by oauth4webapi', () => {
     ctx = await createTestContext({ env: { ...AUTH_ENV, SERVICE_PUBLIC_BASE_URL: ISSUER, SERVICE_DASHBOARD_ORIGINS: DASHBOARD } });
     const org = await ctx.createOrganization({ name: 'OAuth' });
     brandId = (await ctx.createBrand(org.organizationId, 'Acme')).brandId;
-    admin = {
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'admin')).email)}`,
-      origin: DASHBOARD,
-    };
-    member = {
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'member')).email)}`,
-      origin: DASHBOARD,
-    };
+    admin = await sessionHeaders(ctx, org.organizationId, 'admin');
+    member = await sessionHeaders(ctx, org.organizationId, 'member');
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/v1/oauth/apps',
@@ -282,10 +276,7 @@ describe('public_oauth_disabled', () => {
   it('closes discovery, authorize and token', async () => {
     ctx = await createTestContext({ env: { ...AUTH_ENV, SERVICE_PUBLIC_OAUTH_ENABLED: 'false' } });
     const org = await ctx.createOrganization({ name: 'Closed' });
-    const admin = {
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'admin')).email)}`,
-      origin: DASHBOARD,
-    };
+    const admin = await sessionHeaders(ctx, org.organizationId, 'admin');
     for (const r of [
       await ctx.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' }),
       await ctx.app.inject({ method: 'GET', url: '/v1/oauth/authorize?client_id=client_x', headers: admin }),

@@ -1,9 +1,9 @@
 /** A worker process's metrics port (SERVICE_WORKER_METRICS_PORT): same series, same credentials as the API route. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { metricsOf } from '../../src/platform/metrics/index.js';
-import { type MetricsServer, serveMetrics } from '../../src/platform/metrics/metrics-server.js';
-import { createTestContext, type TestContext } from '../support/harness.js';
+import { metricsOf } from '../../../src/platform/metrics/index.js';
+import { type MetricsServer, serveMetrics } from '../../../src/platform/metrics/metrics-server.js';
+import { createTestContext, type TestContext } from '../../support/harness.js';
 
 const TOKEN = 'worker-metrics-token-0123456789';
 

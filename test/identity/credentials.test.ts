@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AUTH_ENV, sessionHeaders } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { AUTH_ENV, addMember, DASHBOARD, signIn } from './helpers.js';
 
 describe('developer credentials (dashboard)', () => {
   let ctx: TestContext;
@@ -13,18 +13,9 @@ describe('developer credentials (dashboard)', () => {
     ctx = await createTestContext({ env: AUTH_ENV });
     const org = await ctx.createOrganization({ name: 'Credentials' });
     const other = await ctx.createOrganization({ name: 'Other' });
-    admin = {
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'admin')).email)}`,
-      origin: DASHBOARD,
-    };
-    member = {
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, org.organizationId, 'member')).email)}`,
-      origin: DASHBOARD,
-    };
-    otherAdmin = {
-      cookie: `service_dashboard_session=${await signIn(ctx, (await addMember(ctx, other.organizationId, 'admin')).email)}`,
-      origin: DASHBOARD,
-    };
+    admin = await sessionHeaders(ctx, org.organizationId, 'admin');
+    member = await sessionHeaders(ctx, org.organizationId, 'member');
+    otherAdmin = await sessionHeaders(ctx, other.organizationId, 'admin');
   });
   after(() => ctx.close());
 

@@ -6,6 +6,7 @@ import { providerRegistryFromConfig } from '../../src/main/provider-configs.js';
 import { PLATFORMS } from '../../src/providers/provider.js';
 import { X_ENDPOINTS } from '../../src/providers/x/x.rules.js';
 import { YOUTUBE_ENDPOINTS } from '../../src/providers/youtube/youtube.rules.js';
+import { SIMULATOR_FAMILY } from '../support/simulators.js';
 
 describe('provider registry', () => {
   it("builds all eight adapters on the platforms' production endpoints, with env settings over them", () => {
@@ -42,20 +43,10 @@ describe('provider registry', () => {
       loadConfig({ SERVICE_PROVIDER_MODE: 'sandbox', SERVICE_PUBLIC_BASE_URL: 'http://127.0.0.1:4000' }),
     );
     assert.equal(registry.mode, 'sandbox');
-    const family: Record<string, string> = {
-      instagram_business: 'meta',
-      instagram_standalone: 'meta',
-      facebook_page: 'meta',
-      threads: 'meta',
-      youtube: 'google',
-      pinterest: 'pinterest',
-      tiktok: 'tiktok',
-      x: 'x',
-    };
     for (const platform of PLATFORMS) {
       const c = registry.appConfig(platform);
       for (const url of [c.apiBaseUrl, c.authBaseUrl, c.uploadBaseUrl])
-        assert.ok(url.startsWith(`http://127.0.0.1:4000/sandbox/${family[platform]}`), `${platform}: ${url}`);
+        assert.ok(url.startsWith(`http://127.0.0.1:4000/sandbox/${SIMULATOR_FAMILY[platform]}`), `${platform}: ${url}`);
       assert.ok(c.clientId && c.clientSecret, platform);
     }
   });

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { refuseAddress } from '../../src/platform/http-client/address-policy.js';
-import { GuardedFetchError, GuardedHttpClient } from '../../src/platform/http-client/guarded-client.js';
+import { refuseAddress } from '../../../src/platform/http-client/address-policy.js';
+import { GuardedFetchError, GuardedHttpClient } from '../../../src/platform/http-client/guarded-client.js';
 
 const REFUSED: string[] = [
   '::', // unspecified

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { isValidTimeZone } from '../brands/brands.service.js';
+import { isValidTimeZone } from '../../platform/time/zoned-time.js';
 import type { Executor } from '../database.js';
 import { type RunRow, automationsRepository as repo, type SourceRow } from './automations.repository.js';
 import {

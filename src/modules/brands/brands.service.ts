@@ -1,6 +1,7 @@
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { isValidTimeZone } from '../../platform/time/zoned-time.js';
 import type { Db } from '../database.js';
 import { type BrandRow, brandsRepository, type ProductRow } from './brands.repository.js';
 import type { BrandListQueryT, BrandProductT, BrandT } from './brands.schemas.js';
@@ -14,15 +15,6 @@ export function slugify(value: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 120);
   return s || 'item';
-}
-
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const toProduct = (p: ProductRow): BrandProductT => ({

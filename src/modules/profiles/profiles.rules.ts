@@ -1,7 +1,7 @@
 /** Profile errors and the batch policy rule (scheduleSettings.batchPolicy). */
 import { Value } from '@sinclair/typebox/value';
 import { AppError, type FieldIssue } from '../../platform/errors.js';
-import { isValidTimeZone } from '../brands/brands.service.js';
+import { isValidTimeZone } from '../../platform/time/zoned-time.js';
 import { BatchPolicy, type BatchPolicyT } from './profiles.schemas.js';
 
 export const invalidProfile = (message: string, fields: FieldIssue[]) =>

@@ -5,6 +5,16 @@
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** An IANA time zone name Intl knows (brands, profile slots and automation schedules take one). */
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {

@@ -7,6 +7,7 @@ import { brandsRepository } from './brands.repository.js';
 import { registerBrandRoutes } from './brands.routes.js';
 import { Brand, BrandProduct } from './brands.schemas.js';
 import { BrandsService } from './brands.service.js';
+import { registerWorkspaceRoutes } from './brands-workspace.routes.js';
 
 /** What other areas (publishing) read of brands; each read takes the caller's executor. */
 export interface BrandsReadPort {
@@ -20,7 +21,7 @@ export interface BrandsModule extends AreaModule<BrandsReadPort> {
   service: BrandsService;
 }
 
-export function createBrandsModule(ports: Pick<AppDeps, 'database'>): BrandsModule {
+export function createBrandsModule(ports: Pick<AppDeps, 'database' | 'clock'>): BrandsModule {
   const service = new BrandsService(ports.database.db);
   return {
     service,
@@ -30,6 +31,7 @@ export function createBrandsModule(ports: Pick<AppDeps, 'database'>): BrandsModu
       app.addSchema(BrandProduct);
       app.addSchema(Brand);
       registerBrandRoutes(app, service);
+      registerWorkspaceRoutes(app, service, ports);
     },
   };
 }

@@ -13,7 +13,6 @@ import { OAuthService } from './oauth.service.js';
 import { dashboardPolicies } from './policies.js';
 import { SessionService } from './sessions.service.js';
 import { SignInService } from './sign-in.service.js';
-import { registerWorkspaceRoutes } from './workspace.routes.js';
 
 /** What identity provides to the app's auth hooks (http/public-auth.ts, http/dashboard-auth.ts). */
 export interface IdentityRead {
@@ -42,7 +41,6 @@ export function createIdentityModule(ports: IdentityPorts): AreaModule<IdentityR
       registerCredentialRoutes(app, credentials, () => app.forgetPublicCredentials());
       registerOAuthRoutes(app, oauth);
       registerInternalRoutes(app, ports.database.db);
-      registerWorkspaceRoutes(app, ports);
     },
   };
 }

@@ -1,4 +1,7 @@
-/** Workspace setup from the dashboard: brands and products (policy workspace.brands.create). */
+/**
+ * Workspace setup from the dashboard: creating brands and products (dashboard sessions, policy
+ * workspace.brands.create, enforced by the dashboard auth hook the identity area installs).
+ */
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -6,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
-import { BrandParams } from '../brands/brands.schemas.js';
-import { BrandsService } from '../brands/brands.service.js';
+import { BrandParams } from './brands.schemas.js';
+import type { BrandsService } from './brands.service.js';
 
 const BrandCreateRequest = Type.Object(
   {
@@ -29,9 +32,8 @@ const ProductCreateRequest = Type.Object(
 const security: Array<Record<string, string[]>> = [{ dashboardSessionCookie: [] }, { dashboardSession: [] }];
 const errors = errorResponses('invalid_request', 'dashboard_session_required', 'permission_denied', 'internal_server_error');
 
-export function registerWorkspaceRoutes(root: FastifyInstance, deps: Pick<AppDeps, 'database' | 'clock'>): void {
+export function registerWorkspaceRoutes(root: FastifyInstance, brands: BrandsService, deps: Pick<AppDeps, 'clock'>): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const brands = new BrandsService(deps.database.db);
   app.post(
     '/v1/brands',
     {

@@ -23,6 +23,7 @@ import { createMediaModule, type MediaModule, type MediaReferenceCheck } from '.
 import { createOperationsModule } from '../modules/operations/operations.module.js';
 import { createProfilesModule, type ProfilesModule } from '../modules/profiles/profiles.module.js';
 import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
+import { createProvidersModule } from '../modules/providers/providers.module.js';
 import { publishOutcomeLog } from '../modules/publishing/outcome-log.js';
 import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
 import { createToolsModule } from '../modules/tools/tools.module.js';
@@ -156,6 +157,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     createToolsModule(deps),
     media,
     channels,
+    createProvidersModule({ ...deps, registry, channels: channels.read }),
     profiles,
     sandbox,
     publishing,

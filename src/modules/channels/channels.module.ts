@@ -8,8 +8,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import { ProviderToolsService } from '../providers/provider-tools.service.js';
-import { registerProviderRoutes } from '../providers/providers.routes.js';
 import { ChannelCallbackService } from './channel-callback.service.js';
 import { ChannelChoiceService } from './channel-choice.service.js';
 import { registerChannelConnectRoutes } from './channel-connect.routes.js';
@@ -49,7 +47,6 @@ export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
   const callback = new ChannelCallbackService({ db, registry, vault, encryptor, clock, events });
   const choice = new ChannelChoiceService({ db, registry, vault, encryptor, clock, events });
   const read = channelsReadPort({ registry, vault, events });
-  const tools = new ProviderToolsService({ db, registry, channels: read });
   return {
     channels,
     read,
@@ -58,7 +55,6 @@ export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
       if (!app.getSchema('ChannelAccount')) app.addSchema(ChannelAccount);
       registerChannelRoutes(app, channels);
       registerChannelConnectRoutes(app, { connect, callback, choice, channels });
-      registerProviderRoutes(app, registry, tools);
     },
   };
 }

@@ -2,37 +2,51 @@
 import { AppError } from '../platform/errors.js';
 import type { ProviderError } from '../providers/provider.js';
 
-/** Maps a platform failure to an answer without the platform's raw body (it may echo request data). */
-export function providerFailure(err: ProviderError): AppError {
-  const details = {
+export interface ProviderFailureDetails {
+  platform: string;
+  providerCategory: ProviderError['category'];
+  providerCode: string | null;
+}
+
+/**
+ * What a route answers when the platform refused what the caller sent (its own 400 code and field): the
+ * categories that count as such a refusal, and the answer.
+ */
+export interface RefusalAnswer {
+  categories: readonly ProviderError['category'][];
+  answer(err: ProviderError, details: ProviderFailureDetails): AppError;
+}
+
+/**
+ * Maps a platform failure to an answer without the platform's raw body (it may echo request data): a
+ * refused token, the platform's rate limit and other failures answer the same everywhere; a refusal of
+ * the caller's input answers the route's own code (`refused`).
+ */
+export function providerFailure(err: ProviderError, refused: RefusalAnswer): AppError {
+  const details: ProviderFailureDetails = {
     platform: err.platform,
     providerCategory: err.category,
     providerCode: err.providerCode,
   };
+  if (refused.categories.includes(err.category)) return refused.answer(err, details);
   switch (err.category) {
     case 'auth_expired':
       return new AppError('channel_account_not_connected', {
         message: `The ${err.platform} token was refused; reconnect the channel.`,
-        details,
+        details: { ...details },
       });
     case 'rate_limited': {
       const retry = String(err.retryAfterSeconds ?? 60);
       return new AppError('provider_rate_limited', {
         message: `The ${err.platform} rate limit was reached; retry in ${retry} s.`,
-        details,
+        details: { ...details },
         headers: { 'retry-after': retry },
       });
     }
-    case 'user_content':
-      return new AppError('invalid_public_provider_tool_request', {
-        message: `${err.platform} refused the tool input: ${err.message}`,
-        details,
-        fields: [{ path: ['input'], source: 'body' }],
-      });
     default:
       return new AppError('provider_request_failed', {
         message: `The ${err.platform} call failed (${err.category}).`,
-        details,
+        details: { ...details },
       });
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
+import { providerFailure } from '../../http/provider-failure.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
@@ -41,31 +42,15 @@ const bodyField = (name: string) => [{ path: [name], source: 'body' as const }];
 
 /** A platform failure as an answer, without the platform's raw body. */
 export function analyticsProviderFailure(err: ProviderError): AppError {
-  const details = { platform: err.platform, providerCategory: err.category, providerCode: err.providerCode };
-  switch (err.category) {
-    case 'auth_expired':
-      return new AppError('channel_account_not_connected', {
-        message: `The ${err.platform} token was refused; reconnect the channel.`,
-        details,
-      });
-    case 'rate_limited': {
-      const retry = String(err.retryAfterSeconds ?? 60);
-      return new AppError('provider_rate_limited', {
-        message: `The ${err.platform} rate limit was reached; retry in ${retry} s.`,
-        details,
-        headers: { 'retry-after': retry },
-      });
-    }
-    case 'user_content':
-    case 'platform_rejected':
-      return new AppError('invalid_public_analytics_sync_request', {
-        message: `${err.platform} did not answer metrics for this post: ${err.message}`,
-        details,
+  return providerFailure(err, {
+    categories: ['user_content', 'platform_rejected'],
+    answer: (e, details) =>
+      new AppError('invalid_public_analytics_sync_request', {
+        message: `${e.platform} did not answer metrics for this post: ${e.message}`,
+        details: { ...details },
         fields: bodyField('providerPostId'),
-      });
-    default:
-      return new AppError('provider_request_failed', { message: `The ${err.platform} call failed (${err.category}).`, details });
-  }
+      }),
+  });
 }
 
 export interface SnapshotInput {

@@ -70,12 +70,11 @@ export function toView(r: CommentRow): SocialCommentView {
 
 /** A platform failure as an API answer. */
 export function commentProviderFailure(err: ProviderError, validationCode: ErrorCode) {
-  if (err.category === 'user_content')
-    return new AppError(validationCode, {
-      message: `${err.platform} refused the request: ${err.message}`,
-      details: { platform: err.platform, providerCategory: err.category, providerCode: err.providerCode },
-    });
-  return providerFailure(err);
+  return providerFailure(err, {
+    categories: ['user_content'],
+    answer: (e, details) =>
+      new AppError(validationCode, { message: `${e.platform} refused the request: ${e.message}`, details: { ...details } }),
+  });
 }
 
 /** The body organizationId names the principal's organization (another organization's data is never reachable). */

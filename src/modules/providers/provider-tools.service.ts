@@ -1,12 +1,23 @@
 /** POST /v1/providers/tools/{toolName}: runs a provider tool through the channel's adapter and token. */
 
-import { providerFailure } from '../../http/provider-failure.js';
+import { providerFailure, type RefusalAnswer } from '../../http/provider-failure.js';
 import { AppError } from '../../platform/errors.js';
 import type { Platform, ProviderToolName } from '../../providers/provider.js';
 import { ProviderError } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
+
+/** The platform refused the tool's input: the route's 400, naming the input. */
+const TOOL_INPUT_REFUSED: RefusalAnswer = {
+  categories: ['user_content'],
+  answer: (err, details) =>
+    new AppError('invalid_public_provider_tool_request', {
+      message: `${err.platform} refused the tool input: ${err.message}`,
+      details: { ...details },
+      fields: [{ path: ['input'], source: 'body' }],
+    }),
+};
 
 export class ProviderToolsService {
   constructor(private readonly deps: { db: Db; registry: ProviderRegistry; channels: ChannelsReadPort }) {}
@@ -34,7 +45,7 @@ export class ProviderToolsService {
         results: await provider.runTool(ctx, toolName, input),
       };
     } catch (err) {
-      if (err instanceof ProviderError) throw providerFailure(err);
+      if (err instanceof ProviderError) throw providerFailure(err, TOOL_INPUT_REFUSED);
       // anything else from an adapter may carry request URLs with tokens: answer without it, log nothing of it
       throw new AppError('provider_request_failed', {
         message: `The ${channel.platform} call failed.`,

@@ -5,6 +5,7 @@
  */
 import type { MediaKind, Platform, ProviderSettingRule } from '../../providers/provider.js';
 import { PLATFORMS } from '../../providers/provider.js';
+import type { ChannelFactsForPublishing } from '../channels/channels.module.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import type { StoredMedia } from './publishing.tables.js';
 import { countHashtags, countMentions, countText, countUrls } from './text-count.js';
@@ -27,15 +28,8 @@ export interface PlanTargetInput {
   settings?: Record<string, unknown>;
 }
 
-export interface ChannelFacts {
-  channelAccountId: string;
-  platform: string;
-  state: string;
-  /** the channels area's answer: the state holds a usable token */
-  usable: boolean;
-  brandId: string | null;
-  displayName: string | null;
-}
+/** A plan's channel as the channels area answers it (its read port's facts; `usable`: a usable token). */
+export type ChannelFacts = ChannelFactsForPublishing;
 
 /** A media item of the plan with the path it came from (media[i] or mediaLibraryItemIds[j]). */
 export interface PlanMedia extends StoredMedia {

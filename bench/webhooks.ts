@@ -32,6 +32,7 @@ import { createCounters } from '../src/platform/counters/index.js';
 import { openPostgres } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
 import { EventOutbox } from '../src/platform/events/outbox.js';
+import { metricsWithCounterStores } from '../src/platform/metrics/index.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { Encryptor } from '../src/platform/secrets/encryption.js';
 import { freshPostgres } from '../test/support/harness.js';
@@ -147,14 +148,16 @@ async function main() {
     await migrateToLatest(database.db);
     const jobs = createJobQueue(database, { supervise: false, schedule: false });
     await jobs.start();
+    const counters = createCounters(undefined);
     const deps: AppDeps = {
       config,
       database,
-      counters: createCounters(undefined),
+      counters,
       jobs,
       encryptor: new Encryptor(key),
       events: new EventOutbox(() => systemClock.now()),
       clock: systemClock,
+      metrics: metricsWithCounterStores(counters),
       version: 'bench',
     };
     const webhooks = composeRoot(deps).areas.webhooks;

@@ -15,6 +15,7 @@ import { closeCounters, createCounters } from '../src/platform/counters/index.js
 import { openPglite } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
 import { EventOutbox } from '../src/platform/events/outbox.js';
+import { createMetrics } from '../src/platform/metrics/index.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { Encryptor } from '../src/platform/secrets/encryption.js';
 
@@ -41,6 +42,7 @@ export async function loadOpenApiDocument(): Promise<Record<string, unknown>> {
     encryptor: new Encryptor(randomBytes(32)),
     events: new EventOutbox(() => systemClock.now()),
     clock: systemClock,
+    metrics: createMetrics({ defaultMetrics: false }),
     version: VERSION,
   };
   const app = await buildApp(composeRoot(deps), { logger: false });

@@ -4,6 +4,7 @@ import type { Database } from './modules/database.js';
 import type { Counters } from './platform/counters/index.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import type { EventOutbox } from './platform/events/outbox.js';
+import type { Metrics } from './platform/metrics/index.js';
 import type { JobQueue } from './platform/queue/job-queue.js';
 import type { Encryptor } from './platform/secrets/encryption.js';
 
@@ -27,5 +28,7 @@ export interface AppDeps {
   /** the event outbox: areas record events in the transaction of their change */
   events: EventOutbox;
   clock: Clock;
+  /** the process's metrics (one instance: the API and the worker of a process share it) */
+  metrics: Metrics;
   version: string;
 }

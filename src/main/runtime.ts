@@ -25,7 +25,7 @@ import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import type { PgliteLock } from '../platform/db/pglite-dialect.js';
 import { EventOutbox } from '../platform/events/outbox.js';
-import { metricsOf } from '../platform/metrics/index.js'; // metrics
+import { metricsWithCounterStores } from '../platform/metrics/index.js'; // metrics
 import { serveMetrics } from '../platform/metrics/metrics-server.js'; // metrics
 import { createJobQueue } from '../platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
@@ -124,7 +124,8 @@ export async function startRuntime(config: Config, role: Role, opts: RuntimeOpti
   const jobs = createJobQueue(database, { supervise: runsWorker, schedule: runsWorker });
   await jobs.start();
   const events = new EventOutbox(() => systemClock.now());
-  const deps: AppDeps = { config, database, counters, jobs, encryptor, events, clock: systemClock, version: VERSION };
+  const metrics = metricsWithCounterStores(counters);
+  const deps: AppDeps = { config, database, counters, jobs, encryptor, events, clock: systemClock, metrics, version: VERSION };
   const root = composeRoot(deps, { logger });
 
   let socketServer: PGLiteSocketServer | null = null;
@@ -156,14 +157,14 @@ export async function startRuntime(config: Config, role: Role, opts: RuntimeOpti
         jobs: root.jobs,
         heartbeatSeconds: config.env.SERVICE_WORKER_HEARTBEAT_SECONDS,
         logger,
-        metrics: metricsOf(deps),
+        metrics,
       })
     : null;
   // a worker serves no API: its metrics get their own port when configured
   const metricsServer =
     role === 'worker' && config.env.SERVICE_WORKER_METRICS_PORT > 0
       ? await serveMetrics({
-          metrics: metricsOf(deps),
+          metrics,
           host: config.env.HOST,
           port: config.env.SERVICE_WORKER_METRICS_PORT,
           internalToken: config.env.SERVICE_INTERNAL_TOKEN,

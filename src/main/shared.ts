@@ -7,7 +7,6 @@ import type { AppDeps } from '../app-deps.js';
 import { TokenVault } from '../modules/channels/token-vault.js';
 import { type GuardedClientOptions, GuardedHttpClient } from '../platform/http-client/guarded-client.js';
 import { MediaStores } from '../platform/media-store/create-media-store.js';
-import { metricsOf } from '../platform/metrics/index.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { providerRegistryFromConfig } from './provider-configs.js';
 
@@ -23,7 +22,7 @@ export function buildSharedPieces(deps: AppDeps): SharedPieces {
   const { config } = deps;
   const env = config.env;
   return {
-    registry: providerRegistryFromConfig(config, {}, metricsOf(deps)),
+    registry: providerRegistryFromConfig(config, {}, deps.metrics),
     vault: new TokenVault(deps.encryptor, config),
     mediaStores: new MediaStores({
       dataDir: config.dataDir,

@@ -22,7 +22,7 @@ import { closeCounters, createCounters } from '../../src/platform/counters/index
 import { type DatabaseHandle, openPglite, openPostgres } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { EventOutbox } from '../../src/platform/events/outbox.js';
-import { metricsOf } from '../../src/platform/metrics/index.js';
+import { metricsWithCounterStores } from '../../src/platform/metrics/index.js';
 import { createJobQueue } from '../../src/platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../../src/platform/queue/worker.js';
 import { Encryptor } from '../../src/platform/secrets/encryption.js';
@@ -168,6 +168,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
     encryptor: new Encryptor(opts.encryptionKey ?? randomBytes(32)),
     events: new EventOutbox(() => clock.now()),
     clock,
+    metrics: metricsWithCounterStores(counters),
     version: '0.1.0-test',
   };
   const root = composeRoot(deps);
@@ -191,7 +192,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
         jobs: root.jobs,
         heartbeatSeconds: 1,
         logger: pino({ level: 'silent' }),
-        metrics: metricsOf(deps),
+        metrics: deps.metrics,
       });
       workers.push(w);
       return w;

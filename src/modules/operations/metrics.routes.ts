@@ -7,12 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { requirePolicy } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
-import { metricsOf } from '../../platform/metrics/index.js';
 
 export const METRICS_PATH = '/v1/internal/metrics';
 
-export function registerMetricsRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'counters'>): void {
-  const metrics = metricsOf(deps);
+export function registerMetricsRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'metrics'>): void {
+  const { metrics } = deps;
 
   app.addHook('onResponse', async (request, reply) => {
     // requests no route matched (404s, framework errors) share one label

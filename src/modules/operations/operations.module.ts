@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { registerMetricsRoutes } from './metrics.routes.js';
 
-export type OperationsPorts = Pick<AppDeps, 'counters'>;
+export type OperationsPorts = Pick<AppDeps, 'metrics'>;
 
 export function createOperationsModule(ports: OperationsPorts): AreaModule {
   return { read: undefined, jobs: [], routes: (app: FastifyInstance) => registerMetricsRoutes(app, ports) };

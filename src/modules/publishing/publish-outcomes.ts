@@ -10,7 +10,6 @@
  * - everything else (a follow-up job to send, or the channel to mark): a transaction under the job lock.
  */
 import { type RawBuilder, sql } from 'kysely';
-import { metricsOf } from '../../platform/metrics/index.js';
 import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { MicroBatcher } from './micro-batcher.js';
@@ -124,7 +123,7 @@ export class OutcomeRecorder {
   async record(row: TargetRow, o: Outcome): Promise<string> {
     const state = await this.write(row, o);
     if (state === 'published' && row.scheduled_at)
-      metricsOf(this.deps).publishLateness(row.platform, (this.deps.clock.now().getTime() - new Date(row.scheduled_at).getTime()) / 1000);
+      this.deps.metrics.publishLateness(row.platform, (this.deps.clock.now().getTime() - new Date(row.scheduled_at).getTime()) / 1000);
     return state;
   }
 

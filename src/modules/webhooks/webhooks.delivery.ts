@@ -14,7 +14,6 @@ import type { AppDeps } from '../../app-deps.js';
 import type { CounterStore } from '../../platform/counters/index.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { newId } from '../../platform/ids.js';
-import { metricsOf } from '../../platform/metrics/index.js';
 import type { Executor } from '../database.js';
 import { Coalescer } from './webhooks.coalescer.js';
 import type { DeliverJobData, WebhookFanOut } from './webhooks.fanout.js';
@@ -104,7 +103,7 @@ export class WebhookDeliverer {
   private readonly delivered: Coalescer<DeliveredRow, boolean>;
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock'>,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock' | 'metrics'>,
     private readonly client: GuardedHttpClient,
     private readonly fanout: WebhookFanOut,
   ) {
@@ -160,7 +159,7 @@ export class WebhookDeliverer {
       release();
     }
     const outcome = await this.record(c, result);
-    if (outcome !== 'stale') metricsOf(this.deps).webhookDelivery(outcome === 'pending' ? 'retry' : outcome, result.errorClass);
+    if (outcome !== 'stale') this.deps.metrics.webhookDelivery(outcome === 'pending' ? 'retry' : outcome, result.errorClass);
     return outcome;
   }
 

@@ -13,7 +13,7 @@ import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webho
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { WebhooksService } from './webhooks.service.js';
 
-export type WebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'jobs' | 'clock'> & {
+export type WebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'jobs' | 'clock' | 'metrics'> & {
   /** the client deliveries are sent with (its timeout is the delivery timeout setting) */
   deliveryClient: GuardedHttpClient;
 };

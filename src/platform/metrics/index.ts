@@ -1,21 +1,21 @@
 /**
- * metricsOf(deps): the one Metrics instance of a set of app dependencies (API and worker of a process
- * share it). On creation it also starts counting the shared counter store's failures.
+ * metricsWithCounterStores(counters): a Metrics instance that also counts the counter stores' failures.
+ * A process builds one with its dependencies (src/main/runtime.ts) and hands it to every area as the
+ * `metrics` port; the API and the worker of the process share it.
  */
 
 import type { CounterStore } from '../counters/counter-store.js';
 import type { Counters } from '../counters/index.js';
-import { type CounterStoreObserver, type Metrics, metricsFor } from './metrics.js';
+import { type CounterStoreObserver, createMetrics, type Metrics } from './metrics.js';
 
 export type { CounterStoreObserver, JobObserver, Metrics, MetricsPort, ProviderCallObserver } from './metrics.js';
 export { createMetrics, secondsSince } from './metrics.js';
 
-export function metricsOf(deps: { counters: Counters }): Metrics {
-  // keyed by the counters, which the root builds once: areas may hold copies of deps that differ in other ports
-  return metricsFor(deps.counters, (m) => {
-    observeCounterStore(deps.counters.memory, m);
-    if (deps.counters.redis) observeCounterStore(deps.counters.redis, m);
-  });
+export function metricsWithCounterStores(counters: Counters): Metrics {
+  const metrics = createMetrics();
+  observeCounterStore(counters.memory, metrics);
+  if (counters.redis) observeCounterStore(counters.redis, metrics);
+  return metrics;
 }
 
 const OBSERVED = Symbol('observedCounterStore');

@@ -134,22 +134,6 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   };
 }
 
-const byOwner = new WeakMap<object, Metrics>();
-
-/**
- * The Metrics of one owner (the counters of one set of app dependencies), created on first use. The API and the worker of one
- * process share their counters, hence one registry; every test context gets its own.
- */
-export function metricsFor(owner: object, init?: (m: Metrics) => void): Metrics {
-  let m = byOwner.get(owner);
-  if (!m) {
-    m = createMetrics();
-    byOwner.set(owner, m);
-    init?.(m);
-  }
-  return m;
-}
-
 /** Seconds elapsed since a process.hrtime.bigint() reading. */
 export function secondsSince(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;

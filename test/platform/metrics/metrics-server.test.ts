@@ -1,7 +1,6 @@
 /** A worker process's metrics port (SERVICE_WORKER_METRICS_PORT): same series, same credentials as the API route. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { metricsOf } from '../../../src/platform/metrics/index.js';
 import { type MetricsServer, serveMetrics } from '../../../src/platform/metrics/metrics-server.js';
 import { createTestContext, type TestContext } from '../../support/harness.js';
 
@@ -15,7 +14,7 @@ describe('worker metrics port', () => {
   before(async () => {
     ctx = await createTestContext({ env: { SERVICE_INTERNAL_TOKEN: TOKEN } });
     server = await serveMetrics({
-      metrics: metricsOf(ctx.deps),
+      metrics: ctx.deps.metrics,
       host: '127.0.0.1',
       port: 0,
       internalToken: ctx.config.env.SERVICE_INTERNAL_TOKEN,

@@ -75,10 +75,10 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const mediaReferences = new Subscribers<MediaReferenceCheck>();
 
   const outbound = shared.outbound();
-  const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences });
+  const brands = createBrandsModule(deps);
+  const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences, brands: brands.read });
   const channels = createChannelsModule({ ...deps, registry, vault, disconnects });
   const profiles = createProfilesModule(deps);
-  const brands = createBrandsModule(deps);
   const publishing = createPublishingModule({
     ...deps,
     registry,
@@ -93,11 +93,25 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     ...deps,
     deliveryClient: shared.outbound({ timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS }),
   });
-  const comments = createCommentsModule({ ...deps, registry, channels: channels.read });
-  const analytics = createAnalyticsModule({ ...deps, channels: channels.read });
+  const comments = createCommentsModule({
+    ...deps,
+    registry,
+    channels: channels.read,
+    brands: brands.read,
+    profiles: profiles.read,
+    targets: publishing.read.targets,
+  });
+  const analytics = createAnalyticsModule({ ...deps, channels: channels.read, brands: brands.read, targets: publishing.read.targets });
   const automations = createAutomationsModule({
     ...deps,
-    runner: { plans: publishing.read.plans, slots: publishing.read.slots, imports: media.read.imports, batches: batches.read.committer },
+    brands: brands.read,
+    runner: {
+      plans: publishing.read.plans,
+      slots: publishing.read.slots,
+      imports: media.read.imports,
+      batches: batches.read.committer,
+      products: brands.read.products,
+    },
     feedClient: shared.outbound({
       timeoutMs: deps.config.env.SERVICE_AUTOMATION_FEED_TIMEOUT_MS,
       maxBytes: deps.config.env.SERVICE_AUTOMATION_FEED_MAX_BYTES,

@@ -53,37 +53,32 @@ export async function runAnalyticsSync(
   const oldest = new Date(now.getTime() - LAST_CHECKPOINT_MS - LATE_GRACE_MS);
   const newest = new Date(now.getTime() - HOUR);
   // across organizations: this is the worker's own sweep; every read and write below is scoped by the row's organization
-  const candidates = await db
-    .selectFrom('publish_targets as t')
-    .innerJoin('channel_accounts as c', (j) =>
-      j.onRef('c.id', '=', 't.channel_account_id').onRef('c.organization_id', '=', 't.organization_id'),
-    )
-    .select([
-      't.id',
-      't.organization_id',
-      't.brand_id',
-      't.channel_account_id',
-      't.platform',
-      't.provider_post_id',
-      't.published_at',
-      'c.state as channel_state',
-    ])
-    .where('t.state', '=', 'published')
-    .where('t.provider_post_id', 'is not', null)
-    .where('t.published_at', '>=', oldest)
-    .where('t.published_at', '<=', newest)
-    .where('t.platform', 'in', [...ANALYTICS_PLATFORMS])
-    .orderBy('t.published_at', 'asc')
-    .orderBy('t.id', 'asc')
-    .limit(5_000)
-    .execute();
+  const published = await service.targets.publishedBetween(db, {
+    platforms: ANALYTICS_PLATFORMS,
+    from: oldest,
+    to: newest,
+    limit: 5_000,
+  });
 
-  const byOrg = new Map<string, string[]>();
-  for (const t of candidates) byOrg.set(t.organization_id, [...(byOrg.get(t.organization_id) ?? []), t.id]);
-  const latest = new Map<string, Date>();
-  for (const [org, ids] of byOrg) {
-    for (const [id, at] of await analyticsRepository.latestCaptureByTarget(db, org, ids)) latest.set(id, at);
+  const byOrg = new Map<string, { targets: string[]; channels: Set<string> }>();
+  for (const t of published) {
+    const org = byOrg.get(t.organizationId) ?? { targets: [], channels: new Set<string>() };
+    org.targets.push(t.postTargetId);
+    org.channels.add(t.channelAccountId);
+    byOrg.set(t.organizationId, org);
   }
+  const latest = new Map<string, Date>();
+  const channelStates = new Map<string, string>();
+  for (const [org, { targets, channels }] of byOrg) {
+    for (const [id, at] of await analyticsRepository.latestCaptureByTarget(db, org, targets)) latest.set(id, at);
+    for (const [id, facts] of await service.channels.factsForPublishing(db, org, [...channels]))
+      channelStates.set(`${org}/${id}`, facts.state);
+  }
+  // a target is considered with its channel's state (a published target always has its channel row)
+  const candidates = published.flatMap((t) => {
+    const channelState = channelStates.get(`${t.organizationId}/${t.channelAccountId}`);
+    return channelState === undefined ? [] : [{ ...t, channelState }];
+  });
 
   const spent = new Map<string, number>();
   const stoppedPlatforms = new Set<string>();
@@ -92,11 +87,11 @@ export async function runAnalyticsSync(
 
   for (const t of candidates) {
     const platform = t.platform as AnalyticsPlatform;
-    const due = dueCheckpoint(new Date(t.published_at!), now);
+    const due = dueCheckpoint(new Date(t.publishedAt!), now);
     if (!due) continue;
-    const last = latest.get(t.id);
+    const last = latest.get(t.postTargetId);
     if (last && last.getTime() >= due.getTime()) continue;
-    if (!service.channels.isUsable(t.channel_state) || stoppedChannels.has(t.channel_account_id)) {
+    if (!service.channels.isUsable(t.channelState) || stoppedChannels.has(t.channelAccountId)) {
       result.skippedReconnect += 1;
       continue;
     }
@@ -108,21 +103,21 @@ export async function runAnalyticsSync(
     }
     spent.set(platform, (spent.get(platform) ?? 0) + 1);
     try {
-      let channel = contexts.get(t.channel_account_id);
+      let channel = contexts.get(t.channelAccountId);
       if (!channel) {
-        channel = await service.channels.usableChannel(db, t.organization_id, t.channel_account_id);
-        contexts.set(t.channel_account_id, channel);
+        channel = await service.channels.usableChannel(db, t.organizationId, t.channelAccountId);
+        contexts.set(t.channelAccountId, channel);
       }
       const row = await service.read(
         channel.provider,
         channel.ctx,
         {
-          organizationId: t.organization_id,
-          brandId: t.brand_id,
-          channelAccountId: t.channel_account_id,
+          organizationId: t.organizationId,
+          brandId: t.brandId,
+          channelAccountId: t.channelAccountId,
           platform,
-          postTargetId: t.id,
-          providerPostId: t.provider_post_id!,
+          postTargetId: t.postTargetId,
+          providerPostId: t.providerPostId,
           capturedAt: now,
         },
         'schedule',
@@ -136,11 +131,11 @@ export async function runAnalyticsSync(
         continue;
       }
       if (err instanceof ProviderError && err.category === 'auth_expired') {
-        stoppedChannels.add(t.channel_account_id);
-        await markReconnect(db, service.channels, t.organization_id, t.channel_account_id, now);
+        stoppedChannels.add(t.channelAccountId);
+        await markReconnect(db, service.channels, t.organizationId, t.channelAccountId, now);
       } else if (!(err instanceof ProviderError)) {
         // channel_account_not_connected (no usable token): leave the channel for this run
-        stoppedChannels.add(t.channel_account_id);
+        stoppedChannels.add(t.channelAccountId);
       }
       result.failed += 1;
     }

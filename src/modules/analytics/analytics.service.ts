@@ -9,8 +9,10 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Executor } from '../database.js';
+import type { PublishTargetsReadPort } from '../publishing/publishing.module.js';
 import { analyticsRepository as repo, type SnapshotRow } from './analytics.repository.js';
 import {
   ANALYTICS_PLATFORMS,
@@ -63,11 +65,27 @@ export interface SnapshotInput {
   capturedAt: Date;
 }
 
+/** The other areas' reads analytics uses (their owners answer; analytics reads only its own table). */
+export interface AnalyticsReads {
+  channels: ChannelsReadPort;
+  brands: BrandsReadPort;
+  /** publishing's published targets */
+  targets: PublishTargetsReadPort;
+}
+
 export class AnalyticsService {
+  readonly channels: ChannelsReadPort;
+  readonly targets: PublishTargetsReadPort;
+  private readonly brands: BrandsReadPort;
+
   constructor(
     private readonly deps: Pick<AppDeps, 'database' | 'clock'>,
-    readonly channels: ChannelsReadPort,
-  ) {}
+    reads: AnalyticsReads,
+  ) {
+    this.channels = reads.channels;
+    this.targets = reads.targets;
+    this.brands = reads.brands;
+  }
 
   private get db() {
     return this.deps.database.db;
@@ -110,13 +128,8 @@ export class AnalyticsService {
         fields: bodyField('platform'),
       });
     }
-    const brand = await this.db
-      .selectFrom('brands')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', body.brandId)
-      .executeTakeFirst();
-    if (!brand) throw new AppError('brand_not_found', { message: `No brand ${body.brandId} in the principal organization.` });
+    if (!(await this.brands.brand(this.db, organizationId, body.brandId)))
+      throw new AppError('brand_not_found', { message: `No brand ${body.brandId} in the principal organization.` });
     if (channel.brandId && channel.brandId !== body.brandId) {
       throw new AppError('invalid_public_analytics_sync_request', {
         message: `Channel account ${body.channelAccountId} belongs to another brand.`,
@@ -125,13 +138,8 @@ export class AnalyticsService {
     }
     const postTargetId = body.postTargetId ?? null;
     if (postTargetId) {
-      const target = await this.db
-        .selectFrom('publish_targets')
-        .select(['channel_account_id', 'provider_post_id'])
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', postTargetId)
-        .executeTakeFirst();
-      if (!target || target.channel_account_id !== body.channelAccountId || target.provider_post_id !== body.providerPostId) {
+      const target = await this.targets.target(this.db, organizationId, postTargetId);
+      if (!target || target.channelAccountId !== body.channelAccountId || target.providerPostId !== body.providerPostId) {
         throw new AppError('invalid_public_analytics_sync_request', {
           message: `Publish target ${postTargetId} is not the post ${body.providerPostId} of channel ${body.channelAccountId} in the principal organization.`,
           fields: bodyField('postTargetId'),

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import { automationJobDefinitions } from './automations.jobs.js';
 import { registerAutomationRoutes } from './automations.routes.js';
 import { AutomationsService } from './automations.service.js';
@@ -15,8 +16,10 @@ import { AutomationRunner, type RunnerPorts } from './runner.js';
 export type { BatchCommitter } from './batch-committer.js';
 
 export type AutomationsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'> & {
-  /** plans, slots, media imports and (when the batches area is built) the product_rotation committer */
+  /** plans, slots, media imports, brand products and (when the batches area is built) the product_rotation committer */
   runner: RunnerPorts;
+  /** the brands area's read port (a source's brand must exist) */
+  brands: BrandsReadPort;
   /** the client feeds are fetched with */
   feedClient: GuardedHttpClient;
 };
@@ -27,7 +30,7 @@ export interface AutomationsModule extends AreaModule {
 }
 
 export function createAutomationsModule(ports: AutomationsPorts): AutomationsModule {
-  const service = new AutomationsService(ports);
+  const service = new AutomationsService(ports, ports.brands);
   const runner = new AutomationRunner(ports, service, ports.runner, ports.feedClient);
   return {
     service,

@@ -81,15 +81,6 @@ export const automationsRepository = {
     return Number(r.numUpdatedRows) > 0;
   },
 
-  async brandExists(db: Executor, organizationId: string, brandId: string): Promise<boolean> {
-    return !!(await db
-      .selectFrom('brands')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', brandId)
-      .executeTakeFirst());
-  },
-
   async insertRun(db: Executor, row: RunRow): Promise<boolean> {
     const r = await db
       .insertInto('automation_runs')

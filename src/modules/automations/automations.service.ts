@@ -6,6 +6,7 @@ import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { isValidTimeZone } from '../../platform/time/zoned-time.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';
 import { type RunRow, automationsRepository as repo, type SourceRow } from './automations.repository.js';
 import {
@@ -96,7 +97,11 @@ function checkSchedule(schedule: { cron: string; timezone: string } | null | und
 }
 
 export class AutomationsService {
-  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'>) {}
+  constructor(
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'>,
+    /** the brands area's read port (a source's brand must exist) */
+    private readonly brands: BrandsReadPort,
+  ) {}
 
   private get db() {
     return this.deps.database.db;
@@ -121,7 +126,7 @@ export class AutomationsService {
     const config = withDefaults(body.kind, (body.config ?? {}) as Record<string, unknown>);
     checkConfig(body.kind, config, code);
     checkSchedule(body.schedule, code);
-    if (!(await repo.brandExists(this.db, organizationId, body.brandId))) {
+    if (!(await this.brands.brand(this.db, organizationId, body.brandId))) {
       throw new AppError('brand_not_found', { message: `No brand ${body.brandId} in the principal organization.` });
     }
     const at = this.deps.clock.now();

@@ -8,6 +8,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { MediaRead } from '../media/media.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { type RunRow, automationsRepository as repo, type SourceRow } from './automations.repository.js';
@@ -24,6 +25,8 @@ export interface RunnerPorts {
   slots: PublishingRead['slots'];
   imports: MediaRead['imports'];
   batches: BatchCommitter | null;
+  /** the brands area's products (product_rotation) */
+  products: BrandsReadPort['products'];
 }
 
 type RssConfig = {
@@ -260,13 +263,7 @@ export class AutomationRunner {
     const state = source.state as { rotationPosition?: number };
     const batches = this.ports.batches;
     if (!batches) throw new RunFailure('batches_unavailable', 'Publish batches are not available in this deployment.');
-    let products = await this.deps.database.db
-      .selectFrom('brand_products')
-      .select(['id', 'name', 'product_url'])
-      .where('organization_id', '=', source.organization_id)
-      .where('brand_id', '=', source.brand_id)
-      .orderBy('id')
-      .execute();
+    let products = await this.ports.products(this.deps.database.db, source.organization_id, source.brand_id);
     if (config.productIds) {
       const byId = new Map(products.map((p) => [p.id, p]));
       products = config.productIds.map((id) => byId.get(id)).filter((p): p is (typeof products)[number] => !!p);
@@ -277,7 +274,7 @@ export class AutomationRunner {
     const picked = Array.from({ length: count }, (_, i) => products[(start + i) % products.length]!);
     const items = picked.map((p) => ({
       productId: p.id,
-      text: renderTemplate(config.textTemplate, { title: p.name, name: p.name, link: p.product_url ?? '', summary: '' }),
+      text: renderTemplate(config.textTemplate, { title: p.name, name: p.name, link: p.productUrl ?? '', summary: '' }),
     }));
     const output: AutomationRunOutput = {
       publishJobIds: [],

@@ -120,32 +120,4 @@ export const commentsRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
-
-  /** The brand's most recent published targets on comment platforms (optionally one profile's channels). */
-  async recentPublishedTargets(
-    db: Executor,
-    organizationId: string,
-    brandId: string,
-    platforms: readonly string[],
-    limit: number,
-    profileId?: string,
-  ) {
-    let q = db
-      .selectFrom('publish_targets as t')
-      .select(['t.id', 't.channel_account_id', 't.platform', 't.provider_post_id', 't.brand_id'])
-      .where('t.organization_id', '=', organizationId)
-      .where('t.brand_id', '=', brandId)
-      .where('t.state', '=', 'published')
-      .where('t.provider_post_id', 'is not', null)
-      .where('t.platform', 'in', [...platforms]);
-    if (profileId)
-      q = q.where('t.channel_account_id', 'in', (eb) =>
-        eb
-          .selectFrom('publishing_profile_channels')
-          .select('channel_account_id')
-          .where('organization_id', '=', organizationId)
-          .where('profile_id', '=', profileId),
-      );
-    return q.orderBy('t.published_at', 'desc').orderBy('t.id', 'desc').limit(limit).execute();
-  },
 };

@@ -9,7 +9,10 @@ import { providerFailure } from '../../http/provider-failure.js';
 import { AppError, type ErrorCode, isAppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type Platform, type ProviderComment, ProviderError } from '../../providers/provider.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { ProfilesReadPort } from '../profiles/profiles.module.js';
+import type { PublishTargetsReadPort } from '../publishing/publishing.module.js';
 import { transition } from './comment-states.js';
 import { type CommentRow, commentsRepository } from './comments.repository.js';
 import {
@@ -88,11 +91,24 @@ export function assertOrganization(principalOrg: string, bodyOrg: string, code: 
 
 const sameMetrics = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The other areas' reads comment sync uses (their owners answer; comments reads only its own tables). */
+export interface CommentReads {
+  channels: ChannelsReadPort;
+  brands: BrandsReadPort;
+  profiles: ProfilesReadPort;
+  /** publishing's published targets */
+  targets: PublishTargetsReadPort;
+}
+
 export class CommentsService {
+  private readonly channels: ChannelsReadPort;
+
   constructor(
     private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'>,
-    private readonly channels: ChannelsReadPort,
-  ) {}
+    private readonly reads: CommentReads,
+  ) {
+    this.channels = reads.channels;
+  }
 
   private get db() {
     return this.deps.database.db;
@@ -121,13 +137,8 @@ export class CommentsService {
   }
 
   private async brandExists(organizationId: string, brandId: string): Promise<void> {
-    const brand = await this.db
-      .selectFrom('brands')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', brandId)
-      .executeTakeFirst();
-    if (!brand) throw new AppError('brand_not_found', { message: `No brand ${brandId} in the principal organization.` });
+    if (!(await this.reads.brands.brand(this.db, organizationId, brandId)))
+      throw new AppError('brand_not_found', { message: `No brand ${brandId} in the principal organization.` });
   }
 
   async sync(organizationId: string, req: SyncRequest): Promise<SyncResponse> {
@@ -136,13 +147,8 @@ export class CommentsService {
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     await this.brandExists(organizationId, req.brandId);
     if (req.postTargetId) {
-      const t = await this.db
-        .selectFrom('publish_targets')
-        .select(['id', 'channel_account_id', 'provider_post_id'])
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', req.postTargetId)
-        .executeTakeFirst();
-      if (!t || t.channel_account_id !== req.channelAccountId || t.provider_post_id !== req.providerPostId)
+      const t = await this.reads.targets.target(this.db, organizationId, req.postTargetId);
+      if (!t || t.channelAccountId !== req.channelAccountId || t.providerPostId !== req.providerPostId)
         throw new AppError('invalid_public_social_comment_sync_request', {
           message: 'postTargetId must name a published target of this channel with this providerPostId.',
           fields: [{ path: ['postTargetId'], source: 'body' }],
@@ -335,35 +341,29 @@ export class CommentsService {
     const dryRun = req.dryRun ?? true;
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     await this.brandExists(organizationId, req.brandId);
+    let channelAccountIds: string[] | undefined;
     if (req.profileId) {
-      const profile = await this.db
-        .selectFrom('publishing_profiles')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', req.profileId)
-        .where('brand_id', '=', req.brandId)
-        .executeTakeFirst();
-      if (!profile)
+      const profile = await this.reads.profiles.channelsOfProfile(this.db, organizationId, req.profileId);
+      if (!profile || profile.brandId !== req.brandId)
         throw new AppError('invalid_public_social_comment_sync_request', {
           message: `No publishing profile ${req.profileId} of brand ${req.brandId}.`,
           fields: [{ path: ['profileId'], source: 'body' }],
         });
+      channelAccountIds = profile.channelAccountIds;
     }
-    const targets = await commentsRepository.recentPublishedTargets(
-      this.db,
-      organizationId,
-      req.brandId,
-      COMMENT_PLATFORMS,
-      req.targetLimit ?? 8,
-      req.profileId,
-    );
+    const targets = await this.reads.targets.recentPublished(this.db, organizationId, {
+      brandId: req.brandId,
+      platforms: COMMENT_PLATFORMS,
+      limit: req.targetLimit ?? 8,
+      ...(channelAccountIds ? { channelAccountIds } : {}),
+    });
     const out: ProfileSyncResponse = { mode: dryRun ? 'dry_run' : 'synced', targets: [], fetched: 0, created: 0, updated: 0 };
     for (const t of targets) {
       const base = {
-        postTargetId: t.id,
-        channelAccountId: t.channel_account_id,
+        postTargetId: t.postTargetId,
+        channelAccountId: t.channelAccountId,
         platform: t.platform,
-        providerPostId: t.provider_post_id!,
+        providerPostId: t.providerPostId,
       };
       try {
         const r = await this.syncPost(organizationId, {

@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Db, Executor } from '../database.js';
 import { fileReader } from './byte-reader.js';
 import { type MediaRow, mediaRepository } from './media.repository.js';
@@ -38,6 +39,8 @@ export class MediaIngest {
 
   constructor(
     private readonly db: Db,
+    /** the brands area's read port (an item's brand must exist) */
+    private readonly brands: BrandsReadPort,
     private readonly store: MediaStore,
     private readonly spoolDir: string,
     private readonly now: () => Date,
@@ -81,7 +84,7 @@ export class MediaIngest {
         await reader.close();
       }
       const brandId = input.brandId();
-      if (brandId !== null && !(await mediaRepository.brandExists(this.db, input.organizationId, brandId))) {
+      if (brandId !== null && !(await this.brands.brand(this.db, input.organizationId, brandId))) {
         throw new AppError('brand_not_found', {
           message: `No brand ${brandId} in the principal organization.`,
           fields: [{ path: ['brandId'], source: 'body' }],

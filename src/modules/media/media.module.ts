@@ -10,6 +10,7 @@ import { selectStore } from '../../platform/counters/store-selection.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import { mediaDeleteJob } from './media.jobs.js';
 import { type MediaReadPort, mediaReadPort } from './media.read.js';
 import { registerMediaRoutes } from './media.routes.js';
@@ -27,6 +28,7 @@ export type MediaPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'job
   stores: MediaStores;
   outbound: GuardedHttpClient;
   references: MediaReferenceChecks;
+  brands: BrandsReadPort;
 };
 
 /** What other areas use of the media library. */
@@ -58,11 +60,12 @@ export function createMediaModule(ports: MediaPorts): MediaModule {
     () => now().getTime(),
   );
   const signer = mediaUrlSigner(ports);
-  const ingest = new MediaIngest(ports.database.db, store, mediaSpoolDir(ports.config), now);
+  const ingest = new MediaIngest(ports.database.db, ports.brands, store, mediaSpoolDir(ports.config), now);
   const maxUploadBytes = env.SERVICE_MEDIA_MAX_UPLOAD_BYTES;
   const maxJsonUploadBytes = Math.min(env.SERVICE_MEDIA_MAX_JSON_UPLOAD_BYTES, maxUploadBytes);
   const media = new MediaService({
     db: ports.database.db,
+    brands: ports.brands,
     stores,
     ingest,
     signer,

@@ -132,14 +132,4 @@ export const mediaRepository = {
       .where('lifecycle_state', '=', 'deleting')
       .execute();
   },
-
-  async brandExists(db: Executor, organizationId: string, brandId: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('brands')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', brandId)
-      .executeTakeFirst();
-    return row !== undefined;
-  },
 };

@@ -9,6 +9,7 @@ import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { StoredObject } from '../../platform/media-store/media-store.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Db } from '../database.js';
 import { MEDIA_DELETE_JOB, mediaDeleteQueue } from './media.jobs.js';
 import { type MediaRow, mediaRepository } from './media.repository.js';
@@ -20,6 +21,8 @@ import type { SpooledMedia } from './media-spool.js';
 
 export interface MediaServiceDeps {
   db: Db;
+  /** the brands area's read port (an item's brand must exist) */
+  brands: BrandsReadPort;
   stores: MediaStores;
   ingest: MediaIngest;
   signer: MediaUrlSigner;
@@ -87,7 +90,7 @@ export class MediaService {
   }
 
   async assertBrand(organizationId: string, brandId: string): Promise<void> {
-    if (!(await mediaRepository.brandExists(this.deps.db, organizationId, brandId))) {
+    if (!(await this.deps.brands.brand(this.deps.db, organizationId, brandId))) {
       throw new AppError('brand_not_found', {
         message: `No brand ${brandId} in the principal organization.`,
         fields: [{ path: ['brandId'], source: 'body' }],

@@ -58,7 +58,7 @@ export interface ProfileExpansion {
   scheduleSettings: Record<string, unknown>;
 }
 
-/** What publishing (and batches through it) reads of publishing profiles; each read takes the caller's executor. */
+/** What publishing (and batches through it) and comments read of publishing profiles; each read takes the caller's executor. */
 export interface ProfilesReadPort {
   /** The profile's enabled channels that are connected, as plan targets (null when there is no such profile). */
   expandForPublishing(db: Executor, organizationId: string, profileId: string): Promise<ProfileExpansion | null>;
@@ -66,6 +66,12 @@ export interface ProfilesReadPort {
   scheduleSettings(db: Executor, organizationId: string, profileId: string): Promise<Record<string, unknown> | null>;
   /** The default profile of a brand, else its first (its saved batch policy applies when no profile is named). */
   defaultProfileId(db: Executor, organizationId: string, brandId: string): Promise<string | null>;
+  /** The profile's brand and the ids of all its channels, enabled or not (null when there is no such profile). */
+  channelsOfProfile(
+    db: Executor,
+    organizationId: string,
+    profileId: string,
+  ): Promise<{ brandId: string; channelAccountIds: string[] } | null>;
 }
 
 export const profilesReadPort: ProfilesReadPort = {
@@ -92,5 +98,17 @@ export const profilesReadPort: ProfilesReadPort = {
 
   async defaultProfileId(db, organizationId, brandId) {
     return profilesRepository.defaultIdOf(db, organizationId, brandId);
+  },
+
+  async channelsOfProfile(db, organizationId, profileId) {
+    const profile = await profilesRepository.scheduleOf(db, organizationId, profileId);
+    if (!profile) return null;
+    const rows = await db
+      .selectFrom('publishing_profile_channels')
+      .select('channel_account_id')
+      .where('organization_id', '=', organizationId)
+      .where('profile_id', '=', profileId)
+      .execute();
+    return { brandId: profile.brand_id, channelAccountIds: rows.map((r) => r.channel_account_id) };
   },
 };

@@ -25,6 +25,7 @@ import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
 import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
+import { type PublishTargetsReadPort, publishTargetsReadPort } from './publishing.read.js';
 import { publishingRepository } from './publishing.repository.js';
 import { registerPublishingRoutes } from './publishing.routes.js';
 import { ReconcileService } from './reconcile.service.js';
@@ -41,13 +42,17 @@ export type PublishingPorts = PublishingDeps & {
   outbound: GuardedHttpClient;
 };
 
-/** What other areas (batches, automations, provider webhooks) use of publishing. */
+export type { PublishedTarget, PublishTargetsReadPort } from './publishing.read.js';
+
+/** What other areas (batches, automations, provider webhooks, comments, analytics) use of publishing. */
 export interface PublishingRead {
   channels: ChannelGateway;
   plans: PlansService;
   slots: SlotsService;
   /** platform notices about published posts (provider webhooks) */
   notices: ProviderNotices;
+  /** published targets (comments and analytics sync their posts) */
+  targets: PublishTargetsReadPort;
 }
 
 export interface PublishingModule extends AreaModule<PublishingRead> {
@@ -107,7 +112,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     urls: new UrlReconciliationService(ports, channels),
     slots,
     notices,
-    read: { channels, plans, slots, notices },
+    read: { channels, plans, slots, notices, targets: publishTargetsReadPort },
     jobs: publishJobDefinitions(ports, { engine, firstComment, reconcile }),
     mediaReferenceCheck,
     onChannelDisconnect: disconnectHook,

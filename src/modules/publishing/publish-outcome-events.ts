@@ -33,24 +33,20 @@ export async function recordTargetOutcomes(
   const completing = outcomes.filter((o) => o.jobUpdated).map((o) => o.target);
   const orgIds = [...new Set(completing.map((t) => t.organization_id))];
   const jobIds = [...new Set(completing.map((t) => t.job_id))];
-  let jobs = new Map<string, JobRow>();
-  let alreadyCompleted = new Set<string>();
+  const jobs = new Map<string, JobRow>();
+  const alreadyCompleted = new Set<string>();
   if (jobIds.length > 0) {
-    // one index lookup per job whatever the tables' statistics say (a plain `in` list is planned as a
-    // scan of every event while the table has not been analyzed since a burst began)
-    const [jobRows, done] = [
-      (
-        await sql<JobRow>`select pj.* from unnest(${jobIds}::text[]) as k(id)
-					cross join lateral (select * from publish_jobs where id = k.id and organization_id = any(${orgIds}::text[])) pj`.execute(tx)
-      ).rows,
-      (
-        await sql<{ sequence_key: string }>`select k.id as sequence_key from unnest(${jobIds}::text[]) as k(id)
-					where (select 1 from events e where e.sequence_key = k.id and e.type = 'publish_job.completed'
-						and e.organization_id = any(${orgIds}::text[]) limit 1) is not null`.execute(tx)
-      ).rows,
-    ];
-    jobs = new Map(jobRows.map((j) => [j.id, j]));
-    alreadyCompleted = new Set(done.map((d) => d.sequence_key as string));
+    // one statement, one index lookup per job whatever the tables' statistics say (a plain `in` list is
+    // planned as a scan of every event while the table has not been analyzed since a burst began)
+    const rows = await sql<JobRow & { completed_before: boolean }>`
+			select pj.*, (select 1 from events e where e.sequence_key = k.id and e.type = 'publish_job.completed'
+					and e.organization_id = any(${orgIds}::text[]) limit 1) is not null as completed_before
+			from unnest(${jobIds}::text[]) as k(id)
+				cross join lateral (select * from publish_jobs where id = k.id and organization_id = any(${orgIds}::text[])) pj`.execute(tx);
+    for (const { completed_before, ...job } of rows.rows) {
+      jobs.set(job.id, job);
+      if (completed_before) alreadyCompleted.add(job.id);
+    }
   }
   const list: DomainEvent[] = [];
   for (const { target: t, jobUpdated } of outcomes) {

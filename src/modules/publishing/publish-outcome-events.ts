@@ -5,6 +5,7 @@
  * returned. One by one this was about ten round trips per target inside the outcome transaction.
  */
 
+import { sql } from 'kysely';
 import type { DomainEvent, EventOutbox } from '../../platform/events/outbox.js';
 import type { Executor } from '../database.js';
 import { deriveJobStatus } from './publish-states.js';
@@ -35,20 +36,18 @@ export async function recordTargetOutcomes(
   let jobs = new Map<string, JobRow>();
   let alreadyCompleted = new Set<string>();
   if (jobIds.length > 0) {
+    // one index lookup per job whatever the tables' statistics say (a plain `in` list is planned as a
+    // scan of every event while the table has not been analyzed since a burst began)
     const [jobRows, done] = [
-      (await tx
-        .selectFrom('publish_jobs')
-        .selectAll()
-        .where('organization_id', 'in', orgIds)
-        .where('id', 'in', jobIds)
-        .execute()) as JobRow[],
-      await tx
-        .selectFrom('events')
-        .select('sequence_key')
-        .where('organization_id', 'in', orgIds)
-        .where('sequence_key', 'in', jobIds)
-        .where('type', '=', 'publish_job.completed')
-        .execute(),
+      (
+        await sql<JobRow>`select pj.* from unnest(${jobIds}::text[]) as k(id)
+					cross join lateral (select * from publish_jobs where id = k.id and organization_id = any(${orgIds}::text[])) pj`.execute(tx)
+      ).rows,
+      (
+        await sql<{ sequence_key: string }>`select k.id as sequence_key from unnest(${jobIds}::text[]) as k(id)
+					where (select 1 from events e where e.sequence_key = k.id and e.type = 'publish_job.completed'
+						and e.organization_id = any(${orgIds}::text[]) limit 1) is not null`.execute(tx)
+      ).rows,
     ];
     jobs = new Map(jobRows.map((j) => [j.id, j]));
     alreadyCompleted = new Set(done.map((d) => d.sequence_key as string));

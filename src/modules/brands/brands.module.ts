@@ -9,12 +9,19 @@ import { Brand, BrandProduct } from './brands.schemas.js';
 import { BrandsService } from './brands.service.js';
 import { registerWorkspaceRoutes } from './brands-workspace.routes.js';
 
-/** What other areas (publishing) read of brands; each read takes the caller's executor. */
+/** What other areas (publishing, batches) read of brands; each read takes the caller's executor. */
 export interface BrandsReadPort {
   /** The brand's id and time zone, null when the organization has no such brand. */
   brand(db: Executor, organizationId: string, brandId: string): Promise<{ id: string; timezone: string } | null>;
   /** Whether the brand has the product. */
   hasProduct(db: Executor, organizationId: string, brandId: string, productId: string): Promise<boolean>;
+  /** The brand's products of the ids (ids it has not are left out). */
+  products(
+    db: Executor,
+    organizationId: string,
+    brandId: string,
+    ids: string[],
+  ): Promise<Array<{ id: string; name: string; productUrl: string | null }>>;
 }
 
 export interface BrandsModule extends AreaModule<BrandsReadPort> {
@@ -25,7 +32,7 @@ export function createBrandsModule(ports: Pick<AppDeps, 'database' | 'clock'>): 
   const service = new BrandsService(ports.database.db);
   return {
     service,
-    read: { brand: brandsRepository.zoneOf, hasProduct: brandsRepository.hasProduct },
+    read: { brand: brandsRepository.zoneOf, hasProduct: brandsRepository.hasProduct, products: brandsRepository.productsOf },
     jobs: [],
     routes(app: FastifyInstance) {
       app.addSchema(BrandProduct);

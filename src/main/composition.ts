@@ -88,7 +88,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     media: media.read.publishing,
     outbound,
   });
-  const batches = createBatchesModule({ ...deps, publishing: publishing.read });
+  const batches = createBatchesModule({ ...deps, publishing: publishing.read.batches, profiles: profiles.read, brands: brands.read });
   const webhooks = createWebhooksModule({
     ...deps,
     deliveryClient: shared.outbound({ timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS }),
@@ -110,7 +110,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
       slots: publishing.read.slots,
       imports: media.read.imports,
       batches: batches.read.committer,
-      products: brands.read.products,
+      products: brands.read.allProducts,
     },
     feedClient: shared.outbound({
       timeoutMs: deps.config.env.SERVICE_AUTOMATION_FEED_TIMEOUT_MS,

@@ -26,7 +26,7 @@ export interface RunnerPorts {
   imports: MediaRead['imports'];
   batches: BatchCommitter | null;
   /** the brands area's products (product_rotation) */
-  products: BrandsReadPort['products'];
+  products: BrandsReadPort['allProducts'];
 }
 
 type RssConfig = {

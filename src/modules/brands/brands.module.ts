@@ -9,27 +9,32 @@ import { Brand, BrandProduct } from './brands.schemas.js';
 import { BrandsService } from './brands.service.js';
 import { registerWorkspaceRoutes } from './brands-workspace.routes.js';
 
-/** A brand's product as other areas read it (automations' product rotation). */
-export interface BrandProductFacts {
-  id: string;
-  name: string;
-  productUrl: string | null;
-}
-
-/** What other areas (publishing, comments, analytics, automations, media) read of brands; each read takes the caller's executor. */
+/** What other areas (publishing, batches, comments, analytics, automations, media) read of brands; each read takes the caller's executor. */
 export interface BrandsReadPort {
   /** The brand's id and time zone, null when the organization has no such brand. */
   brand(db: Executor, organizationId: string, brandId: string): Promise<{ id: string; timezone: string } | null>;
   /** Whether the brand has the product. */
   hasProduct(db: Executor, organizationId: string, brandId: string, productId: string): Promise<boolean>;
-  /** The brand's products in id (creation) order. */
-  products(db: Executor, organizationId: string, brandId: string): Promise<BrandProductFacts[]>;
+  /** The brand's products of the ids (ids it has not are left out). */
+  products(
+    db: Executor,
+    organizationId: string,
+    brandId: string,
+    ids: string[],
+  ): Promise<Array<{ id: string; name: string; productUrl: string | null }>>;
+  /** All the brand's products in id (creation) order. */
+  allProducts(
+    db: Executor,
+    organizationId: string,
+    brandId: string,
+  ): Promise<Array<{ id: string; name: string; productUrl: string | null }>>;
 }
 
 const brandsReadPort: BrandsReadPort = {
   brand: brandsRepository.zoneOf,
   hasProduct: brandsRepository.hasProduct,
-  async products(db, organizationId, brandId) {
+  products: brandsRepository.productsOf,
+  async allProducts(db, organizationId, brandId) {
     const rows = await brandsRepository.productsFor(db, organizationId, [brandId]);
     return rows.map((p) => ({ id: p.id, name: p.name, productUrl: p.product_url }));
   },

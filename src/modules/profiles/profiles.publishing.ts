@@ -58,7 +58,7 @@ export interface ProfileExpansion {
   scheduleSettings: Record<string, unknown>;
 }
 
-/** What publishing (and batches through it) and comments read of publishing profiles; each read takes the caller's executor. */
+/** What publishing, batches and comments read of publishing profiles; each read takes the caller's executor. */
 export interface ProfilesReadPort {
   /** The profile's enabled channels that are connected, as plan targets (null when there is no such profile). */
   expandForPublishing(db: Executor, organizationId: string, profileId: string): Promise<ProfileExpansion | null>;
@@ -66,6 +66,12 @@ export interface ProfilesReadPort {
   scheduleSettings(db: Executor, organizationId: string, profileId: string): Promise<Record<string, unknown> | null>;
   /** The default profile of a brand, else its first (its saved batch policy applies when no profile is named). */
   defaultProfileId(db: Executor, organizationId: string, brandId: string): Promise<string | null>;
+  /** The brand's default profile (is_default only) with its schedule settings, or null. */
+  defaultProfile(
+    db: Executor,
+    organizationId: string,
+    brandId: string,
+  ): Promise<{ id: string; scheduleSettings: Record<string, unknown> } | null>;
   /** The profile's brand and the ids of all its channels, enabled or not (null when there is no such profile). */
   channelsOfProfile(
     db: Executor,
@@ -98,6 +104,11 @@ export const profilesReadPort: ProfilesReadPort = {
 
   async defaultProfileId(db, organizationId, brandId) {
     return profilesRepository.defaultIdOf(db, organizationId, brandId);
+  },
+
+  async defaultProfile(db, organizationId, brandId) {
+    const row = await profilesRepository.defaultOf(db, organizationId, brandId);
+    return row ? { id: row.id, scheduleSettings: (row.schedule_settings ?? {}) as Record<string, unknown> } : null;
   },
 
   async channelsOfProfile(db, organizationId, profileId) {

@@ -99,6 +99,19 @@ export const profilesRepository = {
   },
 
   /** The brand's default profile, else its first by id. */
+  /** The brand's default profile (is_default), if it has one. */
+  async defaultOf(db: Executor, organizationId: string, brandId: string) {
+    return (
+      (await db
+        .selectFrom('publishing_profiles')
+        .select(['id', 'schedule_settings'])
+        .where('organization_id', '=', organizationId)
+        .where('brand_id', '=', brandId)
+        .where('is_default', '=', true)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
   async defaultIdOf(db: Executor, organizationId: string, brandId: string): Promise<string | null> {
     const row = await db
       .selectFrom('publishing_profiles')

@@ -24,6 +24,7 @@ import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
 import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
+import { type PublishingBatchPort, publishingBatchPort } from './publishing.batch-port.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import { type PublishTargetsReadPort, publishTargetsReadPort } from './publishing.read.js';
 import { publishingRepository } from './publishing.repository.js';
@@ -42,7 +43,16 @@ export type PublishingPorts = PublishingDeps & {
   outbound: GuardedHttpClient;
 };
 
+export type { MediaInputT } from './media-access.js';
+export type {
+  BatchItemToCheck,
+  BatchJobToCreate,
+  BatchPublishTarget,
+  PlacedPost,
+  PublishingBatchPort,
+} from './publishing.batch-port.js';
 export type { PublishedTarget, PublishTargetsReadPort } from './publishing.read.js';
+export type { StoredMedia } from './publishing.tables.js';
 
 /** What other areas (batches, automations, provider webhooks, comments, analytics) use of publishing. */
 export interface PublishingRead {
@@ -53,6 +63,8 @@ export interface PublishingRead {
   notices: ProviderNotices;
   /** published targets (comments and analytics sync their posts) */
   targets: PublishTargetsReadPort;
+  /** the batches' port: batch items as plans, their jobs and targets */
+  batches: PublishingBatchPort;
 }
 
 export interface PublishingModule extends AreaModule<PublishingRead> {
@@ -112,7 +124,14 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     urls: new UrlReconciliationService(ports, channels),
     slots,
     notices,
-    read: { channels, plans, slots, notices, targets: publishTargetsReadPort },
+    read: {
+      channels,
+      plans,
+      slots,
+      notices,
+      targets: publishTargetsReadPort,
+      batches: publishingBatchPort(ports, channels, media, (tx, e, o) => plans.persistJobs(tx, e, o)),
+    },
     jobs: publishJobDefinitions(ports, { engine, firstComment, reconcile }),
     mediaReferenceCheck,
     onChannelDisconnect: disconnectHook,

@@ -1,6 +1,7 @@
 /** Schemas shared by every area: ErrorResponse, list envelopes, pagination query. */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CATALOG, type ErrorCode } from '../platform/errors.js';
+import { PLATFORMS, type Platform } from '../providers/provider.js';
 
 export const ErrorResponse = Type.Object(
   {
@@ -83,3 +84,7 @@ export const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]
 export const PUBLIC_OR_SESSION: Array<Record<string, string[]>> = [{ publicBearer: [] }, { dashboardSessionCookie: [] }];
 /** The refusals a publicOrDashboard route adds to the public ones. */
 export const SESSION_AUTH_ERRORS: ErrorCode[] = ['dashboard_session_required', 'permission_denied'];
+/** Request-side nullable: null listed first so type coercion never turns null into "". */
+export const NullOr = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);
+/** One of the supported platforms. */
+export const PlatformRef = Type.Unsafe<Platform>(Type.String({ enum: [...PLATFORMS], description: 'Platform' }));

@@ -77,8 +77,8 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const outbound = shared.outbound();
   const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences });
   const channels = createChannelsModule({ ...deps, registry, vault, disconnects });
-  const profiles = createProfilesModule(deps);
   const brands = createBrandsModule(deps);
+  const profiles = createProfilesModule({ ...deps, channels: channels.read, brands: brands.read });
   const publishing = createPublishingModule({
     ...deps,
     registry,
@@ -114,6 +114,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   });
 
   // cross-area subscriptions: the only place one area's reaction is attached to another's event
+  disconnects.subscribe(profiles.onChannelDisconnect);
   disconnects.subscribe(publishing.onChannelDisconnect);
   disconnects.subscribe(batches.onChannelDisconnect);
   mediaReferences.subscribe(publishing.mediaReferenceCheck);

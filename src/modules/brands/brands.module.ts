@@ -9,10 +9,18 @@ import { Brand, BrandProduct } from './brands.schemas.js';
 import { BrandsService } from './brands.service.js';
 import { registerWorkspaceRoutes } from './brands-workspace.routes.js';
 
-/** What other areas (publishing) read of brands; each read takes the caller's executor. */
+/** A brand's name and slug, as other areas' answers show them beside a brand id. */
+export interface BrandName {
+  name: string;
+  slug: string;
+}
+
+/** What other areas (publishing, channels, profiles) read of brands; each read takes the caller's executor. */
 export interface BrandsReadPort {
-  /** The brand's id and time zone, null when the organization has no such brand. */
+  /** The brand's id and time zone, null when the organization has no such brand (also the existence check). */
   brand(db: Executor, organizationId: string, brandId: string): Promise<{ id: string; timezone: string } | null>;
+  /** Name and slug of the organization's brands among `ids` (unknown ids are absent). */
+  names(db: Executor, organizationId: string, ids: ReadonlyArray<string | null>): Promise<Map<string, BrandName>>;
   /** Whether the brand has the product. */
   hasProduct(db: Executor, organizationId: string, brandId: string, productId: string): Promise<boolean>;
 }
@@ -25,7 +33,7 @@ export function createBrandsModule(ports: Pick<AppDeps, 'database' | 'clock'>): 
   const service = new BrandsService(ports.database.db);
   return {
     service,
-    read: { brand: brandsRepository.zoneOf, hasProduct: brandsRepository.hasProduct },
+    read: { brand: brandsRepository.zoneOf, names: brandsRepository.namesOf, hasProduct: brandsRepository.hasProduct },
     jobs: [],
     routes(app: FastifyInstance) {
       app.addSchema(BrandProduct);

@@ -13,6 +13,9 @@ import { ChannelChoiceService } from './channel-choice.service.js';
 import { registerChannelConnectRoutes } from './channel-connect.routes.js';
 import { ChannelConnectService } from './channel-connect.service.js';
 import { type ChannelsReadPort, channelsReadPort } from './channels.read.js';
+
+export type { DisconnectCounts, DisconnectHook } from './disconnect-hooks.js';
+
 import { registerChannelRoutes } from './channels.routes.js';
 import { ChannelAccount } from './channels.schemas.js';
 import { ChannelsService } from './channels.service.js';

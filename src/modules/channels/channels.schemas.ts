@@ -1,12 +1,7 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
-import { PLATFORMS, type Platform } from '../../providers/provider.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { IdOf, ListOf, Nullable, NullOr, PaginationQuery, PlatformRef } from '../../http/shared-schemas.js';
 import { CHANNEL_ACCOUNT_STATES, type ChannelAccountState } from './channel-states.js';
 
-/** Request-side nullable: null listed first so type coercion never turns null into "". */
-export const NullOr = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);
-
-export const PlatformRef = Type.Unsafe<Platform>(Type.String({ enum: [...PLATFORMS], description: 'Platform' }));
 export const StateRef = Type.Unsafe<ChannelAccountState>(
   Type.String({
     enum: [...CHANNEL_ACCOUNT_STATES],

@@ -78,8 +78,8 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
 
   const outbound = shared.outbound();
   const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences });
-  const channels = createChannelsModule({ ...deps, registry, vault, disconnects });
   const brands = createBrandsModule(deps);
+  const channels = createChannelsModule({ ...deps, registry, vault, disconnects, brands: brands.read });
   const profiles = createProfilesModule({ ...deps, channels: channels.read, brands: brands.read });
   const publishing = createPublishingModule({
     ...deps,

@@ -1,7 +1,7 @@
 /** Disconnecting a channel account (DELETE /v1/channel-accounts/{id}) and its disconnectSummary. */
 import { AppError } from '../../platform/errors.js';
 import { recordChannelStateEvent } from './channel-events.js';
-import { toChannelAccount } from './channel-mapper.js';
+import { brandOf, toChannelAccount } from './channel-mapper.js';
 import { assertTransition } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountT, DisconnectSummaryT } from './channels.schemas.js';
@@ -84,6 +84,6 @@ export async function disconnectChannel(
       revokedProviderTokenSecretCount: deletedSecrets,
     };
   });
-  const row = await channelsRepository.get(db, organizationId, id);
-  return toChannelAccount(row!, summary);
+  const row = (await channelsRepository.get(db, organizationId, id))!;
+  return toChannelAccount(row, await brandOf(deps.brands, db, row), summary);
 }

@@ -116,6 +116,22 @@ describe('facebook_page adapter against the Meta simulator', () => {
     );
   });
 
+  it("takes a text post's permalink from the write itself (read-after-write), one request per post", async () => {
+    const calls = h.sim.ledger.requests.length;
+    const res = await provider.publish(page, postOf('One round trip', 'k1b'));
+    assert.equal(res.status, 'published');
+    const made = h.sim.ledger.requests.slice(calls);
+    assert.deepEqual(
+      made.map((r) => `${r.method} ${r.url.split('?')[0]}`),
+      [`POST /facebook/graph/v25.0/${h.sim.state.seed.pageId}/feed`],
+      'no GET of the permalink after the write',
+    );
+    const id = res.status === 'published' ? res.providerPostId : '';
+    const post = h.sim.state.get(id);
+    assert.equal(post?.kind, 'post');
+    assert.equal(res.status === 'published' ? res.url : null, post?.kind === 'post' ? post.permalink : 'missing');
+  });
+
   it('publishes a video, polling its processing status', async () => {
     const first = await provider.publish(page, {
       text: 'A video',

@@ -1,8 +1,8 @@
 /**
- * The outcome events of a batch of targets in a fixed number of statements: what `recordTargetOutcome`
- * writes for each target (its outcome event, then its job's publish_job.completed when this change
- * completed the job), for all of them at once. One by one this was about ten round trips per target
- * inside the outcome transaction, the largest share of a publish under a burst.
+ * The outcome events of a batch of published targets in a fixed number of statements: what
+ * `recordTargetOutcome` writes for each target (its outcome event, then its job's publish_job.completed
+ * when this change completed the job), for all of them at once, from the rows the outcome statement
+ * returned. One by one this was about ten round trips per target inside the outcome transaction.
  */
 
 import type { DomainEvent, EventOutbox } from '../../platform/events/outbox.js';
@@ -19,44 +19,23 @@ const TARGET_EVENTS = {
 } as const;
 
 /**
- * `outcomes`: targets changed in this transaction, in the order their events should take; `jobUpdated`:
- * the change set the job's status (its completion is checked then, under that row lock).
+ * `outcomes`: targets changed in this transaction (their rows as the change left them), in the order
+ * their events should take; `jobUpdated`: the change set the job's status, which the hot path does only
+ * when the target is its job's only one (under that row lock), so the job's targets are that one row.
  */
 export async function recordTargetOutcomes(
   events: EventOutbox,
   tx: Executor,
-  outcomes: Array<{ targetId: string; jobUpdated: boolean }>,
+  outcomes: Array<{ target: TargetRow; jobUpdated: boolean }>,
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  const targets = (await tx
-    .selectFrom('publish_targets')
-    .selectAll()
-    .where(
-      'id',
-      'in',
-      outcomes.map((o) => o.targetId),
-    )
-    .execute()) as TargetRow[];
-  const byId = new Map(targets.map((t) => [t.id, t]));
-  const completing = outcomes.flatMap((o) => {
-    const t = byId.get(o.targetId);
-    return o.jobUpdated && t ? [t] : [];
-  });
+  const completing = outcomes.filter((o) => o.jobUpdated).map((o) => o.target);
   const orgIds = [...new Set(completing.map((t) => t.organization_id))];
   const jobIds = [...new Set(completing.map((t) => t.job_id))];
-  let jobTargets = new Map<string, TargetRow[]>();
   let jobs = new Map<string, JobRow>();
   let alreadyCompleted = new Set<string>();
   if (jobIds.length > 0) {
-    const [allTargets, jobRows, done] = [
-      (await tx
-        .selectFrom('publish_targets')
-        .selectAll()
-        .where('organization_id', 'in', orgIds)
-        .where('job_id', 'in', jobIds)
-        .orderBy('job_id')
-        .orderBy('position')
-        .execute()) as TargetRow[],
+    const [jobRows, done] = [
       (await tx
         .selectFrom('publish_jobs')
         .selectAll()
@@ -71,27 +50,18 @@ export async function recordTargetOutcomes(
         .where('type', '=', 'publish_job.completed')
         .execute(),
     ];
-    jobTargets = new Map();
-    for (const t of allTargets) {
-      const list = jobTargets.get(t.job_id) ?? [];
-      list.push(t);
-      jobTargets.set(t.job_id, list);
-    }
     jobs = new Map(jobRows.map((j) => [j.id, j]));
     alreadyCompleted = new Set(done.map((d) => d.sequence_key as string));
   }
   const list: DomainEvent[] = [];
-  for (const o of outcomes) {
-    const t = byId.get(o.targetId);
-    if (!t) continue;
+  for (const { target: t, jobUpdated } of outcomes) {
     const type = TARGET_EVENTS[t.state as keyof typeof TARGET_EVENTS];
     if (type) list.push({ organizationId: t.organization_id, type, data: toTarget(t), sequenceKey: t.job_id });
-    if (!o.jobUpdated || alreadyCompleted.has(t.job_id)) continue;
+    if (!jobUpdated || alreadyCompleted.has(t.job_id)) continue;
     const job = jobs.get(t.job_id);
-    const ofJob = jobTargets.get(t.job_id) ?? [];
-    if (!job || job.organization_id !== t.organization_id || !COMPLETED.has(deriveJobStatus(ofJob.map((x) => x.state)))) continue;
+    if (!job || job.organization_id !== t.organization_id || !COMPLETED.has(deriveJobStatus([t.state]))) continue;
     alreadyCompleted.add(t.job_id);
-    list.push({ organizationId: t.organization_id, type: 'publish_job.completed', data: toJob(job, ofJob), sequenceKey: t.job_id });
+    list.push({ organizationId: t.organization_id, type: 'publish_job.completed', data: toJob(job, [t]), sequenceKey: t.job_id });
   }
   await events.recordMany(tx, list);
 }

@@ -156,7 +156,8 @@ export class OutcomeRecorder {
     const set = setClause({ ...cols, provider_post_id: sql.ref('i.post_id'), provider_url: sql.ref('i.url') });
     const from = fromStates('published', [TRANSITIONS.claim.to]);
     const res = await this.db.transaction().execute(async (tx) => {
-      const res = await sql<{ id: string; job_id: string; job_updated: boolean }>`
+      // the updated rows come back whole: the outcome events are built from them without reading again
+      const res = await sql<TargetRow & { job_updated: boolean }>`
 			with i as (
 				select * from unnest(${inputs.map((x) => x.targetId)}::text[], ${inputs.map((x) => x.version)}::int[],
 					${inputs.map((x) => x.providerPostId)}::text[], ${inputs.map((x) => x.url)}::text[]) as i(id, version, post_id, url)
@@ -164,7 +165,7 @@ export class OutcomeRecorder {
 				update publish_targets set ${set}
 				from i
 				where publish_targets.id = i.id and publish_targets.version = i.version and publish_targets.state in (${sql.join(from)})
-				returning publish_targets.id, publish_targets.job_id
+				returning publish_targets.*
 			), j as (
 				update publish_jobs pj set status = ${deriveJobStatus([TRANSITIONS.published.to])}, updated_at = ${now}
 				from t
@@ -172,13 +173,13 @@ export class OutcomeRecorder {
 					and not exists (select 1 from publish_targets o where o.job_id = pj.id and o.id <> t.id)
 				returning pj.id
 			)
-			select t.id, t.job_id, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
+			select t.*, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
       // in job order; the events of the whole batch take a fixed number of statements
       const rows = [...res.rows].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
       await recordTargetOutcomes(
         this.deps.events,
         tx,
-        rows.map((r) => ({ targetId: r.id, jobUpdated: !!r.job_updated })),
+        rows.map(({ job_updated, ...target }) => ({ target, jobUpdated: !!job_updated })),
       );
       return res;
     });

@@ -64,14 +64,24 @@ export class WebhookFanOut {
   }
 
   /**
-   * Outbox listener for the events of one outbox write: one endpoint query and one fan-out mark for all
-   * of them (a burst of publish outcomes records dozens of events in one transaction).
+   * The outbox's fan-out (`EventOutbox.subscribeFanOut`) for the events of one outbox write, inside its
+   * transaction: one endpoint query for all of them (a burst of publish outcomes records dozens of events
+   * in one transaction). The outbox writes these rows already marked fanned out.
    */
   async fanOutMany(tx: Executor, events: RecordedEvent[]) {
-    if (events.length <= 1) {
-      if (events[0]) await this.fanOut(tx, events[0]);
+    if (events.length === 1) {
+      const event = events[0]!;
+      const endpoints = await repo.subscribers(tx, event.organizationId, event.type);
+      await this.createDeliveries(
+        tx,
+        event.organizationId,
+        endpoints.map((e) => e.id),
+        event.id,
+        event.type,
+      );
       return;
     }
+    if (events.length === 0) return;
     const endpoints = await repo.enabledEndpointsOf(tx, [...new Set(events.map((e) => e.organizationId))]);
     for (const event of events) {
       const ids = endpoints
@@ -79,10 +89,6 @@ export class WebhookFanOut {
         .map((e) => e.id);
       await this.createDeliveries(tx, event.organizationId, ids, event.id, event.type);
     }
-    await repo.markFannedOutMany(
-      tx,
-      events.map((e) => e.id),
-    );
   }
 
   /** Outbox listener: inside the event's transaction, one delivery per subscribed enabled endpoint. */

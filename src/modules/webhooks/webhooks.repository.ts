@@ -196,16 +196,6 @@ export const webhooksRepository = {
       .execute();
   },
 
-  /** Events of one outbox write (they share their creation time, which fanned_out_at takes as in markFannedOut). */
-  async markFannedOutMany(db: Executor, eventIds: string[]) {
-    if (eventIds.length === 0) return;
-    await db
-      .updateTable('events')
-      .set({ fanned_out_at: sql`created_at` } as never)
-      .where('id', 'in', eventIds)
-      .execute();
-  },
-
   async unfannedEvents(db: Executor, cutoff: Date, limit: number): Promise<string[]> {
     const rows = await db
       .selectFrom('events')

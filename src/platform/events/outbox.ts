@@ -34,6 +34,7 @@ export type OutboxBatchListener = (tx: AnyExecutor, events: RecordedEvent[]) => 
 export class EventOutbox {
   private readonly listeners: OutboxListener[] = [];
   private readonly batchListeners = new Map<string | OutboxBatchListener, OutboxBatchListener>();
+  private fanOut: OutboxBatchListener | null = null;
 
   constructor(private readonly now: () => Date) {}
 
@@ -49,6 +50,17 @@ export class EventOutbox {
    */
   subscribeMany(listener: OutboxBatchListener, key?: string): void {
     this.batchListeners.set(key ?? listener, listener);
+  }
+
+  /**
+   * The one listener that fans events out inside their transaction (the webhooks area). With it the
+   * rows are written already marked fanned out (`fanned_out_at` = `created_at`): the mark commits or
+   * rolls back with the fan-out itself, and a burst of events costs one insert instead of an insert
+   * and an update of every row. Without it (a process with no fan-out) rows stay unmarked for the sweep.
+   * A second subscription replaces the first (a restarted app in one process).
+   */
+  subscribeFanOut(listener: OutboxBatchListener): void {
+    this.fanOut = listener;
   }
 
   /**
@@ -92,12 +104,11 @@ export class EventOutbox {
           sequence_key: events[i]!.sequenceKey ?? null,
           sequence: r.sequence,
           created_at: createdAt,
-          fanned_out_at: null,
+          fanned_out_at: this.fanOut ? createdAt : null,
         })) as never,
       )
       .execute();
-    for (const r of recorded) for (const listener of this.listeners) await listener(tx, r);
-    for (const listener of this.batchListeners.values()) await listener(tx, recorded);
+    await this.notify(tx, recorded);
     return recorded;
   }
 
@@ -125,12 +136,18 @@ export class EventOutbox {
         sequence_key: event.sequenceKey ?? null,
         sequence,
         created_at: createdAt,
-        fanned_out_at: null,
+        fanned_out_at: this.fanOut ? createdAt : null,
       } as never)
       .execute();
     const recorded: RecordedEvent = { id, organizationId: event.organizationId, type: event.type, data: event.data, sequence, createdAt };
-    for (const listener of this.listeners) await listener(tx, recorded);
-    for (const listener of this.batchListeners.values()) await listener(tx, [recorded]);
+    await this.notify(tx, [recorded]);
     return recorded;
+  }
+
+  private async notify(tx: AnyExecutor, recorded: RecordedEvent[]): Promise<void> {
+    for (const r of recorded) for (const listener of this.listeners) await listener(tx, r);
+    for (const listener of this.batchListeners.values()) await listener(tx, recorded);
+    // the rows were written marked: the fan-out must run in this transaction (its failure rolls all back)
+    if (this.fanOut) await this.fanOut(tx, recorded);
   }
 }

@@ -3,6 +3,8 @@
  * - Pages and page access tokens: https://developers.facebook.com/docs/pages-api/getting-started and
  *   https://developers.facebook.com/docs/graph-api/reference/user/accounts
  * - Posts (feed, links, multi-photo attached_media): https://developers.facebook.com/docs/pages-api/posts
+ * - Read-after-write (`fields` on a POST answers the created object with those fields, v2.9 on):
+ *   https://developers.facebook.com/docs/graph-api/changelog/version2.9
  * - Photos: https://developers.facebook.com/docs/graph-api/reference/page/photos
  * - Videos: https://developers.facebook.com/docs/video-api/guides/publishing and
  *   https://developers.facebook.com/docs/graph-api/reference/video (status.video_status)
@@ -49,13 +51,16 @@ export function facebookPageClient(config: ProviderAppConfig) {
   const api = trimBase(config.apiBaseUrl);
   const video = trimBase(config.uploadBaseUrl);
 
+  const absolute = (url: string) => (url.startsWith('/') ? `https://www.facebook.com${url}` : url);
+
   async function permalink(ctx: ProviderCallContext, id: string): Promise<string | null> {
     const res = await graph.get<{ permalink_url?: string }>(`${api}/${id}`, ctx, { fields: 'permalink_url' });
-    if (!res.permalink_url) return null;
-    return res.permalink_url.startsWith('/') ? `https://www.facebook.com${res.permalink_url}` : res.permalink_url;
+    return res.permalink_url ? absolute(res.permalink_url) : null;
   }
 
-  async function published(ctx: ProviderCallContext, id: string): Promise<PublishResult> {
+  /** `known`: the permalink the write answered already (read-after-write), so no GET is needed */
+  async function published(ctx: ProviderCallContext, id: string, known?: string): Promise<PublishResult> {
+    if (known) return { status: 'published', providerPostId: id, url: absolute(known) };
     let url: string | null = null;
     try {
       url = await permalink(ctx, id);
@@ -173,8 +178,13 @@ export function facebookPageClient(config: ProviderAppConfig) {
           message: 'a Facebook post needs text, a link or media',
         });
       }
-      const post = await graph.post<{ id: string }>(`${api}/${page}/feed`, ctx, params);
-      return published(ctx, post.id);
+      // read-after-write: the post's permalink comes back with the write (one request instead of two);
+      // an answer without it falls back to a GET
+      const post = await graph.post<{ id: string; permalink_url?: string }>(`${api}/${page}/feed`, ctx, {
+        ...params,
+        fields: 'id,permalink_url',
+      });
+      return published(ctx, post.id, post.permalink_url);
     },
 
     pollPublish(ctx: ProviderCallContext, pollToken: string): Promise<PublishResult> {

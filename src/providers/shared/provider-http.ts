@@ -60,14 +60,19 @@ export async function providerRequest(platform: Platform, req: ProviderHttpReque
   } else if (req.body) {
     body = req.body instanceof Uint8Array ? req.body : Readable.from(req.body);
   }
-  const signals = [AbortSignal.timeout(req.timeoutMs)];
-  if (req.signal) signals.push(req.signal);
+  // one controller for the whole-call deadline and the caller's signal: AbortSignal.timeout plus
+  // AbortSignal.any cost more CPU per call than the call itself under a publishing burst
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new DOMException('The operation timed out.', 'TimeoutError')), req.timeoutMs);
+  const fromCaller = () => abort.abort(req.signal?.reason);
+  if (req.signal?.aborted) fromCaller();
+  else req.signal?.addEventListener('abort', fromCaller, { once: true });
   try {
     const res = await request(req.url, {
       method: req.method,
       headers,
       body,
-      signal: AbortSignal.any(signals),
+      signal: abort.signal,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });
@@ -99,6 +104,9 @@ export async function providerRequest(platform: Platform, req: ProviderHttpReque
         : `no answer from ${platform} (${code || (err as Error).name}); the request may have been received`,
       providerCode: code || null,
     });
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', fromCaller);
   }
 }
 

@@ -47,4 +47,45 @@ describe('event outbox', () => {
       await ctx.close();
     }
   });
+
+  it('writes events marked fanned out when the fan-out runs in their transaction; a failing fan-out rolls the change back', async () => {
+    const ctx = await createTestContext();
+    try {
+      const { organizationId } = await ctx.createOrganization();
+      const db = ctx.database.db;
+      const seen: string[] = [];
+      // the composition root subscribed the webhooks fan-out: it sees the rows, already marked
+      ctx.deps.events.subscribeFanOut(async (tx, events) => {
+        for (const e of events) {
+          const row = await tx.selectFrom('events').select('fanned_out_at').where('id', '=', e.id).executeTakeFirstOrThrow();
+          seen.push(`${e.type}:${row.fanned_out_at ? 'marked' : 'unmarked'}`);
+          if ((e.data as { fail?: boolean }).fail) throw new Error('fan-out failed');
+        }
+      });
+      await db.transaction().execute(async (tx) => {
+        await ctx.deps.events.recordMany(tx, [
+          { organizationId, type: 'publish_target.published', data: {}, sequenceKey: 'job_m' },
+          { organizationId, type: 'publish_job.completed', data: {}, sequenceKey: 'job_m' },
+        ]);
+      });
+      await db
+        .transaction()
+        .execute(async (tx) => {
+          await ctx.deps.events.record(tx, { organizationId, type: 'publish_job.created', data: { fail: true }, sequenceKey: 'job_n' });
+        })
+        .catch(() => undefined);
+      assert.deepEqual(seen, ['publish_target.published:marked', 'publish_job.completed:marked', 'publish_job.created:marked']);
+      const rows = await db.selectFrom('events').select(['type', 'created_at', 'fanned_out_at']).orderBy('id').execute();
+      // the failed fan-out took its event with it; the others are marked at their creation time, so the sweep skips them
+      assert.deepEqual(
+        rows.map((r) => [r.type, new Date(r.fanned_out_at!).getTime() === new Date(r.created_at).getTime()]),
+        [
+          ['publish_target.published', true],
+          ['publish_job.completed', true],
+        ],
+      );
+    } finally {
+      await ctx.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Simulated Pages API: /feed (text, link, attached unpublished photos), /photos, /videos on the video
  * host, comments on Page posts, and DELETE /me/permissions. Publishing needs the Page's own token.
+ * A /feed write honours `fields` (read-after-write: the answer is the created post read with them).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -16,6 +17,7 @@ import {
 } from './sim-http.js';
 import { fetchMedia, recordPost } from './sim-media.js';
 import { resolveObject } from './sim-read.routes.js';
+import { pick, renderObject } from './sim-render.js';
 import { emptyStats, type Family, type SimPost } from './sim-state.js';
 
 /** Facebook: POST /{post-id|comment-id}/comments with a page token */
@@ -132,7 +134,9 @@ export function registerFacebookPublishing(app: FastifyInstance, ctx: RouteConte
           postId: post.id,
         });
       recordPost(ctx, post);
-      return { body: { id: post.id } };
+      // read-after-write (Graph API v2.9 on): with `fields`, the write answers the created post read with
+      // those fields, saving the client a GET
+      return { body: p.fields ? pick(renderObject(state, post), p.fields) : { id: post.id } };
     }),
   );
 

@@ -212,9 +212,9 @@ describe('publishing profiles', () => {
       [false, true],
     );
     assert.equal(list[0].profileId, first.profileId);
-    const saved = await ctx.root.areas.profiles.read.defaultBatchPolicy(ctx.database.db, a.organizationId, brandA);
-    assert.equal(saved?.profileId, second.json().profileId);
-    assert.equal((saved?.batchPolicy as { horizonDays?: number } | undefined)?.horizonDays, 30);
+    const saved = await ctx.root.areas.profiles.read.defaultProfile(ctx.database.db, a.organizationId, brandA);
+    assert.equal(saved?.id, second.json().profileId);
+    assert.equal((saved?.scheduleSettings.batchPolicy as { horizonDays?: number } | undefined)?.horizonDays, 30);
   });
 
   it('validates bounds, batch policy and channel ownership with fields', async () => {

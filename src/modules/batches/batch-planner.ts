@@ -101,8 +101,14 @@ export class BatchPlanner {
       checkPolicy(policy, ['policy']);
       source = { kind: 'request' };
     } else {
-      const profile = await this.publishing.channels.defaultBatchPolicy(db, organizationId, req.brandId);
-      const saved = profile?.batchPolicy;
+      const profile = await db
+        .selectFrom('publishing_profiles')
+        .select(['id', 'schedule_settings'])
+        .where('organization_id', '=', organizationId)
+        .where('brand_id', '=', req.brandId)
+        .where('is_default', '=', true)
+        .executeTakeFirst();
+      const saved = (profile?.schedule_settings as Record<string, unknown> | undefined)?.batchPolicy;
       if (!profile || saved === undefined)
         throw invalid(
           `No policy given and brand ${req.brandId} has no default publishing profile with scheduleSettings.batchPolicy; send policy or save one on the default profile.`,
@@ -110,9 +116,9 @@ export class BatchPlanner {
         );
       policy = Value.Default(BatchPolicy, Value.Clone(saved)) as BatchPolicyT;
       if (!Value.Check(BatchPolicy, policy))
-        throw invalid(`The batchPolicy saved on profile ${profile.profileId} is not valid; save the profile again.`, at('policy'));
+        throw invalid(`The batchPolicy saved on profile ${profile.id} is not valid; save the profile again.`, at('policy'));
       checkPolicy(policy, ['policy']);
-      source = { kind: 'profile', profileId: profile.profileId };
+      source = { kind: 'profile', profileId: profile.id };
     }
 
     // ---- products and channels of the organization

@@ -13,7 +13,7 @@ import { profilesRepository } from './profiles.repository.js';
 import { registerProfileRoutes } from './profiles.routes.js';
 import { ProfilesService } from './profiles.service.js';
 
-export type { DefaultBatchPolicy, ProfileExpansion, ProfilesReadPort } from './profiles.publishing.js';
+export type { ProfileExpansion, ProfilesReadPort } from './profiles.publishing.js';
 
 export type ProfilesPorts = Pick<AppDeps, 'database' | 'clock'> & { channels: ChannelsReadPort; brands: BrandsReadPort };
 

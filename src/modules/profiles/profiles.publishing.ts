@@ -12,12 +12,6 @@ export interface ProfileExpansion {
   scheduleSettings: Record<string, unknown>;
 }
 
-/** A brand's default profile and the batch policy saved on it (undefined when none is saved; not validated here). */
-export interface DefaultBatchPolicy {
-  profileId: string;
-  batchPolicy: unknown;
-}
-
 /** What publishing (and batches through it) reads of publishing profiles; each read takes the caller's executor. */
 export interface ProfilesReadPort {
   /**
@@ -29,8 +23,12 @@ export interface ProfilesReadPort {
   scheduleSettings(db: Executor, organizationId: string, profileId: string): Promise<Record<string, unknown> | null>;
   /** The default profile of a brand, else its first (its saved batch policy applies when no profile is named). */
   defaultProfileId(db: Executor, organizationId: string, brandId: string): Promise<string | null>;
-  /** The profile marked default of a brand with its saved batch policy (null when the brand has none marked default). */
-  defaultBatchPolicy(db: Executor, organizationId: string, brandId: string): Promise<DefaultBatchPolicy | null>;
+  /** The brand's default profile (is_default only) with its schedule settings, or null (batches' saved batch policy). */
+  defaultProfile(
+    db: Executor,
+    organizationId: string,
+    brandId: string,
+  ): Promise<{ id: string; scheduleSettings: Record<string, unknown> } | null>;
 }
 
 /** The read port over the profiles repository; which channel states can publish is the channels area's rule. */
@@ -63,10 +61,9 @@ export function profilesReadPort(channels: Pick<ChannelsReadPort, 'isUsable'>): 
       return profilesRepository.defaultIdOf(db, organizationId, brandId);
     },
 
-    async defaultBatchPolicy(db, organizationId, brandId) {
-      const row = await profilesRepository.markedDefaultOf(db, organizationId, brandId);
-      if (!row) return null;
-      return { profileId: row.id, batchPolicy: (row.schedule_settings as Record<string, unknown> | undefined)?.batchPolicy };
+    async defaultProfile(db, organizationId, brandId) {
+      const row = await profilesRepository.defaultOf(db, organizationId, brandId);
+      return row ? { id: row.id, scheduleSettings: (row.schedule_settings ?? {}) as Record<string, unknown> } : null;
     },
   };
 }

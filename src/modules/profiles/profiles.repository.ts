@@ -88,8 +88,8 @@ export const profilesRepository = {
       .execute();
   },
 
-  /** The brand's default profile (the one marked default) with its schedule settings. */
-  async markedDefaultOf(db: Executor, organizationId: string, brandId: string) {
+  /** The brand's default profile (is_default), if it has one. */
+  async defaultOf(db: Executor, organizationId: string, brandId: string) {
     return (
       (await db
         .selectFrom('publishing_profiles')

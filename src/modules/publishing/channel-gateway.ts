@@ -7,7 +7,7 @@ import type { ProviderCallContext, SocialProvider } from '../../providers/provid
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { ChannelCallAnswer, ChannelRef, ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db, Executor } from '../database.js';
-import type { DefaultBatchPolicy, ProfileExpansion, ProfilesReadPort } from '../profiles/profiles.module.js';
+import type { ProfileExpansion, ProfilesReadPort } from '../profiles/profiles.module.js';
 import { MicroBatcher } from './micro-batcher.js';
 import type { ChannelFacts } from './plan-validation.js';
 
@@ -70,11 +70,6 @@ export class ChannelGateway {
   /** The default profile of a brand (its saved batch policy applies when no profile is named). */
   defaultProfileId(db: Executor, organizationId: string, brandId: string): Promise<string | null> {
     return this.ports.profiles.defaultProfileId(db, organizationId, brandId);
-  }
-
-  /** The profile marked default of a brand with its saved batch policy (batches' policy when a run names none). */
-  defaultBatchPolicy(db: Executor, organizationId: string, brandId: string): Promise<DefaultBatchPolicy | null> {
-    return this.ports.profiles.defaultBatchPolicy(db, organizationId, brandId);
   }
 
   /** The call context of a claimed target's channel; a channel that is gone reads as deleted. */

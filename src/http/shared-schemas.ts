@@ -1,5 +1,8 @@
-/** Schemas shared by every area: ErrorResponse, list envelopes, pagination query. */
-import { type TSchema, Type } from '@sinclair/typebox';
+/**
+ * Schemas shared by every area: ErrorResponse, list envelopes, pagination query, and the public API's
+ * shapes several areas' schemas use (platforms, MediaInput, the batch policy).
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CATALOG, type ErrorCode } from '../platform/errors.js';
 import { PLATFORMS, type Platform } from '../providers/provider.js';
 
@@ -84,7 +87,83 @@ export const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]
 export const PUBLIC_OR_SESSION: Array<Record<string, string[]>> = [{ publicBearer: [] }, { dashboardSessionCookie: [] }];
 /** The refusals a publicOrDashboard route adds to the public ones. */
 export const SESSION_AUTH_ERRORS: ErrorCode[] = ['dashboard_session_required', 'permission_denied'];
+
+// ---- shapes several areas' schemas share (one definition: validation and the OpenAPI document)
+
+/** A union of string literals. */
+export const Literals = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
+
+/** A platform as a union of literals (publish plans and batches). */
+export const PlatformT = Literals(PLATFORMS);
+/** A platform as a string enum (channels, profiles, batch policy slots). */
+export const PlatformRef = Type.Unsafe<Platform>(Type.String({ enum: [...PLATFORMS], description: 'Platform' }));
+
+/** A media item given by the client (publish plans and batch items). */
+export const MediaInput = Type.Object(
+  {
+    mediaLibraryItemId: Type.Optional(Type.String()),
+    kind: Literals(['image', 'video', 'gif']),
+    url: Type.String(),
+    mimeType: Type.Optional(Type.String()),
+    bytes: Type.Optional(Type.Number()),
+    fileSizeBytes: Type.Optional(Type.Number()),
+    durationSeconds: Type.Optional(Type.Number()),
+    thumbnailUrl: Type.Optional(Type.String()),
+    altText: Type.Optional(Type.String()),
+    metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { $id: 'MediaInput', additionalProperties: true },
+);
+/** Shared component (registered at the root): plan bodies reference it, so a union of plans names it once. */
+export const MediaInputRef = Type.Unsafe<Static<typeof MediaInput>>(Type.Ref('MediaInput'));
+
+/** PublishBatchScheduleSlot (spec), with its defaults. */
+export const PublishBatchScheduleSlot = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 120 }),
+    localTime: Type.String({
+      pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+      description: '24-hour HH:MM',
+    }),
+    label: Type.Optional(Type.String({ maxLength: 200 })),
+    timezone: Type.String({ minLength: 1, maxLength: 64, default: 'UTC' }),
+    weekdays: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { maxItems: 7 })),
+    platform: Type.Optional(PlatformRef),
+    channelAccountId: Type.Optional(Type.String({ minLength: 1 })),
+    jitterSecondsMin: Type.Integer({
+      minimum: -3600,
+      maximum: 3600,
+      default: -600,
+    }),
+    jitterSecondsMax: Type.Integer({
+      minimum: -3600,
+      maximum: 3600,
+      default: 600,
+    }),
+    minGapMinutes: Type.Integer({ minimum: 0, maximum: 1440, default: 120 }),
+    productCooldownMinutes: Type.Integer({
+      minimum: 0,
+      maximum: 43200,
+      default: 240,
+    }),
+  },
+  { $id: 'PublishBatchScheduleSlot', additionalProperties: false },
+);
+
+/** A batch policy (spec: PublishBatchPreviewRequest.policy): publishing profiles save one, batches take one. */
+export const BatchPolicy = Type.Object(
+  {
+    slots: Type.Array(PublishBatchScheduleSlot, { minItems: 1, maxItems: 200 }),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+    horizonDays: Type.Integer({ minimum: 1, maximum: 60, default: 14 }),
+  },
+  { $id: 'PublishBatchPolicy', additionalProperties: false },
+);
+export type BatchPolicyT = Static<typeof BatchPolicy>;
+
 /** Request-side nullable: null listed first so type coercion never turns null into "". */
 export const NullOr = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);
-/** One of the supported platforms. */
-export const PlatformRef = Type.Unsafe<Platform>(Type.String({ enum: [...PLATFORMS], description: 'Platform' }));

@@ -90,7 +90,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     media: media.read.publishing,
     outbound,
   });
-  const batches = createBatchesModule({ ...deps, publishing: publishing.read });
+  const batches = createBatchesModule({ ...deps, publishing: publishing.read.batches, profiles: profiles.read, brands: brands.read });
   const webhooks = createWebhooksModule({
     ...deps,
     deliveryClient: shared.outbound({ timeoutMs: deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS }),

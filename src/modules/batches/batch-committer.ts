@@ -18,18 +18,9 @@ export class RotationBatchCommitter implements BatchCommitter {
 
   async commit(input: Parameters<BatchCommitter['commit']>[0]) {
     const db = this.db;
-    let profileId = input.profileId;
-    if (!profileId) {
-      const p = await db
-        .selectFrom('publishing_profiles')
-        .select('id')
-        .where('organization_id', '=', input.organizationId)
-        .where('brand_id', '=', input.brandId)
-        .where('is_default', '=', true)
-        .executeTakeFirst();
-      profileId = p?.id;
-    }
-    const expansion = profileId ? await this.service.publishing.channels.expandProfile(db, input.organizationId, profileId) : null;
+    const { profiles } = this.service.ports;
+    const profileId = input.profileId ?? (await profiles.defaultProfile(db, input.organizationId, input.brandId))?.id;
+    const expansion = profileId ? await profiles.expandForPublishing(db, input.organizationId, profileId) : null;
     if (!expansion || expansion.targets.length === 0)
       throw new AppError('invalid_public_publish_batch_request', {
         message: 'product_rotation needs a publishing profile (profileId or the brand default) with enabled connected channels.',

@@ -7,21 +7,23 @@
  */
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { sql } from 'kysely';
 import type { Clock } from '../../app-deps.js';
+import { BatchPolicy, type BatchPolicyT } from '../../http/shared-schemas.js';
 import { AppError, type FieldIssue } from '../../platform/errors.js';
-import type { Platform } from '../../providers/provider.js';
+import { buildUtmLinks } from '../../platform/url/utm.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';
-import { BatchPolicy, type BatchPolicyT } from '../profiles/profiles.schemas.js';
-import type { MediaInputT } from '../publishing/media-access.js';
-import { toStored } from '../publishing/media-access.js';
-import { validatePlan } from '../publishing/plan-validation.js';
-import { PLATFORM_RULES } from '../publishing/platform-rules.js';
-import type { PublishingRead } from '../publishing/publishing.module.js';
-import type { StoredMedia } from '../publishing/publishing.tables.js';
-import { buildUtmLinks } from '../tools/utm/utm-builder.js';
+import type { ProfilesReadPort } from '../profiles/profiles.module.js';
+import type { MediaInputT, PublishingBatchPort, StoredMedia } from '../publishing/publishing.module.js';
 import { type ExistingPost, isTimeZone, type SchedulerItem, type SchedulerWarning, scheduleBatch } from './batch-scheduler.js';
 import type { PublishBatchPreviewRequestT, PublishBatchPreviewT } from './batches.schemas.js';
+
+/** What the planner reads of other areas, each through its owner's port. */
+export interface PlannerPorts {
+  publishing: PublishingBatchPort;
+  profiles: ProfilesReadPort;
+  brands: BrandsReadPort;
+}
 
 const DUPLICATE_LOOKBACK_MS = 72 * 3_600_000;
 const DEFAULT_TEMPLATE = '{{title}}: {{productUrl}}';
@@ -80,17 +82,13 @@ function render(template: string, values: Record<string, string>): string {
 export class BatchPlanner {
   constructor(
     private readonly clock: Clock,
-    private readonly publishing: PublishingRead,
+    private readonly ports: PlannerPorts,
   ) {}
 
   async plan(db: Executor, organizationId: string, req: PublishBatchPreviewRequestT): Promise<BatchPlan> {
     const now = this.clock.now();
-    const brand = await db
-      .selectFrom('brands')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', req.brandId)
-      .executeTakeFirst();
+    const { publishing } = this.ports;
+    const brand = await this.ports.brands.brand(db, organizationId, req.brandId);
     if (!brand) throw invalid(`No brand ${req.brandId} in the organization.`, at('brandId'));
 
     // ---- policy: the request's, else the brand's default profile's
@@ -101,14 +99,8 @@ export class BatchPlanner {
       checkPolicy(policy, ['policy']);
       source = { kind: 'request' };
     } else {
-      const profile = await db
-        .selectFrom('publishing_profiles')
-        .select(['id', 'schedule_settings'])
-        .where('organization_id', '=', organizationId)
-        .where('brand_id', '=', req.brandId)
-        .where('is_default', '=', true)
-        .executeTakeFirst();
-      const saved = (profile?.schedule_settings as Record<string, unknown> | undefined)?.batchPolicy;
+      const profile = await this.ports.profiles.defaultProfile(db, organizationId, req.brandId);
+      const saved = profile?.scheduleSettings.batchPolicy;
       if (!profile || saved === undefined)
         throw invalid(
           `No policy given and brand ${req.brandId} has no default publishing profile with scheduleSettings.batchPolicy; send policy or save one on the default profile.`,
@@ -136,23 +128,13 @@ export class BatchPlanner {
       });
     });
     const productIds = [...new Set(req.items.map((i) => i.productId))];
-    const products = new Map(
-      (
-        await db
-          .selectFrom('brand_products')
-          .select(['id', 'name', 'product_url'])
-          .where('organization_id', '=', organizationId)
-          .where('brand_id', '=', req.brandId)
-          .where('id', 'in', productIds)
-          .execute()
-      ).map((p) => [p.id, p]),
-    );
+    const products = new Map((await this.ports.brands.products(db, organizationId, req.brandId, productIds)).map((p) => [p.id, p]));
     req.items.forEach((item, i) => {
       if (!products.has(item.productId))
         throw invalid(`No product ${item.productId} in brand ${req.brandId} of the organization.`, at('items', i, 'productId'));
     });
     const channelIds = [...new Set(req.items.flatMap((i) => i.targets.map((t) => t.channelAccountId)))];
-    const channels = await this.publishing.channels.facts(db, organizationId, channelIds);
+    const channels = await publishing.channelFacts(db, organizationId, channelIds);
     for (const [i, item] of req.items.entries())
       for (const [j, t] of item.targets.entries())
         if (!channels.has(t.channelAccountId))
@@ -165,18 +147,12 @@ export class BatchPlanner {
     const schedulerItems: SchedulerItem[] = [];
     for (const [i, item] of req.items.entries()) {
       const product = products.get(item.productId)!;
-      const productUrl = item.productUrl ?? product.product_url ?? null;
+      const productUrl = item.productUrl ?? product.productUrl ?? null;
       const title = item.title ?? product.name;
-      const media = await this.publishing.plans.resolveMedia(
-        db,
-        organizationId,
-        (item.media ?? []) as MediaInputT[],
-        item.mediaLibraryItemIds ?? [],
-      );
       const targets: PlannedTarget[] = item.targets.map((t, j) => {
         let firstComment = t.firstComment ? { content: t.firstComment.content, delayMs: t.firstComment.delayMs ?? 0 } : null;
         if (!firstComment && plc?.enabled) {
-          const cap = PLATFORM_RULES[t.platform as Platform]?.capability;
+          const comments = publishing.firstCommentSupport(t.platform);
           const base = {
             itemIndex: i,
             targetIndex: j,
@@ -184,11 +160,11 @@ export class BatchPlanner {
             channelAccountId: t.channelAccountId,
             unscheduled: false,
           };
-          if (!cap?.supportsComments || !cap.plugNames.includes('firstComment')) {
+          if (!comments.supported) {
             extraWarnings.push({
               ...base,
               rule: 'product_link_comment_unsupported',
-              message: `${cap?.displayName ?? t.platform} does not support first comments; no product link comment is posted.`,
+              message: `${comments.displayName} does not support first comments; no product link comment is posted.`,
             });
           } else if (!productUrl) {
             extraWarnings.push({
@@ -224,20 +200,18 @@ export class BatchPlanner {
           jitterSeconds: null,
         };
       });
-      const validation = validatePlan({
+      const { validation, media } = await publishing.checkItem(db, organizationId, {
         brandId: req.brandId,
-        brandExists: true,
         productId: item.productId,
-        productExists: true,
         text: item.text,
-        media: media.media,
+        media: (item.media ?? []) as MediaInputT[],
+        mediaLibraryItemIds: item.mediaLibraryItemIds ?? [],
         targets: targets.map((t) => ({
           platform: t.platform,
           channelAccountId: t.channelAccountId,
           settings: { ...t.settings, ...(t.firstComment ? { firstComment: t.firstComment } : {}) },
         })),
         channels,
-        resolutionIssues: media.issues,
       });
       const planBlocking = validation.issues.filter((x) => x.severity === 'blocking' && x.targetIndex === null);
       schedulerItems.push({
@@ -261,13 +235,10 @@ export class BatchPlanner {
         text: item.text,
         title,
         productUrl,
-        media: media.media.map(toStored),
+        media,
         rawMedia: (item.media ?? []) as Record<string, unknown>[],
         mediaLibraryItemIds: [
-          ...new Set([
-            ...media.media.map((m) => m.mediaLibraryItemId).filter((x): x is string => !!x),
-            ...(item.mediaLibraryItemIds ?? []),
-          ]),
+          ...new Set([...media.map((m) => m.mediaLibraryItemId).filter((x): x is string => !!x), ...(item.mediaLibraryItemIds ?? [])]),
         ],
         targets,
       });
@@ -278,32 +249,20 @@ export class BatchPlanner {
     const from = Math.max(req.from ? Date.parse(req.from) : Math.ceil(now.getTime() / 60_000) * 60_000, now.getTime());
     const horizonEnd = from + policy.horizonDays * 86_400_000;
     const existing: ExistingPost[] = [];
-    if (channelIds.length > 0) {
-      const rows = await db
-        .selectFrom('publish_targets as t')
-        .innerJoin('publish_jobs as j', 'j.id', 't.job_id')
-        .select([
-          't.channel_account_id',
-          't.platform',
-          't.text',
-          'j.product_id',
-          sql<Date>`coalesce(t.published_at, t.scheduled_at)`.as('at'),
-        ])
-        .where('t.organization_id', '=', organizationId)
-        .where('t.channel_account_id', 'in', channelIds)
-        .where('t.state', 'in', ['scheduled', 'queued', 'publishing', 'processing', 'published'])
-        .where(sql<Date>`coalesce(t.published_at, t.scheduled_at)`, '>=', new Date(from - DUPLICATE_LOOKBACK_MS))
-        .where(sql<Date>`coalesce(t.published_at, t.scheduled_at)`, '<=', new Date(horizonEnd + DUPLICATE_LOOKBACK_MS))
-        .execute();
-      for (const r of rows)
-        existing.push({
-          channelAccountId: r.channel_account_id,
-          platform: r.platform,
-          at: new Date(r.at).getTime(),
-          productId: r.product_id,
-          text: r.text,
-        });
-    }
+    for (const p of await publishing.placedPosts(
+      db,
+      organizationId,
+      channelIds,
+      new Date(from - DUPLICATE_LOOKBACK_MS),
+      new Date(horizonEnd + DUPLICATE_LOOKBACK_MS),
+    ))
+      existing.push({
+        channelAccountId: p.channelAccountId,
+        platform: p.platform,
+        at: p.at.getTime(),
+        productId: p.productId,
+        text: p.text,
+      });
     for (const e of req.existingAssignments ?? [])
       existing.push({
         channelAccountId: e.channelAccountId,

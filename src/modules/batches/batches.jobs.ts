@@ -6,26 +6,34 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
+import type { Db } from '../database.js';
 import type { BatchesService } from './batches.service.js';
 
 const COMPLETED = new Set(['published', 'partially_published', 'needs_attention', 'failed']);
+const OPEN = new Set(['draft', 'scheduled', 'queued', 'publishing', 'processing']);
 const SCAN_LIMIT = 200;
 
 /** Records publish_batch.completed for finished batches; answers how many it recorded. */
 export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'events'>, service: BatchesService): Promise<number> {
   const db = deps.database.db;
-  const candidates = await db
-    .selectFrom('publish_batches as b')
-    .select(['b.id', 'b.organization_id'])
-    .where(sql<boolean>`not exists (select 1 from events e where e.sequence_key = b.id and e.type = 'publish_batch.completed')`)
-    .where(sql<boolean>`exists (select 1 from publish_batch_targets bt where bt.batch_id = b.id and bt.post_target_id is not null)`)
-    .where(
-      sql<boolean>`not exists (select 1 from publish_batch_targets bt join publish_targets t on t.id = bt.post_target_id
-        where bt.batch_id = b.id and t.state in ('draft', 'scheduled', 'queued', 'publishing', 'processing'))`,
-    )
-    .orderBy('b.id')
-    .limit(SCAN_LIMIT)
-    .execute();
+  // batches not announced yet with a publish target, oldest first; those with a target still open
+  // (read through publishing's batch port) are skipped until SCAN_LIMIT finished ones are found
+  const candidates: Array<{ id: string; organization_id: string }> = [];
+  let afterId: string | null = null;
+  while (candidates.length < SCAN_LIMIT) {
+    let query = db
+      .selectFrom('publish_batches as b')
+      .select(['b.id', 'b.organization_id'])
+      .where(sql<boolean>`not exists (select 1 from events e where e.sequence_key = b.id and e.type = 'publish_batch.completed')`)
+      .where(sql<boolean>`exists (select 1 from publish_batch_targets bt where bt.batch_id = b.id and bt.post_target_id is not null)`);
+    if (afterId) query = query.where('b.id', '>', afterId);
+    const page = await query.orderBy('b.id').limit(SCAN_LIMIT).execute();
+    if (page.length === 0) break;
+    const open = await openBatches(db, service, page);
+    for (const c of page) if (!open.has(c.id) && candidates.length < SCAN_LIMIT) candidates.push(c);
+    if (page.length < SCAN_LIMIT) break;
+    afterId = page[page.length - 1]!.id;
+  }
   let recorded = 0;
   for (const c of candidates) {
     const status = await service.get(c.organization_id, c.id);
@@ -44,6 +52,33 @@ export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'e
     });
   }
   return recorded;
+}
+
+/** The batches of the page with a publish target not finished yet (draft, scheduled, queued or in flight). */
+async function openBatches(db: Db, service: BatchesService, page: Array<{ id: string; organization_id: string }>): Promise<Set<string>> {
+  const links = await db
+    .selectFrom('publish_batch_targets')
+    .select(['batch_id', 'organization_id', 'post_target_id'])
+    .where(
+      'batch_id',
+      'in',
+      page.map((c) => c.id),
+    )
+    .where('post_target_id', 'is not', null)
+    .execute();
+  const byOrganization = new Map<string, typeof links>();
+  for (const l of links) byOrganization.set(l.organization_id, [...(byOrganization.get(l.organization_id) ?? []), l]);
+  const open = new Set<string>();
+  for (const [organizationId, rows] of byOrganization) {
+    const targets = await service.publishing.targets(
+      db,
+      organizationId,
+      rows.map((r) => r.post_target_id!),
+    );
+    const openTargets = new Set(targets.filter((t) => OPEN.has(t.state)).map((t) => t.id));
+    for (const r of rows) if (openTargets.has(r.post_target_id!)) open.add(r.batch_id);
+  }
+  return open;
 }
 
 export const batchCompletionJob = (deps: Pick<AppDeps, 'database' | 'events'>, service: BatchesService) =>

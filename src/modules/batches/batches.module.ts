@@ -6,29 +6,36 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { BatchCommitter } from '../automations/automations.module.js';
-import type { PublishingRead } from '../publishing/publishing.module.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
+import type { ProfilesReadPort } from '../profiles/profiles.module.js';
+import type { PublishingBatchPort } from '../publishing/publishing.module.js';
 import { RotationBatchCommitter } from './batch-committer.js';
 import { batchDisconnectHook } from './batch-disconnect.js';
 import { batchCompletionJob } from './batches.jobs.js';
 import { registerBatchRoutes } from './batches.routes.js';
 import { BatchesService } from './batches.service.js';
 
-export type BatchesPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'> & { publishing: PublishingRead };
+/** Publishing's batch port, profiles' and brands' read ports: batches read and write no other area's tables. */
+export type BatchesPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'> & {
+  publishing: PublishingBatchPort;
+  profiles: ProfilesReadPort;
+  brands: BrandsReadPort;
+};
 
 export interface BatchesModule extends AreaModule<{ committer: BatchCommitter }> {
   service: BatchesService;
   /** subscribed by the root to channel disconnects */
-  onChannelDisconnect: typeof batchDisconnectHook;
+  onChannelDisconnect: ReturnType<typeof batchDisconnectHook>;
 }
 
 export function createBatchesModule(ports: BatchesPorts): BatchesModule {
-  const service = new BatchesService(ports, ports.publishing);
+  const service = new BatchesService(ports, { publishing: ports.publishing, profiles: ports.profiles, brands: ports.brands });
   return {
     service,
     read: { committer: new RotationBatchCommitter(ports.database.db, service) },
     // the publishing worker publishes batch targets; batches only add the completion event job
     jobs: [batchCompletionJob(ports, service)],
-    onChannelDisconnect: batchDisconnectHook,
+    onChannelDisconnect: batchDisconnectHook(ports.publishing),
     routes: (app: FastifyInstance) => registerBatchRoutes(app, service),
   };
 }

@@ -1,12 +1,12 @@
 /** Kysely queries of publish batches and assets; every read and write is confined to one organization. */
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Executor } from '../database.js';
 import type { AssetsTable, PublishBatchesTable } from './batches.tables.js';
 
 export type BatchRow = Selectable<PublishBatchesTable>;
 export type AssetRow = Selectable<AssetsTable>;
 
-export interface BatchTargetJoined {
+export interface BatchTargetRow {
   id: string;
   batch_id: string;
   item_id: string;
@@ -17,9 +17,6 @@ export interface BatchTargetJoined {
   scheduled_at: Date | null;
   jitter_seconds: number | null;
   post_target_id: string | null;
-  state: string | null;
-  provider_post_id: string | null;
-  first_comment_state: string | null;
 }
 
 const CHUNK = 500;
@@ -77,34 +74,39 @@ export const batchesRepository = {
       .execute();
   },
 
-  async targetsOf(db: Executor, organizationId: string, batchIds: string[]): Promise<BatchTargetJoined[]> {
+  async targetsOf(db: Executor, organizationId: string, batchIds: string[]): Promise<BatchTargetRow[]> {
     if (batchIds.length === 0) return [];
     return db
-      .selectFrom('publish_batch_targets as b')
-      .leftJoin('publish_targets as t', (j) =>
-        j.onRef('t.id', '=', 'b.post_target_id').onRef('t.organization_id', '=', 'b.organization_id'),
-      )
+      .selectFrom('publish_batch_targets')
       .select([
-        'b.id',
-        'b.batch_id',
-        'b.item_id',
-        'b.position',
-        'b.channel_account_id',
-        'b.platform',
-        'b.slot_id',
-        // a publish target rescheduled through its job shows its current time
-        sql<Date | null>`coalesce(t.scheduled_at, b.scheduled_at)`.as('scheduled_at'),
-        'b.jitter_seconds',
-        'b.post_target_id',
-        't.state',
-        't.provider_post_id',
-        't.first_comment_state',
+        'id',
+        'batch_id',
+        'item_id',
+        'position',
+        'channel_account_id',
+        'platform',
+        'slot_id',
+        'scheduled_at',
+        'jitter_seconds',
+        'post_target_id',
       ])
-      .where('b.organization_id', '=', organizationId)
-      .where('b.batch_id', 'in', batchIds)
-      .orderBy('b.item_id')
-      .orderBy('b.position')
+      .where('organization_id', '=', organizationId)
+      .where('batch_id', 'in', batchIds)
+      .orderBy('item_id')
+      .orderBy('position')
       .execute();
+  },
+
+  /** The publish target ids of a channel's batch targets. */
+  async postTargetIdsOfChannel(db: Executor, organizationId: string, channelAccountId: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('publish_batch_targets')
+      .select('post_target_id')
+      .where('organization_id', '=', organizationId)
+      .where('channel_account_id', '=', channelAccountId)
+      .where('post_target_id', 'is not', null)
+      .execute();
+    return rows.map((r) => r.post_target_id!);
   },
 
   async getAsset(db: Executor, organizationId: string, id: string): Promise<AssetRow | null> {
@@ -130,19 +132,18 @@ export const batchesRepository = {
       .execute();
   },
 
-  /** The publish targets made for the assets' batch items. */
-  async assetTargets(db: Executor, organizationId: string, assetIds: string[]) {
+  /** The publish target ids made for the assets' batch items. */
+  async assetPostTargets(db: Executor, organizationId: string, assetIds: string[]) {
     if (assetIds.length === 0) return [];
-    return db
+    const rows = await db
       .selectFrom('publish_batch_items as i')
       .innerJoin('publish_batch_targets as b', 'b.item_id', 'i.id')
-      .innerJoin('publish_targets as t', (j) =>
-        j.onRef('t.id', '=', 'b.post_target_id').onRef('t.organization_id', '=', 'b.organization_id'),
-      )
-      .select(['i.asset_id', 'i.batch_id', 't.id', 't.job_id', 't.platform', 't.channel_account_id', 't.scheduled_at', 't.state'])
+      .select(['i.asset_id', 'i.batch_id', 'b.post_target_id'])
       .where('i.organization_id', '=', organizationId)
+      .where('b.organization_id', '=', organizationId)
       .where('i.asset_id', 'in', assetIds)
-      .orderBy('t.id')
+      .where('b.post_target_id', 'is not', null)
       .execute();
+    return rows.map((r) => ({ assetId: r.asset_id, batchId: r.batch_id, postTargetId: r.post_target_id! }));
   },
 };

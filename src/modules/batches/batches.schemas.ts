@@ -1,8 +1,6 @@
 /** Publish batches and assets (spec "Publish batches"; ROUTES.md): request and response shapes. */
 import { type Static, Type } from '@sinclair/typebox';
-import { ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
-import { BatchPolicy } from '../profiles/profiles.schemas.js';
-import { MediaInputRef, PlatformT } from '../publishing/publishing.schemas.js';
+import { BatchPolicy, ListOf, MediaInputRef, Nullable, PaginationQuery, PlatformT } from '../../http/shared-schemas.js';
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 export const BATCH_ID_PREFIX = 'pbt';

@@ -1,6 +1,6 @@
 /**
  * Publish batches: preview, commit (dry run by default; otherwise the batch, its items, assets, publish
- * jobs and targets in one transaction through the publishing module's job creation), idempotent
+ * jobs and targets in one transaction through publishing's batch port), idempotent
  * replays, list and get with the status derived from the targets, and the assets.
  */
 import { createHash } from 'node:crypto';
@@ -10,11 +10,8 @@ import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Executor } from '../database.js';
-import { ensurePublishQueues } from '../publishing/publish-queue.js';
-import { deriveJobStatus } from '../publishing/publish-states.js';
-import type { PublishingRead } from '../publishing/publishing.module.js';
-import type { NewJob, NewTarget } from '../publishing/publishing.repository.js';
-import { type BatchPlan, BatchPlanner } from './batch-planner.js';
+import type { BatchJobToCreate, BatchPublishTarget, PublishingBatchPort } from '../publishing/publishing.module.js';
+import { type BatchPlan, BatchPlanner, type PlannerPorts } from './batch-planner.js';
 import { deriveBatchStatus, targetCounts } from './batch-status.js';
 import { type AssetRow, type BatchRow, batchesRepository, chunked } from './batches.repository.js';
 import {
@@ -42,10 +39,15 @@ export class BatchesService {
   readonly planner: BatchPlanner;
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'>,
-    readonly publishing: PublishingRead,
+    private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'>,
+    readonly ports: PlannerPorts,
   ) {
-    this.planner = new BatchPlanner(deps.clock, publishing);
+    this.planner = new BatchPlanner(deps.clock, ports);
+  }
+
+  /** publishing's batch port (the completion scan and the disconnect counts read targets through it) */
+  get publishing(): PublishingBatchPort {
+    return this.ports.publishing;
   }
 
   private get db() {
@@ -71,7 +73,7 @@ export class BatchesService {
       const replay = await this.replay(organizationId, req.idempotencyKey, requestHash);
       if (replay) return replay;
     }
-    await ensurePublishQueues(this.deps.jobs);
+    await this.publishing.ensureQueues();
     const batchId = newId(BATCH_ID_PREFIX);
     try {
       await this.db.transaction().execute(async (tx) => {
@@ -166,7 +168,7 @@ export class BatchesService {
       for (const r of rows) assetIds.set(r.client_asset_id, r.id);
     });
 
-    const jobs: Array<{ job: NewJob; targets: NewTarget[] }> = [];
+    const jobs: BatchJobToCreate[] = [];
     const itemRows: Array<Record<string, unknown>> = [];
     const targetRows: Array<Record<string, unknown>> = [];
     for (const [position, item] of plan.items.entries()) {
@@ -176,45 +178,22 @@ export class BatchesService {
       const postTargetIds = new Map<number, string>();
       if (scheduled.length > 0) {
         jobId = newId('job');
-        const targets: NewTarget[] = [];
+        const targets: BatchJobToCreate['targets'] = [];
         item.targets.forEach((t, j) => {
           if (t.scheduledAt === null) return;
           const id = newId('tgt');
           postTargetIds.set(j, id);
-          const at = new Date(t.scheduledAt);
           targets.push({
             id,
             channelAccountId: t.channelAccountId,
             platform: t.platform,
             position: j,
-            text: item.text,
             settings: t.settings,
-            state: 'scheduled',
-            scheduledAt: at,
-            nextAttemptAt: at,
+            scheduledAt: new Date(t.scheduledAt),
             firstComment: t.firstComment,
           });
         });
-        const earliest = new Date(Math.min(...targets.map((t) => t.scheduledAt!.getTime())));
-        jobs.push({
-          job: {
-            id: jobId,
-            organizationId,
-            brandId: req.brandId,
-            productId: item.productId,
-            profileId: null,
-            title: item.title,
-            text: item.text,
-            media: item.media,
-            status: deriveJobStatus(targets.map((t) => t.state)),
-            idempotencyKey: null,
-            requestHash: null,
-            scheduledAt: earliest,
-            runAfter: null,
-            at: now,
-          },
-          targets,
-        });
+        jobs.push({ id: jobId, productId: item.productId, title: item.title, text: item.text, media: item.media, targets });
       }
       itemRows.push({
         id: itemId,
@@ -244,7 +223,7 @@ export class BatchesService {
         });
     }
     // the publishing module writes the jobs, targets and worker jobs; publish_batch.committed announces them
-    await this.publishing.plans.persistJobs(tx, jobs, { announce: false });
+    await this.publishing.createScheduledJobs(tx, organizationId, req.brandId, now, jobs);
     await chunked(itemRows, (part) =>
       tx
         .insertInto('publish_batch_items')
@@ -307,9 +286,34 @@ export class BatchesService {
     return out;
   }
 
+  /** The batches' targets with their publish targets' state (the publish target's time when it has one). */
+  private async targetsOf(db: Executor, organizationId: string, batchIds: string[]) {
+    const rows = await batchesRepository.targetsOf(db, organizationId, batchIds);
+    const posts = await this.publishTargets(
+      db,
+      organizationId,
+      rows.flatMap((r) => (r.post_target_id ? [r.post_target_id] : [])),
+    );
+    return rows.map((r) => {
+      const t = r.post_target_id ? posts.get(r.post_target_id) : undefined;
+      return {
+        ...r,
+        // a publish target rescheduled through its job shows its current time
+        scheduled_at: t?.scheduledAt ?? r.scheduled_at,
+        state: t?.state ?? null,
+        provider_post_id: t?.providerPostId ?? null,
+        first_comment_state: t?.firstCommentState ?? null,
+      };
+    });
+  }
+
+  private async publishTargets(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, BatchPublishTarget>> {
+    return new Map((await this.publishing.targets(db, organizationId, ids)).map((t) => [t.id, t]));
+  }
+
   private async statusOf(db: Executor, organizationId: string, row: BatchRow, withPreview: boolean): Promise<PublishBatchStatusT> {
     const items = await batchesRepository.itemsOf(db, organizationId, [row.id]);
-    const targets = await batchesRepository.targetsOf(db, organizationId, [row.id]);
+    const targets = await this.targetsOf(db, organizationId, [row.id]);
     const byItem = new Map<string, typeof targets>();
     for (const t of targets) byItem.set(t.item_id, [...(byItem.get(t.item_id) ?? []), t]);
     const states = targets.map((t) => (t.post_target_id ? (t.state ?? 'cancelled') : null));
@@ -370,10 +374,25 @@ export class BatchesService {
   }
 
   private async assets(organizationId: string, rows: AssetRow[]): Promise<AssetT[]> {
-    const targets = await batchesRepository.assetTargets(
+    const links = await batchesRepository.assetPostTargets(
       this.db,
       organizationId,
       rows.map((r) => r.id),
+    );
+    const byPost = new Map<string, typeof links>();
+    for (const l of links) byPost.set(l.postTargetId, [...(byPost.get(l.postTargetId) ?? []), l]);
+    // ordered by publish target id, as the targets answer them
+    const targets = (await this.publishing.targets(this.db, organizationId, [...byPost.keys()])).flatMap((t) =>
+      (byPost.get(t.id) ?? []).map((l) => ({
+        asset_id: l.assetId,
+        batch_id: l.batchId,
+        id: t.id,
+        job_id: t.jobId,
+        platform: t.platform,
+        channel_account_id: t.channelAccountId,
+        scheduled_at: t.scheduledAt,
+        state: t.state,
+      })),
     );
     return rows.map((r) => ({
       assetId: r.id,

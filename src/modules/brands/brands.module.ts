@@ -15,7 +15,7 @@ export interface BrandName {
   slug: string;
 }
 
-/** What other areas (publishing, channels, profiles) read of brands; each read takes the caller's executor. */
+/** What other areas (publishing, batches, channels, profiles) read of brands; each read takes the caller's executor. */
 export interface BrandsReadPort {
   /** The brand's id and time zone, null when the organization has no such brand (also the existence check). */
   brand(db: Executor, organizationId: string, brandId: string): Promise<{ id: string; timezone: string } | null>;
@@ -23,6 +23,13 @@ export interface BrandsReadPort {
   names(db: Executor, organizationId: string, ids: ReadonlyArray<string | null>): Promise<Map<string, BrandName>>;
   /** Whether the brand has the product. */
   hasProduct(db: Executor, organizationId: string, brandId: string, productId: string): Promise<boolean>;
+  /** The brand's products of the ids (ids it has not are left out). */
+  products(
+    db: Executor,
+    organizationId: string,
+    brandId: string,
+    ids: string[],
+  ): Promise<Array<{ id: string; name: string; productUrl: string | null }>>;
 }
 
 export interface BrandsModule extends AreaModule<BrandsReadPort> {
@@ -33,7 +40,12 @@ export function createBrandsModule(ports: Pick<AppDeps, 'database' | 'clock'>): 
   const service = new BrandsService(ports.database.db);
   return {
     service,
-    read: { brand: brandsRepository.zoneOf, names: brandsRepository.namesOf, hasProduct: brandsRepository.hasProduct },
+    read: {
+      brand: brandsRepository.zoneOf,
+      names: brandsRepository.namesOf,
+      hasProduct: brandsRepository.hasProduct,
+      products: brandsRepository.productsOf,
+    },
     jobs: [],
     routes(app: FastifyInstance) {
       app.addSchema(BrandProduct);

@@ -81,6 +81,18 @@ export const brandsRepository = {
     return !!row;
   },
 
+  async productsOf(db: Executor, organizationId: string, brandId: string, ids: string[]) {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .selectFrom('brand_products')
+      .select(['id', 'name', 'product_url'])
+      .where('organization_id', '=', organizationId)
+      .where('brand_id', '=', brandId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, productUrl: r.product_url }));
+  },
+
   async productsFor(db: Executor, organizationId: string, brandIds: string[]): Promise<ProductRow[]> {
     if (brandIds.length === 0) return [];
     return (await db

@@ -1,4 +1,4 @@
-/** What other areas (publishing, and batches through it) read of publishing profiles: ProfilesReadPort. */
+/** What other areas (publishing, batches) read of publishing profiles: ProfilesReadPort. */
 
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Executor } from '../database.js';
@@ -12,7 +12,7 @@ export interface ProfileExpansion {
   scheduleSettings: Record<string, unknown>;
 }
 
-/** What publishing (and batches through it) reads of publishing profiles; each read takes the caller's executor. */
+/** What publishing and batches read of publishing profiles; each read takes the caller's executor. */
 export interface ProfilesReadPort {
   /**
    * The profile's enabled channels whose accounts can publish (connected, expiring or refresh_needed),

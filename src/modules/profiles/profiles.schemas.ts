@@ -3,49 +3,7 @@ import { IdOf, ListOf, Nullable, NullOr, PaginationQuery, PlatformRef } from '..
 
 const Obj = (description?: string) => Type.Object({}, { additionalProperties: true, description });
 
-/** PublishBatchScheduleSlot (spec), with its defaults. */
-export const PublishBatchScheduleSlot = Type.Object(
-  {
-    id: Type.String({ minLength: 1, maxLength: 120 }),
-    localTime: Type.String({
-      pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
-      description: '24-hour HH:MM',
-    }),
-    label: Type.Optional(Type.String({ maxLength: 200 })),
-    timezone: Type.String({ minLength: 1, maxLength: 64, default: 'UTC' }),
-    weekdays: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { maxItems: 7 })),
-    platform: Type.Optional(PlatformRef),
-    channelAccountId: Type.Optional(Type.String({ minLength: 1 })),
-    jitterSecondsMin: Type.Integer({
-      minimum: -3600,
-      maximum: 3600,
-      default: -600,
-    }),
-    jitterSecondsMax: Type.Integer({
-      minimum: -3600,
-      maximum: 3600,
-      default: 600,
-    }),
-    minGapMinutes: Type.Integer({ minimum: 0, maximum: 1440, default: 120 }),
-    productCooldownMinutes: Type.Integer({
-      minimum: 0,
-      maximum: 43200,
-      default: 240,
-    }),
-  },
-  { $id: 'PublishBatchScheduleSlot', additionalProperties: false },
-);
-
-/** A batch policy (spec: PublishBatchPreviewRequest.policy). */
-export const BatchPolicy = Type.Object(
-  {
-    slots: Type.Array(PublishBatchScheduleSlot, { minItems: 1, maxItems: 200 }),
-    id: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
-    horizonDays: Type.Integer({ minimum: 1, maximum: 60, default: 14 }),
-  },
-  { $id: 'PublishBatchPolicy', additionalProperties: false },
-);
-export type BatchPolicyT = Static<typeof BatchPolicy>;
+export { BatchPolicy, type BatchPolicyT, PublishBatchScheduleSlot } from '../../http/shared-schemas.js';
 
 export const ProfileChannelInput = Type.Object(
   {

@@ -36,6 +36,11 @@ export class PublishClaims {
     return this.claims.submit(input);
   }
 
+  /**
+   * The rows are found by primary key (`id = any`), and the state is compared as an expression: a plain
+   * `state in (...)` lets the planner pick the due index (state, next_attempt_at), which at a burst holds
+   * every target falling due, so each batch of 60 read 10,000 rows (measured, 8 ms a batch).
+   */
   private async claimMany(inputs: ClaimInput[]): Promise<Array<ClaimedRow | null>> {
     // one time for the batch: the earliest caller's clock, the latest lease
     const now = inputs[0]!.now;
@@ -49,7 +54,8 @@ export class PublishClaims {
 				update publish_targets t set state = ${claim.to}, version = t.version + 1, attempts = t.attempts + 1,
 					lease_until = ${lease}, updated_at = ${now}
 				from i
-				where t.id = i.id and t.version = i.version and t.state in (${sql.join(claim.from)})
+				where t.id = i.id and t.id = any(${inputs.map((x) => x.targetId)}::text[]) and t.version = i.version
+					and (t.state || '') in (${sql.join(claim.from)})
 					and (i.org is null or t.organization_id = i.org)
 				returning t.*
 			), j as (

@@ -164,7 +164,9 @@ export class OutcomeRecorder {
 			), t as (
 				update publish_targets set ${set}
 				from i
-				where publish_targets.id = i.id and publish_targets.version = i.version and publish_targets.state in (${sql.join(from)})
+				-- by primary key, never through the due index (see PublishClaims.claimMany)
+				where publish_targets.id = i.id and publish_targets.id = any(${inputs.map((x) => x.targetId)}::text[])
+					and publish_targets.version = i.version and (publish_targets.state || '') in (${sql.join(from)})
 				returning publish_targets.*
 			), j as (
 				update publish_jobs pj set status = ${deriveJobStatus([TRANSITIONS.published.to])}, updated_at = ${now}

@@ -24,6 +24,7 @@ import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishLimiter } from './publish-policies.js';
 import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
+import { type PublishingBatchPort, publishingBatchPort } from './publishing.batch-port.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository } from './publishing.repository.js';
 import { registerPublishingRoutes } from './publishing.routes.js';
@@ -41,6 +42,16 @@ export type PublishingPorts = PublishingDeps & {
   outbound: GuardedHttpClient;
 };
 
+export type { MediaInputT } from './media-access.js';
+export type {
+  BatchItemToCheck,
+  BatchJobToCreate,
+  BatchPublishTarget,
+  PlacedPost,
+  PublishingBatchPort,
+} from './publishing.batch-port.js';
+export type { StoredMedia } from './publishing.tables.js';
+
 /** What other areas (batches, automations, provider webhooks) use of publishing. */
 export interface PublishingRead {
   channels: ChannelGateway;
@@ -48,6 +59,8 @@ export interface PublishingRead {
   slots: SlotsService;
   /** platform notices about published posts (provider webhooks) */
   notices: ProviderNotices;
+  /** the batches' port: batch items as plans, their jobs and targets */
+  batches: PublishingBatchPort;
 }
 
 export interface PublishingModule extends AreaModule<PublishingRead> {
@@ -107,7 +120,13 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     urls: new UrlReconciliationService(ports, channels),
     slots,
     notices,
-    read: { channels, plans, slots, notices },
+    read: {
+      channels,
+      plans,
+      slots,
+      notices,
+      batches: publishingBatchPort(ports, channels, media, (tx, e, o) => plans.persistJobs(tx, e, o)),
+    },
     jobs: publishJobDefinitions(ports, { engine, firstComment, reconcile }),
     mediaReferenceCheck,
     onChannelDisconnect: disconnectHook,

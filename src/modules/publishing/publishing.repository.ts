@@ -212,6 +212,56 @@ export const publishingRepository = {
       .where('id', '=', jobId)
       .execute();
   },
+
+  /** The channels' posts scheduled, in flight or published with their time (published, else scheduled) in [from, to]. */
+  async postsOfChannels(db: Executor, organizationId: string, channelIds: string[], from: Date, to: Date) {
+    if (channelIds.length === 0) return [];
+    return db
+      .selectFrom('publish_targets as t')
+      .innerJoin('publish_jobs as j', 'j.id', 't.job_id')
+      .select([
+        't.channel_account_id',
+        't.platform',
+        't.text',
+        'j.product_id',
+        sql<Date>`coalesce(t.published_at, t.scheduled_at)`.as('at'),
+      ])
+      .where('t.organization_id', '=', organizationId)
+      .where('t.channel_account_id', 'in', channelIds)
+      .where('t.state', 'in', ['scheduled', 'queued', 'publishing', 'processing', 'published'])
+      .where(sql<Date>`coalesce(t.published_at, t.scheduled_at)`, '>=', from)
+      .where(sql<Date>`coalesce(t.published_at, t.scheduled_at)`, '<=', to)
+      .execute();
+  },
+
+  /** The organization's targets of the given ids, by id (ids it has not are left out). */
+  async targetsByIds(db: Executor, organizationId: string, ids: string[]) {
+    const out = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const part = ids.slice(i, i + 1000);
+      out.push(
+        ...(await db
+          .selectFrom('publish_targets')
+          .select([
+            'id',
+            'job_id',
+            'platform',
+            'channel_account_id',
+            'state',
+            'state_reason',
+            'scheduled_at',
+            'provider_post_id',
+            'first_comment_state',
+            'updated_at',
+          ])
+          .where('organization_id', '=', organizationId)
+          .where('id', 'in', part)
+          .orderBy('id')
+          .execute()),
+      );
+    }
+    return out;
+  },
 };
 
 export const toErrorJson = (e: TargetError | null) => JSON.stringify(e);

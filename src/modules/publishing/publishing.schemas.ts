@@ -1,34 +1,12 @@
 /** TypeBox shapes of the publishing routes (spec: Publish plans and jobs, PublishSlot). */
 import { type Static, Type } from '@sinclair/typebox';
-import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
-import { PLATFORMS } from '../../providers/provider.js';
+import { IdOf, ListOf, Literals, MediaInputRef, Nullable, PaginationQuery, PlatformT } from '../../http/shared-schemas.js';
 import { JOB_STATUSES, TARGET_STATES } from './publish-states.js';
 
-const lit = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    description ? { description } : {},
-  );
-export const PlatformT = lit(PLATFORMS);
+const lit = Literals;
 const DateTime = (description?: string) => Type.String({ format: 'date-time', description });
 
-export const MediaInput = Type.Object(
-  {
-    mediaLibraryItemId: Type.Optional(Type.String()),
-    kind: lit(['image', 'video', 'gif']),
-    url: Type.String(),
-    mimeType: Type.Optional(Type.String()),
-    bytes: Type.Optional(Type.Number()),
-    fileSizeBytes: Type.Optional(Type.Number()),
-    durationSeconds: Type.Optional(Type.Number()),
-    thumbnailUrl: Type.Optional(Type.String()),
-    altText: Type.Optional(Type.String()),
-    metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
-  },
-  { $id: 'MediaInput', additionalProperties: true },
-);
-/** Shared component (registered at the root): plan bodies reference it, so a union of plans names it once. */
-export const MediaInputRef = Type.Unsafe<Static<typeof MediaInput>>(Type.Ref('MediaInput'));
+export { MediaInput, MediaInputRef, PlatformT } from '../../http/shared-schemas.js';
 
 export const PublishTargetInput = Type.Object(
   {

@@ -16,12 +16,3 @@ export function codePointLength(value: string): number {
   for (const _ of value) count++;
   return count;
 }
-
-/** True when the text holds ASCII whitespace or control characters (not valid in a URL as typed). */
-export function hasSpaceOrControl(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}

@@ -143,6 +143,7 @@ const PERSISTED = ['objects', 'tokens', 'codes', 'pageTokens', 'seq', 'clockOffs
 export class MetaSimState implements PersistableState {
   readonly objects = new Map<string, SimObject>();
   private readonly latestPosts = new Map<string, SimPost>();
+  private readonly commentsByPost = new Map<string, SimComment[]>();
   readonly tokens = new Map<string, SimToken>();
   readonly codes = new Map<string, SimCode>();
   /** page tokens are stable per page and user, like Graph's */
@@ -281,7 +282,11 @@ export class MetaSimState implements PersistableState {
     restoreFields(this, data, PERSISTED);
     // the newest-post index points into `objects`
     this.latestPosts.clear();
-    for (const o of this.objects.values()) if (o.kind === 'post') this.put(o);
+    this.commentsByPost.clear();
+    for (const o of this.objects.values()) {
+      if (o.kind === 'post') this.put(o);
+      if (o.kind === 'comment') this.indexComment(o);
+    }
   }
 
   now(): number {
@@ -300,6 +305,7 @@ export class MetaSimState implements PersistableState {
 
   put<T extends SimObject>(obj: T): T {
     this.objects.set(obj.id, obj);
+    if (obj.kind === 'comment') this.indexComment(obj);
     if (obj.kind === 'post' && !obj.replyToId) {
       // the newest top-level post per owner, for the duplicate-status check without a scan
       const cur = this.latestPosts.get(obj.ownerId);
@@ -393,9 +399,17 @@ export class MetaSimState implements PersistableState {
     return out;
   }
 
+  /** a post's comments without a scan of every object (each post read counts them) */
+  private indexComment(c: SimComment): void {
+    const list = this.commentsByPost.get(c.postId) ?? [];
+    const at = list.findIndex((x) => x.id === c.id);
+    if (at >= 0) list[at] = c;
+    else list.push(c);
+    this.commentsByPost.set(c.postId, list);
+  }
+
   commentsOf(postId: string): SimComment[] {
-    const out: SimComment[] = [];
-    for (const o of this.objects.values()) if (o.kind === 'comment' && o.postId === postId) out.push(o);
+    const out = [...(this.commentsByPost.get(postId) ?? [])];
     return out.sort((a, b) => a.createdAt - b.createdAt);
   }
 

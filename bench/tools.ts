@@ -48,7 +48,7 @@ async function runServer(): Promise<void> {
     DATABASE_URL: '',
   });
   const runtime = await startRuntime(config, 'api');
-  const service = new ToolKeysService(runtime.deps.database.db, runtime.deps.counters.shared);
+  const service = new ToolKeysService(runtime.deps.database.db, runtime.deps.counters.shared, runtime.root.areas.identity.read.users);
   const keys: string[] = [];
   for (let i = 0; i < KEYS; i++) {
     const email = `bench-${i}@example.test`;

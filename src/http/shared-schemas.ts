@@ -164,3 +164,6 @@ export const BatchPolicy = Type.Object(
   { $id: 'PublishBatchPolicy', additionalProperties: false },
 );
 export type BatchPolicyT = Static<typeof BatchPolicy>;
+
+/** Request-side nullable: null listed first so type coercion never turns null into "". */
+export const NullOr = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);

@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from '../config.js';
 import { authCommands } from '../modules/identity/auth.cli.js';
+import { usersReadPort } from '../modules/identity/users.read.js';
 import { toolCommands } from '../modules/tools/tools.cli.js';
 import type { CliCommand } from '../platform/cli/cli-kit.js';
 import { printer } from '../platform/cli/cli-kit.js';
@@ -15,7 +16,7 @@ import { mcpCommands } from './mcp.cli.js';
 const commands: CliCommand[] = [
   ...foundationCommands,
   // tools: add the tool API commands here
-  ...toolCommands,
+  ...toolCommands(usersReadPort),
   ...authCommands,
   ...listCommands,
   ...mcpCommands,

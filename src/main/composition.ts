@@ -17,8 +17,8 @@ import type { DisconnectHook } from '../modules/channels/disconnect-hooks.js';
 import { type CommentsModule, createCommentsModule } from '../modules/comments/comments.module.js';
 import { createDashboardModule } from '../modules/dashboard/dashboard.module.js';
 import { createHealthModule } from '../modules/health/health.module.js';
-import { createIdentityModule, type IdentityRead } from '../modules/identity/identity.module.js';
-import { createMaintenanceModule } from '../modules/maintenance/maintenance.module.js';
+import { createIdentityModule, type IdentityModule } from '../modules/identity/identity.module.js';
+import { createMaintenanceModule, type PruneStep } from '../modules/maintenance/maintenance.module.js';
 import { createMediaModule, type MediaModule, type MediaReferenceCheck } from '../modules/media/media.module.js';
 import { createOperationsModule } from '../modules/operations/operations.module.js';
 import { createProfilesModule, type ProfilesModule } from '../modules/profiles/profiles.module.js';
@@ -49,16 +49,17 @@ export interface Root {
     analytics: AnalyticsModule;
     automations: AutomationsModule;
     brands: BrandsModule;
-    identity: AreaModule<IdentityRead>;
+    identity: IdentityModule;
     providerWebhooks: ProviderWebhooksModule;
   };
   /** every area in the order its routes are registered */
   modules: AreaModule<unknown>[];
   /** every job the worker runs */
   jobs: JobDefinition<any>[];
-  /** cross-area reactions: a channel disconnect, a media delete's reference check */
+  /** cross-area reactions: a channel disconnect, a media delete's reference check, the periodic prune */
   disconnects: Subscribers<DisconnectHook>;
   mediaReferences: Subscribers<MediaReferenceCheck>;
+  prunes: Subscribers<PruneStep>;
   /** the simulators mounted by the last app built from this root (sandbox mode only) */
   sandbox: SandboxHandle | null;
 }
@@ -73,12 +74,13 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const { registry, vault } = shared;
   const disconnects = new Subscribers<DisconnectHook>();
   const mediaReferences = new Subscribers<MediaReferenceCheck>();
+  const prunes = new Subscribers<PruneStep>();
 
   const outbound = shared.outbound();
   const brands = createBrandsModule(deps);
   const media = createMediaModule({ ...deps, stores: shared.mediaStores, outbound, references: mediaReferences, brands: brands.read });
-  const channels = createChannelsModule({ ...deps, registry, vault, disconnects });
-  const profiles = createProfilesModule(deps);
+  const channels = createChannelsModule({ ...deps, registry, vault, disconnects, brands: brands.read });
+  const profiles = createProfilesModule({ ...deps, channels: channels.read, brands: brands.read });
   const publishing = createPublishingModule({
     ...deps,
     registry,
@@ -128,9 +130,11 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   });
 
   // cross-area subscriptions: the only place one area's reaction is attached to another's event
+  disconnects.subscribe(profiles.onChannelDisconnect);
   disconnects.subscribe(publishing.onChannelDisconnect);
   disconnects.subscribe(batches.onChannelDisconnect);
   mediaReferences.subscribe(publishing.mediaReferenceCheck);
+  prunes.subscribe(identity.pruneExpiredSessions);
   deps.events.subscribeFanOut(webhooks.onEvents);
   if (opts.logger) deps.events.subscribeMany(publishOutcomeLog(opts.logger), 'publish-outcome-log');
 
@@ -155,6 +159,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     jobs: [],
     disconnects,
     mediaReferences,
+    prunes,
     sandbox: null,
   };
   const sandbox: AreaModule = {
@@ -168,7 +173,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   root.modules = [
     createHealthModule({ ...deps, storageHealth: media.read.storageHealth }),
     brands,
-    createToolsModule(deps),
+    createToolsModule({ ...deps, users: identity.read.users }),
     media,
     channels,
     createProvidersModule({ ...deps, registry, channels: channels.read }),
@@ -184,7 +189,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     createOperationsModule(deps),
     providerWebhooks,
     createDashboardModule(),
-    createMaintenanceModule(deps),
+    createMaintenanceModule({ ...deps, prunes }),
   ];
   root.jobs = root.modules.flatMap((m) => m.jobs);
   return root;

@@ -13,6 +13,7 @@ import type { ChannelTables } from './channels/channels.tables.js';
 import type { CommentTables } from './comments/comments.tables.js';
 import type { AuthTables } from './identity/auth.tables.js';
 import type { MediaTables } from './media/media.tables.js';
+import type { ProfileTables } from './profiles/profiles.tables.js';
 import type { PublishingTables } from './publishing/publishing.tables.js';
 import type { ToolTables } from './tools/tools.tables.js';
 import type { WebhookTables } from './webhooks/webhooks.tables.js';
@@ -22,6 +23,7 @@ export interface Database
   extends FoundationTables,
     MediaTables,
     ChannelTables,
+    ProfileTables,
     ToolTables,
     PublishingTables,
     AuthTables,

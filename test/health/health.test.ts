@@ -89,7 +89,7 @@ describe('maintenance job', () => {
       const now = ctx.clock.now();
       await insert('ses_old', new Date(now.getTime() - 1000));
       await insert('ses_live', new Date(now.getTime() + 3_600_000));
-      const result = await runMaintenance(ctx.database.db, now);
+      const result = await runMaintenance(ctx.database.db, now, ctx.root.prunes.all());
       assert.equal(result.expiredSessions, 1);
       const left = await ctx.database.db.selectFrom('auth_sessions').select('id').execute();
       assert.deepEqual(

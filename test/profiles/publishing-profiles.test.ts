@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { brandDefaultBatchPolicy, profileChannelsForPublishing } from '../../src/modules/profiles/profiles.service.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
@@ -213,8 +212,9 @@ describe('publishing profiles', () => {
       [false, true],
     );
     assert.equal(list[0].profileId, first.profileId);
-    const policy = await brandDefaultBatchPolicy(ctx.database.db, a.organizationId, brandA);
-    assert.equal(policy?.horizonDays, 30);
+    const saved = await ctx.root.areas.profiles.read.defaultProfile(ctx.database.db, a.organizationId, brandA);
+    assert.equal(saved?.id, second.json().profileId);
+    assert.equal((saved?.scheduleSettings.batchPolicy as { horizonDays?: number } | undefined)?.horizonDays, 30);
   });
 
   it('validates bounds, batch policy and channel ownership with fields', async () => {
@@ -355,12 +355,12 @@ describe('publishing profiles', () => {
       headers: a.auth,
       payload: { organizationId: a.organizationId, state: 'disabled' },
     });
-    const targets = await profileChannelsForPublishing(ctx.database.db, a.organizationId, p.profileId);
+    const expansion = await ctx.root.areas.profiles.read.expandForPublishing(ctx.database.db, a.organizationId, p.profileId);
     assert.deepEqual(
-      targets.map((t) => t.channelAccountId),
+      expansion?.targets.map((t) => t.channelAccountId),
       [ch.x],
     );
-    await assert.rejects(profileChannelsForPublishing(ctx.database.db, b.organizationId, p.profileId));
+    assert.equal(await ctx.root.areas.profiles.read.expandForPublishing(ctx.database.db, b.organizationId, p.profileId), null);
     assert.equal(
       (
         await ctx.app.inject({

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { type Runtime, startRuntime } from '../../src/main/runtime.js';
+import { usersReadPort } from '../../src/modules/identity/users.read.js';
 import { toolCommands } from '../../src/modules/tools/tools.cli.js';
 import { QR_PATH } from './tool-http.support.js';
 
@@ -25,7 +26,9 @@ describe('embedded server: the CLI reaches the auth cache through the database s
   });
 
   const command = async (...argv: string[]): Promise<any> => {
-    const cmd = [...toolCommands].sort((a, b) => b.name.length - a.name.length).find((c) => argv.join(' ').startsWith(c.name));
+    const cmd = toolCommands(usersReadPort)
+      .sort((a, b) => b.name.length - a.name.length)
+      .find((c) => argv.join(' ').startsWith(c.name));
     assert.ok(cmd, argv.join(' '));
     let printed: unknown;
     await cmd.run({

@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { ToolKeysService } from '../../src/modules/tools/tool-keys.service.js';
 import { createTestContext, REAL_REDIS_URL, TestClock, type TestContext } from '../support/harness.js';
-import { createToolUser, errorCode, post, QR_PATH, UTM_PATH, urls, utmBody } from './tool-http.support.js';
+import { createToolUser, errorCode, post, QR_PATH, toolKeys, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 
 const svg = { text: 'hi', format: 'svg' };
 
@@ -38,7 +37,7 @@ describe('tool API auth cache and limits under concurrency', () => {
     const user = await createToolUser(ctx, 'pro');
     assert.equal((await post(ctx, QR_PATH, user.auth, svg)).statusCode, 200);
     assert.equal((await post(ctx, QR_PATH, user.auth, svg)).statusCode, 200);
-    await new ToolKeysService(ctx.database.db, ctx.deps.counters.shared).revokeKey(user.apiKeyId, clock.now());
+    await toolKeys(ctx).revokeKey(user.apiKeyId, clock.now());
     const res = await post(ctx, QR_PATH, user.auth, svg);
     assert.equal(res.statusCode, 401);
     assert.equal(errorCode(res), 'invalid_api_key');
@@ -48,7 +47,7 @@ describe('tool API auth cache and limits under concurrency', () => {
     const user = await createToolUser(ctx, 'pro');
     assert.equal((await post(ctx, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '500');
     assert.equal((await post(ctx, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '500');
-    const service = new ToolKeysService(ctx.database.db, ctx.deps.counters.shared);
+    const service = toolKeys(ctx);
     await service.setTier({ email: user.email, tier: 'max' }, clock.now());
     assert.equal((await post(ctx, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '5000');
     await service.setTier({ email: user.email, tier: 'basic' }, clock.now());
@@ -102,9 +101,9 @@ describe('two instances sharing Redis: auth cache and exact quota', { skip: redi
   it('revocation and tier change through one instance apply to the next request on the other', async () => {
     const user = await createToolUser(first, 'pro');
     assert.equal((await post(second, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '500');
-    await new ToolKeysService(first.database.db, first.deps.counters.shared).setTier({ email: user.email, tier: 'max' }, clock.now());
+    await toolKeys(first).setTier({ email: user.email, tier: 'max' }, clock.now());
     assert.equal((await post(second, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '5000');
-    await new ToolKeysService(first.database.db, first.deps.counters.shared).revokeKey(user.apiKeyId, clock.now());
+    await toolKeys(first).revokeKey(user.apiKeyId, clock.now());
     assert.equal(errorCode(await post(second, QR_PATH, user.auth, svg)), 'invalid_api_key');
   });
 

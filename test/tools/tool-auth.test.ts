@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ToolKeysService } from '../../src/modules/tools/tool-keys.service.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
-import { createToolUser, errorCode, post, QR_PATH, type ToolUser, UTM_PATH, urls, utmBody } from './tool-http.support.js';
+import { createToolUser, errorCode, post, QR_PATH, type ToolUser, toolKeys, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 
 describe('tool API authentication, tiers and request errors', () => {
   let ctx: TestContext;
@@ -47,7 +46,7 @@ describe('tool API authentication, tiers and request errors', () => {
       assert.ok(!res.body.includes(pro.apiKey.slice(12)), 'no secret in the error');
     }
     const revoked = await createToolUser(ctx, 'pro');
-    await new ToolKeysService(ctx.database.db, ctx.deps.counters.shared).revokeKey(revoked.apiKeyId, ctx.clock.now());
+    await toolKeys(ctx).revokeKey(revoked.apiKeyId, ctx.clock.now());
     const res = await post(ctx, UTM_PATH, revoked.auth, utmBody(urls(1)));
     assert.equal(res.statusCode, 401);
     assert.equal(errorCode(res), 'invalid_api_key');
@@ -58,7 +57,7 @@ describe('tool API authentication, tiers and request errors', () => {
     const refused = await post(ctx, QR_PATH, user.auth, { text: 'hi', format: 'svg' });
     assert.equal(refused.statusCode, 403);
     assert.equal(errorCode(refused), 'membership_required');
-    const service = new ToolKeysService(ctx.database.db, ctx.deps.counters.shared);
+    const service = toolKeys(ctx);
     await service.setTier({ email: user.email, tier: 'pro' }, ctx.clock.now());
     const asPro = await post(ctx, QR_PATH, user.auth, { text: 'hi', format: 'svg' });
     assert.equal(asPro.statusCode, 200);
@@ -155,7 +154,7 @@ describe('tool API authentication, tiers and request errors', () => {
   });
 
   it('listings show masked keys only', async () => {
-    const service = new ToolKeysService(ctx.database.db, ctx.deps.counters.shared);
+    const service = toolKeys(ctx);
     // the last use is written within about a second of the request
     let list = await service.listKeys(pro.email);
     for (let i = 0; i < 100 && !list[0]?.lastUsedAt; i++) {

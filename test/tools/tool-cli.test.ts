@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.js';
+import { usersReadPort } from '../../src/modules/identity/users.read.js';
 import { toolCommands } from '../../src/modules/tools/tools.cli.js';
 
 const execFileAsync = promisify(execFile);
@@ -19,7 +20,9 @@ describe('users and tool-keys CLI commands', () => {
 
   /** Runs a command in this process (the same code the binary dispatches to) and returns its output. */
   const command = async (...argv: string[]): Promise<unknown> => {
-    const cmd = [...toolCommands].sort((a, b) => b.name.length - a.name.length).find((c) => argv.join(' ').startsWith(c.name));
+    const cmd = toolCommands(usersReadPort)
+      .sort((a, b) => b.name.length - a.name.length)
+      .find((c) => argv.join(' ').startsWith(c.name));
     assert.ok(cmd, argv.join(' '));
     let printed: unknown;
     await cmd.run({ config: loadConfig(env), argv: argv.slice(cmd.name.split(' ').length), out: (value) => (printed = value) });

@@ -15,8 +15,12 @@ export interface ToolUser {
   auth: Record<string, string>;
 }
 
+/** The key service the CLI runs, over the context's database, shared counters and the identity area's users port. */
+export const toolKeys = (ctx: TestContext) =>
+  new ToolKeysService(ctx.database.db, ctx.deps.counters.shared, ctx.root.areas.identity.read.users);
+
 export async function createToolUser(ctx: TestContext, tier: MembershipTier, scopes?: string[]): Promise<ToolUser> {
-  const service = new ToolKeysService(ctx.database.db, ctx.deps.counters.shared);
+  const service = toolKeys(ctx);
   const email = `tools-${randomBytes(5).toString('hex')}@example.test`;
   await service.createUser({ email, tier }, ctx.clock.now());
   const key = await service.createKey({ email, scopes: scopes ?? ['tools:utm-builder:build', 'tools:qrcode:generate'] }, ctx.clock.now());

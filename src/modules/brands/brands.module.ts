@@ -9,10 +9,18 @@ import { Brand, BrandProduct } from './brands.schemas.js';
 import { BrandsService } from './brands.service.js';
 import { registerWorkspaceRoutes } from './brands-workspace.routes.js';
 
-/** What other areas (publishing, batches, comments, analytics, automations, media) read of brands; each read takes the caller's executor. */
+/** A brand's name and slug, as other areas' answers show them beside a brand id. */
+export interface BrandName {
+  name: string;
+  slug: string;
+}
+
+/** What other areas (publishing, batches, channels, profiles, comments, analytics, automations, media) read of brands; each read takes the caller's executor. */
 export interface BrandsReadPort {
-  /** The brand's id and time zone, null when the organization has no such brand. */
+  /** The brand's id and time zone, null when the organization has no such brand (also the existence check). */
   brand(db: Executor, organizationId: string, brandId: string): Promise<{ id: string; timezone: string } | null>;
+  /** Name and slug of the organization's brands among `ids` (unknown ids are absent). */
+  names(db: Executor, organizationId: string, ids: ReadonlyArray<string | null>): Promise<Map<string, BrandName>>;
   /** Whether the brand has the product. */
   hasProduct(db: Executor, organizationId: string, brandId: string, productId: string): Promise<boolean>;
   /** The brand's products of the ids (ids it has not are left out). */
@@ -32,6 +40,7 @@ export interface BrandsReadPort {
 
 const brandsReadPort: BrandsReadPort = {
   brand: brandsRepository.zoneOf,
+  names: brandsRepository.namesOf,
   hasProduct: brandsRepository.hasProduct,
   products: brandsRepository.productsOf,
   async allProducts(db, organizationId, brandId) {

@@ -53,6 +53,23 @@ export const brandsRepository = {
     return row ?? null;
   },
 
+  /** Name and slug of the organization's brands among `ids`, by id (null and unknown ids are left out). */
+  async namesOf(
+    db: Executor,
+    organizationId: string,
+    ids: ReadonlyArray<string | null>,
+  ): Promise<Map<string, { name: string; slug: string }>> {
+    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+    if (wanted.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('brands')
+      .select(['id', 'name', 'slug'])
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', wanted)
+      .execute();
+    return new Map(rows.map((r) => [r.id, { name: r.name, slug: r.slug }]));
+  },
+
   async hasProduct(db: Executor, organizationId: string, brandId: string, productId: string): Promise<boolean> {
     const row = await db
       .selectFrom('brand_products')

@@ -1,21 +1,11 @@
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { slugify } from '../../platform/slug.js';
 import { isValidTimeZone } from '../../platform/time/zoned-time.js';
 import type { Db } from '../database.js';
 import { type BrandRow, brandsRepository, type ProductRow } from './brands.repository.js';
 import type { BrandListQueryT, BrandProductT, BrandT } from './brands.schemas.js';
-
-export function slugify(value: string): string {
-  const s = value
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 120);
-  return s || 'item';
-}
 
 const toProduct = (p: ProductRow): BrandProductT => ({
   productId: p.id,

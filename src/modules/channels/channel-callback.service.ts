@@ -7,11 +7,11 @@
 
 import type { Clock } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
-import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import { type OAuthTokens, type Platform, type ProviderAccount, ProviderError } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../database.js';
+import type { ChannelEventSink } from './channel-events.js';
 import { ChannelLinker } from './channel-linker.js';
 import { channelsRepository } from './channels.repository.js';
 import type { PendingChoice } from './channels.tables.js';
@@ -24,7 +24,7 @@ export interface CallbackDeps {
   vault: TokenVault;
   encryptor: Encryptor;
   clock: Clock;
-  events?: EventOutbox;
+  events?: ChannelEventSink;
 }
 
 export type CallbackOutcome =

@@ -6,11 +6,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses, NullOr, PlatformRef, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import type { CallbackOutcome, ChannelCallbackService } from './channel-callback.service.js';
 import type { ChannelChoiceService } from './channel-choice.service.js';
 import type { ChannelConnectService } from './channel-connect.service.js';
-import { ChannelAccount, ChannelAccountParams, ChannelChoice, NullOr, PlatformRef } from './channels.schemas.js';
+import { ChannelAccount, ChannelAccountParams, ChannelChoice } from './channels.schemas.js';
 import { assertOwnOrganization, type ChannelsService } from './channels.service.js';
 
 const security = [{ publicBearer: [] }];

@@ -10,8 +10,8 @@ import { AppError } from '../../platform/errors.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { Platform } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Db } from '../database.js';
-import { channelsRepository } from './channels.repository.js';
 import { assertOwnOrganization } from './channels.service.js';
 import { createConnectState, pkcePair } from './connect-states.js';
 
@@ -30,6 +30,8 @@ export interface ConnectDeps {
   registry: ProviderRegistry;
   encryptor: Encryptor;
   clock: Clock;
+  /** the brand existence check (the brands read port) */
+  brands: Pick<BrandsReadPort, 'brand'>;
 }
 
 function httpUrl(value: string | null | undefined): URL | null {
@@ -100,7 +102,7 @@ export class ChannelConnectService {
         throw invalid('returnUrl', `returnUrl origin ${u.origin} is not in SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS.`);
       returnUrl = u.toString();
     }
-    if (body.brandId && !(await channelsRepository.brandExists(this.deps.db, organizationId, body.brandId))) {
+    if (body.brandId && !(await this.deps.brands.brand(this.deps.db, organizationId, body.brandId))) {
       throw new AppError('brand_not_found', {
         message: `No brand ${body.brandId} in the principal organization.`,
         fields: [{ path: ['brandId'], source: 'body' }],

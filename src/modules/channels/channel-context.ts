@@ -5,11 +5,10 @@
  */
 
 import { AppError } from '../../platform/errors.js';
-import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db, Executor } from '../database.js';
-import { recordChannelStateEvent } from './channel-events.js';
+import { type ChannelEventSink, recordChannelStateEvent } from './channel-events.js';
 import { assertTransition, type ChannelAccountState, USABLE_STATES } from './channel-states.js';
 import { type ChannelRow, channelsRepository } from './channels.repository.js';
 import type { TokenVault } from './token-vault.js';
@@ -79,7 +78,7 @@ export async function setChannelState(
   state: ChannelAccountState,
   reason: string | null,
   now = new Date(),
-  events?: EventOutbox,
+  events?: ChannelEventSink,
 ): Promise<ChannelAccountState> {
   const row = await channelsRepository.lock(tx, organizationId, channelAccountId);
   if (!row)

@@ -1,7 +1,7 @@
 /** Disconnecting a channel account (DELETE /v1/channel-accounts/{id}) and its disconnectSummary. */
 import { AppError } from '../../platform/errors.js';
 import { recordChannelStateEvent } from './channel-events.js';
-import { toChannelAccount } from './channel-mapper.js';
+import { brandOf, toChannelAccount } from './channel-mapper.js';
 import { assertTransition } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountT, DisconnectSummaryT } from './channels.schemas.js';
@@ -15,8 +15,8 @@ const notFound = (id: string) =>
 
 /**
  * Disconnects a channel: revokes its token at the platform (best effort, before the transaction so
- * no database lock waits on the network), then in one transaction deletes its stored secrets,
- * disables its profile channels, runs the publishing hooks and moves it to `deleted`.
+ * no database lock waits on the network), then in one transaction deletes its stored secrets, runs the
+ * other areas' disconnect hooks (profiles, publishing, batches) and moves it to `deleted`.
  */
 export async function disconnectChannel(
   deps: ChannelsDeps,
@@ -64,13 +64,6 @@ export async function disconnectChannel(
     const deletedSecrets =
       (await vault.deleteForChannel(tx, organizationId, id)) +
       (await vault.deleteRefs(tx, organizationId, [row.access_token_ref, row.refresh_token_ref]));
-    const disabled = await tx
-      .updateTable('publishing_profile_channels')
-      .set({ enabled: false, updated_at: now })
-      .where('organization_id', '=', organizationId)
-      .where('channel_account_id', '=', id)
-      .where('enabled', '=', true)
-      .executeTakeFirst();
     const hookCounts = await runDisconnectHooks(deps.disconnects, tx, organizationId, id, now);
     await channelsRepository.update(tx, organizationId, id, {
       state: 'deleted',
@@ -89,9 +82,8 @@ export async function disconnectChannel(
       ...hookCounts,
       revokedChannelTokenCount: revoked,
       revokedProviderTokenSecretCount: deletedSecrets,
-      disabledPublishingProfileChannelCount: Number(disabled.numUpdatedRows ?? 0),
     };
   });
-  const row = await channelsRepository.get(db, organizationId, id);
-  return toChannelAccount(row!, summary);
+  const row = (await channelsRepository.get(db, organizationId, id))!;
+  return toChannelAccount(row, await brandOf(deps.brands, db, row), summary);
 }

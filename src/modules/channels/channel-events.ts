@@ -6,8 +6,9 @@
 
 import type { EventType } from '../../platform/events/event-types.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';
-import { toChannelAccount } from './channel-mapper.js';
+import { brandOf, toChannelAccount } from './channel-mapper.js';
 import type { ChannelAccountState } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 
@@ -18,9 +19,15 @@ const STATE_EVENTS: Partial<Record<ChannelAccountState, EventType>> = {
   deleted: 'channel_account.disconnected',
 };
 
+/** Where channel events go: the outbox, and the brands read port the channel's brand name is read from. */
+export interface ChannelEventSink {
+  outbox: EventOutbox;
+  brands: Pick<BrandsReadPort, 'names'>;
+}
+
 /** Records the event of the channel's current state when it differs from `from` (null: a new channel). */
 export async function recordChannelStateEvent(
-  events: EventOutbox | undefined,
+  events: ChannelEventSink | undefined,
   tx: Executor,
   organizationId: string,
   channelAccountId: string,
@@ -30,5 +37,5 @@ export async function recordChannelStateEvent(
   const row = await channelsRepository.get(tx, organizationId, channelAccountId);
   if (!row || row.state === from) return;
   const type = STATE_EVENTS[row.state];
-  if (type) await events.record(tx, { organizationId, type, data: toChannelAccount(row) });
+  if (type) await events.outbox.record(tx, { organizationId, type, data: toChannelAccount(row, await brandOf(events.brands, tx, row)) });
 }

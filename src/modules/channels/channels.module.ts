@@ -8,11 +8,16 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import { ChannelCallbackService } from './channel-callback.service.js';
 import { ChannelChoiceService } from './channel-choice.service.js';
 import { registerChannelConnectRoutes } from './channel-connect.routes.js';
 import { ChannelConnectService } from './channel-connect.service.js';
+import type { ChannelEventSink } from './channel-events.js';
 import { type ChannelsReadPort, channelsReadPort } from './channels.read.js';
+
+export type { DisconnectCounts, DisconnectHook } from './disconnect-hooks.js';
+
 import { registerChannelRoutes } from './channels.routes.js';
 import { ChannelAccount } from './channels.schemas.js';
 import { ChannelsService } from './channels.service.js';
@@ -24,6 +29,8 @@ export type ChannelsPorts = Pick<AppDeps, 'config' | 'database' | 'encryptor' | 
   registry: ProviderRegistry;
   vault: TokenVault;
   disconnects: DisconnectSubscribers;
+  /** brand names of the answers and events, and the brand existence checks */
+  brands: Pick<BrandsReadPort, 'brand' | 'names'>;
 };
 
 export type {
@@ -41,9 +48,10 @@ export interface ChannelsModule extends AreaModule<ChannelsReadPort> {
 
 export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
   const db = ports.database.db;
-  const { registry, vault, encryptor, clock, events } = ports;
-  const channels = new ChannelsService({ db, vault, registry, clock, events, disconnects: ports.disconnects });
-  const connect = new ChannelConnectService({ db, config: ports.config, registry, encryptor, clock });
+  const { registry, vault, encryptor, clock, brands } = ports;
+  const events: ChannelEventSink = { outbox: ports.events, brands };
+  const channels = new ChannelsService({ db, vault, registry, clock, events, brands, disconnects: ports.disconnects });
+  const connect = new ChannelConnectService({ db, config: ports.config, registry, encryptor, clock, brands });
   const callback = new ChannelCallbackService({ db, registry, vault, encryptor, clock, events });
   const choice = new ChannelChoiceService({ db, registry, vault, encryptor, clock, events });
   const read = channelsReadPort({ registry, vault, events });

@@ -3,11 +3,11 @@
  * of one (its token decrypted), and the state change after a platform refused its token. Every call
  * takes the caller's executor, so a read or change made inside the caller's transaction stays in it.
  */
-import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { Platform, ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db, Executor } from '../database.js';
 import { resolveChannelContext, setChannelState } from './channel-context.js';
+import type { ChannelEventSink } from './channel-events.js';
 import { type ChannelAccountState, canTransition, USABLE_STATES } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { TokenVault } from './token-vault.js';
@@ -83,7 +83,7 @@ export interface ChannelsReadPort {
   ): Promise<boolean>;
 }
 
-export function channelsReadPort(deps: { registry: ProviderRegistry; vault: TokenVault; events: EventOutbox }): ChannelsReadPort {
+export function channelsReadPort(deps: { registry: ProviderRegistry; vault: TokenVault; events: ChannelEventSink }): ChannelsReadPort {
   const usable = (state: string) => (USABLE_STATES as readonly string[]).includes(state);
   type CallRow = Awaited<ReturnType<typeof channelsRepository.callColumns>>[number];
   const answer = (row: CallRow | undefined, organizationId: string, signal?: AbortSignal): ChannelCallAnswer => {

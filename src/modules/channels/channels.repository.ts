@@ -5,18 +5,10 @@ import type { Executor } from '../database.js';
 import type { ChannelAccountState } from './channel-states.js';
 import type { ChannelAccountsTable } from './channels.tables.js';
 
-export type ChannelRow = Selectable<ChannelAccountsTable> & {
-  brand_name: string | null;
-  brand_slug: string | null;
-};
+export type ChannelRow = Selectable<ChannelAccountsTable>;
 export type ChannelUpdate = Updateable<ChannelAccountsTable>;
 
-const withBrand = (db: Executor) =>
-  db
-    .selectFrom('channel_accounts as c')
-    .leftJoin('brands as b', (j) => j.onRef('b.id', '=', 'c.brand_id').onRef('b.organization_id', '=', 'c.organization_id'))
-    .selectAll('c')
-    .select(['b.name as brand_name', 'b.slug as brand_slug']);
+const channels = (db: Executor) => db.selectFrom('channel_accounts as c').selectAll('c');
 
 export const channelsRepository = {
   /** A page ordered by id, limit + 1 rows; deleted channels only when asked for by state. */
@@ -31,7 +23,7 @@ export const channelsRepository = {
       limit: number;
     },
   ): Promise<ChannelRow[]> {
-    let query = withBrand(db).where('c.organization_id', '=', organizationId);
+    let query = channels(db).where('c.organization_id', '=', organizationId);
     if (q.brandId) query = query.where('c.brand_id', '=', q.brandId);
     if (q.platform) query = query.where('c.platform', '=', q.platform);
     query = q.state ? query.where('c.state', '=', q.state) : query.where('c.state', '!=', 'deleted');
@@ -43,7 +35,7 @@ export const channelsRepository = {
   },
 
   async get(db: Executor, organizationId: string, id: string): Promise<ChannelRow | null> {
-    const row = await withBrand(db).where('c.organization_id', '=', organizationId).where('c.id', '=', id).executeTakeFirst();
+    const row = await channels(db).where('c.organization_id', '=', organizationId).where('c.id', '=', id).executeTakeFirst();
     return (row as ChannelRow | undefined) ?? null;
   },
 
@@ -212,14 +204,5 @@ export const channelsRepository = {
       .where('state', 'in', states)
       .orderBy('id')
       .execute();
-  },
-
-  async brandExists(db: Executor, organizationId: string, brandId: string): Promise<boolean> {
-    return !!(await db
-      .selectFrom('brands')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', brandId)
-      .executeTakeFirst());
   },
 };

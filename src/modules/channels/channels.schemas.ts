@@ -1,11 +1,7 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { IdOf, ListOf, Nullable, PaginationQuery, PlatformRef } from '../../http/shared-schemas.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { IdOf, ListOf, Nullable, NullOr, PaginationQuery, PlatformRef } from '../../http/shared-schemas.js';
 import { CHANNEL_ACCOUNT_STATES, type ChannelAccountState } from './channel-states.js';
 
-/** Request-side nullable: null listed first so type coercion never turns null into "". */
-export const NullOr = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);
-
-export { PlatformRef };
 export const StateRef = Type.Unsafe<ChannelAccountState>(
   Type.String({
     enum: [...CHANNEL_ACCOUNT_STATES],

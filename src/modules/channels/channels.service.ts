@@ -6,14 +6,14 @@
 import type { Clock } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
-import type { EventOutbox } from '../../platform/events/outbox.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Db } from '../database.js';
 import { disconnectChannel } from './channel-disconnect.js';
-import { recordChannelStateEvent } from './channel-events.js';
-import { toChannelAccount } from './channel-mapper.js';
+import { type ChannelEventSink, recordChannelStateEvent } from './channel-events.js';
+import { brandOf, toChannelAccount } from './channel-mapper.js';
 import { assertTransition, type ChannelAccountState, INITIAL_STATES } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountListQueryT, ChannelAccountPatchT, ChannelAccountT, ChannelAccountUpsertT } from './channels.schemas.js';
@@ -27,7 +27,9 @@ export interface ChannelsDeps {
   vault: TokenVault;
   registry: ProviderRegistry;
   clock: Clock;
-  events?: EventOutbox;
+  events?: ChannelEventSink;
+  /** brand names of the answers and the brand existence check (the brands read port) */
+  brands: Pick<BrandsReadPort, 'brand' | 'names'>;
   /** the other areas' reactions to a disconnect (subscribed by the composition root) */
   disconnects: DisconnectSubscribers;
 }
@@ -65,17 +67,22 @@ export class ChannelsService {
       limit,
     });
     const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
-    return { data: data.map((r) => toChannelAccount(r)), nextCursor };
+    const brands = await this.deps.brands.names(
+      this.deps.db,
+      organizationId,
+      data.map((r) => r.brand_id),
+    );
+    return { data: data.map((r) => toChannelAccount(r, r.brand_id ? brands.get(r.brand_id) : undefined)), nextCursor };
   }
 
   async get(organizationId: string, id: string): Promise<ChannelAccountT> {
     const row = await channelsRepository.get(this.deps.db, organizationId, id);
     if (!row) throw notFound(id);
-    return toChannelAccount(row);
+    return toChannelAccount(row, await brandOf(this.deps.brands, this.deps.db, row));
   }
 
   private async assertBrand(organizationId: string, brandId: string | null | undefined): Promise<void> {
-    if (brandId && !(await channelsRepository.brandExists(this.deps.db, organizationId, brandId))) {
+    if (brandId && !(await this.deps.brands.brand(this.deps.db, organizationId, brandId))) {
       throw new AppError('brand_not_found', {
         message: `No brand ${brandId} in the principal organization.`,
         fields: [{ path: ['brandId'], source: 'body' }],

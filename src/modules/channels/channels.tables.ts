@@ -1,4 +1,4 @@
-/** Row types of the channel, token, connect-state and publishing profile tables (migration 0004-channels). */
+/** Row types of the channel, token and connect-state tables (migration 0004-channels; the publishing profile tables of that migration are profiles.tables.ts). */
 import type { ColumnType, Generated } from 'kysely';
 import type { Platform } from '../../providers/provider.js';
 import type { ChannelAccountState } from './channel-states.js';
@@ -65,38 +65,8 @@ export interface ChannelConnectStatesTable {
   created_at: Timestamp;
 }
 
-export interface PublishingProfilesTable {
-  id: string;
-  organization_id: string;
-  brand_id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  is_default: boolean;
-  schedule_settings: JsonObject;
-  comment_settings: JsonObject;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface PublishingProfileChannelsTable {
-  id: string;
-  organization_id: string;
-  brand_id: string;
-  profile_id: string;
-  channel_account_id: string;
-  platform: Platform;
-  position: number;
-  enabled: boolean;
-  settings: JsonObject;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
 export interface ChannelTables {
   channel_accounts: ChannelAccountsTable;
   provider_token_secrets: ProviderTokenSecretsTable;
   channel_connect_states: ChannelConnectStatesTable;
-  publishing_profiles: PublishingProfilesTable;
-  publishing_profile_channels: PublishingProfileChannelsTable;
 }

@@ -1,8 +1,8 @@
 /**
  * What other areas do when a channel account is disconnected. The composition root subscribes the
- * publishing and batches areas' hooks, which cancel or flag the channel's post and batch targets in the
- * disconnect's own transaction and answer their counts; the counts are summed into the ChannelAccount's
- * disconnectSummary.
+ * profiles, publishing and batches areas' hooks, which disable the channel's profile entries and cancel
+ * or flag its post and batch targets in the disconnect's own transaction and answer their counts; the
+ * counts are summed into the ChannelAccount's disconnectSummary.
  */
 
 import type { Subscribers } from '../../platform/events/subscribers.js';
@@ -15,6 +15,7 @@ export interface DisconnectCounts {
   cancelledBatchTargetCount: number;
   needsReconnectBatchTargetCount: number;
   needsAttentionBatchTargetCount: number;
+  disabledPublishingProfileChannelCount: number;
 }
 
 export type DisconnectHook = (
@@ -34,6 +35,7 @@ export function emptyDisconnectCounts(): DisconnectCounts {
     cancelledBatchTargetCount: 0,
     needsReconnectBatchTargetCount: 0,
     needsAttentionBatchTargetCount: 0,
+    disabledPublishingProfileChannelCount: 0,
   };
 }
 

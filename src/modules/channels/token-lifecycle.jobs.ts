@@ -9,12 +9,12 @@
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../app-deps.js';
 import type { Config } from '../../config.js';
-import type { EventOutbox } from '../../platform/events/outbox.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import { type OAuthTokens, ProviderError } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db, Executor } from '../database.js';
 import { setChannelState } from './channel-context.js';
+import type { ChannelEventSink } from './channel-events.js';
 import type { ChannelAccountState } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountsTable } from './channels.tables.js';
@@ -27,7 +27,7 @@ export interface LifecycleDeps {
   vault: TokenVault;
   registry: ProviderRegistry;
   clock: Clock;
-  events?: EventOutbox;
+  events?: ChannelEventSink;
 }
 
 export interface LifecycleReport {

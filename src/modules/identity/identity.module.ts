@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { installDashboardAuth } from '../../http/dashboard-auth.js';
+import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { Authenticator } from './authenticate.js';
 import { registerCredentialRoutes } from './credentials.routes.js';
@@ -11,26 +12,38 @@ import { registerInternalRoutes } from './internal.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
 import { dashboardPolicies } from './policies.js';
+import { sessionsRepository } from './sessions.repository.js';
 import { SessionService } from './sessions.service.js';
 import { SignInService } from './sign-in.service.js';
+import { type UsersReadPort, usersReadPort } from './users.read.js';
+
+export type { UsersReadPort, UserWithTier } from './users.read.js';
 
 /** What identity provides to the app's auth hooks (http/public-auth.ts, http/dashboard-auth.ts). */
 export interface IdentityRead {
   /** the public API's credential check (API keys and OAuth access tokens) */
   authenticator: Authenticator;
   sessions: SessionService;
+  /** the tool API's users and their membership tiers */
+  users: UsersReadPort;
 }
 
 export type IdentityPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock'>;
 
-export function createIdentityModule(ports: IdentityPorts): AreaModule<IdentityRead> {
+export interface IdentityModule extends AreaModule<IdentityRead> {
+  /** subscribed by the root to maintenance's prune: expired dashboard sessions */
+  pruneExpiredSessions: PruneStep;
+}
+
+export function createIdentityModule(ports: IdentityPorts): IdentityModule {
   const credentials = new CredentialsService(ports);
   const oauth = new OAuthService(ports);
   const sessions = new SessionService(ports);
   const signIn = new SignInService(ports, sessions);
   return {
-    read: { authenticator: new Authenticator(ports), sessions },
+    read: { authenticator: new Authenticator(ports), sessions, users: usersReadPort },
     jobs: [],
+    pruneExpiredSessions: { name: 'expiredSessions', prune: sessionsRepository.deleteExpired },
     routes(app: FastifyInstance) {
       installDashboardAuth(
         app,

@@ -1,3 +1,4 @@
+import { type AliasableExpression, sql } from 'kysely';
 import type { Executor } from '../database.js';
 
 export const identityRepository = {
@@ -35,6 +36,13 @@ export const identityRepository = {
         updated_at: row.at,
       })
       .execute();
+  },
+  async setUserTier(db: Executor, userId: string, tier: string, at: Date): Promise<void> {
+    await db.updateTable('users').set({ tier, updated_at: at }).where('id', '=', userId).execute();
+  },
+  /** The tier of the user whose id is the caller's column `userIdColumn`, as a scalar subquery of the caller's statement. */
+  tierOf(db: Executor, userIdColumn: string): AliasableExpression<string> {
+    return db.selectFrom('users').select('users.tier').where('users.id', '=', sql.ref<string>(userIdColumn)).$asScalar();
   },
   async insertMembership(db: Executor, row: { organizationId: string; userId: string; role: 'member' | 'admin' | 'owner' }) {
     await db.insertInto('memberships').values({ organization_id: row.organizationId, user_id: row.userId, role: row.role }).execute();

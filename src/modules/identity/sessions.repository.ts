@@ -59,6 +59,11 @@ export const sessionsRepository = {
       .execute();
   },
 
+  /** Deletes the sessions past their absolute expiry; answers how many. */
+  async deleteExpired(db: Executor, now: Date): Promise<number> {
+    return Number((await db.deleteFrom('auth_sessions').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows);
+  },
+
   async revoke(db: Executor, organizationId: string, id: string, at: Date) {
     await db
       .updateTable('auth_sessions')

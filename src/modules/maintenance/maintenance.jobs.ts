@@ -1,36 +1,41 @@
 /**
- * Periodic maintenance, proving the job path end to end: prunes expired dashboard sessions and
- * heartbeats of workers that vanished without a graceful stop. Areas add their own prune steps
- * (expired idempotency records, ...) to PRUNE_STEPS.
+ * Periodic maintenance, proving the job path end to end: prunes heartbeats of workers that vanished
+ * without a graceful stop, and runs the prune steps the areas provide for their own tables (identity's
+ * expired dashboard sessions), which the root subscribes to the maintenance module's list.
  */
 import { sql } from 'kysely';
+import type { Subscribers } from '../../platform/events/subscribers.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import type { Db } from '../database.js';
 
-export type PruneStep = (db: Db, now: Date) => Promise<number>;
+/** An area's prune of its own expired rows: answers how many it removed. */
+export interface PruneStep {
+  name: string;
+  prune(db: Db, now: Date): Promise<number>;
+}
 
-export const PRUNE_STEPS: Record<string, PruneStep> = {
-  expiredSessions: async (db, now) =>
-    Number((await db.deleteFrom('auth_sessions').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows),
-  staleWorkerHeartbeats: async (db, now) =>
+const staleWorkerHeartbeats: PruneStep = {
+  name: 'staleWorkerHeartbeats',
+  prune: async (db, now) =>
     Number(
       (await db.deleteFrom('worker_heartbeats').where('beat_at', '<', sql<Date>`${now}::timestamptz - interval '1 day'`).executeTakeFirst())
         .numDeletedRows,
     ),
 };
 
-export async function runMaintenance(db: Db, now: Date): Promise<Record<string, number>> {
+/** Runs the areas' prune steps, then maintenance's own; answers the removed rows by step name. */
+export async function runMaintenance(db: Db, now: Date, steps: readonly PruneStep[]): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const [name, step] of Object.entries(PRUNE_STEPS)) out[name] = await step(db, now);
+  for (const step of [...steps, staleWorkerHeartbeats]) out[step.name] = await step.prune(db, now);
   return out;
 }
 
-export const maintenanceJob = (db: Db, clock: () => Date) =>
+export const maintenanceJob = (db: Db, clock: () => Date, steps: Subscribers<PruneStep>) =>
   defineJob<Record<string, never>>({
     name: 'maintenance.prune',
     cron: '* * * * *',
     queue: { policy: 'singleton', retryLimit: 2 },
     handler: async () => {
-      await runMaintenance(db, clock());
+      await runMaintenance(db, clock(), steps.all());
     },
   });

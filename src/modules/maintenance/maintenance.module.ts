@@ -1,10 +1,13 @@
-/** Maintenance: the periodic prune of expired rows (jobs only, no routes). */
+/** Maintenance: the periodic prune of expired rows (jobs only, no routes); areas prune their own tables through the steps the root subscribes. */
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
-import { maintenanceJob } from './maintenance.jobs.js';
+import type { Subscribers } from '../../platform/events/subscribers.js';
+import { maintenanceJob, type PruneStep } from './maintenance.jobs.js';
 
-export type MaintenancePorts = Pick<AppDeps, 'database' | 'clock'>;
+export type { PruneStep } from './maintenance.jobs.js';
+
+export type MaintenancePorts = Pick<AppDeps, 'database' | 'clock'> & { prunes: Subscribers<PruneStep> };
 
 export function createMaintenanceModule(ports: MaintenancePorts): AreaModule {
-  return { read: undefined, jobs: [maintenanceJob(ports.database.db, () => ports.clock.now())], routes: () => undefined };
+  return { read: undefined, jobs: [maintenanceJob(ports.database.db, () => ports.clock.now(), ports.prunes)], routes: () => undefined };
 }

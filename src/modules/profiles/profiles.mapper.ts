@@ -1,16 +1,17 @@
-/** Database rows of a profile and its channels -> the PublishingProfile response shape. */
+/** Database rows of a profile and its channels, and its brand's name -> the PublishingProfile response shape. */
+import type { BrandName } from '../brands/brands.module.js';
 import type { ProfileChannelRow, ProfileRow } from './profiles.repository.js';
 import type { PublishingProfileT } from './profiles.schemas.js';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-export function toProfile(p: ProfileRow, channels: ProfileChannelRow[]): PublishingProfileT {
+export function toProfile(p: ProfileRow, brand: BrandName | undefined, channels: ProfileChannelRow[]): PublishingProfileT {
   return {
     profileId: p.id,
     organizationId: p.organization_id,
     brandId: p.brand_id,
-    brandName: p.brand_name,
-    brandSlug: p.brand_slug,
+    brandName: brand?.name ?? null,
+    brandSlug: brand?.slug ?? null,
     name: p.name,
     slug: p.slug,
     description: p.description,

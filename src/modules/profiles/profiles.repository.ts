@@ -1,25 +1,16 @@
 /** Kysely queries of publishing profiles and their channels; every method takes the organization id. */
 import type { Selectable } from 'kysely';
-import type { ChannelAccountState } from '../channels/channel-states.js';
-import type { PublishingProfileChannelsTable, PublishingProfilesTable } from '../channels/channels.tables.js';
 import type { Executor } from '../database.js';
+import type { PublishingProfileChannelsTable, PublishingProfilesTable } from './profiles.tables.js';
 
-export type ProfileRow = Selectable<PublishingProfilesTable> & {
-  brand_name: string | null;
-  brand_slug: string | null;
-};
+export type ProfileRow = Selectable<PublishingProfilesTable>;
 export type ProfileChannelRow = Selectable<PublishingProfileChannelsTable> & {
   channel_display_name: string;
   channel_handle: string | null;
   channel_state: string;
 };
 
-const profiles = (db: Executor) =>
-  db
-    .selectFrom('publishing_profiles as p')
-    .leftJoin('brands as b', (j) => j.onRef('b.id', '=', 'p.brand_id').onRef('b.organization_id', '=', 'p.organization_id'))
-    .selectAll('p')
-    .select(['b.name as brand_name', 'b.slug as brand_slug']);
+const profiles = (db: Executor) => db.selectFrom('publishing_profiles as p').selectAll('p');
 
 export const profilesRepository = {
   async list(db: Executor, organizationId: string, q: { brandId?: string; afterId: string | null; limit: number }): Promise<ProfileRow[]> {
@@ -81,24 +72,33 @@ export const profilesRepository = {
     );
   },
 
-  /** A profile's enabled channels whose accounts are in one of `states`, in position order. */
-  async usableChannelsOf(db: Executor, organizationId: string, profileId: string, states: readonly ChannelAccountState[]) {
+  /** A profile's enabled channels with their accounts' states, in position order. */
+  async enabledChannelsOf(db: Executor, organizationId: string, profileId: string) {
     return db
       .selectFrom('publishing_profile_channels as pc')
       .innerJoin('channel_accounts as c', (j) =>
         j.onRef('c.id', '=', 'pc.channel_account_id').onRef('c.organization_id', '=', 'pc.organization_id'),
       )
-      .select(['pc.channel_account_id', 'pc.platform', 'pc.settings', 'pc.position'])
+      .select(['pc.channel_account_id', 'pc.platform', 'pc.settings', 'pc.position', 'c.state'])
       .where('pc.organization_id', '=', organizationId)
       .where('pc.profile_id', '=', profileId)
       .where('pc.enabled', '=', true)
-      .where('c.state', 'in', [...states])
       .orderBy('pc.position')
       .orderBy('pc.id')
       .execute();
   },
 
-  /** The brand's default profile, else its first by id. */
+  /** The ids of all a profile's channels, enabled or not. */
+  async channelIdsOf(db: Executor, organizationId: string, profileId: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('publishing_profile_channels')
+      .select('channel_account_id')
+      .where('organization_id', '=', organizationId)
+      .where('profile_id', '=', profileId)
+      .execute();
+    return rows.map((r) => r.channel_account_id);
+  },
+
   /** The brand's default profile (is_default), if it has one. */
   async defaultOf(db: Executor, organizationId: string, brandId: string) {
     return (
@@ -112,6 +112,19 @@ export const profilesRepository = {
     );
   },
 
+  /** Disables every enabled profile channel of a channel account (its disconnect); answers how many. */
+  async disableChannelAccount(db: Executor, organizationId: string, channelAccountId: string, at: Date): Promise<number> {
+    const res = await db
+      .updateTable('publishing_profile_channels')
+      .set({ enabled: false, updated_at: at })
+      .where('organization_id', '=', organizationId)
+      .where('channel_account_id', '=', channelAccountId)
+      .where('enabled', '=', true)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows ?? 0);
+  },
+
+  /** The brand's default profile, else its first by id. */
   async defaultIdOf(db: Executor, organizationId: string, brandId: string): Promise<string | null> {
     const row = await db
       .selectFrom('publishing_profiles')
@@ -122,15 +135,5 @@ export const profilesRepository = {
       .orderBy('id')
       .executeTakeFirst();
     return row?.id ?? null;
-  },
-
-  async channelsForValidation(db: Executor, organizationId: string, ids: string[]) {
-    if (ids.length === 0) return [];
-    return db
-      .selectFrom('channel_accounts')
-      .select(['id', 'brand_id', 'platform', 'state'])
-      .where('organization_id', '=', organizationId)
-      .where('id', 'in', ids)
-      .execute();
   },
 };

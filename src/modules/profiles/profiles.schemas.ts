@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schemas.js';
-import { NullOr, PlatformRef } from '../channels/channels.schemas.js';
+import { IdOf, ListOf, Nullable, NullOr, PaginationQuery, PlatformRef } from '../../http/shared-schemas.js';
 
 const Obj = (description?: string) => Type.Object({}, { additionalProperties: true, description });
 

@@ -6,24 +6,29 @@ import type { Clock } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { slugify } from '../brands/brands.service.js';
-import { assertOwnOrganization } from '../channels/channels.service.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
+import { slugify } from '../../platform/slug.js';
+import type { BrandsReadPort } from '../brands/brands.module.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db, Executor } from '../database.js';
 import { toProfile } from './profiles.mapper.js';
 import { profilesRepository } from './profiles.repository.js';
 import { invalidProfile, normalizeBatchPolicy, profileNotFound } from './profiles.rules.js';
 import type { PublishingProfileSaveT, PublishingProfileT } from './profiles.schemas.js';
 
-export {
-  brandDefaultBatchPolicy,
-  profileChannelsForPublishing,
-} from './profiles.publishing.js';
 export { normalizeBatchPolicy } from './profiles.rules.js';
+
+/** The other areas' read ports a profile's save and answers use: its channels' facts, its brand. */
+export interface ProfilesServicePorts {
+  channels: Pick<ChannelsReadPort, 'factsForPublishing'>;
+  brands: Pick<BrandsReadPort, 'brand' | 'names'>;
+}
 
 export class ProfilesService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly ports: ProfilesServicePorts,
   ) {}
 
   async list(organizationId: string, q: { brandId?: string; limit?: number; cursor?: string }) {
@@ -41,10 +46,16 @@ export class ProfilesService {
       organizationId,
       data.map((p) => p.id),
     );
+    const brands = await this.ports.brands.names(
+      this.db,
+      organizationId,
+      data.map((p) => p.brand_id),
+    );
     return {
       data: data.map((p) =>
         toProfile(
           p,
+          brands.get(p.brand_id),
           channels.filter((c) => c.profile_id === p.id),
         ),
       ),
@@ -55,18 +66,13 @@ export class ProfilesService {
   async get(organizationId: string, id: string, db: Executor = this.db): Promise<PublishingProfileT> {
     const row = await profilesRepository.get(db, organizationId, id);
     if (!row) throw profileNotFound(id);
-    return toProfile(row, await profilesRepository.channelsOf(db, organizationId, [id]));
+    const brands = await this.ports.brands.names(db, organizationId, [row.brand_id]);
+    return toProfile(row, brands.get(row.brand_id), await profilesRepository.channelsOf(db, organizationId, [id]));
   }
 
   async save(organizationId: string, body: PublishingProfileSaveT): Promise<{ created: boolean; profile: PublishingProfileT }> {
     assertOwnOrganization(organizationId, body.organizationId);
-    const brand = await this.db
-      .selectFrom('brands')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', body.brandId)
-      .executeTakeFirst();
-    if (!brand)
+    if (!(await this.ports.brands.brand(this.db, organizationId, body.brandId)))
       throw new AppError('brand_not_found', {
         message: `No brand ${body.brandId} in the principal organization.`,
         fields: [{ path: ['brandId'], source: 'body' }],
@@ -157,13 +163,13 @@ export class ProfilesService {
         ]);
       seen.add(c.channelAccountId);
     });
-    const found = new Map((await profilesRepository.channelsForValidation(this.db, organizationId, [...seen])).map((c) => [c.id, c]));
+    const found = await this.ports.channels.factsForPublishing(this.db, organizationId, [...seen]);
     inputs.forEach((c, i) => {
       const at = (f: string) => [{ path: ['channels', String(i), f], source: 'body' as const }];
       const ch = found.get(c.channelAccountId);
       if (!ch || ch.state === 'deleted')
         throw invalidProfile(`No channel account ${c.channelAccountId} in the principal organization.`, at('channelAccountId'));
-      if (ch.brand_id !== brandId)
+      if (ch.brandId !== brandId)
         throw invalidProfile(`Channel account ${c.channelAccountId} belongs to another brand.`, at('channelAccountId'));
       if (ch.platform !== c.platform)
         throw invalidProfile(`Channel account ${c.channelAccountId} is a ${ch.platform} channel, not ${c.platform}.`, at('platform'));

@@ -21,6 +21,7 @@
 
 import type { CounterStore } from '../../platform/counters/index.js';
 import type { Db } from '../database.js';
+import type { UsersReadPort } from '../identity/identity.module.js';
 import { type ToolKeyRecord, toolKeysRepository } from './tool-keys.repository.js';
 
 export const TOOL_AUTH_VERSION_KEY = 'tools:auth-version';
@@ -43,10 +44,11 @@ interface Entry {
 export class ToolAuthCache {
   private readonly entries = new Map<string, Entry>();
 
-  /** `stores`: every store a writer may bump (empty: no caching) */
+  /** `stores`: every store a writer may bump (empty: no caching); `users`: the owners' tiers */
   constructor(
     private readonly stores: CounterStore[],
     private readonly now: () => number,
+    private readonly users: Pick<UsersReadPort, 'tierOf'>,
   ) {}
 
   private async version(): Promise<string> {
@@ -56,12 +58,12 @@ export class ToolAuthCache {
 
   /** The key with its owner's current tier, from the cache while no writer bumped the version. */
   async findByPrefix(db: Db, prefix: string): Promise<ToolKeyRecord | null> {
-    if (this.stores.length === 0) return toolKeysRepository.findByPrefix(db, prefix);
+    if (this.stores.length === 0) return toolKeysRepository.findByPrefix(db, this.users, prefix);
     const version = await this.version();
     const now = this.now();
     const hit = this.entries.get(prefix);
     if (hit && hit.version === version && hit.expiresAt > now) return hit.record;
-    const record = await toolKeysRepository.findByPrefix(db, prefix);
+    const record = await toolKeysRepository.findByPrefix(db, this.users, prefix);
     if (record && record.revokedAt === null) {
       if (this.entries.size >= MAX_ENTRIES && !hit) this.evictSome(now);
       this.entries.set(prefix, { record, version, expiresAt: now + ENTRY_TTL_MS });

@@ -1,12 +1,13 @@
-/** Tool API keys and the users that own them (the tier lives on users.tier). */
+/** Tool API keys; their owners are users of the identity area (the tier lives on users.tier, read through its port). */
 import { CompiledQuery, type InferResult } from 'kysely';
 import type { Executor } from '../database.js';
+import type { UsersReadPort } from '../identity/identity.module.js';
 
-function findByPrefixQuery(db: Executor, prefix: string) {
+function findByPrefixQuery(db: Executor, users: Pick<UsersReadPort, 'tierOf'>, prefix: string) {
   return db
     .selectFrom('tool_api_keys as k')
-    .innerJoin('users as u', 'u.id', 'k.user_id')
-    .select(['k.id', 'k.user_id', 'k.secret_hash', 'k.scopes', 'k.revoked_at', 'k.last_used_at', 'u.tier'])
+    .select(['k.id', 'k.user_id', 'k.secret_hash', 'k.scopes', 'k.revoked_at', 'k.last_used_at'])
+    .select(users.tierOf(db, 'k.user_id').as('tier'))
     .where('k.prefix', '=', prefix);
 }
 type FindByPrefixRow = InferResult<ReturnType<typeof findByPrefixQuery>>[number];
@@ -54,12 +55,12 @@ export const toolKeysRepository = {
   },
 
   /**
-   * The key with its owner's current tier, so a tier change applies to the next request. This runs on
-   * every tool request: the SQL is compiled by Kysely once and reused (building the query costs more than
-   * running it on the embedded database).
+   * The key with its owner's current tier (the users port's subquery, in the same statement), so a tier
+   * change applies to the next request. This runs on every tool request: the SQL is compiled by Kysely
+   * once and reused (building the query costs more than running it on the embedded database).
    */
-  async findByPrefix(db: Executor, prefix: string): Promise<ToolKeyRecord | null> {
-    findByPrefixSql ??= findByPrefixQuery(db, '').compile().sql;
+  async findByPrefix(db: Executor, users: Pick<UsersReadPort, 'tierOf'>, prefix: string): Promise<ToolKeyRecord | null> {
+    findByPrefixSql ??= findByPrefixQuery(db, users, '').compile().sql;
     const text = findByPrefixSql;
     const result = await db.executeQuery<FindByPrefixRow>(CompiledQuery.raw(text, [prefix]));
     const row = result.rows[0];
@@ -118,9 +119,5 @@ export const toolKeysRepository = {
       .where('id', 'in', ids)
       .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
       .execute();
-  },
-
-  async setUserTier(db: Executor, userId: string, tier: string, at: Date): Promise<void> {
-    await db.updateTable('users').set({ tier, updated_at: at }).where('id', '=', userId).execute();
   },
 };

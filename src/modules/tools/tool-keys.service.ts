@@ -3,7 +3,7 @@ import type { CounterStore } from '../../platform/counters/index.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Db } from '../database.js';
-import { identityRepository } from '../identity/identity.repository.js';
+import type { UsersReadPort } from '../identity/identity.module.js';
 import { maskToolKey, newToolApiKey } from './tool-api-key.rules.js';
 import { bumpToolAuthVersion } from './tool-auth-cache.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
@@ -44,11 +44,13 @@ export function parseToolScopes(list: string | undefined): string[] {
 export class ToolKeysService {
   /**
    * `authVersion`: the shared counter store the servers' auth caches read (null when no server shares
-   * one with this process: an embedded server is told through its database socket instead).
+   * one with this process: an embedded server is told through its database socket instead). `users`: the
+   * identity area's users, which own the keys and carry the tier.
    */
   constructor(
     private readonly db: Db,
     private readonly authVersion: CounterStore | null,
+    private readonly users: UsersReadPort,
   ) {}
 
   /** After the commit: the next tool request of every server reads the key and tier again. */
@@ -57,7 +59,7 @@ export class ToolKeysService {
   }
 
   private async userByEmail(email: string) {
-    const user = await identityRepository.findUserByEmail(this.db, email);
+    const user = await this.users.byEmail(this.db, email);
     if (!user) throw new AppError('invalid_request', { message: `No user with email ${email}.` });
     return user;
   }
@@ -66,18 +68,18 @@ export class ToolKeysService {
     const email = input.email.trim();
     if (!EMAIL.test(email)) throw new AppError('invalid_request', { message: `--email ${email} is not an email address.` });
     return this.db.transaction().execute(async (tx) => {
-      if (await identityRepository.findUserByEmail(tx, email)) {
+      if (await this.users.byEmail(tx, email)) {
         throw new AppError('invalid_request', { message: `A user with email ${email} exists already.` });
       }
       const userId = newId('usr');
-      await identityRepository.insertUser(tx, { id: userId, email, passwordHash: null, tier: input.tier, at });
+      await this.users.create(tx, { id: userId, email, tier: input.tier, at });
       return { userId, email, tier: input.tier };
     });
   }
 
   async setTier(input: { email: string; tier: MembershipTier }, at: Date) {
     const user = await this.userByEmail(input.email);
-    await toolKeysRepository.setUserTier(this.db, user.id, input.tier, at);
+    await this.users.setTier(this.db, user.id, input.tier, at);
     await this.invalidateAuth();
     return { userId: user.id, email: user.email, tier: input.tier, previousTier: user.tier };
   }

@@ -3,22 +3,24 @@ import type { Config } from '../../config.js';
 import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
 import { closeCounters, createCounters } from '../../platform/counters/index.js';
 import type { DatabaseHandle } from '../../platform/db/database.js';
+import type { UsersReadPort } from '../identity/identity.module.js';
 import { parseTier, parseToolScopes, ToolKeysService } from './tool-keys.service.js';
 
 /**
  * A service whose tier changes and revocations reach the servers' auth caches: through Redis when
  * configured; an embedded server notices writes made through its database socket by itself.
  */
-async function withKeysService<T>(config: Config, fn: (service: ToolKeysService) => Promise<T>): Promise<T> {
+async function withKeysService<T>(config: Config, users: UsersReadPort, fn: (service: ToolKeysService) => Promise<T>): Promise<T> {
   const counters = config.env.REDIS_URL ? createCounters(config.env.REDIS_URL) : null;
   try {
-    return await withDatabase(config, (h: DatabaseHandle) => fn(new ToolKeysService(h.db, counters?.redis ?? null)));
+    return await withDatabase(config, (h: DatabaseHandle) => fn(new ToolKeysService(h.db, counters?.redis ?? null, users)));
   } finally {
     if (counters) await closeCounters(counters);
   }
 }
 
-export const toolCommands: CliCommand[] = [
+/** The tool API commands; `users` is the identity area's users port (the root hands it over). */
+export const toolCommands = (users: UsersReadPort): CliCommand[] => [
   {
     name: 'users create',
     usage: 'users create --email E [--tier basic|pro|max] [--init] [--json]   a tool API user (tier default basic)',
@@ -26,7 +28,7 @@ export const toolCommands: CliCommand[] = [
       const { values } = args(argv, { email: { type: 'string' }, tier: { type: 'string' } });
       const email = required(values, 'email');
       const tier = parseTier(values.tier as string | undefined, 'basic');
-      const user = await withDatabase(config, (h) => new ToolKeysService(h.db, null).createUser({ email, tier }, new Date()), {
+      const user = await withDatabase(config, (h) => new ToolKeysService(h.db, null, users).createUser({ email, tier }, new Date()), {
         creates: true,
         init: values.init === true,
       });
@@ -40,7 +42,7 @@ export const toolCommands: CliCommand[] = [
       const { values } = args(argv, { email: { type: 'string' }, tier: { type: 'string' } });
       const email = required(values, 'email');
       const tier = parseTier(required(values, 'tier'), 'basic');
-      const result = await withKeysService(config, (service) => service.setTier({ email, tier }, new Date()));
+      const result = await withKeysService(config, users, (service) => service.setTier({ email, tier }, new Date()));
       out(result, values.json === true);
     },
   },
@@ -52,7 +54,7 @@ export const toolCommands: CliCommand[] = [
       const email = required(values, 'email');
       const scopes = parseToolScopes(values.scopes as string | undefined);
       const key = await withDatabase(config, (h) =>
-        new ToolKeysService(h.db, null).createKey({ email, scopes, name: values.name as string | undefined }, new Date()),
+        new ToolKeysService(h.db, null, users).createKey({ email, scopes, name: values.name as string | undefined }, new Date()),
       );
       out(key, values.json === true);
     },
@@ -63,7 +65,7 @@ export const toolCommands: CliCommand[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { email: { type: 'string' } });
       const email = required(values, 'email');
-      const keys = await withDatabase(config, (h) => new ToolKeysService(h.db, null).listKeys(email));
+      const keys = await withDatabase(config, (h) => new ToolKeysService(h.db, null, users).listKeys(email));
       if (values.json === true) {
         process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
         return;
@@ -84,7 +86,7 @@ export const toolCommands: CliCommand[] = [
         process.stderr.write('error: tool-keys revoke needs the key id\n');
         return 1;
       }
-      const result = await withKeysService(config, (service) => service.revokeKey(id, new Date()));
+      const result = await withKeysService(config, users, (service) => service.revokeKey(id, new Date()));
       out(result, values.json === true);
     },
   },

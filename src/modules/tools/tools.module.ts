@@ -2,12 +2,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import type { UsersReadPort } from '../identity/identity.module.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { toolsIdempotencyPruneJob } from './tools.jobs.js';
 import { registerToolRoutes } from './tools.routes.js';
 
-/** What the tool API uses of the shared pieces: its keys, windows and idempotency records, and the clock. */
-export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'>;
+/**
+ * What the tool API uses of the shared pieces (its keys, windows and idempotency records, and the clock)
+ * and the identity area's users port (the key owners' tiers).
+ */
+export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: Pick<UsersReadPort, 'tierOf'> };
 
 export function createToolsModule(deps: ToolsPorts): AreaModule {
   return {

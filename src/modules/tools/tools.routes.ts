@@ -88,7 +88,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, opts:
   // cached only where every writer can bump the version: embedded (socket clients bump the memory
   // store) or Redis (the CLI bumps it); PostgreSQL without Redis reads the key on every request
   const authStores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
-  const authCache = new ToolAuthCache(authStores, () => deps.clock.now().getTime());
+  const authCache = new ToolAuthCache(authStores, () => deps.clock.now().getTime(), deps.users);
   const lastUsed = new LastUsedWriter(db, now, (err) => app.log.warn({ err }, 'tool key last_used_at not written'));
   // Started on the first request that needs it, so processes that never render a QR code spawn no threads.
   let pool: QrWorkerPool | null = null;

@@ -81,10 +81,10 @@ async function main() {
         text: `${prefix} post ${i} about product ${i % products.length}`,
         targets: channels,
       }));
-    const service = ctx.root.areas.batches.service;
+    const commits = ctx.root.areas.batches.commits;
 
     // 200 existing scheduled targets (50 items x 4 channels), committed before the measured previews
-    const seeded = await service.commit(org.organizationId, {
+    const seeded = await commits.commit(org.organizationId, {
       brandId,
       from,
       policy,
@@ -116,11 +116,11 @@ async function main() {
     const inProcess1k: number[] = [];
     for (let r = 0; r < 3; r++) {
       const t0 = performance.now();
-      await service.preview(org.organizationId, body1k as PublishBatchPreviewRequestT);
+      await commits.preview(org.organizationId, body1k as PublishBatchPreviewRequestT);
       inProcess1k.push(performance.now() - t0);
     }
     const t10 = performance.now();
-    const big = await service.preview(org.organizationId, {
+    const big = await commits.preview(org.organizationId, {
       brandId,
       from,
       policy,
@@ -135,7 +135,7 @@ async function main() {
     const t1 = performance.now();
     // a policy with room for every target (no gap or cooldown), so the commit writes 1,000 jobs and 4,000 targets
     const roomy = { ...policy, slots: policy.slots.map((sl) => ({ ...sl, minGapMinutes: 0, productCooldownMinutes: 0 })) };
-    const committed = await service.commit(org.organizationId, {
+    const committed = await commits.commit(org.organizationId, {
       ...body1k,
       policy: roomy,
       items: items(1000, 'c1k'),

@@ -56,8 +56,8 @@ describe('publish batch end to end', () => {
     );
     assert.equal(done.publishedTargetCount, 4);
     // the worker's completion job (once a minute) records publish_batch.completed once
-    assert.equal(await recordCompletedBatches(h.ctx.deps, h.ctx.root.areas.batches.service), 1);
-    assert.equal(await recordCompletedBatches(h.ctx.deps, h.ctx.root.areas.batches.service), 0);
+    assert.equal(await recordCompletedBatches(h.ctx.deps, h.ctx.root.areas.batches.reads), 1);
+    assert.equal(await recordCompletedBatches(h.ctx.deps, h.ctx.root.areas.batches.reads), 0);
     const events = await h.ctx.database.db
       .selectFrom('events')
       .select(['type', 'sequence_key'])

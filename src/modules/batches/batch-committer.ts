@@ -7,18 +7,18 @@ import { Value } from '@sinclair/typebox/value';
 import { AppError } from '../../platform/errors.js';
 import type { BatchCommitter } from '../automations/automations.module.js';
 import type { Db } from '../database.js';
+import type { BatchCommits } from './batches.commits.js';
 import { PublishBatchCommitRequest, type PublishBatchCommitRequestT } from './batches.schemas.js';
-import type { BatchesService } from './batches.service.js';
 
 export class RotationBatchCommitter implements BatchCommitter {
   constructor(
     private readonly db: Db,
-    private readonly service: BatchesService,
+    private readonly commits: BatchCommits,
   ) {}
 
   async commit(input: Parameters<BatchCommitter['commit']>[0]) {
     const db = this.db;
-    const { profiles } = this.service.ports;
+    const { profiles } = this.commits.ports;
     const profileId = input.profileId ?? (await profiles.defaultProfile(db, input.organizationId, input.brandId))?.id;
     const expansion = profileId ? await profiles.expandForPublishing(db, input.organizationId, profileId) : null;
     if (!expansion || expansion.targets.length === 0)
@@ -49,7 +49,7 @@ export class RotationBatchCommitter implements BatchCommitter {
         message: `The rotation's batch is not valid: ${first.path} ${first.message}.`,
         fields: [{ path: first.path.split('/').filter(Boolean), source: 'body' }],
       });
-    const answer = await this.service.commit(input.organizationId, req);
+    const answer = await this.commits.commit(input.organizationId, req);
     if (answer.kind === 'dry_run') return { publishBatchId: null, publishJobIds: [] };
     return {
       publishBatchId: answer.batch.publishBatchId,

@@ -7,14 +7,14 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import type { Db } from '../database.js';
-import type { BatchesService } from './batches.service.js';
+import type { BatchReads } from './batches.reads.js';
 
 const COMPLETED = new Set(['published', 'partially_published', 'needs_attention', 'failed']);
 const OPEN = new Set(['draft', 'scheduled', 'queued', 'publishing', 'processing']);
 const SCAN_LIMIT = 200;
 
 /** Records publish_batch.completed for finished batches; answers how many it recorded. */
-export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'events'>, service: BatchesService): Promise<number> {
+export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'events'>, reads: BatchReads): Promise<number> {
   const db = deps.database.db;
   // batches not announced yet with a publish target, oldest first; those with a target still open
   // (read through publishing's batch port) are skipped until SCAN_LIMIT finished ones are found
@@ -29,14 +29,14 @@ export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'e
     if (afterId) query = query.where('b.id', '>', afterId);
     const page = await query.orderBy('b.id').limit(SCAN_LIMIT).execute();
     if (page.length === 0) break;
-    const open = await openBatches(db, service, page);
+    const open = await openBatches(db, reads, page);
     for (const c of page) if (!open.has(c.id) && candidates.length < SCAN_LIMIT) candidates.push(c);
     if (page.length < SCAN_LIMIT) break;
     afterId = page[page.length - 1]!.id;
   }
   let recorded = 0;
   for (const c of candidates) {
-    const status = await service.get(c.organization_id, c.id);
+    const status = await reads.get(c.organization_id, c.id);
     if (!COMPLETED.has(status.status)) continue;
     await db.transaction().execute(async (tx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${`events:${c.id}`}))`.execute(tx);
@@ -55,7 +55,7 @@ export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'e
 }
 
 /** The batches of the page with a publish target not finished yet (draft, scheduled, queued or in flight). */
-async function openBatches(db: Db, service: BatchesService, page: Array<{ id: string; organization_id: string }>): Promise<Set<string>> {
+async function openBatches(db: Db, reads: BatchReads, page: Array<{ id: string; organization_id: string }>): Promise<Set<string>> {
   const links = await db
     .selectFrom('publish_batch_targets')
     .select(['batch_id', 'organization_id', 'post_target_id'])
@@ -70,7 +70,7 @@ async function openBatches(db: Db, service: BatchesService, page: Array<{ id: st
   for (const l of links) byOrganization.set(l.organization_id, [...(byOrganization.get(l.organization_id) ?? []), l]);
   const open = new Set<string>();
   for (const [organizationId, rows] of byOrganization) {
-    const targets = await service.publishing.targets(
+    const targets = await reads.publishing.targets(
       db,
       organizationId,
       rows.map((r) => r.post_target_id!),
@@ -81,12 +81,12 @@ async function openBatches(db: Db, service: BatchesService, page: Array<{ id: st
   return open;
 }
 
-export const batchCompletionJob = (deps: Pick<AppDeps, 'database' | 'events'>, service: BatchesService) =>
+export const batchCompletionJob = (deps: Pick<AppDeps, 'database' | 'events'>, reads: BatchReads) =>
   defineJob<Record<string, never>>({
     name: 'batches.completion',
     cron: '* * * * *',
     queue: { policy: 'singleton', retryLimit: 1 },
     handler: async () => {
-      await recordCompletedBatches(deps, service);
+      await recordCompletedBatches(deps, reads);
     },
   });

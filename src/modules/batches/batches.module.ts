@@ -11,9 +11,10 @@ import type { ProfilesReadPort } from '../profiles/profiles.module.js';
 import type { PublishingBatchPort } from '../publishing/publishing.module.js';
 import { RotationBatchCommitter } from './batch-committer.js';
 import { batchDisconnectHook } from './batch-disconnect.js';
+import { BatchCommits } from './batches.commits.js';
 import { batchCompletionJob } from './batches.jobs.js';
+import { BatchReads } from './batches.reads.js';
 import { registerBatchRoutes } from './batches.routes.js';
-import { BatchesService } from './batches.service.js';
 
 /** Publishing's batch port, profiles' and brands' read ports: batches read and write no other area's tables. */
 export type BatchesPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'events'> & {
@@ -23,19 +24,24 @@ export type BatchesPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'even
 };
 
 export interface BatchesModule extends AreaModule<{ committer: BatchCommitter }> {
-  service: BatchesService;
+  /** status, listing and assets */
+  reads: BatchReads;
+  /** preview, commit and replays */
+  commits: BatchCommits;
   /** subscribed by the root to channel disconnects */
   onChannelDisconnect: ReturnType<typeof batchDisconnectHook>;
 }
 
 export function createBatchesModule(ports: BatchesPorts): BatchesModule {
-  const service = new BatchesService(ports, { publishing: ports.publishing, profiles: ports.profiles, brands: ports.brands });
+  const reads = new BatchReads(ports, ports.publishing);
+  const commits = new BatchCommits(ports, { publishing: ports.publishing, profiles: ports.profiles, brands: ports.brands }, reads);
   return {
-    service,
-    read: { committer: new RotationBatchCommitter(ports.database.db, service) },
+    reads,
+    commits,
+    read: { committer: new RotationBatchCommitter(ports.database.db, commits) },
     // the publishing worker publishes batch targets; batches only add the completion event job
-    jobs: [batchCompletionJob(ports, service)],
+    jobs: [batchCompletionJob(ports, reads)],
     onChannelDisconnect: batchDisconnectHook(ports.publishing),
-    routes: (app: FastifyInstance) => registerBatchRoutes(app, service),
+    routes: (app: FastifyInstance) => registerBatchRoutes(app, reads, commits),
   };
 }

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import type { BatchCommits } from './batches.commits.js';
+import type { BatchReads } from './batches.reads.js';
 import {
   Asset,
   AssetList,
@@ -19,9 +21,8 @@ import {
   PublishBatchPreviewRequest,
   PublishBatchStatus,
 } from './batches.schemas.js';
-import type { BatchesService } from './batches.service.js';
 
-export function registerBatchRoutes(root: FastifyInstance, service: BatchesService): void {
+export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, commits: BatchCommits): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -42,7 +43,7 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
         },
       },
     },
-    async (request) => service.preview(organizationOf(request), request.body),
+    async (request) => commits.preview(organizationOf(request), request.body),
   );
 
   app.post(
@@ -73,7 +74,7 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
       },
     },
     async (request, reply) => {
-      const answer = await service.commit(organizationOf(request), request.body);
+      const answer = await commits.commit(organizationOf(request), request.body);
       if (answer.kind === 'dry_run') return reply.code(200).send(answer.body);
       if (answer.kind === 'replayed') return reply.code(200).header('idempotent-replayed', 'true').send(answer.batch);
       return reply.code(201).send(answer.batch);
@@ -96,7 +97,7 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
         },
       },
     },
-    async (request) => service.list(organizationOf(request), request.query),
+    async (request) => reads.list(organizationOf(request), request.query),
   );
 
   app.get(
@@ -115,7 +116,7 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
         },
       },
     },
-    async (request) => service.get(organizationOf(request), request.params.publishBatchId),
+    async (request) => reads.get(organizationOf(request), request.params.publishBatchId),
   );
 
   app.get(
@@ -131,7 +132,7 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
         response: { 200: AssetList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_asset_query', ...PUBLIC_AUTH_ERRORS) },
       },
     },
-    async (request) => service.listAssets(organizationOf(request), request.query),
+    async (request) => reads.listAssets(organizationOf(request), request.query),
   );
 
   app.get(
@@ -150,6 +151,6 @@ export function registerBatchRoutes(root: FastifyInstance, service: BatchesServi
         },
       },
     },
-    async (request) => service.getAsset(organizationOf(request), request.params.assetId),
+    async (request) => reads.getAsset(organizationOf(request), request.params.assetId),
   );
 }

@@ -69,18 +69,7 @@ export class WebhookFanOut {
    * in one transaction). The outbox writes these rows already marked fanned out.
    */
   async fanOutMany(tx: Executor, events: RecordedEvent[]) {
-    if (events.length === 1) {
-      const event = events[0]!;
-      const endpoints = await repo.subscribers(tx, event.organizationId, event.type);
-      await this.createDeliveries(
-        tx,
-        event.organizationId,
-        endpoints.map((e) => e.id),
-        event.id,
-        event.type,
-      );
-      return;
-    }
+    if (events.length === 1) return this.deliveriesOf(tx, events[0]!);
     if (events.length === 0) return;
     const endpoints = await repo.enabledEndpointsOf(tx, [...new Set(events.map((e) => e.organizationId))]);
     for (const event of events) {
@@ -91,8 +80,8 @@ export class WebhookFanOut {
     }
   }
 
-  /** Outbox listener: inside the event's transaction, one delivery per subscribed enabled endpoint. */
-  async fanOut(tx: Executor, event: RecordedEvent) {
+  /** One delivery per subscribed enabled endpoint of the event's organization. */
+  private async deliveriesOf(tx: Executor, event: RecordedEvent) {
     const endpoints = await repo.subscribers(tx, event.organizationId, event.type);
     await this.createDeliveries(
       tx,
@@ -101,6 +90,11 @@ export class WebhookFanOut {
       event.id,
       event.type,
     );
+  }
+
+  /** The sweep's fan-out of one unmarked event, inside the transaction that claimed it: deliveries, then the mark. */
+  async fanOut(tx: Executor, event: RecordedEvent) {
+    await this.deliveriesOf(tx, event);
     await repo.markFannedOut(tx, event.id, event.createdAt);
   }
 

@@ -9,7 +9,6 @@ import type { Executor } from '../database.js';
 import type { PublishingBatchPort } from '../publishing/publishing.module.js';
 import { batchesRepository } from './batches.repository.js';
 
-const OPEN = new Set(['draft', 'scheduled', 'queued', 'publishing', 'processing']);
 const MOVED = new Set(['cancelled', 'needs_reconnect', 'needs_attention']);
 
 export function batchDisconnectHook(publishing: PublishingBatchPort) {
@@ -17,7 +16,7 @@ export function batchDisconnectHook(publishing: PublishingBatchPort) {
     const ids = await batchesRepository.postTargetIdsOfChannel(tx, organizationId, channelAccountId);
     const targets = (await publishing.targets(tx, organizationId, ids)).filter(
       (t) =>
-        OPEN.has(t.state) ||
+        t.open ||
         (MOVED.has(t.state) && new Date(t.updatedAt).getTime() === now.getTime() && !!t.stateReason?.startsWith('channel disconnected')),
     );
     const counts = { cancelledBatchTargetCount: 0, needsReconnectBatchTargetCount: 0, needsAttentionBatchTargetCount: 0 };

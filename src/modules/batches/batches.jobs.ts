@@ -10,7 +10,6 @@ import type { Db } from '../database.js';
 import type { BatchReads } from './batches.reads.js';
 
 const COMPLETED = new Set(['published', 'partially_published', 'needs_attention', 'failed']);
-const OPEN = new Set(['draft', 'scheduled', 'queued', 'publishing', 'processing']);
 const SCAN_LIMIT = 200;
 
 /** Records publish_batch.completed for finished batches; answers how many it recorded. */
@@ -75,7 +74,7 @@ async function openBatches(db: Db, reads: BatchReads, page: Array<{ id: string; 
       organizationId,
       rows.map((r) => r.post_target_id!),
     );
-    const openTargets = new Set(targets.filter((t) => OPEN.has(t.state)).map((t) => t.id));
+    const openTargets = new Set(targets.filter((t) => t.open).map((t) => t.id));
     for (const r of rows) if (openTargets.has(r.post_target_id!)) open.add(r.batch_id);
   }
   return open;

@@ -12,7 +12,7 @@ import { type MediaAccess, type MediaInputT, toStored } from './media-access.js'
 import { type ChannelFacts, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 import { ensurePublishQueues } from './publish-queue.js';
-import { deriveJobStatus } from './publish-states.js';
+import { deriveJobStatus, OPEN_STATES, type TargetState } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import { type NewJob, type NewTarget, publishingRepository } from './publishing.repository.js';
 import type { StoredMedia } from './publishing.tables.js';
@@ -65,6 +65,8 @@ export interface BatchPublishTarget {
   platform: string;
   channelAccountId: string;
   state: string;
+  /** not finished (publishing's OPEN_STATES: a draft, waiting for the worker or in flight) */
+  open: boolean;
   stateReason: string | null;
   scheduledAt: Date | null;
   providerPostId: string | null;
@@ -175,6 +177,7 @@ export function publishingBatchPort(
         platform: r.platform,
         channelAccountId: r.channel_account_id,
         state: r.state,
+        open: OPEN_STATES.includes(r.state as TargetState),
         stateReason: r.state_reason,
         scheduledAt: r.scheduled_at,
         providerPostId: r.provider_post_id,

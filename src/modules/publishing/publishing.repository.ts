@@ -4,7 +4,7 @@
  */
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../database.js';
-import { deriveJobStatus, type TargetEvent, TRANSITIONS } from './publish-states.js';
+import { deriveJobStatus, IN_FLIGHT_STATES, PENDING_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import type { PublishJobsTable, PublishTargetsTable, StoredMedia, TargetError } from './publishing.tables.js';
 
 export type JobRow = Selectable<PublishJobsTable>;
@@ -228,7 +228,7 @@ export const publishingRepository = {
       ])
       .where('t.organization_id', '=', organizationId)
       .where('t.channel_account_id', 'in', channelIds)
-      .where('t.state', 'in', ['scheduled', 'queued', 'publishing', 'processing', 'published'])
+      .where('t.state', 'in', [...PENDING_STATES, ...IN_FLIGHT_STATES, TRANSITIONS.published.to])
       .where(sql<Date>`coalesce(t.published_at, t.scheduled_at)`, '>=', from)
       .where(sql<Date>`coalesce(t.published_at, t.scheduled_at)`, '<=', to)
       .execute();

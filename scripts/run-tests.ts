@@ -23,6 +23,7 @@ function find(dir: string): string[] {
  */
 const PASS_INDEPENDENT = [
   'test/architecture/dependencies.test.ts',
+  'test/architecture/table-ownership.test.ts',
   'test/channels/sandbox-restart.test.ts',
   'test/channels/sandbox-store.test.ts',
   'test/main/cli-data-dir.test.ts',

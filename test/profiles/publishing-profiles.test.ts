@@ -31,6 +31,7 @@ describe('publishing profiles', () => {
         platform,
         externalAccountId: ext,
         displayName: ext,
+        handle: `@${ext}`,
         accessTokenRef: ref,
       },
     });
@@ -157,7 +158,10 @@ describe('publishing profiles', () => {
       'settings',
       'updatedAt',
     ]);
+    // the channel account's own name, handle and state, as the channels area answers them
     assert.equal(xc.channelState, 'connected');
+    assert.equal(xc.channelDisplayName, 'x1');
+    assert.equal(xc.channelHandle, '@x1');
     assert.deepEqual(xc.settings, { reply_settings: 'following' });
     const updated = await save(a, {
       ...body,

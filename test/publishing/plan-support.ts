@@ -36,6 +36,7 @@ export function validateOneTarget(
         usable: (USABLE_STATES as readonly string[]).includes(opts.state ?? 'connected'),
         brandId: null,
         displayName: 'c',
+        handle: null,
       },
     ],
   ]);

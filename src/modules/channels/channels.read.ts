@@ -19,7 +19,8 @@ export interface ChannelFactsForPublishing {
   /** the state holds a usable token: the platform may be called */
   usable: boolean;
   brandId: string | null;
-  displayName: string | null;
+  displayName: string;
+  handle: string | null;
 }
 
 /** A channel's provider and call context, or why there is none (`state` 'deleted' when no such channel). */
@@ -115,6 +116,7 @@ export function channelsReadPort(deps: { registry: ProviderRegistry; vault: Toke
           usable: usable(r.state),
           brandId: r.brand_id,
           displayName: r.display_name,
+          handle: r.handle,
         });
       return out;
     },
@@ -145,6 +147,7 @@ export function channelsReadPort(deps: { registry: ProviderRegistry; vault: Toke
           usable: true,
           brandId: channel.brand_id,
           displayName: channel.display_name,
+          handle: channel.handle,
         },
         provider,
         ctx,

@@ -44,7 +44,7 @@ export const channelsRepository = {
     if (ids.length === 0) return [];
     return db
       .selectFrom('channel_accounts')
-      .select(['id', 'platform', 'state', 'brand_id', 'display_name'])
+      .select(['id', 'platform', 'state', 'brand_id', 'display_name', 'handle'])
       .where('organization_id', '=', organizationId)
       .where('id', 'in', [...new Set(ids)])
       .execute();

@@ -1,11 +1,21 @@
-/** Database rows of a profile and its channels, and its brand's name -> the PublishingProfile response shape. */
+/**
+ * Database rows of a profile and its channels, their channel accounts' facts (from the channels read port)
+ * and its brand's name -> the PublishingProfile response shape.
+ */
 import type { BrandName } from '../brands/brands.module.js';
+import type { ChannelFactsForPublishing } from '../channels/channels.module.js';
 import type { ProfileChannelRow, ProfileRow } from './profiles.repository.js';
 import type { PublishingProfileT } from './profiles.schemas.js';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-export function toProfile(p: ProfileRow, brand: BrandName | undefined, channels: ProfileChannelRow[]): PublishingProfileT {
+/** A profile channel row with its channel account's name, handle and state. */
+export interface ProfileChannelView {
+  row: ProfileChannelRow;
+  channel: Pick<ChannelFactsForPublishing, 'displayName' | 'handle' | 'state'>;
+}
+
+export function toProfile(p: ProfileRow, brand: BrandName | undefined, channels: ProfileChannelView[]): PublishingProfileT {
   return {
     profileId: p.id,
     organizationId: p.organization_id,
@@ -20,16 +30,16 @@ export function toProfile(p: ProfileRow, brand: BrandName | undefined, channels:
     commentSettings: p.comment_settings ?? {},
     createdAt: iso(p.created_at),
     updatedAt: iso(p.updated_at),
-    channels: channels.map((c) => ({
+    channels: channels.map(({ row: c, channel }) => ({
       profileChannelId: c.id,
       profileId: c.profile_id,
       organizationId: c.organization_id,
       brandId: c.brand_id,
       channelAccountId: c.channel_account_id,
       platform: c.platform,
-      channelDisplayName: c.channel_display_name,
-      channelHandle: c.channel_handle,
-      channelState: c.channel_state,
+      channelDisplayName: channel.displayName,
+      channelHandle: channel.handle,
+      channelState: channel.state,
       position: c.position,
       enabled: c.enabled,
       settings: c.settings ?? {},

@@ -38,18 +38,26 @@ export interface ProfilesReadPort {
 }
 
 /** The read port over the profiles repository; which channel states can publish is the channels area's rule. */
-export function profilesReadPort(channels: Pick<ChannelsReadPort, 'isUsable'>): ProfilesReadPort {
+export function profilesReadPort(channels: Pick<ChannelsReadPort, 'isUsable' | 'factsForPublishing'>): ProfilesReadPort {
   return {
     async expandForPublishing(db, organizationId, profileId) {
       const profile = await profilesRepository.scheduleOf(db, organizationId, profileId);
       if (!profile) return null;
       const rows = await profilesRepository.enabledChannelsOf(db, organizationId, profileId);
+      const facts = await channels.factsForPublishing(
+        db,
+        organizationId,
+        rows.map((r) => r.channel_account_id),
+      );
       return {
         profileId: profile.id,
         brandId: profile.brand_id,
         scheduleSettings: (profile.schedule_settings ?? {}) as Record<string, unknown>,
         targets: rows
-          .filter((r) => channels.isUsable(r.state))
+          .filter((r) => {
+            const state = facts.get(r.channel_account_id)?.state;
+            return state !== undefined && channels.isUsable(state);
+          })
           .map((r) => ({
             platform: r.platform,
             channelAccountId: r.channel_account_id,

@@ -4,11 +4,7 @@ import type { Executor } from '../database.js';
 import type { PublishingProfileChannelsTable, PublishingProfilesTable } from './profiles.tables.js';
 
 export type ProfileRow = Selectable<PublishingProfilesTable>;
-export type ProfileChannelRow = Selectable<PublishingProfileChannelsTable> & {
-  channel_display_name: string;
-  channel_handle: string | null;
-  channel_state: string;
-};
+export type ProfileChannelRow = Selectable<PublishingProfileChannelsTable>;
 
 const profiles = (db: Executor) => db.selectFrom('publishing_profiles as p').selectAll('p');
 
@@ -48,11 +44,7 @@ export const profilesRepository = {
     if (profileIds.length === 0) return [];
     return (await db
       .selectFrom('publishing_profile_channels as pc')
-      .innerJoin('channel_accounts as c', (j) =>
-        j.onRef('c.id', '=', 'pc.channel_account_id').onRef('c.organization_id', '=', 'pc.organization_id'),
-      )
       .selectAll('pc')
-      .select(['c.display_name as channel_display_name', 'c.handle as channel_handle', 'c.state as channel_state'])
       .where('pc.organization_id', '=', organizationId)
       .where('pc.profile_id', 'in', profileIds)
       .orderBy('pc.position')
@@ -72,14 +64,11 @@ export const profilesRepository = {
     );
   },
 
-  /** A profile's enabled channels with their accounts' states, in position order. */
+  /** A profile's enabled channels, in position order. */
   async enabledChannelsOf(db: Executor, organizationId: string, profileId: string) {
     return db
       .selectFrom('publishing_profile_channels as pc')
-      .innerJoin('channel_accounts as c', (j) =>
-        j.onRef('c.id', '=', 'pc.channel_account_id').onRef('c.organization_id', '=', 'pc.organization_id'),
-      )
-      .select(['pc.channel_account_id', 'pc.platform', 'pc.settings', 'pc.position', 'c.state'])
+      .select(['pc.channel_account_id', 'pc.platform', 'pc.settings', 'pc.position'])
       .where('pc.organization_id', '=', organizationId)
       .where('pc.profile_id', '=', profileId)
       .where('pc.enabled', '=', true)

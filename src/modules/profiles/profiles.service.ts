@@ -11,7 +11,7 @@ import { slugify } from '../../platform/slug.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db, Executor } from '../database.js';
-import { toProfile } from './profiles.mapper.js';
+import { type ProfileChannelView, toProfile } from './profiles.mapper.js';
 import { profilesRepository } from './profiles.repository.js';
 import { invalidProfile, normalizeBatchPolicy, profileNotFound } from './profiles.rules.js';
 import type { PublishingProfileSaveT, PublishingProfileT } from './profiles.schemas.js';
@@ -41,7 +41,7 @@ export class ProfilesService {
       limit,
     });
     const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
-    const channels = await profilesRepository.channelsOf(
+    const channels = await this.channelViews(
       this.db,
       organizationId,
       data.map((p) => p.id),
@@ -56,7 +56,7 @@ export class ProfilesService {
         toProfile(
           p,
           brands.get(p.brand_id),
-          channels.filter((c) => c.profile_id === p.id),
+          channels.filter((c) => c.row.profile_id === p.id),
         ),
       ),
       nextCursor,
@@ -67,7 +67,24 @@ export class ProfilesService {
     const row = await profilesRepository.get(db, organizationId, id);
     if (!row) throw profileNotFound(id);
     const brands = await this.ports.brands.names(db, organizationId, [row.brand_id]);
-    return toProfile(row, brands.get(row.brand_id), await profilesRepository.channelsOf(db, organizationId, [id]));
+    return toProfile(row, brands.get(row.brand_id), await this.channelViews(db, organizationId, [id]));
+  }
+
+  /**
+   * The channels of some profiles with their accounts' name, handle and state, read through the channels
+   * area's port; an entry whose account no longer exists is left out.
+   */
+  private async channelViews(db: Executor, organizationId: string, profileIds: string[]): Promise<ProfileChannelView[]> {
+    const rows = await profilesRepository.channelsOf(db, organizationId, profileIds);
+    const facts = await this.ports.channels.factsForPublishing(
+      db,
+      organizationId,
+      rows.map((r) => r.channel_account_id),
+    );
+    return rows.flatMap((row) => {
+      const channel = facts.get(row.channel_account_id);
+      return channel ? [{ row, channel }] : [];
+    });
   }
 
   async save(organizationId: string, body: PublishingProfileSaveT): Promise<{ created: boolean; profile: PublishingProfileT }> {

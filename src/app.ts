@@ -105,7 +105,12 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
   app.addSchema(PublishTargetInput);
   app.addSchema(PublishTargetErrorSchema);
   await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
-  installPublicAuth(app, deps, root.areas.identity.read.authenticator);
+  installPublicAuth(
+    app,
+    deps,
+    root.areas.identity.read.authenticator,
+    root.modules.flatMap((m) => (m.authScheme ? [m.authScheme] : [])),
+  );
   for (const module of root.modules) await module.routes(app);
   return app;
 }

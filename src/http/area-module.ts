@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { JobDefinition } from '../platform/queue/job-queue.js';
+import type { AuthScheme } from './auth-scheme.js';
 import type { ErrorEnvelope } from './error-handler.js';
 
 export interface AreaModule<Read = undefined> {
@@ -15,4 +16,6 @@ export interface AreaModule<Read = undefined> {
   read: Read;
   /** the area's own error shape for its path prefix, where its specification sets one (the tool API) */
   errorEnvelope?: ErrorEnvelope;
+  /** the area's own authentication scheme, where its specification sets one (the tool API's keys) */
+  authScheme?: AuthScheme;
 }

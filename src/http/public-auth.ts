@@ -4,11 +4,14 @@
  * credential valid and not negatively cached (401 forbidden) -> scope (401 forbidden) -> rate limit (429).
  * Routes declare their requirement with `config: { auth: { scope } }`; routes without it are public.
  * Routes the dashboard also calls use `config: publicOrDashboard(scope, policy)` (http/dashboard-auth.ts).
+ * The same hook runs the other installed schemes (http/auth-scheme.ts) for routes that name one in
+ * `config.authBy`: one authentication step for every route of the service.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app-deps.js';
 import { selectStore } from '../platform/counters/store-selection.js';
 import { AppError } from '../platform/errors.js';
+import type { AuthScheme } from './auth-scheme.js';
 import { takesDashboardPath } from './dashboard-auth.js';
 import { hasScope, type Principal, type ScopeRequirement } from './principal.js';
 
@@ -85,7 +88,13 @@ export interface PublicAuthenticator {
   forget(): void;
 }
 
-export function installPublicAuth(app: FastifyInstance, deps: AppDeps, authenticator: PublicAuthenticator): void {
+export function installPublicAuth(
+  app: FastifyInstance,
+  deps: AppDeps,
+  authenticator: PublicAuthenticator,
+  otherSchemes: readonly AuthScheme[] = [],
+): void {
+  const schemes = new Map(otherSchemes.map((s) => [s.name, s]));
   const authorize = async (request: FastifyRequest, reply: FastifyReply, scope: ScopeRequirement): Promise<Principal> => {
     if (!deps.config.gateOpen('SERVICE_PUBLIC_API_ENABLED')) throw new AppError('public_api_disabled');
     const allowed = deps.config.publicApiOrigins;
@@ -105,8 +114,15 @@ export function installPublicAuth(app: FastifyInstance, deps: AppDeps, authentic
   app.decorateRequest('principal', null);
   app.decorate('authorizePublic', authorize);
   app.decorate('forgetPublicCredentials', () => authenticator.forget());
+  app.addHook('onRoute', (route) => {
+    const by = route.config?.authBy;
+    if (by && !schemes.has(by.scheme))
+      throw new Error(`${route.method} ${route.url}: no authentication scheme "${by.scheme}" is installed`);
+    if (by && route.config?.auth) throw new Error(`${route.method} ${route.url}: a route takes one of auth and authBy`);
+  });
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
+    if (config?.authBy) return (schemes.get(config.authBy.scheme) as AuthScheme).authorize(request, reply, config.authBy.requirement);
     // publicOrDashboard routes: a request with the session cookie and no bearer is the dashboard's to check
     if (config?.auth && !(config.sessionAlternative && takesDashboardPath(request))) await authorize(request, reply, config.auth.scope);
   });

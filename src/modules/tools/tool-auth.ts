@@ -5,12 +5,20 @@
  * every tier change and revocation invalidates (tool-auth-cache.ts), so a change applies to the next request.
  */
 import type { FastifyRequest } from 'fastify';
+import type { AuthScheme } from '../../http/auth-scheme.js';
 import { AppError } from '../../platform/errors.js';
 import type { Db } from '../database.js';
 import { credentialFromHeaders, digestMatches, toolKeyPrefix } from './tool-api-key.rules.js';
 import type { ToolAuthCache } from './tool-auth-cache.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
 import { type MembershipTier, scopeAllows, type TierLimits, TOOL_SCOPES, type ToolName, tierLimits } from './tool-limits.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set by the tool scheme on the tool API's routes */
+    toolPrincipal: ToolPrincipal | null;
+  }
+}
 
 export interface ToolPrincipal {
   apiKeyId: string;
@@ -91,4 +99,33 @@ export async function authenticateToolRequest(
     lastUsed.add(record.id);
   }
   return { apiKeyId: record.id, userId: record.userId, tier: record.tier as MembershipTier, limits };
+}
+
+/** The name tool routes give in `config.authBy.scheme`. */
+export const TOOL_AUTH_SCHEME = 'tool-api-key';
+
+export function isToolName(value: string): value is ToolName {
+  return Object.hasOwn(TOOL_SCOPES, value);
+}
+
+/**
+ * The tool API's authentication as a scheme of the service's one auth hook (http/auth-scheme.ts): the
+ * route's requirement is the tool it runs; on success the request carries `toolPrincipal`, and a body the
+ * tier cannot take is refused from its declared length before a byte of it is read (413).
+ */
+export function toolAuthScheme(db: Db, cache: ToolAuthCache, lastUsed: LastUsedWriter, now: () => Date): AuthScheme {
+  return {
+    name: TOOL_AUTH_SCHEME,
+    async authorize(request, _reply, requirement) {
+      if (!isToolName(requirement)) throw new Error(`unknown tool ${requirement}`);
+      const principal = await authenticateToolRequest(db, cache, lastUsed, request, requirement, now());
+      request.toolPrincipal = principal;
+      const declared = Number(request.headers['content-length']);
+      if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {
+        throw new AppError('payload_too_large', {
+          message: `The body is larger than the ${principal.limits.maxBodyBytes} bytes allowed for this tier.`,
+        });
+      }
+    },
+  };
 }

@@ -5,7 +5,7 @@ import type { AreaModule } from '../../http/area-module.js';
 import type { UsersReadPort } from '../identity/identity.module.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { toolsIdempotencyPruneJob } from './tools.jobs.js';
-import { registerToolRoutes } from './tools.routes.js';
+import { createToolAuth, registerToolRoutes } from './tools.routes.js';
 
 /**
  * What the tool API uses of the shared pieces (its keys, windows and idempotency records, and the clock)
@@ -14,10 +14,12 @@ import { registerToolRoutes } from './tools.routes.js';
 export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: Pick<UsersReadPort, 'tierOf'> };
 
 export function createToolsModule(deps: ToolsPorts): AreaModule {
+  const auth = createToolAuth(deps);
   return {
     read: undefined,
     jobs: [toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now())],
-    routes: (app: FastifyInstance) => registerToolRoutes(app, deps),
+    routes: (app: FastifyInstance) => registerToolRoutes(app, deps, auth),
     errorEnvelope: { prefix: TOOL_API_PREFIX, render: toolErrorEnvelope },
+    authScheme: auth.scheme,
   };
 }

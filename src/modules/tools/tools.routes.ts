@@ -1,10 +1,12 @@
 /**
  * The tool API under /api/v1/tools in its own encapsulated plugin: its own JSON parser (byte limit per
- * tier, 413 payload_too_large), its own error handler (the tool envelope with quota and rateLimit on limit
- * errors, and 400 invalid_request for anything that is not a JSON body) and per-route authentication.
+ * tier, 413 payload_too_large) and its own error handler (the tool envelope with quota and rateLimit on limit
+ * errors, and 400 invalid_request for anything that is not a JSON body). Authentication is the tool scheme
+ * (tool-auth.ts) run by the service's one auth hook: each route names its tool in `config.authBy`.
  */
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthScheme } from '../../http/auth-scheme.js';
 import { toAppError } from '../../http/error-handler.js';
 import { noteJsonBodyText } from '../../http/input-guards.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
@@ -12,7 +14,7 @@ import { AppError } from '../../platform/errors.js';
 import { generateQrFromRequest } from './qrcode/qr-generator.js';
 import { parseQrRequest, type QrRequest } from './qrcode/qr-options.js';
 import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
-import { authenticateToolRequest, LastUsedWriter, type ToolPrincipal } from './tool-auth.js';
+import { LastUsedWriter, TOOL_AUTH_SCHEME, type ToolPrincipal, toolAuthScheme } from './tool-auth.js';
 import { ToolAuthCache } from './tool-auth-cache.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { ToolLimiter } from './tool-limiter.service.js';
@@ -29,12 +31,6 @@ import {
   UtmBuildResponse,
 } from './tools.schemas.js';
 import { buildUtmLinks, parseUtmRequest } from './utm/utm-builder.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    toolPrincipal: ToolPrincipal | null;
-  }
-}
 
 export interface ToolRoutesOptions {
   /** QR worker threads; default from the number of cores */
@@ -80,16 +76,39 @@ function qrWork(qr: QrRequest, pool: () => QrWorkerPool): ToolWork {
   };
 }
 
-export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, opts: ToolRoutesOptions = {}): void {
+/** The tool scheme the root installs in the auth hook, and the key-use writer the routes' app closes. */
+export interface ToolAuth {
+  scheme: AuthScheme;
+  lastUsed: LastUsedWriter;
+  /** where the writer reports a failed write (the app's logger, known once the routes are registered) */
+  logTo(app: FastifyInstance): void;
+}
+
+export function createToolAuth(deps: ToolsPorts): ToolAuth {
   const db = deps.database.db;
   const now = () => deps.clock.now();
-  const limiter = new ToolLimiter(deps.counters.shared, () => deps.clock.now().getTime());
-  const runner = new ToolRequestRunner({ db, limiter, now });
   // cached only where every writer can bump the version: embedded (socket clients bump the memory
   // store) or Redis (the CLI bumps it); PostgreSQL without Redis reads the key on every request
   const authStores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
   const authCache = new ToolAuthCache(authStores, () => deps.clock.now().getTime(), deps.users);
-  const lastUsed = new LastUsedWriter(db, now, (err) => app.log.warn({ err }, 'tool key last_used_at not written'));
+  let warn = (_err: unknown) => {};
+  const lastUsed = new LastUsedWriter(db, now, (err) => warn(err));
+  return {
+    scheme: toolAuthScheme(db, authCache, lastUsed, now),
+    lastUsed,
+    logTo(app) {
+      warn = (err) => app.log.warn({ err }, 'tool key last_used_at not written');
+    },
+  };
+}
+
+export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, auth: ToolAuth, opts: ToolRoutesOptions = {}): void {
+  const db = deps.database.db;
+  const now = () => deps.clock.now();
+  const limiter = new ToolLimiter(deps.counters.shared, () => deps.clock.now().getTime());
+  const runner = new ToolRequestRunner({ db, limiter, now });
+  auth.logTo(app);
+  const lastUsed = auth.lastUsed;
   // Started on the first request that needs it, so processes that never render a QR code spawn no threads.
   let pool: QrWorkerPool | null = null;
   const qrPool = () => {
@@ -137,22 +156,13 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, opts:
         );
       });
 
-      const authenticate = (tool: ToolName) => async (request: FastifyRequest) => {
-        const principal = await authenticateToolRequest(db, authCache, lastUsed, request, tool, now());
-        request.toolPrincipal = principal;
-        const declared = Number(request.headers['content-length']);
-        if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {
-          throw new AppError('payload_too_large', {
-            message: `The body is larger than the ${principal.limits.maxBodyBytes} bytes allowed for this tier.`,
-          });
-        }
-      };
+      const authBy = (tool: ToolName) => ({ scheme: TOOL_AUTH_SCHEME, requirement: tool });
       const security: Array<Record<string, string[]>> = [{ toolApiKey: [] }];
 
       tools.post(
         '/utm-builder/build',
         {
-          onRequest: authenticate('utm-builder'),
+          config: { authBy: authBy('utm-builder') },
           schema: {
             operationId: 'buildUtmLinks',
             [IDEMPOTENT_REPLAY]: true,
@@ -187,7 +197,7 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, opts:
       tools.post(
         '/qrcode/generate',
         {
-          onRequest: authenticate('qrcode'),
+          config: { authBy: authBy('qrcode') },
           schema: {
             operationId: 'generateQrCode',
             [IDEMPOTENT_REPLAY]: true,

@@ -6,6 +6,7 @@
  * in the same transaction.
  */
 import { decodeCursor, page } from '../../http/pagination.js';
+import { retryOnConflict } from '../../platform/db/retry.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import { recordJobChange } from './publish-events.js';
 import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
@@ -122,58 +123,62 @@ export class JobsService {
     cancelReason: string | null = null,
   ): Promise<PublishJobT> {
     await ensurePublishQueues(this.deps.jobs);
-    await this.db.transaction().execute(async (tx) => {
-      const job = await publishingRepository.getJob(tx, organizationId, jobId, {
-        forUpdate: true,
-      });
-      if (!job)
-        throw new AppError('public_publish_job_not_found', {
-          message: `No publish job ${jobId} in the principal organization.`,
+    // the worker's claim and outcome lock a target before its job, this change the job first: a
+    // deadlock between them aborts one transaction, and this one then runs again
+    await retryOnConflict(() =>
+      this.db.transaction().execute(async (tx) => {
+        const job = await publishingRepository.getJob(tx, organizationId, jobId, {
+          forUpdate: true,
         });
-      // keep the first attempt no earlier than the job's runAfter
-      const nextAttemptAt = set.nextAttemptAt && job.run_after && job.run_after > set.nextAttemptAt ? job.run_after : set.nextAttemptAt;
-      const changed = await publishingRepository.applyEvent(tx, organizationId, jobId, event, { ...set, nextAttemptAt, at: now });
-      if (changed.length === 0) {
-        const states = (await publishingRepository.targetsOf(tx, organizationId, [jobId])).map((t) => `${t.id}: ${t.state}`);
-        throw new AppError(REFUSALS[event], {
-          message: `No target can ${event === 'schedule' ? 'be rescheduled' : event === 'cancel' ? 'be cancelled' : 'be queued'} (allowed from ${TRANSITIONS[event].from.join(', ')}); targets: ${states.join('; ') || 'none'}.`,
-          details: { allowedFrom: TRANSITIONS[event].from },
+        if (!job)
+          throw new AppError('public_publish_job_not_found', {
+            message: `No publish job ${jobId} in the principal organization.`,
+          });
+        // keep the first attempt no earlier than the job's runAfter
+        const nextAttemptAt = set.nextAttemptAt && job.run_after && job.run_after > set.nextAttemptAt ? job.run_after : set.nextAttemptAt;
+        const changed = await publishingRepository.applyEvent(tx, organizationId, jobId, event, { ...set, nextAttemptAt, at: now });
+        if (changed.length === 0) {
+          const states = (await publishingRepository.targetsOf(tx, organizationId, [jobId])).map((t) => `${t.id}: ${t.state}`);
+          throw new AppError(REFUSALS[event], {
+            message: `No target can ${event === 'schedule' ? 'be rescheduled' : event === 'cancel' ? 'be cancelled' : 'be queued'} (allowed from ${TRANSITIONS[event].from.join(', ')}); targets: ${states.join('; ') || 'none'}.`,
+            details: { allowedFrom: TRANSITIONS[event].from },
+          });
+        }
+        if (event !== 'cancel') {
+          for (const t of changed)
+            await sendTargetJob(
+              this.deps.jobs,
+              tx,
+              {
+                targetId: t.id,
+                organizationId,
+                version: t.version,
+                step: 'publish',
+                platform: t.platform,
+                channelAccountId: t.channel_account_id,
+              },
+              nextAttemptAt,
+            );
+        } else {
+          await tx
+            .updateTable('publish_targets')
+            .set({ first_comment_state: 'cancelled' })
+            .where('job_id', '=', jobId)
+            .where('state', '=', TRANSITIONS.cancel.to)
+            .where('first_comment_state', '=', 'waiting')
+            .execute();
+        }
+        await publishingRepository.setJobFields(tx, jobId, {
+          at: now,
+          ...(event === 'schedule' ? { scheduledAt: set.scheduledAt } : {}),
+          ...(event === 'cancel' ? { cancelReason } : {}),
         });
-      }
-      if (event !== 'cancel') {
-        for (const t of changed)
-          await sendTargetJob(
-            this.deps.jobs,
-            tx,
-            {
-              targetId: t.id,
-              organizationId,
-              version: t.version,
-              step: 'publish',
-              platform: t.platform,
-              channelAccountId: t.channel_account_id,
-            },
-            nextAttemptAt,
-          );
-      } else {
-        await tx
-          .updateTable('publish_targets')
-          .set({ first_comment_state: 'cancelled' })
-          .where('job_id', '=', jobId)
-          .where('state', '=', TRANSITIONS.cancel.to)
-          .where('first_comment_state', '=', 'waiting')
-          .execute();
-      }
-      await publishingRepository.setJobFields(tx, jobId, {
-        at: now,
-        ...(event === 'schedule' ? { scheduledAt: set.scheduledAt } : {}),
-        ...(event === 'cancel' ? { cancelReason } : {}),
-      });
-      await publishingRepository.refreshJobStatus(tx, jobId, now);
-      // webhooks: the job's schedule and cancel events, in the change's transaction
-      if (event === 'schedule') await recordJobChange(this.deps.events, tx, organizationId, jobId, 'publish_job.scheduled');
-      if (event === 'cancel') await recordJobChange(this.deps.events, tx, organizationId, jobId, 'publish_job.cancelled');
-    });
+        await publishingRepository.refreshJobStatus(tx, jobId, now);
+        // webhooks: the job's schedule and cancel events, in the change's transaction
+        if (event === 'schedule') await recordJobChange(this.deps.events, tx, organizationId, jobId, 'publish_job.scheduled');
+        if (event === 'cancel') await recordJobChange(this.deps.events, tx, organizationId, jobId, 'publish_job.cancelled');
+      }),
+    );
     return this.get(organizationId, jobId);
   }
 }

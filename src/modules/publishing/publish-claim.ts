@@ -5,6 +5,7 @@
  * channels area's (one read through its port before the platform call).
  */
 import { sql } from 'kysely';
+import { retryOnConflict } from '../../platform/db/retry.js';
 import type { Db } from '../database.js';
 import { MicroBatcher } from './micro-batcher.js';
 import { TRANSITIONS } from './publish-states.js';
@@ -25,9 +26,11 @@ export class PublishClaims {
   private readonly claims: MicroBatcher<ClaimInput, ClaimedRow | null>;
 
   constructor(private readonly db: () => Db) {
+    // one statement, conditional on version and state: running it again after a deadlock with a
+    // client's change of the same job (platform/db/retry.ts) claims only what is still claimable
     this.claims = new MicroBatcher(
-      (inputs) => this.claimMany(inputs),
-      (input) => this.claimMany([input]).then((rows) => rows[0] ?? null),
+      (inputs) => retryOnConflict(() => this.claimMany(inputs)),
+      (input) => retryOnConflict(() => this.claimMany([input])).then((rows) => rows[0] ?? null),
     );
   }
 

@@ -10,6 +10,7 @@
  * - everything else (a follow-up job to send, or the channel to mark): a transaction under the job lock.
  */
 import { type RawBuilder, sql } from 'kysely';
+import { retryOnConflict } from '../../platform/db/retry.js';
 import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { MicroBatcher } from './micro-batcher.js';
@@ -106,9 +107,11 @@ export class OutcomeRecorder {
     private readonly channels: ChannelGateway,
     private readonly pollMaxMs: number,
   ) {
+    // a deadlock with a client's change of the same job (which locks the job first) aborts the
+    // transaction; it runs again (platform/db/retry.ts), so a post made is never left unrecorded
     this.published = new MicroBatcher(
-      (inputs) => this.publishedMany(inputs),
-      (input) => this.publishedMany([input]).then((rows) => rows[0]!),
+      (inputs) => retryOnConflict(() => this.publishedMany(inputs)),
+      (input) => retryOnConflict(() => this.publishedMany([input])).then((rows) => rows[0]!),
     );
   }
 
@@ -198,8 +201,9 @@ export class OutcomeRecorder {
   private async writeAlone(row: TargetRow, o: Extract<Outcome, { kind: 'published' | 'final' }>, from: string[], now: Date) {
     const state = o.kind === 'published' ? TRANSITIONS.published.to : o.state;
     const set = setClause(outcomeColumns(o, row, now));
-    const done = await this.db.transaction().execute(async (tx) => {
-      const res = await sql<{ id: string; job_updated: number }>`
+    const done = await retryOnConflict(() =>
+      this.db.transaction().execute(async (tx) => {
+        const res = await sql<{ id: string; job_updated: number }>`
 			with t as (
 				update publish_targets set ${set}
 				where id = ${row.id} and version = ${row.version} and state in (${sql.join(from)})
@@ -211,10 +215,11 @@ export class OutcomeRecorder {
 				returning id
 			)
 			select t.id, (select count(*) from j)::int as job_updated from t`.execute(tx);
-      const done = res.rows[0];
-      if (done) await recordTargetOutcome(this.deps.events, tx, row.id, Number(done.job_updated) > 0);
-      return done;
-    });
+        const done = res.rows[0];
+        if (done) await recordTargetOutcome(this.deps.events, tx, row.id, Number(done.job_updated) > 0);
+        return done;
+      }),
+    );
     if (!done) return 'lost_race';
     if (Number(done.job_updated) === 0) await this.refreshJobLocked(row.job_id, now);
     return state;
@@ -223,23 +228,25 @@ export class OutcomeRecorder {
   /** An outcome with a follow-up (first comment, poll or retry job, channel token state), under the job lock. */
   private async writeWithFollowUp(row: TargetRow, o: Outcome, from: string[], now: Date): Promise<string> {
     const cols = outcomeColumns(o, row, now, this.pollMaxMs);
-    return this.db.transaction().execute(async (tx) => {
-      // the job row lock serializes status refreshes of the job's targets
-      await tx.selectFrom('publish_jobs').select('id').where('id', '=', row.job_id).forUpdate().execute();
-      const updated = await tx
-        .updateTable('publish_targets')
-        .set(cols as never)
-        .where('id', '=', row.id)
-        .where('version', '=', row.version)
-        .where('state', 'in', from)
-        .returningAll()
-        .executeTakeFirst();
-      if (!updated) return 'lost_race';
-      await this.followUp(tx, row, updated, o, cols, now);
-      await publishingRepository.refreshJobStatus(tx, row.job_id, now);
-      await recordTargetOutcome(this.deps.events, tx, row.id);
-      return updated.state;
-    });
+    return retryOnConflict(() =>
+      this.db.transaction().execute(async (tx) => {
+        // the job row lock serializes status refreshes of the job's targets
+        await tx.selectFrom('publish_jobs').select('id').where('id', '=', row.job_id).forUpdate().execute();
+        const updated = await tx
+          .updateTable('publish_targets')
+          .set(cols as never)
+          .where('id', '=', row.id)
+          .where('version', '=', row.version)
+          .where('state', 'in', from)
+          .returningAll()
+          .executeTakeFirst();
+        if (!updated) return 'lost_race';
+        await this.followUp(tx, row, updated, o, cols, now);
+        await publishingRepository.refreshJobStatus(tx, row.job_id, now);
+        await recordTargetOutcome(this.deps.events, tx, row.id);
+        return updated.state;
+      }),
+    );
   }
 
   private async followUp(tx: Executor, row: TargetRow, updated: TargetRow, o: Outcome, cols: Columns, now: Date) {
@@ -277,15 +284,17 @@ export class OutcomeRecorder {
 
   /** A job with several targets: its status is refreshed under the job row lock. */
   private async refreshJobLocked(jobId: string, now: Date): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      const locked = await tx
-        .selectFrom('publish_jobs')
-        .select(['id', 'organization_id'])
-        .where('id', '=', jobId)
-        .forUpdate()
-        .executeTakeFirst();
-      await publishingRepository.refreshJobStatus(tx, jobId, now);
-      if (locked) await recordJobCompletion(this.deps.events, tx, locked.organization_id, jobId);
-    });
+    await retryOnConflict(() =>
+      this.db.transaction().execute(async (tx) => {
+        const locked = await tx
+          .selectFrom('publish_jobs')
+          .select(['id', 'organization_id'])
+          .where('id', '=', jobId)
+          .forUpdate()
+          .executeTakeFirst();
+        await publishingRepository.refreshJobStatus(tx, jobId, now);
+        if (locked) await recordJobCompletion(this.deps.events, tx, locked.organization_id, jobId);
+      }),
+    );
   }
 }

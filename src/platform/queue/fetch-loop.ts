@@ -38,6 +38,8 @@ export class FetchLoop {
   private flushing: Promise<void> = Promise.resolve();
   private stopping = false;
   private wake: (() => void) | null = null;
+  /** the pause is waiting for room (a job's end wakes it), not for the queue to have due jobs again */
+  private waitingForRoom = false;
   private loop: Promise<void> | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly leadMs: number;
@@ -72,7 +74,7 @@ export class FetchLoop {
     const notDue = this.held.splice(0);
     if (notDue.length > 0) await this.handBack(notDue);
     const deadline = Date.now() + timeoutMs;
-    while ((this.running.size > 0 || this.buffer.length > 0) && Date.now() < deadline) await this.pause(deadline - Date.now());
+    while ((this.running.size > 0 || this.buffer.length > 0) && Date.now() < deadline) await this.pause(deadline - Date.now(), true);
     if (this.flushTimer) clearInterval(this.flushTimer);
     this.flush();
     await this.flushing;
@@ -87,7 +89,7 @@ export class FetchLoop {
       const room = Math.min(FETCH_MAX, this.maxHeld - this.buffer.length - this.held.length);
       const idle = this.running.size === 0 && this.buffer.length === 0 && this.held.length === 0;
       if (room < minBatch && !idle) {
-        await this.pause(idleMs);
+        await this.pause(idleMs, true);
         continue;
       }
       let jobs: Held[] = [];
@@ -98,8 +100,10 @@ export class FetchLoop {
         this.logger.warn({ queue: this.def.name, err: (err as Error).message }, 'job fetch failed');
       }
       this.take(jobs);
-      // the queue answered with less than asked (or failed): wait the polling interval before asking again
-      if (jobs.length < room || jobs.length === 0) await this.pause(idleMs);
+      // the queue answered with less than asked (or failed): wait the polling interval before asking
+      // again, whatever ends meanwhile (a job's end adds no due job; asking on each one cost an empty
+      // fetch per completed job under a burst, measured: 600 fetches for 10,000 jobs)
+      if (jobs.length < room || jobs.length === 0) await this.pause(idleMs, false);
     }
   }
 
@@ -184,16 +188,18 @@ export class FetchLoop {
     }
   }
 
-  /** Waits until a job ends, stop is called, or ms pass. */
-  private async pause(ms: number): Promise<void> {
+  /** Waits until stop is called, ms pass, or (forRoom) a job ends. */
+  private async pause(ms: number, forRoom: boolean): Promise<void> {
     if (this.stopping && this.running.size === 0 && this.buffer.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
+    this.waitingForRoom = forRoom;
     await new Promise<void>((r) => {
       this.wake = r;
       timer = setTimeout(r, ms);
     });
     clearTimeout(timer);
     this.wake = null;
+    this.waitingForRoom = false;
   }
 
   /** Starts buffered jobs while slots are free. */
@@ -212,7 +218,7 @@ export class FetchLoop {
     })().finally(() => {
       this.running.delete(p);
       this.fill();
-      this.wake?.();
+      if (this.waitingForRoom || this.stopping) this.wake?.();
     });
     this.running.add(p);
   }

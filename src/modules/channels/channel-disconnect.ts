@@ -1,4 +1,5 @@
 /** Disconnecting a channel account (DELETE /v1/channel-accounts/{id}) and its disconnectSummary. */
+import { retryOnConflict } from '../../platform/db/retry.js';
 import { AppError } from '../../platform/errors.js';
 import { recordChannelStateEvent } from './channel-events.js';
 import { brandOf, toChannelAccount } from './channel-mapper.js';
@@ -45,45 +46,49 @@ export async function disconnectChannel(
     }
   }
   const now = deps.clock.now();
-  const summary = await db.transaction().execute(async (tx): Promise<DisconnectSummaryT> => {
-    const row = await channelsRepository.lock(tx, organizationId, id);
-    if (!row) throw notFound(id);
-    const counts = {
-      revokedChannelTokenCount: 0,
-      revokedProviderTokenSecretCount: 0,
-      cancelledPostTargetCount: 0,
-      needsReconnectPostTargetCount: 0,
-      needsAttentionPostTargetCount: 0,
-      cancelledBatchTargetCount: 0,
-      needsReconnectBatchTargetCount: 0,
-      needsAttentionBatchTargetCount: 0,
-      disabledPublishingProfileChannelCount: 0,
-    };
-    if (row.state === 'deleted') return { alreadyDisconnected: true, ...counts };
-    assertTransition(row.state, 'deleted');
-    const deletedSecrets =
-      (await vault.deleteForChannel(tx, organizationId, id)) +
-      (await vault.deleteRefs(tx, organizationId, [row.access_token_ref, row.refresh_token_ref]));
-    const hookCounts = await runDisconnectHooks(deps.disconnects, tx, organizationId, id, now);
-    await channelsRepository.update(tx, organizationId, id, {
-      state: 'deleted',
-      state_reason: body.reason ?? 'disconnected',
-      access_token_ref: null,
-      refresh_token_ref: null,
-      token_expires_at: null,
-      pending_choices: null,
-      next_refresh_at: null,
-      updated_at: now,
-    });
-    await recordChannelStateEvent(deps.events, tx, organizationId, id, row.state);
-    return {
-      alreadyDisconnected: false,
-      ...counts,
-      ...hookCounts,
-      revokedChannelTokenCount: revoked,
-      revokedProviderTokenSecretCount: deletedSecrets,
-    };
-  });
+  // the hooks move the channel's publish targets, which the worker's claims and outcomes lock in
+  // another order: a deadlock aborts this transaction, which then runs again whole
+  const summary = await retryOnConflict(() =>
+    db.transaction().execute(async (tx): Promise<DisconnectSummaryT> => {
+      const row = await channelsRepository.lock(tx, organizationId, id);
+      if (!row) throw notFound(id);
+      const counts = {
+        revokedChannelTokenCount: 0,
+        revokedProviderTokenSecretCount: 0,
+        cancelledPostTargetCount: 0,
+        needsReconnectPostTargetCount: 0,
+        needsAttentionPostTargetCount: 0,
+        cancelledBatchTargetCount: 0,
+        needsReconnectBatchTargetCount: 0,
+        needsAttentionBatchTargetCount: 0,
+        disabledPublishingProfileChannelCount: 0,
+      };
+      if (row.state === 'deleted') return { alreadyDisconnected: true, ...counts };
+      assertTransition(row.state, 'deleted');
+      const deletedSecrets =
+        (await vault.deleteForChannel(tx, organizationId, id)) +
+        (await vault.deleteRefs(tx, organizationId, [row.access_token_ref, row.refresh_token_ref]));
+      const hookCounts = await runDisconnectHooks(deps.disconnects, tx, organizationId, id, now);
+      await channelsRepository.update(tx, organizationId, id, {
+        state: 'deleted',
+        state_reason: body.reason ?? 'disconnected',
+        access_token_ref: null,
+        refresh_token_ref: null,
+        token_expires_at: null,
+        pending_choices: null,
+        next_refresh_at: null,
+        updated_at: now,
+      });
+      await recordChannelStateEvent(deps.events, tx, organizationId, id, row.state);
+      return {
+        alreadyDisconnected: false,
+        ...counts,
+        ...hookCounts,
+        revokedChannelTokenCount: revoked,
+        revokedProviderTokenSecretCount: deletedSecrets,
+      };
+    }),
+  );
   const row = (await channelsRepository.get(db, organizationId, id))!;
   return toChannelAccount(row, await brandOf(deps.brands, db, row), summary);
 }

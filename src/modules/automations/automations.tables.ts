@@ -1,7 +1,6 @@
 /** Kysely table types owned by automations. */
 import type { ColumnType } from 'kysely';
-
-type Json<T> = ColumnType<T, string, string>;
+import type { Json } from '../../platform/db/schema.js';
 
 export interface AutomationSourcesTable {
   id: string;

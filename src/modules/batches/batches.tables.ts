@@ -1,8 +1,4 @@
-/** Row types of the batch tables (migration 0008-batches). */
-import type { ColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Json, Timestamp } from '../../platform/db/schema.js';
 
 export interface PublishBatchesTable {
   id: string;

@@ -1,10 +1,8 @@
 /** Row types of the channel, token and connect-state tables (migration 0004-channels; the publishing profile tables of that migration are profiles.tables.ts). */
 import type { ColumnType, Generated } from 'kysely';
+import type { DefaultedTimestamp, JsonObject } from '../../platform/db/schema.js';
 import type { Platform } from '../../providers/provider.js';
 import type { ChannelAccountState } from './channel-states.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type JsonObject = ColumnType<Record<string, unknown>, string | undefined, string>;
 
 /** An account choice offered when one login gives access to several accounts (Facebook pages). */
 export interface PendingChoice {
@@ -35,8 +33,8 @@ export interface ChannelAccountsTable {
   pending_choices: ColumnType<PendingChoice[] | null, string | null | undefined, string | null>;
   refresh_failures: Generated<number>;
   next_refresh_at: Date | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
 export interface ProviderTokenSecretsTable {
@@ -47,7 +45,7 @@ export interface ProviderTokenSecretsTable {
   kind: 'access' | 'refresh';
   ciphertext: string;
   expires_at: Date | null;
-  created_at: Timestamp;
+  created_at: DefaultedTimestamp;
 }
 
 export interface ChannelConnectStatesTable {
@@ -62,7 +60,7 @@ export interface ChannelConnectStatesTable {
   code_verifier: string | null;
   expires_at: Date;
   consumed_at: Date | null;
-  created_at: Timestamp;
+  created_at: DefaultedTimestamp;
 }
 
 export interface ChannelTables {

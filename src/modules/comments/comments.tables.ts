@@ -1,8 +1,5 @@
 import type { ColumnType } from 'kysely';
-
-type Ts = ColumnType<Date, Date | string, Date | string>;
-type NullTs = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Json, NullableTimestamp, Timestamp } from '../../platform/db/schema.js';
 
 export interface SocialCommentsTable {
   id: string;
@@ -18,7 +15,7 @@ export interface SocialCommentsTable {
   author_name: string | null;
   author_handle: string | null;
   permalink_url: string | null;
-  provider_created_at: NullTs;
+  provider_created_at: NullableTimestamp;
   /** written by the channel itself (our replies, the page's own comments) */
   own: ColumnType<boolean, boolean | undefined, boolean>;
   hidden: ColumnType<boolean, boolean | undefined, boolean>;
@@ -26,9 +23,9 @@ export interface SocialCommentsTable {
   reply_status: string;
   metrics: Json<Record<string, unknown>>;
   draft: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
-  last_synced_at: Ts;
-  created_at: Ts;
-  updated_at: Ts;
+  last_synced_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface SocialCommentRepliesTable {
@@ -41,8 +38,8 @@ export interface SocialCommentRepliesTable {
   state: string;
   provider_comment_id: string | null;
   error: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
-  created_at: Ts;
-  updated_at: Ts;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface CommentTables {

@@ -1,7 +1,4 @@
-import type { ColumnType } from 'kysely';
-import type { CreatedAt } from '../../platform/db/schema.js';
-
-type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+import type { CreatedAt, DefaultedTimestamp } from '../../platform/db/schema.js';
 
 export interface AuthExchangeCodesTable {
   code_hash: string;
@@ -25,7 +22,7 @@ export interface OauthAppsTable {
   redirect_uris: string[];
   scopes: string[];
   created_at: CreatedAt;
-  updated_at: UpdatedAt;
+  updated_at: DefaultedTimestamp;
   deleted_at: Date | null;
 }
 

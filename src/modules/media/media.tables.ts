@@ -1,7 +1,6 @@
 /** Row types of the media library tables (migration 0003-media). */
 import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+import type { DefaultedTimestamp } from '../../platform/db/schema.js';
 
 export interface MediaLibraryItemsTable {
   id: string;
@@ -15,8 +14,8 @@ export interface MediaLibraryItemsTable {
   storage_key: string;
   metadata: ColumnType<Record<string, unknown>, string, string>;
   lifecycle_state: Generated<'active' | 'deleting'>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
 export interface MediaTables {

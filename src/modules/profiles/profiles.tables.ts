@@ -1,9 +1,5 @@
-/** Row types of the publishing profile tables (created by migration 0004-channels); the profiles area owns them. */
-import type { ColumnType } from 'kysely';
+import type { DefaultedTimestamp, JsonObject } from '../../platform/db/schema.js';
 import type { Platform } from '../../providers/provider.js';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type JsonObject = ColumnType<Record<string, unknown>, string | undefined, string>;
 
 export interface PublishingProfilesTable {
   id: string;
@@ -15,8 +11,8 @@ export interface PublishingProfilesTable {
   is_default: boolean;
   schedule_settings: JsonObject;
   comment_settings: JsonObject;
-  created_at: Timestamp;
-  updated_at: Timestamp;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
 export interface PublishingProfileChannelsTable {
@@ -29,8 +25,8 @@ export interface PublishingProfileChannelsTable {
   position: number;
   enabled: boolean;
   settings: JsonObject;
-  created_at: Timestamp;
-  updated_at: Timestamp;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
 export interface ProfileTables {

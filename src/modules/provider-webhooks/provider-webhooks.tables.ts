@@ -1,8 +1,6 @@
 /** Row types of the provider webhook tables (migration 0013-provider-webhooks). */
 import type { ColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Json, Timestamp } from '../../platform/db/schema.js';
 
 export type ProviderWebhookDeliveriesTable = {
   id: string;

@@ -1,8 +1,6 @@
 /** Row types of the publishing tables (migration 0005-publishing). */
-import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Generated } from 'kysely';
+import type { Json, Timestamp } from '../../platform/db/schema.js';
 
 /** A media item as resolved when the job was created (library items keep their id for fresh URLs). */
 export interface StoredMedia {

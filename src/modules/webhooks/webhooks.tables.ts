@@ -1,6 +1,5 @@
 import type { ColumnType } from 'kysely';
-
-type Ts = ColumnType<Date, Date | string, Date | string>;
+import type { Timestamp } from '../../platform/db/schema.js';
 
 export interface WebhookEndpointsTable {
   id: string;
@@ -17,8 +16,8 @@ export interface WebhookEndpointsTable {
   previous_secret_expires_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   /** first failure of the current unbroken run of failures (null after a success) */
   failing_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  created_at: Ts;
-  updated_at: Ts;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface WebhookDeliveriesTable {
@@ -34,8 +33,8 @@ export interface WebhookDeliveriesTable {
   last_status_code: number | null;
   last_error: string | null;
   delivered_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  created_at: Ts;
-  updated_at: Ts;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface WebhookAttemptsTable {
@@ -47,7 +46,7 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
   error_class: string | null;
   next_retry_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  created_at: Ts;
+  created_at: Timestamp;
 }
 
 export interface WebhookTables {

@@ -6,7 +6,14 @@
 
 import type { ColumnType, Generated } from 'kysely';
 
+/** a timestamp every insert sets */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** a timestamp with a database default (an insert may leave it out) */
+export type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** a timestamp that may be null (an insert may leave it out) */
+export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** a JSON object column with a database default */
+export type JsonObject = ColumnType<Record<string, unknown>, string | undefined, string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 export type Json<T = unknown> = ColumnType<T, string, string>;
 

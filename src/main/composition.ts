@@ -22,8 +22,8 @@ import { createMaintenanceModule, type PruneStep } from '../modules/maintenance/
 import { createMediaModule, type MediaModule, type MediaReferenceCheck } from '../modules/media/media.module.js';
 import { createOperationsModule } from '../modules/operations/operations.module.js';
 import { createProfilesModule, type ProfilesModule } from '../modules/profiles/profiles.module.js';
+import { createProvidersModule } from '../modules/provider-api/provider-api.module.js';
 import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
-import { createProvidersModule } from '../modules/providers/providers.module.js';
 import { publishOutcomeLog } from '../modules/publishing/outcome-log.js';
 import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
 import { createToolsModule } from '../modules/tools/tools.module.js';

@@ -1,15 +1,16 @@
 /**
- * The providers area: the capabilities of every platform (`GET /v1/providers/capabilities`) and the
- * provider tools run through a connected channel (`POST /v1/providers/tools/{toolName}`). It reads
- * channels only through the channels area's read port.
+ * The provider API area (named apart from `src/providers/`, the platform adapters it serves): the
+ * capabilities of every platform (`GET /v1/providers/capabilities`) and the provider tools run through a
+ * connected channel (`POST /v1/providers/tools/{toolName}`). It reads channels only through the channels
+ * area's read port.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
+import { registerProviderRoutes } from './provider-api.routes.js';
 import { ProviderToolsService } from './provider-tools.service.js';
-import { registerProviderRoutes } from './providers.routes.js';
 
 export type ProvidersPorts = Pick<AppDeps, 'database'> & { registry: ProviderRegistry; channels: ChannelsReadPort };
 

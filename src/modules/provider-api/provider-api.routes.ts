@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import { ProviderCapabilitiesResponse, ProviderToolParams, ProviderToolRequest, ProviderToolResponse } from './provider-api.schemas.js';
 import { capabilitiesResponse } from './provider-catalog.js';
 import type { ProviderToolsService } from './provider-tools.service.js';
-import { ProviderCapabilitiesResponse, ProviderToolParams, ProviderToolRequest, ProviderToolResponse } from './providers.schemas.js';
 
 export function registerProviderRoutes(root: FastifyInstance, registry: ProviderRegistry, tools: ProviderToolsService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SANDBOX_PREFIX } from './sandbox-urls.js';
 import type { GoogleSimulatorState } from './simulators/google.simulator.js';
-import { addAudienceComment } from './simulators/meta/sim-comments.js';
+import { addAudienceComment } from './simulators/meta/meta-comments.js';
 import type { MetaSimState } from './simulators/meta.simulator.js';
 import type { XSimulatorState } from './simulators/x.simulator.js';
 

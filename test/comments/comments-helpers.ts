@@ -4,7 +4,7 @@ import { commentsRepository } from '../../src/modules/comments/comments.reposito
 import { COMMENT_ID_PREFIX } from '../../src/modules/comments/comments.schemas.js';
 import { newId } from '../../src/platform/ids.js';
 import type { Platform } from '../../src/providers/provider.js';
-import { addAudienceComment } from '../../src/sandbox/simulators/meta/sim-comments.js';
+import { addAudienceComment } from '../../src/sandbox/simulators/meta/meta-comments.js';
 import {
   call,
   connectPlatform,

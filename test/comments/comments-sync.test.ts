@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { editComment } from '../../src/sandbox/simulators/meta/sim-comments.js';
+import { editComment } from '../../src/sandbox/simulators/meta/meta-comments.js';
 import { type PlatformHarness, startPlatformHarness } from '../publishing/platform-harness.js';
 import { audienceComment, call, publishedPost, syncBody } from './comments-helpers.js';
 

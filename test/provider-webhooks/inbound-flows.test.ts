@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { hubSubscriptions, publishToHub } from '../../src/sandbox/simulators/google/websub-hub.routes.js';
-import { addAudienceComment } from '../../src/sandbox/simulators/meta/sim-comments.js';
-import { appSubscriptions } from '../../src/sandbox/simulators/meta/sim-subscriptions.routes.js';
+import { addAudienceComment } from '../../src/sandbox/simulators/meta/meta-comments.js';
+import { appSubscriptions } from '../../src/sandbox/simulators/meta/meta-subscriptions.routes.js';
 import { META_SANDBOX_APP } from '../../src/sandbox/simulators/meta.simulator.js';
-import { deliverActivity } from '../../src/sandbox/simulators/x/x-sim.webhooks.routes.js';
+import { deliverActivity } from '../../src/sandbox/simulators/x/x-webhooks.routes.js';
 import { publishedPost } from '../comments/comments-helpers.js';
 import {
   call,

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createFacebookPageProvider } from '../../src/providers/facebook-page/facebook-page.provider.js';
 import { createInstagramBusinessProvider } from '../../src/providers/instagram-business/instagram-business.provider.js';
 import type { FindRecentPostInput, ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
-import type { SimPost } from '../../src/sandbox/simulators/meta/sim-state.js';
+import type { SimPost } from '../../src/sandbox/simulators/meta/meta-state.js';
 import { connect, ctxFor, type MetaHarness, mediaItem, startMetaHarness, untilPublished } from './meta-harness.js';
 import { type PinterestHarness, startPinterestHarness } from './pinterest-harness.js';
 import { baseSettings, startTiktokHarness, type TiktokHarness, request as tiktokRequest, videoItem } from './tiktok-harness.js';

@@ -2,8 +2,8 @@
 import { retryOnConflict } from '../../platform/db/retry.js';
 import { AppError } from '../../platform/errors.js';
 import { recordChannelStateEvent } from './channel-events.js';
-import { brandOf, toChannelAccount } from './channel-mapper.js';
 import { assertTransition } from './channel-states.js';
+import { brandOf, toChannelAccount } from './channels.mapper.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountT, DisconnectSummaryT } from './channels.schemas.js';
 import { assertOwnOrganization, type ChannelsDeps } from './channels.service.js';

@@ -8,8 +8,8 @@ import type { EventType } from '../../platform/events/event-types.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';
-import { brandOf, toChannelAccount } from './channel-mapper.js';
 import type { ChannelAccountState } from './channel-states.js';
+import { brandOf, toChannelAccount } from './channels.mapper.js';
 import { channelsRepository } from './channels.repository.js';
 
 const STATE_EVENTS: Partial<Record<ChannelAccountState, EventType>> = {

@@ -16,7 +16,7 @@ import { recordJobCreated } from './publish-events.js';
 import { ensurePublishQueues, sendTargetJob, sendTargetJobs } from './publish-queue.js';
 import { deriveJobStatus } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
-import { toJob } from './publishing.mappers.js';
+import { toJob } from './publishing.mapper.js';
 import { type NewJob, type NewTarget, publishingRepository } from './publishing.repository.js';
 import type { AgentPlanT, AgentPublishRequestT, PublishJobT } from './publishing.schemas.js';
 

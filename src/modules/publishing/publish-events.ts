@@ -8,7 +8,7 @@
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { Executor } from '../database.js';
 import { deriveJobStatus } from './publish-states.js';
-import { toJob, toTarget } from './publishing.mappers.js';
+import { toJob, toTarget } from './publishing.mapper.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
 
 const COMPLETED = new Set(['published', 'partially_published', 'failed']);

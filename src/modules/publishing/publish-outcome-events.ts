@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { DomainEvent, EventOutbox } from '../../platform/events/outbox.js';
 import type { Executor } from '../database.js';
 import { deriveJobStatus } from './publish-states.js';
-import { toJob, toTarget } from './publishing.mappers.js';
+import { toJob, toTarget } from './publishing.mapper.js';
 import type { JobRow, TargetRow } from './publishing.repository.js';
 
 const COMPLETED = new Set(['published', 'partially_published', 'failed']);

@@ -16,12 +16,12 @@ import type { MediaReadPort, MediaReferenceCheck } from '../media/media.module.j
 import type { ProfilesReadPort } from '../profiles/profiles.module.js';
 import { ChannelGateway } from './channel-gateway.js';
 import { FirstCommentStep } from './first-comment.js';
-import { JobsService } from './jobs.service.js';
 import { MediaAccess } from './media-access.js';
 import { PlansService } from './plans.service.js';
 import { ProviderNotices } from './provider-notices.js';
 import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
+import { JobsService } from './publish-jobs.service.js';
 import { PublishLimiter } from './publish-policies.js';
 import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import { type PublishingBatchPort, publishingBatchPort } from './publishing.batch-port.js';

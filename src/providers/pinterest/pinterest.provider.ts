@@ -8,7 +8,7 @@
 import type { ProviderAppConfig, ProviderCallContext, PublishResult, SocialProvider } from '../provider.js';
 import { findInListing } from '../shared/recent-posts.js';
 import { PinterestClient } from './pinterest.client.js';
-import { decodePlan, encodePlan, fail, pinFields, pinterestPinUrl, str, toTokens, type VideoPinPlan } from './pinterest.mappers.js';
+import { decodePlan, encodePlan, fail, pinFields, pinterestPinUrl, str, toTokens, type VideoPinPlan } from './pinterest.mapper.js';
 import { fetchPinterestPostMetrics } from './pinterest.metrics.js'; // analytics
 import { PINTEREST_SCOPES, pinterestCapability, pinterestValidationRules } from './pinterest.rules.js';
 

@@ -6,7 +6,7 @@
 import type { ProviderAppConfig, ProviderComment, SocialProvider } from '../provider.js';
 import { findInListing } from '../shared/recent-posts.js';
 import { YoutubeClient } from './youtube.client.js';
-import { fail, str, toComment, toTokens, videoResult, youtubeWatchUrl } from './youtube.mappers.js';
+import { fail, str, toComment, toTokens, videoResult, youtubeWatchUrl } from './youtube.mapper.js';
 import { fetchYoutubePostMetrics } from './youtube.metrics.js'; // analytics
 import { YOUTUBE_PRIVACY_STATUSES, YOUTUBE_SCOPES, youtubeCapability, youtubeValidationRules } from './youtube.rules.js';
 

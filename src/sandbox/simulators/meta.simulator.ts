@@ -18,14 +18,14 @@
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
-import { registerMetaCommentRoutes } from './meta/sim-comments.routes.js';
-import { registerMetaOAuthRoutes } from './meta/sim-oauth.routes.js';
-import { registerMetaReadRoutes } from './meta/sim-read.routes.js';
-import { MetaSimState } from './meta/sim-state.js';
-import { registerMetaSubscriptionRoutes } from './meta/sim-subscriptions.routes.js';
-import { registerMetaWriteRoutes } from './meta/sim-write.routes.js';
+import { registerMetaCommentRoutes } from './meta/meta-comments.routes.js';
+import { registerMetaOAuthRoutes } from './meta/meta-oauth.routes.js';
+import { registerMetaReadRoutes } from './meta/meta-read.routes.js';
+import { MetaSimState } from './meta/meta-state.js';
+import { registerMetaSubscriptionRoutes } from './meta/meta-subscriptions.routes.js';
+import { registerMetaWriteRoutes } from './meta/meta-write.routes.js';
 
-export { MetaSimState } from './meta/sim-state.js';
+export { MetaSimState } from './meta/meta-state.js';
 
 export const META_SIM_GRAPH_VERSION = 'v25.0';
 export const META_SIM_THREADS_VERSION = 'v1.0';

@@ -8,16 +8,16 @@
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
-import { addBodyParsers, type SimContext } from './tiktok/tiktok-sim.http.js';
-import { registerTiktokOauthRoutes } from './tiktok/tiktok-sim.oauth.routes.js';
-import { registerTiktokPostRoutes } from './tiktok/tiktok-sim.post.routes.js';
-import { type TiktokSimulatorOptions, TiktokSimulatorState } from './tiktok/tiktok-sim.state.js';
-import { registerTiktokStatusRoutes } from './tiktok/tiktok-sim.status.routes.js';
+import { addBodyParsers, type SimContext } from './tiktok/tiktok-http.js';
+import { registerTiktokOauthRoutes } from './tiktok/tiktok-oauth.routes.js';
+import { registerTiktokPostRoutes } from './tiktok/tiktok-post.routes.js';
+import { type TiktokSimulatorOptions, TiktokSimulatorState } from './tiktok/tiktok-state.js';
+import { registerTiktokStatusRoutes } from './tiktok/tiktok-status.routes.js';
 
 export {
   type TiktokSimulatorOptions,
   TiktokSimulatorState,
-} from './tiktok/tiktok-sim.state.js';
+} from './tiktok/tiktok-state.js';
 
 export interface SimulatorBaseUrls {
   apiBaseUrl: string;

@@ -5,23 +5,23 @@
  * ({"title","detail","type","status"}, {"errors":[...]}), every authorized answer carries
  * x-rate-limit-limit/-remaining/-reset, and the FailureQueue switches apply per operation
  * (authorize, token, revoke, users_me, users_search, users_lookup, community_search, publish, tweet_lookup,
- * search, hide_reply, media_upload, media_status, media_metadata), and the Account Activity webhooks (x-sim.webhooks.routes.ts).
+ * search, hide_reply, media_upload, media_status, media_metadata), and the Account Activity webhooks (x/x-webhooks.routes.ts).
  *
  * Runs standalone on 127.0.0.1:<random> (tests) or mounted under a prefix of another Fastify app (sandbox
  * mode); apiBaseUrl, authBaseUrl and uploadBaseUrl are then all origin + prefix.
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
-import { addBodyParsers, type XSimContext } from './x/x-sim.http.js';
-import { registerXMediaRoutes } from './x/x-sim.media.routes.js';
-import { registerXMetricsRoutes } from './x/x-sim.metrics.routes.js'; // analytics
-import { registerXOauthRoutes } from './x/x-sim.oauth.routes.js';
-import { type XSimulatorOptions, XSimulatorState } from './x/x-sim.state.js';
-import { registerXTweetRoutes } from './x/x-sim.tweets.routes.js';
-import { registerXUserRoutes } from './x/x-sim.users.routes.js';
-import { registerXWebhookRoutes } from './x/x-sim.webhooks.routes.js';
+import { addBodyParsers, type XSimContext } from './x/x-http.js';
+import { registerXMediaRoutes } from './x/x-media.routes.js';
+import { registerXMetricsRoutes } from './x/x-metrics.routes.js'; // analytics
+import { registerXOauthRoutes } from './x/x-oauth.routes.js';
+import { type XSimulatorOptions, XSimulatorState } from './x/x-state.js';
+import { registerXTweetRoutes } from './x/x-tweets.routes.js';
+import { registerXUserRoutes } from './x/x-users.routes.js';
+import { registerXWebhookRoutes } from './x/x-webhooks.routes.js';
 
-export { type XSimulatorOptions, XSimulatorState } from './x/x-sim.state.js';
+export { type XSimulatorOptions, XSimulatorState } from './x/x-state.js';
 
 export interface XSimulatorBaseUrls {
   apiBaseUrl: string;

@@ -1,7 +1,7 @@
 /** Media fetching and post recording shared by the simulator's write routes. */
 import { mediaFetchTimeoutMs } from '../../media-fetch-timeout.js';
-import type { RouteContext } from './sim-http.js';
-import type { SimPost } from './sim-state.js';
+import type { RouteContext } from './meta-http.js';
+import type { SimPost } from './meta-state.js';
 
 /** The platforms fetch media from the given URL ("we cURL media"); so does the simulator. */
 export async function fetchMedia(url: string | undefined): Promise<boolean> {

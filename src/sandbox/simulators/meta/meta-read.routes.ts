@@ -1,8 +1,8 @@
 /** Read side of the simulated Graph hosts: objects, /me, accounts, permissions, comments, insights, Threads publishing limits, tools. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, handler, invalidParam, missingPermission, params, type RouteContext, SimError, unsupported } from './sim-http.js';
-import { familyOf, pick, renderComment, renderObject } from './sim-render.js';
-import type { Family, MetaSimState, SimObject, SimPost, SimToken } from './sim-state.js';
+import { authenticate, handler, invalidParam, missingPermission, params, type RouteContext, SimError, unsupported } from './meta-http.js';
+import { familyOf, pick, renderComment, renderObject } from './meta-render.js';
+import type { Family, MetaSimState, SimObject, SimPost, SimToken } from './meta-state.js';
 
 const INSIGHT_METRICS: Record<SimPost['platform'], string[]> = {
   instagram_business: ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'impressions'],

@@ -12,7 +12,7 @@ import { recordJobChange } from './publish-events.js';
 import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
 import { type TargetEvent, TRANSITIONS } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
-import { toJob } from './publishing.mappers.js';
+import { toJob } from './publishing.mapper.js';
 import { publishingRepository } from './publishing.repository.js';
 import type { JobListQueryT, PublishJobT } from './publishing.schemas.js';
 

@@ -4,7 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formBody, oauthError, simulate, type XSimContext } from './x-sim.http.js';
+import { formBody, oauthError, simulate, type XSimContext } from './x-http.js';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -13,8 +13,8 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authorize, invalidRequest, problem, simulate, type XSimContext } from './x-sim.http.js';
-import type { XSimulatorState } from './x-sim.state.js';
+import { authorize, invalidRequest, problem, simulate, type XSimContext } from './x-http.js';
+import type { XSimulatorState } from './x-state.js';
 
 const crcToken = (secret: string, token: string) => `sha256=${createHmac('sha256', secret).update(token).digest('base64')}`;
 

@@ -4,12 +4,12 @@
  * platforms do ("we cURL media"), so an unreachable URL fails the container with the platform's error.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { facebookComment, registerFacebookPublishing } from './sim-facebook.routes.js';
-import { authenticate, handler, invalidParam, params, type RouteContext, requireScope, SimError, unsupported } from './sim-http.js';
-import { fetchMedia, recordPost } from './sim-media.js';
-import { resolveObject } from './sim-read.routes.js';
-import { shortcode } from './sim-render.js';
-import { emptyStats, type Family, type SimContainer, type SimPost, type SimToken } from './sim-state.js';
+import { facebookComment, registerFacebookPublishing } from './meta-facebook.routes.js';
+import { authenticate, handler, invalidParam, params, type RouteContext, requireScope, SimError, unsupported } from './meta-http.js';
+import { fetchMedia, recordPost } from './meta-media.js';
+import { resolveObject } from './meta-read.routes.js';
+import { shortcode } from './meta-render.js';
+import { emptyStats, type Family, type SimContainer, type SimPost, type SimToken } from './meta-state.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 

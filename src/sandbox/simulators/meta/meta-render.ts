@@ -1,5 +1,5 @@
 /** Renders simulator objects in the Graph shapes of each host, honouring the `fields` parameter. */
-import type { Family, MetaSimState, SimComment, SimObject, SimPost } from './sim-state.js';
+import type { Family, MetaSimState, SimComment, SimObject, SimPost } from './meta-state.js';
 
 /** top-level names of a Graph fields expression: "a,b{c,d},e.limit(1)" -> [a, b, e] */
 export function topLevelFields(expr: string | undefined): string[] | null {

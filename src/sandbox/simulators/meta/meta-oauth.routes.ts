@@ -5,8 +5,8 @@
  * oauth/access_token, ig_exchange_token, ig_refresh_token), Threads (th_exchange_token, th_refresh_token).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Answer, handler, params, type RouteContext, SimError, validateToken } from './sim-http.js';
-import type { Family, TokenKind } from './sim-state.js';
+import { type Answer, handler, params, type RouteContext, SimError, validateToken } from './meta-http.js';
+import type { Family, TokenKind } from './meta-state.js';
 
 export interface SimApp {
   clientId: string;

@@ -5,7 +5,7 @@
  * POST /sandbox/_control/metrics adds to them).
  */
 import type { FastifyInstance } from 'fastify';
-import { authorize, invalidRequest, simulate, type XSimContext } from './x-sim.http.js';
+import { authorize, invalidRequest, simulate, type XSimContext } from './x-http.js';
 
 export function registerXMetricsRoutes(app: FastifyInstance, ctx: XSimContext): void {
   const { state } = ctx;

@@ -11,7 +11,7 @@ import {
   type SimResult,
   type SimulatorLedger,
 } from '../../simulator-kit.js';
-import type { XSimulatorState } from './x-sim.state.js';
+import type { XSimulatorState } from './x-state.js';
 
 export { SimAnswer, type SimResult };
 

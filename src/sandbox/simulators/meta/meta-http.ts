@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FailureQueue, SimulatorLedger } from '../../simulator-kit.js';
-import type { Family, MetaSimState, SimToken } from './sim-state.js';
+import type { Family, MetaSimState, SimToken } from './meta-state.js';
 
 export interface GraphErrorInit {
   message: string;

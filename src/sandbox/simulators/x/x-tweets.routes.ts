@@ -7,9 +7,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twitter from 'twitter-text';
-import { authorize, invalidRequest, problem, simulate, type XSimContext } from './x-sim.http.js';
-import type { XSimTweet } from './x-sim.state.js';
-import { userJson } from './x-sim.users.routes.js';
+import { authorize, invalidRequest, problem, simulate, type XSimContext } from './x-http.js';
+import type { XSimTweet } from './x-state.js';
+import { userJson } from './x-users.routes.js';
 
 const listParam = (req: FastifyRequest, name: string) =>
   String((req.query as Record<string, string>)[name] ?? '')

@@ -4,8 +4,8 @@
  * POST /2/media/metadata for alt text.
  */
 import type { FastifyInstance } from 'fastify';
-import { authorize, invalidRequest, type MultipartFields, simulate, type XSimContext } from './x-sim.http.js';
-import { nextId, type XSimMedia } from './x-sim.state.js';
+import { authorize, invalidRequest, type MultipartFields, simulate, type XSimContext } from './x-http.js';
+import { nextId, type XSimMedia } from './x-state.js';
 
 const MB = 1024 * 1024;
 const CATEGORIES: Record<string, { maxBytes: number; types: string[]; keyPrefix: string; async: boolean }> = {

@@ -3,7 +3,7 @@
  * written by people other than the account, as the sandbox control route and tests add them. The
  * adapters then see them through the platforms' own comment-listing APIs.
  */
-import type { MetaSimState, SimPost } from './sim-state.js';
+import type { MetaSimState, SimPost } from './meta-state.js';
 
 export interface AudienceComment {
   postId: string;

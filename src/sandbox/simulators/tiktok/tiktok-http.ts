@@ -11,7 +11,7 @@ import {
   type SimResult,
   type SimulatorLedger,
 } from '../../simulator-kit.js';
-import { randomId, type TiktokSimToken, type TiktokSimulatorState } from './tiktok-sim.state.js';
+import { randomId, type TiktokSimToken, type TiktokSimulatorState } from './tiktok-state.js';
 
 export { SimAnswer, type SimResult };
 

@@ -11,8 +11,8 @@
  */
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { handler, invalidParam, params, type RouteContext, SimError, unsupported } from './sim-http.js';
-import type { MetaSimState } from './sim-state.js';
+import { handler, invalidParam, params, type RouteContext, SimError, unsupported } from './meta-http.js';
+import type { MetaSimState } from './meta-state.js';
 
 export interface SimAppSubscription {
   object: string;

@@ -3,7 +3,7 @@
  * exchange and refresh, revoke, and /v2/user/info/.
  */
 import type { FastifyInstance } from 'fastify';
-import { apiError, authorize, formBody, oauthError, ok, SimAnswer, type SimContext, simulate } from './tiktok-sim.http.js';
+import { apiError, authorize, formBody, oauthError, ok, SimAnswer, type SimContext, simulate } from './tiktok-http.js';
 
 const USER_FIELD_SCOPES: Record<string, string> = {
   open_id: 'user.info.basic',

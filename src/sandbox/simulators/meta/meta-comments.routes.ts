@@ -13,10 +13,10 @@
  * a page, so clients must follow the cursors as they must against the real API.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, handler, invalidParam, params, type RouteContext, requireScope, unsupported } from './sim-http.js';
-import { resolveObject } from './sim-read.routes.js';
-import { pick, renderComment } from './sim-render.js';
-import type { Family, MetaSimState, SimComment, SimPost, SimToken } from './sim-state.js';
+import { authenticate, handler, invalidParam, params, type RouteContext, requireScope, unsupported } from './meta-http.js';
+import { resolveObject } from './meta-read.routes.js';
+import { pick, renderComment } from './meta-render.js';
+import type { Family, MetaSimState, SimComment, SimPost, SimToken } from './meta-state.js';
 
 export const COMMENT_PAGE_MAX = 25;
 

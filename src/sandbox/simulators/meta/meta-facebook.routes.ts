@@ -14,11 +14,11 @@ import {
   requireScope,
   SimError,
   unsupported,
-} from './sim-http.js';
-import { fetchMedia, recordPost } from './sim-media.js';
-import { resolveObject } from './sim-read.routes.js';
-import { pick, renderObject } from './sim-render.js';
-import { emptyStats, type Family, type SimPost } from './sim-state.js';
+} from './meta-http.js';
+import { fetchMedia, recordPost } from './meta-media.js';
+import { resolveObject } from './meta-read.routes.js';
+import { pick, renderObject } from './meta-render.js';
+import { emptyStats, type Family, type SimPost } from './meta-state.js';
 
 /** Facebook: POST /{post-id|comment-id}/comments with a page token */
 export function facebookComment(ctx: RouteContext, req: FastifyRequest): Answer {

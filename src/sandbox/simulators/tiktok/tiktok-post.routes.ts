@@ -3,8 +3,8 @@
  * with chunked PUT transfer, photo init (PULL_FROM_URL), status fetch, and video query.
  */
 import type { FastifyInstance } from 'fastify';
-import { apiError, authorize, jsonBody, ok, originOf, SimAnswer, type SimContext, simulate } from './tiktok-sim.http.js';
-import { numericId, randomId, type TiktokSimPublish } from './tiktok-sim.state.js';
+import { apiError, authorize, jsonBody, ok, originOf, SimAnswer, type SimContext, simulate } from './tiktok-http.js';
+import { numericId, randomId, type TiktokSimPublish } from './tiktok-state.js';
 
 const MB = 1024 * 1024;
 const CAPTION_MAX = 2200;

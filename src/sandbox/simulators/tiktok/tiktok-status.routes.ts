@@ -4,8 +4,8 @@
  * first, `cursor` paging by create time in ms) and video query (share_url and metrics).
  */
 import type { FastifyInstance } from 'fastify';
-import { apiError, authorize, jsonBody, ok, type SimContext, simulate } from './tiktok-sim.http.js';
-import type { TiktokSimVideo } from './tiktok-sim.state.js';
+import { apiError, authorize, jsonBody, ok, type SimContext, simulate } from './tiktok-http.js';
+import type { TiktokSimVideo } from './tiktok-state.js';
 
 export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext): void {
   const { state } = ctx;

@@ -3,8 +3,8 @@
  * the simulated access tier lacks it), lookup by username, and communities search.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authorize, problem, simulate, type XSimContext } from './x-sim.http.js';
-import type { XSimUser } from './x-sim.state.js';
+import { authorize, problem, simulate, type XSimContext } from './x-http.js';
+import type { XSimUser } from './x-state.js';
 
 const READ_LIMIT = 900;
 

@@ -51,7 +51,10 @@ export function matchRecentPost(posts: readonly ListedPost[], input: FindRecentP
   const to = input.until.getTime() + WINDOW_SLACK_MS;
   const wanted = normalizePostText(input.text);
   const excluded = new Set(input.excludeIds);
-  const candidates = posts.filter(
+  // a post listed twice is one post: a listing paged by position repeats an item when posts are
+  // made while it is walked (the newest-first list shifts under the cursor)
+  const unique = [...new Map(posts.map((p) => [p.id, p])).values()];
+  const candidates = unique.filter(
     (p) =>
       !excluded.has(p.id) &&
       normalizePostText(p.text) === wanted &&

@@ -102,8 +102,11 @@ function ownPosts(
         o.kind === 'post' && o.ownerId === owner.id && platforms.includes(o.platform) && o.replyToId === null && keep(o, state),
     )
     .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
-  const cursor = (i: number) => Buffer.from(`sim_cursor:${i}`).toString('base64url');
-  const start = p.after ? Number(Buffer.from(p.after, 'base64url').toString().split(':')[1]) + 1 || 0 : 0;
+  // a cursor names an item, not a position, as Graph's do: posts made while a client walks the list
+  // (newest first) do not shift the next page onto items it already had
+  const cursor = (i: number) => Buffer.from(`sim_cursor:${posts[i]!.id}`).toString('base64url');
+  const afterId = p.after ? Buffer.from(p.after, 'base64url').toString().slice('sim_cursor:'.length) : null;
+  const start = afterId === null ? 0 : posts.findIndex((o) => o.id === afterId) + 1 || posts.length;
   const data = posts.slice(start, start + limit);
   const body: Record<string, unknown> = { data: data.map((post) => pick(renderObject(state, post), p.fields)) };
   if (data.length > 0) {

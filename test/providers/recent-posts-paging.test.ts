@@ -1,0 +1,81 @@
+/**
+ * Crash reconciliation walks an account's newest-first post list while the worker may still be posting
+ * to the same account: a post must count once however the list shifts under the walk.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { matchRecentPost } from '../../src/providers/shared/recent-posts.js';
+import { type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
+
+const input = {
+  text: 'crash post 1-4',
+  since: new Date(Date.now() - 60_000),
+  until: new Date(Date.now() + 60_000),
+  excludeIds: [],
+  mediaKinds: [],
+  settings: {},
+};
+
+describe('recent posts listed while posting goes on', () => {
+  it('a post listed twice (a position-paged list shifted by new posts) is one match, not two', () => {
+    const post = { id: 'p_1', text: 'crash post 1-4', createdAt: Date.now(), url: null };
+    const other = { id: 'p_2', text: 'crash post 1-5', createdAt: Date.now(), url: null };
+    assert.deepEqual(matchRecentPost([post, other, post], input, true), { status: 'found', providerPostId: 'p_1', url: null });
+    // two different posts with the text are still two
+    assert.equal(matchRecentPost([post, { ...post, id: 'p_3' }], input, true).status, 'unknown');
+  });
+
+  describe('the Meta simulator pages like Graph: cursors name an item, not a position', () => {
+    let meta: RunningMetaSimulator;
+    let token: string;
+    let api: string;
+    before(async () => {
+      meta = await startMetaSimulator({ containerDelayMs: 10 });
+      const s = meta.state;
+      const user = s.issueToken({
+        family: 'facebook',
+        kind: 'user',
+        subjectId: s.seed.fbUserId,
+        userId: null,
+        scopes: ['pages_show_list', 'pages_manage_posts'],
+        longLived: true,
+        ttlSeconds: null,
+      });
+      token = s.pageToken(s.seed.pageId, user).token;
+      api = `${meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}`;
+    });
+    after(() => meta.close());
+
+    const post = async (message: string) => {
+      const res = await fetch(`${api}/feed`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ message }),
+      });
+      assert.equal(res.status, 200);
+    };
+    const list = async (after?: string) => {
+      const q = new URLSearchParams({ fields: 'id,message', limit: '5', access_token: token, ...(after ? { after } : {}) });
+      return (await (await fetch(`${api}/posts?${q}`)).json()) as {
+        data: Array<{ id: string; message: string }>;
+        paging?: { cursors?: { after?: string }; next?: string };
+      };
+    };
+
+    it('the next page follows the last item seen, whatever was posted meanwhile', async () => {
+      for (let i = 0; i < 8; i++) await post(`old ${i}`);
+      const first = await list();
+      assert.deepEqual(
+        first.data.map((p) => p.message),
+        ['old 7', 'old 6', 'old 5', 'old 4', 'old 3'],
+      );
+      for (let i = 0; i < 3; i++) await post(`new ${i}`);
+      const second = await list(first.paging?.cursors?.after);
+      assert.deepEqual(
+        second.data.map((p) => p.message),
+        ['old 2', 'old 1', 'old 0'],
+      );
+      assert.equal(second.paging?.next, undefined, 'the walk ends at the oldest post');
+    });
+  });
+});

@@ -11,15 +11,39 @@ const MAX_BATCH = 256;
 /** batches of one kind in flight at once; calls arriving meanwhile wait and go together */
 const MAX_IN_FLIGHT = 2;
 
+/**
+ * Write-behind: while `busy()` says more urgent work is waiting for the CPU (the publish engine's calls
+ * waiting for a permit), calls are held instead of written, then written together, 256 a statement, when
+ * `release()` is called (the urgent work has drained), after `maxHoldMs` from the first held call, or
+ * once `maxHeld` calls are held. Once released, everything held is written before holding again.
+ */
+export interface HoldPolicy {
+  busy: () => boolean;
+  maxHoldMs: number;
+  maxHeld: number;
+}
+
 export class MicroBatcher<I, O> {
   private pending: Array<{ input: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
   private scheduled = false;
   private inFlight = 0;
+  private holdTimer: NodeJS.Timeout | null = null;
+  /** released: write what is pending before holding again */
+  private draining = false;
 
   constructor(
     private readonly many: (inputs: I[]) => Promise<O[]>,
     private readonly one: (input: I) => Promise<O>,
+    private readonly hold?: HoldPolicy,
   ) {}
+
+  /** Writes every held call now (no-op without held calls). */
+  release(): void {
+    if (this.pending.length === 0) return;
+    this.draining = true;
+    this.flush();
+    this.flush();
+  }
 
   submit(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -40,8 +64,22 @@ export class MicroBatcher<I, O> {
 
   private flush(): void {
     if (this.inFlight >= MAX_IN_FLIGHT) return;
+    if (this.pending.length === 0) {
+      this.draining = false;
+      return;
+    }
+    if (this.hold && !this.draining && this.pending.length < this.hold.maxHeld && this.hold.busy()) {
+      this.holdTimer ??= setTimeout(() => {
+        this.holdTimer = null;
+        this.release();
+      }, this.hold.maxHoldMs);
+      return;
+    }
+    if (this.holdTimer) {
+      clearTimeout(this.holdTimer);
+      this.holdTimer = null;
+    }
     const batch = this.pending.splice(0, MAX_BATCH);
-    if (batch.length === 0) return;
     this.inFlight++;
     const inputs = batch.map((b) => b.input);
     const run = batch.length === 1 ? this.one(inputs[0]!).then((o) => [o]) : this.many(inputs);
@@ -57,6 +95,7 @@ export class MicroBatcher<I, O> {
       .finally(() => {
         this.inFlight--;
         if (this.pending.length > 0) this.schedule();
+        else this.draining = false;
       });
   }
 }

@@ -13,7 +13,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { retryOnConflict } from '../../platform/db/retry.js';
 import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
-import { MicroBatcher } from './micro-batcher.js';
+import { type HoldPolicy, MicroBatcher } from './micro-batcher.js';
 import type { Outcome } from './publish-call.js';
 import { recordJobCompletion, recordTargetOutcome } from './publish-events.js';
 import { recordTargetOutcomes } from './publish-outcome-events.js';
@@ -106,13 +106,21 @@ export class OutcomeRecorder {
     private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
     private readonly pollMaxMs: number,
+    /** write-behind of published outcomes during a burst (see PublishEngine) */
+    hold?: HoldPolicy,
   ) {
     // a deadlock with a client's change of the same job (which locks the job first) aborts the
     // transaction; it runs again (platform/db/retry.ts), so a post made is never left unrecorded
     this.published = new MicroBatcher(
       (inputs) => retryOnConflict(() => this.publishedMany(inputs)),
       (input) => retryOnConflict(() => this.publishedMany([input])).then((rows) => rows[0]!),
+      hold,
     );
+  }
+
+  /** Writes the published outcomes held during a burst now. */
+  releaseHeld(): void {
+    this.published.release();
   }
 
   private get db() {

@@ -38,7 +38,12 @@ export type CallSlot = { ok: true; release: () => Promise<void> } | { ok: false;
 /** First come, first served permits; a released permit goes straight to the next waiter. */
 class Permits {
   private readonly waiters: Array<() => void> = [];
+  /** called when a permit is given back and nobody waits for one any more (a burst has drained) */
+  onDrained: () => void = () => {};
   constructor(private free: number) {}
+  get waiting(): number {
+    return this.waiters.length;
+  }
   take(): Promise<void> {
     if (this.free > 0) {
       this.free--;
@@ -50,6 +55,7 @@ class Permits {
     const next = this.waiters.shift();
     if (next) next();
     else this.free++;
+    if (next && this.waiters.length === 0) this.onDrained();
   }
 }
 
@@ -64,6 +70,16 @@ export class PublishSlots {
     callsAtOnce = Number.MAX_SAFE_INTEGER,
   ) {
     this.permits = new Permits(callsAtOnce);
+  }
+
+  /** Whether publishes wait for a call permit: a burst is under way in this process. */
+  get callsWaiting(): boolean {
+    return this.permits.waiting > 0;
+  }
+
+  /** Called once the last publish waiting for a permit got one (the burst's calls have all started). */
+  onCallsDrained(listener: () => void): void {
+    this.permits.onDrained = listener;
   }
 
   /** One of the worker's call permits; taken before the claim, so a claim waits for no permit. */

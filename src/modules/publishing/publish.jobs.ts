@@ -1,9 +1,11 @@
 /**
  * The worker side of publishing: the queues' job definitions. One fetch loop per process (SKIP
  * LOCKED, so worker processes share the due jobs) fetches publish jobs SERVICE_PUBLISH_LEAD_SECONDS
- * before they fall due, in batches, and starts each at its due time. Up to JOBS_PER_CALL x
- * SERVICE_PUBLISH_WORKER_CONCURRENCY jobs are in progress at once (outcome writes batch across them);
- * the engine lets SERVICE_PUBLISH_WORKER_CONCURRENCY of them claim and call the platform at once.
+ * before they fall due, in batches, and starts each at its due time. Every due job the process holds is
+ * started at once (up to MAX_HELD): the engine lets SERVICE_PUBLISH_WORKER_CONCURRENCY of them claim and
+ * call the platform at once, the others wait for a call permit, which costs nothing. A job slot never
+ * limits the calls: a job whose outcome is held during a burst (the engine's write-behind) keeps its
+ * slot, and with slots for only a few times the permits the held outcomes would stop the calls.
  */
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
 import type { FirstCommentStep } from './first-comment.js';
@@ -19,8 +21,6 @@ import {
 import type { PublishingDeps } from './publishing.deps.js';
 import type { ReconcileService } from './reconcile.service.js';
 
-/** publish jobs in progress per platform call in flight: waiting for a permit, or writing their outcome */
-const JOBS_PER_CALL = 4;
 /** most publish jobs one process holds fetched (in progress, or waiting for their due time) */
 const MAX_HELD = 20_000;
 
@@ -39,7 +39,7 @@ export function publishJobDefinitions(
     defineJob<TargetJobData>({
       name: PUBLISH_QUEUE,
       queue: { ...QUEUE_DEFS[PUBLISH_QUEUE] },
-      concurrency: deps.config.env.SERVICE_PUBLISH_WORKER_CONCURRENCY * JOBS_PER_CALL,
+      concurrency: MAX_HELD,
       // a held job counts as active since its fetch: the lead stays well inside the lease the
       // reconciliation sweep allows an active job
       leadMs: Math.min(deps.config.env.SERVICE_PUBLISH_LEAD_SECONDS * 1000, (deps.config.env.SERVICE_PUBLISH_LEASE_SECONDS * 1000) / 2),

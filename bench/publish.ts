@@ -33,6 +33,7 @@ import { newId } from '../src/platform/ids.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { META_SANDBOX_APP, startMetaSimulator } from '../src/sandbox/simulators/meta.simulator.js';
 import { freshPostgres } from '../test/support/harness.js';
+import { metaPageTokens } from '../test/support/simulators.js';
 import { percentile as pct, sleep } from './support/stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,20 +49,11 @@ const FLOOR = process.env.FLOOR !== '0';
 async function simChild() {
   const sim = await startMetaSimulator({ containerDelayMs: 0 });
   const s = sim.state;
-  const user = s.issueToken({
-    family: 'facebook',
-    kind: 'user',
-    subjectId: s.seed.fbUserId,
-    userId: null,
-    scopes: ['pages_show_list', 'pages_manage_posts'],
-    longLived: true,
-    ttlSeconds: null,
-  });
   process.send!({
     kind: 'ready',
     baseUrls: sim.baseUrls.facebook_page,
     pages: [s.seed.pageId, s.seed.secondPageId],
-    tokens: [s.pageToken(s.seed.pageId, user).token, s.pageToken(s.seed.secondPageId, user).token],
+    tokens: metaPageTokens(s, [s.seed.pageId, s.seed.secondPageId]),
   });
   process.on('message', (m: { kind: string }) => {
     if (m.kind === 'count') process.send!({ kind: 'count', count: sim.ledger.posts.length });

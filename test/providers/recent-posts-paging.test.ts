@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { matchRecentPost } from '../../src/providers/shared/recent-posts.js';
 import { type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
+import { metaPageTokens } from '../support/simulators.js';
 
 const input = {
   text: 'crash post 1-4',
@@ -32,16 +33,7 @@ describe('recent posts listed while posting goes on', () => {
     before(async () => {
       meta = await startMetaSimulator({ containerDelayMs: 10 });
       const s = meta.state;
-      const user = s.issueToken({
-        family: 'facebook',
-        kind: 'user',
-        subjectId: s.seed.fbUserId,
-        userId: null,
-        scopes: ['pages_show_list', 'pages_manage_posts'],
-        longLived: true,
-        ttlSeconds: null,
-      });
-      token = s.pageToken(s.seed.pageId, user).token;
+      [token] = metaPageTokens(s, [s.seed.pageId]) as [string];
       api = `${meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}`;
     });
     after(() => meta.close());

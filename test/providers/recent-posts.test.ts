@@ -83,6 +83,29 @@ describe('findRecentPost on X', () => {
     });
     assert.equal(bad.status, 400);
   });
+
+  it('a pagination_token names a post: posts made while paging do not come again on the next page', async () => {
+    const list = async (token?: string) => {
+      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/2/users/${ctx.externalAccountId}/tweets`);
+      url.searchParams.set('max_results', '5');
+      if (token) url.searchParams.set('pagination_token', token);
+      const res = await fetch(url, { headers: { authorization: `Bearer ${ctx.accessToken}` } });
+      return (await res.json()) as { data?: Array<{ id: string }>; meta: { next_token?: string } };
+    };
+    const first = await list();
+    for (let i = 0; i < 2; i++)
+      await h.provider.publish(ctx, { text: `while paging ${i}`, media: [], settings: {}, idempotencyKey: `wp${i}` });
+    const second = await list(first.meta.next_token);
+    const firstIds = (first.data ?? []).map((t) => t.id);
+    const secondIds = (second.data ?? []).map((t) => t.id);
+    assert.ok(secondIds.length > 0);
+    assert.deepEqual(
+      secondIds.filter((id) => firstIds.includes(id)),
+      [],
+    );
+    const oldestFirst = BigInt(firstIds.at(-1)!);
+    assert.ok(secondIds.every((id) => BigInt(id) < oldestFirst));
+  });
 });
 
 describe('findRecentPost on Pinterest', () => {
@@ -120,6 +143,24 @@ describe('findRecentPost on Pinterest', () => {
       bookmark = body.bookmark;
     } while (bookmark);
     assert.deepEqual(seen, [...ids].reverse());
+
+    // a bookmark names the last Pin seen: a Pin made while paging does not repeat one on the next page
+    const page = async (mark?: string) => {
+      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/pins`);
+      url.searchParams.set('page_size', '2');
+      if (mark) url.searchParams.set('bookmark', mark);
+      return (await (await fetch(url, { headers: { authorization: `Bearer ${ctx.accessToken}` } })).json()) as {
+        items: Array<{ id: string }>;
+        bookmark: string | null;
+      };
+    };
+    const one = await page();
+    assert.equal((await h.pin.publish(ctx, h.request([h.image()], {}, 'pin made while paging'))).status, 'published');
+    const two = await page(one.bookmark ?? undefined);
+    assert.deepEqual(
+      [...one.items, ...two.items].map((p) => p.id),
+      [ids[2], ids[1], ids[0]],
+    );
   });
 });
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
 import { addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, REAL_DATABASE_URL, type TestClock, type TestContext } from '../support/harness.js';
+import { metaPageTokens } from '../support/simulators.js';
 import { LiveClock, waitFor } from './publishing-harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,19 +43,8 @@ describe('worker crash', {
   before(async () => {
     meta = await startMetaSimulator({ containerDelayMs: 10 });
     const s = meta.state;
-    const user = s.issueToken({
-      family: 'facebook',
-      kind: 'user',
-      subjectId: s.seed.fbUserId,
-      userId: null,
-      scopes: ['pages_show_list', 'pages_manage_posts'],
-      longLived: true,
-      ttlSeconds: null,
-    });
-    const tokens = {
-      PAGE1: s.pageToken(s.seed.pageId, user).token,
-      PAGE2: s.pageToken(s.seed.secondPageId, user).token,
-    };
+    const [page1, page2] = metaPageTokens(s, [s.seed.pageId, s.seed.secondPageId]);
+    const tokens = { PAGE1: page1!, PAGE2: page2! };
     env = {
       SERVICE_LOG_LEVEL: 'silent',
       SERVICE_DASHBOARD_ORIGINS: DASHBOARD,

@@ -1,6 +1,7 @@
 /** Reconciliation sweep, URL reconciliation, slot recommendations and the channel disconnect hook. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { metaPageTokens } from '../support/simulators.js';
 import {
   api,
   connectChannel,
@@ -130,16 +131,7 @@ describe('publishing operations', () => {
       .execute();
     // the page has the post of one, and two posts with the text of another (the sweep cannot tell which)
     const s = h.meta.state;
-    const user = s.issueToken({
-      family: 'facebook',
-      kind: 'user',
-      subjectId: s.seed.fbUserId,
-      userId: null,
-      scopes: ['pages_show_list', 'pages_manage_posts'],
-      longLived: true,
-      ttlSeconds: null,
-    });
-    const pageToken = s.pageToken(s.seed.pageId, user).token;
+    const [pageToken] = metaPageTokens(s, [s.seed.pageId]) as [string];
     const postOnPage = async (message: string) => {
       const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
         method: 'POST',

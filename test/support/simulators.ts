@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { OAuthTokens, ProviderCallContext, PublishMediaItem, SocialProvider } from '../../src/providers/provider.js';
 import { FailureQueue, SimulatorLedger } from '../../src/sandbox/simulator-kit.js';
+import type { MetaSimState } from '../../src/sandbox/simulators/meta/meta-state.js';
 
 export function ctxFor(accessToken: string, externalAccountId = ''): ProviderCallContext {
   return { accessToken, externalAccountId, channelSettings: {} };
@@ -94,3 +95,20 @@ export const SIMULATOR_FAMILY: Record<string, string> = {
   tiktok: 'tiktok',
   x: 'x',
 };
+
+/**
+ * Page access tokens of the Meta simulator's seeded pages, as a page admin's long-lived user token with
+ * pages_show_list and pages_manage_posts yields them (GET /me/accounts): one per page id asked.
+ */
+export function metaPageTokens(state: MetaSimState, pageIds: readonly string[]): string[] {
+  const user = state.issueToken({
+    family: 'facebook',
+    kind: 'user',
+    subjectId: state.seed.fbUserId,
+    userId: null,
+    scopes: ['pages_show_list', 'pages_manage_posts'],
+    longLived: true,
+    ttlSeconds: null,
+  });
+  return pageIds.map((id) => state.pageToken(id, user).token);
+}

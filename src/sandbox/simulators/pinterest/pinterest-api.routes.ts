@@ -85,10 +85,14 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
     const q = request.query as Query;
     const size = Number(q.page_size ?? 25);
     if (!Number.isInteger(size) || size < 1 || size > 250) return badRequest(reply, 'page_size must be between 1 and 250');
-    const offset = q.bookmark ? Number(Buffer.from(q.bookmark, 'base64url').toString('utf8')) || 0 : 0;
+    // a bookmark names the last Pin seen, not a position: Pins made while a client pages do not shift its
+    // next page onto Pins it already had
     const all = [...state.pins.values()].filter((p) => p.ownerId === token.userId).reverse();
-    const items = all.slice(offset, offset + size).map((p) => p.resource);
-    const bookmark = offset + size < all.length ? Buffer.from(String(offset + size)).toString('base64url') : null;
+    const after = q.bookmark ? Buffer.from(q.bookmark, 'base64url').toString('utf8') : null;
+    const offset = after === null ? 0 : all.findIndex((p) => p.resource.id === after) + 1 || all.length;
+    const pins = all.slice(offset, offset + size);
+    const items = pins.map((p) => p.resource);
+    const bookmark = offset + size < all.length ? Buffer.from(String(pins.at(-1)!.resource.id)).toString('base64url') : null;
     if (begun.loseAnswer) return dropConnection(request, reply);
     return reply.send({ items, bookmark });
   });

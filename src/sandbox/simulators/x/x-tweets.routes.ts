@@ -185,12 +185,23 @@ export function registerXTweetRoutes(app: FastifyInstance, ctx: XSimContext): vo
         .filter((t) => t.authorId === userId && !(exclude.includes('replies') && t.inReplyToId))
         .filter((t) => Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) <= end)
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
-      const offset = q.pagination_token ? Number(Buffer.from(q.pagination_token, 'base64url').toString()) || 0 : 0;
-      const page = all.slice(offset, offset + max);
+      // a token names a post, not a position (posts made while a client pages do not shift its next page):
+      // next_token the page's oldest post (the next page is older), previous_token its newest
+      const token = q.pagination_token ? Buffer.from(q.pagination_token, 'base64url').toString() : '';
+      const [dir, ref] = token.includes(':') ? (token.split(':') as [string, string]) : ['', ''];
+      const refId = /^\d{1,19}$/.test(ref) ? BigInt(ref) : null;
+      let page: typeof all;
+      if (refId !== null && dir === 'before') page = all.filter((t) => BigInt(t.id) > refId).slice(-max);
+      else if (refId !== null) page = all.filter((t) => BigInt(t.id) < refId).slice(0, max);
+      else page = all.slice(0, max);
       const meta: Record<string, unknown> = { result_count: page.length };
       if (page.length) Object.assign(meta, { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id });
-      if (offset + max < all.length) meta.next_token = Buffer.from(String(offset + max)).toString('base64url');
-      if (offset > 0) meta.previous_token = Buffer.from(String(Math.max(0, offset - max))).toString('base64url');
+      const oldest = page.at(-1);
+      const newest = page[0];
+      if (oldest && all.some((t) => BigInt(t.id) < BigInt(oldest.id)))
+        meta.next_token = Buffer.from(`after:${oldest.id}`).toString('base64url');
+      if (newest && all.some((t) => BigInt(t.id) > BigInt(newest.id)))
+        meta.previous_token = Buffer.from(`before:${newest.id}`).toString('base64url');
       const body: Record<string, unknown> = { meta };
       if (page.length) body.data = page.map((t) => tweetJson(t, listParam(req, 'tweet.fields')));
       return { status: 200, body };

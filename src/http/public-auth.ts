@@ -116,8 +116,10 @@ export function installPublicAuth(
   app.decorate('forgetPublicCredentials', () => authenticator.forget());
   app.addHook('onRoute', (route) => {
     const by = route.config?.authBy;
-    if (by && !schemes.has(by.scheme))
-      throw new Error(`${route.method} ${route.url}: no authentication scheme "${by.scheme}" is installed`);
+    const scheme = by && schemes.get(by.scheme);
+    if (by && !scheme) throw new Error(`${route.method} ${route.url}: no authentication scheme "${by.scheme}" is installed`);
+    if (by && scheme && !scheme.requirements.includes(by.requirement))
+      throw new Error(`${route.method} ${route.url}: the scheme "${by.scheme}" knows no requirement "${by.requirement}"`);
     if (by && route.config?.auth) throw new Error(`${route.method} ${route.url}: a route takes one of auth and authBy`);
   });
   app.addHook('onRequest', async (request, reply) => {

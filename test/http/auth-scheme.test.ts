@@ -17,6 +17,7 @@ const noPublicCredentials: PublicAuthenticator = {
 function demoScheme(seen: string[]): AuthScheme {
   return {
     name: 'demo',
+    requirements: ['read-things', 'x'],
     async authorize(request, reply, requirement) {
       seen.push(requirement);
       if (request.headers['x-demo-key'] !== 'k') {
@@ -49,12 +50,16 @@ describe('auth schemes beside the public one', () => {
     await app.close();
   });
 
-  it('refuses at registration a route naming a scheme nobody installed, or both auth and authBy', async () => {
+  it('refuses at registration a route naming a scheme nobody installed, a requirement it does not know, or both auth and authBy', async () => {
     const app = Fastify();
     installPublicAuth(app, {} as AppDeps, noPublicCredentials, [demoScheme([])]);
     assert.throws(
       () => app.get('/typo', { config: { authBy: { scheme: 'dmeo', requirement: 'x' } } }, async () => ({})),
       /no authentication scheme "dmeo"/,
+    );
+    assert.throws(
+      () => app.get('/unknown', { config: { authBy: { scheme: 'demo', requirement: 'write-things' } } }, async () => ({})),
+      /knows no requirement "write-things"/,
     );
     assert.throws(
       () =>

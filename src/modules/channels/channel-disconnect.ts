@@ -7,7 +7,7 @@ import { brandOf, toChannelAccount } from './channels.mapper.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountT, DisconnectSummaryT } from './channels.schemas.js';
 import { assertOwnOrganization, type ChannelsDeps } from './channels.service.js';
-import { runDisconnectHooks } from './disconnect-hooks.js';
+import { emptyDisconnectCounts, runDisconnectHooks } from './disconnect-hooks.js';
 
 const notFound = (id: string) =>
   new AppError('channel_account_not_found', {
@@ -52,18 +52,8 @@ export async function disconnectChannel(
     db.transaction().execute(async (tx): Promise<DisconnectSummaryT> => {
       const row = await channelsRepository.lock(tx, organizationId, id);
       if (!row) throw notFound(id);
-      const counts = {
-        revokedChannelTokenCount: 0,
-        revokedProviderTokenSecretCount: 0,
-        cancelledPostTargetCount: 0,
-        needsReconnectPostTargetCount: 0,
-        needsAttentionPostTargetCount: 0,
-        cancelledBatchTargetCount: 0,
-        needsReconnectBatchTargetCount: 0,
-        needsAttentionBatchTargetCount: 0,
-        disabledPublishingProfileChannelCount: 0,
-      };
-      if (row.state === 'deleted') return { alreadyDisconnected: true, ...counts };
+      if (row.state === 'deleted')
+        return { alreadyDisconnected: true, revokedChannelTokenCount: 0, revokedProviderTokenSecretCount: 0, ...emptyDisconnectCounts() };
       assertTransition(row.state, 'deleted');
       const deletedSecrets =
         (await vault.deleteForChannel(tx, organizationId, id)) +
@@ -82,7 +72,6 @@ export async function disconnectChannel(
       await recordChannelStateEvent(deps.events, tx, organizationId, id, row.state);
       return {
         alreadyDisconnected: false,
-        ...counts,
         ...hookCounts,
         revokedChannelTokenCount: revoked,
         revokedProviderTokenSecretCount: deletedSecrets,

@@ -38,7 +38,7 @@ export interface ProfilesReadPort {
 }
 
 /** The read port over the profiles repository; which channel states can publish is the channels area's rule. */
-export function profilesReadPort(channels: Pick<ChannelsReadPort, 'isUsable' | 'factsForPublishing'>): ProfilesReadPort {
+export function profilesReadPort(channels: Pick<ChannelsReadPort, 'factsForPublishing'>): ProfilesReadPort {
   return {
     async expandForPublishing(db, organizationId, profileId) {
       const profile = await profilesRepository.scheduleOf(db, organizationId, profileId);
@@ -54,10 +54,7 @@ export function profilesReadPort(channels: Pick<ChannelsReadPort, 'isUsable' | '
         brandId: profile.brand_id,
         scheduleSettings: (profile.schedule_settings ?? {}) as Record<string, unknown>,
         targets: rows
-          .filter((r) => {
-            const state = facts.get(r.channel_account_id)?.state;
-            return state !== undefined && channels.isUsable(state);
-          })
+          .filter((r) => facts.get(r.channel_account_id)?.usable === true)
           .map((r) => ({
             platform: r.platform,
             channelAccountId: r.channel_account_id,

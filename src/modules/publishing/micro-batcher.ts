@@ -41,8 +41,7 @@ export class MicroBatcher<I, O> {
   release(): void {
     if (this.pending.length === 0) return;
     this.draining = true;
-    this.flush();
-    this.flush();
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) this.flush();
   }
 
   submit(input: I): Promise<O> {

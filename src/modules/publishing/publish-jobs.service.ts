@@ -22,7 +22,7 @@ const REFUSALS: Record<'enqueue' | 'schedule' | 'cancel', ErrorCode> = {
   cancel: 'publish_job_not_cancellable',
 };
 
-export class JobsService {
+export class PublishJobsService {
   constructor(private readonly deps: PublishingDeps) {}
 
   private get db() {

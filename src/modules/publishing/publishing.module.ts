@@ -21,7 +21,7 @@ import { PlansService } from './plans.service.js';
 import { ProviderNotices } from './provider-notices.js';
 import { publishJobDefinitions } from './publish.jobs.js';
 import { PublishEngine } from './publish-engine.js';
-import { JobsService } from './publish-jobs.service.js';
+import { PublishJobsService } from './publish-jobs.service.js';
 import { PublishLimiter } from './publish-policies.js';
 import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import { type PublishingBatchPort, publishingBatchPort } from './publishing.batch-port.js';
@@ -70,7 +70,7 @@ export interface PublishingRead {
 export interface PublishingModule extends AreaModule<PublishingRead> {
   channels: ChannelGateway;
   plans: PlansService;
-  jobsService: JobsService;
+  jobsService: PublishJobsService;
   engine: PublishEngine;
   firstComment: FirstCommentStep;
   reconcile: ReconcileService;
@@ -117,7 +117,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
   const module: PublishingModule = {
     channels,
     plans,
-    jobsService: new JobsService(ports),
+    jobsService: new PublishJobsService(ports),
     engine,
     firstComment,
     reconcile,

@@ -104,10 +104,6 @@ export async function authenticateToolRequest(
 /** The name tool routes give in `config.authBy.scheme`. */
 export const TOOL_AUTH_SCHEME = 'tool-api-key';
 
-export function isToolName(value: string): value is ToolName {
-  return Object.hasOwn(TOOL_SCOPES, value);
-}
-
 /**
  * The tool API's authentication as a scheme of the service's one auth hook (http/auth-scheme.ts): the
  * route's requirement is the tool it runs; on success the request carries `toolPrincipal`, and a body the
@@ -116,9 +112,10 @@ export function isToolName(value: string): value is ToolName {
 export function toolAuthScheme(db: Db, cache: ToolAuthCache, lastUsed: LastUsedWriter, now: () => Date): AuthScheme {
   return {
     name: TOOL_AUTH_SCHEME,
+    // the tools; the hook checks a route's requirement against them at registration
+    requirements: Object.keys(TOOL_SCOPES),
     async authorize(request, _reply, requirement) {
-      if (!isToolName(requirement)) throw new Error(`unknown tool ${requirement}`);
-      const principal = await authenticateToolRequest(db, cache, lastUsed, request, requirement, now());
+      const principal = await authenticateToolRequest(db, cache, lastUsed, request, requirement as ToolName, now());
       request.toolPrincipal = principal;
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {

@@ -101,8 +101,8 @@ export class FetchLoop {
       }
       this.take(jobs);
       // the queue answered with less than asked (or failed): wait the polling interval before asking
-      // again, whatever ends meanwhile (a job's end adds no due job; asking on each one cost an empty
-      // fetch per completed job under a burst, measured: 600 fetches for 10,000 jobs)
+      // again, whatever ends meanwhile: a job's end adds no due job, and asking again on each one cost
+      // an empty fetch per completed job under a burst (about 150 for 10,000 publish jobs)
       if (jobs.length < room || jobs.length === 0) await this.pause(idleMs, false);
     }
   }

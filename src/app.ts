@@ -10,7 +10,7 @@ import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
-import { AJV_CUSTOM_OPTIONS } from './http/validation-errors.js';
+import { AJV_CUSTOM_OPTIONS, partAwareValidatorBuilder } from './http/validator.js';
 import type { Root } from './main/composition.js';
 import { MediaInput, PlanIssueSchema, PublishTargetErrorSchema, PublishTargetInput } from './modules/publishing/publishing.schemas.js';
 
@@ -80,6 +80,9 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
     },
+    // bodies are validated without type conversion; query strings and path parameters are converted (validator.ts)
+    // (the cast: Fastify's types declare the compiled function as taking the schema; it is given { schema, httpPart })
+    schemaController: { compilersFactory: { buildValidator: partAwareValidatorBuilder() as never } },
     ajv: {
       customOptions: { ...AJV_CUSTOM_OPTIONS },
       // date-time bounded to years 1900-2999 for every schema

@@ -13,6 +13,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError, type FieldIssue } from '../platform/errors.js';
+import { checkJsonShape, jsonShapeError } from './json-body.js';
 
 /** `<prefix>_<ULID>`: lower-case prefix, Crockford base-32 ULID. */
 export const GENERIC_ID_PATTERN = '^[a-z][a-z0-9]{0,15}_[0-9A-HJKMNP-TV-Z]{26}$';
@@ -265,6 +266,9 @@ export function installInputGuards(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    // duplicate keys, nesting and size are refused before parsing (json-body.ts)
+    const issue = checkJsonShape(text as string);
+    if (issue) return done(jsonShapeError(request.routeOptions?.config?.validationCode ?? 'invalid_request', issue), undefined);
     noteJsonBodyText(request, text as string);
     parseJson(request, text as string, done);
   });

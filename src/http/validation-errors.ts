@@ -12,16 +12,7 @@ import { createRequire } from 'node:module';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { FieldIssue } from '../platform/errors.js';
 import { formatsPlugin } from './input-guards.js';
-
-/** ajv options of every route schema (the Fastify validator compiler's customOptions). */
-export const AJV_CUSTOM_OPTIONS = {
-  // reject unknown properties instead of silently dropping them (the spec's shapes are closed)
-  removeAdditional: false,
-  useDefaults: true,
-  coerceTypes: 'array',
-  // first error only on the request path; the error path below collects the rest on small inputs
-  allErrors: false,
-} as const;
+import { AJV_CUSTOM_OPTIONS, coercionOf } from './validator.js';
 
 /** Inputs (JSON text size) validated a second time with every error. */
 export const REVALIDATE_MAX_BYTES = 64 * 1024;
@@ -46,12 +37,22 @@ type ValidationField = FieldIssue;
 const SOURCES: Record<string, FieldIssue['source']> = { body: 'body', querystring: 'query', params: 'params' };
 const PARTS: Record<string, 'body' | 'querystring' | 'params'> = { body: 'body', querystring: 'querystring', params: 'params' };
 
-const compilers = new WeakMap<FastifyInstance, Compile>();
-const validators = new WeakMap<object, Validate | null>();
+const compilers = new WeakMap<FastifyInstance, Map<string, Compile>>();
+const validators = new WeakMap<Compile, WeakMap<object, Validate | null>>();
 
-/** A second ajv (every error, verbose) with the app's shared schemas and the same formats and options. */
-function compilerOf(app: FastifyInstance): Compile {
-  let compile = compilers.get(app);
+/**
+ * A second ajv (every error, verbose) with the app's shared schemas and the same formats and options,
+ * converting types only where the request validator does (query strings and path parameters).
+ */
+function compilerOf(app: FastifyInstance, part: string): Compile {
+  let byCoercion = compilers.get(app);
+  if (!byCoercion) {
+    byCoercion = new Map();
+    compilers.set(app, byCoercion);
+  }
+  const coerceTypes = coercionOf(part);
+  const key = String(coerceTypes);
+  let compile = byCoercion.get(key);
   if (compile) return compile;
   const compilerRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
   const AjvCompiler = compilerRequire('@fastify/ajv-compiler') as () => (
@@ -59,23 +60,28 @@ function compilerOf(app: FastifyInstance): Compile {
     opts: { customOptions: Record<string, unknown>; plugins: unknown[] },
   ) => (o: { schema: object }) => Validate;
   const build = AjvCompiler()(app.getSchemas(), {
-    customOptions: { ...AJV_CUSTOM_OPTIONS, allErrors: true, verbose: true },
+    customOptions: { ...AJV_CUSTOM_OPTIONS, coerceTypes, allErrors: true, verbose: true },
     plugins: [formatsPlugin],
   });
   compile = (schema) => build({ schema });
-  compilers.set(app, compile);
+  byCoercion.set(key, compile);
   return compile;
 }
 
 function validatorOf(compile: Compile, schema: object): Validate | null {
-  if (validators.has(schema)) return validators.get(schema) ?? null;
+  let cache = validators.get(compile);
+  if (!cache) {
+    cache = new WeakMap();
+    validators.set(compile, cache);
+  }
+  if (cache.has(schema)) return cache.get(schema) ?? null;
   let v: Validate | null = null;
   try {
     v = compile(schema);
   } catch {
     v = null;
   }
-  validators.set(schema, v);
+  cache.set(schema, v);
   return v;
 }
 
@@ -92,7 +98,12 @@ function allErrorsOf(compile: Compile | null, schema: unknown, data: unknown): A
   if (!compile || !schema || typeof schema !== 'object' || jsonSize(data) > REVALIDATE_MAX_BYTES) return null;
   const validate = validatorOf(compile, schema);
   if (!validate) return null;
-  return validate(structuredClone(data)) ? [] : [...(validate.errors ?? [])];
+  try {
+    return validate(structuredClone(data)) ? [] : [...(validate.errors ?? [])];
+  } catch {
+    // data the second run cannot walk (the parser bounds nesting, so this is a last resort): the first run's errors
+    return null;
+  }
 }
 
 const segments = (pointer: string) =>
@@ -223,16 +234,31 @@ function allowedOf(errors: AjvError[], path: string[]): ValidationField {
   return { path, source: 'body', message: uniqueTypes.length > 0 ? `must be ${uniqueTypes.join(' or ')}` : 'is not valid' };
 }
 
-/** The fields of a Fastify validation error: one per problem, deduplicated, at most MAX_FIELDS. */
+/**
+ * The fields of a Fastify validation error: one per problem, deduplicated, at most MAX_FIELDS. Never
+ * throws (it runs inside the error handler): on any failure, one field per error of the first run.
+ */
 export function validationFields(app: FastifyInstance, request: FastifyRequest, err: FastifyError): ValidationField[] {
+  const source = SOURCES[err.validationContext ?? 'body'] ?? 'body';
+  try {
+    return collectFields(app, request, err, source);
+  } catch {
+    return ((err.validation ?? []) as unknown as AjvError[]).slice(0, MAX_FIELDS).map((e) => ({
+      path: segments(String(e.instancePath ?? '')),
+      source,
+      message: String(e.message ?? 'is not valid'),
+    }));
+  }
+}
+
+function collectFields(app: FastifyInstance, request: FastifyRequest, err: FastifyError, source: FieldIssue['source']): ValidationField[] {
   const context = err.validationContext ?? 'body';
-  const source = SOURCES[context] ?? 'body';
   const part = PARTS[context];
   const data = part === 'body' ? request.body : part === 'querystring' ? request.query : part === 'params' ? request.params : undefined;
   const schema = part ? (request.routeOptions.schema as Record<string, unknown> | undefined)?.[part] : undefined;
   let compile: Compile | null = null;
   try {
-    compile = compilerOf(app);
+    compile = part ? compilerOf(app, part) : null;
   } catch {
     compile = null;
   }

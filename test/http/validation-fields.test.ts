@@ -77,12 +77,16 @@ describe('validation errors name what is allowed, once per problem, with the rou
     const r = await call('POST', '/v1/agent/publish', {
       plan: { brandId, text: 't', scheduleAt: 'tomorrow' },
       dryRun: 'maybe',
-      runAfter: 5,
+      runAfter: 'soon',
     });
     assert.equal(r.body.error, 'invalid_public_publish_job_request');
     assert.equal(field(r.body.fields, 'dryRun')?.message, 'must be boolean');
     assert.match(field(r.body.fields, 'plan.scheduleAt')?.message ?? '', /RFC 3339 date-time/);
     assert.match(field(r.body.fields, 'runAfter')?.message ?? '', /RFC 3339 date-time/);
+    // a body value is never converted: a number where text belongs is refused, naming the field
+    const typed = await call('POST', '/v1/agent/publish', { plan: { brandId, text: 't' }, runAfter: 5 });
+    assert.equal(typed.status, 400);
+    assert.equal(field(typed.body.fields, 'runAfter')?.message, 'must be string');
     const comments = await call('GET', '/v1/social-comments?status=open');
     assert.equal(comments.body.error, 'invalid_public_social_comment_query');
     assert.deepEqual(field(comments.body.fields, 'status')?.allowed, ['needs_reply', 'replied', 'drafted']);

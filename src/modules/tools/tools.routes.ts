@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { AuthScheme } from '../../http/auth-scheme.js';
 import { toAppError } from '../../http/error-handler.js';
 import { noteJsonBodyText } from '../../http/input-guards.js';
+import { checkJsonShape, jsonShapeError } from '../../http/json-body.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { AppError } from '../../platform/errors.js';
 import { generateQrFromRequest } from './qrcode/qr-generator.js';
@@ -141,6 +142,9 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, auth:
           try {
             if (raw.length === 0) return done(null, undefined);
             const text = raw.toString('utf8');
+            // duplicate keys, nesting and size are refused before parsing, as on every JSON body
+            const issue = checkJsonShape(text);
+            if (issue) return done(jsonShapeError('invalid_request', issue), undefined);
             // one scan of the text spares the U+0000 guard its walk over the parsed body
             noteJsonBodyText(request, text);
             done(null, JSON.parse(text));

@@ -72,9 +72,18 @@ function inputSqlState(err: unknown): string | null {
   return null;
 }
 
-/** Maps any thrown value to an AppError (never leaking internals). */
+/** Maps any thrown value to an AppError (never leaking internals, never throwing). */
 export function toAppError(err: unknown, request: FastifyRequest): { error: AppError; unexpected: boolean } {
   if (err instanceof AppError) return { error: err, unexpected: false };
+  try {
+    return mapError(err, request);
+  } catch {
+    // the mapping itself failed (it reads the request and the error): a 500 without internals
+    return { error: new AppError('internal_server_error'), unexpected: true };
+  }
+}
+
+function mapError(err: unknown, request: FastifyRequest): { error: AppError; unexpected: boolean } {
   const fe = err as FastifyError;
   const routeCode = request.routeOptions?.config?.validationCode ?? 'invalid_request';
   const sqlState = inputSqlState(err);

@@ -204,12 +204,17 @@ describe('rss_feed automation runs', () => {
     });
     const sourceId = await createSource('/news.atom', { backfill: 'latest:4', maxItemsPerRun: 3, textTemplate: '{{title}}: {{summary}}' });
     const before = await jobCount();
-    const dry = await run(sourceId, { dryRun: true });
+    // a dry run is answered at once, ended, and stores nothing (no run, no job)
+    const dryAnswer = await api(h, org, 'POST', '/v1/automation-runs', { automationSourceId: sourceId, dryRun: true });
+    assert.equal(dryAnswer.status, 201, JSON.stringify(dryAnswer.body));
+    const dry = dryAnswer.body;
     assert.equal(dry.status, 'succeeded', JSON.stringify(dry));
     assert.equal(dry.dryRun, true);
     assert.equal(dry.output.itemsCreated, 3);
     assert.deepEqual(dry.output.publishJobIds, []);
     assert.equal(await jobCount(), before);
+    const stored = await api(h, org, 'GET', `/v1/automation-runs?automationSourceId=${sourceId}`);
+    assert.deepEqual(stored.body.data, []);
     const real = await run(sourceId);
     assert.equal(real.output.itemsCreated, 3);
     assert.equal(await jobCount(), before + 3);

@@ -160,7 +160,8 @@ describe('automation sources and runs', () => {
       return id;
     };
     for (const from of STATUSES) {
-      for (const to of STATUSES.filter((s) => s !== 'queued')) {
+      // queued is never reachable: 409 like every other unreachable state, not a validation error
+      for (const to of STATUSES) {
         const id = await runIn(from);
         const r = await call('POST', `/v1/automation-runs/${id}/status`, {
           status: to,
@@ -186,6 +187,11 @@ describe('automation sources and runs', () => {
     const dflt = await call('POST', '/v1/automation-runs', { automationSourceId: src.automationSourceId });
     assert.equal(dflt.status, 201);
     assert.equal(dflt.body.dryRun, true);
+    // and stores nothing: its id names no run
+    assert.equal(dflt.body.status, 'queued');
+    const dryStatus = await call('POST', `/v1/automation-runs/${dflt.body.automationRunId}/status`, { status: 'running' });
+    assert.equal(dryStatus.status, 404);
+    assert.equal(dryStatus.body.error, 'automation_run_not_found');
     assert.equal(
       (await call('POST', '/v1/automation-runs', { automationSourceId: src.automationSourceId, dryRun: false })).body.dryRun,
       false,
@@ -215,7 +221,8 @@ describe('automation sources and runs', () => {
     const all = (await call('GET', `/v1/automation-runs?automationSourceId=${src.automationSourceId}&limit=100`)).body.data as Array<{
       status: string;
     }>;
-    assert.equal(all.length, 22);
+    // 25 moves tried above, plus the one real run (the dry run is not stored)
+    assert.equal(all.length, 26);
     // one event per run that ended in success or failure, none for cancelled runs
     assert.equal(events.filter((e) => e.type === 'automation_run.failed').length, all.filter((r) => r.status === 'failed').length);
     assert.equal(events.filter((e) => e.type === 'automation_run.succeeded').length, all.filter((r) => r.status === 'succeeded').length);

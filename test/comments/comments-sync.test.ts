@@ -128,8 +128,11 @@ describe('comment sync (Facebook Page)', () => {
     });
     assert.equal(foreign.status, 404);
     assert.equal(foreign.body.error, 'channel_account_not_found');
+    // naming another organization in the body: not found, as every other area answers
     const mismatch = await call(h, other.org, 'POST', '/v1/social-comments/sync', syncBody(p));
-    assert.equal(mismatch.status, 400);
+    assert.equal(mismatch.status, 404);
+    assert.equal(mismatch.body.error, 'social_comment_not_found');
+    assert.deepEqual(mismatch.body.fields, [{ path: ['organizationId'], source: 'body' }]);
     const badCursor = await call(h, p.org, 'GET', '/v1/social-comments?status=replied&cursor=abc');
     assert.equal(badCursor.status, 400);
   });

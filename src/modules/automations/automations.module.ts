@@ -37,6 +37,6 @@ export function createAutomationsModule(ports: AutomationsPorts): AutomationsMod
     runner,
     read: undefined,
     jobs: automationJobDefinitions(ports, service, runner),
-    routes: (app: FastifyInstance) => registerAutomationRoutes(app, ports, service),
+    routes: (app: FastifyInstance) => registerAutomationRoutes(app, ports, service, runner),
   };
 }

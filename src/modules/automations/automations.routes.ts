@@ -20,6 +20,7 @@ import {
   SourceParams,
 } from './automations.schemas.js';
 import type { AutomationsService } from './automations.service.js';
+import type { AutomationRunner } from './runner.js';
 import { enqueueDueRuns } from './scheduler.js';
 
 const tags = ['Automations'];
@@ -28,6 +29,7 @@ export function registerAutomationRoutes(
   root: FastifyInstance,
   deps: Pick<AppDeps, 'database' | 'clock'>,
   service: AutomationsService,
+  runner: AutomationRunner,
 ): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(AutomationSource);
@@ -176,7 +178,9 @@ export function registerAutomationRoutes(
       schema: {
         operationId: 'createAutomationRun',
         tags,
-        summary: 'Queue a run of an enabled source (the worker executes built-in kinds)',
+        summary: 'Queue a run of an enabled source (the worker executes built-in kinds), or answer a dry run',
+        description:
+          'dryRun: false queues a stored run (201, status queued). A dry run (the default) stores nothing: a built-in kind is computed at once and answered as it ended (succeeded or failed, with what it would create in output); an external source is answered queued. Its automationRunId is fresh and names no stored run (reading or recording it answers 404).',
         security: PUBLIC_OR_SESSION,
         body: AutomationRunCreateRequest,
         response: {
@@ -191,7 +195,7 @@ export function registerAutomationRoutes(
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createRun(organizationOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createRun(organizationOf(request), request.body, (source, run) => runner.preview(source, run))),
   );
 
   app.post(

@@ -178,7 +178,7 @@ export const AutomationRunCreateRequest = Type.Object(
       ),
     ),
     dryRun: Type.Optional(
-      Type.Boolean({ default: true, description: 'default true: compute what would be created; persist only the run record' }),
+      Type.Boolean({ default: true, description: 'default true: compute what would be created and persist nothing (no run is stored)' }),
     ),
   },
   { $id: 'AutomationRunCreateRequest', additionalProperties: false },
@@ -186,7 +186,10 @@ export const AutomationRunCreateRequest = Type.Object(
 
 export const AutomationRunRecordRequest = Type.Object(
   {
-    status: Type.Union(['running', 'succeeded', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+    // every state is accepted here; the run's state machine refuses the unreachable ones (queued always) with 409
+    status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s)), {
+      description: 'The state to move to; one not reachable from the current state answers 409 automation_run_invalid_transition.',
+    }),
     error: Type.Optional(RunError),
     output: Type.Optional(
       Type.Object(

@@ -194,13 +194,29 @@ export class AutomationsService {
     return { data: data.map(toRun), nextCursor };
   }
 
-  async createRun(organizationId: string, body: RunCreateT): Promise<AutomationRunT> {
+  /**
+   * A run. A dry run (the default) is stored nowhere: `preview` computes it now (built-in kinds: what the
+   * run would create, ended succeeded or failed; an external source's run is answered queued, as an agent
+   * would receive it) and the answer carries a fresh run id that names no stored run (reading it is 404).
+   */
+  async createRun(
+    organizationId: string,
+    body: RunCreateT,
+    preview: (source: SourceRow, run: RunRow) => Promise<RunRow>,
+  ): Promise<AutomationRunT> {
     this.assertWritable();
+    const trigger = body.trigger ?? 'manual';
+    if (body.dryRun !== false) {
+      const source = await repo.getSource(this.db, organizationId, body.automationSourceId);
+      if (!source || !source.enabled) throw new AppError('automation_source_not_runnable');
+      const row = this.newRun(source, { trigger, dryRun: true, tickKey: null });
+      return toRun(source.kind === 'external' ? row : await preview(source, row));
+    }
     await this.ensureRunQueue();
     const run = await this.db.transaction().execute(async (tx) => {
       const source = await repo.getSource(tx, organizationId, body.automationSourceId);
       if (!source || !source.enabled) throw new AppError('automation_source_not_runnable');
-      return this.insertRun(tx, source, { trigger: body.trigger ?? 'manual', dryRun: body.dryRun ?? true, tickKey: null });
+      return this.insertRun(tx, source, { trigger, dryRun: false, tickKey: null });
     });
     return toRun(run!);
   }
@@ -218,8 +234,24 @@ export class AutomationsService {
     source: SourceRow,
     opts: { trigger: RunTrigger; dryRun: boolean; tickKey: string | null },
   ): Promise<RunRow | null> {
+    const row = this.newRun(source, opts);
+    if (!(await repo.insertRun(tx, row))) return null;
+    await repo.touchSourceRun(tx, source.organization_id, source.id, row.created_at);
+    // built-in kinds run in the worker; external runs wait for an outside agent
+    if (source.kind !== 'external') {
+      await this.deps.jobs.send(
+        AUTOMATION_RUN_QUEUE,
+        { organizationId: source.organization_id, automationRunId: row.id },
+        { tx, ...RUN_QUEUE_OPTIONS },
+      );
+    }
+    return row;
+  }
+
+  /** A queued run of the source (not stored). */
+  private newRun(source: SourceRow, opts: { trigger: RunTrigger; dryRun: boolean; tickKey: string | null }): RunRow {
     const at = this.deps.clock.now();
-    const row: RunRow = {
+    return {
       id: newId(RUN_ID_PREFIX),
       organization_id: source.organization_id,
       source_id: source.id,
@@ -234,17 +266,6 @@ export class AutomationsService {
       created_at: at,
       updated_at: at,
     };
-    if (!(await repo.insertRun(tx, row))) return null;
-    await repo.touchSourceRun(tx, source.organization_id, source.id, at);
-    // built-in kinds run in the worker; external runs wait for an outside agent
-    if (source.kind !== 'external') {
-      await this.deps.jobs.send(
-        AUTOMATION_RUN_QUEUE,
-        { organizationId: source.organization_id, automationRunId: row.id },
-        { tx, ...RUN_QUEUE_OPTIONS },
-      );
-    }
-    return row;
   }
 
   async recordStatus(organizationId: string, id: string, body: RunRecordT): Promise<AutomationRunT> {

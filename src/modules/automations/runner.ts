@@ -53,6 +53,13 @@ interface KindResult {
   state?: Record<string, unknown>;
 }
 
+/** The error a run ends with: the run's own failure class, a catalog code, or internal_error. */
+function runError(err: unknown): { class: string; message: string } {
+  if (err instanceof RunFailure) return { class: err.errorClass, message: err.message };
+  if (err instanceof AppError) return { class: err.code, message: err.message };
+  return { class: 'internal_error', message: 'The run stopped on an unexpected error.' };
+}
+
 export class AutomationRunner {
   constructor(
     private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock'>,
@@ -83,18 +90,9 @@ export class AutomationRunner {
       .executeTakeFirst();
     let result: KindResult;
     try {
-      if (!source || source.deleted_at || !source.enabled)
-        throw new RunFailure('source_not_runnable', 'The source is disabled or deleted.');
-      if (source.kind === 'rss_feed') result = await this.rss(source, claimed);
-      else if (source.kind === 'product_rotation') result = await this.rotation(source, claimed);
-      else throw new RunFailure('kind_not_executable', `Runs of kind ${source.kind} are recorded by an outside agent.`);
+      result = await this.runKind(source, claimed);
     } catch (err) {
-      const error =
-        err instanceof RunFailure
-          ? { class: err.errorClass, message: err.message }
-          : err instanceof AppError
-            ? { class: err.code, message: err.message }
-            : { class: 'internal_error', message: 'The run stopped on an unexpected error.' };
+      const error = runError(err);
       await db.transaction().execute(async (tx) => {
         const run = await repo.getRun(tx, organizationId, runId, { forUpdate: true });
         if (run?.status === 'running') await this.service.move(tx, run, 'failed', { error });
@@ -116,6 +114,33 @@ export class AutomationRunner {
       else if (run)
         await repo.updateRun(tx, run.id, { status: run.status, output: { ...run.output, ...result.output }, at: this.deps.clock.now() });
     });
+  }
+
+  /**
+   * A dry run computed now and stored nowhere (POST /v1/automation-runs without dryRun: false): the kind
+   * runs in dry-run mode (no feed validators kept, no item remembered, no image imported, plans and
+   * batches previewed only) and the run is answered as it ended.
+   */
+  async preview(source: SourceRow, run: RunRow): Promise<RunRow> {
+    const startedAt = this.deps.clock.now();
+    const dry = { ...run, dry_run: true, status: 'running', started_at: startedAt };
+    const ended = (extra: Partial<RunRow>): RunRow => {
+      const at = this.deps.clock.now();
+      return { ...dry, finished_at: at, updated_at: at, ...extra };
+    };
+    try {
+      const result = await this.runKind(source, dry);
+      return ended({ status: 'succeeded', output: result.output });
+    } catch (err) {
+      return ended({ status: 'failed', error: runError(err) });
+    }
+  }
+
+  private async runKind(source: SourceRow | undefined, run: RunRow): Promise<KindResult> {
+    if (!source || source.deleted_at || !source.enabled) throw new RunFailure('source_not_runnable', 'The source is disabled or deleted.');
+    if (source.kind === 'rss_feed') return this.rss(source, run);
+    if (source.kind === 'product_rotation') return this.rotation(source, run);
+    throw new RunFailure('kind_not_executable', `Runs of kind ${source.kind} are recorded by an outside agent.`);
   }
 
   private async seen(sourceId: string, keys: string[]): Promise<boolean> {

@@ -75,7 +75,7 @@ export class CommentRepliesService {
     req: ReplyRequest,
     opts: { channelAccountId?: string; idempotencyKey?: string },
   ): Promise<ReplyResponse> {
-    assertOrganization(organizationId, req.organizationId, REPLY_CODE);
+    assertOrganization(organizationId, req.organizationId);
     if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(opts.idempotencyKey))
       throw new AppError(REPLY_CODE, { message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' });
     const row = await this.load(organizationId, id, opts.channelAccountId);

@@ -70,6 +70,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
           200: SocialCommentSyncResponse,
           ...errors(
             'social_comment_write_disabled',
+            'social_comment_not_found',
             'brand_not_found',
             'channel_account_not_found',
             'channel_account_not_connected',
@@ -93,7 +94,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         body: SocialCommentProfileSyncRequest,
         response: {
           200: SocialCommentProfileSyncResponse,
-          ...errors('social_comment_write_disabled', 'brand_not_found'),
+          ...errors('social_comment_write_disabled', 'social_comment_not_found', 'brand_not_found'),
         },
       },
     },

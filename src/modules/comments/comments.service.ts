@@ -81,10 +81,11 @@ export function commentProviderFailure(err: ProviderError, validationCode: Error
 }
 
 /** The body organizationId names the principal's organization (another organization's data is never reachable). */
-export function assertOrganization(principalOrg: string, bodyOrg: string, code: ErrorCode) {
+/** The body's organizationId must be the principal's; another organization's is not found, as on every read. */
+export function assertOrganization(principalOrg: string, bodyOrg: string) {
   if (principalOrg !== bodyOrg)
-    throw new AppError(code, {
-      message: 'organizationId must be the organization of the API key.',
+    throw new AppError('social_comment_not_found', {
+      message: `Organization ${bodyOrg} is not the principal organization: nothing of it is found here.`,
       fields: [{ path: ['organizationId'], source: 'body' }],
     });
 }
@@ -142,7 +143,7 @@ export class CommentsService {
   }
 
   async sync(organizationId: string, req: SyncRequest): Promise<SyncResponse> {
-    assertOrganization(organizationId, req.organizationId, 'invalid_public_social_comment_sync_request');
+    assertOrganization(organizationId, req.organizationId);
     const dryRun = req.dryRun ?? true;
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     await this.brandExists(organizationId, req.brandId);
@@ -337,7 +338,7 @@ export class CommentsService {
   }
 
   async syncProfile(organizationId: string, req: ProfileSyncRequest): Promise<ProfileSyncResponse> {
-    assertOrganization(organizationId, req.organizationId, 'invalid_public_social_comment_sync_request');
+    assertOrganization(organizationId, req.organizationId);
     const dryRun = req.dryRun ?? true;
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     await this.brandExists(organizationId, req.brandId);

@@ -191,7 +191,7 @@ describe('rss_feed automation runs', () => {
     assert.ok(events.length >= 4);
   });
 
-  it('reads Atom, caps each run at maxItemsPerRun, and dry runs persist only the run', async () => {
+  it('reads Atom, caps each run at maxItemsPerRun, and a dry run persists nothing', async () => {
     feeds.set('/news.atom', {
       body: atom(
         [1, 2, 3, 4].map((n) => ({

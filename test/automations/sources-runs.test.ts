@@ -145,7 +145,7 @@ describe('automation sources and runs', () => {
 
     // a run in a given status: create, then walk the shortest allowed path
     const runIn = async (status: (typeof STATUSES)[number]) => {
-      const r = await call('POST', '/v1/automation-runs', { automationSourceId: src.automationSourceId, trigger: 'api' });
+      const r = await call('POST', '/v1/automation-runs', { automationSourceId: src.automationSourceId, trigger: 'api', dryRun: false });
       assert.equal(r.status, 201, JSON.stringify(r.body));
       assert.equal(r.body.status, 'queued');
       const id = r.body.automationRunId as string;

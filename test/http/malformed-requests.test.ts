@@ -1,8 +1,9 @@
 /**
  * Every operation of the OpenAPI document (publishing API and tool API), read at run time, walked with
  * malformed input: each answer is a 4xx in the route's envelope within a time limit, never a 5xx or a
- * hang. A deterministic sweep covers every operation with every class of input; a property-based run
- * (fast-check, fixed seed) then combines them at random.
+ * hang. A deterministic sweep covers every operation with every class of input; property-based runs
+ * (fast-check, fixed seeds) then combine them at random: unstorable text anywhere, and in bodies a value
+ * of the wrong JSON type, nesting past the limit, a duplicate key and every non-boolean dryRun.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,15 +13,18 @@ import { createToolUser } from '../tools/tool-http.support.js';
 import {
   assertEnvelope,
   fillPath,
+  jsonTypesOf,
   MALFORMED_PATH_VALUES,
   MALFORMED_QUERY_VALUES,
   type MalformedRequest,
+  nestedValue,
   type Operation,
   readOperations,
   STRANGE_BODIES,
   STRANGE_VALUES,
   send,
   skeletonBody,
+  VALUES_BY_JSON_TYPE,
 } from './walker.support.js';
 
 /** Values no route may accept anywhere (PostgreSQL cannot store them or they are out of range). */
@@ -199,6 +203,57 @@ describe('malformed requests on every documented operation', () => {
         assertNoFailures();
       }),
       { numRuns: 300, seed: 1817 },
+    );
+  });
+
+  it('random body values of the wrong JSON type, too deep, duplicated or a non-boolean dryRun (fast-check, fixed seed)', async () => {
+    const withBody = operations.filter((o) => o.bodySchema && Object.keys(skeletonBody(o.bodySchema, doc)).length > 0);
+    const kinds = fc.constantFrom('wrong type', 'too deep', 'duplicate key', 'dryRun');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...withBody), kinds, fc.nat(), fc.nat(), async (op, kind, pickProp, pickValue) => {
+        const skeleton = skeletonBody(op.bodySchema, doc);
+        const props = (op.bodySchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+        const names = Object.keys(skeleton);
+        let prop = names[pickProp % names.length]!;
+        let payload: string;
+        let expected: RegExp;
+        if (kind === 'dryRun') {
+          if (!props.dryRun) return;
+          prop = 'dryRun';
+          const values = [null, 0, 1, '', 'false', 'true', [], [false], {}];
+          payload = JSON.stringify({ ...skeleton, dryRun: values[pickValue % values.length] });
+          expected = /must be boolean/;
+        } else if (kind === 'wrong type') {
+          const admitted = jsonTypesOf(props[prop] ?? null, doc);
+          const wrong = VALUES_BY_JSON_TYPE.filter((v) => admitted && !admitted.has(v.type));
+          if (wrong.length === 0) return;
+          payload = JSON.stringify({ ...skeleton, [prop]: wrong[pickValue % wrong.length]!.value });
+          expected = /^must /;
+        } else if (kind === 'too deep') {
+          payload = JSON.stringify({ ...skeleton, [prop]: nestedValue(64 + (pickValue % 200)) });
+          expected = /nests deeper than 64 levels/;
+        } else {
+          payload = JSON.stringify(skeleton).replace(/}$/, `,${JSON.stringify(prop)}:${JSON.stringify(skeleton[prop])}}`);
+          expected = /is given more than once/;
+        }
+        const req = {
+          method: op.method,
+          url: fillPath(op, doc),
+          headers: { ...authFor(op), 'content-type': 'application/json' },
+          payload,
+          label: `${kind} ${prop}`,
+        };
+        const res = await send(ctx, req);
+        check(req, res, true);
+        // a 400 of the publishing API names the property (routes behind another credential answer 401/403 first)
+        if (res.statusCode === 400 && !op.path.startsWith('/api/v1/tools')) {
+          const fields = (res.json() as { fields?: Array<{ path: string[]; message?: string }> }).fields ?? [];
+          if (!fields.some((f) => f.path[0] === prop && expected.test(f.message ?? '')))
+            failures.push(`${op.method} ${op.path} [${req.label}]: the answer does not name ${prop}: ${res.body.slice(0, 300)}`);
+        }
+        assertNoFailures();
+      }),
+      { numRuns: 300, seed: 2707 },
     );
   });
 });

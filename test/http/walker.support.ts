@@ -234,3 +234,46 @@ export async function send(ctx: TestContext, req: MalformedRequest, ms = 10_000)
     clearTimeout(timer);
   }
 }
+
+/** The JSON types a property's schema admits (type, unions of types, literals), or null when it admits any. */
+export function jsonTypesOf(schema: Record<string, unknown> | null, doc: Doc): Set<string> | null {
+  const s = resolve(doc, schema);
+  if (!s) return null;
+  const types = new Set<string>();
+  const add = (t: string) => {
+    types.add(t);
+    if (t === 'integer') types.add('number');
+  };
+  if (typeof s.type === 'string') add(s.type);
+  else if (Array.isArray(s.type)) for (const t of s.type) add(String(t));
+  const literals = [...(Array.isArray(s.enum) ? s.enum : []), ...(s.const !== undefined ? [s.const] : [])];
+  for (const v of literals) add(v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (s.nullable === true) add('null');
+  const branches = (s.anyOf ?? s.oneOf) as Record<string, unknown>[] | undefined;
+  if (branches) {
+    for (const b of branches) {
+      const inner = jsonTypesOf(b, doc);
+      if (!inner) return null;
+      for (const t of inner) add(t);
+    }
+  }
+  return types.size > 0 ? types : null;
+}
+
+/** One value of each JSON type, to put where the schema admits another. */
+export const VALUES_BY_JSON_TYPE: Array<{ type: string; value: unknown }> = [
+  { type: 'string', value: 'text' },
+  { type: 'integer', value: 7 },
+  { type: 'number', value: 0.5 },
+  { type: 'boolean', value: false },
+  { type: 'null', value: null },
+  { type: 'array', value: [false] },
+  { type: 'object', value: { a: 1 } },
+];
+
+/** A JSON value of objects and arrays `depth` levels deep. */
+export function nestedValue(depth: number): unknown {
+  let v: unknown = 1;
+  for (let i = 0; i < depth; i++) v = i % 2 === 0 ? [v] : { a: v };
+  return v;
+}

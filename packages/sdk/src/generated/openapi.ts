@@ -257,7 +257,10 @@ export interface paths {
         /** List automation runs, newest first */
         get: operations["listAutomationRuns"];
         put?: never;
-        /** Queue a run of an enabled source (the worker executes built-in kinds) */
+        /**
+         * Queue a run of an enabled source (the worker executes built-in kinds), or answer a dry run
+         * @description dryRun: false queues a stored run (201, status queued). A dry run (the default) stores nothing: a built-in kind is computed at once and answered as it ended (succeeded or failed, with what it would create in output); an external source is answered queued. Its automationRunId is fresh and names no stored run (reading or recording it answers 404).
+         */
         post: operations["createAutomationRun"];
         delete?: never;
         options?: never;
@@ -1596,7 +1599,7 @@ export interface components {
         AutomationRunCreateRequest: {
             automationSourceId: string;
             /**
-             * @description default true: compute what would be created; persist only the run record
+             * @description default true: compute what would be created and persist nothing (no run is stored)
              * @default true
              */
             dryRun?: boolean;
@@ -1619,7 +1622,8 @@ export interface components {
                 publishBatchIds?: string[];
                 publishJobIds?: string[];
             };
-            status: "running" | "succeeded" | "failed" | "cancelled";
+            /** @description The state to move to; one not reachable from the current state answers 409 automation_run_invalid_transition. */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         };
         AutomationSchedulerEnqueueAnswer: {
             automationRunIds: string[];
@@ -14381,7 +14385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: brand_not_found, channel_account_not_found. */
+            /** @description Error codes: social_comment_not_found, brand_not_found, channel_account_not_found. */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -14589,7 +14593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: brand_not_found. */
+            /** @description Error codes: social_comment_not_found, brand_not_found. */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

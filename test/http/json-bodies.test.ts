@@ -38,7 +38,10 @@ describe('JSON body shape: the scanner', () => {
     assert.equal(deep?.path.length, JSON_MAX_DEPTH);
     assert.equal(checkJsonShape(deepText(100_000))?.kind, 'too_deep');
     assert.equal(checkJsonShape('['.repeat(100_000))?.kind, 'too_deep');
-    assert.equal(checkJsonShape(JSON.stringify(Array.from({ length: 11 }, () => 0)), { maxDepth: 64, maxValues: 10, maxKeys: 10 })?.kind, 'too_many_values');
+    assert.equal(
+      checkJsonShape(JSON.stringify(Array.from({ length: 11 }, () => 0)), { maxDepth: 64, maxValues: 10, maxKeys: 10 })?.kind,
+      'too_many_values',
+    );
     const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, i])));
     assert.equal(checkJsonShape(wide, { maxDepth: 64, maxValues: 100, maxKeys: 10 })?.kind, 'too_many_keys');
   });
@@ -83,12 +86,23 @@ describe('JSON bodies over HTTP', () => {
   }
 
   it('a value of another JSON type is refused naming the field; null is kept or refused, never converted', async () => {
-    const typed = await send('POST', '/v1/webhook-endpoints', { url: 'https://example.com/hook', eventTypes: ['media.ready'], description: 123 });
+    const typed = await send('POST', '/v1/webhook-endpoints', {
+      url: 'https://example.com/hook',
+      eventTypes: ['media.ready'],
+      description: 123,
+    });
     assert.equal(typed.statusCode, 400, typed.body);
     assert.equal(typed.json().error, 'invalid_public_webhook_endpoint_create_request');
-    assert.ok(typed.json().fields.some((f: { path: string[] }) => f.path.join('.') === 'description'), typed.body);
+    assert.ok(
+      typed.json().fields.some((f: { path: string[] }) => f.path.join('.') === 'description'),
+      typed.body,
+    );
 
-    const created = await send('POST', '/v1/webhook-endpoints', { url: 'https://example.com/hook', eventTypes: ['media.ready'], description: null });
+    const created = await send('POST', '/v1/webhook-endpoints', {
+      url: 'https://example.com/hook',
+      eventTypes: ['media.ready'],
+      description: null,
+    });
     assert.equal(created.statusCode, 201, created.body);
     assert.equal(created.json().description, null, 'null stays null, not ""');
     const id = created.json().webhookEndpointId as string;
@@ -127,7 +141,8 @@ describe('JSON bodies over HTTP', () => {
       {
         method: 'POST',
         url: '/v1/publish/jobs',
-        body: (d) => `{"dryRun":false,"plan":{"brandId":"${brandId}","text":"t","targets":[{"platform":"x","channelAccountId":"cha_x","settings":${d}}]}}`,
+        body: (d) =>
+          `{"dryRun":false,"plan":{"brandId":"${brandId}","text":"t","targets":[{"platform":"x","channelAccountId":"cha_x","settings":${d}}]}}`,
       },
       { method: 'POST', url: '/v1/agent/publish', body: (d) => `{"plan":{"brandId":"${brandId}","text":"t","settings":${d}}}` },
       {
@@ -136,7 +151,11 @@ describe('JSON bodies over HTTP', () => {
         body: (d) => `{"brandId":"${brandId}","platform":"x","externalAccountId":"1","additionalSettings":${d}}`,
       },
       { method: 'PUT', url: '/v1/publishing-profiles', body: (d) => `{"brandId":"${brandId}","name":"p","channels":[{"settings":${d}}]}` },
-      { method: 'POST', url: '/v1/automation-sources', body: (d) => `{"brandId":"${brandId}","kind":"external","name":"deep","config":${d}}` },
+      {
+        method: 'POST',
+        url: '/v1/automation-sources',
+        body: (d) => `{"brandId":"${brandId}","kind":"external","name":"deep","config":${d}}`,
+      },
     ];
     const before = await rowCounts();
     for (const c of cases) {

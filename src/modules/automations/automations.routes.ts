@@ -195,7 +195,8 @@ export function registerAutomationRoutes(
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createRun(organizationOf(request), request.body, (source, run) => runner.preview(source, run))),
+    async (request, reply) =>
+      reply.code(201).send(await service.createRun(organizationOf(request), request.body, (source, run) => runner.preview(source, run))),
   );
 
   app.post(

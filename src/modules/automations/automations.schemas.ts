@@ -187,9 +187,12 @@ export const AutomationRunCreateRequest = Type.Object(
 export const AutomationRunRecordRequest = Type.Object(
   {
     // every state is accepted here; the run's state machine refuses the unreachable ones (queued always) with 409
-    status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s)), {
-      description: 'The state to move to; one not reachable from the current state answers 409 automation_run_invalid_transition.',
-    }),
+    status: Type.Union(
+      RUN_STATUSES.map((s) => Type.Literal(s)),
+      {
+        description: 'The state to move to; one not reachable from the current state answers 409 automation_run_invalid_transition.',
+      },
+    ),
     error: Type.Optional(RunError),
     output: Type.Optional(
       Type.Object(

@@ -141,7 +141,7 @@ export const EnvSchema = Type.Object({
     3600,
   ),
   SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: Str(
-    "Comma-separated origins (scheme://host[:port]) a connect request's returnUrl may point at. Unset: any http(s) URL.",
+    "Comma-separated extra origins (scheme://host[:port]) a connect request's returnUrl may point at, besides this service's origin (SERVICE_PUBLIC_BASE_URL) and the dashboard origins (SERVICE_DASHBOARD_ORIGINS), which are always allowed.",
   ),
   SERVICE_CHANNEL_TOKEN_ENV_REFS: Str(
     'Comma-separated NAME=token pairs: a channel accessTokenRef/refreshTokenRef `env:NAME` resolves to the token given for NAME here (tokens provisioned outside the connect flow).',

@@ -210,7 +210,16 @@ export const EnvSchema = Type.Object({
   SERVICE_DASHBOARD_SESSION_IDLE_SECONDS: Int(1_800, 'Dashboard session: idle expiry, renewed on each use.', 60),
   SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS: Int(43_200, 'Dashboard session: absolute lifetime from sign-in.', 60),
   SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS: Int(20, 'Sign-in attempts allowed per client address per 15 minutes (then 429).', 1),
-  SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ACCOUNT: Int(10, 'Sign-in attempts allowed per email address per 15 minutes (then 429).', 1),
+  SERVICE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: Int(
+    10,
+    'Failed sign-ins allowed per email address from one client address per 15 minutes (then 429 for that pair only).',
+    1,
+  ),
+  SERVICE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT: Int(
+    100,
+    'Failed sign-ins allowed per email address from all client addresses together per 15 minutes (then 429); set well above the per-address limit so that nobody can lock the owner out from elsewhere.',
+    1,
+  ),
   SERVICE_OAUTH_ACCESS_TOKEN_TTL_SECONDS: Int(3_600, 'OAuth provider: access token lifetime.', 60),
   SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS: Int(1_209_600, 'OAuth provider: refresh token lifetime (14 days).', 60),
   SERVICE_OAUTH_TOKEN_REQUESTS_PER_MINUTE: Int(60, 'OAuth provider: token endpoint requests per client per minute (then 429).', 1),

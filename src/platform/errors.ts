@@ -132,6 +132,11 @@ export const ERROR_CATALOG = {
   permission_denied: e(403, 'authorization', 'The caller is not allowed to perform this action.'),
   dashboard_session_required: e(401, 'authentication', 'A dashboard session is required (sign in).'),
   sign_in_failed: e(401, 'authentication', 'The email or password is wrong.'),
+  password_policy_violation: e(
+    400,
+    'validation',
+    'The password is too short (under 8 characters), too long (over 256 bytes), or one of the most common or breached passwords.',
+  ),
   browser_session_exchange_failed: e(400, 'validation', 'The sign-in code is invalid, expired, already used or not bound to this browser.'),
   request_origin_not_approved: e(403, 'authorization', 'The Origin of this request is not an approved dashboard origin.'),
   api_key_not_found: e(404, 'not_found', 'No such API key in the organization.'),

@@ -222,6 +222,9 @@ export const EnvSchema = Type.Object({
   ),
   SERVICE_OAUTH_ACCESS_TOKEN_TTL_SECONDS: Int(3_600, 'OAuth provider: access token lifetime.', 60),
   SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS: Int(1_209_600, 'OAuth provider: refresh token lifetime (14 days).', 60),
+  SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS: Str(
+    'Comma-separated NAME=secret pairs: an OAuth app the operator provisions with `service-api oauth-apps create --client-secret-ref env:NAME` authenticates with the secret given for NAME here (tenants cannot set references).',
+  ),
   SERVICE_OAUTH_TOKEN_REQUESTS_PER_MINUTE: Int(60, 'OAuth provider: token endpoint requests per client per minute (then 429).', 1),
   SERVICE_OIDC_ISSUER: Str('Optional OIDC identity provider for dashboard sign-in: issuer URL (discovery).'),
   SERVICE_OIDC_CLIENT_ID: Str('Optional OIDC identity provider: client id.'),

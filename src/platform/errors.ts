@@ -75,7 +75,11 @@ export const ERROR_CATALOG = {
   invalid_public_api_rate_limit_store: e(400, 'configuration', 'The configured rate-limit store is not supported.'),
   database_url_required: e(400, 'configuration', 'DATABASE_URL is required for this configuration.'),
   redis_url_required: e(400, 'configuration', 'REDIS_URL is required for the configured store.'),
-  oauth_client_secret_unavailable: e(400, 'configuration', 'The OAuth client secret reference cannot be resolved.'),
+  oauth_client_secret_unavailable: e(
+    400,
+    'configuration',
+    "The OAuth app's operator-provisioned client secret is not configured on the server (ask the operator).",
+  ),
   channel_oauth_config_missing: e(400, 'configuration', 'The platform OAuth configuration is missing.'),
   channel_oauth_config_invalid: e(400, 'configuration', 'The platform OAuth configuration is invalid.'),
   // ---- 400 conflict (spec)

@@ -177,6 +177,7 @@ export const ERROR_CATALOG = {
   organization_not_found: e(404, 'not_found', 'The organizationId is not the principal organization.'),
   channel_account_not_found: e(404, 'not_found', 'No such channel account in the principal organization.'),
   publishing_profile_not_found: e(404, 'not_found', 'No such publishing profile in the principal organization.'),
+  product_not_found: e(404, 'not_found', 'No such product in the brand of the principal organization.'),
   channel_account_invalid_transition: e(409, 'conflict', 'The channel account cannot move to that state.'),
   channel_account_not_connected: e(409, 'conflict', 'The channel account is not connected.'),
   provider_rate_limited: e(429, 'rate_limit', 'The platform rate limit was reached; retry after the indicated time.'),

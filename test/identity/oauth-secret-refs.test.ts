@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CredentialsService } from '../../src/modules/identity/credentials.service.js';
 import { clientSecretRefDigests } from '../../src/modules/identity/oauth-secret-refs.js';
-import { AppError } from '../../src/platform/errors.js';
 import { up as migrate0014 } from '../../src/platform/db/migrations/0014-oauth-secret-refs.js';
+import type { AppError } from '../../src/platform/errors.js';
 import { AUTH_ENV, INTERNAL_TOKEN, sessionHeaders } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 

@@ -104,7 +104,10 @@ export class ChannelConnectService {
       const u = httpUrl(body.returnUrl);
       if (!u) throw invalid('returnUrl', 'returnUrl must be an absolute http(s) URL.');
       if (!this.allowedReturn(u))
-        throw invalid('returnUrl', `returnUrl origin ${u.origin} is not allowed: only this service's origin, the dashboard origins and those of SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS.`);
+        throw invalid(
+          'returnUrl',
+          `returnUrl origin ${u.origin} is not allowed: only this service's origin, the dashboard origins and those of SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS.`,
+        );
       returnUrl = u.toString();
     }
     if (body.brandId && !(await this.deps.brands.brand(this.deps.db, organizationId, body.brandId))) {

@@ -68,7 +68,9 @@ export const OAuthApp = Type.Object(
         '(an entry of SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS); none: the app has no secret yet (its former tenant-named reference was removed): rotate it.',
     }),
     clientSecretRef: Nullable(
-      Type.String({ description: 'The operator-provisioned reference (env:NAME, an entry of SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS), never the secret.' }),
+      Type.String({
+        description: 'The operator-provisioned reference (env:NAME, an entry of SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS), never the secret.',
+      }),
     ),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),

@@ -27,7 +27,8 @@ export async function passwordProblem(password: string): Promise<string | null> 
   if ([...normalized].length < PASSWORD_MIN_CHARACTERS) return `must have at least ${PASSWORD_MIN_CHARACTERS} characters`;
   if (Buffer.byteLength(normalized, 'utf8') > PASSWORD_MAX_BYTES) return `must have at most ${PASSWORD_MAX_BYTES} bytes`;
   const list = await commonPasswords();
-  if (list.has(normalized.toLowerCase())) return 'is one of the most common or breached passwords; choose another (a few unrelated words make a good one)';
+  if (list.has(normalized.toLowerCase()))
+    return 'is one of the most common or breached passwords; choose another (a few unrelated words make a good one)';
   return null;
 }
 

@@ -292,7 +292,10 @@ export interface paths {
         /** List automation sources (not deleted), oldest first */
         get: operations["listAutomationSources"];
         put?: never;
-        /** Create an automation source; config is validated for its kind */
+        /**
+         * Create an automation source; config is validated for its kind
+         * @description The config's references are checked when saved: channels of targets, profileId and productIds of another organization (or, for products, another brand) are 404 with the referenced kind's code; an rss_feed feedUrl with credentials, a literal internal address in any spelling or an internal name (localhost, *.internal, *.local) is 400. The feed is checked again at every fetch.
+         */
         post: operations["createAutomationSource"];
         delete?: never;
         options?: never;
@@ -5702,7 +5705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: brand_not_found. */
+            /** @description Error codes: brand_not_found, channel_account_not_found, publishing_profile_not_found, product_not_found. */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6022,7 +6025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: automation_source_not_found. */
+            /** @description Error codes: automation_source_not_found, channel_account_not_found, publishing_profile_not_found, product_not_found. */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

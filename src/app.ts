@@ -13,6 +13,7 @@ import { ErrorResponse } from './http/shared-schemas.js';
 import { AJV_CUSTOM_OPTIONS, partAwareValidatorBuilder } from './http/validator.js';
 import type { Root } from './main/composition.js';
 import { MediaInput, PlanIssueSchema, PublishTargetErrorSchema, PublishTargetInput } from './modules/publishing/publishing.schemas.js';
+import { redactingLogOptions } from './platform/logging/redact.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -56,6 +57,8 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
     },
     // request URLs are logged with secret query parameters (signatures, OAuth codes and tokens) redacted
     serializers: { req: requestLogSerializer },
+    // and every line written, whatever logged it (an error's message or details may carry a URL)
+    ...redactingLogOptions(),
     // human-readable on a terminal, JSON lines otherwise
     ...(process.stdout.isTTY ? { transport: PRETTY_TRANSPORT } : {}),
   };

@@ -141,7 +141,7 @@ export const EnvSchema = Type.Object({
     3600,
   ),
   SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: Str(
-    "Comma-separated origins (scheme://host[:port]) a connect request's returnUrl may point at. Unset: any http(s) URL.",
+    "Comma-separated extra origins (scheme://host[:port]) a connect request's returnUrl may point at, besides this service's origin (SERVICE_PUBLIC_BASE_URL) and the dashboard origins (SERVICE_DASHBOARD_ORIGINS), which are always allowed.",
   ),
   SERVICE_CHANNEL_TOKEN_ENV_REFS: Str(
     'Comma-separated NAME=token pairs: a channel accessTokenRef/refreshTokenRef `env:NAME` resolves to the token given for NAME here (tokens provisioned outside the connect flow).',
@@ -210,9 +210,21 @@ export const EnvSchema = Type.Object({
   SERVICE_DASHBOARD_SESSION_IDLE_SECONDS: Int(1_800, 'Dashboard session: idle expiry, renewed on each use.', 60),
   SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS: Int(43_200, 'Dashboard session: absolute lifetime from sign-in.', 60),
   SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS: Int(20, 'Sign-in attempts allowed per client address per 15 minutes (then 429).', 1),
-  SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ACCOUNT: Int(10, 'Sign-in attempts allowed per email address per 15 minutes (then 429).', 1),
+  SERVICE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: Int(
+    10,
+    'Failed sign-ins allowed per email address from one client address per 15 minutes (then 429 for that pair only).',
+    1,
+  ),
+  SERVICE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT: Int(
+    100,
+    'Failed sign-ins allowed per email address from all client addresses together per 15 minutes (then 429); set well above the per-address limit so that nobody can lock the owner out from elsewhere.',
+    1,
+  ),
   SERVICE_OAUTH_ACCESS_TOKEN_TTL_SECONDS: Int(3_600, 'OAuth provider: access token lifetime.', 60),
   SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS: Int(1_209_600, 'OAuth provider: refresh token lifetime (14 days).', 60),
+  SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS: Str(
+    'Comma-separated NAME=secret pairs: an OAuth app the operator provisions with `service-api oauth-apps create --client-secret-ref env:NAME` authenticates with the secret given for NAME here (tenants cannot set references).',
+  ),
   SERVICE_OAUTH_TOKEN_REQUESTS_PER_MINUTE: Int(60, 'OAuth provider: token endpoint requests per client per minute (then 429).', 1),
   SERVICE_OIDC_ISSUER: Str('Optional OIDC identity provider for dashboard sign-in: issuer URL (discovery).'),
   SERVICE_OIDC_CLIENT_ID: Str('Optional OIDC identity provider: client id.'),

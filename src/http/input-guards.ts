@@ -13,6 +13,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError, type FieldIssue } from '../platform/errors.js';
+import { redactUrl } from '../platform/logging/redact.js';
 import { checkJsonShape, jsonShapeError } from './json-body.js';
 
 /** `<prefix>_<ULID>`: lower-case prefix, Crockford base-32 ULID. */
@@ -205,49 +206,8 @@ function tightenRouteSchema(route: RouteOptions): void {
 
 // ---------------------------------------------------------------- logs
 
-/** Query parameters whose values are credentials or one-time secrets. */
-const SECRET_QUERY_PARAMETERS = new Set([
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'token',
-  'client_secret',
-  'code',
-  'state',
-  'signature',
-  'sig',
-  'password',
-  'api_key',
-  'apikey',
-  'key',
-  'secret',
-  'oauth_token',
-  'oauth_verifier',
-  'x-amz-signature',
-  'x-amz-credential',
-  'x-amz-security-token',
-]);
-
-/** The URL with the values of secret query parameters replaced by [redacted]. */
-export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  const parts = url
-    .slice(q + 1)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      const rawName = eq < 0 ? pair : pair.slice(0, eq);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      } catch {
-        /* keep the raw name */
-      }
-      return SECRET_QUERY_PARAMETERS.has(name.toLowerCase()) ? `${rawName}=[redacted]` : pair;
-    });
-  return `${url.slice(0, q)}?${parts.join('&')}`;
-}
+// the URL redaction is the platform's (every logger of the service uses it): re-exported for the request log
+export { redactUrl };
 
 /** pino serializer of the request: what Fastify logs by default, with the URL redacted. */
 export function requestLogSerializer(req: FastifyRequest | { method?: string; url?: string }) {

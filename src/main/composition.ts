@@ -107,6 +107,8 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const automations = createAutomationsModule({
     ...deps,
     brands: brands.read,
+    channels: channels.read,
+    profiles: profiles.read,
     runner: {
       plans: publishing.read.plans,
       slots: publishing.read.slots,

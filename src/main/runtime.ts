@@ -25,6 +25,7 @@ import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import type { PgliteLock } from '../platform/db/pglite-dialect.js';
 import { EventOutbox } from '../platform/events/outbox.js';
+import { redactingLogOptions } from '../platform/logging/redact.js';
 import { metricsWithCounterStores } from '../platform/metrics/index.js'; // metrics
 import { serveMetrics } from '../platform/metrics/metrics-server.js'; // metrics
 import { createJobQueue } from '../platform/queue/job-queue.js';
@@ -99,7 +100,12 @@ export interface RuntimeOptions {
 
 export async function startRuntime(config: Config, role: Role, opts: RuntimeOptions = {}): Promise<Runtime> {
   const logger =
-    opts.logger ?? pino({ level: config.env.SERVICE_LOG_LEVEL, ...(process.stdout.isTTY ? { transport: PRETTY_TRANSPORT } : {}) });
+    opts.logger ??
+    pino({
+      level: config.env.SERVICE_LOG_LEVEL,
+      ...redactingLogOptions(),
+      ...(process.stdout.isTTY ? { transport: PRETTY_TRANSPORT } : {}),
+    });
   const progress = opts.progress ?? (() => {});
   let database: DatabaseHandle | null = null;
   try {

@@ -75,7 +75,11 @@ export const ERROR_CATALOG = {
   invalid_public_api_rate_limit_store: e(400, 'configuration', 'The configured rate-limit store is not supported.'),
   database_url_required: e(400, 'configuration', 'DATABASE_URL is required for this configuration.'),
   redis_url_required: e(400, 'configuration', 'REDIS_URL is required for the configured store.'),
-  oauth_client_secret_unavailable: e(400, 'configuration', 'The OAuth client secret reference cannot be resolved.'),
+  oauth_client_secret_unavailable: e(
+    400,
+    'configuration',
+    "The OAuth app's operator-provisioned client secret is not configured on the server (ask the operator).",
+  ),
   channel_oauth_config_missing: e(400, 'configuration', 'The platform OAuth configuration is missing.'),
   channel_oauth_config_invalid: e(400, 'configuration', 'The platform OAuth configuration is invalid.'),
   // ---- 400 conflict (spec)
@@ -132,6 +136,11 @@ export const ERROR_CATALOG = {
   permission_denied: e(403, 'authorization', 'The caller is not allowed to perform this action.'),
   dashboard_session_required: e(401, 'authentication', 'A dashboard session is required (sign in).'),
   sign_in_failed: e(401, 'authentication', 'The email or password is wrong.'),
+  password_policy_violation: e(
+    400,
+    'validation',
+    'The password is too short (under 8 characters), too long (over 256 bytes), or one of the most common or breached passwords.',
+  ),
   browser_session_exchange_failed: e(400, 'validation', 'The sign-in code is invalid, expired, already used or not bound to this browser.'),
   request_origin_not_approved: e(403, 'authorization', 'The Origin of this request is not an approved dashboard origin.'),
   api_key_not_found: e(404, 'not_found', 'No such API key in the organization.'),
@@ -168,6 +177,7 @@ export const ERROR_CATALOG = {
   organization_not_found: e(404, 'not_found', 'The organizationId is not the principal organization.'),
   channel_account_not_found: e(404, 'not_found', 'No such channel account in the principal organization.'),
   publishing_profile_not_found: e(404, 'not_found', 'No such publishing profile in the principal organization.'),
+  product_not_found: e(404, 'not_found', 'No such product in the brand of the principal organization.'),
   channel_account_invalid_transition: e(409, 'conflict', 'The channel account cannot move to that state.'),
   channel_account_not_connected: e(409, 'conflict', 'The channel account is not connected.'),
   provider_rate_limited: e(429, 'rate_limit', 'The platform rate limit was reached; retry after the indicated time.'),

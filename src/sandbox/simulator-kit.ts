@@ -12,6 +12,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import { redactUrl } from '../platform/logging/redact.js';
 
 export type FailureKind = 'expired_token' | 'rate_limit' | 'server_error' | 'timeout' | 'lost_response';
 
@@ -64,8 +65,9 @@ export class SimulatorLedger {
   readonly comments: Array<{ postId: string; commentId: string; text: string; at: number }> = [];
   readonly requests: Array<{ operation: string; method: string; url: string; at: number }> = [];
 
+  /** Keeps the request with its secret query parameters (tokens, codes, fb_exchange_token ...) redacted. */
   record(operation: string, method: string, url: string): void {
-    this.requests.push({ operation, method, url, at: Date.now() });
+    this.requests.push({ operation, method, url: redactUrl(url), at: Date.now() });
     if (this.requests.length > 50_000) this.requests.splice(0, 10_000);
   }
 

@@ -23,7 +23,11 @@ describe('sandbox mode connect flow', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     ctx = await createTestContext({
-      env: { SERVICE_PROVIDER_MODE: 'sandbox', SERVICE_PUBLIC_BASE_URL: base },
+      env: {
+        SERVICE_PROVIDER_MODE: 'sandbox',
+        SERVICE_PUBLIC_BASE_URL: base,
+        SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: 'https://app.example.test',
+      },
     });
     await ctx.app.listen({ port, host: '127.0.0.1' });
     org = await ctx.createOrganization({ name: 'Sandbox Org' });

@@ -28,6 +28,8 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
   let base: string;
   let org: Awaited<ReturnType<TestContext['createOrganization']>>;
   const foreignRequests: string[] = [];
+  /** what the dashboard's Content-Security-Policy refused during the whole run (must stay empty) */
+  const cspViolations: string[] = [];
   const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
   const api = async (p: string) => (await (await fetch(`${base}${p}`, { headers: org.auth })).json()) as Record<string, unknown>;
 
@@ -55,6 +57,9 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     page.setDefaultTimeout(10_000);
     page.on('request', (r) => {
       if (!r.url().startsWith(base)) foreignRequests.push(r.url());
+    });
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to (load|execute|apply|frame)/i.test(m.text())) cspViolations.push(m.text());
     });
   });
   after(async () => {
@@ -285,5 +290,11 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
       await shot(`phone-${route}`);
     }
     assert.deepEqual(foreignRequests, []);
+  });
+
+  it('ran every page above under the Content-Security-Policy without a single refusal', async () => {
+    const shell = await fetch(`${base}/app/`);
+    assert.match(shell.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.deepEqual(cspViolations, []);
   });
 });

@@ -138,23 +138,6 @@ describe('developer credentials (dashboard)', () => {
     assert.equal(gone.statusCode, 404);
   });
 
-  it('OAuth apps with a secret reference generate no secret', async () => {
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/oauth/apps',
-      headers: admin,
-      payload: {
-        name: 'Ref',
-        redirectUris: ['http://localhost:8080/cb'],
-        scopes: ['brands:read'],
-        clientSecretRef: 'env:OAUTH_TEST_MISSING_SECRET',
-      },
-    });
-    assert.equal(created.statusCode, 201, created.body);
-    assert.equal(created.json().clientSecret, null);
-    assert.equal(created.json().oauthApp.clientSecretSource, 'reference');
-  });
-
   it('workspace: admins create brands and products; members cannot; another organization gets 404', async () => {
     const brand = await ctx.app.inject({
       method: 'POST',

@@ -114,7 +114,7 @@ describe('browser sign-in and dashboard sessions', () => {
     assert.equal(me.statusCode, 401);
   });
 
-  it('limits attempts per account with 429', async () => {
+  it('limits failed attempts per account and address with 429', async () => {
     const victim = (await addMember(ctx, organizationId, 'member')).email;
     let last = 0;
     for (let i = 0; i < 11; i++) last = (await start(DASHBOARD, { email: victim, password: 'wrong' })).statusCode;

@@ -174,13 +174,78 @@ describe('service-api CLI next to a running embedded server', () => {
       ['brands', 'create', '--bogus-flag'],
       ['frobnicate'],
       ['api'],
+      // a common password, and an OAuth secret reference that is not an entry of its setting
+      ['bootstrap', '--organization', 'Weak', '--email', 'weak@acme.test', '--password', 'password'],
+      [
+        'oauth-apps',
+        'create',
+        '--organization',
+        boot.organizationId,
+        '--name',
+        'P',
+        '--redirect-uri',
+        'https://p.test/cb',
+        '--scopes',
+        'brands:read',
+        '--client-secret-ref',
+        'env:PATH',
+      ],
     ]) {
       const res = cli(...args);
       assert.equal(res.status, 1, args.join(' '));
       assert.match(res.stderr, /^error: /m, args.join(' '));
       assert.doesNotMatch(res.stderr, /\n\s+at /, `stack trace for ${args.join(' ')}`);
+      if (args.includes('Weak')) assert.match(res.stderr, /password_policy_violation/);
+      if (args.includes('env:PATH')) assert.match(res.stderr, /SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS/);
     }
     assert.match(cli('api').stderr, /database_url_required/);
+  });
+
+  it('oauth-apps create: a generated secret shown once, or an operator reference to an entry of its setting', () => {
+    const generated = JSON.parse(
+      cli(
+        'oauth-apps',
+        'create',
+        '--organization',
+        boot.organizationId,
+        '--name',
+        'Gen',
+        '--redirect-uri',
+        'https://p.test/cb',
+        '--scopes',
+        'brands:read',
+        '--json',
+      ).stdout,
+    );
+    assert.equal(generated.oauthApp.clientSecretSource, 'stored_hash');
+    assert.match(generated.clientSecret, /\S{20,}/);
+    const withRef = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'oauth-apps',
+        'create',
+        '--organization',
+        boot.organizationId,
+        '--name',
+        'Partner',
+        '--redirect-uri',
+        'https://p.test/cb',
+        '--scopes',
+        'brands:read',
+        '--client-secret-ref',
+        'env:PARTNER',
+        '--json',
+      ],
+      { env: { ...env(), SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS: 'PARTNER=partner-secret-1' }, encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.equal(withRef.status, 0, withRef.stderr);
+    const made = JSON.parse(withRef.stdout);
+    assert.deepEqual(
+      [made.oauthApp.clientSecretSource, made.oauthApp.clientSecretRef, made.clientSecret],
+      ['reference', 'env:PARTNER', null],
+    );
+    assert.ok(!withRef.stdout.includes('partner-secret-1'));
   });
 
   it('SIGTERM stops the server gracefully and removes the socket', async () => {

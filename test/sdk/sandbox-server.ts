@@ -27,6 +27,7 @@ export async function startSandboxServer(): Promise<SandboxServer> {
       SERVICE_PUBLIC_BASE_URL: base,
       SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true',
       SERVICE_PUBLISH_RETRY_BASE_MS: '150',
+      SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: 'https://app.example.test',
     },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });

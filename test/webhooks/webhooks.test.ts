@@ -135,6 +135,16 @@ describe('webhooks', () => {
       'http://10.0.0.8/hook',
       'http://[::1]:8080/hook',
       'http://0x7f000002/hook',
+      // refused at save without DNS: internal names (a trailing dot too), mapped and local IPv6
+      'http://localhost./hook',
+      'http://hooks.localhost/hook',
+      'http://metadata.google.internal/hook',
+      'http://nas.local/hook',
+      'http://intranet/hook',
+      'http://[::ffff:7f00:1]/hook',
+      'http://[fd12::1]/hook',
+      'http://[fe80::1]/hook',
+      'http://0.0.0.0/hook',
     ]) {
       const r = await api('POST', '/v1/webhook-endpoints', { url });
       assert.equal(r.statusCode, 400, url);
@@ -143,6 +153,9 @@ describe('webhooks', () => {
     const created = (await api('POST', '/v1/webhook-endpoints', { url: 'https://hooks.example.com/b' })).json();
     const r = await api('PATCH', `/v1/webhook-endpoints/${created.webhookEndpointId}`, { url: 'http://192.168.1.1/' });
     assert.equal(r.json().error, 'webhook_url_invalid');
+    const dot = await api('PATCH', `/v1/webhook-endpoints/${created.webhookEndpointId}`, { url: 'http://localhost.:8080/' });
+    assert.equal(dot.json().error, 'webhook_url_invalid');
+    assert.deepEqual(dot.json().fields?.[0]?.path, ['url']);
     await api('DELETE', `/v1/webhook-endpoints/${created.webhookEndpointId}`);
   });
 

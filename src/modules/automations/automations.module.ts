@@ -7,6 +7,8 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { ProfilesReadPort } from '../profiles/profiles.module.js';
 import { automationJobDefinitions } from './automations.jobs.js';
 import { registerAutomationRoutes } from './automations.routes.js';
 import { AutomationsService } from './automations.service.js';
@@ -18,8 +20,11 @@ export type { BatchCommitter } from './batch-committer.js';
 export type AutomationsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'> & {
   /** plans, slots, media imports, brand products and (when the batches area is built) the product_rotation committer */
   runner: RunnerPorts;
-  /** the brands area's read port (a source's brand must exist) */
+  /** the brands area's read port (a source's brand and products must exist) */
   brands: BrandsReadPort;
+  /** the channels and profiles read ports (a source's targets and profile must be the organization's) */
+  channels: ChannelsReadPort;
+  profiles: ProfilesReadPort;
   /** the client feeds are fetched with */
   feedClient: GuardedHttpClient;
 };
@@ -30,7 +35,12 @@ export interface AutomationsModule extends AreaModule {
 }
 
 export function createAutomationsModule(ports: AutomationsPorts): AutomationsModule {
-  const service = new AutomationsService(ports, ports.brands);
+  const service = new AutomationsService(ports, {
+    brands: ports.brands,
+    channels: ports.channels,
+    profiles: ports.profiles,
+    feedClient: ports.feedClient,
+  });
   const runner = new AutomationRunner(ports, service, ports.runner, ports.feedClient);
   return {
     service,

@@ -68,6 +68,9 @@ export function registerAutomationRoutes(
         operationId: 'createAutomationSource',
         tags,
         summary: 'Create an automation source; config is validated for its kind',
+        description:
+          "The config's references are checked when saved: channels of targets, profileId and productIds of another organization (or, for products, another brand) are 404 with the referenced kind's code; " +
+          'an rss_feed feedUrl with credentials, a literal internal address in any spelling or an internal name (localhost, *.internal, *.local) is 400. The feed is checked again at every fetch.',
         security: PUBLIC_OR_SESSION,
         body: AutomationSourceCreateRequest,
         response: {
@@ -77,6 +80,9 @@ export function registerAutomationRoutes(
             'invalid_public_automation_source_create_request',
             'automation_write_disabled',
             'brand_not_found',
+            'channel_account_not_found',
+            'publishing_profile_not_found',
+            'product_not_found',
             'automation_source_create_failed',
             ...PUBLIC_AUTH_ERRORS,
           ),
@@ -107,6 +113,9 @@ export function registerAutomationRoutes(
             'invalid_public_automation_source_update_request',
             'automation_write_disabled',
             'automation_source_not_found',
+            'channel_account_not_found',
+            'publishing_profile_not_found',
+            'product_not_found',
             ...PUBLIC_AUTH_ERRORS,
           ),
         },

@@ -6,7 +6,6 @@ import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { isValidTimeZone } from '../../platform/time/zoned-time.js';
-import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';
 import { type RunRow, automationsRepository as repo, type SourceRow } from './automations.repository.js';
 import {
@@ -27,6 +26,7 @@ import {
 } from './automations.schemas.js';
 import type { AutomationRunOutput } from './automations.tables.js';
 import { canMove, isTerminal } from './run-states.js';
+import { checkSourceReferences, type SourceReferencePorts } from './source-references.js';
 
 export const AUTOMATION_RUN_QUEUE = 'automations.run';
 export const RUN_QUEUE_OPTIONS = { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 };
@@ -99,8 +99,8 @@ function checkSchedule(schedule: { cron: string; timezone: string } | null | und
 export class AutomationsService {
   constructor(
     private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'jobs' | 'events'>,
-    /** the brands area's read port (a source's brand must exist) */
-    private readonly brands: BrandsReadPort,
+    /** what a source may refer to: the brand, channels, profile and products (read ports), and the feed URL check */
+    private readonly refs: SourceReferencePorts,
   ) {}
 
   private get db() {
@@ -126,9 +126,10 @@ export class AutomationsService {
     const config = withDefaults(body.kind, (body.config ?? {}) as Record<string, unknown>);
     checkConfig(body.kind, config, code);
     checkSchedule(body.schedule, code);
-    if (!(await this.brands.brand(this.db, organizationId, body.brandId))) {
+    if (!(await this.refs.brands.brand(this.db, organizationId, body.brandId))) {
       throw new AppError('brand_not_found', { message: `No brand ${body.brandId} in the principal organization.` });
     }
+    await checkSourceReferences(this.refs, this.db, organizationId, body.brandId, body.kind, config, code);
     const at = this.deps.clock.now();
     const row: SourceRow = {
       id: newId(SOURCE_ID_PREFIX),
@@ -166,6 +167,7 @@ export class AutomationsService {
         for (const [k, v] of Object.entries(config)) if (v === null) delete config[k];
         config = withDefaults(kind, config);
         checkConfig(kind, config, code);
+        await checkSourceReferences(this.refs, tx, organizationId, current.brand_id, kind, config, code);
       }
       checkSchedule(body.schedule, code);
       await repo.updateSource(tx, organizationId, id, {

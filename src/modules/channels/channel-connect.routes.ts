@@ -21,7 +21,16 @@ export const ChannelConnectUrlRequest = Type.Object(
     organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     platform: PlatformRef,
     brandId: Type.Optional(NullOr(Type.String({ minLength: 1, maxLength: 128 }))),
-    returnUrl: Type.Optional(NullOr(Type.String({ minLength: 1, maxLength: 2048 }))),
+    returnUrl: Type.Optional(
+      NullOr(
+        Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description:
+            "Where the callback redirects the user after the platform login. Its origin must be this service's, a dashboard origin (SERVICE_DASHBOARD_ORIGINS) or one listed in SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS; others are 400.",
+        }),
+      ),
+    ),
     redirectUri: Type.Optional(NullOr(Type.String({ minLength: 1, maxLength: 2048 }))),
     scopes: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {

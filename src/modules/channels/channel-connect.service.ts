@@ -6,6 +6,7 @@
 
 import type { Clock } from '../../app-deps.js';
 import type { Config } from '../../config.js';
+import { dashboardOrigins } from '../../http/dashboard-auth.js';
 import { AppError } from '../../platform/errors.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { Platform } from '../../providers/provider.js';
@@ -53,13 +54,17 @@ const invalid = (field: string, message: string) =>
 export class ChannelConnectService {
   constructor(private readonly deps: ConnectDeps) {}
 
+  /**
+   * The origins a returnUrl may point at: this service's own (SERVICE_PUBLIC_BASE_URL), the dashboard's
+   * (SERVICE_DASHBOARD_ORIGINS) and the extra ones of SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS. Anything
+   * else would make the callback an open redirect.
+   */
   private allowedReturn(url: URL): boolean {
-    const list = this.deps.config.env.SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS;
-    if (!list) return true;
-    return list
-      .split(',')
+    const extra = (this.deps.config.env.SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS ?? '').split(',');
+    const allowed = [new URL(this.deps.config.publicBaseUrl).origin, ...dashboardOrigins(this.deps), ...extra]
       .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
-      .includes(url.origin.toLowerCase());
+      .filter(Boolean);
+    return allowed.includes(url.origin.toLowerCase());
   }
 
   async connectUrl(organizationId: string, body: ConnectUrlRequest) {
@@ -99,7 +104,10 @@ export class ChannelConnectService {
       const u = httpUrl(body.returnUrl);
       if (!u) throw invalid('returnUrl', 'returnUrl must be an absolute http(s) URL.');
       if (!this.allowedReturn(u))
-        throw invalid('returnUrl', `returnUrl origin ${u.origin} is not in SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS.`);
+        throw invalid(
+          'returnUrl',
+          `returnUrl origin ${u.origin} is not allowed: only this service's origin, the dashboard origins and those of SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS.`,
+        );
       returnUrl = u.toString();
     }
     if (body.brandId && !(await this.deps.brands.brand(this.deps.db, organizationId, body.brandId))) {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,6 +18,43 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/**
+ * The dashboard's Content-Security-Policy: scripts, styles, fonts and API calls from this origin only
+ * (the Vite build has no inline script or style; React sets styles through the CSSOM, which CSP allows),
+ * images and media also from data:/blob: (the QR preview, local previews), no plugins, no <base>, forms
+ * post only here, and no page may frame it (clickjacking).
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Headers of every answer under /app/ (the shell, assets, 404s): see docs/hardening.md, "Trust boundaries". */
+export function dashboardSecurityHeaders(reply: FastifyReply, https: boolean): FastifyReply {
+  reply.headers({
+    'content-security-policy': DASHBOARD_CSP,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+  });
+  // only over https: a browser ignores it on http, and a local http install must not be pinned to https
+  if (https) reply.header('strict-transport-security', 'max-age=31536000');
+  return reply;
+}
 
 /** web/dist from the source tree (src/modules/dashboard) or from the bundle (dist/main). */
 export function dashboardRoot(): string {
@@ -32,11 +69,11 @@ export function registerDashboardRoutes(app: FastifyInstance, root = dashboardRo
     return reply
       .header('content-type', TYPES[path.extname(file)] ?? 'application/octet-stream')
       .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
-      .header('x-content-type-options', 'nosniff')
       .send(body);
   };
 
-  const serve = async (rel: string, reply: FastifyReply) => {
+  const serve = async (rel: string, request: FastifyRequest, reply: FastifyReply) => {
+    dashboardSecurityHeaders(reply, request.protocol === 'https');
     const index = path.join(root, 'index.html');
     if (!fs.existsSync(index)) {
       return reply
@@ -71,7 +108,11 @@ export function registerDashboardRoutes(app: FastifyInstance, root = dashboardRo
       return reply.send({ dashboard: '/app/', docs: '/v1/docs', openapi: '/v1/openapi.json', health: '/v1/health/ready' });
     return reply.redirect('/app/', 302);
   });
-  app.get('/app', { schema: { hide: true } }, (_request, reply) => reply.redirect('/app/', 302));
-  app.get('/app/', { schema: { hide: true } }, (_request, reply) => serve('index.html', reply));
-  app.get<{ Params: { '*': string } }>('/app/*', { schema: { hide: true } }, (request, reply) => serve(request.params['*'], reply));
+  app.get('/app', { schema: { hide: true } }, (request, reply) =>
+    dashboardSecurityHeaders(reply, request.protocol === 'https').redirect('/app/', 302),
+  );
+  app.get('/app/', { schema: { hide: true } }, (request, reply) => serve('index.html', request, reply));
+  app.get<{ Params: { '*': string } }>('/app/*', { schema: { hide: true } }, (request, reply) =>
+    serve(request.params['*'], request, reply),
+  );
 }

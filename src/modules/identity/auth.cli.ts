@@ -1,6 +1,9 @@
+import { PUBLIC_SCOPES } from '../../http/principal.js';
 import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
 import { AppError } from '../../platform/errors.js';
+import { CredentialsService } from './credentials.service.js';
 import { IdentityService } from './identity.service.js';
+import { clientSecretRefDigests } from './oauth-secret-refs.js';
 import { isRole } from './policies.js';
 
 export const authCommands: CliCommand[] = [
@@ -32,6 +35,39 @@ export const authCommands: CliCommand[] = [
         { creates: true, init: values.init === true },
       );
       out(user, values.json === true);
+    },
+  },
+  {
+    name: 'oauth-apps create',
+    usage:
+      'oauth-apps create --organization ID --name N --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--client-secret-ref env:NAME] [--json]   ' +
+      'an OAuth app; with --client-secret-ref its secret is the SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS entry NAME (operator-provisioned), otherwise one is generated and shown once',
+    async run({ config, argv, out }) {
+      const { values } = args(argv, {
+        organization: { type: 'string' },
+        name: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        scopes: { type: 'string' },
+        'client-secret-ref': { type: 'string' },
+      });
+      const redirectUris = (values['redirect-uri'] as string[] | undefined) ?? [];
+      if (redirectUris.length === 0) throw new AppError('invalid_request', { message: '--redirect-uri is required.' });
+      const scopes = required(values, 'scopes')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      const unknown = scopes.filter((x) => !(PUBLIC_SCOPES as readonly string[]).includes(x));
+      if (scopes.length === 0 || unknown.length > 0)
+        throw new AppError('invalid_request', { message: `--scopes must list scopes among ${PUBLIC_SCOPES.join(', ')}.` });
+      const ref = values['client-secret-ref'] as string | undefined;
+      const created = await withDatabase(config, (h) =>
+        new CredentialsService({ database: h, clock: { now: () => new Date() } }).createApp(
+          required(values, 'organization'),
+          { name: required(values, 'name'), redirectUris, scopes },
+          ref ? { ref, digests: clientSecretRefDigests(config.env) } : undefined,
+        ),
+      );
+      out(created, values.json === true);
     },
   },
 ];

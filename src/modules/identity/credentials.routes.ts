@@ -118,7 +118,9 @@ export function registerCredentialRoutes(root: FastifyInstance, service: Credent
         operationId: 'createOAuthApp',
         tags,
         summary: 'Register an OAuth app; the generated client secret is in this answer only',
-        description: 'With clientSecretRef (env:NAME) no secret is generated: it is read from that variable at each token request.',
+        description:
+          'The service generates the client secret: it is answered here once and stored only as a SHA-256 hash, compared in constant time at the token endpoint. ' +
+          'A tenant cannot name a server setting or environment variable as the secret (clientSecretRef is refused with 400); secret references are provisioned by the operator with the CLI (`service-api oauth-apps create --client-secret-ref env:NAME`).',
         security,
         body: OAuthAppCreateRequest,
         response: { 201: OAuthAppWithSecret, ...errorResponses('oauth_authorization_write_failed', ...DASHBOARD_ERRORS) },

@@ -62,10 +62,16 @@ export const OAuthApp = Type.Object(
     clientId: Type.String(),
     redirectUris: Type.Array(Type.String()),
     scopes: Type.Array(Type.String()),
-    clientSecretSource: Type.Union([Type.Literal('stored_hash'), Type.Literal('reference')], {
-      description: 'stored_hash: the secret was generated and shown once; reference: resolved from clientSecretRef at use.',
+    clientSecretSource: Type.Union([Type.Literal('stored_hash'), Type.Literal('reference'), Type.Literal('none')], {
+      description:
+        'stored_hash: the secret was generated and shown once (only its hash is stored); reference: the operator provisioned it with the CLI ' +
+        '(an entry of SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS); none: the app has no secret yet (its former tenant-named reference was removed): rotate it.',
     }),
-    clientSecretRef: Nullable(Type.String({ description: 'The reference (e.g. env:NAME), never the secret.' })),
+    clientSecretRef: Nullable(
+      Type.String({
+        description: 'The operator-provisioned reference (env:NAME, an entry of SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS), never the secret.',
+      }),
+    ),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
   },
@@ -80,21 +86,24 @@ export const OAuthAppCreateRequest = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 120 }),
     redirectUris: Type.Array(RedirectUri, { minItems: 1, maxItems: 10, uniqueItems: true }),
     scopes: Scopes,
-    clientSecretRef: Type.Optional(
-      Type.String({
-        pattern: '^env:[A-Z][A-Z0-9_]{0,127}$',
-        description: 'Instead of a generated secret: the environment variable holding it, resolved at each token request.',
-      }),
-    ),
   },
-  { $id: 'OAuthAppCreateRequest', additionalProperties: false },
+  {
+    $id: 'OAuthAppCreateRequest',
+    additionalProperties: false,
+    description: 'The service generates the client secret (shown once, stored hashed); a secret reference is an operator feature (CLI).',
+  },
 );
 export const OAuthAppUpdateRequest = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
     redirectUris: Type.Optional(Type.Array(RedirectUri, { minItems: 1, maxItems: 10, uniqueItems: true })),
     scopes: Type.Optional(Scopes),
-    rotateSecret: Type.Optional(Type.Boolean({ description: 'Generate a new client secret (shown once); the old one stops working.' })),
+    rotateSecret: Type.Optional(
+      Type.Boolean({
+        description:
+          'Generate a new client secret (shown once); the old one stops working. Refused (400) for an app whose secret the operator provisions (clientSecretSource reference).',
+      }),
+    ),
   },
   { $id: 'OAuthAppUpdateRequest', additionalProperties: false, minProperties: 1 },
 );

@@ -12,6 +12,7 @@ import { generateKey } from '../../platform/secrets/api-key-secret.js';
 import { type ApiKeyRecord, apiKeysRepository } from './api-keys.repository.js';
 import { API_KEY_ID_PREFIX, OAUTH_APP_ID_PREFIX } from './credentials.schemas.js';
 import { type GrantRecord, type OAuthAppRecord, oauthRepository } from './oauth.repository.js';
+import { assertClientSecretRef } from './oauth-secret-refs.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -32,7 +33,7 @@ export const oauthAppView = (a: OAuthAppRecord) => ({
   clientId: a.clientId,
   redirectUris: a.redirectUris,
   scopes: a.scopes,
-  clientSecretSource: a.clientSecretRef ? ('reference' as const) : ('stored_hash' as const),
+  clientSecretSource: a.clientSecretRef ? ('reference' as const) : a.clientSecretHash ? ('stored_hash' as const) : ('none' as const),
   clientSecretRef: a.clientSecretRef,
   createdAt: a.createdAt.toISOString(),
   updatedAt: a.updatedAt.toISOString(),
@@ -133,12 +134,22 @@ export class CredentialsService {
     return oauthAppView(app);
   }
 
-  async createApp(organizationId: string, input: { name: string; redirectUris: string[]; scopes: string[]; clientSecretRef?: string }) {
+  /**
+   * An app with a generated secret (answered once, stored as a hash). `operatorSecretRef` is the CLI's
+   * (never a request's): a reference to an entry of SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS, checked here.
+   */
+  async createApp(
+    organizationId: string,
+    input: { name: string; redirectUris: string[]; scopes: string[] },
+    operatorSecretRef?: { ref: string; digests: Map<string, string> },
+  ) {
     checkRedirectUris(input.redirectUris);
+    if (operatorSecretRef) assertClientSecretRef(operatorSecretRef.ref, operatorSecretRef.digests);
+    const clientSecretRef = operatorSecretRef?.ref ?? null;
     const at = this.deps.clock.now();
     const id = newId(OAUTH_APP_ID_PREFIX);
     const clientId = `client_${randomBytes(16).toString('base64url')}`;
-    const generated = input.clientSecretRef ? null : newClientSecret();
+    const generated = clientSecretRef ? null : newClientSecret();
     try {
       await this.db.transaction().execute((tx) =>
         oauthRepository.insertApp(tx, {
@@ -147,7 +158,7 @@ export class CredentialsService {
           name: input.name.trim(),
           clientId,
           clientSecretHash: generated?.hash ?? null,
-          clientSecretRef: input.clientSecretRef ?? null,
+          clientSecretRef,
           redirectUris: input.redirectUris,
           scopes: input.scopes,
           at,

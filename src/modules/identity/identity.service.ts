@@ -8,6 +8,7 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { generateKey } from '../../platform/secrets/api-key-secret.js';
 import { hashPassword } from '../../platform/secrets/password.js';
+import { assertPasswordAllowed } from '../../platform/secrets/password-policy.js';
 import type { Db, Executor } from '../database.js';
 import { apiKeysRepository } from './api-keys.repository.js';
 import { identityRepository } from './identity.repository.js';
@@ -57,7 +58,7 @@ export class IdentityService {
     if (!organization || organization.length > 120)
       throw new AppError('invalid_request', { message: '--organization must be 1 to 120 characters.' });
     if (!EMAIL.test(input.email)) throw new AppError('invalid_request', { message: `--email ${input.email} is not an email address.` });
-    if (input.password.length < 8) throw new AppError('invalid_request', { message: '--password must have at least 8 characters.' });
+    await assertPasswordAllowed(input.password, '--password');
     const passwordHash = await hashPassword(input.password);
     return this.db.transaction().execute(async (tx) => {
       if (await identityRepository.findUserByEmail(tx, input.email)) {
@@ -76,7 +77,7 @@ export class IdentityService {
   /** A user with a password, member of an existing organization (so a fresh install can sign in). */
   async createUser(input: { organizationId: string; email: string; password: string; role: 'member' | 'admin' | 'owner' }, at: Date) {
     if (!EMAIL.test(input.email)) throw new AppError('invalid_request', { message: `--email ${input.email} is not an email address.` });
-    if (input.password.length < 8) throw new AppError('invalid_request', { message: '--password must have at least 8 characters.' });
+    await assertPasswordAllowed(input.password, '--password');
     const passwordHash = await hashPassword(input.password);
     return this.db.transaction().execute(async (tx) => {
       if (!(await identityRepository.organizationExists(tx, input.organizationId)))

@@ -14,6 +14,7 @@ import { newId } from '../../platform/ids.js';
 import { digest, digestMatches, generateKey } from '../../platform/secrets/api-key-secret.js';
 import { OAUTH_GRANT_ID_PREFIX } from './credentials.schemas.js';
 import { type OAuthAppRecord, oauthRepository } from './oauth.repository.js';
+import { clientSecretRefDigests, resolveClientSecretRef } from './oauth-secret-refs.js';
 
 export const ACCESS_TOKEN_KIND = 'oat';
 const REFRESH_TOKEN_KIND = 'ort';
@@ -62,7 +63,12 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 export class OAuthService {
-  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock'>) {}
+  /** the operator's client secret references (NAME -> digest), read once from the setting */
+  private readonly secretRefs: Map<string, string>;
+
+  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock'>) {
+    this.secretRefs = clientSecretRefDigests(deps.config.env);
+  }
   private get db() {
     return this.deps.database.db;
   }
@@ -180,17 +186,16 @@ export class OAuthService {
       digestMatches(clientSecret, '0'.repeat(64)); // same work as a known client
       throw invalid();
     }
-    if (app.clientSecretRef) {
-      const name = app.clientSecretRef.replace(/^env:/, '');
-      const resolved = process.env[name];
-      if (!resolved)
-        throw new AppError('oauth_client_secret_unavailable', {
-          message: `The client secret reference ${app.clientSecretRef} cannot be resolved.`,
-        });
-      if (!safeEqual(clientSecret, resolved)) throw invalid();
-      return app;
+    // an operator reference resolves only to an entry of SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS, never
+    // to the process environment; both kinds are compared as SHA-256 digests in constant time
+    const expected = app.clientSecretRef ? resolveClientSecretRef(app.clientSecretRef, this.secretRefs) : app.clientSecretHash;
+    if (!expected) {
+      digestMatches(clientSecret, '0'.repeat(64));
+      // the operator removed the entry: the caller learns only that the app cannot authenticate now
+      if (app.clientSecretRef) throw new AppError('oauth_client_secret_unavailable');
+      throw invalid();
     }
-    if (!app.clientSecretHash || !digestMatches(clientSecret, app.clientSecretHash)) throw invalid();
+    if (!digestMatches(clientSecret, expected)) throw invalid();
     return app;
   }
 

@@ -30,24 +30,40 @@ export class SignInService {
     private readonly sessions: SessionService,
   ) {}
 
-  private async limit(key: string, max: number) {
-    const now = this.deps.clock.now().getTime();
-    const windowStart = Math.floor(now / ATTEMPT_WINDOW_MS) * ATTEMPT_WINDOW_MS;
-    const r = await this.deps.counters.shared.consume(`signin:${key}:${windowStart}`, 1, max, ATTEMPT_WINDOW_MS + 1000);
-    if (!r.allowed) {
-      const retry = Math.max(1, Math.ceil((windowStart + ATTEMPT_WINDOW_MS - now) / 1000));
-      throw new AppError('public_api_rate_limited', {
-        message: `Too many sign-in attempts; retry in ${retry} s.`,
-        headers: { 'retry-after': String(retry) },
-      });
-    }
+  private tooMany(now: number, windowStart: number): AppError {
+    const retry = Math.max(1, Math.ceil((windowStart + ATTEMPT_WINDOW_MS - now) / 1000));
+    return new AppError('public_api_rate_limited', {
+      message: `Too many sign-in attempts; retry in ${retry} s.`,
+      headers: { 'retry-after': String(retry) },
+    });
   }
 
+  /**
+   * Three limits in 15-minute windows: every attempt per client address (password spraying from one
+   * place); failures per account and address together (guessing one account from one place); and
+   * failures per account from everywhere, at a much higher threshold (a distributed guess). An attacker
+   * elsewhere exhausts only their own pair, so they cannot lock the owner out. A failure is reserved
+   * before the password is checked (so concurrent guesses cannot overshoot) and given back on success.
+   */
   async start(input: { email: string; password: string; origin: string; clientAddress: string }) {
     const env = this.deps.config.env;
     const email = input.email.trim().toLowerCase();
-    await this.limit(`addr:${input.clientAddress}`, env.SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS);
-    await this.limit(`acct:${digest(email)}`, env.SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ACCOUNT);
+    const counters = this.deps.counters.shared;
+    const now = this.deps.clock.now().getTime();
+    const windowStart = Math.floor(now / ATTEMPT_WINDOW_MS) * ATTEMPT_WINDOW_MS;
+    const ttl = ATTEMPT_WINDOW_MS + 1000;
+    const account = digest(email);
+    const addressKey = `signin:addr:${input.clientAddress}:${windowStart}`;
+    const pairKey = `signin:fail:acct-addr:${account}:${digest(input.clientAddress)}:${windowStart}`;
+    const accountKey = `signin:fail:acct:${account}:${windowStart}`;
+    if (!(await counters.consume(addressKey, 1, env.SERVICE_SIGN_IN_MAX_ATTEMPTS_PER_ADDRESS, ttl)).allowed)
+      throw this.tooMany(now, windowStart);
+    if (!(await counters.consume(pairKey, 1, env.SERVICE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ADDRESS, ttl)).allowed)
+      throw this.tooMany(now, windowStart);
+    if (!(await counters.consume(accountKey, 1, env.SERVICE_SIGN_IN_MAX_FAILURES_PER_ACCOUNT, ttl)).allowed) {
+      await counters.increment(pairKey, -1, ttl);
+      throw this.tooMany(now, windowStart);
+    }
     const db = this.deps.database.db;
     const user = await identityRepository.findUserByEmail(db, email);
     // an unknown user costs the same scrypt work as a known one
@@ -55,12 +71,15 @@ export class SignInService {
     const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash));
     const membership = user && ok ? await signInRepository.primaryMembership(db, user.id) : null;
     if (!user || !ok || !membership) throw new AppError('sign_in_failed');
+    // a success is not a failure: give back the reservations (the pair's count starts over)
+    await counters.deleteKey(pairKey);
+    await counters.increment(accountKey, -1, ttl);
 
-    const now = this.deps.clock.now();
+    const at = this.deps.clock.now();
     const code = randomBytes(32).toString('base64url');
     const nonce = randomBytes(16).toString('base64url');
     const binding = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(now.getTime() + EXCHANGE_TTL_MS);
+    const expiresAt = new Date(at.getTime() + EXCHANGE_TTL_MS);
     await signInRepository.insertExchangeCode(db, {
       codeHash: digest(code),
       nonceHash: digest(nonce),
@@ -69,7 +88,7 @@ export class SignInService {
       organizationId: membership.organization_id,
       userId: user.id,
       expiresAt,
-      at: now,
+      at,
     });
     return { authorizationCode: code, nonce, expiresAt, binding };
   }

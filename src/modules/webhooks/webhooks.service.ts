@@ -70,6 +70,14 @@ export class WebhooksService {
   }
 
   private async assertSafeUrl(url: string) {
+    // what needs no DNS is refused whatever the resolver says (a literal internal address in any
+    // spelling, an internal name like localhost. or *.internal, credentials, another scheme)
+    const problem = this.client.refuseAtSave(url);
+    if (problem)
+      throw new AppError('webhook_url_invalid', {
+        message: `The webhook URL is not safe for outbound delivery: ${problem.message}.`,
+        fields: [{ path: ['url'], source: 'body' }],
+      });
     try {
       await this.client.check(url);
     } catch (error) {

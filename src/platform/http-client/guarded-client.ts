@@ -21,6 +21,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { Agent, request } from 'undici';
 import { type AddressRefusal, type AllowList, canonicalAddress, parseAllowList, refuseAddress } from './address-policy.js';
+import { refuseUrlWithoutDns, type SavedUrlProblem } from './url-policy.js';
 
 export const GUARDED_DEFAULTS = {
   timeoutMs: 60_000,
@@ -124,6 +125,14 @@ export class GuardedHttpClient {
     this.maxRedirects = options.maxRedirects ?? GUARDED_DEFAULTS.maxRedirects;
     this.maxBytes = options.maxBytes ?? GUARDED_DEFAULTS.maxBytes;
     this.userAgent = options.userAgent ?? 'service-api-media-fetch/1';
+  }
+
+  /**
+   * The checks that need no DNS (url-policy.ts), with this client's allow-list: what a URL that is
+   * saved for later fetching (a webhook endpoint, a feed) must pass. null when it passes.
+   */
+  refuseAtSave(raw: string): SavedUrlProblem | null {
+    return refuseUrlWithoutDns(raw, this.allowList);
   }
 
   /** Parses, resolves and checks a URL without sending anything (dry runs use this). */

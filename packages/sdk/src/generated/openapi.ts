@@ -295,7 +295,10 @@ export interface paths {
         /** List automation sources (not deleted), oldest first */
         get: operations["listAutomationSources"];
         put?: never;
-        /** Create an automation source; config is validated for its kind */
+        /**
+         * Create an automation source; config is validated for its kind
+         * @description The config's references are checked when saved: channels of targets, profileId and productIds of another organization (or, for products, another brand) are 404 with the referenced kind's code; an rss_feed feedUrl with credentials, a literal internal address in any spelling or an internal name (localhost, *.internal, *.local) is 400. The feed is checked again at every fetch.
+         */
         post: operations["createAutomationSource"];
         delete?: never;
         options?: never;
@@ -757,7 +760,7 @@ export interface paths {
         put?: never;
         /**
          * Register an OAuth app; the generated client secret is in this answer only
-         * @description With clientSecretRef (env:NAME) no secret is generated: it is read from that variable at each token request.
+         * @description The service generates the client secret: it is answered here once and stored only as a SHA-256 hash, compared in constant time at the token endpoint. A tenant cannot name a server setting or environment variable as the secret (clientSecretRef is refused with 400); secret references are provisioned by the operator with the CLI (`service-api oauth-apps create --client-secret-ref env:NAME`).
          */
         post: operations["createOAuthApp"];
         delete?: never;
@@ -2132,8 +2135,8 @@ export interface components {
         OAuthApp: {
             clientId: string;
             clientSecretRef: string | null;
-            /** @description stored_hash: the secret was generated and shown once; reference: resolved from clientSecretRef at use. */
-            clientSecretSource: "stored_hash" | "reference";
+            /** @description stored_hash: the secret was generated and shown once (only its hash is stored); reference: the operator provisioned it with the CLI (an entry of SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS); none: the app has no secret yet (its former tenant-named reference was removed): rotate it. */
+            clientSecretSource: "stored_hash" | "reference" | "none";
             /** Format: date-time */
             createdAt: string;
             name: string;
@@ -2143,9 +2146,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description The service generates the client secret (shown once, stored hashed); a secret reference is an operator feature (CLI). */
         OAuthAppCreateRequest: {
-            /** @description Instead of a generated secret: the environment variable holding it, resolved at each token request. */
-            clientSecretRef?: string;
             name: string;
             redirectUris: string[];
             scopes: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
@@ -2157,7 +2159,7 @@ export interface components {
         OAuthAppUpdateRequest: {
             name?: string;
             redirectUris?: string[];
-            /** @description Generate a new client secret (shown once); the old one stops working. */
+            /** @description Generate a new client secret (shown once); the old one stops working. Refused (400) for an app whose secret the operator provisions (clientSecretSource reference). */
             rotateSecret?: boolean;
             scopes?: ("brands:read" | "assets:read" | "media:read" | "media:write" | "channels:read" | "channels:write" | "publish:read" | "publish:write" | "analytics:read" | "analytics:write" | "comments:read" | "comments:write" | "webhooks:read" | "webhooks:write" | "automations:read" | "automations:write")[];
         };
@@ -5707,7 +5709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: brand_not_found. */
+            /** @description Error codes: brand_not_found, channel_account_not_found, publishing_profile_not_found, product_not_found. */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6027,7 +6029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: automation_source_not_found. */
+            /** @description Error codes: automation_source_not_found, channel_account_not_found, publishing_profile_not_found, product_not_found. */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9521,6 +9523,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The service generates the client secret (shown once, stored hashed); a secret reference is an operator feature (CLI). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OAuthAppCreateRequest"];

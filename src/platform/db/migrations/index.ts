@@ -26,6 +26,7 @@ import * as m0012 from './0012-analytics.js'; // analytics
 import * as m0013 from './0013-provider-webhooks.js'; // provider webhooks
 
 // hardening: import its migration here
+import * as m0014 from './0014-oauth-secret-refs.js'; // OAuth client secret references are the operator's
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
 
   // hardening: register its migration here
   '0013-provider-webhooks': m0013, // provider webhooks
+  '0014-oauth-secret-refs': m0014,
 };

@@ -154,11 +154,7 @@ export type Answer = { status?: number; body: unknown; headers?: Record<string, 
 /** Wraps a route body with the ledger, failure switches and Graph error rendering. */
 export function handler(ctx: RouteContext, family: Family, operation: string, fn: (req: FastifyRequest) => Promise<Answer> | Answer) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    ctx.ledger.record(
-      operation,
-      req.method,
-      req.url.replace(/(access_token|client_secret|fb_exchange_token|code)=[^&]*/g, '$1=[redacted]'),
-    );
+    ctx.ledger.record(operation, req.method, req.url);
     const rule = ctx.failures.take(operation);
     if (rule?.kind === 'expired_token') return send(reply, expiredTokenError(ctx.state.now() - 1000));
     if (rule?.kind === 'server_error') {

@@ -6,6 +6,7 @@
  * operation and field ("body.media_category", "query.media_id", "header.authorization").
  */
 import type { ErrorObject } from 'ajv';
+import ajvFormats from 'ajv-formats';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
 import type { ContractFiles, ContractSource } from './contract-files.js';
 
@@ -96,6 +97,28 @@ function mediaTypeMatches(declared: string, sent: string): boolean {
   return sub === '*' && sent.startsWith(`${type}/`);
 }
 
+/**
+ * Form and multipart fields arrive as text; OpenAPI describes them by the type they encode. Decodes a
+ * numeric or boolean field the operation's body schema types so, and leaves everything else as sent, so
+ * the schema still judges it.
+ */
+function decodeFormFields(op: Operation, mediaType: string, body: unknown): unknown {
+  if (mediaType !== 'multipart/form-data' && mediaType !== 'application/x-www-form-urlencoded') return body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const content = (
+    op.requestBody as { content?: Record<string, { schema?: { properties?: Record<string, { type?: string }> } }> } | undefined
+  )?.content;
+  const properties = content?.[mediaType]?.schema?.properties ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    const type = properties[name]?.type;
+    if (typeof value === 'string' && (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) out[name] = Number(value);
+    else if (typeof value === 'string' && type === 'boolean' && (value === 'true' || value === 'false')) out[name] = value === 'true';
+    else out[name] = value;
+  }
+  return out;
+}
+
 export class ApiContract {
   readonly name: string;
   readonly source: ContractSource;
@@ -131,7 +154,12 @@ export class ApiContract {
       // quick: compile each operation's validators when it is first used (the descriptions hold hundreds)
       quick: true,
       validate: true,
-      ajvOpts: { strict: false, allErrors: true },
+      ajvOpts: { strict: false, allErrors: true, logger: false },
+      // the formats OpenAPI descriptions use (date-time, uri, email, ...), checked as JSON Schema defines them
+      customizeAjv: (ajv) => {
+        ajvFormats.default(ajv as never);
+        return ajv;
+      },
     });
     await api.init();
     return new ApiContract(files, api, basePath);
@@ -166,6 +194,8 @@ export class ApiContract {
     }
     const operation = this.label(op);
     const violations: ContractViolation[] = [];
+    const mediaType = header(req.headers, 'content-type').split(';')[0]?.trim().toLowerCase() ?? '';
+    request.body = decodeFormFields(op, mediaType, request.body);
     const result = this.api.validateRequest(request, op);
     for (const e of result.errors ?? []) violations.push({ operation, field: fieldOf(e), message: messageOf(e) });
     const contentTypeViolation = this.checkContentType(op, req);

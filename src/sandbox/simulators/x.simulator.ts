@@ -12,6 +12,7 @@
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { enforceXContract } from './x/x-contract.js';
 import { addBodyParsers, type XSimContext } from './x/x-http.js';
 import { registerXMediaRoutes } from './x/x-media.routes.js';
 import { registerXMetricsRoutes } from './x/x-metrics.routes.js'; // analytics
@@ -38,7 +39,8 @@ export interface XSimulatorPluginOptions {
 /** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/x"). */
 export function xSimulatorBaseUrls(origin: string, prefix = ''): XSimulatorBaseUrls {
   const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
-  return { apiBaseUrl: base, authBaseUrl: base, uploadBaseUrl: base };
+  // the adapter's API and upload URLs carry the version path, as production's do
+  return { apiBaseUrl: `${base}/2`, authBaseUrl: base, uploadBaseUrl: `${base}/2` };
 }
 
 export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = async (app, opts) => {
@@ -48,6 +50,7 @@ export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = asy
     failures: opts.failures,
   };
   addBodyParsers(app);
+  enforceXContract(app, opts.ledger);
   registerXOauthRoutes(app, ctx);
   registerXUserRoutes(app, ctx);
   registerXTweetRoutes(app, ctx);

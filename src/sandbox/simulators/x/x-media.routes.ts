@@ -185,8 +185,7 @@ export function registerXMediaRoutes(app: FastifyInstance, ctx: XSimContext): vo
         body: {
           data: {
             id: m.id,
-            associated_metadata: true,
-            alt_text: { text: alt },
+            associated_metadata: { alt_text: { text: alt } },
           },
         },
       };

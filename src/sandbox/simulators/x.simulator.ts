@@ -11,6 +11,7 @@
  * mode); apiBaseUrl, authBaseUrl and uploadBaseUrl are then all origin + prefix.
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
+import { loadContract } from '../../platform/contracts/contracts.js';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
 import { enforceXContract } from './x/x-contract.js';
 import { addBodyParsers, type XSimContext } from './x/x-http.js';
@@ -69,6 +70,8 @@ export interface RunningXSimulator {
 }
 
 export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<RunningXSimulator> {
+  // standalone (tests): read the description before the first request rather than on it
+  await loadContract('x');
   const state = new XSimulatorState(opts);
   const ledger = new SimulatorLedger();
   const failures = new FailureQueue();

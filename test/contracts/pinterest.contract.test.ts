@@ -61,7 +61,7 @@ describe('Pinterest adapter under the Pinterest API v5 description', () => {
     );
     assert.equal(carousel.status, 'published');
     const stored = h.sim.state.pins.get(carousel.status === 'published' ? carousel.providerPostId : '');
-    assert.equal((stored?.resource.media as { items?: unknown[] }).items?.length, 5);
+    assert.equal((stored?.resource.media as { items?: unknown[] } | undefined)?.items?.length, 5);
     await underContract(
       h.sim.ledger,
       'video Pin',

@@ -6,14 +6,16 @@
  * - Videos: https://developers.facebook.com/docs/video-api/guides/publishing (10 GB, 240 min)
  * - Permissions: https://developers.facebook.com/docs/pages-api/overview#permissions
  */
+
+import { GRAPH_API_VERSION } from '../meta-shared/meta-api-version.js';
 import type { ProviderCapability, ProviderSettingRule, ProviderValidationRules } from '../provider.js';
 
 const MB = 1024 * 1024;
 
 export const FACEBOOK_PAGE_ENDPOINTS = {
-  apiBaseUrl: 'https://graph.facebook.com/v25.0',
-  authBaseUrl: 'https://www.facebook.com/v25.0',
-  uploadBaseUrl: 'https://graph-video.facebook.com/v25.0',
+  apiBaseUrl: `https://graph.facebook.com/${GRAPH_API_VERSION}`,
+  authBaseUrl: `https://www.facebook.com/${GRAPH_API_VERSION}`,
+  uploadBaseUrl: `https://graph-video.facebook.com/${GRAPH_API_VERSION}`,
 } as const;
 
 export const FACEBOOK_PAGE_SCOPES = [

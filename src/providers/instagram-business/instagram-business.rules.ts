@@ -8,11 +8,12 @@
  */
 
 import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
+import { GRAPH_API_VERSION } from '../meta-shared/meta-api-version.js';
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 
 export const INSTAGRAM_BUSINESS_ENDPOINTS = {
-  apiBaseUrl: 'https://graph.facebook.com/v25.0',
-  authBaseUrl: 'https://www.facebook.com/v25.0',
+  apiBaseUrl: `https://graph.facebook.com/${GRAPH_API_VERSION}`,
+  authBaseUrl: `https://www.facebook.com/${GRAPH_API_VERSION}`,
   uploadBaseUrl: 'https://rupload.facebook.com',
 } as const;
 

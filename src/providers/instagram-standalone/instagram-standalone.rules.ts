@@ -8,10 +8,11 @@
  */
 
 import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
+import { GRAPH_API_VERSION } from '../meta-shared/meta-api-version.js';
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
 
 export const INSTAGRAM_STANDALONE_ENDPOINTS = {
-  apiBaseUrl: 'https://graph.instagram.com/v25.0',
+  apiBaseUrl: `https://graph.instagram.com/${GRAPH_API_VERSION}`,
   /** serves both /oauth/authorize and the code exchange /oauth/access_token */
   authBaseUrl: 'https://api.instagram.com',
   uploadBaseUrl: 'https://rupload.facebook.com',

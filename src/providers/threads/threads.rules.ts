@@ -9,14 +9,16 @@
  *   https://developers.facebook.com/docs/threads/troubleshooting#rate-limiting
  * - Permissions: https://developers.facebook.com/docs/threads/get-started
  */
+
+import { THREADS_API_VERSION } from '../meta-shared/meta-api-version.js';
 import type { ProviderCapability, ProviderSettingRule, ProviderValidationRules } from '../provider.js';
 
 const MB = 1024 * 1024;
 
 export const THREADS_ENDPOINTS = {
-  apiBaseUrl: 'https://graph.threads.net/v1.0',
+  apiBaseUrl: `https://graph.threads.net/${THREADS_API_VERSION}`,
   authBaseUrl: 'https://threads.net',
-  uploadBaseUrl: 'https://graph.threads.net/v1.0',
+  uploadBaseUrl: `https://graph.threads.net/${THREADS_API_VERSION}`,
 } as const;
 
 export const THREADS_SCOPES = [

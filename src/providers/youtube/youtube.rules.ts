@@ -10,14 +10,15 @@
  *   verified channel, hard cap 12 hours.
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+import { YOUTUBE_API_VERSION } from './youtube.version.js';
 
 export const YOUTUBE_ENDPOINTS = {
   /** YouTube Data API v3 resources (channels, videos, commentThreads, videoCategories) */
-  apiBaseUrl: 'https://www.googleapis.com/youtube/v3',
+  apiBaseUrl: `https://www.googleapis.com/youtube/${YOUTUBE_API_VERSION}`,
   /** Google's authorization server; the token and revoke endpoints live on oauth2.googleapis.com */
   authBaseUrl: 'https://accounts.google.com',
   /** media upload host for videos.insert (resumable protocol) */
-  uploadBaseUrl: 'https://www.googleapis.com/upload/youtube/v3',
+  uploadBaseUrl: `https://www.googleapis.com/upload/youtube/${YOUTUBE_API_VERSION}`,
 } as const;
 
 export const YOUTUBE_SCOPES = [

@@ -17,6 +17,7 @@
  * adapters at metaSandboxBaseUrls(origin, prefix)).
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
+import { GRAPH_API_VERSION, THREADS_API_VERSION } from '../../providers/meta-shared/meta-api-version.js';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
 import { registerMetaCommentRoutes } from './meta/meta-comments.routes.js';
 import { registerMetaOAuthRoutes } from './meta/meta-oauth.routes.js';
@@ -27,8 +28,9 @@ import { registerMetaWriteRoutes } from './meta/meta-write.routes.js';
 
 export { MetaSimState } from './meta/meta-state.js';
 
-export const META_SIM_GRAPH_VERSION = 'v25.0';
-export const META_SIM_THREADS_VERSION = 'v1.0';
+/** the simulator serves the versions the adapters call (src/providers/meta-shared/meta-api-version.ts) */
+export const META_SIM_GRAPH_VERSION = GRAPH_API_VERSION;
+export const META_SIM_THREADS_VERSION = THREADS_API_VERSION;
 /** app credentials the simulator accepts unless others are given */
 export const META_SANDBOX_APP = {
   clientId: 'sandbox-meta-app',

@@ -30,6 +30,11 @@ const IG_COMMENT = {
   node: 'IGComment',
   reason: 'the IG-only specs name the Facebook "Comment" node; the reference page lists the IG Comment fields (text, username, timestamp, ...)',
 };
+/** a write answers the object it created (read-after-write `fields` name that object's fields) */
+const created = (node: string) => ({
+  node,
+  reason: 'the specs give the type the edge hangs on as the answer of a write; the write creates and answers this node',
+});
 const p = (name: string, type: string, required = false): SpecParam => ({ name, type, required });
 
 /** graph.facebook.com (and graph-video.facebook.com): Facebook Pages and Instagram with Facebook Login. */
@@ -86,9 +91,9 @@ export function facebookGraphOperations(v: string): GraphOperation[] {
       specs: ['Comment#update', 'IGComment#update'],
       answer: SUCCESS,
     },
-    { method: 'POST', path: `/${v}/{page-id}/feed`, operationId: 'pageFeedPost', reference: `${FB}/pages-api/posts/#publish-posts`, specs: ['Page/feed'], answer: CREATED },
-    { method: 'POST', path: `/${v}/{page-id}/photos`, operationId: 'pagePhotoPost', reference: `${FB}/graph-api/reference/page/photos/#Creating`, specs: ['Page/photos'], answer: CREATED },
-    { method: 'POST', path: `/${v}/{page-id}/videos`, operationId: 'pageVideoPost', reference: `${FB}/video-api/guides/publishing/`, specs: ['Page/videos'], answer: CREATED },
+    { method: 'POST', path: `/${v}/{page-id}/feed`, operationId: 'pageFeedPost', reference: `${FB}/pages-api/posts/#publish-posts`, specs: ['Page/feed'], answer: CREATED, returns: created('PagePost') },
+    { method: 'POST', path: `/${v}/{page-id}/photos`, operationId: 'pagePhotoPost', reference: `${FB}/graph-api/reference/page/photos/#Creating`, specs: ['Page/photos'], answer: CREATED, returns: created('Photo') },
+    { method: 'POST', path: `/${v}/{page-id}/videos`, operationId: 'pageVideoPost', reference: `${FB}/video-api/guides/publishing/`, specs: ['Page/videos'], answer: CREATED, returns: created('AdVideo') },
     { method: 'GET', path: `/${v}/{page-id}/videos`, operationId: 'pageVideos', reference: `${FB}/graph-api/reference/page/videos/`, specs: ['Page/videos'] },
     { method: 'GET', path: `/${v}/{page-id}/posts`, operationId: 'pagePosts', reference: `${FB}/graph-api/reference/page/feed/`, specs: ['Page/posts'] },
     { method: 'GET', path: `/${v}/{page-id}/published_posts`, operationId: 'pagePublishedPosts', reference: `${FB}/graph-api/reference/page/published_posts/`, specs: ['Page/published_posts'] },
@@ -117,7 +122,7 @@ export function facebookGraphOperations(v: string): GraphOperation[] {
     { method: 'GET', path: `/${v}/{ig-comment-id}/replies`, operationId: 'igCommentReplies', reference: `${FB}/instagram-platform/instagram-graph-api/reference/ig-comment/replies`, specs: ['IGComment/replies'] },
     { method: 'POST', path: `/${v}/{ig-comment-id}/replies`, operationId: 'igCommentReply', reference: `${FB}/instagram-platform/instagram-graph-api/reference/ig-comment/replies#creating`, specs: ['IGComment/replies'], answer: CREATED },
     { method: 'GET', path: `/${v}/{ig-user-id}/media`, operationId: 'igUserMedia', reference: `${FB}/instagram-platform/instagram-graph-api/reference/ig-user/media`, specs: ['IGUser/media'] },
-    { method: 'POST', path: `/${v}/{ig-user-id}/media`, operationId: 'igUserCreateContainer', reference: `${FB}/instagram-platform/instagram-graph-api/reference/ig-user/media#creating`, specs: ['IGUser/media'], answer: CREATED },
+    { method: 'POST', path: `/${v}/{ig-user-id}/media`, operationId: 'igUserCreateContainer', reference: `${FB}/instagram-platform/instagram-graph-api/reference/ig-user/media#creating`, specs: ['IGUser/media'], answer: CREATED, returns: created('ShadowIGMediaBuilder') },
     { method: 'POST', path: `/${v}/{ig-user-id}/media_publish`, operationId: 'igUserMediaPublish', reference: `${FB}/instagram-platform/instagram-graph-api/reference/ig-user/media_publish`, specs: ['IGUser/media_publish'], answer: CREATED },
     { method: 'GET', path: `/${v}/{ig-user-id}/stories`, operationId: 'igUserStories', reference: `${FB}/instagram-platform/instagram-graph-api/reference/ig-user/stories`, specs: ['IGUser/stories'] },
     {
@@ -174,7 +179,7 @@ export function instagramGraphOperations(v: string): GraphOperation[] {
     },
     { method: 'POST', path: `/${v}/{ig-comment-id}`, operationId: 'hideComment', reference: `${FB}/instagram-platform/reference/instagram-comment#updating`, specs: ['IGComment#update'], answer: SUCCESS },
     { method: 'GET', path: `/${v}/{ig-user-id}/media`, operationId: 'userMedia', reference: `${FB}/instagram-platform/reference/instagram-user/media`, specs: ['IGUserForIGOnlyAPI/media'], returns: IG_ONLY_MEDIA },
-    { method: 'POST', path: `/${v}/{ig-user-id}/media`, operationId: 'createContainer', reference: `${IG}/content-publishing`, specs: ['IGUserForIGOnlyAPI/media'], answer: CREATED },
+    { method: 'POST', path: `/${v}/{ig-user-id}/media`, operationId: 'createContainer', reference: `${IG}/content-publishing`, specs: ['IGUserForIGOnlyAPI/media'], answer: CREATED, returns: created('ShadowIGMediaBuilder') },
     // the IG-only spec names this edge "mediapublish"; the reference page and the live API use media_publish
     { method: 'POST', path: `/${v}/{ig-user-id}/media_publish`, operationId: 'mediaPublish', reference: `${FB}/instagram-platform/reference/instagram-user/media_publish`, specs: ['IGUserForIGOnlyAPI/mediapublish'], answer: CREATED },
     { method: 'GET', path: `/${v}/{ig-user-id}/stories`, operationId: 'userStories', reference: `${FB}/instagram-platform/reference/instagram-user/stories`, specs: ['IGUserForIGOnlyAPI/stories'], returns: IG_ONLY_MEDIA },

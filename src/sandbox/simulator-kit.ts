@@ -12,6 +12,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ContractViolation } from '../platform/contracts/contracts.js';
 
 export type FailureKind = 'expired_token' | 'rate_limit' | 'server_error' | 'timeout' | 'lost_response';
 
@@ -59,10 +60,34 @@ export interface ReceivedPost {
   at: number;
 }
 
+/** One request a simulator checked against its platform's description (src/sandbox/contract-guard.ts). */
+export interface ContractCheckRecord {
+  contract: string;
+  method: string;
+  url: string;
+  /** "createPosts (POST /2/tweets)", or "METHOD path" when no operation matched */
+  operation: string;
+  operationId: string | null;
+  /** what the description rejects in the request (the simulator answered the platform's error) */
+  violations: ContractViolation[];
+  /** the answer and what the description rejects in it (when `checkAnswers` is on) */
+  answer?: { status: number; violations: ContractViolation[] };
+  at: number;
+}
+
 export class SimulatorLedger {
   readonly posts: ReceivedPost[] = [];
   readonly comments: Array<{ postId: string; commentId: string; text: string; at: number }> = [];
   readonly requests: Array<{ operation: string; method: string; url: string; at: number }> = [];
+  /** every request checked against the platform's description, with its verdict */
+  readonly contractChecks: ContractCheckRecord[] = [];
+  /** also check every answer against the description's response schemas (the contract tests turn it on) */
+  checkAnswers = false;
+
+  recordContractCheck(check: ContractCheckRecord): void {
+    this.contractChecks.push(check);
+    if (this.contractChecks.length > 5_000) this.contractChecks.splice(0, 1_000);
+  }
 
   record(operation: string, method: string, url: string): void {
     this.requests.push({ operation, method, url, at: Date.now() });

@@ -16,8 +16,10 @@
  *   resumable upload guide, not by discovery) on the same path;
  * - schemas to `components.schemas`; an object with `properties` is closed (`additionalProperties:
  *   false`): Google answers 400 "Invalid JSON payload received. Unknown name" for unknown fields;
- * - formats: 64-bit integers travel as decimal strings (a pattern), google-datetime is a date-time,
- *   google-duration a pattern; int32, uint32, double and byte keep a format ajv-formats knows.
+ * - formats: 64-bit integers travel as decimal strings (a pattern), google-datetime and date-time an
+ *   RFC 3339 pattern, google-duration a pattern; int32 and byte keep a format openapi-backend knows;
+ * - the upload path's answer: the resource (media, multipart) or, for the first step of a resumable
+ *   upload, no body (the session URI is in Location).
  *
  * Usage: node --import tsx scripts/contracts/discovery-to-openapi.ts <discovery.json> <openapi.json>
  */
@@ -75,6 +77,8 @@ export interface DiscoveryDocument {
 
 const INTEGER_STRING = '^-?[0-9]+$';
 const DURATION = '^-?[0-9]+(\\.[0-9]{1,9})?s$';
+/** RFC 3339 date-time as a pattern: openapi-backend's ajv has no date-time format (it would only warn) */
+const DATE_TIME = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$';
 
 function schema(s: DiscoverySchema, forParameter = false): Json {
   if (s.$ref) return { $ref: `#/components/schemas/${s.$ref}` };
@@ -85,7 +89,7 @@ function schema(s: DiscoverySchema, forParameter = false): Json {
     case 'string':
       out.type = 'string';
       if (s.format === 'int64' || s.format === 'uint64') out.pattern = INTEGER_STRING;
-      else if (s.format === 'google-datetime' || s.format === 'date-time') out.format = 'date-time';
+      else if (s.format === 'google-datetime' || s.format === 'date-time') out.pattern = DATE_TIME;
       else if (s.format === 'google-duration') out.pattern = DURATION;
       else if (s.format === 'byte') out.format = 'byte';
       else if (s.format === 'date') out.format = 'date';
@@ -214,6 +218,18 @@ function uploadOperations(doc: DiscoveryDocument, m: DiscoveryMethod): Record<st
   const start = operation(doc, m, []);
   start.operationId = `${m.id}.upload`;
   start.parameters = [...(start.parameters as Json[]).filter((p) => p.name !== 'uploadType'), uploadType];
+  if (m.response) {
+    start.responses = {
+      ...(start.responses as Json),
+      '200': {
+        description: 'the resource (uploadType media or multipart), or no body and the session URI in Location (resumable)',
+        headers: { Location: { schema: { type: 'string' } } },
+        content: {
+          'application/json': { schema: { anyOf: [schema({ $ref: m.response.$ref }), { type: 'string', maxLength: 0, nullable: true }] } },
+        },
+      },
+    };
+  }
   const metadata = m.request ? schema({ $ref: m.request.$ref }) : { type: 'object' };
   start.requestBody = {
     required: !m.request,
@@ -237,7 +253,7 @@ function uploadOperations(doc: DiscoveryDocument, m: DiscoveryMethod): Record<st
       required: true,
       content: Object.fromEntries(accept.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
     },
-    responses: (start.responses as Json),
+    responses: operation(doc, m).responses,
     security: start.security,
   };
   return { post: start, put: session };

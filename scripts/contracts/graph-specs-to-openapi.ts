@@ -335,7 +335,7 @@ export function graphSpecsToOpenApi(input: GraphDocumentInput): Json {
   for (const op of input.operations) {
     paths[op.path] ??= {};
     paths[op.path]![op.method.toLowerCase()] = operation(op, specs);
-    if (op.server) paths[op.path]!.servers = [{ url: op.server }];
+    if (op.server) (paths[op.path] as Record<string, unknown>).servers = [{ url: op.server }];
   }
   return {
     openapi: '3.0.3',

@@ -130,6 +130,8 @@ export class ApiContract {
       apiRoot: basePath || '/',
       // quick: compile each operation's validators when it is first used (the descriptions hold hundreds)
       quick: true,
+      // a trailing slash is part of the path (TikTok's paths end in one; /v5/pins/ is not /v5/pins)
+      ignoreTrailingSlashes: false,
       validate: true,
       ajvOpts: { strict: false, allErrors: true },
     });

@@ -20,6 +20,7 @@ import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { GRAPH_API_VERSION, THREADS_API_VERSION } from '../../providers/meta-shared/meta-api-version.js';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
 import { registerMetaCommentRoutes } from './meta/meta-comments.routes.js';
+import { enforceMetaContracts } from './meta/meta-contract.js';
 import { registerMetaOAuthRoutes } from './meta/meta-oauth.routes.js';
 import { registerMetaReadRoutes } from './meta/meta-read.routes.js';
 import { MetaSimState } from './meta/meta-state.js';
@@ -101,6 +102,8 @@ export const metaSimulatorPlugin: FastifyPluginAsync<MetaSimulatorOptions> = asy
     clientId: opts.clientId ?? META_SANDBOX_APP.clientId,
     clientSecret: opts.clientSecret ?? META_SANDBOX_APP.clientSecret,
   };
+  // every request is judged by its host's description first (contracts/facebook-graph, instagram-graph, threads)
+  enforceMetaContracts(app, ctx.ledger);
   registerMetaOAuthRoutes(app, ctx, simApp);
   // webhooks: the app's subscriptions live on graph.facebook.com
   registerMetaSubscriptionRoutes(app, ctx, '/facebook/graph/:version', simApp);

@@ -8,6 +8,7 @@
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { enforceTiktokContract } from './tiktok/tiktok-contract.js';
 import { addBodyParsers, type SimContext } from './tiktok/tiktok-http.js';
 import { registerTiktokOauthRoutes } from './tiktok/tiktok-oauth.routes.js';
 import { registerTiktokPostRoutes } from './tiktok/tiktok-post.routes.js';
@@ -44,6 +45,8 @@ export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOpti
     failures: opts.failures,
   };
   addBodyParsers(app);
+  // every request is judged by the TikTok API v2 description first (contracts/tiktok)
+  enforceTiktokContract(app, opts.ledger);
   registerTiktokOauthRoutes(app, ctx);
   registerTiktokPostRoutes(app, ctx, app.prefix);
   registerTiktokStatusRoutes(app, ctx);

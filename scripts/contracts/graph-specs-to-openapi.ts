@@ -154,8 +154,14 @@ class Specs {
   /** the node's fields and, for field expansion (`picture{url}`), the names of its GET edges */
   fieldNames(node: string): string[] {
     if (!this.known(node)) return [];
-    const spec = this.node(node);
-    return [...spec.fields.map((f) => f.name), ...spec.apis.filter((a) => a.method === 'GET' && a.endpoint).map((a) => a.endpoint!)];
+    return [...this.node(node).fields.map((f) => f.name), ...this.edgeNames(node)];
+  }
+
+  edgeNames(node: string): string[] {
+    if (!this.known(node)) return [];
+    return this.node(node)
+      .apis.filter((a) => a.method === 'GET' && a.endpoint)
+      .map((a) => a.endpoint!);
   }
 }
 
@@ -202,15 +208,22 @@ function nodeAnswer(specs: Specs, nodes: string[], extra: string[] = []): Json {
   // an answer type without a vendored spec is not judged
   if (nodes.some((n) => specs.hasNodes && !specs.known(n))) return { type: 'object' };
   const fields = nodes.flatMap((n) => (specs.known(n) ? specs.node(n).fields : []));
-  const properties: Json = {};
-  for (const name of [...nodes.flatMap((n) => specs.fieldNames(n)), ...extra]) properties[name] = {};
+  const properties: Record<string, Json> = {};
+  // a name several nodes (or an expanded edge) share with different types is not typed
+  const put = (name: string, schema: Json) => {
+    const had = properties[name];
+    properties[name] = had === undefined || JSON.stringify(had) === JSON.stringify(schema) ? schema : {};
+  };
   for (const f of fields) {
-    if (f.type === 'string' || f.type === 'datetime') properties[f.name] = { type: 'string' };
-    else if (f.type === 'bool') properties[f.name] = { type: 'boolean' };
-    else if (f.type === 'int' || f.type === 'unsigned int' || f.type === 'float') properties[f.name] = { type: 'number' };
-    else if (f.type.startsWith('list')) properties[f.name] = { anyOf: [{ type: 'array' }, { type: 'object' }] };
-    else properties[f.name] = {};
+    if (f.type === 'string' || f.type === 'datetime') put(f.name, { type: 'string' });
+    else if (f.type === 'bool') put(f.name, { type: 'boolean' });
+    else if (f.type === 'int' || f.type === 'unsigned int' || f.type === 'float') put(f.name, { type: 'number' });
+    else if (f.type.startsWith('list')) put(f.name, { anyOf: [{ type: 'array' }, { type: 'object' }] });
+    else put(f.name, {});
   }
+  // expanded edges (picture{url}) answer an object whatever a field of that name is on another node
+  for (const n of nodes) for (const edge of specs.edgeNames(n)) properties[edge] = {};
+  for (const name of extra) properties[name] = {};
   if (!Object.keys(properties).length) return { type: 'object' };
   properties.id = { type: 'string' };
   return { type: 'object', properties, additionalProperties: false };

@@ -16,6 +16,8 @@
  *   `Authorization: Bearer` header); a write may ask for fields of the object it answers (read-after-write);
  * - a form or query value is text: a bool is `true`/`false`, a number its digits, a list either a JSON
  *   array or comma-separated values (each checked against the list's enum), an Object a JSON text;
+ * - answers: Graph answers ids as strings, so an id the specs type `int` (IGUserForIGOnlyAPI.user_id) is
+ *   a string of digits;
  * - an operation the specs omit (token endpoints, /pages/search, ...) is described by hand in
  *   graph-operations.ts with its reference page.
  */
@@ -217,6 +219,8 @@ function nodeAnswer(specs: Specs, nodes: string[], extra: string[] = []): Json {
   for (const f of fields) {
     if (f.type === 'string' || f.type === 'datetime') put(f.name, { type: 'string' });
     else if (f.type === 'bool') put(f.name, { type: 'boolean' });
+    // an id typed int by the specs (IGUserForIGOnlyAPI.user_id) is answered as a string: Graph ids exceed 2^53
+    else if (/(^|_)id$/.test(f.name) && /int$/.test(f.type)) put(f.name, { type: 'string', pattern: '^[0-9]+$' });
     else if (f.type === 'int' || f.type === 'unsigned int' || f.type === 'float') put(f.name, { type: 'number' });
     else if (f.type.startsWith('list')) put(f.name, { anyOf: [{ type: 'array' }, { type: 'object' }] });
     else put(f.name, {});

@@ -87,7 +87,8 @@ export function enforceContract(app: FastifyInstance, opts: ContractGuardOptions
 
   app.addHook('onSend', async (request, reply, payload) => {
     const record = checks.get(request);
-    if (!record?.operationId || !opts.ledger.checkAnswers) return payload;
+    // a handler that sends and then resolves runs onSend a second time, without a payload: the first one is the answer
+    if (!record?.operationId || !opts.ledger.checkAnswers || record.answer) return payload;
     const contract = await loadContract(opts.contract);
     let body: unknown = null;
     if (typeof payload === 'string' && payload.length > 0) {

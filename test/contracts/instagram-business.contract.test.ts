@@ -87,7 +87,15 @@ describe('instagram_business contract: every request and answer against the Grap
       noCreation.violations.map((v) => v.field),
       ['body.creation_id'],
     );
-    const badMetric = await verdictOf('facebook-graph', { method: 'GET', path: `/${GRAPH_API_VERSION}/1789/insights?metric=impresions&access_token=t`, headers: {} });
-    assert.ok(badMetric.violations.some((v) => v.field === 'query.metric'));
+    const typo = await verdictOf('facebook-graph', {
+      method: 'POST',
+      path: `/${GRAPH_API_VERSION}/1789/media`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: { access_token: 't', image_urls: 'https://example.com/a.jpg' },
+    });
+    assert.deepEqual(
+      typo.violations.map((v) => v.field),
+      ['body.image_urls'],
+    );
   });
 });

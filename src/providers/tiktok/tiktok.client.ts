@@ -226,6 +226,8 @@ export class TiktokClient {
     signal?: AbortSignal,
   ): Promise<T> {
     const res = await providerRequest('tiktok', {
+      // ids are int64 JSON numbers in some answers (publicaly_available_post_id): keep their digits exact
+      exactIntegers: true,
       method,
       url: this.api(path),
       headers: {

@@ -8,7 +8,7 @@
  *   parameter, "invalidParameter" for a wrong one, "badRequest" for the body)
  */
 import type { FastifyInstance } from 'fastify';
-import type { ContractViolation, RequestVerdict } from '../../../platform/contracts/contracts.js';
+import { type ContractViolation, loadContract, type RequestVerdict } from '../../../platform/contracts/contracts.js';
 import { enforceContract } from '../../contract-guard.js';
 import type { SimResult, SimulatorLedger } from '../../simulator-kit.js';
 
@@ -60,4 +60,17 @@ export function youtubeContractRejection(verdict: RequestVerdict): SimResult {
 
 export function enforceYoutubeContract(app: FastifyInstance, ledger: SimulatorLedger): void {
   enforceContract(app, { contract: 'youtube', ledger, undescribed: YOUTUBE_UNDESCRIBED, reject: youtubeContractRejection });
+  // The video resource's schema takes about a second to compile (validators compile on first use):
+  // compile the upload's before the simulator answers, not inside the first publish's request.
+  app.addHook('onReady', async () => {
+    const contract = await loadContract('youtube');
+    contract.checkRequest({
+      method: 'POST',
+      path: '/upload/youtube/v3/videos?uploadType=resumable&part=snippet',
+      headers: { authorization: 'Bearer warm-up', 'content-type': 'application/json' },
+      body: {},
+    });
+    contract.checkResponse('youtube.videos.insert.upload', 200, null);
+    contract.checkResponse('youtube.videos.insert.upload.session', 200, {});
+  });
 }

@@ -1,7 +1,7 @@
 /**
  * Writes the OpenAPI descriptions of YouTube, the Meta Graph hosts and Threads from their vendored
  * sources, at the API versions the adapters call (src/providers/meta-shared/meta-api-version.ts,
- * src/providers/youtube/youtube.version.ts):
+ * YOUTUBE_API_VERSION in src/providers/youtube/youtube.rules.ts):
  *
  *   contracts/youtube/openapi.json          from contracts/youtube/discovery/youtube-v3.json (Google discovery)
  *   contracts/facebook-graph/openapi.json   from contracts/facebook-graph/specs (Meta's codegen node specs)

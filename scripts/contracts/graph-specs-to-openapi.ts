@@ -142,7 +142,7 @@ class Specs {
 
   /** "Page/feed" with the method, or "Page#get" */
   api(ref: string, method: string): { api: SpecApi; node: string } {
-    const [node, rest] = ref.includes('#') ? [ref.split('#')[0]!, `#${ref.split('#')[1]}`] : ref.split('/') as [string, string];
+    const [node, rest] = ref.includes('#') ? [ref.split('#')[0]!, `#${ref.split('#')[1]}`] : (ref.split('/') as [string, string]);
     const found = this.node(node).apis.find((a) => a.method === method && (rest.startsWith('#') ? a.name === rest : a.endpoint === rest));
     if (!found) throw new Error(`${ref} has no ${method} in the specs`);
     return { api: found, node };
@@ -175,7 +175,11 @@ function wireSchema(type: string, specs: Specs): Json {
     const values = specs.enums.get(inner) ?? null;
     return {
       anyOf: [
-        { type: 'string', pattern: inner === 'Object' || inner.startsWith('list') || inner === 'map' ? '^\\[.*\\]$|^[^\\[]' : `^\\[.*\\]$|${commaList(values)}` },
+        {
+          type: 'string',
+          pattern:
+            inner === 'Object' || inner.startsWith('list') || inner === 'map' ? '^\\[.*\\]$|^[^\\[]' : `^\\[.*\\]$|${commaList(values)}`,
+        },
         { type: 'array', items: values ? { type: 'string', enum: values } : {} },
       ],
     };
@@ -293,7 +297,11 @@ function operation(op: GraphOperation, specs: Specs): Json {
   ];
   if (fields.length) common.push(['fields', { type: 'string', pattern: fieldsPattern(fields) }]);
   if (isEdgeRead) {
-    common.push(['limit', { type: 'string', pattern: '^[0-9]+$' }], ['after', { type: 'string', minLength: 1 }], ['before', { type: 'string', minLength: 1 }]);
+    common.push(
+      ['limit', { type: 'string', pattern: '^[0-9]+$' }],
+      ['after', { type: 'string', minLength: 1 }],
+      ['before', { type: 'string', minLength: 1 }],
+    );
   }
   for (const [name, schema] of common) if (!params.has(name)) params.set(name, { schema, required: false });
 
@@ -338,10 +346,7 @@ function operation(op: GraphOperation, specs: Specs): Json {
     // here and the body's `access_token` property, or a bearer header, carries it
     if (op.auth !== false) out.security = [{ accessTokenQuery: [] }, { bearer: [] }, {}];
   } else {
-    out.parameters = [
-      ...pathParams,
-      ...[...params].map(([name, v]) => ({ name, in: 'query', required: v.required, schema: v.schema })),
-    ];
+    out.parameters = [...pathParams, ...[...params].map(([name, v]) => ({ name, in: 'query', required: v.required, schema: v.schema }))];
   }
   return out;
 }

@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createFacebookPageProvider } from '../../src/providers/facebook-page/facebook-page.provider.js';
+import { FACEBOOK_PAGE_API } from '../../src/providers/facebook-page/facebook-page.rules.js';
 import { GRAPH_API_VERSION } from '../../src/providers/meta-shared/meta-api-version.js';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
 import { ctxFor, type MetaHarness, startMetaHarness } from '../providers/meta-harness.js';
 import { underContract, verdictOf } from '../support/contracts.js';
+import { assertRecordFollowsDescription } from './api-record.js';
 import {
   commentsUnderContract,
   connectUnderContract,
@@ -41,7 +43,13 @@ describe('facebook_page contract: every request and answer against the Graph API
   });
 
   test('publish text, link, photo, album and video', async () => {
-    await publishUnderContract(h, provider, page, { name: 'text', text: 'Fresh roast today', media: () => [], calls: ['pageFeedPost'] }, 'c1');
+    await publishUnderContract(
+      h,
+      provider,
+      page,
+      { name: 'text', text: 'Fresh roast today', media: () => [], calls: ['pageFeedPost'] },
+      'c1',
+    );
     await publishUnderContract(
       h,
       provider,
@@ -49,7 +57,13 @@ describe('facebook_page contract: every request and answer against the Graph API
       { name: 'link', text: 'Menu', media: () => [], settings: { link: 'https://example.com/menu' }, calls: ['pageFeedPost'] },
       'c2',
     );
-    await publishUnderContract(h, provider, page, { name: 'photo', text: 'One photo', media: (x) => [x.image()], calls: ['pagePhotoPost'] }, 'c3');
+    await publishUnderContract(
+      h,
+      provider,
+      page,
+      { name: 'photo', text: 'One photo', media: (x) => [x.image()], calls: ['pagePhotoPost'] },
+      'c3',
+    );
     await publishUnderContract(
       h,
       provider,
@@ -67,7 +81,13 @@ describe('facebook_page contract: every request and answer against the Graph API
   });
 
   test('comments, metrics, reconciliation, tools and webhook provisioning', async () => {
-    const postId = await publishUnderContract(h, provider, page, { name: 'text', text: 'Comment on me', media: () => [], calls: ['pageFeedPost'] }, 'c6');
+    const postId = await publishUnderContract(
+      h,
+      provider,
+      page,
+      { name: 'text', text: 'Comment on me', media: () => [], calls: ['pageFeedPost'] },
+      'c6',
+    );
     await commentsUnderContract(h, provider, page, postId, {
       comment: ['createComment'],
       reply: ['createComment'],
@@ -79,7 +99,9 @@ describe('facebook_page contract: every request and answer against the Graph API
     await underContract(h.sim.ledger, 'permalink', () => provider.fetchPermalink(page, postId), ['readNode']);
     await reconcileUnderContract(h, provider, page, 'Comment on me', [], ['pagePosts']);
     await underContract(h.sim.ledger, 'pageProfile tool', () => provider.runTool(page, 'pageProfile', {}), ['readNode']);
-    await underContract(h.sim.ledger, 'mentionSearch tool', () => provider.runTool(page, 'mentionSearch', { query: 'cafe' }), ['pagesSearch']);
+    await underContract(h.sim.ledger, 'mentionSearch tool', () => provider.runTool(page, 'mentionSearch', { query: 'cafe' }), [
+      'pagesSearch',
+    ]);
     await provisionUnderContract(h, 'facebook_page', 'page', ['feed']);
   });
 
@@ -111,5 +133,9 @@ describe('facebook_page contract: every request and answer against the Graph API
     assert.equal(body.error.type, 'OAuthException');
     assert.match(body.error.message, /body\.mesage/);
     assert.ok(body.error.fbtrace_id);
+  });
+
+  test('the API version record follows the vendored description', async () => {
+    await assertRecordFollowsDescription(FACEBOOK_PAGE_API);
   });
 });

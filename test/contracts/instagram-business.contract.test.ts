@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createInstagramBusinessProvider } from '../../src/providers/instagram-business/instagram-business.provider.js';
+import { INSTAGRAM_BUSINESS_API } from '../../src/providers/instagram-business/instagram-business.rules.js';
 import { GRAPH_API_VERSION } from '../../src/providers/meta-shared/meta-api-version.js';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
 import { ctxFor, type MetaHarness, startMetaHarness } from '../providers/meta-harness.js';
 import { underContract, verdictOf } from '../support/contracts.js';
+import { assertRecordFollowsDescription } from './api-record.js';
 import {
   commentsUnderContract,
   connectUnderContract,
@@ -50,7 +52,13 @@ describe('instagram_business contract: every request and answer against the Grap
       { name: 'reel', text: 'A reel', media: (x) => [x.video()], settings: { postType: 'reel', shareToFeed: true }, calls: CONTAINER },
       'i3',
     );
-    await publishUnderContract(h, provider, ig, { name: 'story', text: '', media: (x) => [x.image()], settings: { postType: 'story' }, calls: CONTAINER }, 'i4');
+    await publishUnderContract(
+      h,
+      provider,
+      ig,
+      { name: 'story', text: '', media: (x) => [x.image()], settings: { postType: 'story' }, calls: CONTAINER },
+      'i4',
+    );
     await publishUnderContract(
       h,
       provider,
@@ -61,7 +69,13 @@ describe('instagram_business contract: every request and answer against the Grap
   });
 
   test('comments, metrics, reconciliation, tools and webhook provisioning', async () => {
-    const postId = await publishUnderContract(h, provider, ig, { name: 'image', text: 'Talk to me', media: (x) => [x.image()], calls: CONTAINER }, 'i6');
+    const postId = await publishUnderContract(
+      h,
+      provider,
+      ig,
+      { name: 'image', text: 'Talk to me', media: (x) => [x.image()], calls: CONTAINER },
+      'i6',
+    );
     await commentsUnderContract(h, provider, ig, postId, {
       comment: ['createComment'],
       reply: ['igCommentReply'],
@@ -72,7 +86,9 @@ describe('instagram_business contract: every request and answer against the Grap
     await underContract(h.sim.ledger, 'permalink', () => provider.fetchPermalink(ig, postId), ['readNode']);
     await reconcileUnderContract(h, provider, ig, 'Talk to me', ['image'], ['igUserMedia']);
     await underContract(h.sim.ledger, 'pageProfile tool', () => provider.runTool(ig, 'pageProfile', {}), ['readNode']);
-    await underContract(h.sim.ledger, 'mentionSearch tool', () => provider.runTool(ig, 'mentionSearch', { query: 'sandbox.tea' }), ['readNode']);
+    await underContract(h.sim.ledger, 'mentionSearch tool', () => provider.runTool(ig, 'mentionSearch', { query: 'sandbox.tea' }), [
+      'readNode',
+    ]);
     await provisionUnderContract(h, 'instagram_business', 'instagram', ['comments']);
   });
 
@@ -97,5 +113,9 @@ describe('instagram_business contract: every request and answer against the Grap
       typo.violations.map((v) => v.field),
       ['body.image_urls'],
     );
+  });
+
+  test('the API version record follows the vendored description', async () => {
+    await assertRecordFollowsDescription(INSTAGRAM_BUSINESS_API);
   });
 });

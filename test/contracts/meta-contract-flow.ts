@@ -45,9 +45,18 @@ export async function publishUnderContract(
 }
 
 /** Connects under the contract: the code exchange, the long-lived token, the refresh, and the accounts. */
-export async function connectUnderContract(h: MetaHarness, provider: SocialProvider, calls: { connect: string[]; refresh: string[]; lookup: string[] }) {
+export async function connectUnderContract(
+  h: MetaHarness,
+  provider: SocialProvider,
+  calls: { connect: string[]; refresh: string[]; lookup: string[] },
+) {
   const { result: tokens } = await underContract(h.sim.ledger, 'token exchange', () => connect(provider), calls.connect);
-  await underContract(h.sim.ledger, 'token refresh', () => provider.oauth.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }), calls.refresh);
+  await underContract(
+    h.sim.ledger,
+    'token refresh',
+    () => provider.oauth.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }),
+    calls.refresh,
+  );
   const { result: accounts } = await underContract(h.sim.ledger, 'account lookup', () => provider.lookupAccounts({ tokens }), calls.lookup);
   assert.ok(accounts.length > 0);
   return { tokens, accounts };
@@ -61,14 +70,24 @@ export async function commentsUnderContract(
   postId: string,
   calls: { comment: string[]; list: string[]; reply: string[]; hide?: string[] },
 ) {
-  const first = await underContract(h.sim.ledger, 'first comment', () => provider.postComment(ctx, { providerPostId: postId, text: 'First!' }), calls.comment);
+  const first = await underContract(
+    h.sim.ledger,
+    'first comment',
+    () => provider.postComment(ctx, { providerPostId: postId, text: 'First!' }),
+    calls.comment,
+  );
   await underContract(
     h.sim.ledger,
     'reply',
     () => provider.postComment(ctx, { providerPostId: postId, text: 'A reply', replyToCommentId: first.result.providerCommentId }),
     calls.reply,
   );
-  const listed = await underContract(h.sim.ledger, 'comment list', () => provider.listComments(ctx, { providerPostId: postId, limit: 50 }), calls.list);
+  const listed = await underContract(
+    h.sim.ledger,
+    'comment list',
+    () => provider.listComments(ctx, { providerPostId: postId, limit: 50 }),
+    calls.list,
+  );
   assert.ok(listed.result.length > 0);
   if (calls.hide && provider.hideComment) {
     await underContract(
@@ -81,7 +100,14 @@ export async function commentsUnderContract(
 }
 
 /** The recent-posts reconciliation finds the post just published. */
-export async function reconcileUnderContract(h: MetaHarness, provider: SocialProvider, ctx: ProviderCallContext, text: string, kinds: string[], calls: string[]) {
+export async function reconcileUnderContract(
+  h: MetaHarness,
+  provider: SocialProvider,
+  ctx: ProviderCallContext,
+  text: string,
+  kinds: string[],
+  calls: string[],
+) {
   const { result } = await underContract(
     h.sim.ledger,
     'recent-posts reconciliation',
@@ -100,7 +126,12 @@ export async function reconcileUnderContract(h: MetaHarness, provider: SocialPro
 }
 
 /** Webhook provisioning: the app subscription on graph.facebook.com, with the callback's handshake. */
-export async function provisionUnderContract(h: MetaHarness, platform: 'facebook_page' | 'instagram_business' | 'threads', object: string, fields: string[]) {
+export async function provisionUnderContract(
+  h: MetaHarness,
+  platform: 'facebook_page' | 'instagram_business' | 'threads',
+  object: string,
+  fields: string[],
+) {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     res.writeHead(200, { 'content-type': 'text/plain' }).end(url.searchParams.get('hub.challenge') ?? '');

@@ -8,8 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { THREADS_API_VERSION } from '../../src/providers/meta-shared/meta-api-version.js';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
 import { createThreadsProvider } from '../../src/providers/threads/threads.provider.js';
+import { THREADS_API } from '../../src/providers/threads/threads.rules.js';
 import { ctxFor, type MetaHarness, startMetaHarness } from '../providers/meta-harness.js';
 import { underContract, verdictOf } from '../support/contracts.js';
+import { assertRecordFollowsDescription } from './api-record.js';
 import {
   commentsUnderContract,
   connectUnderContract,
@@ -41,14 +43,26 @@ describe('threads contract: every request and answer against the Threads API des
   });
 
   test('publish text, image, video and carousel', async () => {
-    await publishUnderContract(h, provider, th, { name: 'text', text: 'Hello Threads', media: () => [], calls: ['createContainer', 'publishContainer'] }, 't1');
+    await publishUnderContract(
+      h,
+      provider,
+      th,
+      { name: 'text', text: 'Hello Threads', media: () => [], calls: ['createContainer', 'publishContainer'] },
+      't1',
+    );
     await publishUnderContract(h, provider, th, { name: 'image', text: 'A photo', media: (x) => [x.image()], calls: POST }, 't2');
     await publishUnderContract(h, provider, th, { name: 'video', text: 'A clip', media: (x) => [x.video()], calls: POST }, 't3');
     await publishUnderContract(h, provider, th, { name: 'carousel', text: 'Two', media: (x) => [x.image(), x.video()], calls: POST }, 't4');
   });
 
   test('replies, reply quota, hide, insights, reconciliation, tools and webhook provisioning', async () => {
-    const postId = await publishUnderContract(h, provider, th, { name: 'text', text: 'Reply to me', media: () => [], calls: ['createContainer', 'publishContainer'] }, 't5');
+    const postId = await publishUnderContract(
+      h,
+      provider,
+      th,
+      { name: 'text', text: 'Reply to me', media: () => [], calls: ['createContainer', 'publishContainer'] },
+      't5',
+    );
     await commentsUnderContract(h, provider, th, postId, {
       comment: ['createContainer', 'publishContainer'],
       reply: ['createContainer', 'publishContainer'],
@@ -81,5 +95,9 @@ describe('threads contract: every request and answer against the Threads API des
       body: { access_token: 't', media_type: 'TEXT', text: 'x', reply_control: 'nobody' },
     });
     assert.ok(badControl.violations.some((v) => v.field === 'body.reply_control'));
+  });
+
+  test('the API version record follows the vendored description', async () => {
+    await assertRecordFollowsDescription(THREADS_API);
   });
 });

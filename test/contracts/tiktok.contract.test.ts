@@ -7,8 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ProviderCallContext } from '../../src/providers/provider.js';
+import { TIKTOK_API } from '../../src/providers/tiktok/tiktok.rules.js';
 import { imageItem, MiB, request, startTiktokHarness, type TiktokHarness, videoItem } from '../providers/tiktok-harness.js';
 import { underContract, verdictOf } from '../support/contracts.js';
+import { assertRecordFollowsDescription } from './api-record.js';
 
 describe('tiktok contract: every request and answer against the TikTok API v2 description', () => {
   let h: TiktokHarness;
@@ -81,7 +83,9 @@ describe('tiktok contract: every request and answer against the TikTok API v2 de
 
   test('revoke', async () => {
     const tokens = await h.connect();
-    await underContract(h.sim.ledger, 'revoke', () => h.provider.oauth.revoke({ accessToken: tokens.accessToken, externalAccountId: '' }), ['oauthRevoke']);
+    await underContract(h.sim.ledger, 'revoke', () => h.provider.oauth.revoke({ accessToken: tokens.accessToken, externalAccountId: '' }), [
+      'oauthRevoke',
+    ]);
   });
 
   test('the description rejects what the TikTok API refuses', async () => {
@@ -89,13 +93,20 @@ describe('tiktok contract: every request and answer against the TikTok API v2 de
       method: 'POST',
       path: '/v2/post/publish/video/init/',
       headers: { authorization: 'Bearer act.x', 'content-type': 'application/json; charset=UTF-8' },
-      body: { post_info: { privacy_level: 'PUBLIC' }, source_info: { source: 'FILE_UPLOAD', video_size: 10, chunk_size: 10, total_chunk_count: 1 } },
+      body: {
+        post_info: { privacy_level: 'PUBLIC' },
+        source_info: { source: 'FILE_UPLOAD', video_size: 10, chunk_size: 10, total_chunk_count: 1 },
+      },
     });
     assert.deepEqual(
       badPrivacy.violations.map((v) => v.field),
       ['body.post_info.privacy_level'],
     );
-    const unknownField = await verdictOf('tiktok', { method: 'GET', path: '/v2/user/info/?fields=open_id,nickname', headers: { authorization: 'Bearer act.x' } });
+    const unknownField = await verdictOf('tiktok', {
+      method: 'GET',
+      path: '/v2/user/info/?fields=open_id,nickname',
+      headers: { authorization: 'Bearer act.x' },
+    });
     assert.ok(unknownField.violations.some((v) => v.field.startsWith('query.fields')));
   });
 
@@ -110,5 +121,9 @@ describe('tiktok contract: every request and answer against the TikTok API v2 de
     assert.equal(body.error.code, 'invalid_params');
     assert.match(body.error.message, /publish_id/);
     assert.ok(body.error.log_id);
+  });
+
+  test('the API version record follows the vendored description', async () => {
+    await assertRecordFollowsDescription(TIKTOK_API);
   });
 });

@@ -7,9 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ProviderCallContext, SocialProvider } from '../../src/providers/provider.js';
+import { YOUTUBE_API } from '../../src/providers/youtube/youtube.rules.js';
 import { publishRequest, REDIRECT, startYoutubeHarness, type YoutubeHarness } from '../providers/youtube-harness.js';
 import { underContract, verdictOf } from '../support/contracts.js';
 import { authorize } from '../support/simulators.js';
+import { assertRecordFollowsDescription } from './api-record.js';
 
 describe('youtube contract: every request and answer against the YouTube Data API v3 description', () => {
   let h: YoutubeHarness;
@@ -85,7 +87,11 @@ describe('youtube contract: every request and answer against the YouTube Data AP
   });
 
   test('the description rejects what the real API refuses', async () => {
-    const noPart = await verdictOf('youtube', { method: 'GET', path: '/youtube/v3/channels?mine=true', headers: { authorization: 'Bearer t' } });
+    const noPart = await verdictOf('youtube', {
+      method: 'GET',
+      path: '/youtube/v3/channels?mine=true',
+      headers: { authorization: 'Bearer t' },
+    });
     assert.ok(noPart.violations.some((v) => v.field === 'query.part'));
     const unknownField = await verdictOf('youtube', {
       method: 'POST',
@@ -106,5 +112,9 @@ describe('youtube contract: every request and answer against the YouTube Data AP
       body.error.errors.map((e) => [e.reason, e.location]),
       [['required', 'part']],
     );
+  });
+
+  test('the API version record follows the vendored description', async () => {
+    await assertRecordFollowsDescription(YOUTUBE_API);
   });
 });

@@ -23,8 +23,8 @@ import {
 import { registerGoogleOAuthRoutes } from './google/google-oauth.routes.js';
 import { GoogleSimulatorState } from './google/google-state.js';
 import { registerWebSubHubRoutes } from './google/websub-hub.routes.js';
-import { enforceYoutubeContract } from './google/youtube-contract.js';
 import { registerYoutubeApiRoutes } from './google/youtube-api.routes.js';
+import { enforceYoutubeContract } from './google/youtube-contract.js';
 import { registerYoutubeUploadRoutes } from './google/youtube-upload.routes.js';
 
 export { GoogleSimulatorState } from './google/google-state.js';

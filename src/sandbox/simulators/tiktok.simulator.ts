@@ -4,7 +4,7 @@
  * envelope {"data":{...},"error":{"code","message","log_id"}} and the FailureQueue switches.
  *
  * Runs standalone on 127.0.0.1:<random> (tests) or mounted under a prefix of another Fastify app (sandbox
- * mode); in both cases apiBaseUrl, authBaseUrl and uploadBaseUrl are the same origin + prefix.
+ * mode); in both cases authBaseUrl and uploadBaseUrl are the origin + prefix and apiBaseUrl adds /v2.
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
@@ -35,7 +35,8 @@ export interface TiktokSimulatorPluginOptions {
 /** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/tiktok"). */
 export function tiktokSimulatorBaseUrls(origin: string, prefix = ''): SimulatorBaseUrls {
   const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
-  return { apiBaseUrl: base, authBaseUrl: base, uploadBaseUrl: base };
+  // the API base carries the version, as the production one does (open.tiktokapis.com/v2)
+  return { apiBaseUrl: `${base}/v2`, authBaseUrl: base, uploadBaseUrl: base };
 }
 
 export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOptions> = async (app, opts) => {

@@ -13,7 +13,12 @@ import { enforceContract } from '../../contract-guard.js';
 import type { SimResult, SimulatorLedger } from '../../simulator-kit.js';
 
 /** Google OAuth 2.0 and the PubSubHubbub hub are outside the YouTube Data API description. */
-export const YOUTUBE_UNDESCRIBED = ['GET /oauth/o/oauth2/v2/auth', 'POST /oauth/token', 'POST /oauth/revoke', '* /websub/subscribe'] as const;
+export const YOUTUBE_UNDESCRIBED = [
+  'GET /oauth/o/oauth2/v2/auth',
+  'POST /oauth/token',
+  'POST /oauth/revoke',
+  '* /websub/subscribe',
+] as const;
 
 function reasonOf(v: ContractViolation): string {
   if (v.field.startsWith('body')) return 'badRequest';
@@ -35,7 +40,14 @@ export function youtubeContractRejection(verdict: RequestVerdict): SimResult {
   if (verdict.operationId === null) {
     return {
       status: 404,
-      body: { error: { code: 404, message: 'Not Found', errors: [{ message: 'Not Found', domain: 'global', reason: 'notFound' }], status: 'NOT_FOUND' } },
+      body: {
+        error: {
+          code: 404,
+          message: 'Not Found',
+          errors: [{ message: 'Not Found', domain: 'global', reason: 'notFound' }],
+          status: 'NOT_FOUND',
+        },
+      },
     };
   }
   if (verdict.violations.some((v) => v.field === 'header.authorization')) {

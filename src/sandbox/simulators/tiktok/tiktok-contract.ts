@@ -35,7 +35,10 @@ export function tiktokContractRejection(verdict: RequestVerdict): SimResult {
   if (verdict.violations.some((v) => v.field === 'header.authorization')) {
     return {
       status: 401,
-      body: { data: {}, error: { code: 'access_token_invalid', message: 'The access token is invalid or not found in the request.', log_id: logId() } },
+      body: {
+        data: {},
+        error: { code: 'access_token_invalid', message: 'The access token is invalid or not found in the request.', log_id: logId() },
+      },
     };
   }
   return { status: 400, body: { data: {}, error: { code: 'invalid_params', message, log_id: logId() } } };

@@ -55,7 +55,8 @@ export async function startPinterestHarness(): Promise<PinterestHarness> {
       clientSecret: 'pin-secret',
       redirectUri: REDIRECT,
       ...sim.baseUrls,
-      timeoutMs: 2000,
+      // the simulator compiles an operation's contract check on its first request
+      timeoutMs: 5000,
       ...overrides,
     });
   const firstBoardId = () => sim.state.boardsOf(sim.state.defaultUser.id)[0]?.id ?? '';

@@ -17,9 +17,9 @@ describe('X adapter against the simulator', () => {
 
   it('builds the OAuth 2.0 authorization URL with PKCE S256', () => {
     assert.deepEqual(X_ENDPOINTS, {
-      apiBaseUrl: 'https://api.x.com',
+      apiBaseUrl: 'https://api.x.com/2',
       authBaseUrl: 'https://x.com',
-      uploadBaseUrl: 'https://api.x.com',
+      uploadBaseUrl: 'https://api.x.com/2',
     });
     const real = createXProvider({
       ...X_ENDPOINTS,
@@ -127,7 +127,7 @@ describe('X adapter against the simulator', () => {
     assert.equal(await h.provider.fetchPermalink(ctx, r.providerPostId), r.url);
   });
 
-  it('uploads images with INIT/APPEND/FINALIZE and alt text, then attaches them', async () => {
+  it('uploads each image in one request, with its alt text, then attaches them', async () => {
     const ctx = await h.channel('image_poster');
     const uploads = h.sim.ledger.count('media_upload');
     const r = published(
@@ -138,8 +138,8 @@ describe('X adapter against the simulator', () => {
         idempotencyKey: 't3',
       }),
     );
-    // first image: INIT + 2 APPEND + FINALIZE; second: INIT + APPEND + FINALIZE
-    assert.equal(h.sim.ledger.count('media_upload') - uploads, 7);
+    // one-shot POST /2/media/upload per image
+    assert.equal(h.sim.ledger.count('media_upload') - uploads, 2);
     const tweet = h.sim.state.tweets.get(r.providerPostId);
     assert.equal(tweet?.mediaKeys.length, 2);
     const alt = [...h.sim.state.media.values()].find((m) => m.altText === 'a red square');

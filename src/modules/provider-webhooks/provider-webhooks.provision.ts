@@ -139,14 +139,14 @@ export class WebhookProvisioning {
     const base = app.apiBaseUrl.replace(/\/+$/, '');
     const accounts = await this.channels.usableOfPlatform(this.deps.database.db, 'x');
     const register: ProvisionStepT = {
-      request: `POST ${base}/2/webhooks`,
+      request: `POST ${base}/webhooks`,
       description: 'register the webhook URL (X runs a CRC GET against it), or re-validate it with PUT /2/webhooks/{id}',
       outcome: 'would_call',
       error: null,
     };
     const steps: ProvisionStepT[] = [register];
     const subscriptionStep = (externalId: string): ProvisionStepT => ({
-      request: `POST ${base}/2/account_activity/webhooks/{webhook_id}/subscriptions/all`,
+      request: `POST ${base}/account_activity/webhooks/{webhook_id}/subscriptions/all`,
       description: `subscribe account ${externalId} with its user token`,
       outcome: 'would_call',
       error: null,

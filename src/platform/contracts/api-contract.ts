@@ -6,6 +6,7 @@
  * operation and field ("body.media_category", "query.media_id", "header.authorization").
  */
 import type { ErrorObject } from 'ajv';
+import ajvFormats from 'ajv-formats';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
 import type { ContractFiles, ContractSource } from './contract-files.js';
 
@@ -96,6 +97,28 @@ function mediaTypeMatches(declared: string, sent: string): boolean {
   return sub === '*' && sent.startsWith(`${type}/`);
 }
 
+/**
+ * Form and multipart fields arrive as text; OpenAPI describes them by the type they encode. Decodes a
+ * numeric or boolean field the operation's body schema types so, and leaves everything else as sent, so
+ * the schema still judges it.
+ */
+function decodeFormFields(op: Operation, mediaType: string, body: unknown): unknown {
+  if (mediaType !== 'multipart/form-data' && mediaType !== 'application/x-www-form-urlencoded') return body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const content = (
+    op.requestBody as { content?: Record<string, { schema?: { properties?: Record<string, { type?: string }> } }> } | undefined
+  )?.content;
+  const properties = content?.[mediaType]?.schema?.properties ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    const type = properties[name]?.type;
+    if (typeof value === 'string' && (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) out[name] = Number(value);
+    else if (typeof value === 'string' && type === 'boolean' && (value === 'true' || value === 'false')) out[name] = value === 'true';
+    else out[name] = value;
+  }
+  return out;
+}
+
 export class ApiContract {
   readonly name: string;
   readonly source: ContractSource;
@@ -133,7 +156,14 @@ export class ApiContract {
       // a trailing slash is part of the path (TikTok's paths end in one; /v5/pins/ is not /v5/pins)
       ignoreTrailingSlashes: false,
       validate: true,
-      ajvOpts: { strict: false, allErrors: true },
+      // code.optimize off: the validators are compiled on a simulator's request path, and ajv's optimizer
+      // doubles the compile time of the large schemas (Pinterest's Pin) for little gain at run time
+      ajvOpts: { strict: false, allErrors: true, logger: false, code: { optimize: false } },
+      // the formats OpenAPI descriptions use (date-time, uri, email, ...), checked as JSON Schema defines them
+      customizeAjv: (ajv) => {
+        ajvFormats.default(ajv as never);
+        return ajv;
+      },
     });
     await api.init();
     return new ApiContract(files, api, basePath);
@@ -168,8 +198,11 @@ export class ApiContract {
     }
     const operation = this.label(op);
     const violations: ContractViolation[] = [];
-    const result = this.api.validateRequest(request, op);
-    for (const e of result.errors ?? []) violations.push({ operation, field: fieldOf(e), message: messageOf(e) });
+    const mediaType = header(req.headers, 'content-type').split(';')[0]?.trim().toLowerCase() ?? '';
+    request.body = decodeFormFields(op, mediaType, request.body);
+    const result = this.compiled(operation, () => this.api.validateRequest(request, op));
+    if ('violation' in result) violations.push(result.violation);
+    else for (const e of result.errors ?? []) violations.push({ operation, field: fieldOf(e), message: messageOf(e) });
     const contentTypeViolation = this.checkContentType(op, req);
     if (contentTypeViolation) violations.push({ operation, field: 'header.content-type', message: contentTypeViolation });
     const authViolation = this.checkAuth(op, req, request.query);
@@ -212,6 +245,17 @@ export class ApiContract {
     return `the credential matches none of the operation's security schemes: ${accepted.join(' or ')}`;
   }
 
+  /** Runs a validation; a schema of the description ajv cannot compile is a violation of its own (correct it in corrections.json). */
+  private compiled<T>(operation: string, run: () => T): T | { violation: ContractViolation } {
+    try {
+      return run();
+    } catch (err) {
+      return {
+        violation: { operation, field: 'description', message: `the description's schema does not compile: ${(err as Error).message}` },
+      };
+    }
+  }
+
   /** Checks an answer (status and JSON body) against the operation's responses. */
   checkResponse(operationId: string, status: number, body: unknown): ContractViolation[] {
     const op = this.api.getOperation(operationId);
@@ -223,7 +267,8 @@ export class ApiContract {
     const covered = declared.some((s) => s === statusText || s === 'default' || s.toUpperCase() === `${statusText[0]}XX`);
     if (!covered)
       return [{ operation, field: 'status', message: `${status} is not one of the described answers (${declared.join(', ')})` }];
-    const result = this.api.validateResponse(body, op, status);
+    const result = this.compiled(operation, () => this.api.validateResponse(body, op, status));
+    if ('violation' in result) return [result.violation];
     return unique(
       (result.errors ?? []).map((e) => {
         const field = fieldOf(e);

@@ -80,11 +80,32 @@ export function applyCorrections(name: string, document: Record<string, unknown>
   return doc;
 }
 
+/**
+ * OpenAPI 3.0 writes "may be null" as `nullable: true`, which JSON Schema validators only honour beside a
+ * `type`; descriptions also put it beside `$ref`, `allOf` or `anyOf` (where OpenAPI 3.0.3 says it has no
+ * effect, and ajv refuses to compile it). Such a schema is rewritten to what its authors meant, the
+ * schema or null (`anyOf: [schema, {type: 'null'}]`), everywhere; the published file stays as it is.
+ */
+export function normalizeNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalizeNullable);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = normalizeNullable(v);
+  if (out.nullable === true && !('type' in out)) {
+    const { nullable: _nullable, description, readOnly, writeOnly, example, ...schema } = out;
+    const wrapped: Record<string, unknown> = { anyOf: [schema, { type: 'null' }] };
+    for (const [k, v] of Object.entries({ description, readOnly, writeOnly, example })) if (v !== undefined) wrapped[k] = v;
+    return wrapped;
+  }
+  return out;
+}
+
 export function readContractFiles(name: string): ContractFiles {
   const dir = path.join(contractsRoot(), name);
   const document = readJson<Record<string, unknown>>(path.join(dir, 'openapi.json'));
   const source = readJson<ContractSource>(path.join(dir, 'source.json'));
   const correctionsFile = path.join(dir, 'corrections.json');
   const corrections = fs.existsSync(correctionsFile) ? readJson<{ corrections: ContractCorrection[] }>(correctionsFile).corrections : [];
-  return { name, dir, document: applyCorrections(name, document, corrections), source, corrections };
+  const corrected = applyCorrections(name, document, corrections);
+  return { name, dir, document: normalizeNullable(corrected) as Record<string, unknown>, source, corrections };
 }

@@ -67,7 +67,7 @@ export async function ensureXWebhook(c: XCall & { appBearerToken: string; url: s
   const auth = { authorization: `Bearer ${c.appBearerToken}` };
   const list = await providerRequest('x', {
     method: 'GET',
-    url: `${base(c)}/2/webhooks`,
+    url: `${base(c)}/webhooks`,
     headers: auth,
     timeoutMs: c.timeoutMs,
     idempotent: true,
@@ -79,7 +79,7 @@ export async function ensureXWebhook(c: XCall & { appBearerToken: string; url: s
     // PUT re-runs the CRC check of an invalid webhook
     const put = await providerRequest('x', {
       method: 'PUT',
-      url: `${base(c)}/2/webhooks/${encodeURIComponent(String(existing.id))}`,
+      url: `${base(c)}/webhooks/${encodeURIComponent(String(existing.id))}`,
       headers: auth,
       timeoutMs: c.timeoutMs,
       idempotent: true,
@@ -89,7 +89,7 @@ export async function ensureXWebhook(c: XCall & { appBearerToken: string; url: s
   }
   const created = await providerRequest('x', {
     method: 'POST',
-    url: `${base(c)}/2/webhooks`,
+    url: `${base(c)}/webhooks`,
     headers: auth,
     json: { url: c.url },
     timeoutMs: c.timeoutMs,
@@ -104,7 +104,7 @@ export async function ensureXWebhook(c: XCall & { appBearerToken: string; url: s
 export async function subscribeXUser(c: XCall & { webhookId: string; userAccessToken: string }): Promise<void> {
   const res = await providerRequest('x', {
     method: 'POST',
-    url: `${base(c)}/2/account_activity/webhooks/${encodeURIComponent(c.webhookId)}/subscriptions/all`,
+    url: `${base(c)}/account_activity/webhooks/${encodeURIComponent(c.webhookId)}/subscriptions/all`,
     headers: { authorization: `Bearer ${c.userAccessToken}` },
     json: {},
     timeoutMs: c.timeoutMs,

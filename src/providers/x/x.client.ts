@@ -143,7 +143,7 @@ export class XClient {
   }
 
   exchangeCode(code: string, redirectUri: string, codeVerifier: string): Promise<XTokenResponse> {
-    return this.tokenCall('/2/oauth2/token', {
+    return this.tokenCall('/oauth2/token', {
       code,
       grant_type: 'authorization_code',
       redirect_uri: redirectUri,
@@ -152,14 +152,14 @@ export class XClient {
   }
 
   refresh(refreshToken: string): Promise<XTokenResponse> {
-    return this.tokenCall('/2/oauth2/token', {
+    return this.tokenCall('/oauth2/token', {
       refresh_token: refreshToken,
       grant_type: 'refresh_token',
     });
   }
 
   async revoke(token: string): Promise<void> {
-    await this.tokenCall('/2/oauth2/revoke', {
+    await this.tokenCall('/oauth2/revoke', {
       token,
       token_type_hint: 'access_token',
     });
@@ -181,7 +181,7 @@ export class XClient {
   createTweet(token: string, body: Record<string, unknown>, signal?: AbortSignal) {
     return this.send<{ data: { id: string; text: string } }>({
       method: 'POST',
-      url: this.apiUrl('/2/tweets'),
+      url: this.apiUrl('/tweets'),
       headers: { authorization: `Bearer ${token}` },
       json: body,
       idempotent: false,
@@ -193,7 +193,7 @@ export class XClient {
   hideReply(token: string, tweetId: string, hidden: boolean, signal?: AbortSignal) {
     return this.send<{ data: { hidden: boolean } }>({
       method: 'PUT',
-      url: this.apiUrl(`/2/tweets/${encodeURIComponent(tweetId)}/hidden`),
+      url: this.apiUrl(`/tweets/${encodeURIComponent(tweetId)}/hidden`),
       headers: { authorization: `Bearer ${token}` },
       json: { hidden },
       idempotent: true,

@@ -1,7 +1,8 @@
 /**
- * X chunked media upload on POST /2/media/upload (multipart/form-data commands INIT, APPEND, FINALIZE;
- * GET with command=STATUS while processing_info says so), and alt text via POST /2/media/metadata.
- * https://docs.x.com/x-api/media/quickstart/media-upload-chunked
+ * X media upload on the API v2 endpoints (contracts/x): an image in one request (POST /2/media/upload,
+ * multipart `media` and `media_category`); a video or GIF in chunks (POST /2/media/upload/initialize,
+ * /{id}/append, /{id}/finalize, then GET /2/media/upload?media_id= while processing_info says so); alt text
+ * via POST /2/media/metadata. https://docs.x.com/x-api/media/quickstart/media-upload-chunked
  * Re-running any of these calls cannot create a second post, so they are all treated as idempotent.
  */
 import { randomBytes } from 'node:crypto';
@@ -54,15 +55,34 @@ export function multipartBody(fields: Record<string, string>, media?: Buffer): {
   };
 }
 
-async function command(client: XClient, token: string, fields: Record<string, string>, media?: Buffer, signal?: AbortSignal) {
+/** A multipart POST to an upload endpoint (the one-shot upload, a chunk's append). */
+function postMultipart(client: XClient, token: string, path: string, fields: Record<string, string>, media: Buffer, signal?: AbortSignal) {
   const { body, contentType } = multipartBody(fields, media);
   return client.send<XMediaAnswer | null>({
     method: 'POST',
-    url: client.uploadUrl('/2/media/upload'),
+    url: client.uploadUrl(path),
     headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
     body,
     idempotent: true,
     signal,
+  });
+}
+
+function missingId(step: string, answer: unknown): ProviderError {
+  return new ProviderError({
+    platform: 'x',
+    category: 'transient',
+    message: `media ${step} answered without an id`,
+    providerResponse: answer,
+  });
+}
+
+function sizeMismatch(sent: number, expected: number): ProviderError {
+  return new ProviderError({
+    platform: 'x',
+    category: 'user_content',
+    message: `media stream has ${sent} bytes, expected ${expected}`,
+    providerCode: 'media_size_mismatch',
   });
 }
 
@@ -84,50 +104,74 @@ export interface UploadedMedia {
   processing: XProcessingInfo | null;
 }
 
-export async function uploadMedia(client: XClient, token: string, item: PublishMediaItem, signal?: AbortSignal): Promise<UploadedMedia> {
-  const init = await command(
+/**
+ * One-shot upload of an image (at most 5 MB, so it is read whole): POST /2/media/upload with the `media`
+ * file and its `media_category`. https://docs.x.com/x-api/media/media-upload
+ */
+async function uploadOneShot(client: XClient, token: string, item: PublishMediaItem, signal?: AbortSignal): Promise<string> {
+  const pieces: Buffer[] = [];
+  for await (const piece of await item.open()) pieces.push(Buffer.from(piece));
+  const media = Buffer.concat(pieces);
+  if (media.length !== item.bytes) throw sizeMismatch(media.length, item.bytes);
+  const answer = await postMultipart(
     client,
     token,
-    {
-      command: 'INIT',
-      media_type: item.mimeType,
-      total_bytes: String(item.bytes),
-      media_category: CATEGORY[item.kind] ?? 'tweet_image',
-    },
-    undefined,
+    '/media/upload',
+    { media_category: CATEGORY[item.kind] ?? 'tweet_image' },
+    media,
     signal,
   );
+  const id = answer?.data?.id;
+  if (!id) throw missingId('upload', answer);
+  return id;
+}
+
+/**
+ * Chunked upload of a video or GIF: POST /2/media/upload/initialize (JSON), POST /2/media/upload/{id}/append
+ * per segment (multipart: segment_index and the media chunk), POST /2/media/upload/{id}/finalize.
+ * https://docs.x.com/x-api/media/quickstart/media-upload-chunked
+ */
+async function uploadChunked(client: XClient, token: string, item: PublishMediaItem, signal?: AbortSignal) {
+  const init = await client.send<XMediaAnswer | null>({
+    method: 'POST',
+    url: client.uploadUrl('/media/upload/initialize'),
+    headers: { authorization: `Bearer ${token}` },
+    json: { media_type: item.mimeType, total_bytes: item.bytes, media_category: CATEGORY[item.kind] ?? 'tweet_video' },
+    idempotent: true,
+    signal,
+  });
   const mediaId = init?.data?.id;
-  if (!mediaId) {
-    throw new ProviderError({
-      platform: 'x',
-      category: 'transient',
-      message: 'media INIT answered without an id',
-      providerResponse: init,
-    });
-  }
+  if (!mediaId) throw missingId('initialize', init);
+  const base = `/media/upload/${encodeURIComponent(mediaId)}`;
   let index = 0;
   let sent = 0;
   for await (const segment of segments(await item.open(), X_MEDIA_LIMITS.appendChunkBytes)) {
-    await command(client, token, { command: 'APPEND', media_id: mediaId, segment_index: String(index) }, segment, signal);
+    await postMultipart(client, token, `${base}/append`, { segment_index: String(index) }, segment, signal);
     index += 1;
     sent += segment.length;
   }
-  if (sent !== item.bytes) {
-    throw new ProviderError({
-      platform: 'x',
-      category: 'user_content',
-      message: `media stream has ${sent} bytes, expected ${item.bytes}`,
-      providerCode: 'media_size_mismatch',
-    });
-  }
-  const fin = await command(client, token, { command: 'FINALIZE', media_id: mediaId }, undefined, signal);
-  const processing = fin?.data?.processing_info ?? null;
+  if (sent !== item.bytes) throw sizeMismatch(sent, item.bytes);
+  const fin = await client.send<XMediaAnswer | null>({
+    method: 'POST',
+    url: client.uploadUrl(`${base}/finalize`),
+    headers: { authorization: `Bearer ${token}` },
+    idempotent: true,
+    signal,
+  });
+  return { mediaId, processing: fin?.data?.processing_info ?? null };
+}
+
+/** Uploads one item (images in one request, videos and GIFs in chunks) and sets its alt text. */
+export async function uploadMedia(client: XClient, token: string, item: PublishMediaItem, signal?: AbortSignal): Promise<UploadedMedia> {
+  const { mediaId, processing } =
+    item.kind === 'image'
+      ? { mediaId: await uploadOneShot(client, token, item, signal), processing: null }
+      : await uploadChunked(client, token, item, signal);
   if (processing?.state === 'failed') throw mediaFailed(mediaId, processing);
   if (item.altText && item.kind !== 'video') {
     await client.send({
       method: 'POST',
-      url: client.apiUrl('/2/media/metadata'),
+      url: client.apiUrl('/media/metadata'),
       headers: { authorization: `Bearer ${token}` },
       json: {
         id: mediaId,
@@ -143,9 +187,9 @@ export async function uploadMedia(client: XClient, token: string, item: PublishM
   };
 }
 
+/** GET /2/media/upload?media_id= while a video or GIF is processing. */
 export async function mediaStatus(client: XClient, token: string, mediaId: string, signal?: AbortSignal): Promise<XProcessingInfo | null> {
-  const url = new URL(client.uploadUrl('/2/media/upload'));
-  url.searchParams.set('command', 'STATUS');
+  const url = new URL(client.uploadUrl('/media/upload'));
   url.searchParams.set('media_id', mediaId);
   const answer = await client.send<XMediaAnswer | null>({
     method: 'GET',

@@ -24,7 +24,7 @@ export async function fetchXPostMetrics(
 ): Promise<ProviderPostMetrics> {
   const res = await client.get<{ data?: Array<{ id: string; public_metrics?: Record<string, unknown> }>; errors?: unknown[] }>(
     ctx.accessToken,
-    '/2/tweets',
+    '/tweets',
     { ids: input.providerPostId, 'tweet.fields': 'public_metrics' },
     ctx.signal,
   );

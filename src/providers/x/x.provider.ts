@@ -93,7 +93,7 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
     try {
       const me = await client.get<{
         data?: { id?: string; username?: string };
-      }>(ctx.accessToken, '/2/users/me', {}, ctx.signal);
+      }>(ctx.accessToken, '/users/me', {}, ctx.signal);
       const username = me.data?.username ?? null;
       if (username && me.data?.id && me.data.id === ctx.externalAccountId) {
         if (handles.size >= 10_000) handles.clear();
@@ -169,7 +169,7 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
           username: string;
           profile_image_url?: string;
         };
-      }>(tokens.accessToken, '/2/users/me', {
+      }>(tokens.accessToken, '/users/me', {
         'user.fields': 'profile_image_url,username,name',
       });
       handles.set(me.data.id, me.data.username);
@@ -242,7 +242,7 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
         includes?: { users?: Array<{ username: string }> };
       }>(
         ctx.accessToken,
-        `/2/tweets/${encodeURIComponent(providerPostId)}`,
+        `/tweets/${encodeURIComponent(providerPostId)}`,
         { expansions: 'author_id', 'user.fields': 'username' },
         ctx.signal,
       );
@@ -277,7 +277,7 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
       const res = await client.get<{
         data?: { public_metrics?: Record<string, number> };
         errors?: unknown[];
-      }>(ctx.accessToken, `/2/tweets/${encodeURIComponent(input.providerPostId)}`, { 'tweet.fields': 'public_metrics' }, ctx.signal);
+      }>(ctx.accessToken, `/tweets/${encodeURIComponent(input.providerPostId)}`, { 'tweet.fields': 'public_metrics' }, ctx.signal);
       if (!res.data) throw userContent(`post ${input.providerPostId} not found`, 'resource-not-found');
       const m = res.data.public_metrics ?? {};
       // a field X did not return stays absent (the snapshot shows it as null, not 0)

@@ -55,7 +55,7 @@ export async function listConversation(
   do {
     const page = await client.get<SearchPage>(
       ctx.accessToken,
-      '/2/tweets/search/recent',
+      '/tweets/search/recent',
       {
         query: `conversation_id:${input.providerPostId}`,
         max_results: Math.max(10, Math.min(100, limit - out.length)),
@@ -115,7 +115,7 @@ async function mentionSearch(client: XClient, ctx: ProviderCallContext, input: R
   try {
     const res = await client.get<{ data?: XUser[] }>(
       ctx.accessToken,
-      '/2/users/search',
+      '/users/search',
       { query, max_results: 10, 'user.fields': fields },
       ctx.signal,
     );
@@ -125,7 +125,7 @@ async function mentionSearch(client: XClient, ctx: ProviderCallContext, input: R
     if (!(err instanceof ProviderError) || err.category !== 'platform_rejected' || !/^\w{1,15}$/.test(query)) throw err;
     const res = await client.get<{ data?: XUser }>(
       ctx.accessToken,
-      `/2/users/by/username/${encodeURIComponent(query)}`,
+      `/users/by/username/${encodeURIComponent(query)}`,
       { 'user.fields': fields },
       ctx.signal,
     );
@@ -136,7 +136,7 @@ async function mentionSearch(client: XClient, ctx: ProviderCallContext, input: R
 async function communitySearch(client: XClient, ctx: ProviderCallContext, input: Record<string, unknown>) {
   const res = await client.get<{ data?: Array<Record<string, unknown>> }>(
     ctx.accessToken,
-    '/2/communities/search',
+    '/communities/search',
     {
       query: queryOf(input),
       max_results: 10,
@@ -181,7 +181,7 @@ export function findRecentTweet(
   return findInListing(input, async (token) => {
     const page = await client.get<SearchPage>(
       ctx.accessToken,
-      `/2/users/${encodeURIComponent(ctx.externalAccountId)}/tweets`,
+      `/users/${encodeURIComponent(ctx.externalAccountId)}/tweets`,
       {
         max_results: 100,
         exclude: 'replies,retweets',

@@ -2,18 +2,31 @@
  * X capability and validation rules, from the X API v2 docs (re-checked 2026-11; boundary tests in
  * test/publishing/platform-limits.test.ts):
  * - https://docs.x.com/x-api/posts/manage-tweets/api-reference/post-tweets (text, media.media_ids up to 4, reply, quote, community)
- * - https://docs.x.com/x-api/media/quickstart/media-upload-chunked (INIT/APPEND/FINALIZE/STATUS)
+ * - https://docs.x.com/x-api/media/quickstart/media-upload-chunked (initialize, append, finalize, status)
  * - https://developer.x.com/en/docs/x-api/v1/media/upload-media/uploading-media/media-best-practices
  *   (image 5 MB, GIF 15 MB, video 512 MB, 0.5-140 s; 4 images or 1 GIF or 1 video)
  * - https://docs.x.com/resources/fundamentals/counting-characters (280 weighted characters)
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+import type { PlatformApiVersion } from '../shared/api-version.js';
 
+/** Production endpoints; the API and upload URLs carry the version path (the adapter's paths are relative to it). */
 export const X_ENDPOINTS = {
-  apiBaseUrl: 'https://api.x.com',
+  apiBaseUrl: 'https://api.x.com/2',
+  /** the consent page, /i/oauth2/authorize */
   authBaseUrl: 'https://x.com',
-  uploadBaseUrl: 'https://api.x.com',
+  /** media upload (POST /2/media/upload, /initialize, /{id}/append, /{id}/finalize) lives on the API host */
+  uploadBaseUrl: 'https://api.x.com/2',
 } as const;
+
+/** The API version the adapter calls and the published description it was checked against (contracts/x). */
+export const X_API: PlatformApiVersion = {
+  version: 'X API v2',
+  contract: 'x',
+  descriptionVersion: '2.167',
+  descriptionDate: '2026-07-25',
+  reference: 'https://docs.x.com/x-api/introduction',
+};
 
 const MB = 1024 * 1024;
 

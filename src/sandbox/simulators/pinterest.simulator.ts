@@ -13,6 +13,7 @@
  * pin_get, pin_analytics, media_register, media_upload, media_status.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { loadContract } from '../../platform/contracts/contracts.js';
 import {
   addRawBodyParsers,
   type FailureQueue,
@@ -21,6 +22,7 @@ import {
   startSimulatorServer,
 } from '../simulator-kit.js';
 import { registerPinterestApiRoutes } from './pinterest/pinterest-api.routes.js';
+import { enforcePinterestContract } from './pinterest/pinterest-contract.js';
 import { registerPinterestMediaRoutes } from './pinterest/pinterest-media.routes.js';
 import { registerPinterestOAuthRoutes } from './pinterest/pinterest-oauth.routes.js';
 import { PinterestSimulatorState } from './pinterest/pinterest-state.js';
@@ -54,6 +56,7 @@ export const pinterestSimulatorPlugin: FastifyPluginAsync<PinterestSimulatorOpti
   app.addHook('onClose', async () => closing.abort());
   // encapsulated in this plugin: the host app keeps its own parsers
   addRawBodyParsers(app);
+  enforcePinterestContract(app, opts.ledger);
   const ctx = {
     ledger: opts.ledger,
     failures: opts.failures,
@@ -67,5 +70,7 @@ export const pinterestSimulatorPlugin: FastifyPluginAsync<PinterestSimulatorOpti
 export type RunningPinterestSimulator = RunningSimulator<PinterestSimulatorState, PinterestSimulatorBaseUrls>;
 
 export async function startPinterestSimulator(opts: { state?: PinterestSimulatorState } = {}): Promise<RunningPinterestSimulator> {
+  // standalone (tests): read the description before the first request rather than on it
+  await loadContract('pinterest');
   return startSimulatorServer(pinterestSimulatorPlugin, opts.state ?? new PinterestSimulatorState(), pinterestSimulatorBaseUrls);
 }

@@ -11,7 +11,9 @@
  * mode); apiBaseUrl, authBaseUrl and uploadBaseUrl are then all origin + prefix.
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
+import { loadContract } from '../../platform/contracts/contracts.js';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { enforceXContract } from './x/x-contract.js';
 import { addBodyParsers, type XSimContext } from './x/x-http.js';
 import { registerXMediaRoutes } from './x/x-media.routes.js';
 import { registerXMetricsRoutes } from './x/x-metrics.routes.js'; // analytics
@@ -38,7 +40,8 @@ export interface XSimulatorPluginOptions {
 /** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/x"). */
 export function xSimulatorBaseUrls(origin: string, prefix = ''): XSimulatorBaseUrls {
   const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
-  return { apiBaseUrl: base, authBaseUrl: base, uploadBaseUrl: base };
+  // the adapter's API and upload URLs carry the version path, as production's do
+  return { apiBaseUrl: `${base}/2`, authBaseUrl: base, uploadBaseUrl: `${base}/2` };
 }
 
 export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = async (app, opts) => {
@@ -48,6 +51,7 @@ export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = asy
     failures: opts.failures,
   };
   addBodyParsers(app);
+  enforceXContract(app, opts.ledger);
   registerXOauthRoutes(app, ctx);
   registerXUserRoutes(app, ctx);
   registerXTweetRoutes(app, ctx);
@@ -66,6 +70,8 @@ export interface RunningXSimulator {
 }
 
 export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<RunningXSimulator> {
+  // standalone (tests): read the description before the first request rather than on it
+  await loadContract('x');
   const state = new XSimulatorState(opts);
   const ledger = new SimulatorLedger();
   const failures = new FailureQueue();

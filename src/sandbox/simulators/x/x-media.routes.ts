@@ -1,7 +1,8 @@
 /**
- * Media endpoints of the X simulator: POST /2/media/upload with the INIT / APPEND / FINALIZE commands
- * (multipart/form-data), GET /2/media/upload?command=STATUS for async processing of videos and GIFs, and
- * POST /2/media/metadata for alt text.
+ * Media endpoints of the X simulator, as the X API v2 description has them: POST /2/media/upload (one-shot,
+ * multipart media and media_category), the chunked POST /2/media/upload/initialize (JSON), /{id}/append
+ * (multipart segment_index and media) and /{id}/finalize, GET /2/media/upload?media_id= for the processing
+ * of videos and GIFs, and POST /2/media/metadata for alt text. All uploads count as operation media_upload.
  */
 import type { FastifyInstance } from 'fastify';
 import { authorize, invalidRequest, type MultipartFields, simulate, type XSimContext } from './x-http.js';
@@ -41,6 +42,23 @@ function processingInfo(m: XSimMedia) {
   return { state: 'in_progress', check_after_secs: 1, progress_percent: 50 };
 }
 
+function newMedia(ownerId: string, category: string, mediaType: string, totalBytes: number): XSimMedia {
+  const id = nextId();
+  return {
+    id,
+    mediaKey: `${CATEGORIES[category]?.keyPrefix ?? '3'}_${id}`,
+    ownerId,
+    mediaType,
+    category,
+    totalBytes,
+    segments: new Map(),
+    finalized: false,
+    readyAt: Number.POSITIVE_INFINITY,
+    failure: null,
+    altText: null,
+  };
+}
+
 export function registerXMediaRoutes(app: FastifyInstance, ctx: XSimContext): void {
   const { state } = ctx;
 
@@ -50,73 +68,83 @@ export function registerXMediaRoutes(app: FastifyInstance, ctx: XSimContext): vo
     return m;
   }
 
+  /** Ends an upload: the bytes are all there; videos and GIFs then process for a while (or fail). */
+  function finalize(m: XSimMedia) {
+    m.finalized = true;
+    const asyncProcessing = CATEGORIES[m.category]?.async ?? false;
+    m.readyAt = asyncProcessing ? Date.now() + state.mediaProcessingMs : Date.now();
+    if (asyncProcessing) m.failure = state.takeMediaFailure();
+    const data: Record<string, unknown> = { id: m.id, media_key: m.mediaKey, size: m.totalBytes, expires_after_secs: 86_400 };
+    if (asyncProcessing) data.processing_info = { state: 'pending', check_after_secs: 1 };
+    return { status: 200, body: { data } };
+  }
+
+  function category(name: string | undefined) {
+    const c = CATEGORIES[name ?? ''];
+    if (!c) throw invalidRequest('media_category must be tweet_image, tweet_gif or tweet_video.', 'media_category');
+    return c;
+  }
+
+  // one-shot upload (multipart: media, media_category)
   app.post(
     '/2/media/upload',
     simulate(ctx, 'media_upload', (req) => {
       const token = authorize(ctx, req, ['media.write'], 'media_upload', 50_000);
-      const form = (req.body ?? { fields: {}, files: {} }) as MultipartFields;
-      const f = form.fields ?? {};
-      if (f.command === 'INIT') {
-        const category = CATEGORIES[f.media_category ?? ''];
-        if (!category) throw invalidRequest('media_category must be tweet_image, tweet_gif or tweet_video.', 'media_category');
-        if (!category.types.includes(f.media_type ?? ''))
-          throw invalidRequest(`media_type ${f.media_type} is not supported.`, 'media_type');
-        const total = Number(f.total_bytes);
-        if (!Number.isInteger(total) || total <= 0 || total > category.maxBytes) {
-          throw invalidRequest(`total_bytes must be between 1 and ${category.maxBytes} for ${f.media_category}.`, 'total_bytes');
-        }
-        const id = nextId();
-        const media: XSimMedia = {
-          id,
-          mediaKey: `${category.keyPrefix}_${id}`,
-          ownerId: token.userId,
-          mediaType: f.media_type ?? '',
-          category: f.media_category ?? '',
-          totalBytes: total,
-          segments: new Map(),
-          finalized: false,
-          readyAt: Number.POSITIVE_INFINITY,
-          failure: null,
-          altText: null,
-        };
-        state.media.set(id, media);
-        return {
-          status: 200,
-          body: {
-            data: { id, media_key: media.mediaKey, expires_after_secs: 86_400 },
-          },
-        };
+      const form = req.body as MultipartFields;
+      const c = category(form.fields.media_category);
+      const media = form.files.media;
+      if (!media || media.length === 0 || media.length > c.maxBytes) {
+        throw invalidRequest(`media must be 1 byte to ${c.maxBytes} bytes for ${form.fields.media_category}.`, 'media');
       }
-      if (f.command === 'APPEND') {
-        const m = ownedMedia(token.userId, f.media_id);
-        if (m.finalized) throw invalidRequest('The upload is already finalized.', 'media_id');
-        const index = Number(f.segment_index);
-        const chunk = form.files?.media;
-        if (!Number.isInteger(index) || index < 0 || index > 999) throw invalidRequest('segment_index must be 0-999.', 'segment_index');
-        if (!chunk || chunk.length === 0 || chunk.length > 5 * MB) throw invalidRequest('media must be 1 byte to 5 MB.', 'media');
-        m.segments.set(index, chunk.length);
-        return { status: 204 };
+      const m = newMedia(token.userId, form.fields.media_category ?? '', '', media.length);
+      m.segments.set(0, media.length);
+      state.media.set(m.id, m);
+      return finalize(m);
+    }),
+  );
+
+  // chunked upload: initialize (JSON), append (multipart: segment_index, media), finalize
+  app.post(
+    '/2/media/upload/initialize',
+    simulate(ctx, 'media_upload', (req) => {
+      const token = authorize(ctx, req, ['media.write'], 'media_upload', 50_000);
+      const f = req.body as { media_type?: string; total_bytes?: number; media_category?: string };
+      const c = category(f.media_category);
+      if (!c.types.includes(f.media_type ?? '')) throw invalidRequest(`media_type ${f.media_type} is not supported.`, 'media_type');
+      const total = Number(f.total_bytes);
+      if (!Number.isInteger(total) || total <= 0 || total > c.maxBytes) {
+        throw invalidRequest(`total_bytes must be between 1 and ${c.maxBytes} for ${f.media_category}.`, 'total_bytes');
       }
-      if (f.command === 'FINALIZE') {
-        const m = ownedMedia(token.userId, f.media_id);
-        const received = [...m.segments.values()].reduce((a, b) => a + b, 0);
-        if (received !== m.totalBytes) {
-          throw invalidRequest(`File size mismatch: received ${received} of ${m.totalBytes} bytes.`, 'media_id');
-        }
-        m.finalized = true;
-        const asyncProcessing = CATEGORIES[m.category]?.async ?? false;
-        m.readyAt = asyncProcessing ? Date.now() + state.mediaProcessingMs : Date.now();
-        if (asyncProcessing) m.failure = state.takeMediaFailure();
-        const data: Record<string, unknown> = {
-          id: m.id,
-          media_key: m.mediaKey,
-          size: m.totalBytes,
-          expires_after_secs: 86_400,
-        };
-        if (asyncProcessing) data.processing_info = { state: 'pending', check_after_secs: 1 };
-        return { status: 200, body: { data } };
-      }
-      throw invalidRequest('command must be INIT, APPEND or FINALIZE.', 'command');
+      const m = newMedia(token.userId, f.media_category ?? '', f.media_type ?? '', total);
+      state.media.set(m.id, m);
+      return { status: 200, body: { data: { id: m.id, media_key: m.mediaKey, expires_after_secs: 86_400 } } };
+    }),
+  );
+
+  app.post(
+    '/2/media/upload/:id/append',
+    simulate(ctx, 'media_upload', (req) => {
+      const token = authorize(ctx, req, ['media.write'], 'media_upload', 50_000);
+      const m = ownedMedia(token.userId, (req.params as { id: string }).id);
+      if (m.finalized) throw invalidRequest('The upload is already finalized.', 'id');
+      const form = req.body as MultipartFields;
+      const index = Number(form.fields.segment_index);
+      const chunk = form.files.media;
+      if (!Number.isInteger(index) || index < 0 || index > 999) throw invalidRequest('segment_index must be 0-999.', 'segment_index');
+      if (!chunk || chunk.length === 0 || chunk.length > 5 * MB) throw invalidRequest('media must be 1 byte to 5 MB.', 'media');
+      m.segments.set(index, chunk.length);
+      return { status: 200, body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86_400 } } };
+    }),
+  );
+
+  app.post(
+    '/2/media/upload/:id/finalize',
+    simulate(ctx, 'media_upload', (req) => {
+      const token = authorize(ctx, req, ['media.write'], 'media_upload', 50_000);
+      const m = ownedMedia(token.userId, (req.params as { id: string }).id);
+      const received = [...m.segments.values()].reduce((a, b) => a + b, 0);
+      if (received !== m.totalBytes) throw invalidRequest(`File size mismatch: received ${received} of ${m.totalBytes} bytes.`, 'id');
+      return finalize(m);
     }),
   );
 
@@ -125,7 +153,6 @@ export function registerXMediaRoutes(app: FastifyInstance, ctx: XSimContext): vo
     simulate(ctx, 'media_status', (req) => {
       const token = authorize(ctx, req, ['media.write'], 'media_status', 50_000);
       const q = req.query as Record<string, string | undefined>;
-      if (q.command !== 'STATUS') throw invalidRequest('command must be STATUS.', 'command');
       const m = ownedMedia(token.userId, q.media_id);
       if (!m.finalized) throw invalidRequest('The upload is not finalized.', 'media_id');
       return {
@@ -158,8 +185,7 @@ export function registerXMediaRoutes(app: FastifyInstance, ctx: XSimContext): vo
         body: {
           data: {
             id: m.id,
-            associated_metadata: true,
-            alt_text: { text: alt },
+            associated_metadata: { alt_text: { text: alt } },
           },
         },
       };

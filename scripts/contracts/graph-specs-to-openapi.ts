@@ -92,19 +92,19 @@ export interface GraphDocumentInput {
 const TRUE_FALSE = { type: 'string', enum: ['true', 'false'] };
 const DIGITS = '-?[0-9]+';
 
-function escape(s: string): string {
+function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** "^(a|b)(,(a|b))*$": a comma list of the given values. */
 function commaList(values: string[] | null): string {
-  const item = values ? `(${values.map(escape).join('|')})` : '[^,]+';
+  const item = values ? `(${values.map(escapeRegex).join('|')})` : '[^,]+';
   return `^${item}(,${item})*$`;
 }
 
 /** A Graph field expression whose top-level field names are among `fields`. */
 export function fieldsPattern(fields: string[]): string {
-  const name = `(${[...new Set(fields)].sort().map(escape).join('|')})`;
+  const name = `(${[...new Set(fields)].sort().map(escapeRegex).join('|')})`;
   const modifiers = '(\\.[a-z_]+\\([^()]*\\))*';
   const nested = '(\\{[^{}]*(\\{[^{}]*\\}[^{}]*)*\\})?';
   const item = `${name}${modifiers}${nested}`;

@@ -51,7 +51,10 @@ test('wrong content type, missing credential, unknown enum value and unknown pat
     headers: { ...bearer, 'content-type': 'application/json' },
     body: { board_id: '1', media_source: { source_type: 'image_link', url: 'https://e.com/a.png' } },
   });
-  assert.ok(pin.violations.some((v) => v.field.startsWith('body.media_source')), JSON.stringify(pin.violations));
+  assert.ok(
+    pin.violations.some((v) => v.field.startsWith('body.media_source')),
+    JSON.stringify(pin.violations),
+  );
   const nowhere = pinterest.checkRequest({ method: 'GET', path: '/v5/nowhere', headers: bearer });
   assert.equal(nowhere.operationId, null);
   assert.equal(nowhere.violations[0]?.field, 'path');
@@ -61,5 +64,8 @@ test('answers are checked against the response schemas and the described statuse
   const x = await loadContract('x');
   assert.deepEqual(x.checkResponse('createPosts', 201, { data: { id: '1', text: 'hello' } }), []);
   const wrong = x.checkResponse('createPosts', 201, { data: { id: 1, text: 'hello' } });
-  assert.ok(wrong.some((v) => v.field === 'response.data.id'), JSON.stringify(wrong));
+  assert.ok(
+    wrong.some((v) => v.field === 'response.data.id'),
+    JSON.stringify(wrong),
+  );
 });

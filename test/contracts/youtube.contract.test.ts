@@ -25,10 +25,24 @@ describe('youtube contract: every request and answer against the YouTube Data AP
   });
   after(() => h.sim.close());
 
-  test('connect: token exchange and account lookup (channels.list)', async () => {
-    const tokens = await authorize(yt, REDIRECT, { scopes: yt.oauth.defaultScopes });
+  test('connect: token exchange, refresh and revoke (Google OAuth 2.0) and account lookup (channels.list)', async () => {
+    const { result: tokens } = await underContract(
+      h.sim.ledger,
+      'token exchange',
+      () => authorize(yt, REDIRECT, { scopes: yt.oauth.defaultScopes }),
+      ['token'],
+    );
     const { result } = await underContract(h.sim.ledger, 'lookupAccounts', () => yt.lookupAccounts({ tokens }), ['youtube.channels.list']);
     assert.ok(result.length > 0);
+    const { result: refreshed } = await underContract(
+      h.sim.ledger,
+      'token refresh',
+      () => yt.oauth.refresh({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }),
+      ['token'],
+    );
+    await underContract(h.sim.ledger, 'revoke', () => yt.oauth.revoke({ accessToken: refreshed.accessToken, externalAccountId: '' }), [
+      'revoke',
+    ]);
   });
 
   test('publish a video: resumable upload (both steps) and processing polls (videos.list)', async () => {

@@ -12,13 +12,22 @@ import { type ContractViolation, loadContract, type RequestVerdict } from '../..
 import { enforceContract } from '../../contract-guard.js';
 import type { SimResult, SimulatorLedger } from '../../simulator-kit.js';
 
-/** Google OAuth 2.0 and the PubSubHubbub hub are outside the YouTube Data API description. */
-export const YOUTUBE_UNDESCRIBED = [
-  'GET /oauth/o/oauth2/v2/auth',
-  'POST /oauth/token',
-  'POST /oauth/revoke',
-  '* /websub/subscribe',
-] as const;
+/** The consent page and the PubSubHubbub hub are outside the descriptions; OAuth has its own (contracts/google-oauth). */
+export const YOUTUBE_UNDESCRIBED = ['GET /oauth/o/oauth2/v2/auth', '* /websub/subscribe'] as const;
+
+const isOAuth = (route: string) => route.startsWith('/oauth/');
+
+/** Google's token endpoint answers an invalid request as OAuth 2.0 does (RFC 6749 section 5.2). */
+function oauthRejection(verdict: RequestVerdict): SimResult {
+  const grant = verdict.violations.some((v) => v.field === 'body.grant_type' && !/required/i.test(v.message));
+  return {
+    status: 400,
+    body: {
+      error: grant ? 'unsupported_grant_type' : 'invalid_request',
+      error_description: verdict.violations.map((v) => `${v.field}: ${v.message}`).join('; '),
+    },
+  };
+}
 
 function reasonOf(v: ContractViolation): string {
   if (v.field.startsWith('body')) return 'badRequest';
@@ -71,7 +80,22 @@ export function youtubeContractRejection(verdict: RequestVerdict): SimResult {
 }
 
 export function enforceYoutubeContract(app: FastifyInstance, ledger: SimulatorLedger): void {
-  enforceContract(app, { contract: 'youtube', ledger, undescribed: YOUTUBE_UNDESCRIBED, reject: youtubeContractRejection });
+  enforceContract(app, {
+    contract: 'youtube',
+    ledger,
+    undescribed: YOUTUBE_UNDESCRIBED,
+    applies: (route) => !isOAuth(route),
+    reject: youtubeContractRejection,
+  });
+  // oauth2.googleapis.com/token and /revoke, served under /oauth
+  enforceContract(app, {
+    contract: 'google-oauth',
+    ledger,
+    undescribed: YOUTUBE_UNDESCRIBED,
+    applies: isOAuth,
+    platformPath: (path) => path.slice('/oauth'.length),
+    reject: oauthRejection,
+  });
   // The video resource's schema takes about a second to compile (validators compile on first use):
   // compile the upload's before the simulator answers, not inside the first publish's request.
   app.addHook('onReady', async () => {

@@ -30,7 +30,9 @@ describe('pinterest adapter: every Pinterest error maps to its category', () => 
     await rejectsWith(pin.publish(ctx, h.request([h.image()], { title: 'x'.repeat(101) })), 'user_content', '1');
     await rejectsWith(pin.publish(ctx, h.request([h.image()], {}, 'd'.repeat(801))), 'user_content', '1');
     await rejectsWith(pin.publish(ctx, h.request([h.image()], { boardId: undefined })), 'user_content');
-    await rejectsWith(pin.publish(ctx, h.request([h.image(), h.image()])), 'user_content');
+    // a carousel takes 2 to 5 images and nothing else
+    await rejectsWith(pin.publish(ctx, h.request(Array.from({ length: 6 }, () => h.image()))), 'user_content');
+    await rejectsWith(pin.publish(ctx, h.request([h.image(), videoItem()])), 'user_content');
     assert.equal(h.sim.ledger.posts.length, 0);
   });
 

@@ -61,7 +61,7 @@ describe('findRecentPost on X', () => {
     let token: string | undefined;
     let pages = 0;
     do {
-      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/2/users/${ctx.externalAccountId}/tweets`);
+      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/users/${ctx.externalAccountId}/tweets`);
       url.searchParams.set('max_results', '5');
       if (token) url.searchParams.set('pagination_token', token);
       const res = await fetch(url, { headers: { authorization: `Bearer ${ctx.accessToken}` } });
@@ -78,7 +78,7 @@ describe('findRecentPost on X', () => {
       seen,
       [...seen].sort((a, b) => (BigInt(b) > BigInt(a) ? 1 : -1)),
     );
-    const bad = await fetch(`${h.sim.baseUrls.apiBaseUrl}/2/users/${ctx.externalAccountId}/tweets?max_results=500`, {
+    const bad = await fetch(`${h.sim.baseUrls.apiBaseUrl}/users/${ctx.externalAccountId}/tweets?max_results=500`, {
       headers: { authorization: `Bearer ${ctx.accessToken}` },
     });
     assert.equal(bad.status, 400);
@@ -86,7 +86,7 @@ describe('findRecentPost on X', () => {
 
   it('a pagination_token names a post: posts made while paging do not come again on the next page', async () => {
     const list = async (token?: string) => {
-      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/2/users/${ctx.externalAccountId}/tweets`);
+      const url = new URL(`${h.sim.baseUrls.apiBaseUrl}/users/${ctx.externalAccountId}/tweets`);
       url.searchParams.set('max_results', '5');
       if (token) url.searchParams.set('pagination_token', token);
       const res = await fetch(url, { headers: { authorization: `Bearer ${ctx.accessToken}` } });

@@ -281,7 +281,15 @@ const BOUNDARIES: Boundary[] = [
     { media: [item('image', { altText: 'a'.repeat(501) })] },
     'alt_text_too_long',
   ],
-  ['pinterest one media item', 'pinterest', { media: many(1) }, { media: many(2) }, 'too_many_media'],
+  ['pinterest carousel 5 images', 'pinterest', { media: many(5) }, { media: many(6) }, 'too_many_media'],
+  ['pinterest one video', 'pinterest', { media: many(1, 'video') }, { media: many(2, 'video') }, 'too_many_media'],
+  [
+    'pinterest images and a video not mixed',
+    'pinterest',
+    { media: many(2) },
+    { media: [...many(1), item('video', {}, 1)] },
+    'media_kinds_mixed',
+  ],
   [
     'pinterest image 20 MB',
     'pinterest',

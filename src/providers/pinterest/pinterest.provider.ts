@@ -1,5 +1,6 @@
 /**
- * Pinterest adapter (API v5). Image Pins are created from a public image URL in one call. Video Pins
+ * Pinterest adapter (API v5). Image Pins are created from a public image URL in one call, carousel Pins
+ * (2 to 5 images) from their URLs in one call (media_source multiple_image_urls). Video Pins
  * register an upload (POST /v5/media), send the file to the returned upload_url, and are created once
  * GET /v5/media/{id} reports `succeeded`; until then publish answers `processing` and pollPublish
  * carries on, so the engine never holds a job open while Pinterest transcodes.
@@ -10,7 +11,7 @@ import { findInListing } from '../shared/recent-posts.js';
 import { PinterestClient } from './pinterest.client.js';
 import { decodePlan, encodePlan, fail, pinFields, pinterestPinUrl, str, toTokens, type VideoPinPlan } from './pinterest.mapper.js';
 import { fetchPinterestPostMetrics } from './pinterest.metrics.js'; // analytics
-import { PINTEREST_SCOPES, pinterestCapability, pinterestValidationRules } from './pinterest.rules.js';
+import { PINTEREST_LIMITS, PINTEREST_SCOPES, pinterestCapability, pinterestValidationRules } from './pinterest.rules.js';
 
 const MEDIA_POLL_MS = 5_000;
 const BOARD_LIST_MAX = 500;
@@ -106,7 +107,17 @@ export function createPinterestProvider(config: ProviderAppConfig): SocialProvid
 
     async publish(ctx, request) {
       const [item, ...rest] = request.media;
-      if (!item || rest.length > 0) fail('user_content', 'pinterest needs exactly one image or video');
+      if (!item) fail('user_content', 'pinterest needs an image, 2 to 5 images or a video');
+      if (rest.length > 0) {
+        // carousel Pin: 2 to 5 images by URL (media_source multiple_image_urls); the Pin has one alt text
+        if (request.media.length > PINTEREST_LIMITS.maxCarouselImages || request.media.some((m) => m.kind !== 'image')) {
+          fail('user_content', `pinterest carousels take 2 to ${PINTEREST_LIMITS.maxCarouselImages} images`);
+        }
+        return createPin(ctx, {
+          ...pinFields(request, request.media.find((m) => m.altText)?.altText),
+          media_source: { source_type: 'multiple_image_urls', items: request.media.map((m) => ({ url: m.url })) },
+        });
+      }
       const pin = pinFields(request, item.altText);
       if (item.kind === 'image') {
         return createPin(ctx, {
@@ -136,8 +147,8 @@ export function createPinterestProvider(config: ProviderAppConfig): SocialProvid
         const posts = (page.items ?? []).map((p) => ({
           id: p.id,
           text: p.description ?? '',
-          // Pinterest answers created_at in UTC without a zone
-          createdAt: Date.parse(p.created_at ? `${p.created_at.replace(/Z$/, '')}Z` : ''),
+          // the description types created_at as an RFC 3339 date-time; answers seen without a zone are UTC
+          createdAt: Date.parse(p.created_at ? (/(Z|[+-]\d\d:?\d\d)$/i.test(p.created_at) ? p.created_at : `${p.created_at}Z`) : ''),
           url: pinterestPinUrl(p.id),
         }));
         return { posts, next: page.bookmark ?? undefined };

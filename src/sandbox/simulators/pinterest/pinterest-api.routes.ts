@@ -33,7 +33,7 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
       account_type: 'BUSINESS',
       id: user.id,
       profile_image: user.profileImage,
-      website_url: null,
+      website_url: '',
       username: user.username,
       about: '',
       business_name: user.businessName,
@@ -57,8 +57,8 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
     const all = state.boardsOf(token.userId);
     const page = all.slice(offset, offset + size).map((b) => ({
       id: b.id,
-      created_at: '2024-01-01T00:00:00',
-      board_pins_modified_at: new Date().toISOString().slice(0, 19),
+      created_at: '2024-01-01T00:00:00Z',
+      board_pins_modified_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
       name: b.name,
       description: b.description,
       collaborator_count: 0,
@@ -126,6 +126,24 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
         media_type: 'image',
         images: { originals: { url: source.url, width: 1000, height: 1500 } },
       };
+    } else if (source.source_type === 'multiple_image_urls') {
+      // a carousel Pin: Pinterest fetches every image (2 to 5, as the description bounds the items)
+      const urls = ((source.items ?? []) as Array<{ url?: string }>).map((i) => String(i.url ?? ''));
+      for (const url of urls) {
+        const image = await fetchImage(url, state.imageFetchTimeoutMs);
+        if (!image.ok) {
+          return sendPinError(
+            reply,
+            403,
+            PIN_ERRORS.imageBroken,
+            `The Pin's image is too small, too large or is broken (${image.reason}).`,
+          );
+        }
+      }
+      media = {
+        media_type: 'multiple_images',
+        items: urls.map((url) => ({ item_type: 'image', images: { originals: { url, width: 1000, height: 1500 } } })),
+      };
     } else if (source.source_type === 'video_id') {
       const upload = state.media.get(String(source.media_id ?? ''));
       if (!upload || upload.ownerId !== token.userId) return badRequest(reply, 'media_id not found');
@@ -135,7 +153,8 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
       }
       media = {
         media_type: 'video',
-        cover_image_url: source.cover_image_url ?? null,
+        // the description types cover_image_url as a string: absent when the cover is a key frame
+        ...(typeof source.cover_image_url === 'string' ? { cover_image_url: source.cover_image_url } : {}),
         duration: 10_000,
         width: 1080,
         height: 1920,
@@ -150,13 +169,14 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
       metrics: { IMPRESSION: 0, SAVE: 0, PIN_CLICK: 0, OUTBOUND_CLICK: 0 },
       resource: {
         id,
-        created_at: new Date().toISOString().slice(0, 19),
+        // RFC 3339, as the description types it (format date-time)
+        created_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
         link: body.link ?? null,
         title: body.title ?? null,
         description: body.description ?? null,
         dominant_color: '#e5e5e5',
         alt_text: body.alt_text ?? null,
-        creative_type: media.media_type === 'video' ? 'VIDEO' : 'REGULAR',
+        creative_type: media.media_type === 'video' ? 'VIDEO' : media.media_type === 'multiple_images' ? 'CAROUSEL' : 'REGULAR',
         board_id: board.id,
         board_section_id: null,
         board_owner: {
@@ -178,7 +198,7 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
       accountId: token.userId,
       postId: id,
       text: String(body.description ?? ''),
-      mediaCount: 1,
+      mediaCount: media.media_type === 'multiple_images' ? (media.items as unknown[]).length : 1,
       ...(typeof body.alt_text === 'string' ? { altTexts: [body.alt_text] } : {}),
       at: Date.now(),
     });

@@ -29,6 +29,11 @@ export interface ContractGuardOptions {
    * (the route pattern as registered, e.g. "GET /web/oauth/", "POST /media-upload/"; "* /route" for any method)
    */
   undescribed?: readonly string[];
+  /**
+   * the routes this guard judges, when one simulator serves several hosts with one description each (the
+   * Meta simulator: graph.facebook.com, graph.instagram.com, graph.threads.net); default: every route
+   */
+  applies?: (route: string) => boolean;
   /** the path as the platform's server sees it, from the path after the mount prefix (default: as is) */
   platformPath?: (path: string) => string;
   /** the body as parsed fields (form, multipart), when `request.body` is not that already */
@@ -53,6 +58,7 @@ export function enforceContract(app: FastifyInstance, opts: ContractGuardOptions
   app.addHook('preHandler', async (request, reply) => {
     const route = (request.routeOptions.url ?? '').slice(prefix.length);
     if (skip.has(`${request.method} ${route}`) || skip.has(`* ${route}`)) return;
+    if (opts.applies && !opts.applies(route)) return;
     const contract = await loadContract(opts.contract);
     const relative = request.url.slice(prefix.length) || '/';
     const verdict = contract.checkRequest({
@@ -81,7 +87,8 @@ export function enforceContract(app: FastifyInstance, opts: ContractGuardOptions
 
   app.addHook('onSend', async (request, reply, payload) => {
     const record = checks.get(request);
-    if (!record?.operationId || !opts.ledger.checkAnswers) return payload;
+    // a handler that sends and then resolves runs onSend a second time, without a payload: the first one is the answer
+    if (!record?.operationId || !opts.ledger.checkAnswers || record.answer) return payload;
     const contract = await loadContract(opts.contract);
     let body: unknown = null;
     if (typeof payload === 'string' && payload.length > 0) {

@@ -49,7 +49,9 @@ async function startMediaHost(): Promise<{ server: Server; origin: string }> {
 }
 
 export async function startMetaHarness(): Promise<MetaHarness> {
-  const sim = await startMetaSimulator({ containerDelayMs: 40 });
+  // containers stay IN_PROGRESS long enough that the first status read (one loaded round trip, the
+  // description check included) still sees them processing
+  const sim = await startMetaSimulator({ containerDelayMs: 150 });
   const media = await startMediaHost();
   return {
     sim,

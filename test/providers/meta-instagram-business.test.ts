@@ -216,7 +216,7 @@ describe('instagram_business adapter against the Meta simulator', () => {
   it('reports a lost media_publish answer as unknown_outcome; the post exists once', async () => {
     const first = await provider.publish(ig, postOf('Lost IG answer', 'lost', [h.image()]));
     assert.equal(first.status, 'processing');
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 200));
     h.sim.failures.inject({ kind: 'lost_response', operation: 'publish' });
     await rejectsWith(provider.pollPublish(ig, first.status === 'processing' ? first.pollToken : ''), 'unknown_outcome');
     assert.equal(h.sim.ledger.posts.filter((p) => p.text === 'Lost IG answer').length, 1);

@@ -148,7 +148,7 @@ describe('instagram_standalone adapter against the Meta simulator', () => {
       ...post,
       text: 'lost standalone',
     });
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, 200));
     h.sim.failures.inject({ kind: 'lost_response', operation: 'publish' });
     await rejectsWith(provider.pollPublish(ig, first.status === 'processing' ? first.pollToken : ''), 'unknown_outcome');
     assert.equal(h.sim.ledger.posts.filter((p) => p.text === 'lost standalone').length, 1);

@@ -338,7 +338,7 @@ describe('findRecentPost on TikTok', () => {
     const seen: string[] = [];
     let cursor: number | undefined;
     for (let more = true; more; ) {
-      const res = await fetch(`${h.sim.baseUrls.apiBaseUrl}/v2/video/list/?fields=id,title,create_time`, {
+      const res = await fetch(`${h.sim.baseUrls.apiBaseUrl}/video/list/?fields=id,title,create_time`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ctx.accessToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ max_count: 2, ...(cursor !== undefined ? { cursor } : {}) }),

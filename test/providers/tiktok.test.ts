@@ -25,7 +25,7 @@ describe('TikTok adapter against the simulator', () => {
 
   it('builds the Login Kit authorization URL', () => {
     assert.deepEqual(TIKTOK_ENDPOINTS, {
-      apiBaseUrl: 'https://open.tiktokapis.com',
+      apiBaseUrl: 'https://open.tiktokapis.com/v2',
       authBaseUrl: 'https://www.tiktok.com',
       uploadBaseUrl: 'https://open-upload.tiktokapis.com',
     });
@@ -173,7 +173,7 @@ describe('TikTok adapter against the simulator', () => {
     });
     try {
       const urls = tiktokSimulatorBaseUrls(sim.origin, '/sandbox/tiktok');
-      assert.equal(urls.apiBaseUrl, `${sim.origin}/sandbox/tiktok`);
+      assert.equal(urls.apiBaseUrl, `${sim.origin}/sandbox/tiktok/v2`);
       const mounted = createTiktokProvider({
         clientId: state.clientKey,
         clientSecret: state.clientSecret,

@@ -86,7 +86,8 @@ describe('youtube adapter: OAuth, publishing, comments, tools', () => {
       yt.oauth.exchangeCode({
         code,
         redirectUri: REDIRECT,
-        codeVerifier: 'wrong-verifier',
+        // a well-formed verifier (43-128 characters, RFC 7636) that is not the one the challenge was made from
+        codeVerifier: randomBytes(32).toString('base64url'),
       }),
       'auth_expired',
       'invalid_grant',

@@ -153,6 +153,8 @@ export class ApiContract {
       apiRoot: basePath || '/',
       // quick: compile each operation's validators when it is first used (the descriptions hold hundreds)
       quick: true,
+      // a trailing slash is part of the path (TikTok's paths end in one; /v5/pins/ is not /v5/pins)
+      ignoreTrailingSlashes: false,
       validate: true,
       // code.optimize off: the validators are compiled on a simulator's request path, and ajv's optimizer
       // doubles the compile time of the large schemas (Pinterest's Pin) for little gain at run time

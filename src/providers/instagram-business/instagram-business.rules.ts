@@ -8,11 +8,22 @@
  */
 
 import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
+import { GRAPH_API_VERSION, GRAPH_DESCRIPTION_DATE } from '../meta-shared/meta-api-version.js';
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+import type { PlatformApiVersion } from '../shared/api-version.js';
+
+/** The API version the adapter calls and the description it was checked against (contracts/facebook-graph). */
+export const INSTAGRAM_BUSINESS_API: PlatformApiVersion = {
+  version: `Graph API ${GRAPH_API_VERSION}`,
+  contract: 'facebook-graph',
+  descriptionVersion: GRAPH_API_VERSION,
+  descriptionDate: GRAPH_DESCRIPTION_DATE,
+  reference: 'https://developers.facebook.com/docs/instagram-platform/instagram-api-with-facebook-login',
+};
 
 export const INSTAGRAM_BUSINESS_ENDPOINTS = {
-  apiBaseUrl: 'https://graph.facebook.com/v25.0',
-  authBaseUrl: 'https://www.facebook.com/v25.0',
+  apiBaseUrl: `https://graph.facebook.com/${GRAPH_API_VERSION}`,
+  authBaseUrl: `https://www.facebook.com/${GRAPH_API_VERSION}`,
   uploadBaseUrl: 'https://rupload.facebook.com',
 } as const;
 

@@ -8,10 +8,21 @@
  */
 
 import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
+import { GRAPH_API_VERSION, GRAPH_DESCRIPTION_DATE } from '../meta-shared/meta-api-version.js';
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+import type { PlatformApiVersion } from '../shared/api-version.js';
+
+/** The API version the adapter calls and the description it was checked against (contracts/instagram-graph). */
+export const INSTAGRAM_STANDALONE_API: PlatformApiVersion = {
+  version: `Instagram API with Instagram Login (Graph API ${GRAPH_API_VERSION})`,
+  contract: 'instagram-graph',
+  descriptionVersion: GRAPH_API_VERSION,
+  descriptionDate: GRAPH_DESCRIPTION_DATE,
+  reference: 'https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login',
+};
 
 export const INSTAGRAM_STANDALONE_ENDPOINTS = {
-  apiBaseUrl: 'https://graph.instagram.com/v25.0',
+  apiBaseUrl: `https://graph.instagram.com/${GRAPH_API_VERSION}`,
   /** serves both /oauth/authorize and the code exchange /oauth/access_token */
   authBaseUrl: 'https://api.instagram.com',
   uploadBaseUrl: 'https://rupload.facebook.com',

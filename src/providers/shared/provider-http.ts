@@ -10,6 +10,7 @@
 import { Readable } from 'node:stream';
 import { request, errors as undiciErrors } from 'undici';
 import { type Platform, ProviderError } from '../provider.js';
+import { parseExactJson } from './exact-json.js';
 
 export interface ProviderHttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -27,6 +28,8 @@ export interface ProviderHttpRequest {
    * `unknown_outcome`.
    */
   idempotent: boolean;
+  /** read JSON integers beyond 2^53 as strings of their exact digits (exact-json.ts; TikTok's int64 post ids) */
+  exactIntegers?: boolean;
 }
 
 export interface ProviderHttpResponse {
@@ -83,7 +86,7 @@ export async function providerRequest(platform: Platform, req: ProviderHttpReque
       const type = resHeaders['content-type'] ?? '';
       if (type.includes('json') || /^[[{]/.test(text.trimStart())) {
         try {
-          parsed = JSON.parse(text);
+          parsed = req.exactIntegers ? parseExactJson(text) : JSON.parse(text);
         } catch {
           parsed = text;
         }

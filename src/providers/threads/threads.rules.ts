@@ -9,14 +9,26 @@
  *   https://developers.facebook.com/docs/threads/troubleshooting#rate-limiting
  * - Permissions: https://developers.facebook.com/docs/threads/get-started
  */
+
+import { THREADS_API_VERSION } from '../meta-shared/meta-api-version.js';
 import type { ProviderCapability, ProviderSettingRule, ProviderValidationRules } from '../provider.js';
+import type { PlatformApiVersion } from '../shared/api-version.js';
 
 const MB = 1024 * 1024;
 
+/** The API version the adapter calls and the description it was checked against (contracts/threads). */
+export const THREADS_API: PlatformApiVersion = {
+  version: `Threads API ${THREADS_API_VERSION}`,
+  contract: 'threads',
+  descriptionVersion: THREADS_API_VERSION,
+  descriptionDate: '2026-11-28',
+  reference: 'https://developers.facebook.com/docs/threads',
+};
+
 export const THREADS_ENDPOINTS = {
-  apiBaseUrl: 'https://graph.threads.net/v1.0',
+  apiBaseUrl: `https://graph.threads.net/${THREADS_API_VERSION}`,
   authBaseUrl: 'https://threads.net',
-  uploadBaseUrl: 'https://graph.threads.net/v1.0',
+  uploadBaseUrl: `https://graph.threads.net/${THREADS_API_VERSION}`,
 } as const;
 
 export const THREADS_SCOPES = [

@@ -158,7 +158,7 @@ export class TiktokClient {
     };
   }
 
-  /** POST /v2/oauth/token/ and POST /v2/oauth/revoke/ answer OAuth-style errors: {error, error_description, log_id}. */
+  /** POST /oauth/token/ and POST /oauth/revoke/ (under the versioned API base) answer OAuth-style errors: {error, error_description, log_id}. */
   private async oauthCall(path: string, form: Record<string, string>): Promise<unknown> {
     const res = await providerRequest('tiktok', {
       method: 'POST',
@@ -195,12 +195,12 @@ export class TiktokClient {
       redirect_uri: redirectUri,
     };
     if (codeVerifier) form.code_verifier = codeVerifier;
-    return (await this.oauthCall('/v2/oauth/token/', form)) as TiktokTokenResponse;
+    return (await this.oauthCall('/oauth/token/', form)) as TiktokTokenResponse;
   }
 
   async refresh(refreshToken: string): Promise<TiktokTokenResponse> {
     const { clientKey, clientSecret } = this.credentials();
-    return (await this.oauthCall('/v2/oauth/token/', {
+    return (await this.oauthCall('/oauth/token/', {
       client_key: clientKey,
       client_secret: clientSecret,
       grant_type: 'refresh_token',
@@ -210,7 +210,7 @@ export class TiktokClient {
 
   async revoke(token: string): Promise<void> {
     const { clientKey, clientSecret } = this.credentials();
-    await this.oauthCall('/v2/oauth/revoke/', {
+    await this.oauthCall('/oauth/revoke/', {
       client_key: clientKey,
       client_secret: clientSecret,
       token,
@@ -226,6 +226,8 @@ export class TiktokClient {
     signal?: AbortSignal,
   ): Promise<T> {
     const res = await providerRequest('tiktok', {
+      // ids are int64 JSON numbers in some answers (publicaly_available_post_id): keep their digits exact
+      exactIntegers: true,
       method,
       url: this.api(path),
       headers: {
@@ -241,21 +243,21 @@ export class TiktokClient {
   }
 
   async userInfo(token: string, fields: string[], signal?: AbortSignal) {
-    const path = `/v2/user/info/?fields=${fields.join(',')}`;
+    const path = `/user/info/?fields=${fields.join(',')}`;
     return this.call<{ user?: Record<string, string> }>(token, 'GET', path, undefined, true, signal);
   }
 
   creatorInfo(token: string, signal?: AbortSignal): Promise<TiktokCreatorInfo> {
-    return this.call<TiktokCreatorInfo>(token, 'POST', '/v2/post/publish/creator_info/query/', {}, true, signal);
+    return this.call<TiktokCreatorInfo>(token, 'POST', '/post/publish/creator_info/query/', {}, true, signal);
   }
 
   /** Direct Post init: creates a publish; a lost answer leaves an unknown outcome. */
   initVideo(token: string, body: unknown, signal?: AbortSignal) {
-    return this.call<{ publish_id: string; upload_url?: string }>(token, 'POST', '/v2/post/publish/video/init/', body, false, signal);
+    return this.call<{ publish_id: string; upload_url?: string }>(token, 'POST', '/post/publish/video/init/', body, false, signal);
   }
 
   initContent(token: string, body: unknown, signal?: AbortSignal) {
-    return this.call<{ publish_id: string }>(token, 'POST', '/v2/post/publish/content/init/', body, false, signal);
+    return this.call<{ publish_id: string }>(token, 'POST', '/post/publish/content/init/', body, false, signal);
   }
 
   /**
@@ -290,12 +292,12 @@ export class TiktokClient {
   }
 
   statusFetch(token: string, publishId: string, signal?: AbortSignal): Promise<TiktokPublishStatus> {
-    return this.call<TiktokPublishStatus>(token, 'POST', '/v2/post/publish/status/fetch/', { publish_id: publishId }, true, signal);
+    return this.call<TiktokPublishStatus>(token, 'POST', '/post/publish/status/fetch/', { publish_id: publishId }, true, signal);
   }
 
   /** One page of the creator's public videos, newest first (`cursor`: ms, the create time to list before). */
   async listVideos(token: string, cursor: number | undefined, fields: string[], signal?: AbortSignal) {
-    const path = `/v2/video/list/?fields=${fields.join(',')}`;
+    const path = `/video/list/?fields=${fields.join(',')}`;
     return this.call<{ videos?: Array<Record<string, unknown>>; cursor?: number; has_more?: boolean }>(
       token,
       'POST',
@@ -307,7 +309,7 @@ export class TiktokClient {
   }
 
   async queryVideos(token: string, videoIds: string[], fields: string[], signal?: AbortSignal) {
-    const path = `/v2/video/query/?fields=${fields.join(',')}`;
+    const path = `/video/query/?fields=${fields.join(',')}`;
     return this.call<{ videos?: Array<Record<string, unknown>> }>(token, 'POST', path, { filters: { video_ids: videoIds } }, true, signal);
   }
 }

@@ -9,12 +9,25 @@
  * (creator_info.max_video_post_duration_sec, at most 10 minutes). Boundary tests: test/publishing/platform-limits.test.ts.
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+import type { PlatformApiVersion } from '../shared/api-version.js';
+
+/** TikTok API version: the path segment of the API base URL (open.tiktokapis.com/v2). */
+export const TIKTOK_API_VERSION = 'v2';
+
+/** The API version the adapter calls and the description it was checked against (contracts/tiktok). */
+export const TIKTOK_API: PlatformApiVersion = {
+  version: `TikTok API ${TIKTOK_API_VERSION}`,
+  contract: 'tiktok',
+  descriptionVersion: 'v2 (checked 2026-11-28)',
+  descriptionDate: '2026-11-28',
+  reference: 'https://developers.tiktok.com/doc/overview',
+};
 
 export const TIKTOK_ENDPOINTS = {
-  apiBaseUrl: 'https://open.tiktokapis.com',
+  apiBaseUrl: `https://open.tiktokapis.com/${TIKTOK_API_VERSION}`,
   authBaseUrl: 'https://www.tiktok.com',
   uploadBaseUrl: 'https://open-upload.tiktokapis.com',
-} as const;
+};
 
 export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 

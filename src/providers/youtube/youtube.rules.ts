@@ -10,14 +10,27 @@
  *   verified channel, hard cap 12 hours.
  */
 import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
+import type { PlatformApiVersion } from '../shared/api-version.js';
+
+/** YouTube Data API version: the path segment of www.googleapis.com/youtube/{version} and /upload/youtube/{version}. */
+export const YOUTUBE_API_VERSION = 'v3';
+
+/** The API version the adapter calls and the description it was checked against (contracts/youtube). */
+export const YOUTUBE_API: PlatformApiVersion = {
+  version: `YouTube Data API ${YOUTUBE_API_VERSION}`,
+  contract: 'youtube',
+  descriptionVersion: 'v3 (discovery revision 20230807)',
+  descriptionDate: '2023-08-08',
+  reference: 'https://developers.google.com/youtube/v3/docs',
+};
 
 export const YOUTUBE_ENDPOINTS = {
   /** YouTube Data API v3 resources (channels, videos, commentThreads, videoCategories) */
-  apiBaseUrl: 'https://www.googleapis.com/youtube/v3',
+  apiBaseUrl: `https://www.googleapis.com/youtube/${YOUTUBE_API_VERSION}`,
   /** Google's authorization server; the token and revoke endpoints live on oauth2.googleapis.com */
   authBaseUrl: 'https://accounts.google.com',
   /** media upload host for videos.insert (resumable protocol) */
-  uploadBaseUrl: 'https://www.googleapis.com/upload/youtube/v3',
+  uploadBaseUrl: `https://www.googleapis.com/upload/youtube/${YOUTUBE_API_VERSION}`,
 } as const;
 
 export const YOUTUBE_SCOPES = [

@@ -24,6 +24,7 @@ import { registerGoogleOAuthRoutes } from './google/google-oauth.routes.js';
 import { GoogleSimulatorState } from './google/google-state.js';
 import { registerWebSubHubRoutes } from './google/websub-hub.routes.js';
 import { registerYoutubeApiRoutes } from './google/youtube-api.routes.js';
+import { enforceYoutubeContract } from './google/youtube-contract.js';
 import { registerYoutubeUploadRoutes } from './google/youtube-upload.routes.js';
 
 export { GoogleSimulatorState } from './google/google-state.js';
@@ -60,6 +61,8 @@ export const googleSimulatorPlugin: FastifyPluginAsync<GoogleSimulatorOptions> =
   app.addHook('onClose', async () => closing.abort());
   // content parsers are encapsulated in this plugin: the host app keeps its own
   addRawBodyParsers(app);
+  // every request is judged by the YouTube Data API description first (contracts/youtube)
+  enforceYoutubeContract(app, opts.ledger);
   const ctx = {
     ledger: opts.ledger,
     failures: opts.failures,

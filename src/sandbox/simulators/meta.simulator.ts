@@ -17,8 +17,10 @@
  * adapters at metaSandboxBaseUrls(origin, prefix)).
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
+import { GRAPH_API_VERSION, THREADS_API_VERSION } from '../../providers/meta-shared/meta-api-version.js';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
 import { registerMetaCommentRoutes } from './meta/meta-comments.routes.js';
+import { enforceMetaContracts } from './meta/meta-contract.js';
 import { registerMetaOAuthRoutes } from './meta/meta-oauth.routes.js';
 import { registerMetaReadRoutes } from './meta/meta-read.routes.js';
 import { MetaSimState } from './meta/meta-state.js';
@@ -27,8 +29,9 @@ import { registerMetaWriteRoutes } from './meta/meta-write.routes.js';
 
 export { MetaSimState } from './meta/meta-state.js';
 
-export const META_SIM_GRAPH_VERSION = 'v25.0';
-export const META_SIM_THREADS_VERSION = 'v1.0';
+/** the simulator serves the versions the adapters call (src/providers/meta-shared/meta-api-version.ts) */
+export const META_SIM_GRAPH_VERSION = GRAPH_API_VERSION;
+export const META_SIM_THREADS_VERSION = THREADS_API_VERSION;
 /** app credentials the simulator accepts unless others are given */
 export const META_SANDBOX_APP = {
   clientId: 'sandbox-meta-app',
@@ -99,6 +102,8 @@ export const metaSimulatorPlugin: FastifyPluginAsync<MetaSimulatorOptions> = asy
     clientId: opts.clientId ?? META_SANDBOX_APP.clientId,
     clientSecret: opts.clientSecret ?? META_SANDBOX_APP.clientSecret,
   };
+  // every request is judged by its host's description first (contracts/facebook-graph, instagram-graph, threads)
+  enforceMetaContracts(app, ctx.ledger);
   registerMetaOAuthRoutes(app, ctx, simApp);
   // webhooks: the app's subscriptions live on graph.facebook.com
   registerMetaSubscriptionRoutes(app, ctx, '/facebook/graph/:version', simApp);

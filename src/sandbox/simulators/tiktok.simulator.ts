@@ -4,10 +4,11 @@
  * envelope {"data":{...},"error":{"code","message","log_id"}} and the FailureQueue switches.
  *
  * Runs standalone on 127.0.0.1:<random> (tests) or mounted under a prefix of another Fastify app (sandbox
- * mode); in both cases apiBaseUrl, authBaseUrl and uploadBaseUrl are the same origin + prefix.
+ * mode); in both cases authBaseUrl and uploadBaseUrl are the origin + prefix and apiBaseUrl adds /v2.
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { enforceTiktokContract } from './tiktok/tiktok-contract.js';
 import { addBodyParsers, type SimContext } from './tiktok/tiktok-http.js';
 import { registerTiktokOauthRoutes } from './tiktok/tiktok-oauth.routes.js';
 import { registerTiktokPostRoutes } from './tiktok/tiktok-post.routes.js';
@@ -34,7 +35,8 @@ export interface TiktokSimulatorPluginOptions {
 /** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/tiktok"). */
 export function tiktokSimulatorBaseUrls(origin: string, prefix = ''): SimulatorBaseUrls {
   const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
-  return { apiBaseUrl: base, authBaseUrl: base, uploadBaseUrl: base };
+  // the API base carries the version, as the production one does (open.tiktokapis.com/v2)
+  return { apiBaseUrl: `${base}/v2`, authBaseUrl: base, uploadBaseUrl: base };
 }
 
 export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOptions> = async (app, opts) => {
@@ -44,6 +46,8 @@ export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOpti
     failures: opts.failures,
   };
   addBodyParsers(app);
+  // every request is judged by the TikTok API v2 description first (contracts/tiktok)
+  enforceTiktokContract(app, opts.ledger);
   registerTiktokOauthRoutes(app, ctx);
   registerTiktokPostRoutes(app, ctx, app.prefix);
   registerTiktokStatusRoutes(app, ctx);

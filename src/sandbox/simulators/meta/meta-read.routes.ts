@@ -56,7 +56,7 @@ function metricValue(state: MetaSimState, p: SimPost, name: string): number | Re
 
 export function resolveObject(state: MetaSimState, family: Family, token: SimToken, id: string, method = 'GET'): SimObject {
   const obj = state.get(id === 'me' ? token.subjectId : id);
-  if (!obj || familyOf(obj) !== family) throw unsupported(method, id);
+  if (!obj || familyOf(obj, state) !== family) throw unsupported(method, id);
   return obj;
 }
 

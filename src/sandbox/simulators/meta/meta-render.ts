@@ -31,7 +31,8 @@ export function shortcode(id: string): string {
   return Buffer.from(id).toString('base64url').slice(0, 11);
 }
 
-export function familyOf(obj: SimObject): Family {
+/** The host an object lives on; a comment lives on its post's host (Instagram Login comments on graph.instagram.com). */
+export function familyOf(obj: SimObject, state?: MetaSimState): Family {
   switch (obj.kind) {
     case 'fb_user':
     case 'page':
@@ -45,8 +46,10 @@ export function familyOf(obj: SimObject): Family {
       return obj.family;
     case 'post':
       return obj.platform === 'threads' ? 'threads' : obj.platform === 'instagram_standalone' ? 'instagram' : 'facebook';
-    case 'comment':
-      return 'facebook';
+    case 'comment': {
+      const post = state?.get(obj.postId);
+      return post && post.kind !== 'comment' ? familyOf(post, state) : 'facebook';
+    }
   }
 }
 

@@ -27,7 +27,12 @@ export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext
       };
       if (status === 'FAILED') data.fail_reason = p.failReason;
       // only publicly viewable posts are given their post id
-      if (status === 'PUBLISH_COMPLETE' && p.privacyLevel !== 'SELF_ONLY') data.publicaly_available_post_id = [p.videoId];
+      if (status === 'PUBLISH_COMPLETE' && p.privacyLevel !== 'SELF_ONLY') {
+        // TikTok answers the post id as an int64 JSON number (list<int64>), beyond what a double holds exactly
+        const answer = ok({ ...data, publicaly_available_post_id: ['@id'] });
+        const text = JSON.stringify(answer.body).replace('"@id"', String(p.videoId));
+        return { ...answer, headers: { 'content-type': 'application/json; charset=utf-8' }, body: text };
+      }
       return ok(data);
     }),
   );

@@ -20,6 +20,7 @@ import { MediaAccess } from './media-access.js';
 import { PlansService } from './plans.service.js';
 import { ProviderNotices } from './provider-notices.js';
 import { publishJobDefinitions } from './publish.jobs.js';
+import { PublishApprovalsService } from './publish-approvals.service.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishJobsService } from './publish-jobs.service.js';
 import { PublishLimiter } from './publish-policies.js';
@@ -71,6 +72,7 @@ export interface PublishingModule extends AreaModule<PublishingRead> {
   channels: ChannelGateway;
   plans: PlansService;
   jobsService: PublishJobsService;
+  approvals: PublishApprovalsService;
   engine: PublishEngine;
   firstComment: FirstCommentStep;
   reconcile: ReconcileService;
@@ -118,6 +120,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     channels,
     plans,
     jobsService: new PublishJobsService(ports),
+    approvals: new PublishApprovalsService(ports),
     engine,
     firstComment,
     reconcile,

@@ -26,6 +26,7 @@ import * as m0012 from './0012-analytics.js'; // analytics
 import * as m0013 from './0013-provider-webhooks.js'; // provider webhooks
 
 // hardening: import its migration here
+import * as m0014 from './0014-publish-approvals.js'; // approvals and lateness of publish jobs
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
 
   // hardening: register its migration here
   '0013-provider-webhooks': m0013, // provider webhooks
+  '0014-publish-approvals': m0014, // approvals and lateness of publish jobs
 };

@@ -112,6 +112,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
   const reconcile = new ReconcileService(ports, channels, engine.outcomes, {
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
+    maxAttempts: env.SERVICE_PUBLISH_MAX_ATTEMPTS,
   });
   const plans = new PlansService(ports, channels, media, ports.brands);
   const slots = new SlotsService(ports, channels, ports.brands);

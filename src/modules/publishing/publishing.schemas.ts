@@ -394,7 +394,15 @@ export const ReconcileAnswer = Type.Object(
     requeuedCount: Type.Integer(),
     publishedCount: Type.Integer({ description: 'targets stuck in publishing whose post the platform has: published' }),
     failedCount: Type.Integer({
-      description: "targets stuck in publishing that the account's posts on the platform show never landed: failed",
+      description:
+        "targets stuck in publishing that the account's posts on the platform show never landed, with their attempts spent: failed",
+    }),
+    retriedCount: Type.Integer({
+      description:
+        "targets stuck in publishing that the account's posts show never landed, within their lateness limit and attempt budget: queued again",
+    }),
+    missedCount: Type.Integer({
+      description: "targets stuck in publishing that never landed and are past their job's lateness limit: missed",
     }),
     flaggedCount: Type.Integer({ description: 'targets stuck in publishing whose outcome the platform cannot tell: needs_attention' }),
     pollsRequeuedCount: Type.Integer(),

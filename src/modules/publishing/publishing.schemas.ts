@@ -1,6 +1,6 @@
 /** TypeBox shapes of the publishing routes (spec: Publish plans and jobs, PublishSlot). */
 import { type Static, Type } from '@sinclair/typebox';
-import { IdOf, ListOf, Literals, MediaInputRef, Nullable, PaginationQuery, PlatformT } from '../../http/shared-schemas.js';
+import { IdOf, ListOf, Literals, MediaInputRef, NullOr, Nullable, PaginationQuery, PlatformT } from '../../http/shared-schemas.js';
 import { JOB_STATUSES, TARGET_STATES } from './publish-states.js';
 
 const lit = Literals;
@@ -8,7 +8,7 @@ const DateTime = (description?: string) => Type.String({ format: 'date-time', de
 
 const MAX_LATENESS_DESCRIPTION =
   "The lateness limit: a target the worker finds due more than this many minutes after its time (its schedule, or when it was queued) is not published but moves to `missed` (event publish_target.missed). Omitted: the profile's `scheduleSettings.maxLatenessMinutes`, else no limit; null: no limit.";
-export const MaxLateness = Nullable(Type.Integer({ minimum: 0, maximum: 10080, description: MAX_LATENESS_DESCRIPTION }));
+export const MaxLateness = NullOr(Type.Integer({ minimum: 0, maximum: 10080, description: MAX_LATENESS_DESCRIPTION }));
 
 export { MediaInput, MediaInputRef, PlatformT } from '../../http/shared-schemas.js';
 

@@ -42,12 +42,7 @@ describe('publish approvals and lateness', () => {
   };
   const eventsOf = async (jobId: string) =>
     (
-      await h.ctx.database.db
-        .selectFrom('events')
-        .select(['type', 'data'])
-        .where('sequence_key', '=', jobId)
-        .orderBy('sequence')
-        .execute()
+      await h.ctx.database.db.selectFrom('events').select(['type', 'data']).where('sequence_key', '=', jobId).orderBy('sequence').execute()
     ).map((e) => e.type);
   const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -87,10 +82,15 @@ describe('publish approvals and lateness', () => {
     // nothing moved, no worker job exists
     const still = await api(h, org, 'GET', `/v1/publish/jobs/${job.publishJobId}`);
     assert.equal(still.body.targets[0].state, 'draft');
-    const jobs = await h.ctx.database.sql.executeSql(`select 1 from pgboss.job where data->>'targetId' = $1`, [still.body.targets[0].postTargetId]);
+    const jobs = await h.ctx.database.sql.executeSql(`select 1 from pgboss.job where data->>'targetId' = $1`, [
+      still.body.targets[0].postTargetId,
+    ]);
     assert.equal(jobs.rows.length, 0);
     // admins (and API keys with publish:write) publish directly
-    const byAdmin = await call(admin, 'POST', '/v1/publish/jobs', { plan: plan('admin schedules', { scheduleAt: later(3_600_000) }), dryRun: false });
+    const byAdmin = await call(admin, 'POST', '/v1/publish/jobs', {
+      plan: plan('admin schedules', { scheduleAt: later(3_600_000) }),
+      dryRun: false,
+    });
     assert.equal(byAdmin.status, 201, JSON.stringify(byAdmin.body));
     assert.equal(byAdmin.body.status, 'scheduled');
     assert.equal(byAdmin.body.approval, null);
@@ -99,7 +99,10 @@ describe('publish approvals and lateness', () => {
   it('submit, approve at the wanted time, submit again after a change, reject with a reason', async () => {
     const job = await draft(member, 'needs a yes');
     const wanted = later(7_200_000);
-    const submitted = await call(member, 'POST', `/v1/publish/jobs/${job.publishJobId}/submit`, { scheduleAt: wanted, note: 'for the launch' });
+    const submitted = await call(member, 'POST', `/v1/publish/jobs/${job.publishJobId}/submit`, {
+      scheduleAt: wanted,
+      note: 'for the launch',
+    });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     assert.equal(submitted.body.status, 'pending_approval');
     assert.equal(submitted.body.targets[0].state, 'pending_approval');
@@ -203,7 +206,12 @@ describe('publish approvals and lateness', () => {
     assert.equal(read.body.membersPublishDirectly, false);
     const byMember = await call(member, 'PATCH', '/v1/publish/settings', { membersPublishDirectly: true });
     assert.equal(byMember.status, 403);
-    const byKey = await h.ctx.app.inject({ method: 'PATCH', url: '/v1/publish/settings', headers: org.auth, payload: { membersPublishDirectly: true } });
+    const byKey = await h.ctx.app.inject({
+      method: 'PATCH',
+      url: '/v1/publish/settings',
+      headers: org.auth,
+      payload: { membersPublishDirectly: true },
+    });
     assert.equal(byKey.statusCode, 401);
     const on = await call(admin, 'PATCH', '/v1/publish/settings', { membersPublishDirectly: true });
     assert.equal(on.status, 200, JSON.stringify(on.body));

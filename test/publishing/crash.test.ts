@@ -203,7 +203,9 @@ describe('worker crash', {
       .where('id', 'in', inFlight.length > 0 ? inFlight : ['none'])
       .where('attempts', '>', 1)
       .execute();
-    t.diagnostic(`${inFlight.length} in flight at the kill, ${requeued.length} of them queued again by the sweep, ${flagged} needs_attention`);
+    t.diagnostic(
+      `${inFlight.length} in flight at the kill, ${requeued.length} of them queued again by the sweep, ${flagged} needs_attention`,
+    );
     assert.equal(flagged, 0, 'no target needs attention: Facebook lists the page posts');
     assert.equal(failed, 0, 'no target failed: a post that never landed is queued again');
     assert.equal(published, TARGETS);
@@ -259,7 +261,8 @@ describe('worker crash', {
     }
     const all = [...limited, ...unlimited];
     const db = ctx.database.db;
-    const states = async () => db.selectFrom('publish_targets').select(['id', 'state', 'provider_post_id']).where('id', 'in', all).execute();
+    const states = async () =>
+      db.selectFrom('publish_targets').select(['id', 'state', 'provider_post_id']).where('id', 'in', all).execute();
     // a worker starts, is killed mid-way, and another one takes over
     const first = startWorker();
     await waitFor('some settled', async () => (await states()).filter((r) => r.state !== 'queued').length >= all.length / 4, 90_000, 50);
@@ -283,11 +286,7 @@ describe('worker crash', {
     const posts = meta.ledger.posts.slice(before);
     assert.equal(posts.filter((p) => p.text.endsWith('(limit)')).length, 0, 'nothing stale was published');
     assert.equal(posts.length, unlimited.size, 'each target without a limit published once');
-    const missedEvents = await db
-      .selectFrom('events')
-      .select('id')
-      .where('type', '=', 'publish_target.missed')
-      .execute();
+    const missedEvents = await db.selectFrom('events').select('id').where('type', '=', 'publish_target.missed').execute();
     assert.equal(missedEvents.length, limited.size);
     t.diagnostic(`settled at ${Date.now() - t0} ms: ${limited.size} missed, ${unlimited.size} published`);
   });

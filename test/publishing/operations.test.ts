@@ -193,7 +193,10 @@ describe('publishing operations', () => {
     assert.equal(unsure.lastError.code, 'lease_expired');
     // a second sweep finds nothing new
     const again = (await reconcile()).json();
-    assert.equal(again.requeuedCount + again.publishedCount + again.failedCount + again.retriedCount + again.missedCount + again.flaggedCount, 0);
+    assert.equal(
+      again.requeuedCount + again.publishedCount + again.failedCount + again.retriedCount + again.missedCount + again.flaggedCount,
+      0,
+    );
     await h.ctx.startWorker();
     const published = await waitForJob(h, org, lost.publishJobId, ['published']);
     assert.equal(published.targets[0].attempts, 1);

@@ -104,7 +104,11 @@ export class ProfilesService {
     };
     if (scheduleSettings.batchPolicy !== undefined) scheduleSettings.batchPolicy = normalizeBatchPolicy(scheduleSettings.batchPolicy);
     const lateness = scheduleSettings.maxLatenessMinutes;
-    if (lateness !== undefined && lateness !== null && !(Number.isInteger(lateness) && (lateness as number) >= 0 && (lateness as number) <= 10080))
+    if (
+      lateness !== undefined &&
+      lateness !== null &&
+      !(Number.isInteger(lateness) && (lateness as number) >= 0 && (lateness as number) <= 10080)
+    )
       throw invalidProfile('scheduleSettings.maxLatenessMinutes must be an integer from 0 to 10080, or null.', [
         { path: ['scheduleSettings', 'maxLatenessMinutes'], source: 'body' },
       ]);

@@ -35,7 +35,12 @@ export async function recordJobChange(
   tx: Executor,
   organizationId: string,
   jobId: string,
-  type: 'publish_job.scheduled' | 'publish_job.cancelled' | 'publish_job.approval_requested' | 'publish_job.approved' | 'publish_job.rejected',
+  type:
+    | 'publish_job.scheduled'
+    | 'publish_job.cancelled'
+    | 'publish_job.approval_requested'
+    | 'publish_job.approved'
+    | 'publish_job.rejected',
 ): Promise<void> {
   const job = await publishingRepository.getJob(tx, organizationId, jobId);
   if (!job) return;

@@ -240,9 +240,16 @@ export const publishingRepository = {
   async savePublishingSettings(db: Executor, organizationId: string, set: { membersPublishDirectly: boolean; by: string; at: Date }) {
     return db
       .insertInto('publishing_settings')
-      .values({ organization_id: organizationId, members_publish_directly: set.membersPublishDirectly, updated_by: set.by, updated_at: set.at })
+      .values({
+        organization_id: organizationId,
+        members_publish_directly: set.membersPublishDirectly,
+        updated_by: set.by,
+        updated_at: set.at,
+      })
       .onConflict((oc) =>
-        oc.column('organization_id').doUpdateSet({ members_publish_directly: set.membersPublishDirectly, updated_by: set.by, updated_at: set.at }),
+        oc
+          .column('organization_id')
+          .doUpdateSet({ members_publish_directly: set.membersPublishDirectly, updated_by: set.by, updated_at: set.at }),
       )
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -6,7 +6,6 @@ import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import type { PublishingModule } from './publishing.module.js';
-import { publisherOf, registerApprovalRoutes } from './publishing-approvals.routes.js';
 import {
   AgentPublishRequest,
   CancelBody,
@@ -26,6 +25,7 @@ import {
   UrlReconciliationAnswer,
   UrlReconciliationBody,
 } from './publishing.schemas.js';
+import { publisherOf, registerApprovalRoutes } from './publishing-approvals.routes.js';
 
 const MEMBERS_SUBMIT =
   'A signed-in member is refused (403 permission_denied) unless the organization lets members publish directly (PATCH /v1/publish/settings); a member submits the job for approval instead (POST /v1/publish/jobs/{publishJobId}/submit). Admins, owners and API keys or OAuth tokens with publish:write publish directly.';

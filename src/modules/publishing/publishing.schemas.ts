@@ -1,6 +1,6 @@
 /** TypeBox shapes of the publishing routes (spec: Publish plans and jobs, PublishSlot). */
 import { type Static, Type } from '@sinclair/typebox';
-import { IdOf, ListOf, Literals, MediaInputRef, NullOr, Nullable, PaginationQuery, PlatformT } from '../../http/shared-schemas.js';
+import { IdOf, ListOf, Literals, MediaInputRef, Nullable, NullOr, PaginationQuery, PlatformT } from '../../http/shared-schemas.js';
 import { JOB_STATUSES, TARGET_STATES } from './publish-states.js';
 
 const lit = Literals;
@@ -154,7 +154,8 @@ export const PublishTarget = Type.Object(
     scheduledAt: Nullable(Type.String()),
     dueAt: Nullable(
       Type.String({
-        description: 'When it was meant to publish (its schedule, or when it was queued); the lateness limit counts from it. Null while a draft.',
+        description:
+          'When it was meant to publish (its schedule, or when it was queued); the lateness limit counts from it. Null while a draft.',
       }),
     ),
     nextAttemptAt: Nullable(Type.String()),
@@ -303,9 +304,7 @@ export const SubmitBody = Type.Object(
 );
 export const ApproveBody = Type.Object(
   {
-    scheduleAt: Type.Optional(
-      DateTime("Publish at this time (must be in the future); omitted: the submitter's time, else queued now."),
-    ),
+    scheduleAt: Type.Optional(DateTime("Publish at this time (must be in the future); omitted: the submitter's time, else queued now.")),
   },
   { $id: 'PublishJobApproveRequest', additionalProperties: false },
 );

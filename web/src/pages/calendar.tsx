@@ -2,6 +2,7 @@
 import { type DragEvent, useMemo, useState } from 'react';
 import { client, ok, type PublishJob } from '../client';
 import { Alert, message, useLoad } from '../ui';
+import { approve, reject, useDecides } from './approval';
 import { STATUS_CLASS } from './status';
 
 function startOfWeek(d: Date): Date {
@@ -16,6 +17,7 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
   const [view, setView] = useState<'week' | 'month'>('week');
   const [anchor, setAnchor] = useState(() => new Date());
   const [error, setError] = useState<string | null>(null);
+  const decides = useDecides();
   const days = useMemo(() => {
     const first =
       view === 'week' ? startOfWeek(anchor) : startOfWeek(new Date(anchor.getFullYear(), anchor.getMonth(), 1));
@@ -58,6 +60,21 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
           body: { scheduleAt: at.toISOString() },
         }),
       );
+      reload();
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+
+  const decide = async (job: PublishJob, yes: boolean) => {
+    setError(null);
+    try {
+      if (yes) await approve(job.publishJobId);
+      else {
+        const reason = window.prompt('Why is this post rejected?');
+        if (!reason) return;
+        await reject(job.publishJobId, reason);
+      }
       reload();
     } catch (err) {
       setError(message(err));
@@ -113,9 +130,23 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
                 title={j.status}
               >
                 {jobTime(j).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} {j.text.slice(0, 40)}
-                <span className="status">{j.status}</span>
+                <span className="status">{j.status === 'pending_approval' ? 'waiting for approval' : j.status}</span>
               </button>
             ))}
+            {decides &&
+              byDay
+                .get(dayKey(d))
+                ?.filter((j) => j.status === 'pending_approval')
+                .map((j) => (
+                  <span key={`decide-${j.publishJobId}`} className="decide" data-decide={j.publishJobId}>
+                    <button type="button" onClick={() => void decide(j, true)} aria-label={`approve ${j.text.slice(0, 40)}`}>
+                      Approve
+                    </button>
+                    <button type="button" className="secondary" onClick={() => void decide(j, false)} aria-label={`reject ${j.text.slice(0, 40)}`}>
+                      Reject
+                    </button>
+                  </span>
+                ))}
           </div>
         ))}
       </div>

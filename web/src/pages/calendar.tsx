@@ -1,5 +1,5 @@
 /** The calendar of scheduled and published posts (week or month), with drag to reschedule. */
-import { type DragEvent, useMemo, useState } from 'react';
+import { type DragEvent, Fragment, useMemo, useState } from 'react';
 import { client, ok, type PublishJob } from '../client';
 import { Alert, message, useLoad } from '../ui';
 import { approve, reject, useDecides } from './approval';
@@ -119,26 +119,21 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
           >
             <div className="date">{d.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric' })}</div>
             {byDay.get(dayKey(d))?.map((j) => (
-              <button
-                type="button"
-                key={j.publishJobId}
-                className={`post ${STATUS_CLASS[j.status] ?? ''}`}
-                draggable={j.status === 'scheduled'}
-                onDragStart={(e) => e.dataTransfer.setData('text/plain', j.publishJobId)}
-                onClick={() => navigate(`/posts/${j.publishJobId}`)}
-                data-job={j.publishJobId}
-                title={j.status}
-              >
-                {jobTime(j).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} {j.text.slice(0, 40)}
-                <span className="status">{j.status === 'pending_approval' ? 'waiting for approval' : j.status}</span>
-              </button>
-            ))}
-            {decides &&
-              byDay
-                .get(dayKey(d))
-                ?.filter((j) => j.status === 'pending_approval')
-                .map((j) => (
-                  <span key={`decide-${j.publishJobId}`} className="decide" data-decide={j.publishJobId}>
+              <Fragment key={j.publishJobId}>
+                <button
+                  type="button"
+                  className={`post ${STATUS_CLASS[j.status] ?? ''}`}
+                  draggable={j.status === 'scheduled'}
+                  onDragStart={(e) => e.dataTransfer.setData('text/plain', j.publishJobId)}
+                  onClick={() => navigate(`/posts/${j.publishJobId}`)}
+                  data-job={j.publishJobId}
+                  title={j.status}
+                >
+                  {jobTime(j).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} {j.text.slice(0, 40)}
+                  <span className="status">{j.status === 'pending_approval' ? 'waiting for approval' : j.status}</span>
+                </button>
+                {decides && j.status === 'pending_approval' && (
+                  <span className="actions" style={{ flexWrap: 'wrap' }} data-decide={j.publishJobId}>
                     <button type="button" onClick={() => void decide(j, true)} aria-label={`approve ${j.text.slice(0, 40)}`}>
                       Approve
                     </button>
@@ -146,7 +141,9 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
                       Reject
                     </button>
                   </span>
-                ))}
+                )}
+              </Fragment>
+            ))}
           </div>
         ))}
       </div>

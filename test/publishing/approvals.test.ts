@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { BrandsService } from '../../src/modules/brands/brands.service.js';
 import {
   api,
   connectChannel,
@@ -250,6 +251,7 @@ describe('publish approvals and lateness', () => {
           brandId: org.brandId,
           name: 'Timely',
           slug: 'timely',
+          isDefault: true,
           scheduleSettings,
           channels: [{ channelAccountId: fb.channelAccountId, platform: 'facebook_page' }],
         },
@@ -267,6 +269,30 @@ describe('publish approvals and lateness', () => {
     const none = await draft(admin, 'no limit', { targets: undefined, profileId, maxLatenessMinutes: null });
     assert.equal(none.maxLatenessMinutes, null);
     assert.equal((await draft(admin, 'no profile')).maxLatenessMinutes, null);
+    // a batch's jobs take the limit of the brand's default profile
+    const product = await new BrandsService(h.ctx.database.db).createProduct(
+      org.organizationId,
+      org.brandId,
+      { name: 'Beans', productUrl: 'https://shop.example/beans' },
+      new Date(),
+    );
+    const batch = await api(h, org, 'POST', '/v1/publish/batches', {
+      brandId: org.brandId,
+      from: '2030-06-03T00:00:00.000Z',
+      policy: { id: 'daily', horizonDays: 7, slots: [{ id: 'noon', localTime: '12:00', timezone: 'UTC' }] },
+      items: [
+        {
+          clientAssetId: 'late-1',
+          productId: product.productId,
+          text: 'batch limit',
+          targets: [{ platform: 'facebook_page', channelAccountId: fb.channelAccountId }],
+        },
+      ],
+      dryRun: false,
+    });
+    assert.equal(batch.status, 201, JSON.stringify(batch.body));
+    const batchJob = await api(h, org, 'GET', `/v1/publish/jobs/${batch.body.items[0].publishJobId}`);
+    assert.equal(batchJob.body.maxLatenessMinutes, 30);
   });
 
   it('a target found due past its limit is missed (event publish_target.missed), and can be rescheduled', async () => {

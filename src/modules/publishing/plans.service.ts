@@ -14,6 +14,7 @@ import { type MediaAccess, type MediaInputT, toStored } from './media-access.js'
 import { type PlanIssue, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';
 import { assertMayPublish, type Publisher } from './publish-approvals.service.js';
 import { recordJobCreated } from './publish-events.js';
+import { profileLateness } from './publish-lateness.js';
 import { ensurePublishQueues, sendTargetJob, sendTargetJobs } from './publish-queue.js';
 import { deriveJobStatus } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
@@ -325,9 +326,7 @@ export class PlansService {
   private async latenessLimit(organizationId: string, given: number | null | undefined, profileId: string | null): Promise<number | null> {
     if (given !== undefined) return given;
     if (!profileId) return null;
-    const settings = await this.channels.scheduleSettings(this.db, organizationId, profileId);
-    const v = settings?.maxLatenessMinutes;
-    return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10080 ? v : null;
+    return profileLateness(await this.channels.scheduleSettings(this.db, organizationId, profileId));
   }
 
   private async replay(organizationId: string, key: string, requestHash: string): Promise<CreateAnswer | null> {

@@ -36,3 +36,9 @@ export function missedOutcome(row: Timed, maxLatenessMinutes: number | null, now
     ),
   };
 }
+
+/** A profile's `scheduleSettings.maxLatenessMinutes` when it is a valid limit (else none). */
+export function profileLateness(settings: Record<string, unknown> | null | undefined): number | null {
+  const v = settings?.maxLatenessMinutes;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10080 ? v : null;
+}

@@ -56,6 +56,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     actor: Actor | null;
+    /** set with a user actor: whether the user's role also reaches another policy (see userReaches) */
+    actorPolicyCheck: ((policy: PolicyId) => boolean) | null;
   }
 }
 
@@ -92,6 +94,14 @@ export function organizationOf(request: FastifyRequest): string {
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw new AppError('dashboard_session_required');
   return request.actor;
+}
+
+/**
+ * Whether the request's signed-in user also reaches `policy` (a route that does more for higher roles,
+ * e.g. a member's create becomes a draft to submit, an admin's publishes). False without a user actor.
+ */
+export function userReaches(request: FastifyRequest, policy: PolicyId): boolean {
+  return request.actorPolicyCheck?.(policy) ?? false;
 }
 
 /** The signed-in user of a policy route; service actors are refused (routes scoped to an organization). */
@@ -198,9 +208,12 @@ export function installDashboardAuth(app: FastifyInstance, deps: Pick<AppDeps, '
   };
 
   app.decorateRequest('actor', null);
+  app.decorateRequest('actorPolicyCheck', null);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!config?.policy || (config.sessionAlternative && !takesDashboardPath(request))) return;
-    request.actor = await authorize(request, config.policy);
+    const actor = await authorize(request, config.policy);
+    request.actor = actor;
+    if (actor.kind === 'user') request.actorPolicyCheck = (policy) => port.roleReaches(actor.role, port.rule(policy).minimumRole);
   });
 }

@@ -189,6 +189,11 @@ export const ERROR_CATALOG = {
   publish_job_not_schedulable: e(409, 'conflict', 'No target of the publish job can be rescheduled from its current state.'),
   publish_job_not_cancellable: e(409, 'conflict', 'No target of the publish job can be cancelled from its current state.'),
   publish_idempotency_key_reused: e(409, 'conflict', 'The idempotencyKey was used for a different publish request.'),
+  publish_job_invalid_transition: e(409, 'conflict', 'The publish job cannot move to that approval state.'),
+  invalid_public_publish_submit_request: e(400, 'validation', 'The submit-for-approval request is not valid.'),
+  invalid_public_publish_approve_request: e(400, 'validation', 'The approve request is not valid.'),
+  invalid_public_publish_reject_request: e(400, 'validation', 'The reject request is not valid.'),
+  invalid_public_publishing_settings_request: e(400, 'validation', 'The publishing settings request is not valid.'),
   internal_token_required: e(401, 'authentication', 'The x-service-internal-token header is required.'),
   internal_token_forbidden: e(403, 'authorization', 'The internal token is not valid (or internal routes are not configured).'),
 

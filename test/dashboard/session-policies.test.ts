@@ -18,8 +18,15 @@ const TABLE: Array<[Method, string, 'member' | 'admin']> = [
   ['GET', '/v1/publish/jobs', 'member'],
   ['GET', `/v1/publish/jobs/${id}`, 'member'],
   ['GET', '/v1/publish/slots', 'member'],
-  ['POST', `/v1/publish/jobs/${id}/enqueue`, 'admin'],
-  ['POST', `/v1/publish/jobs/${id}/schedule`, 'admin'],
+  // a member passes the route's policy; the organization's setting decides in the service (403 unless
+  // members publish directly: test/publishing/approvals.test.ts)
+  ['POST', `/v1/publish/jobs/${id}/enqueue`, 'member'],
+  ['POST', `/v1/publish/jobs/${id}/schedule`, 'member'],
+  ['POST', `/v1/publish/jobs/${id}/submit`, 'member'],
+  ['POST', `/v1/publish/jobs/${id}/approve`, 'admin'],
+  ['POST', `/v1/publish/jobs/${id}/reject`, 'admin'],
+  ['GET', '/v1/publish/settings', 'member'],
+  ['PATCH', '/v1/publish/settings', 'admin'],
   ['POST', `/v1/publish/jobs/${id}/cancel`, 'admin'],
   ['POST', '/v1/publish/url-reconciliation', 'admin'],
   ['POST', '/v1/publish/batches/preview', 'admin'],

@@ -188,6 +188,8 @@ describe('shared security checks of every authenticated operation', () => {
         hideSocialComment: { hidden: true },
         recordAutomationRunStatus: { status: 'cancelled' },
         schedulePublishJob: { scheduleAt: new Date(ctx.clock.now().getTime() + 7_200_000).toISOString() },
+        rejectPublishJob: { reason: 'not this one' },
+        updatePublishingSettings: { membersPublishDirectly: true },
         updateOAuthApp: { name: 'renamed' },
         createBrandProduct: { name: 'Product' },
         updateWebhookEndpoint: { enabled: false },

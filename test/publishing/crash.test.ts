@@ -2,8 +2,10 @@
  * Crash safety with a real worker process on PostgreSQL: 200 targets are being published by
  * `service-api worker` when it is killed with SIGKILL; a new worker and the reconciliation sweep then
  * finish the work. The targets the kill left in flight are looked up in the page's posts
- * (GET /{page-id}/posts): each ends published (its post landed) or failed (it did not), none
- * needs_attention; none is lost and none is published twice (counted on the simulator's ledger).
+ * (GET /{page-id}/posts): found (its post landed) or queued again (it did not), none needs_attention;
+ * every target ends published, none is lost and none is published twice (counted on the simulator's
+ * ledger). Then the lateness limit: targets queued while the worker was down for two hours, a killed
+ * worker and a new one: those with a limit of an hour are all missed (no post), the others published.
  * Skipped without DATABASE_URL (the embedded database admits one process).
  */
 import assert from 'node:assert/strict';
@@ -28,6 +30,26 @@ describe('worker crash', {
   let ctx: TestContext;
   let env: Record<string, string>;
   const children: ChildProcess[] = [];
+
+  /** the organizations' admins (the dashboard sweep covers the admin's organization), their API keys, brands and pages */
+  const orgs: Array<{ admin: string; auth: Record<string, string>; brandId: string; channels: string[] }> = [];
+  const sweep = async () => {
+    for (const { admin } of orgs) {
+      const swept = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/internal/publish-queue/reconcile',
+        headers: { cookie: `service_dashboard_session=${admin}`, origin: DASHBOARD },
+      });
+      assert.equal(swept.statusCode, 200, swept.body);
+    }
+  };
+  const stopAll = async () => {
+    for (const c of children)
+      if (c.exitCode === null && c.signalCode === null) {
+        c.kill('SIGKILL');
+        await new Promise((r) => c.once('exit', r));
+      }
+  };
 
   const startWorker = () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'worker'], {
@@ -79,12 +101,10 @@ describe('worker crash', {
     const t0 = Date.now();
     const s = meta.state;
     const jobIds: string[] = [];
-    /** a signed-in admin per organization: the dashboard sweep covers the admin's organization */
-    const admins: string[] = [];
     const texts = new Map<string, string>();
     for (let o = 0; o < ORGS; o++) {
       const org = await ctx.createOrganization({ name: `Crash ${o}` });
-      admins.push(await signIn(ctx, (await addMember(ctx, org.organizationId, 'admin')).email));
+      const admin = await signIn(ctx, (await addMember(ctx, org.organizationId, 'admin')).email);
       const auth = { authorization: `Bearer ${org.apiKey}` };
       const { brandId } = await ctx.createBrand(org.organizationId, `Crash brand ${o}`);
       const channels: string[] = [];
@@ -108,6 +128,7 @@ describe('worker crash', {
         assert.ok(r.statusCode < 300, r.body);
         channels.push(r.json().channelAccountId);
       }
+      orgs.push({ admin, auth, brandId, channels });
       for (let i = 0; i < TARGETS / ORGS / 2; i++) {
         const text = `crash post ${o}-${i}`;
         const r = await ctx.app.inject({
@@ -152,21 +173,14 @@ describe('worker crash', {
       'every target settled',
       async () => {
         // the sweep normally runs every minute from the worker's cron; here each organization's admin drives it
-        for (const session of admins) {
-          const swept = await ctx.app.inject({
-            method: 'POST',
-            url: '/v1/internal/publish-queue/reconcile',
-            headers: { cookie: `service_dashboard_session=${session}`, origin: DASHBOARD },
-          });
-          assert.equal(swept.statusCode, 200, swept.body);
-        }
+        await sweep();
         const rows = await db.selectFrom('publish_targets').select(['id', 'state']).execute();
         if (process.env.CRASH_DEBUG) {
           const c: Record<string, number> = {};
           for (const r of rows) c[r.state] = (c[r.state] ?? 0) + 1;
           t.diagnostic(`${Date.now() - t0} ${JSON.stringify(c)} recv=${meta.ledger.posts.length}`);
         }
-        return rows.every((r) => ['published', 'failed', 'needs_attention'].includes(r.state)) ? rows : null;
+        return rows.every((r) => ['published', 'failed', 'needs_attention', 'missed'].includes(r.state)) ? rows : null;
       },
       90_000,
       500,
@@ -181,14 +195,20 @@ describe('worker crash', {
       else if (row.state === 'failed') failed += 1;
       else flagged += 1;
     }
-    // the kill left targets in flight; the sweep found out what became of every one of them
-    const state = new Map(settled.map((r) => [r.id, r.state]));
-    const resolved = inFlight.filter((id) => state.get(id) === 'published' || state.get(id) === 'failed').length;
-    t.diagnostic(`${inFlight.length} in flight at the kill, ${resolved} resolved by the sweep, ${flagged} needs_attention`);
+    // the kill left targets in flight; the sweep found out what became of every one of them, and
+    // queued again those whose post never landed: every target ends published
+    const requeued = await db
+      .selectFrom('publish_targets')
+      .select('id')
+      .where('id', 'in', inFlight.length > 0 ? inFlight : ['none'])
+      .where('attempts', '>', 1)
+      .execute();
+    t.diagnostic(
+      `${inFlight.length} in flight at the kill, ${requeued.length} of them queued again by the sweep, ${flagged} needs_attention`,
+    );
     assert.equal(flagged, 0, 'no target needs attention: Facebook lists the page posts');
-    assert.equal(resolved, inFlight.length);
-    // a failed target is one whose post never landed (only targets the kill hit can fail)
-    assert.ok(failed <= inFlight.length, `failed ${failed}, in flight ${inFlight.length}`);
+    assert.equal(failed, 0, 'no target failed: a post that never landed is queued again');
+    assert.equal(published, TARGETS);
     for (const [text, count] of received) assert.ok(count <= 2, `${text} received ${count} times (two pages)`);
     assert.equal(settled.length, TARGETS);
     // every post the simulator received belongs to exactly one published target
@@ -203,5 +223,71 @@ describe('worker crash', {
     for (const t of perTarget) assert.ok(postIds.has(t.provider_post_id!), `published target ${t.id} has a post on the simulator`);
     assert.equal(new Set(perTarget.map((t) => t.provider_post_id)).size, perTarget.length, 'no two targets share a post');
     t.diagnostic(`settled at ${Date.now() - t0} ms: ${published} published, ${failed} failed, ${totalReceived} received`);
+    await stopAll();
+  });
+
+  it('a worker down for longer than the lateness limit publishes nothing stale', { timeout: 200_000 }, async (t) => {
+    const t0 = Date.now();
+    const before = meta.ledger.posts.length;
+    const limited = new Set<string>();
+    const unlimited = new Set<string>();
+    // queued two hours ago while no worker ran: the API's clock is set back for the creates
+    ctx.clock.set(Date.now() - 2 * 3_600_000);
+    try {
+      for (const [o, { auth, brandId, channels }] of orgs.entries())
+        for (let i = 0; i < 12; i++) {
+          const withLimit = i % 3 !== 0;
+          const text = `stale post ${o}-${i}${withLimit ? ' (limit)' : ''}`;
+          const r = await ctx.app.inject({
+            method: 'POST',
+            url: '/v1/publish/jobs',
+            headers: auth,
+            payload: {
+              plan: {
+                brandId,
+                text,
+                targets: channels.map((c) => ({ platform: 'facebook_page', channelAccountId: c })),
+                ...(withLimit ? { maxLatenessMinutes: 60 } : {}),
+              },
+              dryRun: false,
+              enqueue: true,
+            },
+          });
+          assert.equal(r.statusCode, 201, r.body);
+          for (const target of r.json().targets) (withLimit ? limited : unlimited).add(target.postTargetId);
+        }
+    } finally {
+      ctx.clock.set(Date.now());
+    }
+    const all = [...limited, ...unlimited];
+    const db = ctx.database.db;
+    const states = async () =>
+      db.selectFrom('publish_targets').select(['id', 'state', 'provider_post_id']).where('id', 'in', all).execute();
+    // a worker starts, is killed mid-way, and another one takes over
+    const first = startWorker();
+    await waitFor('some settled', async () => (await states()).filter((r) => r.state !== 'queued').length >= all.length / 4, 90_000, 50);
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    t.diagnostic(`killed after ${meta.ledger.posts.length - before} posts at ${Date.now() - t0} ms`);
+    startWorker();
+    const settled = await waitFor(
+      'every target settled',
+      async () => {
+        await sweep();
+        const rows = await states();
+        return rows.every((r) => ['published', 'missed', 'failed', 'needs_attention'].includes(r.state)) ? rows : null;
+      },
+      90_000,
+      500,
+    );
+    const byId = new Map(settled.map((r) => [r.id, r.state]));
+    for (const id of limited) assert.equal(byId.get(id), 'missed', `target ${id} with a limit of 60 minutes, due 2 hours ago`);
+    for (const id of unlimited) assert.equal(byId.get(id), 'published', `target ${id} without a limit`);
+    const posts = meta.ledger.posts.slice(before);
+    assert.equal(posts.filter((p) => p.text.endsWith('(limit)')).length, 0, 'nothing stale was published');
+    assert.equal(posts.length, unlimited.size, 'each target without a limit published once');
+    const missedEvents = await db.selectFrom('events').select('id').where('type', '=', 'publish_target.missed').execute();
+    assert.equal(missedEvents.length, limited.size);
+    t.diagnostic(`settled at ${Date.now() - t0} ms: ${limited.size} missed, ${unlimited.size} published`);
   });
 });

@@ -119,6 +119,8 @@ describe('publishing operations', () => {
   it('re-queues a due target whose worker job was lost and finds out what became of those stuck publishing', async () => {
     const lost = await create('lost job');
     const stuck = await create('stuck publishing');
+    const spent = await create('stuck with its attempts spent');
+    const late = await create('stuck past its lateness limit', { maxLatenessMinutes: 5 });
     const landed = await create('landed before the worker died');
     const twice = await create('on the page twice');
     const lostTarget = lost.targets[0].postTargetId;
@@ -146,40 +148,66 @@ describe('publishing operations', () => {
     await postOnPage('something else');
     await postOnPage('on the page twice');
     // a worker claimed these and died
-    await db()
-      .updateTable('publish_targets')
-      .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1 })
-      .where(
-        'id',
-        'in',
-        [stuck, landed, twice].map((j) => j.targets[0].postTargetId),
-      )
-      .execute();
+    const claimedAndDied = async (jobs: Array<{ targets: Array<{ postTargetId: string }> }>, set: Record<string, unknown> = {}) =>
+      db()
+        .updateTable('publish_targets')
+        .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1, ...set })
+        .where(
+          'id',
+          'in',
+          jobs.map((j) => j.targets[0]!.postTargetId),
+        )
+        .execute();
+    await claimedAndDied([stuck, landed, twice]);
+    // the default attempt budget is 5: this one used them all
+    await claimedAndDied([spent], { attempts: 5 });
+    // due ten minutes ago, its limit is five
+    await claimedAndDied([late], { due_at: new Date(Date.now() - 600_000) });
     const r = await reconcile();
     assert.equal(r.statusCode, 200, r.body);
     assert.equal(r.json().requeuedCount, 1);
-    assert.deepEqual([r.json().publishedCount, r.json().failedCount, r.json().flaggedCount], [1, 1, 1]);
+    assert.deepEqual(
+      [r.json().publishedCount, r.json().retriedCount, r.json().failedCount, r.json().missedCount, r.json().flaggedCount],
+      [1, 1, 1, 1, 1],
+    );
     const target = async (job: { publishJobId: string }) =>
       (await api(h, org, 'GET', `/v1/publish/jobs/${job.publishJobId}`)).body.targets[0];
     const found = await target(landed);
     assert.equal(found.state, 'published');
     assert.equal(found.providerPostId, landedPost);
     assert.match(found.providerUrl, /^https:\/\/www\.facebook\.com\//);
-    const never = await target(stuck);
+    // never landed, within its limit and budget: queued again (its crashed attempt counted)
+    const requeued = await target(stuck);
+    assert.equal(requeued.state, 'queued');
+    assert.equal(requeued.lastError.code, 'not_published');
+    assert.equal(requeued.attempts, 1);
+    const never = await target(spent);
     assert.equal(never.state, 'failed');
     assert.equal(never.lastError.code, 'not_published');
+    const tooLate = await target(late);
+    assert.equal(tooLate.state, 'missed');
+    assert.equal(tooLate.lastError.code, 'max_lateness_exceeded');
+    assert.match(tooLate.stateReason, /10 minutes after its time, past the job's limit of 5 minutes/);
     const unsure = await target(twice);
     assert.equal(unsure.state, 'needs_attention');
     assert.equal(unsure.lastError.code, 'lease_expired');
     // a second sweep finds nothing new
     const again = (await reconcile()).json();
-    assert.equal(again.requeuedCount + again.publishedCount + again.failedCount + again.flaggedCount, 0);
+    assert.equal(
+      again.requeuedCount + again.publishedCount + again.failedCount + again.retriedCount + again.missedCount + again.flaggedCount,
+      0,
+    );
     await h.ctx.startWorker();
     const published = await waitForJob(h, org, lost.publishJobId, ['published']);
     assert.equal(published.targets[0].attempts, 1);
     assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'lost job').length, 1);
-    // the stuck targets' original worker jobs are stale (they are no longer waiting): they never post
-    assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'stuck publishing').length, 0);
+    // the post that never landed is published by its new attempt, once
+    const retried = await waitForJob(h, org, stuck.publishJobId, ['published']);
+    assert.equal(retried.targets[0].attempts, 2);
+    assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'stuck publishing').length, 1);
+    // the others' original worker jobs are stale (they are no longer waiting): they never post
+    for (const text of ['stuck with its attempts spent', 'stuck past its lateness limit'])
+      assert.equal(h.meta.ledger.posts.filter((p) => p.text === text).length, 0);
     assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'landed before the worker died').length, 1);
   });
 

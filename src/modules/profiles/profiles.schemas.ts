@@ -25,7 +25,12 @@ export const PublishingProfileSaveRequest = Type.Object(
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
     description: Type.Optional(NullOr(Type.String({ maxLength: 500 }))),
     isDefault: Type.Optional(Type.Boolean({ default: false })),
-    scheduleSettings: Type.Optional({ ...Obj('May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).'), default: {} }),
+    scheduleSettings: Type.Optional({
+      ...Obj(
+        'May hold batchPolicy, validated as a batch policy (slots, id, horizonDays), and maxLatenessMinutes (integer 0-10080 or null): the lateness limit of the jobs created with this profile that do not set their own.',
+      ),
+      default: {},
+    }),
     commentSettings: Type.Optional({ ...Obj(), default: {} }),
     channels: Type.Optional(
       Type.Array(ProfileChannelInput, { maxItems: 100, default: [], description: 'Replaces the channels of the profile.' }),

@@ -103,6 +103,15 @@ export class ProfilesService {
       ...(body.scheduleSettings ?? {}),
     };
     if (scheduleSettings.batchPolicy !== undefined) scheduleSettings.batchPolicy = normalizeBatchPolicy(scheduleSettings.batchPolicy);
+    const lateness = scheduleSettings.maxLatenessMinutes;
+    if (
+      lateness !== undefined &&
+      lateness !== null &&
+      !(Number.isInteger(lateness) && (lateness as number) >= 0 && (lateness as number) <= 10080)
+    )
+      throw invalidProfile('scheduleSettings.maxLatenessMinutes must be an integer from 0 to 10080, or null.', [
+        { path: ['scheduleSettings', 'maxLatenessMinutes'], source: 'body' },
+      ]);
     const inputs = body.channels ?? [];
     await this.assertChannels(organizationId, body.brandId, inputs);
     const now = this.clock.now();

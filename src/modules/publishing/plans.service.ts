@@ -12,7 +12,9 @@ import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type MediaAccess, type MediaInputT, toStored } from './media-access.js';
 import { type PlanIssue, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';
+import { assertMayPublish, type Publisher } from './publish-approvals.service.js';
 import { recordJobCreated } from './publish-events.js';
+import { profileLateness } from './publish-lateness.js';
 import { ensurePublishQueues, sendTargetJob, sendTargetJobs } from './publish-queue.js';
 import { deriveJobStatus } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
@@ -145,9 +147,16 @@ export class PlansService {
     return { validation, profileId, media: media.media.map(toStored) };
   }
 
-  async create(organizationId: string, req: AgentPublishRequestT): Promise<CreateAnswer> {
+  /**
+   * `publisher`: the route's caller; a member's create with enqueue or scheduleAt is refused unless the
+   * organization lets members publish directly (dry runs write nothing and pass). Omitted for the
+   * service's own callers (automations an admin configured).
+   */
+  async create(organizationId: string, req: AgentPublishRequestT, publisher?: Publisher): Promise<CreateAnswer> {
     const dryRun = req.dryRun ?? true;
     const enqueue = req.enqueue ?? false;
+    if (!dryRun && (enqueue || req.plan.scheduleAt))
+      await assertMayPublish(this.db, publisher, req.plan.scheduleAt ? 'schedule a post' : 'queue a post');
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_PUBLISH_JOB_WRITE_ENABLED')) throw new AppError('publish_job_write_disabled');
     if (!dryRun && enqueue && !this.deps.config.gateOpen('SERVICE_PUBLISH_ENQUEUE_ENABLED')) throw new AppError('publish_enqueue_disabled');
     // a scheduleAt schedules (and queues the worker jobs for that time): the schedule gate applies as it
@@ -162,6 +171,7 @@ export class PlansService {
     const plan = req.plan;
     const resolved = await this.resolve(this.db, organizationId, planToResolve(plan));
     const v = resolved.validation;
+    const maxLatenessMinutes = await this.latenessLimit(organizationId, plan.maxLatenessMinutes, resolved.profileId);
     if (!v.valid) {
       throw new AppError('publish_plan_validation_failed', {
         message: `The plan has ${v.issues.filter((i) => i.severity === 'blocking').length} blocking issue(s): ${v.issues.find((i) => i.severity === 'blocking')?.message}`,
@@ -180,6 +190,7 @@ export class PlansService {
       initialState: state,
       scheduledAt: scheduledAt?.toISOString() ?? null,
       firstAttemptAt: due?.toISOString() ?? null,
+      maxLatenessMinutes,
       targets: v.targets.map((t) => ({
         channelAccountId: t.channelAccountId,
         platform: t.platform,
@@ -234,6 +245,7 @@ export class PlansService {
             requestHash,
             scheduledAt,
             runAfter,
+            maxLatenessMinutes,
             at: now,
           },
           targets,
@@ -308,6 +320,13 @@ export class PlansService {
           })),
       ),
     );
+  }
+
+  /** The plan's limit; omitted: the profile's scheduleSettings.maxLatenessMinutes, else none. */
+  private async latenessLimit(organizationId: string, given: number | null | undefined, profileId: string | null): Promise<number | null> {
+    if (given !== undefined) return given;
+    if (!profileId) return null;
+    return profileLateness(await this.channels.scheduleSettings(this.db, organizationId, profileId));
   }
 
   private async replay(organizationId: string, key: string, requestHash: string): Promise<CreateAnswer | null> {

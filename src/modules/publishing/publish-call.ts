@@ -28,7 +28,7 @@ export type Outcome =
   | { kind: 'retry'; error: TargetError; delayMs: number }
   | {
       kind: 'final';
-      state: Extract<TargetState, 'failed' | 'needs_reconnect' | 'needs_attention'>;
+      state: Extract<TargetState, 'failed' | 'needs_reconnect' | 'needs_attention' | 'missed'>;
       error: TargetError;
       channelState?: 'refresh_needed' | 'reconnect_required';
     };

@@ -1,7 +1,7 @@
 /**
  * The claim: a scheduled/queued target of the job's version moves to publishing (version bump, one
  * more attempt, a lease) and its job to publishing, in one statement batched with the claims of the
- * same event-loop turn. The answer carries the job's media; the channel's call context is the
+ * same event-loop turn. The answer carries the job's media and lateness limit; the channel's call context is the
  * channels area's (one read through its port before the platform call).
  */
 import { sql } from 'kysely';
@@ -20,7 +20,8 @@ export interface ClaimInput {
   now: Date;
 }
 
-export type ClaimedRow = TargetRow & { job_media: StoredMedia[] };
+/** The claimed target with its job's media and lateness limit. */
+export type ClaimedRow = TargetRow & { job_media: StoredMedia[]; job_max_lateness: number | null };
 
 export class PublishClaims {
   private readonly claims: MicroBatcher<ClaimInput, ClaimedRow | null>;
@@ -65,9 +66,15 @@ export class PublishClaims {
 				update publish_jobs set status = 'publishing', updated_at = ${now}
 				where id in (select job_id from c) and status <> 'publishing'
 			)
-			select c.*, pj.media as job_media
+			select c.*, pj.media as job_media, pj.max_lateness_minutes as job_max_lateness
 			from c join publish_jobs pj on pj.id = c.job_id`.execute(this.db());
     const byId = new Map(res.rows.map((r) => [r.id, r]));
-    return inputs.map((x) => byId.get(x.targetId) ?? null);
+    // two worker jobs of the same target and version in one batch update the row once: the first
+    // caller has the claim, the other is stale (never two platform calls for one claim)
+    return inputs.map((x) => {
+      const row = byId.get(x.targetId) ?? null;
+      byId.delete(x.targetId);
+      return row;
+    });
   }
 }

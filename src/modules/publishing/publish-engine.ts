@@ -1,6 +1,7 @@
 /**
  * One attempt on one target, by responsibility: the slot (publish-slots.ts: rate limiter and deferral),
- * the claim (publish-claim.ts: conditional move to publishing, version bump), the platform call and its
+ * the claim (publish-claim.ts: conditional move to publishing, version bump), the lateness policy
+ * (publish-lateness.ts: a target claimed past its limit is missed, never published), the platform call and its
  * error mapping and backoff (publish-call.ts), the outcome (publish-outcomes.ts, the one writer), and
  * polling of `processing` answers (publish-poll.ts) until published or failed.
  */
@@ -8,6 +9,7 @@ import type { ChannelGateway } from './channel-gateway.js';
 import type { MediaAccess } from './media-access.js';
 import { type Outcome, PublishCall } from './publish-call.js';
 import { PublishClaims } from './publish-claim.js';
+import { missedOutcome } from './publish-lateness.js';
 import { OutcomeRecorder } from './publish-outcomes.js';
 import type { PublishLimiter } from './publish-policies.js';
 import { PublishPoll } from './publish-poll.js';
@@ -113,6 +115,12 @@ export class PublishEngine {
       this.slots.givePermit();
       return 'stale';
     }
+    // past its lateness limit (the worker was down, the account was reconnecting): missed, not published
+    const missed = missedOutcome(claimed, claimed.job_max_lateness, this.deps.clock.now());
+    if (missed) {
+      this.slots.givePermit();
+      return this.outcomes.record(claimed, missed);
+    }
     let slot: Awaited<ReturnType<PublishSlots['forCall']>>;
     try {
       slot = await this.slots.forCall({ platform: claimed.platform, channelAccountId: claimed.channel_account_id });
@@ -154,6 +162,8 @@ export class PublishEngine {
       now,
     });
     if (!claimed) return 'stale';
+    const missed = missedOutcome(claimed, claimed.job_max_lateness, now);
+    if (missed) return this.outcomes.record(claimed, missed);
     return this.outcomes.record(claimed, await this.call.publish(claimed, this.deps.database.db));
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Webhook events of publishing, recorded in the transaction of the change (the event outbox):
- * publish_job.created / scheduled / cancelled, publish_target.published / failed / needs_attention,
- * publish_job.completed.
+ * publish_job.created / scheduled / cancelled / approval_requested / approved / rejected,
+ * publish_target.published / failed / needs_attention / missed, publish_job.completed.
  * Every event of one job shares the job id as sequence key, so receivers can order them.
  */
 
@@ -11,11 +11,12 @@ import { deriveJobStatus } from './publish-states.js';
 import { toJob, toTarget } from './publishing.mapper.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
 
-const COMPLETED = new Set(['published', 'partially_published', 'failed']);
+const COMPLETED = new Set(['published', 'partially_published', 'failed', 'missed']);
 const TARGET_EVENTS = {
   published: 'publish_target.published',
   failed: 'publish_target.failed',
   needs_attention: 'publish_target.needs_attention',
+  missed: 'publish_target.missed',
 } as const;
 
 export async function recordJobCreated(events: EventOutbox, tx: Executor, organizationId: string, jobId: string): Promise<void> {
@@ -25,13 +26,21 @@ export async function recordJobCreated(events: EventOutbox, tx: Executor, organi
   await events.record(tx, { organizationId, type: 'publish_job.created', data: toJob(job, targets), sequenceKey: jobId });
 }
 
-/** publish_job.scheduled (a client scheduled or rescheduled it) or publish_job.cancelled, with the job as it now is. */
+/**
+ * publish_job.scheduled (a client scheduled or rescheduled it), publish_job.cancelled, or an approval's
+ * publish_job.approval_requested / approved / rejected, with the job as it now is.
+ */
 export async function recordJobChange(
   events: EventOutbox,
   tx: Executor,
   organizationId: string,
   jobId: string,
-  type: 'publish_job.scheduled' | 'publish_job.cancelled',
+  type:
+    | 'publish_job.scheduled'
+    | 'publish_job.cancelled'
+    | 'publish_job.approval_requested'
+    | 'publish_job.approved'
+    | 'publish_job.rejected',
 ): Promise<void> {
   const job = await publishingRepository.getJob(tx, organizationId, jobId);
   if (!job) return;

@@ -8,6 +8,7 @@
 import { decodeCursor, page } from '../../http/pagination.js';
 import { retryOnConflict } from '../../platform/db/retry.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
+import { assertMayPublish, type Publisher } from './publish-approvals.service.js';
 import { recordJobChange } from './publish-events.js';
 import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
 import { type TargetEvent, TRANSITIONS } from './publish-states.js';
@@ -78,14 +79,16 @@ export class PublishJobsService {
     return toJob(job, await publishingRepository.targetsOf(this.db, organizationId, [jobId]));
   }
 
-  enqueue(organizationId: string, jobId: string): Promise<PublishJobT> {
+  async enqueue(organizationId: string, jobId: string, publisher?: Publisher): Promise<PublishJobT> {
     if (!this.deps.config.gateOpen('SERVICE_PUBLISH_ENQUEUE_ENABLED')) throw new AppError('publish_enqueue_disabled');
+    await assertMayPublish(this.db, publisher, 'queue a post');
     const now = this.deps.clock.now();
     return this.change(organizationId, jobId, 'enqueue', { nextAttemptAt: now, stateReason: null }, now);
   }
 
-  schedule(organizationId: string, jobId: string, scheduleAt: string): Promise<PublishJobT> {
+  async schedule(organizationId: string, jobId: string, scheduleAt: string, publisher?: Publisher): Promise<PublishJobT> {
     if (!this.deps.config.gateOpen('SERVICE_PUBLISH_SCHEDULE_WRITE_ENABLED')) throw new AppError('publish_schedule_write_disabled');
+    await assertMayPublish(this.db, publisher, 'schedule a post');
     const now = this.deps.clock.now();
     const at = new Date(scheduleAt);
     if (!(at.getTime() > now.getTime())) {
@@ -136,7 +139,13 @@ export class PublishJobsService {
           });
         // keep the first attempt no earlier than the job's runAfter
         const nextAttemptAt = set.nextAttemptAt && job.run_after && job.run_after > set.nextAttemptAt ? job.run_after : set.nextAttemptAt;
-        const changed = await publishingRepository.applyEvent(tx, organizationId, jobId, event, { ...set, nextAttemptAt, at: now });
+        const changed = await publishingRepository.applyEvent(tx, organizationId, jobId, event, {
+          ...set,
+          nextAttemptAt,
+          // what lateness is measured from: the new time, or none once cancelled
+          dueAt: nextAttemptAt,
+          at: now,
+        });
         if (changed.length === 0) {
           const states = (await publishingRepository.targetsOf(tx, organizationId, [jobId])).map((t) => `${t.id}: ${t.state}`);
           throw new AppError(REFUSALS[event], {

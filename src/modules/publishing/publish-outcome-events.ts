@@ -12,11 +12,12 @@ import { deriveJobStatus } from './publish-states.js';
 import { toJob, toTarget } from './publishing.mapper.js';
 import type { JobRow, TargetRow } from './publishing.repository.js';
 
-const COMPLETED = new Set(['published', 'partially_published', 'failed']);
+const COMPLETED = new Set(['published', 'partially_published', 'failed', 'missed']);
 const TARGET_EVENTS = {
   published: 'publish_target.published',
   failed: 'publish_target.failed',
   needs_attention: 'publish_target.needs_attention',
+  missed: 'publish_target.missed',
 } as const;
 
 /**

@@ -11,6 +11,7 @@ import type { ChannelGateway } from './channel-gateway.js';
 import { type MediaAccess, type MediaInputT, toStored } from './media-access.js';
 import { type ChannelFacts, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';
 import { PLATFORM_RULES } from './platform-rules.js';
+import { profileLateness } from './publish-lateness.js';
 import { ensurePublishQueues } from './publish-queue.js';
 import { deriveJobStatus, OPEN_STATES, type TargetState } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
@@ -135,6 +136,11 @@ export function publishingBatchPort(
     ensureQueues: () => ensurePublishQueues(deps.jobs),
 
     async createScheduledJobs(tx, organizationId, brandId, at, jobs) {
+      // the lateness limit of the brand's default profile (whose batch policy placed the posts)
+      const defaultProfile = await channels.defaultProfileId(tx, organizationId, brandId);
+      const maxLatenessMinutes = defaultProfile
+        ? profileLateness(await channels.scheduleSettings(tx, organizationId, defaultProfile))
+        : null;
       const entries = jobs.map((j) => {
         const targets: NewTarget[] = j.targets.map((t) => ({
           id: t.id,
@@ -162,6 +168,7 @@ export function publishingBatchPort(
           requestHash: null,
           scheduledAt: new Date(Math.min(...targets.map((t) => t.scheduledAt!.getTime()))),
           runAfter: null,
+          maxLatenessMinutes,
           at,
         };
         return { job, targets };

@@ -31,6 +31,7 @@ export function toTarget(t: TargetRow): PublishTargetT {
     state: t.state as PublishTargetT['state'],
     stateReason: t.state_reason,
     scheduledAt: iso(t.scheduled_at),
+    dueAt: iso(t.due_at ?? null),
     nextAttemptAt: iso(t.next_attempt_at),
     attempts: t.attempts,
     lastError: normaliseError(t.last_error),
@@ -68,6 +69,19 @@ export function toJob(j: JobRow, targets: TargetRow[]): PublishJobT {
     runAfter: iso(j.run_after),
     idempotencyKey: j.idempotency_key,
     cancelReason: j.cancel_reason,
+    approval: j.approval
+      ? {
+          state: j.approval.state,
+          requestedBy: j.approval.requestedBy,
+          requestedAt: j.approval.requestedAt,
+          note: j.approval.note ?? null,
+          scheduleAt: j.approval.scheduleAt ?? null,
+          decidedBy: j.approval.decidedBy ?? null,
+          decidedAt: j.approval.decidedAt ?? null,
+          reason: j.approval.reason ?? null,
+        }
+      : null,
+    maxLatenessMinutes: j.max_lateness_minutes ?? null,
     targetCount: targets.length,
     targets: targets.map(toTarget),
     createdAt: iso(j.created_at)!,

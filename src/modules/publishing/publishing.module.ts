@@ -20,6 +20,7 @@ import { MediaAccess } from './media-access.js';
 import { PlansService } from './plans.service.js';
 import { ProviderNotices } from './provider-notices.js';
 import { publishJobDefinitions } from './publish.jobs.js';
+import { PublishApprovalsService } from './publish-approvals.service.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishJobsService } from './publish-jobs.service.js';
 import { PublishLimiter } from './publish-policies.js';
@@ -71,6 +72,7 @@ export interface PublishingModule extends AreaModule<PublishingRead> {
   channels: ChannelGateway;
   plans: PlansService;
   jobsService: PublishJobsService;
+  approvals: PublishApprovalsService;
   engine: PublishEngine;
   firstComment: FirstCommentStep;
   reconcile: ReconcileService;
@@ -110,6 +112,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
   const reconcile = new ReconcileService(ports, channels, engine.outcomes, {
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
+    maxAttempts: env.SERVICE_PUBLISH_MAX_ATTEMPTS,
   });
   const plans = new PlansService(ports, channels, media, ports.brands);
   const slots = new SlotsService(ports, channels, ports.brands);
@@ -118,6 +121,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     channels,
     plans,
     jobsService: new PublishJobsService(ports),
+    approvals: new PublishApprovalsService(ports),
     engine,
     firstComment,
     reconcile,

@@ -5,7 +5,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../database.js';
 import { deriveJobStatus, IN_FLIGHT_STATES, PENDING_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
-import type { PublishJobsTable, PublishTargetsTable, StoredMedia, TargetError } from './publishing.tables.js';
+import type { ApprovalRecord, PublishJobsTable, PublishTargetsTable, StoredMedia, TargetError } from './publishing.tables.js';
 
 export type JobRow = Selectable<PublishJobsTable>;
 export type TargetRow = Selectable<PublishTargetsTable>;
@@ -24,6 +24,8 @@ export interface NewJob {
   requestHash: string | null;
   scheduledAt: Date | null;
   runAfter: Date | null;
+  /** the lateness limit (null or omitted: none) */
+  maxLatenessMinutes?: number | null;
   at: Date;
 }
 
@@ -70,6 +72,7 @@ export const publishingRepository = {
       request_hash: job.requestHash,
       scheduled_at: job.scheduledAt,
       run_after: job.runAfter,
+      max_lateness_minutes: job.maxLatenessMinutes ?? null,
       created_at: job.at,
       updated_at: job.at,
     }));
@@ -87,6 +90,7 @@ export const publishingRepository = {
         state: t.state,
         scheduled_at: t.scheduledAt,
         next_attempt_at: t.nextAttemptAt,
+        due_at: t.state === 'scheduled' || t.state === 'queued' ? t.nextAttemptAt : null,
         last_error: JSON.stringify(null),
         first_comment: JSON.stringify(t.firstComment),
         first_comment_state: t.firstComment ? 'waiting' : null,
@@ -167,6 +171,8 @@ export const publishingRepository = {
     set: {
       scheduledAt?: Date | null;
       nextAttemptAt?: Date | null;
+      /** the time it is meant to publish (lateness is measured from it) */
+      dueAt?: Date | null;
       stateReason?: string | null;
       at: Date;
     },
@@ -180,6 +186,7 @@ export const publishingRepository = {
         updated_at: set.at,
         ...(set.scheduledAt !== undefined ? { scheduled_at: set.scheduledAt } : {}),
         ...(set.nextAttemptAt !== undefined ? { next_attempt_at: set.nextAttemptAt } : {}),
+        ...(set.dueAt !== undefined ? { due_at: set.dueAt } : {}),
         ...(set.stateReason !== undefined ? { state_reason: set.stateReason } : {}),
       }))
       .where('organization_id', '=', organizationId)
@@ -200,17 +207,52 @@ export const publishingRepository = {
   async setJobFields(
     db: Executor,
     jobId: string,
-    set: { scheduledAt?: Date | null; cancelReason?: string | null; at: Date },
+    set: { scheduledAt?: Date | null; cancelReason?: string | null; approval?: ApprovalRecord | null; at: Date },
   ): Promise<void> {
     await db
       .updateTable('publish_jobs')
       .set({
         updated_at: set.at,
+        ...(set.approval !== undefined ? { approval: JSON.stringify(set.approval) } : {}),
         ...(set.scheduledAt !== undefined ? { scheduled_at: set.scheduledAt } : {}),
         ...(set.cancelReason !== undefined ? { cancel_reason: set.cancelReason } : {}),
       })
       .where('id', '=', jobId)
       .execute();
+  },
+
+  /** Whether the organization lets members publish without approval (default: no). */
+  async membersPublishDirectly(db: Executor, organizationId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('publishing_settings')
+      .select('members_publish_directly')
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.members_publish_directly ?? false;
+  },
+
+  async publishingSettings(db: Executor, organizationId: string) {
+    return (
+      (await db.selectFrom('publishing_settings').selectAll().where('organization_id', '=', organizationId).executeTakeFirst()) ?? null
+    );
+  },
+
+  async savePublishingSettings(db: Executor, organizationId: string, set: { membersPublishDirectly: boolean; by: string; at: Date }) {
+    return db
+      .insertInto('publishing_settings')
+      .values({
+        organization_id: organizationId,
+        members_publish_directly: set.membersPublishDirectly,
+        updated_by: set.by,
+        updated_at: set.at,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('organization_id')
+          .doUpdateSet({ members_publish_directly: set.membersPublishDirectly, updated_by: set.by, updated_at: set.at }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
 
   /** The channels' posts scheduled, in flight or published with their time (published, else scheduled) in [from, to]. */

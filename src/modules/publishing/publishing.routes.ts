@@ -25,6 +25,10 @@ import {
   UrlReconciliationAnswer,
   UrlReconciliationBody,
 } from './publishing.schemas.js';
+import { publisherOf, registerApprovalRoutes } from './publishing-approvals.routes.js';
+
+const MEMBERS_SUBMIT =
+  'A signed-in member is refused (403 permission_denied) unless the organization lets members publish directly (PATCH /v1/publish/settings); a member submits the job for approval instead (POST /v1/publish/jobs/{publishJobId}/submit). Admins, owners and API keys or OAuth tokens with publish:write publish directly.';
 
 export function registerPublishingRoutes(root: FastifyInstance, _deps: PublishingDeps, m: PublishingModule): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -69,6 +73,8 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
           [IDEMPOTENT_REPLAY]: true,
           tags: [...tags],
           summary: 'Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
+          description:
+            "Without `enqueue` or `plan.scheduleAt` the job is a draft. A signed-in member's create with either answers 403 permission_denied unless the organization lets members publish directly (PATCH /v1/publish/settings): a member creates the draft and submits it for approval. Admins, owners and API keys or OAuth tokens with publish:write publish directly. `plan.maxLatenessMinutes` sets the lateness limit.",
           security: PUBLIC_OR_SESSION,
           body: AgentPublishRequest,
           response: {
@@ -81,13 +87,14 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
               'publish_job_write_disabled',
               'publish_enqueue_disabled',
               'publish_idempotency_key_reused',
+              'publish_schedule_write_disabled',
               ...PUBLIC_AUTH_ERRORS,
             ),
           },
         },
       },
       async (request, reply) => {
-        const answer = await m.plans.create(organizationOf(request), request.body);
+        const answer = await m.plans.create(organizationOf(request), request.body, publisherOf(request));
         if (answer.kind === 'dry_run') return reply.code(200).send(answer.body);
         if (answer.kind === 'replayed') return reply.code(200).header('idempotent-replayed', 'true').send(answer.job);
         return reply.code(201).send({ ...answer.job, warnings: answer.warnings });
@@ -148,13 +155,14 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
     '/v1/publish/jobs/:publishJobId/enqueue',
     {
       config: {
-        ...publicOrDashboard('publish:write', 'publishing.results.manage'),
+        ...publicOrDashboard('publish:write', 'publishing.drafts.manage'),
         validationCode: 'invalid_public_publish_enqueue_request',
       },
       schema: {
         operationId: 'enqueuePublishJob',
         tags: ['Publishing'],
-        summary: "Queue the job's draft, scheduled, failed, needs_reconnect or needs_attention targets now",
+        summary: "Queue the job's draft, scheduled, failed, needs_reconnect, needs_attention or missed targets now",
+        description: MEMBERS_SUBMIT,
         security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: { ...EnqueueBody, nullable: true } as typeof EnqueueBody,
@@ -171,20 +179,21 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         },
       },
     },
-    async (request) => m.jobsService.enqueue(organizationOf(request), request.params.publishJobId),
+    async (request) => m.jobsService.enqueue(organizationOf(request), request.params.publishJobId, publisherOf(request)),
   );
 
   app.post(
     '/v1/publish/jobs/:publishJobId/schedule',
     {
       config: {
-        ...publicOrDashboard('publish:write', 'publishing.results.manage'),
+        ...publicOrDashboard('publish:write', 'publishing.drafts.manage'),
         validationCode: 'invalid_public_publish_schedule_request',
       },
       schema: {
         operationId: 'schedulePublishJob',
         tags: ['Publishing'],
-        summary: "(Re)schedule the job's targets that have not started publishing",
+        summary: "(Re)schedule the job's targets that have not started publishing (a missed one too)",
+        description: MEMBERS_SUBMIT,
         security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: ScheduleBody,
@@ -201,7 +210,8 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         },
       },
     },
-    async (request) => m.jobsService.schedule(organizationOf(request), request.params.publishJobId, request.body.scheduleAt),
+    async (request) =>
+      m.jobsService.schedule(organizationOf(request), request.params.publishJobId, request.body.scheduleAt, publisherOf(request)),
   );
 
   app.post(
@@ -233,6 +243,8 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
     },
     async (request) => m.jobsService.cancel(organizationOf(request), request.params.publishJobId, request.body?.reason),
   );
+
+  registerApprovalRoutes(root, m.approvals);
 
   app.get(
     '/v1/publish/slots',

@@ -1,10 +1,14 @@
 /** TypeBox shapes of the publishing routes (spec: Publish plans and jobs, PublishSlot). */
 import { type Static, Type } from '@sinclair/typebox';
-import { IdOf, ListOf, Literals, MediaInputRef, Nullable, PaginationQuery, PlatformT } from '../../http/shared-schemas.js';
+import { IdOf, ListOf, Literals, MediaInputRef, Nullable, NullOr, PaginationQuery, PlatformT } from '../../http/shared-schemas.js';
 import { JOB_STATUSES, TARGET_STATES } from './publish-states.js';
 
 const lit = Literals;
 const DateTime = (description?: string) => Type.String({ format: 'date-time', description });
+
+const MAX_LATENESS_DESCRIPTION =
+  "The lateness limit: a target the worker finds due more than this many minutes after its time (its schedule, or when it was queued) is not published but moves to `missed` (event publish_target.missed). Omitted: the profile's `scheduleSettings.maxLatenessMinutes`, else no limit; null: no limit.";
+export const MaxLateness = NullOr(Type.Integer({ minimum: 0, maximum: 10080, description: MAX_LATENESS_DESCRIPTION }));
 
 export { MediaInput, MediaInputRef, PlatformT } from '../../http/shared-schemas.js';
 
@@ -55,6 +59,7 @@ export const AgentPlan = Type.Object(
     mediaLibraryItemIds: Type.Optional(Type.Array(Type.String(), { description: 'Media library items, after media. Default: none.' })),
     targets: Type.Optional(Type.Array(PublishTargetInputRef, { description: 'Default: none (then the profile expands into targets).' })),
     scheduleAt: Type.Optional(DateTime('Publish at this time; more than a minute in the past is a blocking issue.')),
+    maxLatenessMinutes: Type.Optional(MaxLateness),
   },
   {
     $id: 'AgentPublishPlan',
@@ -147,6 +152,12 @@ export const PublishTarget = Type.Object(
     state: lit(TARGET_STATES),
     stateReason: Nullable(Type.String()),
     scheduledAt: Nullable(Type.String()),
+    dueAt: Nullable(
+      Type.String({
+        description:
+          'When it was meant to publish (its schedule, or when it was queued); the lateness limit counts from it. Null while a draft.',
+      }),
+    ),
     nextAttemptAt: Nullable(Type.String()),
     attempts: Type.Integer(),
     lastError: Nullable(TargetErrorT),
@@ -173,6 +184,25 @@ export const PublishTarget = Type.Object(
   { $id: 'PublishTarget', additionalProperties: false },
 );
 
+export const ApprovalSchema = Type.Object(
+  {
+    state: lit(['pending', 'approved', 'rejected']),
+    requestedBy: Type.String({ description: 'The submitter: a user id (dashboard) or the API key / OAuth token subject.' }),
+    requestedAt: DateTime(),
+    note: Nullable(Type.String()),
+    scheduleAt: Nullable(DateTime('The time the submitter asked for; null: publish as soon as approved.')),
+    decidedBy: Nullable(Type.String()),
+    decidedAt: Nullable(DateTime()),
+    reason: Nullable(Type.String({ description: 'Why it was rejected.' })),
+  },
+  {
+    $id: 'PublishJobApproval',
+    additionalProperties: false,
+    description:
+      'The approval of a job a member submitted (POST /v1/publish/jobs/{id}/submit): pending while its targets are pending_approval, approved (they were scheduled or queued) or rejected (back to draft). Null when none was asked.',
+  },
+);
+
 export const PublishJob = Type.Object(
   {
     publishJobId: Type.String(),
@@ -188,6 +218,10 @@ export const PublishJob = Type.Object(
     runAfter: Nullable(Type.String()),
     idempotencyKey: Nullable(Type.String()),
     cancelReason: Nullable(Type.String()),
+    approval: Nullable(ApprovalSchema),
+    maxLatenessMinutes: Nullable(
+      Type.Integer({ description: 'The lateness limit in minutes (null: none); past it a target is `missed` instead of published.' }),
+    ),
     targetCount: Type.Integer(),
     targets: Type.Array(PublishTarget),
     createdAt: Type.String(),
@@ -221,6 +255,7 @@ export const DryRunAnswer = Type.Object(
         initialState: Type.String(),
         scheduledAt: Nullable(Type.String()),
         firstAttemptAt: Nullable(Type.String()),
+        maxLatenessMinutes: Nullable(Type.Integer()),
         targets: Type.Array(
           Type.Object(
             {
@@ -258,6 +293,40 @@ export const ScheduleBody = Type.Object(
 export const CancelBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
   { $id: 'PublishJobCancelRequest', additionalProperties: false },
+);
+
+export const SubmitBody = Type.Object(
+  {
+    scheduleAt: Type.Optional(DateTime('The time wanted; the approver may keep or change it. Must be in the future.')),
+    note: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A note for the approver.' })),
+  },
+  { $id: 'PublishJobSubmitRequest', additionalProperties: false },
+);
+export const ApproveBody = Type.Object(
+  {
+    scheduleAt: Type.Optional(DateTime("Publish at this time (must be in the future); omitted: the submitter's time, else queued now.")),
+  },
+  { $id: 'PublishJobApproveRequest', additionalProperties: false },
+);
+export const RejectBody = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 1000, description: 'Why, shown to the submitter.' }) },
+  { $id: 'PublishJobRejectRequest', additionalProperties: false },
+);
+export const PublishingSettings = Type.Object(
+  {
+    organizationId: Type.String(),
+    membersPublishDirectly: Type.Boolean({
+      description:
+        'false (default): a member creates drafts and submits them for approval; creating with enqueue or scheduleAt, enqueue and schedule answer 403 permission_denied to a member. true: members publish directly, as admins do.',
+    }),
+    updatedBy: Nullable(Type.String()),
+    updatedAt: Nullable(DateTime()),
+  },
+  { $id: 'PublishingSettings', additionalProperties: false },
+);
+export const PublishingSettingsUpdate = Type.Object(
+  { membersPublishDirectly: Type.Boolean() },
+  { $id: 'PublishingSettingsUpdateRequest', additionalProperties: false },
 );
 
 export const JobList = ListOf(PublishJob, undefined, 'PublishJobList');
@@ -324,7 +393,15 @@ export const ReconcileAnswer = Type.Object(
     requeuedCount: Type.Integer(),
     publishedCount: Type.Integer({ description: 'targets stuck in publishing whose post the platform has: published' }),
     failedCount: Type.Integer({
-      description: "targets stuck in publishing that the account's posts on the platform show never landed: failed",
+      description:
+        "targets stuck in publishing that the account's posts on the platform show never landed, with their attempts spent: failed",
+    }),
+    retriedCount: Type.Integer({
+      description:
+        "targets stuck in publishing that the account's posts show never landed, within their lateness limit and attempt budget: queued again",
+    }),
+    missedCount: Type.Integer({
+      description: "targets stuck in publishing that never landed and are past their job's lateness limit: missed",
     }),
     flaggedCount: Type.Integer({ description: 'targets stuck in publishing whose outcome the platform cannot tell: needs_attention' }),
     pollsRequeuedCount: Type.Integer(),
@@ -340,5 +417,6 @@ export type AgentPlanT = Static<typeof AgentPlan>;
 export type PublishJobT = Static<typeof PublishJob>;
 export type PublishTargetT = Static<typeof PublishTarget>;
 export type JobListQueryT = Static<typeof JobListQuery>;
+export type PublishingSettingsT = Static<typeof PublishingSettings>;
 export type SlotQueryT = Static<typeof SlotQuery>;
 export type UrlReconciliationBodyT = Static<typeof UrlReconciliationBody>;

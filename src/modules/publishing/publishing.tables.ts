@@ -1,5 +1,5 @@
 /** Row types of the publishing tables (migration 0005-publishing). */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Json, Timestamp } from '../../platform/db/schema.js';
 
 /** A media item as resolved when the job was created (library items keep their id for fresh URLs). */
@@ -24,6 +24,28 @@ export interface TargetError {
   at: string;
 }
 
+/** The approval record of a job (publish_jobs.approval). */
+export interface ApprovalRecord {
+  state: 'pending' | 'approved' | 'rejected';
+  /** who submitted it: a user id (dashboard) or an API key / OAuth token subject */
+  requestedBy: string;
+  requestedAt: string;
+  note: string | null;
+  /** the time the submitter asked for (null: publish when approved) */
+  scheduleAt: string | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  /** the rejection's reason */
+  reason: string | null;
+}
+
+export interface PublishingSettingsTable {
+  organization_id: string;
+  members_publish_directly: ColumnType<boolean, boolean | undefined, boolean>;
+  updated_by: string | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface PublishJobsTable {
   id: string;
   organization_id: string;
@@ -40,6 +62,10 @@ export interface PublishJobsTable {
   scheduled_at: Date | null;
   run_after: Date | null;
   cancel_reason: string | null;
+  /** the approval record (null when none was asked); its state follows the targets' pending_approval */
+  approval: ColumnType<ApprovalRecord | null, string | null | undefined, string | null>;
+  /** a target found due later than this many minutes is not published (missed); null = no limit */
+  max_lateness_minutes: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -58,6 +84,8 @@ export interface PublishTargetsTable {
   /** bumped by every change that invalidates queued worker jobs (reschedule, cancel, claim) */
   version: Generated<number>;
   scheduled_at: Date | null;
+  /** when it was meant to publish (its schedule, or when it was queued): lateness is measured from it */
+  due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** when the next attempt (or poll) may run; null when nothing is due */
   next_attempt_at: Date | null;
   attempts: Generated<number>;
@@ -80,4 +108,5 @@ export interface PublishTargetsTable {
 export interface PublishingTables {
   publish_jobs: PublishJobsTable;
   publish_targets: PublishTargetsTable;
+  publishing_settings: PublishingSettingsTable;
 }

@@ -3,8 +3,10 @@
  * /v1/internal/publish-queue/reconcile by a signed-in admin over their organization). Nothing
  * due is silently lost, even after a worker crash:
  * - a target in publishing past its lease: the account's recent posts on the platform say whether the
- *   post landed (published) or not (failed, so it can be queued again); where the platform cannot tell,
- *   it is flagged needs_attention (never retried blindly);
+ *   post landed (published) or not: then it is queued again (its attempt counted, a new worker job of the
+ *   claimed version) while it is within its job's lateness limit and the attempt budget
+ *   (SERVICE_PUBLISH_MAX_ATTEMPTS), else missed (too late) or failed (attempts spent); where the
+ *   platform cannot tell, it is flagged needs_attention (never retried blindly);
  * - a scheduled/queued target due for longer than the grace period with no pending worker job of its
  *   version (none waiting, none active within the lease): re-queued under a new version, so a late
  *   original job is skipped;
@@ -14,6 +16,7 @@
 import { sql } from 'kysely';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type Outcome, targetError } from './publish-call.js';
+import { missedOutcome } from './publish-lateness.js';
 import type { OutcomeRecorder } from './publish-outcomes.js';
 import { ensurePublishQueues, FIRST_COMMENT_QUEUE, PUBLISH_QUEUE, sendCommentJob, sendTargetJob } from './publish-queue.js';
 import { PENDING_STATES, TRANSITIONS } from './publish-states.js';
@@ -28,8 +31,12 @@ export interface ReconcileResult {
   requeuedCount: number;
   /** stuck in publishing: found on the platform */
   publishedCount: number;
-  /** stuck in publishing: the platform's list of the account's posts shows it never landed */
+  /** stuck in publishing, never landed (the account's posts show it) and its attempts spent */
   failedCount: number;
+  /** stuck in publishing, never landed: queued again */
+  retriedCount: number;
+  /** stuck in publishing, never landed and past its lateness limit: missed */
+  missedCount: number;
   /** stuck in publishing and the platform cannot tell: needs_attention */
   flaggedCount: number;
   pollsRequeuedCount: number;
@@ -42,7 +49,7 @@ export class ReconcileService {
     private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
     private readonly outcomes: OutcomeRecorder,
-    private readonly settings: { leaseMs: number; graceMs: number },
+    private readonly settings: { leaseMs: number; graceMs: number; maxAttempts: number },
   ) {}
 
   /**
@@ -51,12 +58,8 @@ export class ReconcileService {
    * targets of the channel hold. Published (with the post's id and permalink), failed (the listing
    * covers the window and has no such post) or needs_attention (no listing, several matches, an error).
    */
-  private async mediaKindsOf(row: TargetRow): Promise<string[]> {
-    const job = await publishingRepository.getJob(this.deps.database.db, row.organization_id, row.job_id);
-    return (job?.media ?? []).map((m) => m.kind);
-  }
-
   private async lookUp(row: TargetRow, now: Date): Promise<Outcome> {
+    const job = await publishingRepository.getJob(this.deps.database.db, row.organization_id, row.job_id);
     const unknown = (why: string): Outcome => ({
       kind: 'final',
       state: 'needs_attention',
@@ -81,26 +84,38 @@ export class ReconcileService {
         since,
         until,
         excludeIds: held.map((h) => h.provider_post_id!),
-        mediaKinds: await this.mediaKindsOf(row),
+        mediaKinds: (job?.media ?? []).map((m) => m.kind),
         settings: row.settings as Record<string, unknown>,
       });
       if (found.status === 'found') return { kind: 'published', providerPostId: found.providerPostId, url: found.url };
-      if (found.status === 'absent')
-        return {
-          kind: 'final',
-          state: 'failed',
-          error: targetError(
-            'not_published',
-            'transient',
-            `The worker stopped while publishing; the account's posts on ${row.platform} show no such post, so it can be queued again.`,
-            null,
-            now,
-          ),
-        };
+      if (found.status === 'absent') return this.notLanded(row, job?.max_lateness_minutes ?? null, now);
       return unknown(`the platform may or may not have the post (${found.reason}).`);
     } catch (err) {
       return unknown(`the platform may or may not have the post (the lookup failed: ${(err as Error).message}).`);
     }
+  }
+
+  /**
+   * A post the crash left unpublished: queued again at once while it is within its lateness limit and
+   * attempt budget; otherwise missed (too late) or failed (its attempts, the crashed one counted, are spent).
+   */
+  private notLanded(row: TargetRow, maxLatenessMinutes: number | null, now: Date): Outcome {
+    const missed = missedOutcome(row, maxLatenessMinutes, now);
+    if (missed) return missed;
+    const why = `The worker stopped while publishing; the account's posts on ${row.platform} show no such post`;
+    if (row.attempts >= this.settings.maxAttempts)
+      return {
+        kind: 'final',
+        state: 'failed',
+        error: targetError(
+          'not_published',
+          'transient',
+          `${why}, and its ${row.attempts} attempts are spent (SERVICE_PUBLISH_MAX_ATTEMPTS); queue it again to retry.`,
+          null,
+          now,
+        ),
+      };
+    return { kind: 'retry', delayMs: 0, error: targetError('not_published', 'transient', `${why}: queued again.`, null, now) };
   }
 
   /** The whole sweep; with `organizationId`, only that organization's targets (an admin's dashboard call). */
@@ -112,6 +127,8 @@ export class ReconcileService {
       requeuedCount: 0,
       publishedCount: 0,
       failedCount: 0,
+      retriedCount: 0,
+      missedCount: 0,
       flaggedCount: 0,
       pollsRequeuedCount: 0,
       commentsFlaggedCount: 0,
@@ -134,6 +151,8 @@ export class ReconcileService {
           const written = await this.outcomes.record(row, await this.lookUp(row, now));
           if (written === TRANSITIONS.published.to) result.publishedCount += 1;
           else if (written === TRANSITIONS.failed.to) result.failedCount += 1;
+          else if (written === TRANSITIONS.retry.to) result.retriedCount += 1;
+          else if (written === TRANSITIONS.missed.to) result.missedCount += 1;
           else if (written === TRANSITIONS.needs_attention.to) result.flaggedCount += 1;
         }),
       );

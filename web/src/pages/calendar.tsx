@@ -1,7 +1,8 @@
 /** The calendar of scheduled and published posts (week or month), with drag to reschedule. */
-import { type DragEvent, useMemo, useState } from 'react';
+import { type DragEvent, Fragment, useMemo, useState } from 'react';
 import { client, ok, type PublishJob } from '../client';
 import { Alert, message, useLoad } from '../ui';
+import { approve, reject, useDecides } from './approval';
 import { STATUS_CLASS } from './status';
 
 function startOfWeek(d: Date): Date {
@@ -16,6 +17,7 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
   const [view, setView] = useState<'week' | 'month'>('week');
   const [anchor, setAnchor] = useState(() => new Date());
   const [error, setError] = useState<string | null>(null);
+  const decides = useDecides();
   const days = useMemo(() => {
     const first =
       view === 'week' ? startOfWeek(anchor) : startOfWeek(new Date(anchor.getFullYear(), anchor.getMonth(), 1));
@@ -64,6 +66,21 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
     }
   };
 
+  const decide = async (job: PublishJob, yes: boolean) => {
+    setError(null);
+    try {
+      if (yes) await approve(job.publishJobId);
+      else {
+        const reason = window.prompt('Why is this post rejected?');
+        if (!reason) return;
+        await reject(job.publishJobId, reason);
+      }
+      reload();
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+
   const title =
     view === 'week'
       ? `Week of ${from.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}`
@@ -102,19 +119,30 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
           >
             <div className="date">{d.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric' })}</div>
             {byDay.get(dayKey(d))?.map((j) => (
-              <button
-                type="button"
-                key={j.publishJobId}
-                className={`post ${STATUS_CLASS[j.status] ?? ''}`}
-                draggable={j.status === 'scheduled'}
-                onDragStart={(e) => e.dataTransfer.setData('text/plain', j.publishJobId)}
-                onClick={() => navigate(`/posts/${j.publishJobId}`)}
-                data-job={j.publishJobId}
-                title={j.status}
-              >
-                {jobTime(j).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} {j.text.slice(0, 40)}
-                <span className="status">{j.status}</span>
-              </button>
+              <Fragment key={j.publishJobId}>
+                <button
+                  type="button"
+                  className={`post ${STATUS_CLASS[j.status] ?? ''}`}
+                  draggable={j.status === 'scheduled'}
+                  onDragStart={(e) => e.dataTransfer.setData('text/plain', j.publishJobId)}
+                  onClick={() => navigate(`/posts/${j.publishJobId}`)}
+                  data-job={j.publishJobId}
+                  title={j.status}
+                >
+                  {jobTime(j).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} {j.text.slice(0, 40)}
+                  <span className="status">{j.status === 'pending_approval' ? 'waiting for approval' : j.status}</span>
+                </button>
+                {decides && j.status === 'pending_approval' && (
+                  <span className="actions" style={{ flexWrap: 'wrap' }} data-decide={j.publishJobId}>
+                    <button type="button" onClick={() => void decide(j, true)} aria-label={`approve ${j.text.slice(0, 40)}`}>
+                      Approve
+                    </button>
+                    <button type="button" className="secondary" onClick={() => void decide(j, false)} aria-label={`reject ${j.text.slice(0, 40)}`}>
+                      Reject
+                    </button>
+                  </span>
+                )}
+              </Fragment>
             ))}
           </div>
         ))}

@@ -3,6 +3,7 @@ import { type DragEvent, type FormEvent, useEffect, useMemo, useState } from 're
 import { client, ok, type PlanPreview, type PublishRequest, uploadMedia } from '../client';
 import { BrandPicker, ChannelPicker } from '../pickers';
 import { Alert, message, useLoad } from '../ui';
+import { useDecides } from './approval';
 import { loadBrands, loadChannels } from './loaders';
 
 function toLocalInput(d: Date): string {
@@ -24,6 +25,7 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
   const [preview, setPreview] = useState<PlanPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const decides = useDecides();
 
   useEffect(() => {
     if (!brandId && brands?.[0]) setBrandId(brands[0].brandId);
@@ -85,7 +87,20 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
     setBusy(true);
     setError(null);
     try {
-      const job = (await ok(client.POST('/v1/publish/jobs', { body: { dryRun: false, enqueue: true, plan } }))) as unknown as { publishJobId: string };
+      if (decides !== false) {
+        const job = (await ok(client.POST('/v1/publish/jobs', { body: { dryRun: false, enqueue: true, plan } }))) as unknown as { publishJobId: string };
+        navigate(`/posts/${job.publishJobId}`);
+        return;
+      }
+      // a member's post is a draft submitted for approval (at the time chosen, if any)
+      const { scheduleAt: wanted, ...draft } = plan;
+      const job = (await ok(client.POST('/v1/publish/jobs', { body: { dryRun: false, plan: draft } }))) as unknown as { publishJobId: string };
+      await ok(
+        client.POST('/v1/publish/jobs/{publishJobId}/submit', {
+          params: { path: { publishJobId: job.publishJobId } },
+          body: wanted ? { scheduleAt: wanted } : {},
+        }),
+      );
       navigate(`/posts/${job.publishJobId}`);
     } catch (err) {
       setError(message(err));
@@ -166,8 +181,8 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
           </div>
         )}
         <Alert text={error} />
-        <button type="submit" disabled={busy || !preview?.valid}>
-          {when === 'now' ? 'Publish now' : 'Schedule'}
+        <button type="submit" disabled={busy || !preview?.valid || decides === undefined}>
+          {decides === false ? 'Submit for approval' : when === 'now' ? 'Publish now' : 'Schedule'}
         </button>
       </form>
     </section>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { client, ok } from '../client';
 import { PostMetrics } from '../post-metrics';
 import { Alert, message, useLoad } from '../ui';
+import { ApprovalPanel } from './approval';
 import { STATUS_CLASS } from './status';
 
 export function PostPage({ publishJobId, navigate }: { publishJobId: string; navigate: (to: string) => void }) {
@@ -35,6 +36,7 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
             Status: <span className={`badge ${STATUS_CLASS[job.status] ?? ''}`} data-testid="job-status">{job.status}</span>
             {job.scheduledAt && <> · scheduled {new Date(job.scheduledAt).toLocaleString()}</>}
           </p>
+          <ApprovalPanel job={job} onChange={reload} />
           <blockquote>{job.text}</blockquote>
           <table>
             <thead>

@@ -1,6 +1,7 @@
 /** Badge classes of publish job and target states (calendar, post page). */
 export const STATUS_CLASS: Record<string, string> = {
   published: 'ok',
+  pending_approval: 'warn',
   scheduled: 'info',
   queued: 'info',
   publishing: 'info',
@@ -8,5 +9,6 @@ export const STATUS_CLASS: Record<string, string> = {
   needs_attention: 'warn',
   needs_reconnect: 'bad',
   failed: 'bad',
+  missed: 'bad',
   cancelled: 'muted',
 };

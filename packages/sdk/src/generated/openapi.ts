@@ -70,7 +70,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created */
+        /**
+         * Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created
+         * @description Without `enqueue` or `plan.scheduleAt` the job is a draft. A signed-in member's create with either answers 403 permission_denied unless the organization lets members publish directly (PATCH /v1/publish/settings): a member creates the draft and submits it for approval. Admins, owners and API keys or OAuth tokens with publish:write publish directly. `plan.maxLatenessMinutes` sets the lateness limit.
+         */
         post: operations["agentPublish"];
         delete?: never;
         options?: never;
@@ -1028,7 +1031,10 @@ export interface paths {
         /** List publish jobs with their targets (newest first) */
         get: operations["listPublishJobs"];
         put?: never;
-        /** Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created */
+        /**
+         * Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created
+         * @description Without `enqueue` or `plan.scheduleAt` the job is a draft. A signed-in member's create with either answers 403 permission_denied unless the organization lets members publish directly (PATCH /v1/publish/settings): a member creates the draft and submits it for approval. Admins, owners and API keys or OAuth tokens with publish:write publish directly. `plan.maxLatenessMinutes` sets the lateness limit.
+         */
         post: operations["createPublishJob"];
         delete?: never;
         options?: never;
@@ -1047,6 +1053,26 @@ export interface paths {
         get: operations["getPublishJob"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/jobs/{publishJobId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a job waiting for approval: scheduled (at a time) or queued (now)
+         * @description The pending_approval targets are scheduled at `scheduleAt`, else at the submitter's time while it is still ahead, else queued now. Sends publish_job.approved. Nothing pending: 409 publish_job_invalid_transition. Members submit (policy publishing.drafts.manage); admins and owners, and API keys or OAuth tokens with publish:write, approve and reject (publishing.results.manage).
+         */
+        post: operations["approvePublishJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1079,8 +1105,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue the job's draft, scheduled, failed, needs_reconnect or needs_attention targets now */
+        /**
+         * Queue the job's draft, scheduled, failed, needs_reconnect, needs_attention or missed targets now
+         * @description A signed-in member is refused (403 permission_denied) unless the organization lets members publish directly (PATCH /v1/publish/settings); a member submits the job for approval instead (POST /v1/publish/jobs/{publishJobId}/submit). Admins, owners and API keys or OAuth tokens with publish:write publish directly.
+         */
         post: operations["enqueuePublishJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/jobs/{publishJobId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a job waiting for approval, with a reason: back to draft
+         * @description The pending_approval targets become drafts again; `approval` holds {state: rejected, reason, decidedBy, decidedAt}. Sends publish_job.rejected. Nothing pending: 409 publish_job_invalid_transition. Members submit (policy publishing.drafts.manage); admins and owners, and API keys or OAuth tokens with publish:write, approve and reject (publishing.results.manage).
+         */
+        post: operations["rejectPublishJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1096,8 +1145,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** (Re)schedule the job's targets that have not started publishing */
+        /**
+         * (Re)schedule the job's targets that have not started publishing (a missed one too)
+         * @description A signed-in member is refused (403 permission_denied) unless the organization lets members publish directly (PATCH /v1/publish/settings); a member submits the job for approval instead (POST /v1/publish/jobs/{publishJobId}/submit). Admins, owners and API keys or OAuth tokens with publish:write publish directly.
+         */
         post: operations["schedulePublishJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/jobs/{publishJobId}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a draft for approval (its targets become pending_approval)
+         * @description Moves the job's draft, failed, needs_reconnect or missed targets, and those approved and still waiting (scheduled, queued), to pending_approval; a change after approval thus goes back for approval. `scheduleAt` is the time wanted, `note` a note for the approver. Sends publish_job.approval_requested. No target in such a state: 409 publish_job_invalid_transition. Members submit (policy publishing.drafts.manage); admins and owners, and API keys or OAuth tokens with publish:write, approve and reject (publishing.results.manage).
+         */
+        post: operations["submitPublishJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1122,6 +1194,27 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/publish/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's publishing settings (whether members publish without approval) */
+        get: operations["getPublishingSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Let members publish without approval, or require approval again (signed-in admins)
+         * @description Policy publishing.results.manage: a signed-in admin or owner of the organization (dashboard session); API keys and service tokens are refused.
+         */
+        patch: operations["updatePublishingSettings"];
         trace?: never;
     };
     "/v1/publish/slots": {
@@ -1446,6 +1539,7 @@ export interface components {
         /** @description The plan of POST /v1/agent/publish and POST /v1/publish/jobs: profile expansion, library items, scheduleAt. */
         AgentPublishPlan: {
             brandId: string;
+            maxLatenessMinutes?: null | number;
             /** @description Default: none. */
             media?: components["schemas"]["MediaInput"][];
             /** @description Media library items, after media. Default: none. */
@@ -2750,7 +2844,7 @@ export interface components {
             organizationId: string;
             profileId?: string;
             /**
-             * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays).
+             * @description May hold batchPolicy, validated as a batch policy (slots, id, horizonDays), and maxLatenessMinutes (integer 0-10080 or null): the lateness limit of the jobs created with this profile that do not set their own.
              * @default {}
              */
             scheduleSettings?: {
@@ -2758,11 +2852,23 @@ export interface components {
             };
             slug?: string;
         };
+        PublishingSettings: {
+            /** @description false (default): a member creates drafts and submits them for approval; creating with enqueue or scheduleAt, enqueue and schedule answer 403 permission_denied to a member. true: members publish directly, as admins do. */
+            membersPublishDirectly: boolean;
+            organizationId: string;
+            updatedAt: string | null;
+            updatedBy: string | null;
+        };
+        PublishingSettingsUpdateRequest: {
+            membersPublishDirectly: boolean;
+        };
         PublishJob: {
+            approval: components["schemas"]["PublishJobApproval"] | null;
             brandId: string;
             cancelReason: string | null;
             createdAt: string;
             idempotencyKey: string | null;
+            maxLatenessMinutes: number | null;
             media: {
                 [key: string]: unknown;
             }[];
@@ -2772,22 +2878,44 @@ export interface components {
             publishJobId: string;
             runAfter: string | null;
             scheduledAt: string | null;
-            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            status: "draft" | "pending_approval" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention" | "missed";
             targetCount: number;
             targets: components["schemas"]["PublishTarget"][];
             text: string;
             title: string | null;
             updatedAt: string;
         };
+        /** @description The approval of a job a member submitted (POST /v1/publish/jobs/{id}/submit): pending while its targets are pending_approval, approved (they were scheduled or queued) or rejected (back to draft). Null when none was asked. */
+        PublishJobApproval: {
+            decidedAt: string | null;
+            decidedBy: string | null;
+            note: string | null;
+            reason: string | null;
+            /** Format: date-time */
+            requestedAt: string;
+            /** @description The submitter: a user id (dashboard) or the API key / OAuth token subject. */
+            requestedBy: string;
+            scheduleAt: string | null;
+            state: "pending" | "approved" | "rejected";
+        };
+        PublishJobApproveRequest: {
+            /**
+             * Format: date-time
+             * @description Publish at this time (must be in the future); omitted: the submitter's time, else queued now.
+             */
+            scheduleAt?: string;
+        } | null;
         PublishJobCancelRequest: {
             reason?: string;
         } | null;
         /** @description The job just created (201), with the warnings of its plan. A replay of the idempotencyKey answers the PublishJob (200). */
         PublishJobCreated: {
+            approval: components["schemas"]["PublishJobApproval"] | null;
             brandId: string;
             cancelReason: string | null;
             createdAt: string;
             idempotencyKey: string | null;
+            maxLatenessMinutes: number | null;
             media: {
                 [key: string]: unknown;
             }[];
@@ -2797,7 +2925,7 @@ export interface components {
             publishJobId: string;
             runAfter: string | null;
             scheduledAt: string | null;
-            status: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            status: "draft" | "pending_approval" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention" | "missed";
             targetCount: number;
             targets: components["schemas"]["PublishTarget"][];
             text: string;
@@ -2814,6 +2942,7 @@ export interface components {
                 firstAttemptAt: string | null;
                 initialState: string;
                 jobCount: number;
+                maxLatenessMinutes: number | null;
                 scheduledAt: string | null;
                 targetCount: number;
                 targets: {
@@ -2829,6 +2958,10 @@ export interface components {
             /** @description Cursor of the next page; null on the last page. */
             nextCursor: string | null;
         };
+        PublishJobRejectRequest: {
+            /** @description Why, shown to the submitter. */
+            reason: string;
+        };
         PublishJobScheduleRequest: {
             /**
              * Format: date-time
@@ -2836,19 +2969,32 @@ export interface components {
              */
             scheduleAt: string;
         };
+        PublishJobSubmitRequest: {
+            /** @description A note for the approver. */
+            note?: string;
+            /**
+             * Format: date-time
+             * @description The time wanted; the approver may keep or change it. Must be in the future.
+             */
+            scheduleAt?: string;
+        } | null;
         /** @description A PublicPublishPlanInput or the plan of an agent publish / publish job request (AgentPublishPlan), previewed exactly as the create would resolve it. */
         PublishPlanPreviewRequest: components["schemas"]["PublicPublishPlanInput"] | components["schemas"]["AgentPublishPlan"];
         PublishQueueReconcileAnswer: {
             commentsFlaggedCount: number;
             commentsRequeuedCount: number;
-            /** @description targets stuck in publishing that the account's posts on the platform show never landed: failed */
+            /** @description targets stuck in publishing that the account's posts on the platform show never landed, with their attempts spent: failed */
             failedCount: number;
             /** @description targets stuck in publishing whose outcome the platform cannot tell: needs_attention */
             flaggedCount: number;
+            /** @description targets stuck in publishing that never landed and are past their job's lateness limit: missed */
+            missedCount: number;
             pollsRequeuedCount: number;
             /** @description targets stuck in publishing whose post the platform has: published */
             publishedCount: number;
             requeuedCount: number;
+            /** @description targets stuck in publishing that the account's posts show never landed, within their lateness limit and attempt budget: queued again */
+            retriedCount: number;
         };
         PublishSlot: {
             candidates?: {
@@ -2875,6 +3021,7 @@ export interface components {
             attempts: number;
             channelAccountId: string;
             createdAt: string;
+            dueAt: string | null;
             firstComment: {
                 content: string;
                 delayMs: number;
@@ -2895,7 +3042,7 @@ export interface components {
             settings: {
                 [key: string]: unknown;
             };
-            state: "draft" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+            state: "draft" | "pending_approval" | "scheduled" | "queued" | "publishing" | "processing" | "published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention" | "missed";
             stateReason: string | null;
             text: string;
             updatedAt: string;
@@ -3279,7 +3426,7 @@ export interface components {
             /** @default true */
             enabled?: boolean;
             /** @description Event types this endpoint receives; empty = all. */
-            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
+            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_job.approval_requested" | "publish_job.approved" | "publish_job.rejected" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_target.missed" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
             /** @description Free key/value strings for the integrator. */
             metadata?: {
                 [key: string]: string;
@@ -3301,7 +3448,7 @@ export interface components {
             /** @description true re-enables an endpoint the service disabled; deliveries resume */
             enabled?: boolean;
             /** @description Event types this endpoint receives; empty = all. */
-            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
+            eventTypes?: ("publish_job.created" | "publish_job.scheduled" | "publish_job.completed" | "publish_job.cancelled" | "publish_job.approval_requested" | "publish_job.approved" | "publish_job.rejected" | "publish_target.published" | "publish_target.failed" | "publish_target.needs_attention" | "publish_target.missed" | "publish_batch.committed" | "publish_batch.completed" | "channel_account.connected" | "channel_account.refresh_needed" | "channel_account.reconnect_required" | "channel_account.disconnected" | "media.ready" | "media.deleted" | "social_comment.received" | "social_comment.replied" | "automation_run.succeeded" | "automation_run.failed" | "webhook_endpoint.test")[];
             /** @description Free key/value strings for the integrator. */
             metadata?: {
                 [key: string]: string;
@@ -3811,7 +3958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: permission_denied, publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_job_write_disabled, publish_enqueue_disabled, publish_schedule_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11391,7 +11538,7 @@ export interface operations {
                 from?: string;
                 /** @description Page size (1-100, default 50). */
                 limit?: number;
-                status?: "draft" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention";
+                status?: "draft" | "pending_approval" | "scheduled" | "queued" | "publishing" | "published" | "partially_published" | "failed" | "cancelled" | "needs_reconnect" | "needs_attention" | "missed";
                 /** @description ... and before this time. */
                 to?: string;
             };
@@ -11594,7 +11741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: permission_denied, publish_job_write_disabled, publish_enqueue_disabled, public_api_disabled. */
+            /** @description Error codes: permission_denied, publish_job_write_disabled, publish_enqueue_disabled, publish_schedule_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11803,6 +11950,201 @@ export interface operations {
             };
             /** @description Error codes: public_publish_job_not_found. */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    approvePublishJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job_<ULID> */
+                publishJobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PublishJobApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishJob"];
+                };
+            };
+            /** @description Error codes: invalid_public_publish_approve_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied, publish_enqueue_disabled, publish_schedule_write_disabled, public_api_disabled. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_publish_job_not_found. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: publish_job_invalid_transition. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -12258,6 +12600,201 @@ export interface operations {
             };
         };
     };
+    rejectPublishJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job_<ULID> */
+                publishJobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishJobRejectRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishJob"];
+                };
+            };
+            /** @description Error codes: invalid_public_publish_reject_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied, public_api_disabled. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_publish_job_not_found. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: publish_job_invalid_transition. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     schedulePublishJob: {
         parameters: {
             query?: never;
@@ -12355,6 +12892,201 @@ export interface operations {
                 };
             };
             /** @description Error codes: publish_job_not_schedulable. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    submitPublishJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job_<ULID> */
+                publishJobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PublishJobSubmitRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishJob"];
+                };
+            };
+            /** @description Error codes: invalid_public_publish_submit_request, invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied, public_api_disabled. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_publish_job_not_found. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: publish_job_invalid_transition. */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12605,6 +13337,215 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPublishingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishingSettings"];
+                };
+            };
+            /** @description Error codes: invalid_public_api_rate_limit_store, redis_url_required. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied, public_api_disabled. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: request_origin_not_allowed. */
+            421: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updatePublishingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishingSettingsUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishingSettings"];
+                };
+            };
+            /** @description Error codes: invalid_public_publishing_settings_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

@@ -23,6 +23,7 @@ import * as m0010 from './0010-comments.js';
 // automations: import its migration here
 import * as m0011 from './0011-automations.js';
 import * as m0012 from './0012-analytics.js'; // analytics
+import * as m0015 from './0015-previews-sign-in.js';
 import * as m0013 from './0013-provider-webhooks.js'; // provider webhooks
 
 // hardening: import its migration here
@@ -57,4 +58,6 @@ export const migrations: Record<string, Migration> = {
 
   // hardening: register its migration here
   '0013-provider-webhooks': m0013, // provider webhooks
+  // stored batch previews, per-job batch events, OpenID Connect sign-in
+  '0015-previews-sign-in': m0015,
 };

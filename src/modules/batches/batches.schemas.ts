@@ -108,6 +108,13 @@ export const PublishBatchCommitRequest = Type.Object(
   {
     ...previewFields,
     idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    batchPreviewId: Type.Optional(
+      Type.String({
+        pattern: '^pbp_[0-9A-F]{26}$',
+        description:
+          'Persist exactly the schedule of this preview (answered by the preview or a dry run, kept 24 hours) instead of planning again. The request fields of the preview (brandId, items, from, productLinkComment, policy, existingAssignments) must be sent unchanged (409 publish_batch_preview_mismatch). 409 publish_batch_preview_expired when unknown or expired; 409 publish_batch_preview_stale when posts created since then make one of its assignments break a rule (details.conflicts) or a time has passed; nothing is written then.',
+      }),
+    ),
     source: Type.String({ minLength: 1, maxLength: 64, default: 'agent_batch' }),
     freezeHorizonMinutes: Type.Integer({ minimum: 0, maximum: 43_200, default: 120 }),
     dryRun: Type.Boolean({ default: true }),
@@ -150,7 +157,10 @@ const Warning = Type.Object(
 export const PublishBatchPreview = Type.Object(
   {
     mode: Type.Literal('preview'),
-    batchPreviewId: Type.String(),
+    batchPreviewId: Type.String({
+      description:
+        'Names this schedule: the same request and schedule give the same id. Kept 24 hours; a commit that sends it persists exactly these assignments (or answers 409 when they no longer hold).',
+    }),
     organizationId: Type.String(),
     brandId: Type.String(),
     assignmentCount: Type.Integer({ minimum: 0 }),

@@ -136,6 +136,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   mediaReferences.subscribe(publishing.mediaReferenceCheck);
   prunes.subscribe(identity.pruneExpiredSessions);
   prunes.subscribe(batches.pruneExpiredPreviews);
+  prunes.subscribe(identity.pruneExpiredIdentityProviderLogins);
   deps.events.subscribeFanOut(webhooks.onEvents);
   if (opts.logger) deps.events.subscribeMany(publishOutcomeLog(opts.logger), 'publish-outcome-log');
 

@@ -133,6 +133,7 @@ export const ERROR_CATALOG = {
   dashboard_session_required: e(401, 'authentication', 'A dashboard session is required (sign in).'),
   sign_in_failed: e(401, 'authentication', 'The email or password is wrong.'),
   browser_session_exchange_failed: e(400, 'validation', 'The sign-in code is invalid, expired, already used or not bound to this browser.'),
+  invalid_identity_provider_request: e(400, 'validation', 'The identity provider sign-in request is not valid.'),
   identity_provider_not_configured: e(404, 'not_found', 'Sign-in through an identity provider is not configured (SERVICE_OIDC_*).'),
   identity_provider_sign_in_failed: e(
     400,

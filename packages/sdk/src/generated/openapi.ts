@@ -2562,7 +2562,10 @@ export interface components {
                 /** Format: date-time */
                 scheduledAt: string;
             }[];
-            /** @default 120 */
+            /**
+             * @description Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today.
+             * @default 120
+             */
             freezeHorizonMinutes: number;
             /**
              * Format: date-time
@@ -2690,6 +2693,7 @@ export interface components {
             /** Format: date-time */
             createdAt?: string;
             failedTargetCount?: number;
+            /** @description As committed. Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today. */
             freezeHorizonMinutes?: number;
             idempotencyKey?: string | null;
             itemCount: number;

@@ -201,7 +201,11 @@ export const ERROR_CATALOG = {
   publish_batch_not_found: e(404, 'not_found', 'No such publish batch in the principal organization.'),
   asset_not_found: e(404, 'not_found', 'No such asset in the principal organization.'),
   publish_batch_idempotency_key_reused: e(409, 'conflict', 'The idempotencyKey was used for a different batch request.'),
-  publish_batch_preview_expired: e(409, 'conflict', 'The batchPreviewId names no stored preview of the organization (unknown or expired); preview again.'),
+  publish_batch_preview_expired: e(
+    409,
+    'conflict',
+    'The batchPreviewId names no stored preview of the organization (unknown or expired); preview again.',
+  ),
   publish_batch_preview_mismatch: e(409, 'conflict', 'The commit request differs from the request its batchPreviewId was previewed with.'),
   publish_batch_preview_stale: e(
     409,

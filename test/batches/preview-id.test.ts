@@ -10,10 +10,10 @@ import { type BatchOrg, createBatchOrg, dailySlots, items } from './batch-suppor
 
 type A = { clientAssetId: string; channelAccountId: string; scheduledAt: string };
 const key = (a: A) => `${a.clientAssetId}|${a.channelAccountId}|${a.scheduledAt}`;
-const committedKeys = (status: { items: Array<{ clientAssetId: string; targets: Array<{ channelAccountId: string; scheduledAt: string | null }> }> }) =>
-  status.items
-    .flatMap((i) => i.targets.filter((t) => t.scheduledAt).map((t) => key({ clientAssetId: i.clientAssetId, ...t } as A)))
-    .sort();
+const committedKeys = (status: {
+  items: Array<{ clientAssetId: string; targets: Array<{ channelAccountId: string; scheduledAt: string | null }> }>;
+}) =>
+  status.items.flatMap((i) => i.targets.filter((t) => t.scheduledAt).map((t) => key({ clientAssetId: i.clientAssetId, ...t } as A))).sort();
 
 describe('committing a stored preview by its batchPreviewId', () => {
   let h: PublishingHarness;
@@ -98,7 +98,11 @@ describe('committing a stored preview by its batchPreviewId', () => {
     const req = request('other', 2);
     const preview = (await api(h, org, 'POST', '/v1/publish/batches/preview', req)).body;
     const changed = { ...req, items: req.items.map((i) => ({ ...i, text: `${i.text} (edited)` })) };
-    const mismatch = await api(h, org, 'POST', '/v1/publish/batches', { ...changed, batchPreviewId: preview.batchPreviewId, dryRun: false });
+    const mismatch = await api(h, org, 'POST', '/v1/publish/batches', {
+      ...changed,
+      batchPreviewId: preview.batchPreviewId,
+      dryRun: false,
+    });
     assert.equal(mismatch.status, 409, JSON.stringify(mismatch.body));
     assert.equal(mismatch.body.error, 'publish_batch_preview_mismatch');
 
@@ -108,7 +112,11 @@ describe('committing a stored preview by its batchPreviewId', () => {
 
     // another organization cannot use it
     const stranger = await createBatchOrg(h, 'Stranger');
-    const foreign = await api(h, stranger, 'POST', '/v1/publish/batches', { ...req, brandId: stranger.brandId, batchPreviewId: preview.batchPreviewId });
+    const foreign = await api(h, stranger, 'POST', '/v1/publish/batches', {
+      ...req,
+      brandId: stranger.brandId,
+      batchPreviewId: preview.batchPreviewId,
+    });
     assert.equal(foreign.status, 409, JSON.stringify(foreign.body));
     assert.equal(foreign.body.error, 'publish_batch_preview_expired');
 
@@ -119,7 +127,11 @@ describe('committing a stored preview by its batchPreviewId', () => {
     assert.equal(expired.body.error, 'publish_batch_preview_expired');
     const pruned = await runMaintenance(h.ctx.database.db, h.ctx.clock.now(), h.ctx.root.prunes.all());
     assert.ok(pruned.expiredBatchPreviews! >= 1);
-    const left = await h.ctx.database.db.selectFrom('publish_batch_previews').select('id').where('id', '=', preview.batchPreviewId).execute();
+    const left = await h.ctx.database.db
+      .selectFrom('publish_batch_previews')
+      .select('id')
+      .where('id', '=', preview.batchPreviewId)
+      .execute();
     assert.equal(left.length, 0);
   });
 });

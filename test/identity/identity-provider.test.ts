@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runMaintenance } from '../../src/modules/maintenance/maintenance.jobs.js';
 import { identityProviderRepository } from '../../src/modules/identity/identity-provider.repository.js';
-import { addMember, AUTH_ENV, cookieValue, DASHBOARD, setCookies } from '../support/auth.js';
+import { runMaintenance } from '../../src/modules/maintenance/maintenance.jobs.js';
+import { AUTH_ENV, addMember, cookieValue, DASHBOARD, setCookies } from '../support/auth.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.js';
 
@@ -39,7 +39,12 @@ describe('sign-in through an OpenID Connect provider', () => {
   });
 
   const start = async (origin = DASHBOARD) => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/v1/auth/identity-provider/start', headers: { origin }, payload: { returnTo: '/calendar' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/auth/identity-provider/start',
+      headers: { origin },
+      payload: { returnTo: '/calendar' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     return { url: new URL(res.json().authorizationUrl as string), binding: cookieValue(setCookies(res), LOGIN_COOKIE)! };
   };
@@ -56,15 +61,27 @@ describe('sign-in through an OpenID Connect provider', () => {
     return callback(await op.login(s.url.href, accountId), s.binding);
   };
   const me = (res: { headers: Record<string, unknown> }) =>
-    ctx.app.inject({ method: 'GET', url: '/v1/me', headers: { cookie: `service_dashboard_session=${cookieValue(setCookies(res), 'service_dashboard_session')}` } });
+    ctx.app.inject({
+      method: 'GET',
+      url: '/v1/me',
+      headers: { cookie: `service_dashboard_session=${cookieValue(setCookies(res), 'service_dashboard_session')}` },
+    });
 
   it('answers whether a provider is configured, with its name for the button', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/v1/auth/identity-provider' });
     assert.deepEqual(res.json(), { configured: true, name: 'Acme SSO' });
     const bare = await createTestContext({ env: AUTH_ENV });
     try {
-      assert.deepEqual((await bare.app.inject({ method: 'GET', url: '/v1/auth/identity-provider' })).json(), { configured: false, name: null });
-      const r = await bare.app.inject({ method: 'POST', url: '/v1/auth/identity-provider/start', headers: { origin: DASHBOARD }, payload: {} });
+      assert.deepEqual((await bare.app.inject({ method: 'GET', url: '/v1/auth/identity-provider' })).json(), {
+        configured: false,
+        name: null,
+      });
+      const r = await bare.app.inject({
+        method: 'POST',
+        url: '/v1/auth/identity-provider/start',
+        headers: { origin: DASHBOARD },
+        payload: {},
+      });
       assert.equal(r.statusCode, 404, r.body);
       assert.equal(r.json().error, 'identity_provider_not_configured');
     } finally {
@@ -84,7 +101,12 @@ describe('sign-in through an OpenID Connect provider', () => {
     assert.ok(url.searchParams.get('nonce')!.length >= 32);
     assert.match(url.searchParams.get('scope')!, /openid/);
     assert.ok(binding.length >= 32);
-    const foreign = await ctx.app.inject({ method: 'POST', url: '/v1/auth/identity-provider/start', headers: { origin: 'https://evil.example' }, payload: {} });
+    const foreign = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/auth/identity-provider/start',
+      headers: { origin: 'https://evil.example' },
+      payload: {},
+    });
     assert.equal(foreign.statusCode, 403, foreign.body);
   });
 
@@ -115,7 +137,10 @@ describe('sign-in through an OpenID Connect provider', () => {
     const res = await signInAs('mallory');
     assert.equal(res.statusCode, 403, res.body);
     assert.equal(res.json().error, 'identity_provider_account_not_allowed');
-    assert.equal(setCookies(res).some((c) => c.startsWith('service_dashboard_session=') && !c.startsWith('service_dashboard_session=;')), false);
+    assert.equal(
+      setCookies(res).some((c) => c.startsWith('service_dashboard_session=') && !c.startsWith('service_dashboard_session=;')),
+      false,
+    );
   });
 
   it('creates a member just in time only where the organization lets the email domain join', async () => {
@@ -123,7 +148,10 @@ describe('sign-in through an OpenID Connect provider', () => {
     const refused = await signInAs('bob');
     assert.equal(refused.statusCode, 403, refused.body);
     assert.equal(refused.json().error, 'identity_provider_account_not_allowed');
-    assert.equal(await ctx.database.db.selectFrom('users').select('id').where('email', '=', 'bob@acme.example').executeTakeFirst(), undefined);
+    assert.equal(
+      await ctx.database.db.selectFrom('users').select('id').where('email', '=', 'bob@acme.example').executeTakeFirst(),
+      undefined,
+    );
 
     await identityProviderRepository.setJoinRule(ctx.database.db, {
       emailDomain: 'acme.example',
@@ -176,7 +204,11 @@ describe('sign-in through an OpenID Connect provider', () => {
     const later = new Date(Date.now() + 11 * 60_000);
     const result = await runMaintenance(ctx.database.db, later, ctx.root.prunes.all());
     assert.ok(result.expiredIdentityProviderLogins! >= 1);
-    const left = await ctx.database.db.selectFrom('identity_provider_logins').select('state_hash').where('expires_at', '<', later).execute();
+    const left = await ctx.database.db
+      .selectFrom('identity_provider_logins')
+      .select('state_hash')
+      .where('expires_at', '<', later)
+      .execute();
     assert.equal(left.length, 0);
   });
 });

@@ -68,7 +68,12 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
       const grant = new provider.Grant({ accountId: nextAccount, clientId: details.params.client_id });
       grant.addOIDCScope('openid email profile');
       const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { login: { accountId: nextAccount }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: nextAccount }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
     })().catch((err) => {
       res.statusCode = 500;
       res.end(String(err));

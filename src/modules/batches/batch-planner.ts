@@ -270,9 +270,7 @@ export class BatchPlanner {
 
     // ---- existing posts of these channels (the organization's and the client's)
     // a `from` in the past starts now: nothing is placed where it would publish late in a burst
-    const from = held
-      ? held.from
-      : Math.max(req.from ? Date.parse(req.from) : Math.ceil(now.getTime() / 60_000) * 60_000, now.getTime());
+    const from = held ? held.from : Math.max(req.from ? Date.parse(req.from) : Math.ceil(now.getTime() / 60_000) * 60_000, now.getTime());
     const horizonEnd = from + policy.horizonDays * 86_400_000;
     const existing: ExistingPost[] = [];
     for (const p of await publishing.placedPosts(

@@ -92,7 +92,8 @@ export function heldScheduleConflicts(input: {
     const cooldown = (slot?.productCooldownMinutes ?? 0) * MIN;
     if (c && within(c.all, t, gap)) conflict('min_gap');
     else if (c && within(c.products.get(item.productId), t, cooldown)) conflict('product_cooldown');
-    else if (c && item.text.trim() !== '' && within(c.texts.get(textKey(item.text)), t, DUPLICATE_WINDOW_MS)) conflict('duplicate_text_72h');
+    else if (c && item.text.trim() !== '' && within(c.texts.get(textKey(item.text)), t, DUPLICATE_WINDOW_MS))
+      conflict('duplicate_text_72h');
     else {
       const cap = PLATFORM_DAILY_CAPS[a.platform];
       const all = capped.get(a.channelAccountId)!;

@@ -29,7 +29,16 @@ export const batchesRepository = {
   /** Stores a preview (the same id again refreshes its expiry: the same request and schedule). */
   async savePreview(
     db: Executor,
-    row: { id: string; organizationId: string; brandId: string; requestHash: string; from: Date; schedule: unknown; expiresAt: Date; at: Date },
+    row: {
+      id: string;
+      organizationId: string;
+      brandId: string;
+      requestHash: string;
+      from: Date;
+      schedule: unknown;
+      expiresAt: Date;
+      at: Date;
+    },
   ): Promise<void> {
     await db
       .insertInto('publish_batch_previews')

@@ -120,7 +120,8 @@ export const PublishBatchCommitRequest = Type.Object(
       minimum: 0,
       maximum: 43_200,
       default: 120,
-      description: 'Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today.',
+      description:
+        'Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today.',
     }),
     dryRun: Type.Boolean({ default: true }),
   },
@@ -220,7 +221,12 @@ export const PublishBatchStatus = Type.Object(
     items: Type.Array(BatchItemView),
     source: Type.Optional(Type.String()),
     idempotencyKey: Type.Optional(Nullable(Type.String())),
-    freezeHorizonMinutes: Type.Optional(Type.Integer({ description: 'As committed. Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today.' })),
+    freezeHorizonMinutes: Type.Optional(
+      Type.Integer({
+        description:
+          'As committed. Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today.',
+      }),
+    ),
     schedulePolicy: Type.Optional(Obj()),
     preview: Type.Optional(Obj('Summary of the preview the batch was committed from (counts and warnings).')),
     publishedTargetCount: Type.Optional(Type.Integer({ minimum: 0 })),

@@ -1,8 +1,8 @@
 import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
 import { AppError } from '../../platform/errors.js';
-import { identityProviderRepository } from './identity-provider.repository.js';
 import { identityRepository } from './identity.repository.js';
 import { IdentityService } from './identity.service.js';
+import { identityProviderRepository } from './identity-provider.repository.js';
 import { isRole } from './policies.js';
 
 export const authCommands: CliCommand[] = [
@@ -45,7 +45,8 @@ export const authCommands: CliCommand[] = [
       const role = (values.role as string | undefined) ?? 'member';
       if (role !== 'member' && role !== 'admin') throw new AppError('invalid_request', { message: '--role must be member or admin.' });
       const domain = required(values, 'domain').trim().toLowerCase();
-      if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain)) throw new AppError('invalid_request', { message: `--domain ${domain} is not a domain name.` });
+      if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain))
+        throw new AppError('invalid_request', { message: `--domain ${domain} is not a domain name.` });
       const organizationId = required(values, 'organization');
       await withDatabase(config, async (h) => {
         if (!(await identityRepository.organizationExists(h.db, organizationId)))

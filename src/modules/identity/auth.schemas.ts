@@ -44,7 +44,9 @@ export const BrowserSessionExchangeResponse = Type.Object(
 export const IdentityProviderInfo = Type.Object(
   {
     configured: Type.Boolean({ description: 'true when SERVICE_OIDC_ISSUER and SERVICE_OIDC_CLIENT_ID are set' }),
-    name: Nullable(Type.String({ description: 'The provider name for the sign-in button (SERVICE_OIDC_PROVIDER_NAME); null when not configured.' })),
+    name: Nullable(
+      Type.String({ description: 'The provider name for the sign-in button (SERVICE_OIDC_PROVIDER_NAME); null when not configured.' }),
+    ),
   },
   { $id: 'IdentityProviderInfo', additionalProperties: false },
 );
@@ -52,7 +54,10 @@ export const IdentityProviderInfo = Type.Object(
 export const IdentityProviderStartRequest = Type.Object(
   {
     returnTo: Type.Optional(
-      Type.String({ maxLength: 2048, description: 'Where the dashboard goes after sign-in (a path or an approved origin URL); answered back by the callback.' }),
+      Type.String({
+        maxLength: 2048,
+        description: 'Where the dashboard goes after sign-in (a path or an approved origin URL); answered back by the callback.',
+      }),
     ),
   },
   { $id: 'IdentityProviderStartRequest', additionalProperties: false },

@@ -63,13 +63,25 @@ export const identityProviderRepository = {
   async link(db: Executor, row: { issuer: string; subject: string; userId: string; email: string; at: Date }): Promise<void> {
     await db
       .insertInto('identity_provider_links')
-      .values({ issuer: row.issuer, subject: row.subject, user_id: row.userId, email: row.email, created_at: row.at, last_sign_in_at: row.at })
+      .values({
+        issuer: row.issuer,
+        subject: row.subject,
+        user_id: row.userId,
+        email: row.email,
+        created_at: row.at,
+        last_sign_in_at: row.at,
+      })
       .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
       .execute();
   },
 
   async touchLink(db: Executor, issuer: string, subject: string, at: Date): Promise<void> {
-    await db.updateTable('identity_provider_links').set({ last_sign_in_at: at }).where('issuer', '=', issuer).where('subject', '=', subject).execute();
+    await db
+      .updateTable('identity_provider_links')
+      .set({ last_sign_in_at: at })
+      .where('issuer', '=', issuer)
+      .where('subject', '=', subject)
+      .execute();
   },
 
   async setDisplayName(db: Executor, userId: string, name: string, at: Date): Promise<void> {

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { DASHBOARD_SESSION_COOKIE, parseCookies } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
+import { cookie, EXCHANGE_PATH, normalizedOrigin, requireApprovedOrigin, validReturnTo } from './auth.routes.js';
 import {
   IdentityProviderCallbackRequest,
   IdentityProviderCallbackResponse,
@@ -12,7 +13,6 @@ import {
   IdentityProviderStartRequest,
   IdentityProviderStartResponse,
 } from './auth.schemas.js';
-import { cookie, EXCHANGE_PATH, normalizedOrigin, requireApprovedOrigin, validReturnTo } from './auth.routes.js';
 import { IDENTITY_PROVIDER_LOGIN_TTL_MS, type IdentityProviderSignIn } from './identity-provider.service.js';
 
 export const IDENTITY_PROVIDER_COOKIE = 'service_identity_provider_login';
@@ -41,14 +41,20 @@ export function registerIdentityProviderRoutes(root: FastifyInstance, deps: Pick
       schema: {
         operationId: 'startIdentityProviderSignIn',
         tags: ['Auth'],
-        summary: "Start a sign-in at the OpenID Connect provider: answer its authorization URL and set the login cookie",
+        summary: 'Start a sign-in at the OpenID Connect provider: answer its authorization URL and set the login cookie',
         description:
           'Needs an approved dashboard Origin. Sends the browser to the provider with the authorization code flow, PKCE (S256), a state and a nonce; sets `service_identity_provider_login` (HttpOnly, SameSite=Lax, Path=/v1/auth, 10 minutes), which binds the login to this browser. 404 identity_provider_not_configured without SERVICE_OIDC_ISSUER and SERVICE_OIDC_CLIENT_ID; 503 when discovery fails.',
         security: [],
         body: IdentityProviderStartRequest,
         response: {
           200: IdentityProviderStartResponse,
-          ...errorResponses('invalid_identity_provider_request', 'permission_denied', 'identity_provider_not_configured', 'service_unavailable', 'internal_server_error'),
+          ...errorResponses(
+            'invalid_identity_provider_request',
+            'permission_denied',
+            'identity_provider_not_configured',
+            'service_unavailable',
+            'internal_server_error',
+          ),
         },
       },
     },
@@ -106,7 +112,10 @@ export function registerIdentityProviderRoutes(root: FastifyInstance, deps: Pick
       reply.header('cache-control', 'no-store');
       reply.header('set-cookie', [
         cookie(deps, IDENTITY_PROVIDER_COOKIE, '', { path: EXCHANGE_PATH, maxAgeSeconds: 0 }),
-        cookie(deps, DASHBOARD_SESSION_COOKIE, r.token, { path: '/', maxAgeSeconds: deps.config.env.SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS }),
+        cookie(deps, DASHBOARD_SESSION_COOKIE, r.token, {
+          path: '/',
+          maxAgeSeconds: deps.config.env.SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS,
+        }),
       ]);
       return r.body;
     },

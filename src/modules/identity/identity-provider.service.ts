@@ -16,8 +16,8 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { digest } from '../../platform/secrets/api-key-secret.js';
 import type { Executor } from '../database.js';
-import { identityProviderRepository as repo } from './identity-provider.repository.js';
 import { identityRepository } from './identity.repository.js';
+import { identityProviderRepository as repo } from './identity-provider.repository.js';
 import type { Role } from './policies.js';
 import type { SessionService } from './sessions.service.js';
 import { signInRepository } from './sign-in.repository.js';
@@ -197,7 +197,11 @@ export class IdentityProviderSignIn {
     if (!userId) throw new AppError('identity_provider_account_not_allowed');
     let membership = await signInRepository.primaryMembership(tx, userId);
     if (!membership && rule) {
-      await identityRepository.insertMembership(tx, { organizationId: rule.organization_id, userId, role: rule.role as 'member' | 'admin' });
+      await identityRepository.insertMembership(tx, {
+        organizationId: rule.organization_id,
+        userId,
+        role: rule.role as 'member' | 'admin',
+      });
       membership = await signInRepository.primaryMembership(tx, userId);
     }
     if (!membership) throw new AppError('identity_provider_account_not_allowed');

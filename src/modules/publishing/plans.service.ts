@@ -4,9 +4,9 @@
  * the rows, the worker jobs of every scheduled or queued target.
  */
 
-import type { EventAudience } from '../../platform/events/event-types.js';
 import { createHash } from 'node:crypto';
 import { AppError } from '../../platform/errors.js';
+import type { EventAudience } from '../../platform/events/event-types.js';
 import { newId } from '../../platform/ids.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';

@@ -39,7 +39,8 @@ export async function recordJobsCreated(
 ): Promise<void> {
   const jobs = await publishingRepository.getJobs(tx, organizationId, jobIds);
   const targets = new Map<string, TargetRow[]>();
-  for (const t of await publishingRepository.targetsOf(tx, organizationId, jobIds)) targets.set(t.job_id, [...(targets.get(t.job_id) ?? []), t]);
+  for (const t of await publishingRepository.targetsOf(tx, organizationId, jobIds))
+    targets.set(t.job_id, [...(targets.get(t.job_id) ?? []), t]);
   await events.recordMany(
     tx,
     jobs.map((job) => ({

@@ -96,7 +96,11 @@ export function publishingBatchPort(
   deps: Pick<PublishingDeps, 'jobs'>,
   channels: ChannelGateway,
   media: MediaAccess,
-  persistJobs: (tx: Executor, entries: Array<{ job: NewJob; targets: NewTarget[] }>, opts: { announce: boolean | EventAudience }) => Promise<void>,
+  persistJobs: (
+    tx: Executor,
+    entries: Array<{ job: NewJob; targets: NewTarget[] }>,
+    opts: { announce: boolean | EventAudience },
+  ) => Promise<void>,
 ): PublishingBatchPort {
   return {
     channelFacts: (db, organizationId, ids) => channels.facts(db, organizationId, ids),

@@ -127,7 +127,13 @@ export const publishingRepository = {
   /** The organization's jobs of the ids, in id order. */
   async getJobs(db: Executor, organizationId: string, ids: string[]): Promise<JobRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom('publish_jobs').selectAll().where('organization_id', '=', organizationId).where('id', 'in', ids).orderBy('id').execute();
+    return db
+      .selectFrom('publish_jobs')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
   },
 
   /** Newest first (ids are ULIDs), fetched with limit + 1. */

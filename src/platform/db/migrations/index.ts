@@ -23,8 +23,8 @@ import * as m0010 from './0010-comments.js';
 // automations: import its migration here
 import * as m0011 from './0011-automations.js';
 import * as m0012 from './0012-analytics.js'; // analytics
-import * as m0015 from './0015-previews-sign-in.js';
 import * as m0013 from './0013-provider-webhooks.js'; // provider webhooks
+import * as m0015 from './0015-previews-sign-in.js';
 
 // hardening: import its migration here
 

@@ -230,9 +230,17 @@ export const EnvSchema = Type.Object({
     'Comma-separated NAME=secret pairs: an OAuth app the operator provisions with `service-api oauth-apps create --client-secret-ref env:NAME` authenticates with the secret given for NAME here (tenants cannot set references).',
   ),
   SERVICE_OAUTH_TOKEN_REQUESTS_PER_MINUTE: Int(60, 'OAuth provider: token endpoint requests per client per minute (then 429).', 1),
-  SERVICE_OIDC_ISSUER: Str('Optional OIDC identity provider for dashboard sign-in: issuer URL (discovery).'),
-  SERVICE_OIDC_CLIENT_ID: Str('Optional OIDC identity provider: client id.'),
-  SERVICE_OIDC_CLIENT_SECRET: Str('Optional OIDC identity provider: client secret.'),
+  SERVICE_OIDC_ISSUER: Str(
+    'Optional OpenID Connect provider for dashboard sign-in: its issuer URL (https; http only on a loopback address), read by discovery. With SERVICE_OIDC_CLIENT_ID set, the sign-in page offers "Sign in with <SERVICE_OIDC_PROVIDER_NAME>" (docs/sessions.md).',
+  ),
+  SERVICE_OIDC_CLIENT_ID: Str('OpenID Connect sign-in: the client id registered at the provider.'),
+  SERVICE_OIDC_CLIENT_SECRET: Str(
+    'OpenID Connect sign-in: the client secret (sent as client_secret_post); unset for a public client (PKCE only).',
+  ),
+  SERVICE_OIDC_PROVIDER_NAME: Str('OpenID Connect sign-in: the name on the sign-in button.', 'identity provider'),
+  SERVICE_OIDC_REDIRECT_URI: Str(
+    'OpenID Connect sign-in: the redirect URI registered at the provider. Default: <SERVICE_PUBLIC_BASE_URL>/app/sign-in/identity-provider (the dashboard page that posts the code to /v1/auth/identity-provider/callback).',
+  ),
 
   // provider webhooks: inbound platform events and their subscriptions (docs/provider-webhooks.md)
   SERVICE_PROVIDER_WEBHOOK_VERIFY_TOKEN: Str(

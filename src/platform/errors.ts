@@ -142,6 +142,18 @@ export const ERROR_CATALOG = {
     'The password is too short (under 8 characters), too long (over 256 bytes), or one of the most common or breached passwords.',
   ),
   browser_session_exchange_failed: e(400, 'validation', 'The sign-in code is invalid, expired, already used or not bound to this browser.'),
+  invalid_identity_provider_request: e(400, 'validation', 'The identity provider sign-in request is not valid.'),
+  identity_provider_not_configured: e(404, 'not_found', 'Sign-in through an identity provider is not configured (SERVICE_OIDC_*).'),
+  identity_provider_sign_in_failed: e(
+    400,
+    'validation',
+    "The identity provider's answer could not be used: unknown, expired or replayed state, not bound to this browser, or an invalid code or ID token.",
+  ),
+  identity_provider_account_not_allowed: e(
+    403,
+    'authorization',
+    'The identity provider signed the person in, but no account matches their verified email and no organization lets their email domain join.',
+  ),
   request_origin_not_approved: e(403, 'authorization', 'The Origin of this request is not an approved dashboard origin.'),
   api_key_not_found: e(404, 'not_found', 'No such API key in the organization.'),
   oauth_grant_not_found: e(404, 'not_found', 'No such OAuth grant in the organization.'),
@@ -204,6 +216,17 @@ export const ERROR_CATALOG = {
   publish_batch_not_found: e(404, 'not_found', 'No such publish batch in the principal organization.'),
   asset_not_found: e(404, 'not_found', 'No such asset in the principal organization.'),
   publish_batch_idempotency_key_reused: e(409, 'conflict', 'The idempotencyKey was used for a different batch request.'),
+  publish_batch_preview_expired: e(
+    409,
+    'conflict',
+    'The batchPreviewId names no stored preview of the organization (unknown or expired); preview again.',
+  ),
+  publish_batch_preview_mismatch: e(409, 'conflict', 'The commit request differs from the request its batchPreviewId was previewed with.'),
+  publish_batch_preview_stale: e(
+    409,
+    'conflict',
+    "The channels' posts changed since the preview so that its schedule no longer holds (details.conflicts); preview again.",
+  ),
   // ---- provider webhooks: inbound platform deliveries and their handshakes
   provider_webhook_not_found: e(404, 'not_found', 'No inbound webhook endpoint for this platform.'),
   provider_webhook_signature_invalid: e(401, 'authentication', "The delivery's signature is missing or does not match."),

@@ -274,4 +274,36 @@ describe('publish batch commit', () => {
     );
     assert.ok(res.body.preview.warnings.every((w: { rule: string }) => w.rule === 'no_matching_slot'));
   });
+
+  it("stores freezeHorizonMinutes but a later commit never moves an earlier batch's targets, even with a horizon of 0", async () => {
+    const first = await api(h, org, 'POST', '/v1/publish/batches', {
+      ...body(),
+      items: items(org, 2, 'frozen'),
+      freezeHorizonMinutes: 0,
+      dryRun: false,
+    });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assert.equal(first.body.freezeHorizonMinutes, 0);
+    const times = (s: { items: Array<{ targets: Array<{ scheduledAt: string | null }> }> }) =>
+      s.items.flatMap((i) => i.targets.map((t) => t.scheduledAt));
+    const before = times(first.body);
+    const taken = first.body.items[0].targets[0];
+    // a later batch puts a post exactly on one of them: it is kept with a warning, the earlier post stays
+    const later = await api(h, org, 'POST', '/v1/publish/batches', {
+      ...body(),
+      items: [
+        {
+          ...items(org, 1, 'intruder')[0]!,
+          targets: [{ platform: 'facebook_page', channelAccountId: taken.channelAccountId }],
+          manualScheduleAt: taken.scheduledAt,
+        },
+      ],
+      dryRun: false,
+    });
+    assert.equal(later.status, 201, JSON.stringify(later.body));
+    assert.ok(later.body.preview.warnings.some((w: { rule: string }) => w.rule === 'manual_schedule_conflict'));
+    const after = (await api(h, org, 'GET', `/v1/publish/batches/${first.body.publishBatchId}`)).body;
+    assert.deepEqual(times(after), before);
+    assert.equal(after.freezeHorizonMinutes, 0);
+  });
 });

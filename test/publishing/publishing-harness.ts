@@ -179,7 +179,7 @@ export async function connectChannel(
   return { channelAccountId: res.json().channelAccountId, externalAccountId };
 }
 
-export async function api(h: PublishingHarness, org: Org, method: 'GET' | 'POST', url: string, payload?: unknown) {
+export async function api(h: PublishingHarness, org: Org, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
   const res = await h.ctx.app.inject({
     method,
     url,

@@ -161,8 +161,10 @@ export default function BatchesPage() {
     setBusy(true);
     setError(null);
     try {
-      // The same `from` as the preview: the commit persists exactly the schedule shown.
-      const body = { ...preview.request, dryRun: false, source: 'dashboard', idempotencyKey: preview.answer.batchPreviewId };
+      // The preview's id: the commit persists exactly the schedule shown, or answers 409 when posts
+      // created since then break it (then preview again).
+      const id = preview.answer.batchPreviewId;
+      const body = { ...preview.request, dryRun: false, source: 'dashboard', idempotencyKey: id, batchPreviewId: id };
       const batch = (await ok(client.POST('/v1/publish/batches', { body: body as never }))) as unknown as Batch;
       setNote(`Batch committed: ${batch.itemCount} items, status ${batch.status}.`);
       setRows([]);

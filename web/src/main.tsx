@@ -1,6 +1,7 @@
 import { type FormEvent, lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError, call, credential, signIn } from './client';
+import { finishIdentityProviderSignIn, IdentityProviderButton } from './identity-provider';
 import { BrandsPage, CalendarPage, ChannelsPage, ComposerPage, PostPage } from './pages';
 import { useRoute } from './router';
 import './style.css';
@@ -17,11 +18,11 @@ interface Me {
   role?: string;
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+function SignIn({ onSignedIn, initialError }: { onSignedIn: () => void; initialError: string | null }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [apiKey, setApiKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError);
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {
@@ -72,6 +73,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <IdentityProviderButton onError={setError} />
       <details>
         <summary>Use an API key instead</summary>
         <form onSubmit={useKey} aria-label="sign in with an API key">
@@ -160,15 +162,20 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
 
 function App() {
   const [state, setState] = useState<{ me: Me | null } | null | undefined>(undefined);
+  const [signInError, setSignInError] = useState<string | null>(null);
   const refresh = () =>
     call<Me>('GET', '/v1/me')
       .then((me) => setState({ me }))
       .catch(() => setState(credential.get() ? { me: null } : null));
   useEffect(() => {
-    void refresh();
+    // back from the identity provider: finish that sign-in first
+    void finishIdentityProviderSignIn().then((error) => {
+      setSignInError(error);
+      return refresh();
+    });
   }, []);
   if (state === undefined) return <p className="card narrow">Loading…</p>;
-  if (state === null) return <SignIn onSignedIn={() => void refresh()} />;
+  if (state === null) return <SignIn onSignedIn={() => void refresh()} initialError={signInError} />;
   return <Shell me={state.me} onSignedOut={() => setState(null)} />;
 }
 

@@ -15,7 +15,16 @@ import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';
 import type { ProfilesReadPort } from '../profiles/profiles.module.js';
 import type { MediaInputT, PublishingBatchPort, StoredMedia } from '../publishing/publishing.module.js';
-import { type ExistingPost, isTimeZone, type SchedulerItem, type SchedulerWarning, scheduleBatch } from './batch-scheduler.js';
+import { heldScheduleConflicts } from './batch-preview-check.js';
+import {
+  type Assignment,
+  type ExistingPost,
+  isTimeZone,
+  type SchedulerItem,
+  type SchedulerResult,
+  type SchedulerWarning,
+  scheduleBatch,
+} from './batch-scheduler.js';
 import type { PublishBatchPreviewRequestT, PublishBatchPreviewT } from './batches.schemas.js';
 
 /** What the planner reads of other areas, each through its owner's port. */
@@ -50,8 +59,19 @@ export interface PlannedItem {
   targets: PlannedTarget[];
 }
 
+/** A stored preview's schedule, which a commit naming its batchPreviewId persists as it is. */
+export interface HeldSchedule {
+  batchPreviewId: string;
+  from: number;
+  assignments: Assignment[];
+  /** every warning of the preview (the scheduler's and the planner's), as it answered them */
+  warnings: SchedulerWarning[];
+}
+
 export interface BatchPlan {
   preview: PublishBatchPreviewT;
+  /** the schedule as stored with a preview (assignments without their comments, every warning) */
+  schedule: { assignments: Assignment[]; warnings: SchedulerWarning[] };
   items: PlannedItem[];
   policy: BatchPolicyT & { source: Record<string, unknown> };
 }
@@ -85,7 +105,11 @@ export class BatchPlanner {
     private readonly ports: PlannerPorts,
   ) {}
 
-  async plan(db: Executor, organizationId: string, req: PublishBatchPreviewRequestT): Promise<BatchPlan> {
+  /**
+   * Plans the request; with `held`, keeps that stored schedule instead of planning one, after checking it
+   * against the channels' posts as they are now (409 publish_batch_preview_stale when it no longer holds).
+   */
+  async plan(db: Executor, organizationId: string, req: PublishBatchPreviewRequestT, held?: HeldSchedule): Promise<BatchPlan> {
     const now = this.clock.now();
     const { publishing } = this.ports;
     const brand = await this.ports.brands.brand(db, organizationId, req.brandId);
@@ -246,7 +270,7 @@ export class BatchPlanner {
 
     // ---- existing posts of these channels (the organization's and the client's)
     // a `from` in the past starts now: nothing is placed where it would publish late in a burst
-    const from = Math.max(req.from ? Date.parse(req.from) : Math.ceil(now.getTime() / 60_000) * 60_000, now.getTime());
+    const from = held ? held.from : Math.max(req.from ? Date.parse(req.from) : Math.ceil(now.getTime() / 60_000) * 60_000, now.getTime());
     const horizonEnd = from + policy.horizonDays * 86_400_000;
     const existing: ExistingPost[] = [];
     for (const p of await publishing.placedPosts(
@@ -275,7 +299,22 @@ export class BatchPlanner {
     const seed = createHash('sha256')
       .update(JSON.stringify([organizationId, req.brandId, policy, from]))
       .digest('hex');
-    const result = scheduleBatch({ policy, items: schedulerItems, existing, seed, from });
+    let result: SchedulerResult;
+    if (held) {
+      const conflicts = heldScheduleConflicts({
+        slots: policy.slots,
+        items: schedulerItems,
+        existing,
+        assignments: held.assignments,
+        now: now.getTime(),
+      });
+      if (conflicts.length > 0)
+        throw new AppError('publish_batch_preview_stale', {
+          message: `Preview ${held.batchPreviewId} no longer holds: ${conflicts.length} of its ${held.assignments.length} assignments now break ${[...new Set(conflicts.map((c) => c.rule))].join(', ')}. Preview again and commit the new batchPreviewId.`,
+          details: { batchPreviewId: held.batchPreviewId, conflicts: conflicts.slice(0, 100) },
+        });
+      result = { assignments: held.assignments, warnings: [] };
+    } else result = scheduleBatch({ policy, items: schedulerItems, existing, seed, from });
     for (const a of result.assignments) {
       const t = planned[a.itemIndex]!.targets[a.targetIndex]!;
       t.slotId = a.slotId;
@@ -283,12 +322,15 @@ export class BatchPlanner {
       t.jitterSeconds = a.jitterSeconds;
     }
     const scheduledItems = new Set(result.assignments.map((a) => a.itemIndex));
-    const warnings = [...result.warnings, ...extraWarnings].map((w) => ({ ...w }));
-    const previewId = createHash('sha256')
-      .update(JSON.stringify([seed, req.items, req.productLinkComment ?? null, req.existingAssignments ?? []]))
-      .digest('hex')
-      .slice(0, 26)
-      .toUpperCase();
+    const warnings = held ? held.warnings.map((w) => ({ ...w })) : [...result.warnings, ...extraWarnings].map((w) => ({ ...w }));
+    // content-addressed: the same request and the same schedule give the same id (stored once, see BatchCommits)
+    const previewId = held
+      ? held.batchPreviewId.slice(4)
+      : createHash('sha256')
+          .update(JSON.stringify([seed, req.items, req.productLinkComment ?? null, req.existingAssignments ?? [], result.assignments]))
+          .digest('hex')
+          .slice(0, 26)
+          .toUpperCase();
     const preview: PublishBatchPreviewT = {
       mode: 'preview',
       batchPreviewId: `pbp_${previewId}`,
@@ -306,6 +348,6 @@ export class BatchPlanner {
       from: new Date(from).toISOString(),
       policy: { ...policy, source },
     };
-    return { preview, items: planned, policy: { ...policy, source } };
+    return { preview, schedule: { assignments: result.assignments, warnings }, items: planned, policy: { ...policy, source } };
   }
 }

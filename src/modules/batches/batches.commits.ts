@@ -10,7 +10,7 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Executor } from '../database.js';
 import type { BatchJobToCreate } from '../publishing/publishing.module.js';
-import { type BatchPlan, BatchPlanner, type PlannerPorts } from './batch-planner.js';
+import { type BatchPlan, BatchPlanner, type HeldSchedule, type PlannerPorts } from './batch-planner.js';
 import type { BatchReads } from './batches.reads.js';
 import { batchesRepository, chunked } from './batches.repository.js';
 import {
@@ -30,6 +30,15 @@ export type CommitAnswer =
   | { kind: 'replayed'; batch: PublishBatchStatusT };
 
 const PREVIEW_FIELDS = ['brandId', 'items', 'from', 'generatedAt', 'productLinkComment', 'policy', 'existingAssignments'] as const;
+/** the fields a stored preview and a commit naming it must share (generatedAt is only echoed) */
+const PLANNED_FIELDS = ['brandId', 'items', 'from', 'productLinkComment', 'policy', 'existingAssignments'] as const;
+/** how long a preview's schedule stays committable by its batchPreviewId */
+export const PREVIEW_TTL_MS = 24 * 3_600_000;
+
+const plannedHash = (req: PublishBatchPreviewRequestT) =>
+  createHash('sha256')
+    .update(JSON.stringify(PLANNED_FIELDS.map((k) => req[k] ?? null)))
+    .digest('hex');
 
 export class BatchCommits {
   readonly planner: BatchPlanner;
@@ -47,15 +56,51 @@ export class BatchCommits {
   }
 
   async preview(organizationId: string, req: PublishBatchPreviewRequestT): Promise<PublishBatchPreviewT> {
-    return (await this.planner.plan(this.db, organizationId, req)).preview;
+    const plan = await this.planner.plan(this.db, organizationId, req);
+    await this.keep(organizationId, req, plan);
+    return plan.preview;
+  }
+
+  /** Stores the preview's schedule for PREVIEW_TTL_MS, so a commit may name its batchPreviewId. */
+  private async keep(organizationId: string, req: PublishBatchPreviewRequestT, plan: BatchPlan): Promise<void> {
+    const now = this.deps.clock.now();
+    await batchesRepository.savePreview(this.db, {
+      id: plan.preview.batchPreviewId,
+      organizationId,
+      brandId: req.brandId,
+      requestHash: plannedHash(req),
+      from: new Date(plan.preview.from!),
+      schedule: plan.schedule,
+      expiresAt: new Date(now.getTime() + PREVIEW_TTL_MS),
+      at: now,
+    });
+  }
+
+  /** The stored schedule a commit names, or why it cannot be used (409). */
+  private async held(organizationId: string, batchPreviewId: string, req: PublishBatchPreviewRequestT): Promise<HeldSchedule> {
+    const row = await batchesRepository.getPreview(this.db, organizationId, batchPreviewId);
+    if (!row || row.expires_at.getTime() <= this.deps.clock.now().getTime())
+      throw new AppError('publish_batch_preview_expired', {
+        message: `No stored preview ${batchPreviewId} in the organization (previews are kept ${PREVIEW_TTL_MS / 3_600_000} hours); preview again.`,
+        details: { batchPreviewId },
+      });
+    if (row.request_hash !== plannedHash(req))
+      throw new AppError('publish_batch_preview_mismatch', {
+        message: `The request differs from the one preview ${batchPreviewId} was made with (brandId, items, from, productLinkComment, policy and existingAssignments must be the same).`,
+        details: { batchPreviewId },
+      });
+    const schedule = row.schedule as unknown as Pick<HeldSchedule, 'assignments' | 'warnings'>;
+    return { batchPreviewId, from: row.from_at.getTime(), assignments: schedule.assignments, warnings: schedule.warnings };
   }
 
   async commit(organizationId: string, req: PublishBatchCommitRequestT): Promise<CommitAnswer> {
     const previewReq = Object.fromEntries(
       PREVIEW_FIELDS.filter((k) => req[k] !== undefined).map((k) => [k, req[k]]),
     ) as PublishBatchPreviewRequestT;
+    const held = req.batchPreviewId ? await this.held(organizationId, req.batchPreviewId, previewReq) : undefined;
     if (req.dryRun !== false) {
-      const plan = await this.planner.plan(this.db, organizationId, previewReq);
+      const plan = await this.planner.plan(this.db, organizationId, previewReq, held);
+      if (!held) await this.keep(organizationId, previewReq, plan);
       return { kind: 'dry_run', body: { mode: 'dry_run', preview: plan.preview } };
     }
     if (!this.deps.config.gateOpen('SERVICE_PUBLISH_JOB_WRITE_ENABLED')) throw new AppError('publish_job_write_disabled');
@@ -71,7 +116,8 @@ export class BatchCommits {
       await this.db.transaction().execute(async (tx) => {
         // serialise commits of one organization so two batches never plan around each other's gaps
         await sql`select pg_advisory_xact_lock(hashtext(${`publish_batches:${organizationId}`}))`.execute(tx);
-        const plan = await this.planner.plan(tx, organizationId, previewReq);
+        // with a batchPreviewId: exactly that schedule, checked against the posts as they are inside the lock
+        const plan = await this.planner.plan(tx, organizationId, previewReq, held);
         await this.persist(tx, organizationId, batchId, req, requestHash, plan);
       });
     } catch (err) {

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { BatchCommitter } from '../automations/automations.module.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
+import type { PruneStep } from '../maintenance/maintenance.module.js';
 import type { ProfilesReadPort } from '../profiles/profiles.module.js';
 import type { PublishingBatchPort } from '../publishing/publishing.module.js';
 import { RotationBatchCommitter } from './batch-committer.js';
@@ -14,6 +15,7 @@ import { batchDisconnectHook } from './batch-disconnect.js';
 import { BatchCommits } from './batches.commits.js';
 import { batchCompletionJob } from './batches.jobs.js';
 import { BatchReads } from './batches.reads.js';
+import { batchesRepository } from './batches.repository.js';
 import { registerBatchRoutes } from './batches.routes.js';
 
 /** Publishing's batch port, profiles' and brands' read ports: batches read and write no other area's tables. */
@@ -28,6 +30,8 @@ export interface BatchesModule extends AreaModule<{ committer: BatchCommitter }>
   reads: BatchReads;
   /** preview, commit and replays */
   commits: BatchCommits;
+  /** subscribed by the root to maintenance's prune: previews past their expiry */
+  pruneExpiredPreviews: PruneStep;
   /** subscribed by the root to channel disconnects */
   onChannelDisconnect: ReturnType<typeof batchDisconnectHook>;
 }
@@ -42,6 +46,7 @@ export function createBatchesModule(ports: BatchesPorts): BatchesModule {
     // the publishing worker publishes batch targets; batches only add the completion event job
     jobs: [batchCompletionJob(ports, reads)],
     onChannelDisconnect: batchDisconnectHook(ports.publishing),
+    pruneExpiredPreviews: { name: 'expiredBatchPreviews', prune: batchesRepository.deleteExpiredPreviews },
     routes: (app: FastifyInstance) => registerBatchRoutes(app, reads, commits),
   };
 }

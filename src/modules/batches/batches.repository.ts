@@ -1,10 +1,11 @@
 /** Kysely queries of publish batches and assets; every read and write is confined to one organization. */
 import type { Selectable } from 'kysely';
 import type { Executor } from '../database.js';
-import type { AssetsTable, PublishBatchesTable } from './batches.tables.js';
+import type { AssetsTable, PublishBatchesTable, PublishBatchPreviewsTable } from './batches.tables.js';
 
 export type BatchRow = Selectable<PublishBatchesTable>;
 export type AssetRow = Selectable<AssetsTable>;
+export type PreviewRow = Selectable<PublishBatchPreviewsTable>;
 
 export interface BatchTargetRow {
   id: string;
@@ -25,6 +26,52 @@ export async function chunked<T>(rows: T[], fn: (part: T[]) => Promise<unknown>)
 }
 
 export const batchesRepository = {
+  /** Stores a preview (the same id again refreshes its expiry: the same request and schedule). */
+  async savePreview(
+    db: Executor,
+    row: {
+      id: string;
+      organizationId: string;
+      brandId: string;
+      requestHash: string;
+      from: Date;
+      schedule: unknown;
+      expiresAt: Date;
+      at: Date;
+    },
+  ): Promise<void> {
+    await db
+      .insertInto('publish_batch_previews')
+      .values({
+        id: row.id,
+        organization_id: row.organizationId,
+        brand_id: row.brandId,
+        request_hash: row.requestHash,
+        from_at: row.from,
+        schedule: JSON.stringify(row.schedule),
+        expires_at: row.expiresAt,
+        created_at: row.at,
+      })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ expires_at: row.expiresAt }))
+      .execute();
+  },
+
+  async getPreview(db: Executor, organizationId: string, id: string): Promise<PreviewRow | null> {
+    return (
+      (await db
+        .selectFrom('publish_batch_previews')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  /** The maintenance prune: previews past their expiry. */
+  async deleteExpiredPreviews(db: Executor, now: Date): Promise<number> {
+    return Number((await db.deleteFrom('publish_batch_previews').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);
+  },
+
   async getBatch(db: Executor, organizationId: string, id: string): Promise<BatchRow | null> {
     return (
       (await db

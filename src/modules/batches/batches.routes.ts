@@ -32,7 +32,7 @@ export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, co
       schema: {
         operationId: 'previewPublishBatch',
         tags: ['Publishing'],
-        summary: 'Spread many product posts over schedule slots (nothing is persisted)',
+        summary: 'Spread many product posts over schedule slots (no batch is written; the schedule is kept 24 h under its batchPreviewId)',
         description:
           'Assigns every item target to a slot occurrence (timezone, weekdays, seeded jitter) keeping minGapMinutes per channel, productCooldownMinutes per product and channel, platform 24-hour caps and the 72-hour duplicate text rule. Targets that fit nowhere are unscheduled with a warning naming the rule.',
         security: PUBLIC_OR_SESSION,
@@ -68,6 +68,9 @@ export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, co
             'invalid_public_publish_batch_request',
             'publish_job_write_disabled',
             'publish_batch_idempotency_key_reused',
+            'publish_batch_preview_expired',
+            'publish_batch_preview_mismatch',
+            'publish_batch_preview_stale',
             ...PUBLIC_AUTH_ERRORS,
           ),
         },

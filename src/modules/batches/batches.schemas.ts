@@ -108,8 +108,21 @@ export const PublishBatchCommitRequest = Type.Object(
   {
     ...previewFields,
     idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    batchPreviewId: Type.Optional(
+      Type.String({
+        pattern: '^pbp_[0-9A-F]{26}$',
+        description:
+          'Persist exactly the schedule of this preview (answered by the preview or a dry run, kept 24 hours) instead of planning again. The request fields of the preview (brandId, items, from, productLinkComment, policy, existingAssignments) must be sent unchanged (409 publish_batch_preview_mismatch). 409 publish_batch_preview_expired when unknown or expired; 409 publish_batch_preview_stale when posts created since then make one of its assignments break a rule (details.conflicts) or a time has passed; nothing is written then.',
+      }),
+    ),
     source: Type.String({ minLength: 1, maxLength: 64, default: 'agent_batch' }),
-    freezeHorizonMinutes: Type.Integer({ minimum: 0, maximum: 43_200, default: 120 }),
+    freezeHorizonMinutes: Type.Integer({
+      minimum: 0,
+      maximum: 43_200,
+      default: 120,
+      description:
+        'Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today.',
+    }),
     dryRun: Type.Boolean({ default: true }),
   },
   { $id: 'PublishBatchCommitRequest', additionalProperties: true },
@@ -150,7 +163,10 @@ const Warning = Type.Object(
 export const PublishBatchPreview = Type.Object(
   {
     mode: Type.Literal('preview'),
-    batchPreviewId: Type.String(),
+    batchPreviewId: Type.String({
+      description:
+        'Names this schedule: the same request and schedule give the same id. Kept 24 hours; a commit that sends it persists exactly these assignments (or answers 409 when they no longer hold).',
+    }),
     organizationId: Type.String(),
     brandId: Type.String(),
     assignmentCount: Type.Integer({ minimum: 0 }),
@@ -205,7 +221,12 @@ export const PublishBatchStatus = Type.Object(
     items: Type.Array(BatchItemView),
     source: Type.Optional(Type.String()),
     idempotencyKey: Type.Optional(Nullable(Type.String())),
-    freezeHorizonMinutes: Type.Optional(Type.Integer()),
+    freezeHorizonMinutes: Type.Optional(
+      Type.Integer({
+        description:
+          'As committed. Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today.',
+      }),
+    ),
     schedulePolicy: Type.Optional(Obj()),
     preview: Type.Optional(Obj('Summary of the preview the batch was committed from (counts and warnings).')),
     publishedTargetCount: Type.Optional(Type.Integer({ minimum: 0 })),

@@ -61,7 +61,23 @@ export interface PublishBatchTargetsTable {
   created_at: Timestamp;
 }
 
+/** A preview's schedule, kept until `expires_at` so a commit may name it (`batchPreviewId`). */
+export interface PublishBatchPreviewsTable {
+  /** pbp_<26 hex>: content-addressed (organization, request, from and schedule) */
+  id: string;
+  organization_id: string;
+  brand_id: string;
+  /** sha256 of the previewed request's fields; a commit naming the preview must send the same */
+  request_hash: string;
+  from_at: Timestamp;
+  /** {assignments, warnings} as the preview answered them (assignments without their comments) */
+  schedule: Json<Record<string, unknown>>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
 export interface BatchTables {
+  publish_batch_previews: PublishBatchPreviewsTable;
   publish_batches: PublishBatchesTable;
   assets: AssetsTable;
   publish_batch_items: PublishBatchItemsTable;

@@ -23,7 +23,7 @@ import type { SessionService } from './sessions.service.js';
 import { EXCHANGE_TTL_MS, type SignInService } from './sign-in.service.js';
 
 export const EXCHANGE_COOKIE = 'service_browser_session_exchange';
-const EXCHANGE_PATH = '/v1/auth';
+export const EXCHANGE_PATH = '/v1/auth';
 
 /** Set-Cookie value: HttpOnly, host-only (never a Domain attribute), Secure when the service is served over https. */
 export function cookie(deps: Pick<AppDeps, 'config'>, name: string, value: string, opts: { path: string; maxAgeSeconds: number }): string {
@@ -31,19 +31,19 @@ export function cookie(deps: Pick<AppDeps, 'config'>, name: string, value: strin
   return `${name}=${value}; Path=${opts.path}; Max-Age=${opts.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
 
-function normalizedOrigin(request: FastifyRequest): string | undefined {
+export function normalizedOrigin(request: FastifyRequest): string | undefined {
   const o = request.headers.origin;
   return typeof o === 'string' ? o.trim().replace(/\/+$/, '').toLowerCase() : undefined;
 }
 
-function requireApprovedOrigin(deps: Pick<AppDeps, 'config'>, request: FastifyRequest): string {
+export function requireApprovedOrigin(deps: Pick<AppDeps, 'config'>, request: FastifyRequest): string {
   const origin = normalizedOrigin(request);
   if (!origin || !isApprovedOrigin(deps, origin))
     throw new AppError('permission_denied', { message: 'The Origin is not an approved dashboard origin.' });
   return origin;
 }
 
-function validReturnTo(deps: Pick<AppDeps, 'config'>, value: string): boolean {
+export function validReturnTo(deps: Pick<AppDeps, 'config'>, value: string): boolean {
   if (value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')) return true;
   try {
     return isApprovedOrigin(deps, new URL(value).origin);

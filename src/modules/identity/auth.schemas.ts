@@ -41,6 +41,57 @@ export const BrowserSessionExchangeResponse = Type.Object(
   { $id: 'BrowserSessionExchangeResponse', additionalProperties: false },
 );
 
+export const IdentityProviderInfo = Type.Object(
+  {
+    configured: Type.Boolean({ description: 'true when SERVICE_OIDC_ISSUER and SERVICE_OIDC_CLIENT_ID are set' }),
+    name: Nullable(
+      Type.String({ description: 'The provider name for the sign-in button (SERVICE_OIDC_PROVIDER_NAME); null when not configured.' }),
+    ),
+  },
+  { $id: 'IdentityProviderInfo', additionalProperties: false },
+);
+
+export const IdentityProviderStartRequest = Type.Object(
+  {
+    returnTo: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: 'Where the dashboard goes after sign-in (a path or an approved origin URL); answered back by the callback.',
+      }),
+    ),
+  },
+  { $id: 'IdentityProviderStartRequest', additionalProperties: false },
+);
+
+export const IdentityProviderStartResponse = Type.Object(
+  {
+    authorizationUrl: Type.String({
+      description: "The provider's authorization URL (code flow with PKCE S256, state and nonce); send the browser there.",
+    }),
+    expiresAt: Timestamp('The sign-in must come back by then (10 minutes).'),
+  },
+  { $id: 'IdentityProviderStartResponse', additionalProperties: false },
+);
+
+export const IdentityProviderCallbackRequest = Type.Object(
+  {
+    code: Type.String({ minLength: 1, maxLength: 2048, description: "The provider's authorization code (the redirect's `code`)." }),
+    state: Type.String({ minLength: 1, maxLength: 512, description: "The redirect's `state`." }),
+    iss: Type.Optional(
+      Type.String({ maxLength: 2048, description: "The redirect's `iss` (RFC 9207), when the provider sends one; it must be the issuer." }),
+    ),
+  },
+  { $id: 'IdentityProviderCallbackRequest', additionalProperties: false },
+);
+
+export const IdentityProviderCallbackResponse = Type.Object(
+  {
+    ...BrowserSessionExchangeResponse.properties,
+    returnTo: Nullable(Type.String({ description: 'The returnTo given at start.' })),
+  },
+  { $id: 'IdentityProviderCallbackResponse', additionalProperties: false },
+);
+
 export const MeResponse = Type.Object(
   {
     user: Type.Ref('DashboardUser'),

@@ -64,7 +64,47 @@ export interface OauthTokensTable {
   created_at: CreatedAt;
 }
 
+/** A sign-in through the OpenID Connect provider between its start and its callback (single use, 10 minutes). */
+export interface IdentityProviderLoginsTable {
+  /** sha256 of the `state` sent to the provider */
+  state_hash: string;
+  /** sha256 of the HttpOnly cookie value bound to the browser that started it */
+  binding_hash: string;
+  origin: string;
+  /** the PKCE verifier (its S256 challenge went to the provider) */
+  code_verifier: string;
+  nonce: string;
+  redirect_uri: string;
+  return_to: string | null;
+  expires_at: Date;
+  consumed_at: Date | null;
+  created_at: Date;
+}
+
+/** A provider account (issuer + subject) linked to a user, by verified email or at just-in-time creation. */
+export interface IdentityProviderLinksTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  /** the verified email the link was made with */
+  email: string;
+  created_at: Date;
+  last_sign_in_at: Date;
+}
+
+/** People with a verified email of this domain and no account join the organization on first sign-in. */
+export interface IdentityProviderJoinDomainsTable {
+  email_domain: string;
+  organization_id: string;
+  /** member | admin */
+  role: string;
+  created_at: Date;
+}
+
 export interface AuthTables {
+  identity_provider_logins: IdentityProviderLoginsTable;
+  identity_provider_links: IdentityProviderLinksTable;
+  identity_provider_join_domains: IdentityProviderJoinDomainsTable;
   auth_exchange_codes: AuthExchangeCodesTable;
   oauth_apps: OauthAppsTable;
   oauth_authorizations: OauthAuthorizationsTable;

@@ -8,6 +8,9 @@ import { registerAuthRoutes } from './auth.routes.js';
 import { Authenticator } from './authenticate.js';
 import { registerCredentialRoutes } from './credentials.routes.js';
 import { CredentialsService } from './credentials.service.js';
+import { identityProviderRepository } from './identity-provider.repository.js';
+import { registerIdentityProviderRoutes } from './identity-provider.routes.js';
+import { IdentityProviderSignIn } from './identity-provider.service.js';
 import { registerInternalRoutes } from './internal.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
@@ -33,6 +36,8 @@ export type IdentityPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | '
 export interface IdentityModule extends AreaModule<IdentityRead> {
   /** subscribed by the root to maintenance's prune: expired dashboard sessions */
   pruneExpiredSessions: PruneStep;
+  /** subscribed by the root to maintenance's prune: provider sign-ins past their 10 minutes */
+  pruneExpiredIdentityProviderLogins: PruneStep;
 }
 
 export function createIdentityModule(ports: IdentityPorts): IdentityModule {
@@ -40,10 +45,12 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
   const oauth = new OAuthService(ports);
   const sessions = new SessionService(ports);
   const signIn = new SignInService(ports, sessions);
+  const identityProvider = new IdentityProviderSignIn(ports, sessions);
   return {
     read: { authenticator: new Authenticator(ports), sessions, users: usersReadPort },
     jobs: [],
     pruneExpiredSessions: { name: 'expiredSessions', prune: sessionsRepository.deleteExpired },
+    pruneExpiredIdentityProviderLogins: { name: 'expiredIdentityProviderLogins', prune: identityProviderRepository.deleteExpiredLogins },
     routes(app: FastifyInstance) {
       installDashboardAuth(
         app,
@@ -51,6 +58,7 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
         dashboardPolicies((token) => sessions.resolve(token)),
       );
       registerAuthRoutes(app, ports, sessions, signIn);
+      registerIdentityProviderRoutes(app, ports, identityProvider);
       registerCredentialRoutes(app, credentials, () => app.forgetPublicCredentials());
       registerOAuthRoutes(app, oauth);
       registerInternalRoutes(app, ports.database.db);

@@ -6,6 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { AppError } from '../../platform/errors.js';
+import type { EventAudience } from '../../platform/events/event-types.js';
 import { newId } from '../../platform/ids.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Executor } from '../database.js';
@@ -13,7 +14,7 @@ import type { ChannelGateway } from './channel-gateway.js';
 import { type MediaAccess, type MediaInputT, toStored } from './media-access.js';
 import { type PlanIssue, type PlanTargetInput, type PlanValidation, validatePlan } from './plan-validation.js';
 import { assertMayPublish, type Publisher } from './publish-approvals.service.js';
-import { recordJobCreated } from './publish-events.js';
+import { recordJobCreated, recordJobsCreated } from './publish-events.js';
 import { profileLateness } from './publish-lateness.js';
 import { ensurePublishQueues, sendTargetJob, sendTargetJobs } from './publish-queue.js';
 import { deriveJobStatus } from './publish-states.js';
@@ -295,12 +296,25 @@ export class PlansService {
 
   /**
    * Many jobs at once inside the caller's transaction (publish batches): rows and worker jobs in bulk
-   * statements. `announce: false` skips the per-job publish_job.created event when the caller announces
-   * the jobs together (a batch's publish_batch.committed lists them).
+   * statements. `announce: true` records one publish_job.created per job for every subscriber; an audience
+   * records them for that audience only (a batch's jobs: its publish_batch.committed lists them for
+   * everyone, and only endpoints that opted in get one event per job).
    */
-  async persistJobs(tx: Executor, entries: Array<{ job: NewJob; targets: NewTarget[] }>, opts: { announce: boolean }): Promise<void> {
+  async persistJobs(
+    tx: Executor,
+    entries: Array<{ job: NewJob; targets: NewTarget[] }>,
+    opts: { announce: boolean | EventAudience },
+  ): Promise<void> {
     await publishingRepository.insertJobs(tx, entries);
-    if (opts.announce) for (const { job } of entries) await recordJobCreated(this.deps.events, tx, job.organizationId, job.id);
+    if (opts.announce === true) for (const { job } of entries) await recordJobCreated(this.deps.events, tx, job.organizationId, job.id);
+    else if (opts.announce !== false && entries.length > 0)
+      await recordJobsCreated(
+        this.deps.events,
+        tx,
+        entries[0]!.job.organizationId,
+        entries.map((e) => e.job.id),
+        opts.announce,
+      );
     await sendTargetJobs(
       this.deps.jobs,
       tx,

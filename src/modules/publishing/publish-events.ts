@@ -5,6 +5,7 @@
  * Every event of one job shares the job id as sequence key, so receivers can order them.
  */
 
+import type { EventAudience } from '../../platform/events/event-types.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { Executor } from '../database.js';
 import { deriveJobStatus } from './publish-states.js';
@@ -24,6 +25,33 @@ export async function recordJobCreated(events: EventOutbox, tx: Executor, organi
   if (!job) return;
   const targets = await publishingRepository.targetsOf(tx, organizationId, [jobId]);
   await events.record(tx, { organizationId, type: 'publish_job.created', data: toJob(job, targets), sequenceKey: jobId });
+}
+
+/**
+ * publish_job.created of many jobs in a fixed number of statements (two reads, one outbox write), for an
+ * audience: a batch commit's jobs reach only the endpoints that opted in to them.
+ */
+export async function recordJobsCreated(
+  events: EventOutbox,
+  tx: Executor,
+  organizationId: string,
+  jobIds: string[],
+  audience: EventAudience,
+): Promise<void> {
+  const jobs = await publishingRepository.getJobs(tx, organizationId, jobIds);
+  const targets = new Map<string, TargetRow[]>();
+  for (const t of await publishingRepository.targetsOf(tx, organizationId, jobIds))
+    targets.set(t.job_id, [...(targets.get(t.job_id) ?? []), t]);
+  await events.recordMany(
+    tx,
+    jobs.map((job) => ({
+      organizationId,
+      type: 'publish_job.created' as const,
+      data: toJob(job, targets.get(job.id) ?? []),
+      sequenceKey: job.id,
+      audience,
+    })),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@
  * caller's transaction (with the batch rows: all or nothing), and the current state of its targets.
  * Every method that reads or writes takes the caller's executor.
  */
+import type { EventAudience } from '../../platform/events/event-types.js';
 import type { Platform } from '../../providers/provider.js';
 import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
@@ -96,7 +97,11 @@ export function publishingBatchPort(
   deps: Pick<PublishingDeps, 'jobs'>,
   channels: ChannelGateway,
   media: MediaAccess,
-  persistJobs: (tx: Executor, entries: Array<{ job: NewJob; targets: NewTarget[] }>, opts: { announce: boolean }) => Promise<void>,
+  persistJobs: (
+    tx: Executor,
+    entries: Array<{ job: NewJob; targets: NewTarget[] }>,
+    opts: { announce: boolean | EventAudience },
+  ) => Promise<void>,
 ): PublishingBatchPort {
   return {
     channelFacts: (db, organizationId, ids) => channels.facts(db, organizationId, ids),
@@ -173,7 +178,8 @@ export function publishingBatchPort(
         };
         return { job, targets };
       });
-      await persistJobs(tx, entries, { announce: false });
+      // publish_batch.committed announces the jobs; endpoints that opted in also get one publish_job.created each
+      await persistJobs(tx, entries, { announce: 'batch_job_events' });
     },
 
     async targets(db, organizationId, ids) {

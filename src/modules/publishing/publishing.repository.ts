@@ -128,6 +128,18 @@ export const publishingRepository = {
     return (await q.executeTakeFirst()) ?? null;
   },
 
+  /** The organization's jobs of the ids, in id order. */
+  async getJobs(db: Executor, organizationId: string, ids: string[]): Promise<JobRow[]> {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('publish_jobs')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+  },
+
   /** Newest first (ids are ULIDs), fetched with limit + 1. */
   async listJobs(db: Executor, organizationId: string, q: JobListQuery): Promise<JobRow[]> {
     let query = db.selectFrom('publish_jobs').selectAll().where('organization_id', '=', organizationId);

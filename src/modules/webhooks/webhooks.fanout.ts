@@ -74,7 +74,12 @@ export class WebhookFanOut {
     const endpoints = await repo.enabledEndpointsOf(tx, [...new Set(events.map((e) => e.organizationId))]);
     for (const event of events) {
       const ids = endpoints
-        .filter((e) => e.organization_id === event.organizationId && (e.event_types.length === 0 || e.event_types.includes(event.type)))
+        .filter(
+          (e) =>
+            e.organization_id === event.organizationId &&
+            (e.event_types.length === 0 || e.event_types.includes(event.type)) &&
+            (event.audience !== 'batch_job_events' || e.batch_job_events),
+        )
         .map((e) => e.id);
       await this.createDeliveries(tx, event.organizationId, ids, event.id, event.type);
     }
@@ -82,7 +87,7 @@ export class WebhookFanOut {
 
   /** One delivery per subscribed enabled endpoint of the event's organization. */
   private async deliveriesOf(tx: Executor, event: RecordedEvent) {
-    const endpoints = await repo.subscribers(tx, event.organizationId, event.type);
+    const endpoints = await repo.subscribers(tx, event.organizationId, event.type, event.audience ?? null);
     await this.createDeliveries(
       tx,
       event.organizationId,
@@ -118,6 +123,7 @@ export class WebhookFanOut {
           data: e.data,
           sequence: e.sequence,
           createdAt: new Date(e.created_at),
+          audience: (e.audience ?? null) as RecordedEvent['audience'],
         });
         return true;
       });

@@ -45,13 +45,17 @@ export const webhooksRepository = {
     return Number(r.numDeletedRows) > 0;
   },
 
-  /** Enabled endpoints of the organization subscribed to the type (an empty list subscribes to all). */
-  async subscribers(db: Executor, organizationId: string, type: string): Promise<{ id: string }[]> {
+  /**
+   * Enabled endpoints of the organization subscribed to the type (an empty list subscribes to all); for an
+   * event of the batch_job_events audience, only those that opted in.
+   */
+  async subscribers(db: Executor, organizationId: string, type: string, audience: string | null = null): Promise<{ id: string }[]> {
     return db
       .selectFrom('webhook_endpoints')
       .select('id')
       .where('organization_id', '=', organizationId)
       .where('enabled', '=', true)
+      .$if(audience === 'batch_job_events', (q) => q.where('batch_job_events', '=', true))
       .where((eb) =>
         eb.or([eb(sql`jsonb_array_length(event_types)`, '=', 0), eb(sql`event_types`, '@>', sql`${JSON.stringify([type])}::jsonb`)]),
       )
@@ -63,16 +67,21 @@ export const webhooksRepository = {
   async enabledEndpointsOf(
     db: Executor,
     organizationIds: string[],
-  ): Promise<Array<{ id: string; organization_id: string; event_types: string[] }>> {
+  ): Promise<Array<{ id: string; organization_id: string; event_types: string[]; batch_job_events: boolean }>> {
     if (organizationIds.length === 0) return [];
     const rows = await db
       .selectFrom('webhook_endpoints')
-      .select(['id', 'organization_id', 'event_types'])
+      .select(['id', 'organization_id', 'event_types', 'batch_job_events'])
       .where('organization_id', 'in', organizationIds)
       .where('enabled', '=', true)
       .orderBy('id')
       .execute();
-    return rows.map((r) => ({ id: r.id, organization_id: r.organization_id, event_types: (r.event_types ?? []) as string[] }));
+    return rows.map((r) => ({
+      id: r.id,
+      organization_id: r.organization_id,
+      event_types: (r.event_types ?? []) as string[],
+      batch_job_events: r.batch_job_events,
+    }));
   },
 
   async insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]) {

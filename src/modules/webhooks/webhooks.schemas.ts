@@ -22,6 +22,10 @@ const EventTypes = Type.Array(EventTypeSchema, {
   uniqueItems: true,
   description: 'Event types this endpoint receives; empty = all.',
 });
+const BatchJobEvents = Type.Boolean({
+  description:
+    'Also send one publish_job.created per job that a batch commit creates (default false: a batch commit announces its jobs only in publish_batch.committed). Takes effect when the endpoint receives publish_job.created (listed in eventTypes, or eventTypes empty).',
+});
 const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
   maxProperties: 50,
   description: 'Free key/value strings for the integrator.',
@@ -35,6 +39,7 @@ export const WebhookEndpoint = Type.Object(
     description: Nullable(Type.String()),
     eventTypes: Type.Array(Type.String()),
     enabled: Type.Boolean(),
+    batchJobEvents: BatchJobEvents,
     disabledReason: Nullable(Type.String({ description: 'why delivery stopped (gone, failing) when enabled is false by the service' })),
     metadata: Type.Record(Type.String(), Type.String()),
     createdAt: Timestamp(),
@@ -57,6 +62,7 @@ export const WebhookEndpointCreateRequest = Type.Object(
     description: Type.Optional(Nullable(Description)),
     eventTypes: Type.Optional(EventTypes),
     enabled: Type.Optional(Type.Boolean({ default: true })),
+    batchJobEvents: Type.Optional(BatchJobEvents),
     metadata: Type.Optional(Metadata),
   },
   { $id: 'WebhookEndpointCreateRequest', additionalProperties: false },
@@ -68,6 +74,7 @@ export const WebhookEndpointUpdateRequest = Type.Object(
     description: Type.Optional(Nullable(Description)),
     eventTypes: Type.Optional(EventTypes),
     enabled: Type.Optional(Type.Boolean({ description: 'true re-enables an endpoint the service disabled; deliveries resume' })),
+    batchJobEvents: Type.Optional(BatchJobEvents),
     metadata: Type.Optional(Metadata),
   },
   { $id: 'WebhookEndpointUpdateRequest', additionalProperties: false, minProperties: 1 },

@@ -22,6 +22,7 @@ const toEndpoint = (r: EndpointRow): WebhookEndpointT => ({
   description: r.description,
   eventTypes: r.event_types ?? [],
   enabled: r.enabled,
+  batchJobEvents: r.batch_job_events,
   disabledReason: r.disabled_reason,
   metadata: r.metadata ?? {},
   createdAt: r.created_at.toISOString(),
@@ -117,6 +118,7 @@ export class WebhooksService {
         description: input.description ?? null,
         event_types: JSON.stringify(input.eventTypes ?? []) as never,
         enabled: input.enabled ?? true,
+        batch_job_events: input.batchJobEvents ?? false,
         disabled_reason: null,
         metadata: JSON.stringify(input.metadata ?? {}) as never,
         secret_enc: this.deps.encryptor.encrypt(secret, secretAad(id)),
@@ -145,6 +147,7 @@ export class WebhooksService {
       if (input.description !== undefined) set.description = input.description;
       if (input.eventTypes !== undefined) set.event_types = JSON.stringify(input.eventTypes);
       if (input.metadata !== undefined) set.metadata = JSON.stringify(input.metadata);
+      if (input.batchJobEvents !== undefined) set.batch_job_events = input.batchJobEvents;
       if (input.enabled !== undefined) {
         set.enabled = input.enabled;
         if (input.enabled) {

@@ -9,6 +9,8 @@ export interface WebhookEndpointsTable {
   /** string[]; empty = every event type */
   event_types: ColumnType<string[], string, string>;
   enabled: boolean;
+  /** also receive publish_job.created of the jobs a batch commit writes (events of audience batch_job_events) */
+  batch_job_events: ColumnType<boolean, boolean | undefined, boolean>;
   disabled_reason: string | null;
   metadata: ColumnType<Record<string, string>, string, string>;
   secret_enc: string;

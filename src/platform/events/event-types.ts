@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /** The event catalog (ROUTES.md, "Webhook events"): every `type` an event row may carry. */
 export const EVENT_TYPES = [
   'publish_job.created',
@@ -39,7 +41,15 @@ export interface EventsTable {
   sequence: number | null;
   created_at: Date;
   fanned_out_at: Date | null;
+  /** null: every endpoint subscribed to the type; 'batch_job_events': only endpoints that opted in (see EventAudience) */
+  audience: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/**
+ * Who an event is for besides its type's subscribers. `batch_job_events`: a `publish_job.created` of a
+ * job written by a batch commit, delivered only to endpoints with `batchJobEvents` on.
+ */
+export type EventAudience = 'batch_job_events';
 
 export interface EventTables {
   events: EventsTable;

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { AnyExecutor } from '../db/database.js';
 import { newId } from '../ids.js';
-import type { EventType } from './event-types.js';
+import type { EventAudience, EventType } from './event-types.js';
 
 export interface DomainEvent {
   organizationId: string;
@@ -15,6 +15,8 @@ export interface DomainEvent {
   data: unknown;
   /** events sharing a key (e.g. a publish job id) get consecutive `sequence` numbers */
   sequenceKey?: string;
+  /** absent: every endpoint subscribed to the type receives it; otherwise only those of that audience */
+  audience?: EventAudience;
 }
 
 export interface RecordedEvent {
@@ -24,6 +26,7 @@ export interface RecordedEvent {
   data: unknown;
   sequence: number | null;
   createdAt: Date;
+  audience?: EventAudience | null;
 }
 
 /** Called after an event row is written, inside the same transaction (e.g. to queue its fan-out). */
@@ -89,7 +92,15 @@ export class EventOutbox {
         sequence = (next.get(event.sequenceKey) ?? 0) + 1;
         next.set(event.sequenceKey, sequence);
       }
-      return { id: newId('evt'), organizationId: event.organizationId, type: event.type, data: event.data, sequence, createdAt };
+      return {
+        id: newId('evt'),
+        organizationId: event.organizationId,
+        type: event.type,
+        data: event.data,
+        sequence,
+        createdAt,
+        audience: event.audience ?? null,
+      };
     });
     await tx
       .insertInto('events')
@@ -101,6 +112,7 @@ export class EventOutbox {
           data: JSON.stringify(r.data ?? null),
           sequence_key: events[i]!.sequenceKey ?? null,
           sequence: r.sequence,
+          audience: r.audience ?? null,
           created_at: createdAt,
           fanned_out_at: this.fanOut ? createdAt : null,
         })) as never,
@@ -133,11 +145,20 @@ export class EventOutbox {
         data: JSON.stringify(event.data ?? null),
         sequence_key: event.sequenceKey ?? null,
         sequence,
+        audience: event.audience ?? null,
         created_at: createdAt,
         fanned_out_at: this.fanOut ? createdAt : null,
       } as never)
       .execute();
-    const recorded: RecordedEvent = { id, organizationId: event.organizationId, type: event.type, data: event.data, sequence, createdAt };
+    const recorded: RecordedEvent = {
+      id,
+      organizationId: event.organizationId,
+      type: event.type,
+      data: event.data,
+      sequence,
+      createdAt,
+      audience: event.audience ?? null,
+    };
     await this.notify(tx, [recorded]);
     return recorded;
   }

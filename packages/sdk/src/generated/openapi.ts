@@ -233,6 +233,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/identity-provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether sign-in through an OpenID Connect provider is configured, and its name for the button */
+        get: operations["getIdentityProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/identity-provider/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish the provider sign-in with the redirect's code and state; answer and set the dashboard session like the exchange
+         * @description The dashboard page at the redirect URI posts the redirect's `code`, `state` (and `iss`) here, with the login cookie and the same Origin as the start. The service redeems the code with its PKCE verifier and validates the ID token (signature, issuer, audience, expiry, nonce). The person enters as the user linked to their provider account, else the user of their verified email (linked now), else a new member of the organization that lets their email domain join. Clears the login cookie and sets `service_dashboard_session`. An unknown, used or expired state, a missing cookie, another origin or a refused code or token: 400 identity_provider_sign_in_failed; no account and no joinable organization: 403 identity_provider_account_not_allowed.
+         */
+        post: operations["identityProviderCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/identity-provider/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a sign-in at the OpenID Connect provider: answer its authorization URL and set the login cookie
+         * @description Needs an approved dashboard Origin. Sends the browser to the provider with the authorization code flow, PKCE (S256), a state and a nonce; sets `service_identity_provider_login` (HttpOnly, SameSite=Lax, Path=/v1/auth, 10 minutes), which binds the login to this browser. 404 identity_provider_not_configured without SERVICE_OIDC_ISSUER and SERVICE_OIDC_CLIENT_ID; 503 when discovery fails.
+         */
+        post: operations["startIdentityProviderSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/logout": {
         parameters: {
             query?: never;
@@ -1011,7 +1068,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Spread many product posts over schedule slots (nothing is persisted)
+         * Spread many product posts over schedule slots (no batch is written; the schedule is kept 24 h under its batchPreviewId)
          * @description Assigns every item target to a slot occurrence (timezone, weekdays, seeded jitter) keeping minGapMinutes per channel, productCooldownMinutes per product and channel, platform 24-hour caps and the 72-hour duplicate text rule. Targets that fit nowhere are unscheduled with a warning naming the rule.
          */
         post: operations["previewPublishBatch"];
@@ -2124,6 +2181,43 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        IdentityProviderCallbackRequest: {
+            /** @description The provider's authorization code (the redirect's `code`). */
+            code: string;
+            /** @description The redirect's `iss` (RFC 9207), when the provider sends one; it must be the issuer. */
+            iss?: string;
+            /** @description The redirect's `state`. */
+            state: string;
+        };
+        IdentityProviderCallbackResponse: {
+            /**
+             * Format: date-time
+             * @description Absolute expiry of the session (it also ends after the idle timeout).
+             */
+            expiresAt: string;
+            organizationId: string;
+            returnTo: string | null;
+            role: "member" | "admin" | "owner";
+            user: components["schemas"]["DashboardUser"];
+        };
+        IdentityProviderInfo: {
+            /** @description true when SERVICE_OIDC_ISSUER and SERVICE_OIDC_CLIENT_ID are set */
+            configured: boolean;
+            name: string | null;
+        };
+        IdentityProviderStartRequest: {
+            /** @description Where the dashboard goes after sign-in (a path or an approved origin URL); answered back by the callback. */
+            returnTo?: string;
+        };
+        IdentityProviderStartResponse: {
+            /** @description The provider's authorization URL (code flow with PKCE S256, state and nonce); send the browser there. */
+            authorizationUrl: string;
+            /**
+             * Format: date-time
+             * @description The sign-in must come back by then (10 minutes).
+             */
+            expiresAt: string;
+        };
         Liveness: {
             /** @enum {boolean} */
             ok: true;
@@ -2555,6 +2649,8 @@ export interface components {
             targetIndex: number;
         };
         PublishBatchCommitRequest: {
+            /** @description Persist exactly the schedule of this preview (answered by the preview or a dry run, kept 24 hours) instead of planning again. The request fields of the preview (brandId, items, from, productLinkComment, policy, existingAssignments) must be sent unchanged (409 publish_batch_preview_mismatch). 409 publish_batch_preview_expired when unknown or expired; 409 publish_batch_preview_stale when posts created since then make one of its assignments break a rule (details.conflicts) or a time has passed; nothing is written then. */
+            batchPreviewId?: string;
             brandId: string;
             /** @default true */
             dryRun: boolean;
@@ -2566,7 +2662,10 @@ export interface components {
                 /** Format: date-time */
                 scheduledAt: string;
             }[];
-            /** @default 120 */
+            /**
+             * @description Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today.
+             * @default 120
+             */
             freezeHorizonMinutes: number;
             /**
              * Format: date-time
@@ -2627,6 +2726,7 @@ export interface components {
         PublishBatchPreview: {
             assignmentCount: number;
             assignments: components["schemas"]["PublishBatchAssignment"][];
+            /** @description Names this schedule: the same request and schedule give the same id. Kept 24 hours; a commit that sends it persists exactly these assignments (or answers 409 when they no longer hold). */
             batchPreviewId: string;
             brandId: string;
             /** Format: date-time */
@@ -2693,6 +2793,7 @@ export interface components {
             /** Format: date-time */
             createdAt?: string;
             failedTargetCount?: number;
+            /** @description As committed. Stored with the batch and answered in its status, for a rebalancing that does not exist yet: no commit or other operation moves a scheduled target (a later commit plans around the posts already scheduled and never moves them), so the value changes nothing today. */
             freezeHorizonMinutes?: number;
             idempotencyKey?: string | null;
             itemCount: number;
@@ -3388,6 +3489,8 @@ export interface components {
             nextCursor: string | null;
         };
         WebhookEndpoint: {
+            /** @description Also send one publish_job.created per job that a batch commit creates (default false: a batch commit announces its jobs only in publish_batch.committed). Takes effect when the endpoint receives publish_job.created (listed in eventTypes, or eventTypes empty). */
+            batchJobEvents: boolean;
             /** Format: date-time */
             createdAt: string;
             description: string | null;
@@ -3404,6 +3507,8 @@ export interface components {
             webhookEndpointId: string;
         };
         WebhookEndpointCreated: {
+            /** @description Also send one publish_job.created per job that a batch commit creates (default false: a batch commit announces its jobs only in publish_batch.committed). Takes effect when the endpoint receives publish_job.created (listed in eventTypes, or eventTypes empty). */
+            batchJobEvents: boolean;
             /** Format: date-time */
             createdAt: string;
             description: string | null;
@@ -3422,6 +3527,8 @@ export interface components {
             webhookEndpointId: string;
         };
         WebhookEndpointCreateRequest: {
+            /** @description Also send one publish_job.created per job that a batch commit creates (default false: a batch commit announces its jobs only in publish_batch.committed). Takes effect when the endpoint receives publish_job.created (listed in eventTypes, or eventTypes empty). */
+            batchJobEvents?: boolean;
             description?: string | null;
             /** @default true */
             enabled?: boolean;
@@ -3444,6 +3551,8 @@ export interface components {
             secret: string;
         };
         WebhookEndpointUpdateRequest: {
+            /** @description Also send one publish_job.created per job that a batch commit creates (default false: a batch commit announces its jobs only in publish_batch.committed). Takes effect when the endpoint receives publish_job.created (listed in eventTypes, or eventTypes empty). */
+            batchJobEvents?: boolean;
             description?: string | null;
             /** @description true re-enables an endpoint the service disabled; deliveries resume */
             enabled?: boolean;
@@ -5086,6 +5195,239 @@ export interface operations {
             /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProviderInfo"];
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    identityProviderCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderCallbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProviderCallbackResponse"];
+                };
+            };
+            /** @description Error codes: invalid_identity_provider_request, identity_provider_sign_in_failed. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: identity_provider_account_not_allowed. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: identity_provider_not_configured. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    startIdentityProviderSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityProviderStartRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProviderStartResponse"];
+                };
+            };
+            /** @description Error codes: invalid_identity_provider_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: identity_provider_not_configured. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: service_unavailable. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11126,7 +11468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: publish_batch_idempotency_key_reused. */
+            /** @description Error codes: publish_batch_idempotency_key_reused, publish_batch_preview_expired, publish_batch_preview_mismatch, publish_batch_preview_stale. */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -28,6 +28,7 @@ import * as m0013 from './0013-provider-webhooks.js'; // provider webhooks
 // hardening: import its migration here
 import * as m0014 from './0014-oauth-secret-refs.js'; // OAuth client secret references are the operator's
 import * as m0015 from './0015-publish-approvals.js'; // approvals and lateness of publish jobs
+import * as m0016 from './0016-previews-sign-in.js'; // stored batch previews, per-job batch events, OpenID Connect sign-in
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -61,4 +62,6 @@ export const migrations: Record<string, Migration> = {
   '0013-provider-webhooks': m0013, // provider webhooks
   '0014-oauth-secret-refs': m0014,
   '0015-publish-approvals': m0015, // approvals and lateness of publish jobs
+  // stored batch previews, per-job batch events, OpenID Connect sign-in
+  '0016-previews-sign-in': m0016,
 };

@@ -214,6 +214,13 @@ export const EnvSchema = Type.Object({
   SERVICE_OAUTH_ACCESS_TOKEN_TTL_SECONDS: Int(3_600, 'OAuth provider: access token lifetime.', 60),
   SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS: Int(1_209_600, 'OAuth provider: refresh token lifetime (14 days).', 60),
   SERVICE_OAUTH_TOKEN_REQUESTS_PER_MINUTE: Int(60, 'OAuth provider: token endpoint requests per client per minute (then 429).', 1),
+  SERVICE_OAUTH_REGISTRATIONS_PER_HOUR: Int(20, 'OAuth provider: dynamic client registrations (RFC 7591) per client address per hour (then 429).', 1),
+  SERVICE_MCP_ALLOWED_ORIGINS: Str(
+    'Comma-separated browser origins allowed to call /mcp (requests without Origin, as MCP clients send, are allowed). Default: the dashboard origins.',
+  ),
+  SERVICE_MCP_ALLOWED_HOSTS: Str(
+    'Comma-separated Host values /mcp answers (host or host:port). Default: the host of SERVICE_PUBLIC_BASE_URL, and localhost, 127.0.0.1 and [::1] on its port when that host is a loopback one.',
+  ),
   SERVICE_OIDC_ISSUER: Str('Optional OIDC identity provider for dashboard sign-in: issuer URL (discovery).'),
   SERVICE_OIDC_CLIENT_ID: Str('Optional OIDC identity provider: client id.'),
   SERVICE_OIDC_CLIENT_SECRET: Str('Optional OIDC identity provider: client secret.'),

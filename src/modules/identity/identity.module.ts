@@ -9,6 +9,8 @@ import { Authenticator } from './authenticate.js';
 import { registerCredentialRoutes } from './credentials.routes.js';
 import { CredentialsService } from './credentials.service.js';
 import { registerInternalRoutes } from './internal.routes.js';
+import { registerOAuthRegistrationRoutes } from './oauth-registration.routes.js';
+import { OAuthRegistrationService } from './oauth-registration.service.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
 import { dashboardPolicies } from './policies.js';
@@ -21,7 +23,7 @@ export type { UsersReadPort, UserWithTier } from './users.read.js';
 
 /** What identity provides to the app's auth hooks (http/public-auth.ts, http/dashboard-auth.ts). */
 export interface IdentityRead {
-  /** the public API's credential check (API keys and OAuth access tokens) */
+  /** the public API's credential check (API keys and OAuth access tokens), the MCP endpoint's, and its in-process delegation */
   authenticator: Authenticator;
   sessions: SessionService;
   /** the tool API's users and their membership tiers */
@@ -53,6 +55,7 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
       registerAuthRoutes(app, ports, sessions, signIn);
       registerCredentialRoutes(app, credentials, () => app.forgetPublicCredentials());
       registerOAuthRoutes(app, oauth);
+      registerOAuthRegistrationRoutes(app, oauth, new OAuthRegistrationService(ports));
       registerInternalRoutes(app, ports.database.db);
     },
   };

@@ -24,6 +24,7 @@ import * as m0010 from './0010-comments.js';
 import * as m0011 from './0011-automations.js';
 import * as m0012 from './0012-analytics.js'; // analytics
 import * as m0013 from './0013-provider-webhooks.js'; // provider webhooks
+import * as m0014 from './0014-mcp-oauth.js'; // the remote MCP endpoint's OAuth
 
 // hardening: import its migration here
 
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
 
   // hardening: register its migration here
   '0013-provider-webhooks': m0013, // provider webhooks
+  '0014-mcp-oauth': m0014, // the remote MCP endpoint's OAuth
 };

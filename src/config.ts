@@ -214,7 +214,11 @@ export const EnvSchema = Type.Object({
   SERVICE_OAUTH_ACCESS_TOKEN_TTL_SECONDS: Int(3_600, 'OAuth provider: access token lifetime.', 60),
   SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS: Int(1_209_600, 'OAuth provider: refresh token lifetime (14 days).', 60),
   SERVICE_OAUTH_TOKEN_REQUESTS_PER_MINUTE: Int(60, 'OAuth provider: token endpoint requests per client per minute (then 429).', 1),
-  SERVICE_OAUTH_REGISTRATIONS_PER_HOUR: Int(20, 'OAuth provider: dynamic client registrations (RFC 7591) per client address per hour (then 429).', 1),
+  SERVICE_OAUTH_REGISTRATIONS_PER_HOUR: Int(
+    20,
+    'OAuth provider: dynamic client registrations (RFC 7591) per client address per hour (then 429).',
+    1,
+  ),
   SERVICE_MCP_ALLOWED_ORIGINS: Str(
     'Comma-separated browser origins allowed to call /mcp (requests without Origin, as MCP clients send, are allowed). Default: the dashboard origins.',
   ),

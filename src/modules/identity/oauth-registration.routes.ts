@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import { OAuthAppParams } from './credentials.schemas.js';
-import type { OAuthRegistrationService, RegistrationRequest } from './oauth-registration.service.js';
 import type { OAuthService } from './oauth.service.js';
+import type { OAuthRegistrationService, RegistrationRequest } from './oauth-registration.service.js';
 
 const RegistrationBody = Type.Object(
   {
@@ -125,7 +125,13 @@ export function registerOAuthRegistrationRoutes(root: FastifyInstance, oauth: OA
         params: OAuthAppParams,
         response: {
           204: { type: 'null', description: 'Disconnected.' },
-          ...errorResponses('invalid_credential_request', 'oauth_app_not_found', 'dashboard_session_required', 'permission_denied', 'internal_server_error'),
+          ...errorResponses(
+            'invalid_credential_request',
+            'oauth_app_not_found',
+            'dashboard_session_required',
+            'permission_denied',
+            'internal_server_error',
+          ),
         },
       },
     },

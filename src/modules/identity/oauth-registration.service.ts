@@ -10,8 +10,8 @@ import type { AppDeps } from '../../app-deps.js';
 import { PUBLIC_SCOPES } from '../../http/principal.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { isAllowedRedirectUri } from './credentials.service.js';
 import { OAUTH_APP_ID_PREFIX } from './credentials.schemas.js';
+import { isAllowedRedirectUri } from './credentials.service.js';
 import { oauthClientsRepository } from './oauth-clients.repository.js';
 
 export interface RegistrationRequest {
@@ -88,7 +88,8 @@ export class OAuthRegistrationService {
       const unknown = scopes.filter((s) => !(PUBLIC_SCOPES as readonly string[]).includes(s));
       if (scopes.length === 0 || unknown.length > 0) throw metadataError(`Unknown scopes: ${unknown.join(' ') || '(none)'}.`, 'scope');
     }
-    const name = typeof body.client_name === 'string' && body.client_name.trim() ? body.client_name.trim().slice(0, 120) : 'Unnamed MCP client';
+    const name =
+      typeof body.client_name === 'string' && body.client_name.trim() ? body.client_name.trim().slice(0, 120) : 'Unnamed MCP client';
     const at = this.deps.clock.now();
     const app = await oauthClientsRepository.insertDynamicClient(this.deps.database.db, {
       id: newId(OAUTH_APP_ID_PREFIX),

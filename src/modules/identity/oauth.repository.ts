@@ -69,7 +69,10 @@ export interface TokenRecord {
 }
 
 export const oauthRepository = {
-  async insertApp(db: Executor, a: Omit<OAuthAppRecord, 'createdAt' | 'updatedAt' | 'registration'> & { organizationId: string; at: Date }) {
+  async insertApp(
+    db: Executor,
+    a: Omit<OAuthAppRecord, 'createdAt' | 'updatedAt' | 'registration'> & { organizationId: string; at: Date },
+  ) {
     await db
       .insertInto('oauth_apps')
       .values({

@@ -326,7 +326,8 @@ export class OAuthService {
       if (row.expires_at.getTime() <= at.getTime() || grant.revoked_at) return { error: codeInvalid() };
       if (row.redirect_uri !== redirectUri || !safeEqual(s256(verifier), row.code_challenge)) return { error: codeInvalid() };
       // RFC 8707: a resource named at the token endpoint must be the one the code was issued for
-      if (body.resource !== undefined && this.resolveResource(app, body.resource, 'body') !== row.resource) return { error: targetMismatch() };
+      if (body.resource !== undefined && this.resolveResource(app, body.resource, 'body') !== row.resource)
+        return { error: targetMismatch() };
       await oauthRepository.consumeCode(tx, codeHash, at);
       return { pair: await this.issuePair(tx, grant.id, newId('fam'), codeHash, row.resource, row.scopes, at) };
     });

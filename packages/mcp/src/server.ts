@@ -10,7 +10,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createServiceApi, type ServiceApi } from '@service-api/sdk';
+// the SDK's source (this package runs inside the repository; the SDK's package form is built from it)
+import { createServiceApi, type ServiceApi, type ServiceApiOptions } from '../../sdk/src/index.js';
 import { type BuiltTool, buildTools, toRequest, unknownArguments } from './tools.js';
 
 export const MCP_SERVER_NAME = 'service-api';
@@ -24,9 +25,8 @@ export interface McpOptions {
   fetch?: typeof fetch;
 }
 
-/** The API client one tool call uses; release() runs when the call ends. */
-export interface ApiLease {
-  api: ServiceApi;
+/** How one tool call reaches the API (client options); release() runs when the call ends. */
+export interface ApiLease extends ServiceApiOptions {
   release?(): void;
 }
 
@@ -108,13 +108,13 @@ export function createMcpServer(tools: BuiltTool[], apiFor: ApiFor): Server {
         true,
       );
     }
-    const lease = await apiFor(extra);
+    const { release, ...options } = await apiFor(extra);
     try {
-      return await callTool(lease.api, tool, args);
+      return await callTool(createServiceApi(options), tool, args);
     } catch (err) {
       return text(`The API could not be reached: ${(err as Error).message}`, true);
     } finally {
-      lease.release?.();
+      release?.();
     }
   });
   return server;
@@ -122,7 +122,6 @@ export function createMcpServer(tools: BuiltTool[], apiFor: ApiFor): Server {
 
 /** Serves over stdio (what desktop MCP hosts launch), calling the API at baseUrl with the token. */
 export async function serveStdio(opts: McpOptions): Promise<void> {
-  const api = createServiceApi({ baseUrl: opts.baseUrl, token: opts.token, fetch: opts.fetch });
-  const server = createMcpServer(await loadTools(opts), () => ({ api }));
+  const server = createMcpServer(await loadTools(opts), () => ({ baseUrl: opts.baseUrl, token: opts.token, fetch: opts.fetch }));
   await server.connect(new StdioServerTransport());
 }

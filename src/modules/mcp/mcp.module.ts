@@ -6,7 +6,6 @@
  */
 import type { BuiltTool } from '@service-api/mcp';
 import { loadTools } from '@service-api/mcp';
-import { createServiceApi } from '@service-api/sdk';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
@@ -50,10 +49,7 @@ export function createMcpModule(ports: McpPorts): McpModule {
           const principal = (extra.authInfo as { extra?: { principal?: Principal } } | undefined)?.extra?.principal;
           if (!principal) throw new Error('The MCP request carries no principal.');
           const delegation = authenticator.delegate(principal);
-          return {
-            api: createServiceApi({ baseUrl: IN_PROCESS_BASE, token: delegation.token, fetch, maxRetries: 0 }),
-            release: delegation.release,
-          };
+          return { baseUrl: IN_PROCESS_BASE, token: delegation.token, fetch, maxRetries: 0, release: delegation.release };
         },
       });
     },

@@ -4,13 +4,16 @@
  * credential presenting the id is answered 404 as if the session did not exist. Sessions live in this
  * process's memory: idle ones end after IDLE_MS, at most MAX_SESSIONS are kept (the oldest idle one
  * ends first), and a client whose session is gone (404) initializes a new one, as the specification
- * says. Several API processes behind a balancer need session affinity on the Mcp-Session-Id header.
+ * says. One grant holds at most MAX_SESSIONS_PER_GRANT, so one client cannot push the others out.
+ * Several API processes behind a balancer need session affinity on the Mcp-Session-Id header.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 export const IDLE_MS = 30 * 60_000;
 export const MAX_SESSIONS = 1_000;
+/** sessions one grant may hold; its oldest ends when it opens one more */
+export const MAX_SESSIONS_PER_GRANT = 20;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -31,10 +34,9 @@ export class McpSessions {
 
   add(id: string, session: Omit<Session, 'lastSeen'>): void {
     this.sweep();
-    if (this.sessions.size >= MAX_SESSIONS) {
-      const oldest = [...this.sessions.entries()].sort((a, b) => a[1].lastSeen - b[1].lastSeen)[0];
-      if (oldest) this.end(oldest[0]);
-    }
+    const own = [...this.sessions.entries()].filter(([, s]) => s.binding === session.binding);
+    if (own.length >= MAX_SESSIONS_PER_GRANT) this.endOldest(own);
+    if (this.sessions.size >= MAX_SESSIONS) this.endOldest([...this.sessions.entries()]);
     this.sessions.set(id, { ...session, lastSeen: this.now() });
   }
 
@@ -48,6 +50,11 @@ export class McpSessions {
     }
     s.lastSeen = this.now();
     return s;
+  }
+
+  private endOldest(entries: Array<[string, Session]>): void {
+    const oldest = entries.sort((a, b) => a[1].lastSeen - b[1].lastSeen)[0];
+    if (oldest) this.end(oldest[0]);
   }
 
   forget(id: string): void {

@@ -136,6 +136,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   disconnects.subscribe(batches.onChannelDisconnect);
   mediaReferences.subscribe(publishing.mediaReferenceCheck);
   prunes.subscribe(identity.pruneExpiredSessions);
+  prunes.subscribe(identity.pruneUnusedClients);
   deps.events.subscribeFanOut(webhooks.onEvents);
   if (opts.logger) deps.events.subscribeMany(publishOutcomeLog(opts.logger), 'publish-outcome-log');
 

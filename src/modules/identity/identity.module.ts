@@ -11,6 +11,7 @@ import { CredentialsService } from './credentials.service.js';
 import { registerInternalRoutes } from './internal.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
+import { oauthClientsRepository } from './oauth-clients.repository.js';
 import { registerOAuthRegistrationRoutes } from './oauth-registration.routes.js';
 import { OAuthRegistrationService } from './oauth-registration.service.js';
 import { dashboardPolicies } from './policies.js';
@@ -35,6 +36,8 @@ export type IdentityPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | '
 export interface IdentityModule extends AreaModule<IdentityRead> {
   /** subscribed by the root to maintenance's prune: expired dashboard sessions */
   pruneExpiredSessions: PruneStep;
+  /** subscribed by the root to maintenance's prune: self-registered OAuth clients nobody consented to in 7 days */
+  pruneUnusedClients: PruneStep;
 }
 
 export function createIdentityModule(ports: IdentityPorts): IdentityModule {
@@ -46,6 +49,7 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
     read: { authenticator: new Authenticator(ports), sessions, users: usersReadPort },
     jobs: [],
     pruneExpiredSessions: { name: 'expiredSessions', prune: sessionsRepository.deleteExpired },
+    pruneUnusedClients: { name: 'unusedOAuthClients', prune: oauthClientsRepository.deleteUnused },
     routes(app: FastifyInstance) {
       installDashboardAuth(
         app,

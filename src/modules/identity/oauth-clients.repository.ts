@@ -17,7 +17,23 @@ export interface ConnectedGrantRow {
   grantedAt: Date;
 }
 
+/** A self-registered client nobody consented to within this time is deleted by the maintenance prune. */
+export const UNUSED_CLIENT_TTL_MS = 7 * 24 * 3_600_000;
+
 export const oauthClientsRepository = {
+  /** Deletes self-registered clients older than the TTL that no organization ever granted. */
+  async deleteUnused(db: Executor, now: Date): Promise<number> {
+    const r = await db
+      .deleteFrom('oauth_apps')
+      .where('registration', '=', 'dynamic')
+      .where('created_at', '<', new Date(now.getTime() - UNUSED_CLIENT_TTL_MS))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('oauth_authorizations as g').select('g.id').whereRef('g.oauth_app_id', '=', 'oauth_apps.id'))),
+      )
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  },
+
   async insertDynamicClient(
     db: Executor,
     c: { id: string; clientId: string; name: string; redirectUris: string[]; scopes: string[]; registeredFrom: string; at: Date },

@@ -27,13 +27,27 @@ class Provider implements OAuthClientProvider {
   authorizationUrl?: URL;
   readonly redirectUrl = REDIRECT;
   readonly clientMetadata = { client_name: 'Desk agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
-  clientInformation = () => this.client;
-  saveClientInformation = (c: OAuthClientInformationMixed) => void (this.client = c);
-  tokens = () => this.saved;
-  saveTokens = (t: OAuthTokens) => void (this.saved = t);
-  redirectToAuthorization = (u: URL) => void (this.authorizationUrl = u);
-  saveCodeVerifier = (v: string) => void (this.verifier = v);
-  codeVerifier = () => this.verifier!;
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(c: OAuthClientInformationMixed) {
+    this.client = c;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(t: OAuthTokens) {
+    this.saved = t;
+  }
+  redirectToAuthorization(u: URL) {
+    this.authorizationUrl = u;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier!;
+  }
 }
 
 describe('MCP sign-in consent page in a browser', { skip: CHROMIUM ? false : 'chromium not installed' }, () => {

@@ -220,7 +220,7 @@ export class OAuthService {
     if (!clientId) throw invalid();
     if (clientSecret === undefined) {
       const app = await oauthRepository.findAppByClientId(this.db, clientId);
-      if (!app || app.registration !== 'dynamic') throw invalid();
+      if (app?.registration !== 'dynamic') throw invalid();
       return app;
     }
     const app = await oauthRepository.findAppByClientId(this.db, clientId);

@@ -18,7 +18,17 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  // dependencies stay in node_modules; the repository's own packages (packages/*, TypeScript sources) are bundled
+  plugins: [
+    {
+      name: 'external-dependencies',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@service-api/') ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -230,6 +230,17 @@ export const EnvSchema = Type.Object({
     'Comma-separated NAME=secret pairs: an OAuth app the operator provisions with `service-api oauth-apps create --client-secret-ref env:NAME` authenticates with the secret given for NAME here (tenants cannot set references).',
   ),
   SERVICE_OAUTH_TOKEN_REQUESTS_PER_MINUTE: Int(60, 'OAuth provider: token endpoint requests per client per minute (then 429).', 1),
+  SERVICE_OAUTH_REGISTRATIONS_PER_HOUR: Int(
+    20,
+    'OAuth provider: dynamic client registrations (RFC 7591) per client address per hour (then 429).',
+    1,
+  ),
+  SERVICE_MCP_ALLOWED_ORIGINS: Str(
+    'Comma-separated browser origins allowed to call /mcp (requests without Origin, as MCP clients send, are allowed). Default: the dashboard origins.',
+  ),
+  SERVICE_MCP_ALLOWED_HOSTS: Str(
+    'Comma-separated Host values /mcp answers (host or host:port). Default: the host of SERVICE_PUBLIC_BASE_URL, and localhost, 127.0.0.1 and [::1] on its port when that host is a loopback one.',
+  ),
   SERVICE_OIDC_ISSUER: Str(
     'Optional OpenID Connect provider for dashboard sign-in: its issuer URL (https; http only on a loopback address), read by discovery. With SERVICE_OIDC_CLIENT_ID set, the sign-in page offers "Sign in with <SERVICE_OIDC_PROVIDER_NAME>" (docs/sessions.md).',
   ),

@@ -156,7 +156,14 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
       tags: [
         { name: 'System', description: 'Liveness, readiness, storage readiness and this document.' },
         { name: 'Auth', description: 'Dashboard sign-in: browser sessions and the signed-in user.' },
-        { name: 'OAuth', description: 'OAuth 2.1 authorization server for third-party apps (authorize, token, metadata).' },
+        {
+          name: 'OAuth',
+          description: 'OAuth 2.1 authorization server for third-party apps (authorize, token, metadata, dynamic client registration).',
+        },
+        {
+          name: 'MCP',
+          description: 'The remote MCP endpoint /mcp (Streamable HTTP with OAuth sign-in) and its RFC 9728 protected resource metadata.',
+        },
         { name: 'Brands', description: 'Brands and their products.' },
         { name: 'Assets', description: 'Generated assets of publish batches.' },
         { name: 'Channels', description: 'Social channel accounts of the organization: connect, list, update, disconnect.' },

@@ -19,6 +19,7 @@ import { createDashboardModule } from '../modules/dashboard/dashboard.module.js'
 import { createHealthModule } from '../modules/health/health.module.js';
 import { createIdentityModule, type IdentityModule } from '../modules/identity/identity.module.js';
 import { createMaintenanceModule, type PruneStep } from '../modules/maintenance/maintenance.module.js';
+import { createMcpModule } from '../modules/mcp/mcp.module.js';
 import { createMediaModule, type MediaModule, type MediaReferenceCheck } from '../modules/media/media.module.js';
 import { createOperationsModule } from '../modules/operations/operations.module.js';
 import { createProfilesModule, type ProfilesModule } from '../modules/profiles/profiles.module.js';
@@ -139,6 +140,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   prunes.subscribe(identity.pruneExpiredSessions);
   prunes.subscribe(batches.pruneExpiredPreviews);
   prunes.subscribe(identity.pruneExpiredIdentityProviderLogins);
+  prunes.subscribe(identity.pruneUnusedClients);
   deps.events.subscribeFanOut(webhooks.onEvents);
   if (opts.logger) deps.events.subscribeMany(publishOutcomeLog(opts.logger), 'publish-outcome-log');
 
@@ -185,6 +187,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     sandbox,
     publishing,
     identity,
+    createMcpModule({ ...deps, identity: identity.read }),
     batches,
     webhooks,
     comments,

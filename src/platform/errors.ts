@@ -157,6 +157,12 @@ export const ERROR_CATALOG = {
   request_origin_not_approved: e(403, 'authorization', 'The Origin of this request is not an approved dashboard origin.'),
   api_key_not_found: e(404, 'not_found', 'No such API key in the organization.'),
   oauth_grant_not_found: e(404, 'not_found', 'No such OAuth grant in the organization.'),
+  // the remote MCP endpoint and its OAuth (RFC 7591 registration, RFC 8707 resources)
+  invalid_client_metadata: e(400, 'validation', 'The client registration metadata is not valid.'),
+  invalid_redirect_uri: e(400, 'validation', 'A redirect URI must be https, or http on a loopback address.'),
+  invalid_target: e(400, 'validation', 'The resource is not one this server issues tokens for, or not the one of the grant.'),
+  mcp_origin_not_allowed: e(403, 'authorization', 'The Origin of this request may not call the MCP endpoint.'),
+  mcp_session_not_found: e(404, 'not_found', 'No such MCP session for this credential (initialize a new one).'),
 
   // ---- tools: tool API codes (tool-api.md; rendered in the tool API envelope)
   authentication_required: e(401, 'authentication', 'An API key is required.'),

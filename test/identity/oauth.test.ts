@@ -40,7 +40,9 @@ describe('OAuth provider driven by oauth4webapi', () => {
     const verifier = oauth.generateRandomCodeVerifier();
     const challenge = await oauth.calculatePKCECodeChallenge(verifier);
     const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint!);
+    // the authorization endpoint is the dashboard's consent page, which describes the request with GET /v1/oauth/authorize
+    assert.equal(as.authorization_endpoint, `${ISSUER}/app/oauth/authorize`);
+    const url = new URL('/v1/oauth/authorize', ISSUER);
     url.searchParams.set('client_id', client.client_id);
     url.searchParams.set('redirect_uri', REDIRECT);
     url.searchParams.set('response_type', 'code');

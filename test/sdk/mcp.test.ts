@@ -1,14 +1,15 @@
 /**
- * @service-api/mcp as an agent uses it: the MCP SDK's own client over Streamable HTTP lists the tools,
- * previews a plan, reads the validation issues, fixes the text, sees that an unconfirmed publish
- * changes nothing, publishes with confirm and sees the job published. Also `service-api mcp` on stdio.
+ * `service-api mcp` (stdio, with an API key) as an agent uses it: the MCP SDK's own client lists the
+ * tools, previews a plan, reads the validation issues, fixes the text, sees that an unconfirmed publish
+ * changes nothing, publishes with confirm and sees the job published. The same tool list serves the
+ * service's /mcp endpoint (test/mcp/remote-mcp.test.ts). A wrong base URL fails naming the URL.
  */
+
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { serveHttp } from '@service-api/mcp';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 
 type ToolResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
@@ -17,17 +18,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('@service-api/mcp', () => {
   let s: SandboxServer;
-  let mcp: { url: string; close(): Promise<void> };
   let client: Client;
+  const stdio = (env: Record<string, string>) =>
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main/cli.ts', 'mcp'],
+      env: { ...(process.env as Record<string, string>), SERVICE_LOG_LEVEL: 'silent', ...env },
+      stderr: 'ignore',
+    });
   before(async () => {
     s = await startSandboxServer();
-    mcp = await serveHttp({ baseUrl: s.base, token: s.token, port: 0 });
     client = new Client({ name: 'test-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+    await client.connect(stdio({ SERVICE_API_BASE_URL: s.base, SERVICE_API_TOKEN: s.token }));
   });
   after(async () => {
     await client.close();
-    await mcp.close();
     await s.close();
   });
 
@@ -41,11 +46,12 @@ describe('@service-api/mcp', () => {
       'publish',
       'get_publish_job',
       'find_publish_slot',
-      'import_media',
+      'upload_media_from_url',
     ])
       assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
     const publish = tools.find((t) => t.name === 'publish')!;
     assert.match(publish.description ?? '', /Dry run by default/);
+    assert.equal(publish.inputSchema.additionalProperties, false);
     const props = publish.inputSchema.properties as Record<string, any>;
     assert.ok(props.plan && props.confirm && !props.dryRun, Object.keys(props).join(','));
     assert.deepEqual(props.plan.required?.slice().sort(), ['brandId', 'text']);
@@ -69,12 +75,12 @@ describe('@service-api/mcp', () => {
     plan.text = 'Short enough for X.';
     assert.equal(json(await client.callTool({ name: 'preview_publish_plan', arguments: plan })).valid, true);
 
-    const dry = json(await client.callTool({ name: 'publish', arguments: { plan, enqueue: true } }));
+    const dry = json(await client.callTool({ name: 'publish', arguments: { plan } }));
     assert.equal(dry.mode, 'dry_run');
     const listed = json(await client.callTool({ name: 'list_publish_jobs', arguments: {} }));
     assert.equal(listed.data.length, 0, 'an unconfirmed publish created nothing');
 
-    const done = json(await client.callTool({ name: 'publish', arguments: { plan, enqueue: true, confirm: true } }));
+    const done = json(await client.callTool({ name: 'publish', arguments: { plan, confirm: true } }));
     assert.ok(done.publishJobId, JSON.stringify(done));
     let status = '';
     for (let i = 0; i < 100 && status !== 'published'; i++) {
@@ -99,29 +105,26 @@ describe('@service-api/mcp', () => {
     assert.equal(cancel.performed, false);
   });
 
-  it('runs on stdio as `service-api mcp`', async () => {
-    const stdio = new Client({ name: 'stdio-agent', version: '1.0.0' });
-    await stdio.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', 'src/main/cli.ts', 'mcp'],
-        env: {
-          ...(process.env as Record<string, string>),
-          SERVICE_API_BASE_URL: s.base,
-          SERVICE_API_TOKEN: s.token,
-          SERVICE_LOG_LEVEL: 'silent',
-        },
-        stderr: 'ignore',
-      }),
-    );
-    try {
-      const brands = json(await stdio.callTool({ name: 'list_brands', arguments: {} }));
-      assert.deepEqual(
-        brands.data.map((b: { brandId: string }) => b.brandId),
-        [s.brandId],
-      );
-    } finally {
-      await stdio.close();
-    }
+  it('refuses unknown arguments as the API does', async () => {
+    const r = (await client.callTool({ name: 'list_brands', arguments: { brand: 'x' } })) as ToolResult;
+    assert.equal(r.isError, true);
+    assert.equal(JSON.parse(r.content[0]!.text).error, 'invalid_request');
+    assert.match(r.content[0]!.text, /Unknown argument brand/);
+  });
+
+  it('a wrong base URL fails with a message naming the URL, and --http points to /mcp', () => {
+    const wrong = spawnSync(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'mcp'], {
+      env: { ...process.env, SERVICE_API_BASE_URL: 'http://127.0.0.1:9', SERVICE_API_TOKEN: 'sk_test', SERVICE_LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      input: '',
+    });
+    assert.notEqual(wrong.status, 0);
+    assert.match(wrong.stderr, /Could not reach the API at http:\/\/127\.0\.0\.1:9/);
+    const http = spawnSync(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'mcp', '--http', '3001'], {
+      env: { ...process.env, SERVICE_API_TOKEN: 'sk_test', SERVICE_LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+    assert.notEqual(http.status, 0);
+    assert.match(http.stderr, /\/mcp/);
   });
 });

@@ -17,7 +17,7 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-export async function startSandboxServer(): Promise<SandboxServer> {
+export async function startSandboxServer(env: Record<string, string> = {}): Promise<SandboxServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const ctx = await createTestContext({
@@ -28,6 +28,7 @@ export async function startSandboxServer(): Promise<SandboxServer> {
       SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true',
       SERVICE_PUBLISH_RETRY_BASE_MS: '150',
       SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: 'https://app.example.test',
+      ...env,
     },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createServiceApi, ServiceApiError, unwrap } from '@service-api/sdk';
+import { createServiceApi, ServiceApiError, unwrap } from '../../packages/sdk/src/index.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 
 async function listen(server: Server): Promise<string> {
@@ -201,7 +201,7 @@ describe('@service-api/sdk', () => {
 describe('verifyWebhook', () => {
   it('accepts a delivery signed with the current or the previous secret and refuses a tampered one', async () => {
     const { Webhook } = await import('standardwebhooks');
-    const { verifyWebhook, WebhookVerificationError } = await import('@service-api/sdk');
+    const { verifyWebhook, WebhookVerificationError } = await import('../../packages/sdk/src/index.js');
     const oldSecret = `whsec_${Buffer.from('old-secret-0123456789abcdef012345').toString('base64')}`;
     const newSecret = `whsec_${Buffer.from('new-secret-0123456789abcdef012345').toString('base64')}`;
     const payload = JSON.stringify({

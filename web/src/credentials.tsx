@@ -5,6 +5,7 @@
 import { type FormEvent, useState } from 'react';
 import type { paths } from '../../packages/sdk/src/generated/openapi';
 import { client, ok, type Schemas } from './client';
+import ConnectedApps from './connected-apps';
 import { Alert, message, useLoad } from './ui';
 
 type ApiKey = Schemas['ApiKey'];
@@ -338,6 +339,7 @@ export default function Credentials() {
       <ApiKeys />
       <OAuthApps />
       <OAuthGrants />
+      <ConnectedApps />
     </>
   );
 }

@@ -11,6 +11,7 @@ const BatchesPage = lazy(() => import('./batches'));
 const DevelopersPage = lazy(() => import('./developers'));
 const InboxPage = lazy(() => import('./inbox'));
 const AnalyticsPage = lazy(() => import('./analytics'));
+const ConsentPage = lazy(() => import('./oauth-consent'));
 
 interface Me {
   user?: { email?: string; displayName?: string | null };
@@ -176,6 +177,13 @@ function App() {
   }, []);
   if (state === undefined) return <p className="card narrow">Loading…</p>;
   if (state === null) return <SignIn onSignedIn={() => void refresh()} initialError={signInError} />;
+  // the OAuth authorization endpoint: consent after sign-in, outside the app's navigation
+  if (window.location.pathname.startsWith('/app/oauth/authorize'))
+    return (
+      <Suspense fallback={<p className="card narrow">Loading…</p>}>
+        <ConsentPage organizationName={state.me?.organization?.name} userName={state.me?.user?.displayName ?? state.me?.user?.email} />
+      </Suspense>
+    );
   return <Shell me={state.me} onSignedOut={() => setState(null)} />;
 }
 

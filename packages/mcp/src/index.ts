@@ -1,2 +1,11 @@
-export { createMcpServer, loadTools, MCP_SERVER_NAME, MCP_SERVER_VERSION, type McpOptions, serveHttp, serveStdio } from './server.js';
-export { buildTools, TOOL_SPECS, type BuiltTool, type ToolSpec } from './tools.js';
+export {
+  type ApiFor,
+  type ApiLease,
+  createMcpServer,
+  loadTools,
+  MCP_SERVER_NAME,
+  MCP_SERVER_VERSION,
+  type McpOptions,
+  serveStdio,
+} from './server.js';
+export { type BuiltTool, buildTools, TOOL_SPECS, type ToolSpec, toRequest, unknownArguments } from './tools.js';

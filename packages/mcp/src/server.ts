@@ -2,36 +2,57 @@
  * The MCP server: tools from tools.ts, calls made with @service-api/sdk (bearer auth, safe retries,
  * idempotency keys). Answers are the API's JSON; an API error is a tool error whose text is the
  * ErrorResponse (with `issues` and `fields`), so an agent can read what to fix and call again.
+ *
+ * One server definition serves both transports: `serveStdio` (what `service-api mcp` runs, with an API
+ * key) and the service's /mcp endpoint, which gives `createMcpServer` an `apiFor` that calls the API in
+ * process for the OAuth principal of each request.
  */
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createServiceApi, type ServiceApi } from '@service-api/sdk';
-import { type BuiltTool, buildTools, toRequest } from './tools.js';
+// the SDK's source (this package runs inside the repository; the SDK's package form is built from it)
+import { createServiceApi, type ServiceApi, type ServiceApiOptions } from '../../sdk/src/index.js';
+import { type BuiltTool, buildTools, toRequest, unknownArguments } from './tools.js';
 
 export const MCP_SERVER_NAME = 'service-api';
-export const MCP_SERVER_VERSION = '0.1.0';
+export const MCP_SERVER_VERSION = '0.2.0';
 
 export interface McpOptions {
-  /** the API's base URL, e.g. http://localhost:3000 */
+  /** the API's base URL, e.g. http://localhost:8080 */
   baseUrl: string;
-  /** API key (sk_...) or OAuth access token */
+  /** API key (sk_...) or OAuth access token for the API */
   token: string;
   fetch?: typeof fetch;
 }
 
+/** How one tool call reaches the API (client options); release() runs when the call ends. */
+export interface ApiLease extends ServiceApiOptions {
+  release?(): void;
+}
+
+/** Answers the API client for a request (its `extra` carries the transport's authInfo). */
+export type ApiFor = (extra: { authInfo?: unknown; sessionId?: string }) => ApiLease | Promise<ApiLease>;
+
 /** Reads the service's OpenAPI document and answers the tools it supports. */
-export async function loadTools(opts: McpOptions): Promise<BuiltTool[]> {
-  const res = await (opts.fetch ?? fetch)(`${opts.baseUrl.replace(/\/+$/, '')}/v1/openapi.json`);
-  if (!res.ok) throw new Error(`GET /v1/openapi.json answered ${res.status}`);
+export async function loadTools(opts: { baseUrl: string; fetch?: typeof fetch }): Promise<BuiltTool[]> {
+  const url = `${opts.baseUrl.replace(/\/+$/, '')}/v1/openapi.json`;
+  let res: Response;
+  try {
+    res = await (opts.fetch ?? fetch)(url);
+  } catch (err) {
+    const cause = (err as Error).cause as Error | undefined;
+    throw new Error(
+      `Could not reach the API at ${opts.baseUrl} (GET ${url}): ${cause?.message ?? (err as Error).message}. Check --base-url or SERVICE_API_BASE_URL (the server listens on port 8080 by default).`,
+    );
+  }
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: is ${opts.baseUrl} the base URL of service-api?`);
   return buildTools((await res.json()) as Record<string, unknown>);
 }
 
-function text(value: unknown, isError = false) {
-  return { content: [{ type: 'text' as const, text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }], isError };
+function text(value: unknown, isError = false, next?: string) {
+  const content = [{ type: 'text' as const, text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }];
+  if (next) content.push({ type: 'text' as const, text: `Next: ${next}` });
+  return { content, isError };
 }
 
 async function callTool(api: ServiceApi, tool: BuiltTool, args: Record<string, unknown>) {
@@ -50,12 +71,13 @@ async function callTool(api: ServiceApi, tool: BuiltTool, args: Record<string, u
     ...(req.body !== undefined ? { body: req.body } : {}),
   });
   if (error !== undefined || !response.ok) return text({ status: response.status, ...(error as object) }, true);
-  return text(data ?? { status: response.status });
+  // a dry run answers what would happen; the next step follows a performed write only
+  const performed = tool.mode !== 'read' && (req.confirmed || !tool.hasDryRun);
+  return text(data ?? { status: response.status }, false, performed ? tool.next : undefined);
 }
 
-/** One MCP server instance (one per connection for Streamable HTTP, one for stdio). */
-export function createMcpServer(opts: McpOptions, tools: BuiltTool[]): Server {
-  const api = createServiceApi({ baseUrl: opts.baseUrl, token: opts.token, fetch: opts.fetch });
+/** One MCP server instance (one per session for Streamable HTTP, one for stdio). */
+export function createMcpServer(tools: BuiltTool[], apiFor: ApiFor): Server {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const server = new Server({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -63,53 +85,43 @@ export function createMcpServer(opts: McpOptions, tools: BuiltTool[]): Server {
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema,
-      annotations: { readOnlyHint: t.mode === 'read', destructiveHint: t.name.startsWith('cancel_') },
+      annotations: {
+        readOnlyHint: t.mode === 'read',
+        destructiveHint: t.name.startsWith('cancel_'),
+        openWorldHint: t.mode !== 'read',
+      },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
-    if (!tool) return text(`Unknown tool ${request.params.name}`, true);
+    if (!tool) return text(`Unknown tool ${request.params.name}; list_tools names the available ones.`, true);
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const unknown = unknownArguments(tool, args);
+    if (unknown.length > 0) {
+      return text(
+        {
+          status: 400,
+          error: 'invalid_request',
+          message: `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. ${tool.name} takes: ${Object.keys(tool.inputSchema.properties).join(', ')}.`,
+          fields: unknown.map((k) => ({ path: [k], source: 'arguments' })),
+        },
+        true,
+      );
+    }
+    const { release, ...options } = await apiFor(extra);
     try {
-      return await callTool(api, tool, (request.params.arguments ?? {}) as Record<string, unknown>);
+      return await callTool(createServiceApi(options), tool, args);
     } catch (err) {
       return text(`The API could not be reached: ${(err as Error).message}`, true);
+    } finally {
+      release?.();
     }
   });
   return server;
 }
 
-/** Serves over stdio (what desktop MCP hosts launch). */
+/** Serves over stdio (what desktop MCP hosts launch), calling the API at baseUrl with the token. */
 export async function serveStdio(opts: McpOptions): Promise<void> {
-  const server = createMcpServer(opts, await loadTools(opts));
+  const server = createMcpServer(await loadTools(opts), () => ({ baseUrl: opts.baseUrl, token: opts.token, fetch: opts.fetch }));
   await server.connect(new StdioServerTransport());
-}
-
-/** Serves Streamable HTTP at POST/GET/DELETE /mcp (stateless: a fresh server per request). */
-export async function serveHttp(opts: McpOptions & { port: number; host?: string }): Promise<{ url: string; close(): Promise<void> }> {
-  const tools = await loadTools(opts);
-  const http: HttpServer = createServer(async (req, res) => {
-    if (!req.url?.startsWith('/mcp')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not_found' }));
-      return;
-    }
-    const server = createMcpServer(opts, tools);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
-    } catch (err) {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'mcp_error', message: (err as Error).message }));
-    }
-  });
-  await new Promise<void>((resolve) => http.listen(opts.port, opts.host ?? '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://${opts.host ?? '127.0.0.1'}:${port}/mcp`,
-    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
-  };
 }

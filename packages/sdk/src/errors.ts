@@ -44,3 +44,18 @@ export async function unwrap<T, E>(
   }
   return result.data as Exclude<T, undefined>;
 }
+
+/**
+ * The request never got an answer: the base URL is wrong, the server is not running, or the network
+ * failed. The message names the URL (fetch's own error says only "fetch failed").
+ */
+export class ServiceApiUnreachableError extends Error {
+  override readonly name = 'ServiceApiUnreachableError';
+  readonly url: string;
+
+  constructor(method: string, url: string, cause: unknown) {
+    const detail = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+    super(`Could not reach the API at ${new URL(url).origin} (${method} ${url}): ${detail}. Check the base URL (the server listens on port 8080 by default).`, { cause });
+    this.url = url;
+  }
+}

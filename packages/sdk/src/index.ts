@@ -1,5 +1,5 @@
 export { createServiceApi, type ListItem, type ListPath, type ServiceApi, type ServiceApiOptions } from './client.js';
-export { ServiceApiError, unwrap, type ErrorField } from './errors.js';
+export { type ErrorField, ServiceApiError, ServiceApiUnreachableError, unwrap } from './errors.js';
 export type { components, operations, paths } from './generated/openapi.js';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent } from './webhooks.js';
 

@@ -7,6 +7,8 @@
  * Waits follow Retry-After (seconds or HTTP date), then RateLimit-Reset, else exponential backoff with
  * full jitter; never longer than maxDelayMs (a longer wait is returned to the caller instead).
  */
+import { ServiceApiUnreachableError } from './errors.js';
+
 export interface RetryOptions {
   maxRetries: number;
   baseDelayMs: number;
@@ -83,7 +85,7 @@ export function retryingFetch(base: typeof fetch, opts: RetryOptions): (request:
       try {
         res = await base(request.clone());
       } catch (err) {
-        if (last || !idempotent) throw err;
+        if (last || !idempotent) throw new ServiceApiUnreachableError(request.method, request.url, err);
         await sleep(backoff(attempt, opts));
         continue;
       }

@@ -23,14 +23,15 @@ export class WebhookVerificationError extends Error {
  * library's tolerance (5 minutes). Several secrets cover a rotation window.
  */
 export function verifyWebhook<T = Record<string, unknown>>(
-  payload: string | Buffer,
+  /** the raw body: a string, or bytes (a Node Buffer is a Uint8Array) */
+  payload: string | Uint8Array,
   headers: Record<string, string | string[] | undefined> | Headers,
   secret: string | string[],
 ): WebhookEvent<T> {
   const flat: Record<string, string> = {};
   if (headers instanceof Headers) headers.forEach((v, k) => (flat[k] = v));
   else for (const [k, v] of Object.entries(headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
-  const body = typeof payload === 'string' ? payload : payload.toString('utf8');
+  const body = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
   let lastError: unknown;
   for (const s of Array.isArray(secret) ? secret : [secret]) {
     try {

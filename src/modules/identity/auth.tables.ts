@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { CreatedAt, DefaultedTimestamp } from '../../platform/db/schema.js';
 
 export interface AuthExchangeCodesTable {
@@ -14,7 +15,12 @@ export interface AuthExchangeCodesTable {
 
 export interface OauthAppsTable {
   id: string;
-  organization_id: string;
+  /** null for a dynamically registered client: it belongs to no organization; its grants do */
+  organization_id: string | null;
+  /** dashboard (registered by an admin, confidential) | dynamic (RFC 7591, public, no secret) */
+  registration: ColumnType<string, string | undefined, string>;
+  /** the address a dynamic registration came from (for the dashboard's list) */
+  registered_from: string | null;
   name: string;
   client_id: string;
   client_secret_hash: string | null;
@@ -41,6 +47,8 @@ export interface OauthCodesTable {
   authorization_id: string;
   redirect_uri: string;
   code_challenge: string;
+  /** RFC 8707 resource the code (and the tokens it issues) is bound to */
+  resource: string | null;
   scopes: string[];
   expires_at: Date;
   consumed_at: Date | null;
@@ -55,6 +63,8 @@ export interface OauthTokensTable {
   authorization_id: string;
   family_id: string;
   code_hash: string | null;
+  /** RFC 8707 resource (audience): the API (null or the issuer) or the MCP endpoint */
+  resource: string | null;
   scopes: string[];
   expires_at: Date;
   consumed_at: Date | null;

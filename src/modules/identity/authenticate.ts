@@ -3,7 +3,14 @@
  * remembered for 30 seconds in the shared counter store (the specification's negative cache), so a
  * flood of bad keys costs no database work. Accepted keys are cached in-process for a few seconds:
  * revocation therefore takes effect within POSITIVE_TTL_MS on every process (documented).
+ *
+ * OAuth access tokens carry an audience (RFC 8707 resource): the REST API (`authenticate`) refuses
+ * tokens issued for the MCP endpoint and the MCP endpoint (`authenticateMcp`) accepts nothing else.
+ * The MCP endpoint runs its tools through the REST API in process with a delegation (`delegate`): a
+ * random credential that exists only in this process's memory, stands for the MCP token's principal
+ * (same organization, scopes and rate limit) and is released when the tool call ends.
  */
+import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.js';
 import type { Principal } from '../../http/principal.js';
 import { AppError } from '../../platform/errors.js';
@@ -11,6 +18,8 @@ import { digest, digestMatches, keyPrefix } from '../../platform/secrets/api-key
 import { apiKeysRepository } from './api-keys.repository.js';
 import { oauthRepository } from './oauth.repository.js';
 import { ACCESS_TOKEN_KIND } from './oauth.service.js';
+
+const DELEGATION_KIND = 'mcd';
 
 export const NEGATIVE_CACHE_MS = 30_000;
 export const POSITIVE_TTL_MS = 5_000;
@@ -25,6 +34,7 @@ interface CachedPrincipal {
 export class Authenticator {
   private readonly positive = new Map<string, CachedPrincipal>();
   private readonly lastUsedWritten = new Map<string, number>();
+  private readonly delegations = new Map<string, Principal>();
 
   constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'>) {}
 
@@ -32,8 +42,36 @@ export class Authenticator {
     return `auth:neg:${tokenDigest}`;
   }
 
+  /** The MCP endpoint as the resource its tokens are bound to. */
+  get mcpResource(): string {
+    return `${this.deps.config.publicBaseUrl}/mcp`;
+  }
+
+  /**
+   * An in-process credential for the principal of an MCP token, used to call the REST API in process
+   * (never sent over a network, never stored); release() ends it.
+   */
+  delegate(principal: Principal): { token: string; release(): void } {
+    const token = `${DELEGATION_KIND}_${randomBytes(32).toString('base64url')}`;
+    this.delegations.set(token, principal);
+    return { token, release: () => this.delegations.delete(token) };
+  }
+
+  /** The principal of an access token issued for the MCP endpoint; throws 401 public_api_token_forbidden otherwise. */
+  async authenticateMcp(token: string): Promise<Principal> {
+    if (!token.startsWith(`${ACCESS_TOKEN_KIND}_`)) throw forbidden('The MCP endpoint takes OAuth access tokens issued for it.');
+    const principal = await this.authenticateAccessToken(digest(token), this.deps.clock.now().getTime(), this.mcpResource);
+    if (!principal) throw forbidden();
+    return principal;
+  }
+
   /** Throws 401 public_api_token_forbidden for unknown, revoked or expired credentials. */
   async authenticate(token: string): Promise<Principal> {
+    if (token.startsWith(`${DELEGATION_KIND}_`)) {
+      const delegated = this.delegations.get(token);
+      if (!delegated) throw forbidden();
+      return delegated;
+    }
     const tokenDigest = digest(token);
     const now = this.deps.clock.now().getTime();
     const cached = this.positive.get(tokenDigest);
@@ -47,7 +85,7 @@ export class Authenticator {
 
     // OAuth access tokens: never cached positively, so a revoked grant or token stops working at once
     if (token.startsWith(`${ACCESS_TOKEN_KIND}_`)) {
-      const principal = await this.authenticateAccessToken(tokenDigest, now);
+      const principal = await this.authenticateAccessToken(tokenDigest, now, null);
       if (principal) return principal;
       if (negativeOn) await store.setFlag(this.negativeKey(tokenDigest), NEGATIVE_CACHE_MS);
       throw forbidden();
@@ -75,9 +113,11 @@ export class Authenticator {
     return entry.principal;
   }
 
-  private async authenticateAccessToken(tokenDigest: string, now: number): Promise<Principal | null> {
+  /** audience: null for the REST API, the MCP endpoint's URL for /mcp; a token of the other audience is refused */
+  private async authenticateAccessToken(tokenDigest: string, now: number, audience: string | null): Promise<Principal | null> {
     const r = await oauthRepository.findAccessPrincipal(this.deps.database.db, tokenDigest);
     if (!r || r.revoked_at || r.grant_revoked_at || r.deleted_at || r.expires_at.getTime() <= now) return null;
+    if (r.resource !== audience) return null;
     if (!this.deps.config.gateOpen('SERVICE_PUBLIC_OAUTH_ENABLED')) throw new AppError('public_oauth_disabled');
     return {
       kind: 'oauth_access_token',
@@ -107,5 +147,5 @@ export class Authenticator {
   }
 }
 
-const forbidden = () =>
-  new AppError('public_api_token_forbidden', { message: 'The credential is unknown, revoked, expired or not authorized for this route.' });
+const forbidden = (message = 'The credential is unknown, revoked, expired or not authorized for this route.') =>
+  new AppError('public_api_token_forbidden', { message });

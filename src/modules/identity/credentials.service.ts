@@ -50,18 +50,20 @@ export const grantView = (g: GrantRecord) => ({
   revokedAt: iso(g.revokedAt),
 });
 
-/** Redirect URIs: absolute, no fragment; https, or http only for loopback hosts (RFC 8252). */
+/** A redirect URI: absolute, no fragment or credentials; https, or http only for loopback hosts (RFC 8252). */
+export function isAllowedRedirectUri(uri: string): boolean {
+  try {
+    const u = new URL(uri);
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+    return u.hash === '' && !u.username && !u.password && (u.protocol === 'https:' || (u.protocol === 'http:' && loopback));
+  } catch {
+    return false;
+  }
+}
+
 function checkRedirectUris(uris: string[]): void {
   uris.forEach((uri, i) => {
-    let ok = false;
-    try {
-      const u = new URL(uri);
-      const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
-      ok = u.hash === '' && !u.username && !u.password && (u.protocol === 'https:' || (u.protocol === 'http:' && loopback));
-    } catch {
-      ok = false;
-    }
-    if (!ok)
+    if (!isAllowedRedirectUri(uri))
       throw new AppError('invalid_credential_request', {
         message: 'Each redirect URI must be an absolute https URL without a fragment (http only for localhost).',
         fields: [{ path: ['redirectUris', String(i)], source: 'body' }],

@@ -14,6 +14,9 @@ import { IdentityProviderSignIn } from './identity-provider.service.js';
 import { registerInternalRoutes } from './internal.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
+import { oauthClientsRepository } from './oauth-clients.repository.js';
+import { registerOAuthRegistrationRoutes } from './oauth-registration.routes.js';
+import { OAuthRegistrationService } from './oauth-registration.service.js';
 import { dashboardPolicies } from './policies.js';
 import { sessionsRepository } from './sessions.repository.js';
 import { SessionService } from './sessions.service.js';
@@ -24,7 +27,7 @@ export type { UsersReadPort, UserWithTier } from './users.read.js';
 
 /** What identity provides to the app's auth hooks (http/public-auth.ts, http/dashboard-auth.ts). */
 export interface IdentityRead {
-  /** the public API's credential check (API keys and OAuth access tokens) */
+  /** the public API's credential check (API keys and OAuth access tokens), the MCP endpoint's, and its in-process delegation */
   authenticator: Authenticator;
   sessions: SessionService;
   /** the tool API's users and their membership tiers */
@@ -38,6 +41,8 @@ export interface IdentityModule extends AreaModule<IdentityRead> {
   pruneExpiredSessions: PruneStep;
   /** subscribed by the root to maintenance's prune: provider sign-ins past their 10 minutes */
   pruneExpiredIdentityProviderLogins: PruneStep;
+  /** subscribed by the root to maintenance's prune: self-registered OAuth clients nobody consented to in 7 days */
+  pruneUnusedClients: PruneStep;
 }
 
 export function createIdentityModule(ports: IdentityPorts): IdentityModule {
@@ -51,6 +56,7 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
     jobs: [],
     pruneExpiredSessions: { name: 'expiredSessions', prune: sessionsRepository.deleteExpired },
     pruneExpiredIdentityProviderLogins: { name: 'expiredIdentityProviderLogins', prune: identityProviderRepository.deleteExpiredLogins },
+    pruneUnusedClients: { name: 'unusedOAuthClients', prune: oauthClientsRepository.deleteUnused },
     routes(app: FastifyInstance) {
       installDashboardAuth(
         app,
@@ -61,6 +67,7 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
       registerIdentityProviderRoutes(app, ports, identityProvider);
       registerCredentialRoutes(app, credentials, () => app.forgetPublicCredentials());
       registerOAuthRoutes(app, oauth);
+      registerOAuthRegistrationRoutes(app, oauth, new OAuthRegistrationService(ports));
       registerInternalRoutes(app, ports.database.db);
     },
   };

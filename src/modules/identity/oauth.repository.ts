@@ -3,7 +3,9 @@ import type { Executor } from '../database.js';
 
 export interface OAuthAppRecord {
   id: string;
-  organizationId: string;
+  /** null for a dynamically registered (public) client */
+  organizationId: string | null;
+  registration: 'dashboard' | 'dynamic';
   name: string;
   clientId: string;
   clientSecretHash: string | null;
@@ -14,9 +16,10 @@ export interface OAuthAppRecord {
   updatedAt: Date;
 }
 
-const toApp = (r: {
+export const toApp = (r: {
   id: string;
-  organization_id: string;
+  organization_id: string | null;
+  registration: string;
   name: string;
   client_id: string;
   client_secret_hash: string | null;
@@ -28,6 +31,7 @@ const toApp = (r: {
 }): OAuthAppRecord => ({
   id: r.id,
   organizationId: r.organization_id,
+  registration: r.registration === 'dynamic' ? 'dynamic' : 'dashboard',
   name: r.name,
   clientId: r.client_id,
   clientSecretHash: r.client_secret_hash,
@@ -56,6 +60,7 @@ export interface TokenRecord {
   authorizationId: string;
   familyId: string;
   codeHash: string | null;
+  resource: string | null;
   scopes: string[];
   expiresAt: Date;
   consumedAt: Date | null;
@@ -64,7 +69,10 @@ export interface TokenRecord {
 }
 
 export const oauthRepository = {
-  async insertApp(db: Executor, a: Omit<OAuthAppRecord, 'createdAt' | 'updatedAt'> & { at: Date }) {
+  async insertApp(
+    db: Executor,
+    a: Omit<OAuthAppRecord, 'createdAt' | 'updatedAt' | 'registration'> & { organizationId: string; at: Date },
+  ) {
     await db
       .insertInto('oauth_apps')
       .values({
@@ -238,6 +246,7 @@ export const oauthRepository = {
       authorizationId: string;
       redirectUri: string;
       codeChallenge: string;
+      resource: string | null;
       scopes: string[];
       expiresAt: Date;
       at: Date;
@@ -250,6 +259,7 @@ export const oauthRepository = {
         authorization_id: c.authorizationId,
         redirect_uri: c.redirectUri,
         code_challenge: c.codeChallenge,
+        resource: c.resource,
         scopes: c.scopes,
         expires_at: c.expiresAt,
         created_at: c.at,
@@ -274,6 +284,7 @@ export const oauthRepository = {
       authorizationId: string;
       familyId: string;
       codeHash: string | null;
+      resource: string | null;
       scopes: string[];
       expiresAt: Date;
       at: Date;
@@ -288,6 +299,7 @@ export const oauthRepository = {
         authorization_id: t.authorizationId,
         family_id: t.familyId,
         code_hash: t.codeHash,
+        resource: t.resource,
         scopes: t.scopes,
         expires_at: t.expiresAt,
         created_at: t.at,
@@ -306,6 +318,7 @@ export const oauthRepository = {
           authorizationId: r.authorization_id,
           familyId: r.family_id,
           codeHash: r.code_hash,
+          resource: r.resource,
           scopes: r.scopes,
           expiresAt: r.expires_at,
           consumedAt: r.consumed_at,
@@ -343,6 +356,7 @@ export const oauthRepository = {
         .select([
           't.id',
           't.scopes',
+          't.resource',
           't.expires_at',
           't.revoked_at',
           'g.id as authorization_id',

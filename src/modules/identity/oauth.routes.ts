@@ -19,6 +19,9 @@ const AuthorizeFields = {
   code_challenge: str('BASE64URL(SHA-256(code_verifier)).'),
   code_challenge_method: str('S256 (plain is refused).'),
   prompt: str('none: answer 302 at once when a grant covers the scopes; consent (default): describe the consent.'),
+  resource: str(
+    'RFC 8707: the API (the issuer; default for dashboard apps) or the MCP endpoint ({issuer}/mcp; default and only choice for dynamically registered clients). Tokens of one are refused by the other.',
+  ),
 };
 const AuthorizeQuery = Type.Object(AuthorizeFields, { additionalProperties: true });
 const AuthorizeApproval = Type.Object(
@@ -33,6 +36,10 @@ const ConsentDescription = Type.Object(
     scopes: Type.Array(Type.String()),
     state: Type.Union([Type.String(), Type.Null()]),
     existingGrant: Type.Boolean({ description: 'A grant of this user already covers these scopes.' }),
+    resource: Type.Union([Type.String(), Type.Null()], { description: 'The MCP endpoint, or null for the REST API.' }),
+    registration: Type.Union([Type.Literal('dashboard'), Type.Literal('dynamic')], {
+      description: 'dynamic: the client registered itself (RFC 7591); its name is self-asserted.',
+    }),
   },
   { $id: 'OAuthConsent', additionalProperties: false },
 );
@@ -142,6 +149,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
             'oauth_app_not_found',
             'oauth_redirect_uri_not_registered',
             'invalid_public_oauth_authorize_request',
+            'invalid_target',
             'dashboard_session_required',
             'permission_denied',
             'oauth_authorization_write_failed',
@@ -167,6 +175,8 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
         scopes: v.scopes,
         state: v.state,
         existingGrant: grant !== null,
+        resource: v.resource,
+        registration: v.app.registration,
       };
     },
   );
@@ -189,6 +199,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
             'oauth_app_not_found',
             'oauth_redirect_uri_not_registered',
             'invalid_public_oauth_authorize_request',
+            'invalid_target',
             'dashboard_session_required',
             'permission_denied',
             'oauth_authorization_write_failed',
@@ -227,7 +238,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
           tags,
           summary: 'Token endpoint: authorization_code (with PKCE code_verifier) or refresh_token',
           description:
-            'Client authentication client_secret_basic or client_secret_post; body form-encoded or JSON. Refresh tokens rotate on every use; a reused one revokes its family (400 oauth_refresh_token_consumed) except within the grace window, which answers the same new pair. Limited per client (429).',
+            'Client authentication client_secret_basic or client_secret_post (dashboard apps) or none (dynamically registered public clients: client_id in the body); body form-encoded or JSON. resource (RFC 8707), when sent, must be the one of the grant. Refresh tokens rotate on every use; a reused one revokes its family (400 oauth_refresh_token_consumed) except within the grace window, which answers the same new pair. Limited per client (429).',
           security: clientSecurity,
           response: {
             200: TokenResponse,
@@ -240,6 +251,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
               'oauth_authorization_code_consumed',
               'oauth_refresh_token_invalid',
               'oauth_refresh_token_consumed',
+              'invalid_target',
               'public_api_rate_limited',
               'oauth_access_token_write_failed',
               'oauth_refresh_token_write_failed',

@@ -29,6 +29,8 @@ export interface AuthorizeParams {
   code_challenge?: string;
   code_challenge_method?: string;
   prompt?: string;
+  /** RFC 8707: the API (the issuer, default for dashboard apps) or the MCP endpoint (default for dynamic clients) */
+  resource?: string;
 }
 
 export interface ValidAuthorize {
@@ -37,6 +39,8 @@ export interface ValidAuthorize {
   scopes: string[];
   state: string | null;
   codeChallenge: string;
+  /** null: the REST API; the MCP endpoint's URL: /mcp only */
+  resource: string | null;
 }
 
 export interface TokenPair {
@@ -53,6 +57,11 @@ const invalidToken = (message: string, field?: string) =>
   new AppError('invalid_oauth_token_request', { message, ...(field ? { fields: [{ path: [field], source: 'body' as const }] } : {}) });
 const codeInvalid = () => new AppError('oauth_authorization_code_invalid');
 const refreshInvalid = () => new AppError('oauth_refresh_token_invalid');
+const targetMismatch = () =>
+  new AppError('invalid_target', {
+    message: 'resource differs from the resource the grant was issued for.',
+    fields: [{ path: ['resource'], source: 'body' }],
+  });
 
 export const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
@@ -80,6 +89,30 @@ export class OAuthService {
     return this.deps.config.publicBaseUrl;
   }
 
+  /** The MCP endpoint as an RFC 8707 resource (RFC 9728 metadata names it). */
+  get mcpResource(): string {
+    return `${this.issuer}/mcp`;
+  }
+
+  /**
+   * The audience a token is bound to (RFC 8707). Tokens for the REST API are stored with null and
+   * tokens for the MCP endpoint with its URL; each refuses the other's. Dynamically registered clients
+   * (public, self-registered) only receive MCP tokens; dashboard apps receive API tokens unless they
+   * ask for the MCP resource.
+   */
+  resolveResource(app: OAuthAppRecord, requested: string | undefined, field: 'query' | 'body'): string | null {
+    const invalid = () =>
+      new AppError('invalid_target', {
+        message: `resource must be ${app.registration === 'dynamic' ? '' : `${this.issuer} (the API) or `}${this.mcpResource} (the MCP endpoint).`,
+        fields: [{ path: ['resource'], source: field }],
+      });
+    if (requested === undefined) return app.registration === 'dynamic' ? this.mcpResource : null;
+    const r = requested.replace(/\/+$/, '');
+    if (r === this.mcpResource) return this.mcpResource;
+    if (app.registration === 'dashboard' && (r === this.issuer || r === `${this.issuer}/v1`)) return null;
+    throw invalid();
+  }
+
   assertEnabled(): void {
     if (!this.deps.config.gateOpen('SERVICE_PUBLIC_OAUTH_ENABLED')) throw new AppError('public_oauth_disabled');
   }
@@ -88,15 +121,18 @@ export class OAuthService {
     const base = this.issuer;
     return {
       issuer: base,
-      authorization_endpoint: `${base}/v1/oauth/authorize`,
+      // the dashboard's consent page (it calls GET and POST /v1/oauth/authorize with the signed-in session)
+      authorization_endpoint: `${base}/app/oauth/authorize`,
       token_endpoint: `${base}/v1/oauth/token`,
       revocation_endpoint: `${base}/v1/oauth/revoke`,
+      registration_endpoint: `${base}/v1/oauth/register`,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      // none: public clients of dynamic registration (PKCE is required of every client)
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       scopes_supported: [...PUBLIC_SCOPES],
       authorization_response_iss_parameter_supported: true,
     };
@@ -107,7 +143,8 @@ export class OAuthService {
     this.assertEnabled();
     if (!p.client_id) throw invalidAuthorize('client_id is required.', 'client_id');
     const app = await oauthRepository.findAppByClientId(this.db, p.client_id);
-    if (!app || app.organizationId !== organizationId) throw new AppError('oauth_app_not_found');
+    // a dashboard app serves its own organization; a dynamic client any organization whose admin consents
+    if (!app || (app.organizationId !== null && app.organizationId !== organizationId)) throw new AppError('oauth_app_not_found');
     if (!p.redirect_uri || !app.redirectUris.includes(p.redirect_uri)) throw new AppError('oauth_redirect_uri_not_registered');
     if (p.response_type !== 'code') throw invalidAuthorize('response_type must be code.', 'response_type');
     if (p.code_challenge_method !== 'S256')
@@ -122,7 +159,8 @@ export class OAuthService {
     const notAllowed = requested.filter((s) => !app.scopes.includes(s));
     if (requested.length === 0 || notAllowed.length > 0)
       throw invalidAuthorize(`Scopes not registered for this app: ${notAllowed.join(' ') || '(none requested)'}.`, 'scope');
-    return { app, redirectUri: p.redirect_uri, scopes: requested, state: p.state ?? null, codeChallenge: p.code_challenge };
+    const resource = this.resolveResource(app, p.resource, 'query');
+    return { app, redirectUri: p.redirect_uri, scopes: requested, state: p.state ?? null, codeChallenge: p.code_challenge, resource };
   }
 
   /** The redirect back to the client: code (or error), state round-tripped, iss (RFC 9207). */
@@ -166,6 +204,7 @@ export class OAuthService {
           authorizationId,
           redirectUri: v.redirectUri,
           codeChallenge: v.codeChallenge,
+          resource: v.resource,
           scopes: v.scopes,
           expiresAt: new Date(at.getTime() + this.env.SERVICE_OAUTH_CODE_TTL_SECONDS * 1000),
           at,
@@ -177,11 +216,21 @@ export class OAuthService {
     return this.redirectTo(v, { code });
   }
 
-  /** Client authentication (client_secret_basic or client_secret_post); 401 invalid_client otherwise. */
+  /**
+   * Client authentication: client_secret_basic or client_secret_post for dashboard apps; none (the
+   * client id alone, PKCE proving the caller) for dynamically registered public clients, which must
+   * not send a secret. 401 invalid_client otherwise.
+   */
   async authenticateClient(clientId: string | undefined, clientSecret: string | undefined): Promise<OAuthAppRecord> {
     const invalid = () => new AppError('invalid_client');
-    if (!clientId || !clientSecret) throw invalid();
+    if (!clientId) throw invalid();
+    if (clientSecret === undefined) {
+      const app = await oauthRepository.findAppByClientId(this.db, clientId);
+      if (app?.registration !== 'dynamic') throw invalid();
+      return app;
+    }
     const app = await oauthRepository.findAppByClientId(this.db, clientId);
+    if (app?.registration === 'dynamic') throw invalid();
     if (!app) {
       digestMatches(clientSecret, '0'.repeat(64)); // same work as a known client
       throw invalid();
@@ -220,6 +269,7 @@ export class OAuthService {
     authorizationId: string,
     familyId: string,
     codeHash: string | null,
+    resource: string | null,
     scopes: string[],
     at: Date,
   ): Promise<TokenPair> {
@@ -234,6 +284,7 @@ export class OAuthService {
         authorizationId,
         familyId,
         codeHash,
+        resource,
         scopes,
         expiresAt: new Date(at.getTime() + accessTtl * 1000),
         at,
@@ -249,6 +300,7 @@ export class OAuthService {
         authorizationId,
         familyId,
         codeHash,
+        resource,
         scopes,
         expiresAt: new Date(at.getTime() + this.env.SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS * 1000),
         at,
@@ -278,8 +330,11 @@ export class OAuthService {
       }
       if (row.expires_at.getTime() <= at.getTime() || grant.revoked_at) return { error: codeInvalid() };
       if (row.redirect_uri !== redirectUri || !safeEqual(s256(verifier), row.code_challenge)) return { error: codeInvalid() };
+      // RFC 8707: a resource named at the token endpoint must be the one the code was issued for
+      if (body.resource !== undefined && this.resolveResource(app, body.resource, 'body') !== row.resource)
+        return { error: targetMismatch() };
       await oauthRepository.consumeCode(tx, codeHash, at);
-      return { pair: await this.issuePair(tx, grant.id, newId('fam'), codeHash, row.scopes, at) };
+      return { pair: await this.issuePair(tx, grant.id, newId('fam'), codeHash, row.resource, row.scopes, at) };
     });
     if ('error' in outcome) throw outcome.error;
     return outcome.pair;
@@ -310,7 +365,8 @@ export class OAuthService {
           throw invalidToken('scope may only narrow the granted scopes.', 'scope');
         scopes = narrowed;
       }
-      const pair = await this.issuePair(tx, grant.id, row.familyId, row.codeHash, scopes, at);
+      if (body.resource !== undefined && this.resolveResource(app, body.resource, 'body') !== row.resource) throw targetMismatch();
+      const pair = await this.issuePair(tx, grant.id, row.familyId, row.codeHash, row.resource, scopes, at);
       await oauthRepository.consumeRefresh(tx, row.id, at, this.deps.encryptor.encrypt(JSON.stringify(pair), row.id));
       return { pair };
     });

@@ -21,6 +21,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 9728 metadata of the MCP endpoint: its resource URL and authorization server */
+        get: operations["getOAuthProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 9728 metadata of the MCP endpoint: its resource URL and authorization server */
+        get: operations["getMcpProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/qrcode/generate": {
         parameters: {
             query?: never;
@@ -871,6 +905,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/connected-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MCP clients (dynamically registered) that people of the organization connected */
+        get: operations["listOAuthConnectedClients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/connected-clients/{oauthAppId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect a client: revokes the organization’s grants to it and every token issued under them */
+        delete: operations["revokeOAuthConnectedClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/grants": {
         parameters: {
             query?: never;
@@ -905,6 +973,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * RFC 7591 dynamic client registration (public clients, for MCP)
+         * @description Open registration for public clients (token_endpoint_auth_method none; PKCE S256 is required at the authorization endpoint). A registered client belongs to no organization, receives tokens only for the MCP endpoint, and appears under "Connected apps" of each organization whose admin consents. Limited per client address (SERVICE_OAUTH_REGISTRATIONS_PER_HOUR).
+         */
+        post: operations["registerOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/revoke": {
         parameters: {
             query?: never;
@@ -933,7 +1021,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint: authorization_code (with PKCE code_verifier) or refresh_token
-         * @description Client authentication client_secret_basic or client_secret_post; body form-encoded or JSON. Refresh tokens rotate on every use; a reused one revokes its family (400 oauth_refresh_token_consumed) except within the grace window, which answers the same new pair. Limited per client (429).
+         * @description Client authentication client_secret_basic or client_secret_post (dashboard apps) or none (dynamically registered public clients: client_id in the body); body form-encoded or JSON. resource (RFC 8707), when sent, must be the one of the grant. Refresh tokens rotate on every use; a reused one revokes its family (400 oauth_refresh_token_consumed) except within the grace window, which answers the same new pair. Limited per client (429).
          */
         post: operations["exchangeOAuthToken"];
         delete?: never;
@@ -2376,6 +2464,8 @@ export interface components {
             prompt?: string;
             /** @description Exactly one of the app’s registered redirect URIs. */
             redirect_uri?: string;
+            /** @description RFC 8707: the API (the issuer; default for dashboard apps) or the MCP endpoint ({issuer}/mcp; default and only choice for dynamically registered clients). Tokens of one are refused by the other. */
+            resource?: string;
             /** @description code */
             response_type?: string;
             /** @description Space-separated scopes (default: every scope of the app). */
@@ -2385,6 +2475,56 @@ export interface components {
         };
         OAuthAuthorizeRedirect: {
             redirectTo: string;
+        };
+        /** @description RFC 7591 section 3.2.1 client information. */
+        OAuthClientRegistration: {
+            client_id: string;
+            client_id_issued_at: number;
+            client_name: string;
+            grant_types: string[];
+            redirect_uris: string[];
+            response_types: string[];
+            scope: string;
+            /** @enum {string} */
+            token_endpoint_auth_method: "none";
+        };
+        /** @description RFC 7591 client metadata; other metadata (client_uri, logo_uri, software_id, ...) is accepted and ignored. */
+        OAuthClientRegistrationRequest: {
+            /** @description Shown on the consent page, marked as self-asserted. */
+            client_name?: string;
+            grant_types?: string[];
+            /** @description https, or http on a loopback host (RFC 8252); matched exactly. */
+            redirect_uris: string[];
+            response_types?: string[];
+            /** @description Space-separated public scopes the client may ask for (default: all). */
+            scope?: string;
+            /** @description none (the only method for registered clients). */
+            token_endpoint_auth_method?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        OAuthConnectedClient: {
+            clientId: string;
+            /**
+             * Format: date-time
+             * @description The first live consent.
+             */
+            connectedAt: string;
+            grants: number;
+            /** @description The name the client registered itself with (self-asserted). */
+            name: string;
+            /** @description oap_<ULID> */
+            oauthAppId: string;
+            redirectUris: string[];
+            /** Format: date-time */
+            registeredAt: string;
+            /** @description The scopes of the organization’s live grants to it. */
+            scopes: string[];
+            /** @description The people who consented. */
+            userIds: string[];
+        };
+        OAuthConnectedClientList: {
+            data: components["schemas"]["OAuthConnectedClient"][];
         };
         OAuthConsent: {
             client: {
@@ -2396,6 +2536,10 @@ export interface components {
             existingGrant: boolean;
             organizationId: string;
             redirectUri: string;
+            /** @description dynamic: the client registered itself (RFC 7591); its name is self-asserted. */
+            registration: "dashboard" | "dynamic";
+            /** @description The MCP endpoint, or null for the REST API. */
+            resource: string | null;
             scopes: string[];
             state: string | null;
         };
@@ -2413,6 +2557,15 @@ export interface components {
         OAuthGrantList: {
             data: components["schemas"]["OAuthGrant"][];
             nextCursor: string | null;
+        };
+        /** @description RFC 9728 protected resource metadata. */
+        OAuthProtectedResourceMetadata: {
+            authorization_servers: string[];
+            bearer_methods_supported: string[];
+            resource: string;
+            resource_documentation: string;
+            resource_name: string;
+            scopes_supported: string[];
         };
         /** @description RFC 6749 section 5.1. */
         OAuthTokenResponse: {
@@ -3641,6 +3794,88 @@ export interface operations {
             };
             /** @description Error codes: public_oauth_disabled. */
             403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOAuthProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 9728 protected resource metadata. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProtectedResourceMetadata"];
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMcpProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 9728 protected resource metadata. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProtectedResourceMetadata"];
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10273,6 +10508,8 @@ export interface operations {
                 prompt?: string;
                 /** @description Exactly one of the app’s registered redirect URIs. */
                 redirect_uri?: string;
+                /** @description RFC 8707: the API (the issuer; default for dashboard apps) or the MCP endpoint ({issuer}/mcp; default and only choice for dynamically registered clients). Tokens of one are refused by the other. */
+                resource?: string;
                 /** @description code */
                 response_type?: string;
                 /** @description Space-separated scopes (default: every scope of the app). */
@@ -10304,7 +10541,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
+            /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request, invalid_target. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10379,7 +10616,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthAuthorizeRedirect"];
                 };
             };
-            /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request. */
+            /** @description Error codes: oauth_redirect_uri_not_registered, invalid_public_oauth_authorize_request, invalid_target. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10440,6 +10677,139 @@ export interface operations {
                 };
             };
             /** @description Error codes: oauth_authorization_write_failed, oauth_authorization_code_write_failed, internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listOAuthConnectedClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthConnectedClientList"];
+                };
+            };
+            /** @description Error codes: invalid_request (malformed path, query or body, text with U+0000). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeOAuthConnectedClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description oap_<ULID> */
+                oauthAppId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_credential_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: oauth_app_not_found. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
             500: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10589,6 +10959,93 @@ export interface operations {
             };
         };
     };
+    registerOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description RFC 7591 client metadata; other metadata (client_uri, logo_uri, software_id, ...) is accepted and ignored. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientRegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description RFC 7591 section 3.2.1 client information. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientRegistration"];
+                };
+            };
+            /** @description Error codes: invalid_client_metadata, invalid_redirect_uri. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_oauth_disabled. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: public_api_rate_limited. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     revokeOAuthToken: {
         parameters: {
             query?: never;
@@ -10678,7 +11135,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthTokenResponse"];
                 };
             };
-            /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable, oauth_authorization_code_invalid, oauth_authorization_code_consumed, oauth_refresh_token_invalid, oauth_refresh_token_consumed. */
+            /** @description Error codes: invalid_oauth_token_request, oauth_client_secret_unavailable, oauth_authorization_code_invalid, oauth_authorization_code_consumed, oauth_refresh_token_invalid, oauth_refresh_token_consumed, invalid_target. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

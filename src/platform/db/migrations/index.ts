@@ -29,6 +29,7 @@ import * as m0013 from './0013-provider-webhooks.js'; // provider webhooks
 import * as m0014 from './0014-oauth-secret-refs.js'; // OAuth client secret references are the operator's
 import * as m0015 from './0015-publish-approvals.js'; // approvals and lateness of publish jobs
 import * as m0016 from './0016-previews-sign-in.js'; // stored batch previews, per-job batch events, OpenID Connect sign-in
+import * as m0017 from './0017-mcp-oauth.js'; // the remote MCP endpoint's OAuth
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0015-publish-approvals': m0015, // approvals and lateness of publish jobs
   // stored batch previews, per-job batch events, OpenID Connect sign-in
   '0016-previews-sign-in': m0016,
+  '0017-mcp-oauth': m0017, // the remote MCP endpoint's OAuth
 };

@@ -12,8 +12,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
-import { redactUrl } from '../platform/logging/redact.js';
 import type { ContractViolation } from '../platform/contracts/contracts.js';
+import { redactUrl } from '../platform/logging/redact.js';
 
 export type FailureKind = 'expired_token' | 'rate_limit' | 'server_error' | 'timeout' | 'lost_response';
 

@@ -2,10 +2,10 @@ import { PUBLIC_SCOPES } from '../../http/principal.js';
 import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
 import { AppError } from '../../platform/errors.js';
 import { CredentialsService } from './credentials.service.js';
-import { IdentityService } from './identity.service.js';
-import { clientSecretRefDigests } from './oauth-secret-refs.js';
 import { identityRepository } from './identity.repository.js';
+import { IdentityService } from './identity.service.js';
 import { identityProviderRepository } from './identity-provider.repository.js';
+import { clientSecretRefDigests } from './oauth-secret-refs.js';
 import { isRole } from './policies.js';
 
 export const authCommands: CliCommand[] = [

@@ -10,6 +10,7 @@ import { parseCsv } from './csv';
 import { loadBrands, loadChannels } from './pages';
 import { BrandPicker, ChannelPicker } from './pickers';
 import { Alert, message, useLoad } from './ui';
+import { platformName } from './platforms';
 
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 type PreviewRequest = Json<NonNullable<paths['/v1/publish/batches/preview']['post']['requestBody']>>;
@@ -177,7 +178,7 @@ export default function BatchesPage() {
 
   const channelName = (id: string) => {
     const c = channels?.find((x) => x.channelAccountId === id);
-    return c ? `${c.displayName} (${c.platform})` : id;
+    return c ? `${c.displayName} (${platformName(c.platform)})` : id;
   };
   const rowText = (clientAssetId: string) => preview?.request.items.find((i) => i.clientAssetId === clientAssetId)?.text ?? clientAssetId;
   const productName = (id: string) => products.find((p) => p.productId === id)?.name ?? id;

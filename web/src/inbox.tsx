@@ -6,10 +6,11 @@
  * The channel's own replies are shown under the comment they answer.
  */
 import { useState } from 'react';
-import { ApiError, type Brand, client, ok, type Schemas } from './client';
+import { type Brand, client, ok, type Schemas, ServiceApiError } from './client';
 import { loadBrands } from './pages';
 import { BrandPicker } from './pickers';
 import { Alert, message, useLoad } from './ui';
+import { platformName } from './platforms';
 
 type SocialComment = Schemas['SocialComment'];
 const TONES = ['helpful', 'friendly', 'concise', 'premium', 'supportive'] as const;
@@ -51,7 +52,7 @@ function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; repl
       onDone();
     } catch (e) {
       // no language model configured: say which settings are missing
-      if (e instanceof ApiError && e.status === 400) {
+      if (e instanceof ServiceApiError && e.status === 400) {
         const dry = await ok(client.POST('/v1/social-comments/reply-drafts', { body: { ...body, dryRun: true } })).catch(() => null);
         if (dry?.mode === 'dry_run' && dry.requiredEnv.length > 0) {
           setNote(`No AI provider is configured on this server (${dry.requiredEnv.join(', ')}); write the reply yourself.`);
@@ -87,14 +88,14 @@ function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; repl
   return (
     <li className="row-card" data-comment={c.socialCommentId} aria-label={`comment by ${author}`}>
       <div>
-        <strong>{author}</strong> <span className="muted">on {c.platform}</span>{' '}
+        <strong>{author}</strong> <span className="muted">on {platformName(c.platform)}</span>{' '}
         <span className={`badge ${STATUS_CLASS[c.status] ?? ''}`}>{STATUS_LABEL[c.status] ?? c.status}</span>
         {c.providerCreatedAt && <span className="muted"> · {new Date(c.providerCreatedAt).toLocaleString()}</span>}
         {c.permalinkUrl && (
           <>
             {' '}
             <a href={c.permalinkUrl} rel="noreferrer">
-              open on {c.platform}
+              open on {platformName(c.platform)}
             </a>
           </>
         )}
@@ -183,7 +184,7 @@ export default function InboxPage() {
         posts += r.targets.length;
         for (const t of r.targets) {
           created += t.created;
-          if (!t.ok) failed.push(`${t.platform}: ${t.error?.message ?? 'failed'}`);
+          if (!t.ok) failed.push(`${platformName(t.platform)}: ${t.error?.message ?? 'failed'}`);
         }
       }
       setSyncNote(

@@ -4,6 +4,7 @@ import { client, ok, type PlanPreview, type PublishRequest, uploadMedia } from '
 import { BrandPicker, ChannelPicker } from '../pickers';
 import { Alert, message, useLoad } from '../ui';
 import { loadBrands, loadChannels } from './loaders';
+import { platformName } from '../platforms';
 
 function toLocalInput(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -146,7 +147,7 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
           <div id="compose-validation" role="status" aria-label="validation" className={preview.valid ? 'ok-box' : 'bad-box'}>
             {preview.targets.map((t) => (
               <div key={t.index}>
-                <strong>{t.platform}</strong>: {t.textLength}
+                <strong>{platformName(t.platform)}</strong>: {t.textLength}
                 {t.maxTextLength ? ` / ${t.maxTextLength}` : ''} characters
                 {t.issues.map((i) => (
                   <div key={i.code + i.path.join('.')} className={i.severity === 'blocking' ? 'error' : 'muted'}>

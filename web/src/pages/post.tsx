@@ -4,6 +4,7 @@ import { client, ok } from '../client';
 import { PostMetrics } from '../post-metrics';
 import { Alert, message, useLoad } from '../ui';
 import { STATUS_CLASS } from './status';
+import { PlatformLabel } from '../platforms';
 
 export function PostPage({ publishJobId, navigate }: { publishJobId: string; navigate: (to: string) => void }) {
   const [job, error, reload] = useLoad(
@@ -48,7 +49,9 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
             <tbody>
               {job.targets.map((t) => (
                 <tr key={t.postTargetId}>
-                  <td>{t.platform}</td>
+                  <td>
+                    <PlatformLabel platform={t.platform} />
+                  </td>
                   <td>
                     <span className={`badge ${STATUS_CLASS[t.state] ?? ''}`}>{t.state}</span>
                   </td>

@@ -8,6 +8,7 @@ import type { paths } from '../../packages/sdk/src/generated/openapi';
 import { type Brand, type ChannelAccount, client, ok } from './client';
 import { parseCsv } from './csv';
 import { loadBrands, loadChannels } from './pages';
+import { TimeZoneSelect } from './pages/brands';
 import { BrandPicker, ChannelPicker } from './pickers';
 import { Alert, message, useLoad } from './ui';
 import { platformName } from './platforms';
@@ -39,6 +40,13 @@ const STATUS_CLASS: Record<string, string> = {
 };
 
 const fmtTime = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+/** Which posting time a post took and how far the jitter moved it. */
+function slotNote(a: { slotAt: string | null; jitterSeconds: number; manual: boolean }): string {
+  if (a.manual || !a.slotAt) return ' · set by hand';
+  const minutes = Math.round(a.jitterSeconds / 60);
+  const shift = minutes === 0 ? 'on time' : `${minutes > 0 ? '+' : '−'}${Math.abs(minutes)} min`;
+  return ` · slot ${fmtTime(a.slotAt)} (${shift})`;
+}
 const fmtDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 
 export default function BatchesPage() {
@@ -261,10 +269,11 @@ export default function BatchesPage() {
           Posting times (HH:MM, comma-separated)
           <input value={times} onChange={(e) => setTimes(e.target.value)} pattern="^\s*\d{2}:\d{2}(\s*[,\s]\s*\d{2}:\d{2})*\s*$" required />
         </label>
-        <label>
-          Time zone
-          <input value={timezone} onChange={(e) => setTimezone(e.target.value)} required />
-        </label>
+        <p className="muted small" id="jitter-note">
+          Each post goes out within 10 minutes before or after its posting time (a small random shift, the jitter), so your
+          posts do not all land on the same minute. The preview shows each post's slot and its shift.
+        </p>
+        <TimeZoneSelect value={timezone} onChange={setTimezone} />
         <label>
           Days ahead
           <input type="number" min={1} max={60} value={horizonDays} onChange={(e) => setHorizonDays(Number(e.target.value))} />
@@ -318,6 +327,7 @@ export default function BatchesPage() {
                       {list.map((a) => (
                         <span key={`${a.itemIndex}-${a.targetIndex}`} className="chip" title={rowText(a.clientAssetId)}>
                           <time dateTime={a.scheduledAt}>{fmtTime(a.scheduledAt)}</time> {productName(a.productId)}: {rowText(a.clientAssetId).slice(0, 40)}
+                          <span className="slot-note">{slotNote(a)}</span>
                         </span>
                       ))}
                     </li>

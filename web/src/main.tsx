@@ -161,7 +161,8 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
             ))}
           </nav>
           <details className="account">
-            <summary data-testid="who" aria-label={who ? `Account: ${who}` : 'Account: API key'}>
+            <summary data-testid="who">
+              <span className="sr-only">Account: </span>
               <span className="avatar" aria-hidden="true">
                 {(who ?? 'K').slice(0, 1).toUpperCase()}
               </span>

@@ -127,10 +127,11 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
       <form onSubmit={submit} aria-label="composer" className="composer">
         <BrandPicker brands={brands} value={brandId} onChange={setBrandId} />
         <ChannelPicker legend="Channels" channels={usable} selected={selected} onChange={setSelected} empty="No connected channel for this brand." />
-        <label>
-          Text
-          <textarea rows={5} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="compose-validation" />
-        </label>
+        {/* a label beside (not around) the text box: React mirrors a textarea's value into its text content */}
+        <div className="field">
+          <label htmlFor="compose-text">Text</label>
+          <textarea id="compose-text" rows={5} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="compose-validation" />
+        </div>
         <div
           className="drop"
           onDragOver={(e: DragEvent) => e.preventDefault()}
@@ -161,15 +162,14 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
                     <input value={titleFor(c)} maxLength={100} onChange={(e) => setTitles({ ...titles, [c.channelAccountId]: e.target.value })} />
                   </label>
                 )}
-                <label>
-                  Text for {c.displayName}
-                  <textarea
+                <label htmlFor={`text-${c.channelAccountId}`}>Text for {c.displayName}</label>
+                <textarea
+                    id={`text-${c.channelAccountId}`}
                     rows={3}
                     value={overrides[c.channelAccountId] ?? ''}
                     placeholder="Empty: the main text"
                     onChange={(e) => setOverrides({ ...overrides, [c.channelAccountId]: e.target.value })}
                   />
-                </label>
               </div>
             ))}
           </details>

@@ -136,7 +136,11 @@ export const ERROR_CATALOG = {
   request_origin_not_approved: e(403, 'authorization', 'The Origin of this request is not an approved dashboard origin.'),
   api_key_not_found: e(404, 'not_found', 'No such API key in the organization.'),
   oauth_grant_not_found: e(404, 'not_found', 'No such OAuth grant in the organization.'),
-  invalid_tool_api_key_request: e(400, 'validation', 'The tool API key request is not valid (name, or scopes of the form tools:<tool>:<action>).'),
+  invalid_tool_api_key_request: e(
+    400,
+    'validation',
+    'The tool API key request is not valid (name, or scopes of the form tools:<tool>:<action>).',
+  ),
   tool_api_key_not_found: e(404, 'not_found', 'No such tool API key of the signed-in user.'),
 
   // ---- tools: tool API codes (tool-api.md; rendered in the tool API envelope)

@@ -46,7 +46,9 @@ describe('workspace setup from the dashboard (session cookie)', () => {
 
   before(async () => {
     // the embedded default: no SERVICE_DASHBOARD_ORIGINS, the service's own origin on localhost
-    ctx = await createTestContext({ env: { SERVICE_PUBLIC_BASE_URL: OWN, SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: OWN, SERVICE_PROVIDER_MODE: 'sandbox' } });
+    ctx = await createTestContext({
+      env: { SERVICE_PUBLIC_BASE_URL: OWN, SERVICE_CHANNEL_CONNECT_RETURN_ORIGINS: OWN, SERVICE_PROVIDER_MODE: 'sandbox' },
+    });
     org = await ctx.createOrganization({ name: 'Setup org' });
     organizationId = org.organizationId;
     const a = await addMember(ctx, organizationId, 'admin');

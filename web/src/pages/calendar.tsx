@@ -41,7 +41,6 @@ function PostChip({
       onDragStart={(e) => e.dataTransfer.setData('text/plain', job.publishJobId)}
       onClick={onOpen}
       data-job={job.publishJobId}
-      aria-label={`${timeLabel(jobTime(job), zone)} ${job.text.slice(0, 60)} — ${names.join(', ')} — ${STATUS_LABEL[job.status] ?? job.status}`}
     >
       <span className="post-time">{timeLabel(jobTime(job), zone)}</span>
       <span className="post-channels">

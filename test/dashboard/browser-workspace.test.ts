@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
+import { Resvg } from '@resvg/resvg-js';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { identityRepository } from '../../src/modules/identity/identity.repository.js';
 import { addMember, PASSWORD } from '../support/auth.js';
@@ -32,6 +33,12 @@ const PAGES = [
   ['developers', 'Developers'],
   ['settings', 'Settings'],
 ] as const;
+
+/** A plain-coloured 400x300 PNG. */
+function png(r: number, g: number, b: number): Buffer {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="rgb(${r},${g},${b})"/></svg>`;
+  return Buffer.from(new Resvg(svg).render().asPng());
+}
 
 /** YYYY-MM-DD of an instant in a zone. */
 const dayIn = (at: Date, zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(at);
@@ -193,6 +200,15 @@ describe('dashboard in a browser: a new admin sets up and publishes', { skip: CH
     await page.getByText('Text per channel').click();
     await page.getByLabel('Text for', { exact: false }).fill('First flush, on X 🍵');
     await card.getByText('First flush, on X').waitFor();
+    // two images: alt text on the second, moved first; the preview follows the order
+    await page.getByLabel('Media (drop files here or choose)').setInputFiles([
+      { name: 'cup.png', mimeType: 'image/png', buffer: png(200, 60, 40) },
+      { name: 'leaves.png', mimeType: 'image/png', buffer: png(40, 150, 60) },
+    ]);
+    await page.getByLabel('Alt text (leaves.png)').fill('Fresh green tea leaves');
+    await page.getByRole('button', { name: 'Move leaves.png earlier' }).click();
+    const alts = () => card.locator('.pcard-media img').evaluateAll((els) => els.map((e) => e.getAttribute('alt')));
+    assert.deepEqual(await alts(), ['Fresh green tea leaves', 'image 2 (no alt text yet)']);
     await page.getByText('Ready to publish.').waitFor();
     await shot('pages-1280-compose-preview');
 
@@ -209,6 +225,8 @@ describe('dashboard in a browser: a new admin sets up and publishes', { skip: CH
     await page.getByTestId('job-status').filter({ hasText: 'scheduled' }).waitFor();
     const scheduled = await api(`/v1/publish/jobs/${postId}`);
     assert.equal(scheduled.targets[0].text, 'First flush, on X 🍵', 'the per-channel text');
+    assert.equal(scheduled.media.length, 2);
+    assert.equal(scheduled.media[0].altText, 'Fresh green tea leaves', 'the order and alt text shown are the ones stored');
 
     await go('Calendar');
     await page.getByTestId('calendar-zone').filter({ hasText: 'Europe/Berlin' }).waitFor();

@@ -16,21 +16,21 @@ type AnalyticsSnapshot = Schemas['AnalyticsSnapshot'];
 /** Horizontal bars, the value at the end of each bar, labels wide enough to read a post's first words. */
 function BarChart({ title, bars }: { title: string; bars: Array<{ label: string; value: number }> }) {
   const max = Math.max(1, ...bars.map((b) => b.value));
-  const rowH = 30;
-  const labelW = 170;
-  const barW = 190;
+  const rowH = 34;
+  const labelW = 200;
+  const barW = 200;
   return (
     <figure className="chart">
       <figcaption>{title}</figcaption>
-      <svg role="img" aria-label={title} viewBox={`0 0 420 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
+      <svg role="img" aria-label={title} viewBox={`0 0 470 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
         {bars.map((b, i) => (
           <g key={`${b.label}${i}`} transform={`translate(0 ${i * rowH})`}>
             <rect className="bar-track" x={labelW} y="6" height={rowH - 12} width={barW} rx="3" />
             <rect className={`bar bar-${i % 4}`} x={labelW} y="6" height={rowH - 12} width={Math.max(2, (barW * b.value) / max)} rx="3" />
-            <text className="bar-label" x={labelW - 8} y={rowH / 2 + 4} textAnchor="end">
-              {b.label.length > 26 ? `${b.label.slice(0, 25)}…` : b.label}
+            <text className="bar-label" x={labelW - 8} y={rowH / 2 + 5} textAnchor="end">
+              {b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label}
             </text>
-            <text className="bar-value" x={labelW + barW + 6} y={rowH / 2 + 4}>
+            <text className="bar-value" x={labelW + barW + 6} y={rowH / 2 + 5}>
               {b.value}
             </text>
           </g>

@@ -10,7 +10,8 @@ import { parseCsv } from './csv';
 import { loadBrands, loadChannels } from './pages';
 import { TimeZoneSelect } from './pages/brands';
 import { BrandPicker, ChannelPicker } from './pickers';
-import { Alert, message, useLoad } from './ui';
+import { useCan } from './session';
+import { Alert, Empty, message, useLoad } from './ui';
 import { platformName } from './platforms';
 
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
@@ -50,6 +51,18 @@ function slotNote(a: { slotAt: string | null; jitterSeconds: number; manual: boo
 const fmtDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 
 export default function BatchesPage() {
+  const can = useCan();
+  if (!can('publishing.batches.manage'))
+    return (
+      <section>
+        <h1>Batches</h1>
+        <Empty title="Batches are planned by admins.">Ask an admin of your organization to plan a batch, or compose single posts.</Empty>
+      </section>
+    );
+  return <BatchPlanner />;
+}
+
+function BatchPlanner() {
   const [brands] = useLoad(loadBrands, []);
   const [channels] = useLoad(loadChannels, []);
   const [brandId, setBrandId] = useState('');

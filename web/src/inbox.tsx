@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { type Brand, client, ok, type PublishJob, type Schemas, ServiceApiError } from './client';
 import { loadBrands } from './pages';
 import { BrandPicker } from './pickers';
+import { useCan } from './session';
 import { Alert, Empty, Loading, message, useLoad } from './ui';
 import { platformName } from './platforms';
 
@@ -67,12 +68,14 @@ function CommentCard({
   replies,
   brandName,
   post,
+  canAnswer,
   onDone,
 }: {
   c: SocialComment;
   replies: SocialComment[];
   brandName?: string;
   post?: CommentPost;
+  canAnswer: boolean;
   onDone: () => void;
 }) {
   const [reply, setReply] = useState(c.draft?.reply ?? '');
@@ -163,7 +166,7 @@ function CommentCard({
           ))}
         </ul>
       )}
-      {c.status !== 'replied' && c.capabilities.canReply && (
+      {c.status !== 'replied' && c.capabilities.canReply && canAnswer && (
         <>
           <div className="inline">
             <label>
@@ -203,6 +206,7 @@ function CommentCard({
 }
 
 export default function InboxPage() {
+  const canAnswer = useCan()('engagement.comments.manage');
   const [status, setStatus] = useState<Filter>('');
   const [brandId, setBrandId] = useState('');
   const [brands] = useLoad(loadBrands, []);
@@ -261,9 +265,11 @@ export default function InboxPage() {
       <h1>Inbox</h1>
       <div className="inline">
         <BrandPicker brands={brands} value={brandId} onChange={setBrandId} emptyLabel="All brands" />
-        <button type="button" onClick={sync} disabled={syncing || !brands?.length}>
-          {syncing ? 'Checking…' : 'Check for new comments'}
-        </button>
+        {canAnswer && (
+          <button type="button" onClick={sync} disabled={syncing || !brands?.length}>
+            {syncing ? 'Checking…' : 'Check for new comments'}
+          </button>
+        )}
       </div>
       {syncNote && <p role="status">{syncNote}</p>}
       <Alert text={syncError} />
@@ -285,6 +291,7 @@ export default function InboxPage() {
               replies={own.filter((r) => r.parentProviderCommentId === c.providerCommentId)}
               brandName={brands?.find((b) => b.brandId === c.brandId)?.name}
               post={c.postTargetId ? posts.get(c.postTargetId) : undefined}
+              canAnswer={canAnswer}
               onDone={reload}
             />
           ))}

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { client, ok, type PublishJob, type Schemas } from './client';
+import { useCan } from './session';
 import { Alert, message, useLoad } from './ui';
 import { platformName } from './platforms';
 
@@ -13,6 +14,7 @@ type SyncPlatform = Snapshot['platform'];
 const SYNC_PLATFORMS: readonly string[] = ['x', 'youtube', 'facebook_page', 'pinterest'] satisfies SyncPlatform[];
 
 export function PostMetrics({ job }: { job: PublishJob }) {
+  const can = useCan();
   const published = job.targets.filter((t) => t.state === 'published' && t.providerPostId);
   const [snapshots, error, reload] = useLoad(
     () =>
@@ -78,9 +80,11 @@ export function PostMetrics({ job }: { job: PublishJob }) {
           </div>
         );
       })}
-      <button type="button" className="secondary" onClick={refresh} disabled={busy}>
-        {busy ? 'Refreshing…' : 'Refresh metrics'}
-      </button>
+      {can('analytics.provider_sync.manage') && (
+        <button type="button" className="secondary" onClick={refresh} disabled={busy}>
+          {busy ? 'Refreshing…' : 'Refresh metrics'}
+        </button>
+      )}
       {note && <p role="status">{note}</p>}
       <Alert text={error ?? actionError} />
     </section>

@@ -89,7 +89,7 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
             </tbody>
           </table>
           <div className="actions">
-            {pending && (
+            {pending && can('publishing.results.manage') && (
               <button type="button" className="secondary" onClick={cancel}>
                 Cancel post
               </button>

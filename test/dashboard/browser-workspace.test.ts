@@ -85,7 +85,7 @@ describe('dashboard in a browser: a new admin sets up and publishes', { skip: CH
     browser = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
     context = await browser.newContext({ timezoneId: ZONE, viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('request', (r) => {
       // this server under either loopback spelling (the sandbox consent runs on the service's own origin)
@@ -312,7 +312,7 @@ describe('dashboard in a browser: a new admin sets up and publishes', { skip: CH
       for (const [route, heading] of PAGES) {
         await page.goto(`${base}/app/${route}`);
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-        await page.waitForLoadState('networkidle');
+        // loaded: no loading state left (cheaper than waiting for the network to be idle)
         await page.waitForFunction('!document.querySelector("[aria-busy=true]")');
         if (width === 1280) await axe(page, route);
         await shot(`pages-${width}-${route}`);

@@ -6,6 +6,7 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import type { paths } from '../../packages/sdk/src/generated/openapi';
 import { type Brand, type ChannelAccount, client, ok } from './client';
+import { fmtDay, fmtTime, slotNote } from './batch-format';
 import { parseCsv } from './csv';
 import { loadBrands, loadChannels } from './pages';
 import { TimeZoneSelect } from './pages/brands';
@@ -40,15 +41,6 @@ const STATUS_CLASS: Record<string, string> = {
   unscheduled: 'muted',
 };
 
-const fmtTime = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-/** Which posting time a post took and how far the jitter moved it. */
-function slotNote(a: { slotAt: string | null; jitterSeconds: number; manual: boolean }): string {
-  if (a.manual || !a.slotAt) return ' · set by hand';
-  const minutes = Math.round(a.jitterSeconds / 60);
-  const shift = minutes === 0 ? 'on time' : `${minutes > 0 ? '+' : '−'}${Math.abs(minutes)} min`;
-  return ` · slot ${fmtTime(a.slotAt)} (${shift})`;
-}
-const fmtDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 
 export default function BatchesPage() {
   const can = useCan();
@@ -78,6 +70,10 @@ function BatchPlanner() {
   // Policy defaults: the service's own (docs/batches.md); times are local wall times of `timezone`.
   const [times, setTimes] = useState('09:00, 17:30');
   const [timezone, setTimezone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  // posting times are the brand's local times unless changed here
+  useEffect(() => {
+    if (brand?.timezone) setTimezone(brand.timezone);
+  }, [brand?.timezone]);
   const [horizonDays, setHorizonDays] = useState(14);
   const [minGap, setMinGap] = useState(120);
   const [cooldown, setCooldown] = useState(240);

@@ -236,11 +236,16 @@ describe('dashboard in a browser: a new admin sets up and publishes', { skip: CH
     await chip.waitFor();
     assert.match((await chip.textContent()) ?? '', /10:00/);
     await chip.dragTo(page.locator(`[data-day="${wednesdayDay}"]`));
+    // the dialog offers the post's time of day there; a later time is chosen
+    const move = page.getByRole('dialog');
+    assert.equal(await move.getByLabel(/^Time/).inputValue(), '10:00');
+    await move.getByLabel(/^Time/).fill('11:30');
+    await move.getByRole('button', { name: 'Move post' }).click();
     await page.locator(`[data-day="${wednesdayDay}"] [data-job="${postId}"]`).waitFor();
     await status(/^Moved to /);
     const moved = new Date((await api(`/v1/publish/jobs/${postId}`)).scheduledAt);
     assert.equal(dayIn(moved, ZONE), wednesdayDay);
-    assert.equal(moved.toLocaleTimeString('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit' }), '10:00', 'same time of day');
+    assert.equal(moved.toLocaleTimeString('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit' }), '11:30', "in the brand's zone");
     await shot('pages-1280-calendar-week');
     await page.getByRole('button', { name: 'Month' }).click();
     assert.ok((await page.locator('.day.outside').count()) > 0, 'neighbouring months are dimmed');

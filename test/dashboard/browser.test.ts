@@ -160,6 +160,7 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     const chip = page.locator(`[data-day="${iso(monday)}"] [data-job="${publishJobId}"]`);
     await chip.waitFor();
     await chip.dragTo(page.locator(`[data-day="${iso(wednesday)}"]`));
+    await page.getByRole('dialog').getByRole('button', { name: 'Move post' }).click(); // same time of day
     await page.locator(`[data-day="${iso(wednesday)}"] [data-job="${publishJobId}"]`).waitFor();
     const moved = await api(`/v1/publish/jobs/${publishJobId}`);
     assert.equal(moved.scheduledAt, wednesday.toISOString());

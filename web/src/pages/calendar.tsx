@@ -1,15 +1,15 @@
 /**
  * The calendar of a brand's posts (week or month) in the brand's time zone: posts in time order within
- * a day with their channels' icons and names; drag a scheduled post to another day (same time of day) to
- * reschedule through POST /v1/publish/jobs/{id}/schedule; click to open. Month view dims the days of
- * the neighbouring months.
+ * a day with their channels' icons and names; drag a scheduled post to another day and a dialog asks the
+ * time there (prefilled with the post's time of day), then POST /v1/publish/jobs/{id}/schedule; click to
+ * open. Month view dims the days of the neighbouring months.
  */
 import { type DragEvent, useEffect, useMemo, useState } from 'react';
 import { type ChannelAccount, client, ok, type PublishJob } from '../client';
 import { BrandPicker } from '../pickers';
 import { PlatformIcon } from '../platforms';
 import { useCan } from '../session';
-import { Alert, Loading, message, useLoad } from '../ui';
+import { Alert, ConfirmDialog, Loading, message, useLoad } from '../ui';
 import { addDays, type DayRef, dayKey, dayLabel, dayOf, mondayOf, timeLabel, zonedInstant, zonedParts } from '../zoned';
 import { loadBrands, loadChannels } from './loaders';
 import { STATUS_CLASS } from './status';
@@ -102,18 +102,31 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
       return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: 1 };
     });
 
-  const drop = async (e: DragEvent, day: DayRef) => {
+  // a drop asks for the time on the new day (prefilled with the post's time of day), then reschedules
+  const [moving, setMoving] = useState<{ job: PublishJob; day: DayRef; time: string } | null>(null);
+  const drop = (e: DragEvent, day: DayRef) => {
     e.preventDefault();
     const id = e.dataTransfer.getData('text/plain');
     const job = jobs?.find((j) => j.publishJobId === id);
     if (!job) return;
     const old = zonedParts(jobTime(job), zone);
-    const at = zonedInstant(day, old.h, old.min, zone);
+    setMoving({ job, day, time: `${String(old.h).padStart(2, '0')}:${String(old.min).padStart(2, '0')}` });
+  };
+  const move_ = async () => {
+    if (!moving) return;
+    const [h, min] = moving.time.split(':').map(Number);
+    const at = zonedInstant(moving.day, h ?? 0, min ?? 0, zone);
+    setMoving(null);
     setError(null);
     setNote(null);
     try {
-      await ok(client.POST('/v1/publish/jobs/{publishJobId}/schedule', { params: { path: { publishJobId: id } }, body: { scheduleAt: at.toISOString() } }));
-      setNote(`Moved to ${dayLabel(day, { weekday: 'long', day: 'numeric', month: 'long' })}, ${timeLabel(at, zone)}.`);
+      await ok(
+        client.POST('/v1/publish/jobs/{publishJobId}/schedule', {
+          params: { path: { publishJobId: moving.job.publishJobId } },
+          body: { scheduleAt: at.toISOString() },
+        }),
+      );
+      setNote(`Moved to ${dayLabel(moving.day, { weekday: 'long', day: 'numeric', month: 'long' })}, ${timeLabel(at, zone)}.`);
       reload();
     } catch (err) {
       setError(message(err));
@@ -167,7 +180,7 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
               className={`day${outside ? ' outside' : ''}${key === today ? ' today' : ''}`}
               data-day={key}
               onDragOver={(e) => e.preventDefault()}
-              onDrop={(e) => void drop(e, d)}
+              onDrop={(e) => drop(e, d)}
             >
               <div className="date">{dayLabel(d, { weekday: 'short', day: 'numeric' })}</div>
               {byDay.get(key)?.map((j) => (
@@ -184,6 +197,18 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
           );
         })}
       </div>
+      <ConfirmDialog
+        open={moving !== null}
+        title={moving ? `Move to ${dayLabel(moving.day, { weekday: 'long', day: 'numeric', month: 'long' })}?` : 'Move'}
+        confirmLabel="Move post"
+        onConfirm={() => void move_()}
+        onCancel={() => setMoving(null)}
+      >
+        <label>
+          Time ({zone.replaceAll('_', ' ')})
+          <input type="time" required value={moving?.time ?? ''} onChange={(e) => moving && setMoving({ ...moving, time: e.target.value })} />
+        </label>
+      </ConfirmDialog>
     </section>
   );
 }

@@ -209,7 +209,7 @@ export const EnvSchema = Type.Object({
     60,
   ),
   SERVICE_DASHBOARD_ORIGINS: Str(
-    'Comma-separated origins allowed to sign in and to send credentialed dashboard requests (e.g. https://app.example.com). Default: the origin of SERVICE_PUBLIC_BASE_URL.',
+    'Comma-separated origins allowed to sign in and to send credentialed dashboard requests (e.g. https://app.example.com). Default: the origin of SERVICE_PUBLIC_BASE_URL, and on a loopback one (the embedded default) both spellings, localhost and 127.0.0.1, with its port.',
   ),
   SERVICE_DASHBOARD_SESSION_IDLE_SECONDS: Int(1_800, 'Dashboard session: idle expiry, renewed on each use.', 60),
   SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS: Int(43_200, 'Dashboard session: absolute lifetime from sign-in.', 60),

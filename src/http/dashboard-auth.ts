@@ -129,12 +129,33 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1'];
+
+/**
+ * The approved dashboard origins: SERVICE_DASHBOARD_ORIGINS when set, else the service's own origin.
+ * When that origin is a loopback name (the embedded default, `http://localhost:PORT`), both loopback
+ * spellings of it are approved, `localhost` and `127.0.0.1` with the same scheme and port: the start
+ * banner prints the address the server listens on (`127.0.0.1`), and either names this same server.
+ */
 export function dashboardOrigins(deps: Pick<AppDeps, 'config'>): string[] {
   const configured = deps.config.env.SERVICE_DASHBOARD_ORIGINS?.split(',')
     .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
     .filter(Boolean);
   if (configured && configured.length > 0) return configured;
-  return [new URL(deps.config.publicBaseUrl).origin.toLowerCase()];
+  const own = new URL(deps.config.publicBaseUrl);
+  if (!LOOPBACK_NAMES.includes(own.hostname)) return [own.origin.toLowerCase()];
+  return LOOPBACK_NAMES.map((name) => {
+    const spelled = new URL(own.origin);
+    spelled.hostname = name;
+    return spelled.origin.toLowerCase();
+  });
+}
+
+/** What a person refused for the Origin can do about it (the refusal's message). */
+export function originRemedy(deps: Pick<AppDeps, 'config'>, origin: string | undefined): string {
+  const approved = dashboardOrigins(deps);
+  const from = origin ? `${origin} is not an approved dashboard origin` : 'The request has no Origin header';
+  return `${from}. Open the dashboard at ${approved[0]}/app/, or add this origin to SERVICE_DASHBOARD_ORIGINS (comma-separated; approved now: ${approved.join(', ')}).`;
 }
 
 export function isApprovedOrigin(deps: Pick<AppDeps, 'config'>, origin: string | undefined): boolean {
@@ -192,7 +213,7 @@ export function installDashboardAuth(app: FastifyInstance, deps: Pick<AppDeps, '
       const origin = request.headers.origin;
       const safe = request.method === 'GET' || request.method === 'HEAD';
       if (origin === undefined ? !safe : !isApprovedOrigin(deps, origin))
-        throw denied('Credentialed requests need an approved dashboard Origin.');
+        throw denied(`Credentialed requests need an approved dashboard Origin. ${originRemedy(deps, origin)}`);
     }
     const session = await port.resolveSession(presented.token);
     if (!session) throw new AppError('dashboard_session_required', { message: 'The dashboard session is missing, expired or revoked.' });

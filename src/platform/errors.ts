@@ -163,6 +163,12 @@ export const ERROR_CATALOG = {
   invalid_target: e(400, 'validation', 'The resource is not one this server issues tokens for, or not the one of the grant.'),
   mcp_origin_not_allowed: e(403, 'authorization', 'The Origin of this request may not call the MCP endpoint.'),
   mcp_session_not_found: e(404, 'not_found', 'No such MCP session for this credential (initialize a new one).'),
+  invalid_tool_api_key_request: e(
+    400,
+    'validation',
+    'The tool API key request is not valid (name, or scopes of the form tools:<tool>:<action>).',
+  ),
+  tool_api_key_not_found: e(404, 'not_found', 'No such tool API key of the signed-in user.'),
 
   // ---- tools: tool API codes (tool-api.md; rendered in the tool API envelope)
   authentication_required: e(401, 'authentication', 'An API key is required.'),

@@ -151,13 +151,13 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
     await page.getByLabel('Brand', { exact: true }).selectOption({ label: 'Acme Coffee' });
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.waitForURL(/\/app\/channels\?channelConnect=connected/);
-    await page.locator('.badge.ok', { hasText: 'connected' }).waitFor();
+    await page.locator('.badge.ok', { hasText: 'Connected' }).waitFor();
 
     // keyboard: focus the Compose link in the menu, open it, then Tab through the composer
     await page.getByRole('link', { name: 'Compose' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Compose', level: 1 }).waitFor();
-    const path1 = await tabTo(page, /\(x\)$/); // the channel checkbox
+    const path1 = await tabTo(page, /\(X\)$/); // the channel checkbox
     assert.ok(path1.includes('Brand'), `Brand is reachable: ${path1.join(' | ')}`);
     await page.keyboard.press('Space');
     await tabTo(page, /^Text$/);
@@ -256,7 +256,7 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
     await page.getByText('No metrics read yet.').waitFor();
     await page.getByRole('button', { name: 'Refresh metrics' }).click();
     await page.getByRole('status').filter({ hasText: 'Metrics refreshed.' }).waitFor();
-    const stats = page.getByRole('group', { name: 'metrics on x' });
+    const stats = page.getByRole('group', { name: 'metrics on X' });
     await stats.getByText('1,200').waitFor();
     await shot('post-metrics');
     const stored = await api(`/v1/analytics/snapshots?providerPostId=${providerPostId}`);
@@ -275,7 +275,8 @@ describe('dashboard in a browser: inbox, analytics, developer access', { skip: C
     await page.getByRole('img', { name: 'views: top posts' }).waitFor();
     const row = page.getByRole('table', { name: 'post metrics' }).locator('tbody tr');
     assert.equal(await row.count(), 1);
-    assert.match((await row.textContent()) ?? '', new RegExp(`^x ${providerPostId}.*37.*1200$`));
+    // the post by its text and channel, not the platform's id
+    assert.match((await row.textContent()) ?? '', /^Keyboard-only roast: ask us anything.*X.*37.*1200$/);
     await page.getByLabel('Metric', { exact: true }).selectOption('likes');
     await page.getByRole('img', { name: 'likes per channel' }).waitFor();
     await page.getByLabel('Metric', { exact: true }).selectOption('views');

@@ -86,7 +86,8 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     await page.getByLabel('Password').press('Enter'); // keyboard submit
     const who = page.getByTestId('who');
     await who.filter({ hasText: member.email }).waitFor();
-    assert.match((await who.textContent()) ?? '', /Dashboard Org · role admin/);
+    await who.click(); // the account menu
+    assert.match((await page.locator('.account-menu').textContent()) ?? '', /Dashboard Org · role admin/);
     // the exchange code never appears in a URL
     assert.doesNotMatch(page.url(), /code|nonce/i);
     const cookies = await context.cookies();
@@ -115,8 +116,8 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     await page.getByLabel('Brand', { exact: true }).selectOption({ label: 'Acme Coffee' });
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.waitForURL(/\/app\/channels\?channelConnect=connected/);
-    await page.getByRole('status').filter({ hasText: 'Connected x' }).waitFor();
-    await page.locator('.badge.ok', { hasText: 'connected' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Connected X.' }).waitFor();
+    await page.locator('.badge.ok', { hasText: 'Connected' }).waitFor();
     await shot('channels');
   });
 
@@ -125,7 +126,7 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     await page.getByRole('checkbox').first().check();
     await page.getByLabel('Text', { exact: true }).fill('Fresh roast today ☕');
     await page.getByText('Ready to publish.').waitFor();
-    assert.match((await page.getByLabel('validation').textContent()) ?? '', /x: \d+ \/ 280 characters/);
+    assert.match((await page.getByLabel('validation').textContent()) ?? '', /X: \d+ \/ 280 characters/);
     await shot('composer');
     await page.getByRole('button', { name: 'Publish now' }).click();
     await page.waitForURL(/\/app\/posts\/job_/);
@@ -164,6 +165,7 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     const chip = page.locator(`[data-day="${iso(monday)}"] [data-job="${publishJobId}"]`);
     await chip.waitFor();
     await chip.dragTo(page.locator(`[data-day="${iso(wednesday)}"]`));
+    await page.getByRole('dialog').getByRole('button', { name: 'Move post' }).click(); // same time of day
     await page.locator(`[data-day="${iso(wednesday)}"] [data-job="${publishJobId}"]`).waitFor();
     const moved = await api(`/v1/publish/jobs/${publishJobId}`);
     assert.equal(moved.scheduledAt, wednesday.toISOString());
@@ -191,7 +193,7 @@ describe('dashboard in a browser', { skip: CHROMIUM ? false : 'chromium not inst
     await page.getByLabel('Minimum gap on a channel (minutes)').fill('60');
     await page.getByRole('button', { name: 'Preview schedule' }).click();
     await page.getByTestId('preview-summary').filter({ hasText: '2 scheduled, 0 unscheduled, 2 posts' }).waitFor();
-    const lane = page.getByRole('region', { name: /^timeline .*\(x\)$/ });
+    const lane = page.getByRole('region', { name: /^timeline .*\(X\)$/ });
     assert.equal(await lane.locator('.chip').count(), 2);
     await shot('batches-preview');
     await page.getByRole('button', { name: 'Commit batch' }).click();

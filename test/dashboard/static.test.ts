@@ -41,6 +41,12 @@ describe('dashboard static build at /app/', () => {
       assert.doesNotMatch(res.body, /https?:\/\/(?:fonts\.googleapis|fonts\.gstatic|cdn\.|unpkg|jsdelivr)/);
     }
     assert.ok(jsGzip < FIRST_LOAD_JS_BUDGET, `first-load JS ${jsGzip} bytes gzipped`);
+    console.log(`first load of /app/: ${(jsGzip / 1024).toFixed(1)} KB of gzipped JavaScript (budget ${FIRST_LOAD_JS_BUDGET / 1024} KB)`);
+    // the product's icon
+    assert.match(shell.body, /<link rel="icon" href="\/app\/favicon.svg"/);
+    const icon = await ctx.app.inject({ url: '/app/favicon.svg' });
+    assert.equal(icon.statusCode, 200);
+    assert.equal(icon.headers['content-type'], 'image/svg+xml');
   });
 
   it('falls back to index.html for client routes, 404s missing assets, never leaves the build folder', async () => {

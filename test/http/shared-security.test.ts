@@ -170,6 +170,9 @@ describe('shared security checks of every authenticated operation', () => {
         deliveryId: owned(deliveries.data[0].deliveryId),
         socialCommentId: owned(commentId),
         automationRunId: owned(run.automationRunId),
+        productId: owned(product.productId),
+        // a person's own tool API key (test/dashboard/workspace-setup.test.ts: another person's is 404)
+        toolApiKeyId: absent('toolApiKeyId'),
         // an OAuth grant takes the whole authorization-code flow (test/identity/oauth.test.ts checks that
         // another organization cannot see or revoke one): a well-formed id that names nothing
         authorizationId: absent('authorizationId'),
@@ -192,6 +195,8 @@ describe('shared security checks of every authenticated operation', () => {
         updatePublishingSettings: { membersPublishDirectly: true },
         updateOAuthApp: { name: 'renamed' },
         createBrandProduct: { name: 'Product' },
+        updateBrand: { name: 'renamed' },
+        updateBrandProduct: { name: 'renamed' },
         updateWebhookEndpoint: { enabled: false },
         recoverWebhookEndpoint: { since: new Date(ctx.clock.now().getTime() - 3_600_000).toISOString() },
         updateAutomationSource: { name: 'renamed' },

@@ -5,39 +5,48 @@
  * totals and a data table carrying the same numbers for screen readers and keyboard users.
  */
 import { useMemo, useState } from 'react';
-import { type ChannelAccount, client, ok, type Schemas } from './client';
+import { type ChannelAccount, client, ok, type PublishJob, type Schemas } from './client';
 import { loadBrands, loadChannels } from './pages';
 import { BrandPicker } from './pickers';
-import { Alert, useLoad } from './ui';
+import { PlatformLabel, platformName } from './platforms';
+import { Alert, Empty, Loading, useLoad } from './ui';
 
 type AnalyticsSnapshot = Schemas['AnalyticsSnapshot'];
 
+/** Horizontal bars, the value at the end of each bar, labels wide enough to read a post's first words. */
 function BarChart({ title, bars }: { title: string; bars: Array<{ label: string; value: number }> }) {
   const max = Math.max(1, ...bars.map((b) => b.value));
-  const rowH = 26;
+  const rowH = 34;
+  const labelW = 200;
+  const barW = 200;
   return (
     <figure className="chart">
-      <svg role="img" aria-label={title} viewBox={`0 0 340 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
+      <figcaption>{title}</figcaption>
+      <svg role="img" aria-label={title} viewBox={`0 0 470 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
         {bars.map((b, i) => (
-          <g key={b.label} transform={`translate(0 ${i * rowH})`}>
-            <rect x="120" y="4" height={rowH - 8} width={(150 * b.value) / max} fill="#2855d8" rx="2" />
-            <text x="116" y={rowH / 2 + 4} textAnchor="end" fontSize="11" fill="#1d2330">
-              {b.label.slice(0, 20)}
+          <g key={`${b.label}${i}`} transform={`translate(0 ${i * rowH})`}>
+            <rect className="bar-track" x={labelW} y="6" height={rowH - 12} width={barW} rx="3" />
+            <rect className={`bar bar-${i % 4}`} x={labelW} y="6" height={rowH - 12} width={Math.max(2, (barW * b.value) / max)} rx="3" />
+            <text className="bar-label" x={labelW - 8} y={rowH / 2 + 5} textAnchor="end">
+              {b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label}
             </text>
-            <text x={124 + (150 * b.value) / max} y={rowH / 2 + 4} fontSize="11" fill="#1d2330">
+            <text className="bar-value" x={labelW + barW + 6} y={rowH / 2 + 5}>
               {b.value}
             </text>
           </g>
         ))}
       </svg>
-      <figcaption>{title}</figcaption>
     </figure>
   );
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const postLabel = (s: AnalyticsSnapshot) => `${s.platform} ${s.providerPostId}`;
-const shortLabel = (s: AnalyticsSnapshot) => `${s.platform} …${s.providerPostId.slice(-6)}`;
+/** Post texts by post target, from the publish jobs (a snapshot carries ids only). */
+function textsByTarget(jobs: PublishJob[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const j of jobs) for (const t of j.targets) m.set(t.postTargetId, t.text || j.text);
+  return m;
+}
 // the metric shown first when the snapshots have it
 const PREFERRED = ['views', 'impressions', 'likes', 'reach'];
 
@@ -55,6 +64,15 @@ export default function AnalyticsPage() {
       }),
     ).then((r) => r.data as AnalyticsSnapshot[]);
   }, [brandId, days]);
+  const [jobs] = useLoad(
+    () =>
+      ok(client.GET('/v1/publish/jobs', { params: { query: { limit: 100, status: 'published', ...(brandId ? { brandId } : {}) } } })).then(
+        (r) => r.data as PublishJob[],
+      ),
+    [brandId],
+  );
+  const texts = useMemo(() => textsByTarget(jobs ?? []), [jobs]);
+  const postText = (s: AnalyticsSnapshot) => (s.postTargetId ? texts.get(s.postTargetId) : undefined) ?? `A ${platformName(s.platform)} post`;
   const list = snapshots ?? [];
   const metricNames = useMemo(
     () => [...new Set(list.flatMap((s) => Object.entries(s.metrics ?? {}).filter(([, v]) => typeof v === 'number').map(([k]) => k)))].sort(),
@@ -80,7 +98,7 @@ export default function AnalyticsPage() {
     // biome-ignore lint/correctness/useExhaustiveDependencies: channelName reads channels
   }, [latestPerPost, active, channels]);
   const perPost = latestPerPost
-    .map((s) => ({ label: shortLabel(s), value: num(s.metrics?.[active]) }))
+    .map((s) => ({ label: postText(s), value: num(s.metrics?.[active]) }))
     .sort((a, b) => b.value - a.value)
     .slice(0, 10);
 
@@ -109,8 +127,9 @@ export default function AnalyticsPage() {
         )}
       </div>
       <Alert text={error} />
+      {!snapshots && !error && <Loading what="Loading metrics" />}
       {snapshots && list.length === 0 && (
-        <p className="muted">No metrics in this period yet. Open a published post and choose Refresh metrics.</p>
+        <Empty title="No metrics in this period yet.">Open a published post and choose Refresh metrics, or wait for the next automatic reading.</Empty>
       )}
       {list.length > 0 && (
         <div className="stats" role="group" aria-label="totals">
@@ -136,6 +155,7 @@ export default function AnalyticsPage() {
                 <tr>
                   <th>Post</th>
                   <th>Channel</th>
+                  <th>Platform</th>
                   {metricNames.map((m) => (
                     <th key={m}>{m}</th>
                   ))}
@@ -144,8 +164,13 @@ export default function AnalyticsPage() {
               <tbody>
                 {latestPerPost.map((s) => (
                   <tr key={s.analyticsSnapshotId}>
-                    <td>{postLabel(s)}</td>
+                    <td className="post-cell" title={s.providerPostId}>
+                      {postText(s).slice(0, 120)}
+                    </td>
                     <td>{channelName(s.channelAccountId)}</td>
+                    <td>
+                      <PlatformLabel platform={s.platform} />
+                    </td>
                     {metricNames.map((m) => (
                       <td key={m}>{num(s.metrics?.[m])}</td>
                     ))}

@@ -6,10 +6,14 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import type { paths } from '../../packages/sdk/src/generated/openapi';
 import { type Brand, type ChannelAccount, client, ok } from './client';
+import { fmtDay, fmtTime, slotNote } from './batch-format';
 import { parseCsv } from './csv';
 import { loadBrands, loadChannels } from './pages';
+import { TimeZoneSelect } from './pages/brands';
 import { BrandPicker, ChannelPicker } from './pickers';
-import { Alert, message, useLoad } from './ui';
+import { useCan } from './session';
+import { Alert, Empty, message, useLoad } from './ui';
+import { platformName } from './platforms';
 
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 type PreviewRequest = Json<NonNullable<paths['/v1/publish/batches/preview']['post']['requestBody']>>;
@@ -37,10 +41,20 @@ const STATUS_CLASS: Record<string, string> = {
   unscheduled: 'muted',
 };
 
-const fmtTime = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-const fmtDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 
 export default function BatchesPage() {
+  const can = useCan();
+  if (!can('publishing.batches.manage'))
+    return (
+      <section>
+        <h1>Batches</h1>
+        <Empty title="Batches are planned by admins.">Ask an admin of your organization to plan a batch, or compose single posts.</Empty>
+      </section>
+    );
+  return <BatchPlanner />;
+}
+
+function BatchPlanner() {
   const [brands] = useLoad(loadBrands, []);
   const [channels] = useLoad(loadChannels, []);
   const [brandId, setBrandId] = useState('');
@@ -56,6 +70,10 @@ export default function BatchesPage() {
   // Policy defaults: the service's own (docs/batches.md); times are local wall times of `timezone`.
   const [times, setTimes] = useState('09:00, 17:30');
   const [timezone, setTimezone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  // posting times are the brand's local times unless changed here
+  useEffect(() => {
+    if (brand?.timezone) setTimezone(brand.timezone);
+  }, [brand?.timezone]);
   const [horizonDays, setHorizonDays] = useState(14);
   const [minGap, setMinGap] = useState(120);
   const [cooldown, setCooldown] = useState(240);
@@ -179,7 +197,7 @@ export default function BatchesPage() {
 
   const channelName = (id: string) => {
     const c = channels?.find((x) => x.channelAccountId === id);
-    return c ? `${c.displayName} (${c.platform})` : id;
+    return c ? `${c.displayName} (${platformName(c.platform)})` : id;
   };
   const rowText = (clientAssetId: string) => preview?.request.items.find((i) => i.clientAssetId === clientAssetId)?.text ?? clientAssetId;
   const productName = (id: string) => products.find((p) => p.productId === id)?.name ?? id;
@@ -262,10 +280,11 @@ export default function BatchesPage() {
           Posting times (HH:MM, comma-separated)
           <input value={times} onChange={(e) => setTimes(e.target.value)} pattern="^\s*\d{2}:\d{2}(\s*[,\s]\s*\d{2}:\d{2})*\s*$" required />
         </label>
-        <label>
-          Time zone
-          <input value={timezone} onChange={(e) => setTimezone(e.target.value)} required />
-        </label>
+        <p className="muted small" id="jitter-note">
+          Each post goes out within 10 minutes before or after its posting time (a small random shift, the jitter), so your
+          posts do not all land on the same minute. The preview shows each post's slot and its shift.
+        </p>
+        <TimeZoneSelect value={timezone} onChange={setTimezone} />
         <label>
           Days ahead
           <input type="number" min={1} max={60} value={horizonDays} onChange={(e) => setHorizonDays(Number(e.target.value))} />
@@ -319,6 +338,7 @@ export default function BatchesPage() {
                       {list.map((a) => (
                         <span key={`${a.itemIndex}-${a.targetIndex}`} className="chip" title={rowText(a.clientAssetId)}>
                           <time dateTime={a.scheduledAt}>{fmtTime(a.scheduledAt)}</time> {productName(a.productId)}: {rowText(a.clientAssetId).slice(0, 40)}
+                          <span className="slot-note">{slotNote(a)}</span>
                         </span>
                       ))}
                     </li>

@@ -4,6 +4,7 @@
  * dashboard session cookie goes along, and an API key entered on the sign-in page is sent as a bearer.
  */
 import createClient, { type Middleware } from 'openapi-fetch';
+import { ServiceApiError, unwrap } from '../../packages/sdk/src/errors';
 import type { components, paths } from '../../packages/sdk/src/generated/openapi';
 
 export type Schemas = components['schemas'];
@@ -33,26 +34,11 @@ const bearer: Middleware = {
 export const client = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
 client.use(bearer);
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// Errors are the SDK's: ServiceApiError carries the catalog code, status, fields and request id.
+export { ServiceApiError, unwrap } from '../../packages/sdk/src/errors';
 
-/** Unwraps an openapi-fetch answer: the data, or an ApiError carrying the ErrorResponse's code. */
-export async function ok<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await p;
-  if (error !== undefined || !response.ok) {
-    const e = (error ?? {}) as { error?: string | { code?: string }; message?: string };
-    const code = typeof e.error === 'string' ? e.error : (e.error?.code ?? 'http_error');
-    throw new ApiError(response.status, code, e.message ?? `HTTP ${response.status}`);
-  }
-  return data as T;
-}
+/** Unwraps an openapi-fetch answer (the SDK's unwrap): the data, or a ServiceApiError. */
+export const ok = unwrap;
 
 /** Routes not yet in the OpenAPI document (sessions): plain JSON calls with the same error mapping. */
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -62,11 +48,7 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const res = await fetch(path, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   const data = text ? (JSON.parse(text) as unknown) : undefined;
-  if (!res.ok) {
-    const e = (data ?? {}) as { error?: string | { code?: string }; message?: string };
-    const code = typeof e.error === 'string' ? e.error : (e.error?.code ?? 'http_error');
-    throw new ApiError(res.status, code, e.message ?? `HTTP ${res.status}`);
-  }
+  if (!res.ok) throw new ServiceApiError(res.status, data, res.headers.get('x-request-id'));
   return data as T;
 }
 
@@ -81,9 +63,9 @@ export function uploadMedia(file: File, brandId: string, onProgress: (fraction: 
     xhr.onload = () => {
       const body = xhr.responseText ? JSON.parse(xhr.responseText) : {};
       if (xhr.status >= 200 && xhr.status < 300) resolve(body);
-      else reject(new ApiError(xhr.status, body.error ?? 'http_error', body.message ?? `HTTP ${xhr.status}`));
+      else reject(new ServiceApiError(xhr.status, body, xhr.getResponseHeader('x-request-id')));
     };
-    xhr.onerror = () => reject(new ApiError(0, 'network_error', 'The upload failed.'));
+    xhr.onerror = () => reject(new ServiceApiError(0, { error: 'network_error', message: 'The upload did not reach the server.' }, null));
     const form = new FormData();
     form.append('brandId', brandId);
     form.append('file', file);

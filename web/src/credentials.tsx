@@ -35,7 +35,7 @@ const SCOPES: Scope[] = [
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /** A secret shown once, with a copy button; gone after "I have copied it". */
-function ShownOnce({ label, secret, testId, onDone }: { label: string; secret: string; testId: string; onDone: () => void }) {
+export function ShownOnce({ label, secret, testId, onDone }: { label: string; secret: string; testId: string; onDone: () => void }) {
   const [copied, setCopied] = useState<string | null>(null);
   const copy = async () => {
     try {
@@ -65,7 +65,7 @@ function ShownOnce({ label, secret, testId, onDone }: { label: string; secret: s
 }
 
 /** A destructive action behind an inline confirmation (no window.confirm: it is announced and testable). */
-function Confirm({ label, confirmLabel, onConfirm }: { label: string; confirmLabel: string; onConfirm: () => Promise<void> }) {
+export function Confirm({ label, confirmLabel, onConfirm }: { label: string; confirmLabel: string; onConfirm: () => Promise<void> }) {
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (

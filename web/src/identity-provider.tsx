@@ -4,7 +4,8 @@
  * /app/sign-in/identity-provider, whose code and state go to /v1/auth/identity-provider/callback.
  */
 import { useEffect, useState } from 'react';
-import { ApiError, call } from './client';
+import { call } from './client';
+import { message } from './ui';
 
 interface ProviderInfo {
   configured: boolean;
@@ -28,7 +29,7 @@ export function IdentityProviderButton({ onError }: { onError: (message: string)
       const r = await call<{ authorizationUrl: string }>('POST', '/v1/auth/identity-provider/start', { returnTo: '/' });
       window.location.assign(r.authorizationUrl);
     } catch (err) {
-      onError(err instanceof ApiError ? `${err.message} (${err.code})` : 'Sign-in failed.');
+      onError(message(err));
       setBusy(false);
     }
   };
@@ -61,6 +62,6 @@ export async function finishIdentityProviderSignIn(): Promise<string | null> {
     if (r.returnTo?.startsWith('/')) window.history.replaceState(null, '', `/app${r.returnTo === '/' ? '/' : r.returnTo}`);
     return null;
   } catch (err) {
-    return err instanceof ApiError ? `${err.message} (${err.code})` : 'Sign-in failed.';
+    return message(err);
   }
 }

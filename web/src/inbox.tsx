@@ -6,10 +6,12 @@
  * The channel's own replies are shown under the comment they answer.
  */
 import { useState } from 'react';
-import { ApiError, type Brand, client, ok, type Schemas } from './client';
+import { type Brand, client, ok, type PublishJob, type Schemas, ServiceApiError } from './client';
 import { loadBrands } from './pages';
 import { BrandPicker } from './pickers';
-import { Alert, message, useLoad } from './ui';
+import { useCan } from './session';
+import { Alert, Empty, Loading, message, useLoad } from './ui';
+import { platformName } from './platforms';
 
 type SocialComment = Schemas['SocialComment'];
 const TONES = ['helpful', 'friendly', 'concise', 'premium', 'supportive'] as const;
@@ -23,7 +25,59 @@ type Filter = (typeof FILTERS)[number][0];
 const STATUS_CLASS: Record<string, string> = { needs_reply: 'warn', drafted: 'info', replied: 'ok' };
 const STATUS_LABEL: Record<string, string> = { needs_reply: 'needs reply', drafted: 'drafted', replied: 'replied' };
 
-function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; replies: SocialComment[]; brandName?: string; onDone: () => void }) {
+/** The post a comment belongs to, as the dashboard published it. */
+interface CommentPost {
+  text: string;
+  thumbnail: string | null;
+  url: string | null;
+  channelName: string | null;
+  publishJobId: string;
+}
+
+function postsByTarget(jobs: PublishJob[]): Map<string, CommentPost> {
+  const m = new Map<string, CommentPost>();
+  for (const j of jobs) {
+    const first = j.media[0] as { url?: string; thumbnailUrl?: string; kind?: string } | undefined;
+    const thumbnail = first ? (first.thumbnailUrl ?? (first.kind === 'video' ? null : (first.url ?? null))) : null;
+    for (const t of j.targets)
+      m.set(t.postTargetId, { text: t.text || j.text, thumbnail, url: t.providerUrl, channelName: null, publishJobId: j.publishJobId });
+  }
+  return m;
+}
+
+function PostContext({ post, platform }: { post: CommentPost | undefined; platform: string }) {
+  if (!post) return <p className="muted small">On a post that was not published from here.</p>;
+  return (
+    <div className="comment-post">
+      {post.thumbnail && <img className="thumb" src={post.thumbnail} alt="" />}
+      <div>
+        <span className="muted small">On your post</span>
+        <p className="comment-post-text">{post.text.slice(0, 160) || '(no text)'}</p>
+        {post.url && (
+          <a href={post.url} rel="noreferrer" target="_blank">
+            View the post on {platformName(platform)}
+          </a>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function CommentCard({
+  c,
+  replies,
+  brandName,
+  post,
+  canAnswer,
+  onDone,
+}: {
+  c: SocialComment;
+  replies: SocialComment[];
+  brandName?: string;
+  post?: CommentPost;
+  canAnswer: boolean;
+  onDone: () => void;
+}) {
   const [reply, setReply] = useState(c.draft?.reply ?? '');
   const [tone, setTone] = useState<(typeof TONES)[number]>('helpful');
   const [note, setNote] = useState<string | null>(null);
@@ -51,7 +105,7 @@ function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; repl
       onDone();
     } catch (e) {
       // no language model configured: say which settings are missing
-      if (e instanceof ApiError && e.status === 400) {
+      if (e instanceof ServiceApiError && e.status === 400) {
         const dry = await ok(client.POST('/v1/social-comments/reply-drafts', { body: { ...body, dryRun: true } })).catch(() => null);
         if (dry?.mode === 'dry_run' && dry.requiredEnv.length > 0) {
           setNote(`No AI provider is configured on this server (${dry.requiredEnv.join(', ')}); write the reply yourself.`);
@@ -87,18 +141,21 @@ function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; repl
   return (
     <li className="row-card" data-comment={c.socialCommentId} aria-label={`comment by ${author}`}>
       <div>
-        <strong>{author}</strong> <span className="muted">on {c.platform}</span>{' '}
+        <strong>{author}</strong>
+        {c.authorName && c.authorHandle && <span className="muted"> @{c.authorHandle}</span>}{' '}
+        <span className="muted">on {platformName(c.platform)}</span>{' '}
         <span className={`badge ${STATUS_CLASS[c.status] ?? ''}`}>{STATUS_LABEL[c.status] ?? c.status}</span>
         {c.providerCreatedAt && <span className="muted"> · {new Date(c.providerCreatedAt).toLocaleString()}</span>}
         {c.permalinkUrl && (
           <>
             {' '}
             <a href={c.permalinkUrl} rel="noreferrer">
-              open on {c.platform}
+              open the comment on {platformName(c.platform)}
             </a>
           </>
         )}
       </div>
+      <PostContext post={post} platform={c.platform} />
       <blockquote>{c.body}</blockquote>
       {replies.length > 0 && (
         <ul className="replies" aria-label={`replies to ${author}`}>
@@ -109,7 +166,7 @@ function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; repl
           ))}
         </ul>
       )}
-      {c.status !== 'replied' && c.capabilities.canReply && (
+      {c.status !== 'replied' && c.capabilities.canReply && canAnswer && (
         <>
           <div className="inline">
             <label>
@@ -149,6 +206,7 @@ function CommentCard({ c, replies, brandName, onDone }: { c: SocialComment; repl
 }
 
 export default function InboxPage() {
+  const canAnswer = useCan()('engagement.comments.manage');
   const [status, setStatus] = useState<Filter>('');
   const [brandId, setBrandId] = useState('');
   const [brands] = useLoad(loadBrands, []);
@@ -161,6 +219,12 @@ export default function InboxPage() {
       ).then((r) => r.data as SocialComment[]),
     [status, brandId],
   );
+  const [jobs] = useLoad(
+    () =>
+      ok(client.GET('/v1/publish/jobs', { params: { query: { limit: 100, ...(brandId ? { brandId } : {}) } } })).then((r) => r.data as PublishJob[]),
+    [brandId],
+  );
+  const posts = postsByTarget(jobs ?? []);
   // the channel's own replies (and their replies) are listed under the comment they answer
   const own = (comments ?? []).filter((c) => c.isOwn);
   const audience = (comments ?? []).filter((c) => !c.isOwn);
@@ -183,7 +247,7 @@ export default function InboxPage() {
         posts += r.targets.length;
         for (const t of r.targets) {
           created += t.created;
-          if (!t.ok) failed.push(`${t.platform}: ${t.error?.message ?? 'failed'}`);
+          if (!t.ok) failed.push(`${platformName(t.platform)}: ${t.error?.message ?? 'failed'}`);
         }
       }
       setSyncNote(
@@ -201,9 +265,11 @@ export default function InboxPage() {
       <h1>Inbox</h1>
       <div className="inline">
         <BrandPicker brands={brands} value={brandId} onChange={setBrandId} emptyLabel="All brands" />
-        <button type="button" onClick={sync} disabled={syncing || !brands?.length}>
-          {syncing ? 'Checking…' : 'Check for new comments'}
-        </button>
+        {canAnswer && (
+          <button type="button" onClick={sync} disabled={syncing || !brands?.length}>
+            {syncing ? 'Checking…' : 'Check for new comments'}
+          </button>
+        )}
       </div>
       {syncNote && <p role="status">{syncNote}</p>}
       <Alert text={syncError} />
@@ -215,6 +281,7 @@ export default function InboxPage() {
         ))}
       </div>
       <Alert text={error} />
+      {!comments && !error && <Loading what="Loading comments" />}
       {comments && (
         <ul className="list" aria-label="comments">
           {audience.map((c) => (
@@ -223,10 +290,16 @@ export default function InboxPage() {
               c={c}
               replies={own.filter((r) => r.parentProviderCommentId === c.providerCommentId)}
               brandName={brands?.find((b) => b.brandId === c.brandId)?.name}
+              post={c.postTargetId ? posts.get(c.postTargetId) : undefined}
+              canAnswer={canAnswer}
               onDone={reload}
             />
           ))}
-          {audience.length === 0 && <li className="muted">No comments here.</li>}
+          {audience.length === 0 && (
+            <li>
+              <Empty title="No comments here.">Use "Check for new comments" to read the latest comments of your published posts.</Empty>
+            </li>
+          )}
         </ul>
       )}
     </section>

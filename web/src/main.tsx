@@ -1,9 +1,12 @@
 import { type FormEvent, lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiError, call, credential, signIn } from './client';
+import { call, credential, signIn } from './client';
 import { finishIdentityProviderSignIn, IdentityProviderButton } from './identity-provider';
+import { Logo } from './logo';
 import { BrandsPage, CalendarPage, ChannelsPage, ComposerPage, PostPage } from './pages';
 import { useRoute } from './router';
+import { type Me, PRODUCT_NAME, SessionContext } from './session';
+import { Alert, Loading, message } from './ui';
 import './style.css';
 
 // Pages beyond the publishing core load on first visit (keeps the first load small).
@@ -11,13 +14,8 @@ const BatchesPage = lazy(() => import('./batches'));
 const DevelopersPage = lazy(() => import('./developers'));
 const InboxPage = lazy(() => import('./inbox'));
 const AnalyticsPage = lazy(() => import('./analytics'));
+const SettingsPage = lazy(() => import('./settings'));
 const ConsentPage = lazy(() => import('./oauth-consent'));
-
-interface Me {
-  user?: { email?: string; displayName?: string | null };
-  organization?: { organizationId?: string; name?: string };
-  role?: string;
-}
 
 function SignIn({ onSignedIn, initialError }: { onSignedIn: () => void; initialError: string | null }) {
   const [email, setEmail] = useState('');
@@ -34,7 +32,7 @@ function SignIn({ onSignedIn, initialError }: { onSignedIn: () => void; initialE
       await signIn(email, password);
       onSignedIn();
     } catch (err) {
-      setError(err instanceof ApiError ? `${err.message} (${err.code})` : 'Sign-in failed.');
+      setError(message(err));
     } finally {
       setBusy(false);
     }
@@ -48,6 +46,10 @@ function SignIn({ onSignedIn, initialError }: { onSignedIn: () => void; initialE
 
   return (
     <main className="card narrow">
+      <div className="brandmark">
+        <Logo />
+        <span>{PRODUCT_NAME}</span>
+      </div>
       <h1>Sign in</h1>
       <form onSubmit={submit} aria-label="sign in">
         <label>
@@ -65,11 +67,7 @@ function SignIn({ onSignedIn, initialError }: { onSignedIn: () => void; initialE
             onChange={(e) => setPassword(e.target.value)}
           />
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <Alert text={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
@@ -98,10 +96,12 @@ const NAV: Array<[string, string]> = [
   ['/inbox', 'Inbox'],
   ['/analytics', 'Analytics'],
   ['/developers', 'Developers'],
+  ['/settings', 'Settings'],
 ];
 
 function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) {
   const [path, navigate] = useRoute();
+  const [menuOpen, setMenuOpen] = useState(false);
   const signOut = async () => {
     credential.clear();
     await call('POST', '/v1/auth/logout').catch(() => undefined);
@@ -113,51 +113,84 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
   else if (path.startsWith('/calendar')) page = <CalendarPage navigate={navigate} />;
   else if (path.startsWith('/batches')) page = <BatchesPage />;
   else if (path.startsWith('/developers')) page = <DevelopersPage />;
+  else if (path.startsWith('/settings')) page = <SettingsPage />;
   else if (path.startsWith('/inbox')) page = <InboxPage />;
   else if (path.startsWith('/analytics')) page = <AnalyticsPage />;
   else if (path.startsWith('/posts/')) page = <PostPage publishJobId={path.slice('/posts/'.length)} navigate={navigate} />;
+  const who = me?.user ? (me.user.displayName ?? me.user.email) : null;
   return (
-    <div className="shell">
-      <a className="skip" href="#main">
-        Skip to content
-      </a>
-      <header>
-        <strong>service-api</strong>
-        <nav aria-label="main">
-          {NAV.map(([to, label]) => (
-            <a
-              key={to}
-              href={`/app${to}`}
-              aria-current={path.startsWith(to) || (to === '/brands' && path === '/') ? 'page' : undefined}
-              onClick={(e) => {
-                e.preventDefault();
-                navigate(to);
-                // keyboard and screen reader users land on the new page, not back on the menu
-                document.getElementById('main')?.focus({ preventScroll: true });
-              }}
-            >
-              {label}
-            </a>
-          ))}
-        </nav>
-        <span className="who" data-testid="who">
-          {me?.user ? (
-            <>
-              Signed in as <strong>{me.user.displayName ?? me.user.email}</strong>
-              {me.organization?.name ? ` · ${me.organization.name}` : ''} · role <strong>{me.role}</strong>
-            </>
-          ) : (
-            'Using an API key'
-          )}
-        </span>
-        <button type="button" className="secondary" onClick={signOut}>
-          Sign out
-        </button>
-      </header>
-      <main id="main" tabIndex={-1}>
-        <Suspense fallback={<p aria-busy="true">Loading…</p>}>{page}</Suspense>
-      </main>
-    </div>
+    <SessionContext.Provider value={me}>
+      <div className="shell">
+        <a className="skip" href="#main">
+          Skip to content
+        </a>
+        <header>
+          <a
+            className="brandmark"
+            href="/app/"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate('/brands');
+            }}
+          >
+            <Logo />
+            <span>{PRODUCT_NAME}</span>
+          </a>
+          <button
+            type="button"
+            className="menu-toggle secondary"
+            aria-expanded={menuOpen}
+            aria-controls="main-nav"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            Menu
+          </button>
+          <nav aria-label="main" id="main-nav" className={menuOpen ? 'open' : undefined}>
+            {NAV.map(([to, label]) => (
+              <a
+                key={to}
+                href={`/app${to}`}
+                aria-current={path.startsWith(to) || (to === '/brands' && path === '/') ? 'page' : undefined}
+                onClick={(e) => {
+                  e.preventDefault();
+                  setMenuOpen(false);
+                  navigate(to);
+                  // keyboard and screen reader users land on the new page, not back on the menu
+                  document.getElementById('main')?.focus({ preventScroll: true });
+                }}
+              >
+                {label}
+              </a>
+            ))}
+          </nav>
+          <details className="account">
+            <summary data-testid="who">
+              <span className="sr-only">Account: </span>
+              <span className="avatar" aria-hidden="true">
+                {(who ?? 'K').slice(0, 1).toUpperCase()}
+              </span>
+              <span className="who-name">{who ?? 'API key'}</span>
+            </summary>
+            <div className="account-menu">
+              {me?.user ? (
+                <p>
+                  Signed in as <strong>{who}</strong>
+                  {me.organization?.name ? ` · ${me.organization.name}` : ''} · role <strong>{me.role}</strong>
+                </p>
+              ) : (
+                <p>Using an API key</p>
+              )}
+              <button type="button" className="secondary" onClick={signOut}>
+                Sign out
+              </button>
+            </div>
+          </details>
+        </header>
+        <main id="main" tabIndex={-1}>
+          <Suspense fallback={<Loading />}>{page}</Suspense>
+        </main>
+      </div>
+    </SessionContext.Provider>
   );
 }
 
@@ -175,12 +208,17 @@ function App() {
       return refresh();
     });
   }, []);
-  if (state === undefined) return <p className="card narrow">Loading…</p>;
+  if (state === undefined)
+    return (
+      <div className="card narrow">
+        <Loading />
+      </div>
+    );
   if (state === null) return <SignIn onSignedIn={() => void refresh()} initialError={signInError} />;
   // the OAuth authorization endpoint: consent after sign-in, outside the app's navigation
   if (window.location.pathname.startsWith('/app/oauth/authorize'))
     return (
-      <Suspense fallback={<p className="card narrow">Loading…</p>}>
+      <Suspense fallback={<div className="card narrow"><Loading /></div>}>
         <ConsentPage organizationName={state.me?.organization?.name} userName={state.me?.user?.displayName ?? state.me?.user?.email} />
       </Suspense>
     );

@@ -1,5 +1,6 @@
 /** The brand and channel pickers several pages share. */
 import type { Brand, ChannelAccount } from './client';
+import { PlatformIcon, platformName } from './platforms';
 
 /** A "Brand" select over the organization's brands; `emptyLabel` adds a first option with no brand. */
 export function BrandPicker({
@@ -53,7 +54,8 @@ export function ChannelPicker({
             checked={selected.includes(c.channelAccountId)}
             onChange={(e) => onChange(e.target.checked ? [...selected, c.channelAccountId] : selected.filter((x) => x !== c.channelAccountId))}
           />
-          {c.displayName} ({c.platform})
+          <PlatformIcon platform={c.platform} />
+          {c.displayName} ({platformName(c.platform)})
         </label>
       ))}
     </fieldset>

@@ -5,13 +5,16 @@
  */
 import { useState } from 'react';
 import { client, ok, type PublishJob, type Schemas } from './client';
+import { useCan } from './session';
 import { Alert, message, useLoad } from './ui';
+import { platformName } from './platforms';
 
 type Snapshot = Schemas['AnalyticsSnapshot'];
 type SyncPlatform = Snapshot['platform'];
 const SYNC_PLATFORMS: readonly string[] = ['x', 'youtube', 'facebook_page', 'pinterest'] satisfies SyncPlatform[];
 
 export function PostMetrics({ job }: { job: PublishJob }) {
+  const can = useCan();
   const published = job.targets.filter((t) => t.state === 'published' && t.providerPostId);
   const [snapshots, error, reload] = useLoad(
     () =>
@@ -64,8 +67,8 @@ export function PostMetrics({ job }: { job: PublishJob }) {
         const s = snapshots?.get(t.postTargetId);
         const values = Object.entries(s?.metrics ?? {}).filter((e): e is [string, number] => typeof e[1] === 'number');
         return (
-          <div key={t.postTargetId} className="stats" role="group" aria-label={`metrics on ${t.platform}`}>
-            {!SYNC_PLATFORMS.includes(t.platform) && <p className="muted">{t.platform} has no analytics sync.</p>}
+          <div key={t.postTargetId} className="stats" role="group" aria-label={`metrics on ${platformName(t.platform)}`}>
+            {!SYNC_PLATFORMS.includes(t.platform) && <p className="muted">{platformName(t.platform)} does not share post metrics with us yet.</p>}
             {SYNC_PLATFORMS.includes(t.platform) && !s && <p className="muted">No metrics read yet.</p>}
             {values.map(([name, value]) => (
               <div key={name} className="stat">
@@ -77,9 +80,11 @@ export function PostMetrics({ job }: { job: PublishJob }) {
           </div>
         );
       })}
-      <button type="button" className="secondary" onClick={refresh} disabled={busy}>
-        {busy ? 'Refreshing…' : 'Refresh metrics'}
-      </button>
+      {can('analytics.provider_sync.manage') && (
+        <button type="button" className="secondary" onClick={refresh} disabled={busy}>
+          {busy ? 'Refreshing…' : 'Refresh metrics'}
+        </button>
+      )}
       {note && <p role="status">{note}</p>}
       <Alert text={error ?? actionError} />
     </section>

@@ -1,6 +1,7 @@
 /**
- * Workspace setup from the dashboard: creating brands and products (dashboard sessions, policy
- * workspace.brands.create, enforced by the dashboard auth hook the identity area installs).
+ * Workspace setup from the dashboard: creating brands and products (policy workspace.brands.create) and
+ * editing them (workspace.brands.initialize: a brand's setup after it exists), with dashboard sessions,
+ * enforced by the dashboard auth hook the identity area installs.
  */
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
-import { errorResponses } from '../../http/shared-schemas.js';
+import { errorResponses, IdOf, NullOr } from '../../http/shared-schemas.js';
 import { BrandParams } from './brands.schemas.js';
 import type { BrandsService } from './brands.service.js';
 
@@ -29,6 +30,22 @@ const ProductCreateRequest = Type.Object(
   },
   { $id: 'BrandProductCreateRequest', additionalProperties: false },
 );
+const BrandUpdateRequest = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin.' })),
+  },
+  { $id: 'BrandUpdateRequest', additionalProperties: false, minProperties: 1 },
+);
+const ProductUpdateRequest = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    productUrl: Type.Optional(NullOr(Type.String({ maxLength: 2048 }))),
+    storeProductId: Type.Optional(NullOr(Type.String({ maxLength: 200 }))),
+  },
+  { $id: 'BrandProductUpdateRequest', additionalProperties: false, minProperties: 1 },
+);
+const ProductParams = Type.Object({ ...BrandParams.properties, productId: IdOf('prd') }, { additionalProperties: false });
 const security: Array<Record<string, string[]>> = [{ dashboardSessionCookie: [] }, { dashboardSession: [] }];
 const errors = errorResponses('invalid_request', 'dashboard_session_required', 'permission_denied', 'internal_server_error');
 
@@ -68,5 +85,45 @@ export function registerWorkspaceRoutes(root: FastifyInstance, brands: BrandsSer
       reply
         .code(201)
         .send(await brands.createProduct(userActorOf(request).organizationId, request.params.brandId, request.body, deps.clock.now())),
+  );
+  app.patch(
+    '/v1/brands/:brandId',
+    {
+      config: { ...requirePolicy('workspace.brands.initialize'), validationCode: 'invalid_public_brand_request' },
+      schema: {
+        operationId: 'updateBrand',
+        tags: ['Brands'],
+        summary: 'Rename a brand or change its time zone (dashboard admins)',
+        description: "The time zone is the one the brand's calendar and batch posting times are read in.",
+        security,
+        params: BrandParams,
+        body: BrandUpdateRequest,
+        response: { 200: Type.Ref('Brand'), ...errors, ...errorResponses('brand_not_found') },
+      },
+    },
+    async (request) => brands.update(userActorOf(request).organizationId, request.params.brandId, request.body, deps.clock.now()),
+  );
+  app.patch(
+    '/v1/brands/:brandId/products/:productId',
+    {
+      config: { ...requirePolicy('workspace.brands.initialize'), validationCode: 'invalid_public_brand_request' },
+      schema: {
+        operationId: 'updateBrandProduct',
+        tags: ['Brands'],
+        summary: "Change a product's name, link or store id (dashboard admins)",
+        security,
+        params: ProductParams,
+        body: ProductUpdateRequest,
+        response: { 200: Type.Ref('BrandProduct'), ...errors, ...errorResponses('brand_not_found') },
+      },
+    },
+    async (request) =>
+      brands.updateProduct(
+        userActorOf(request).organizationId,
+        request.params.brandId,
+        request.params.productId,
+        request.body,
+        deps.clock.now(),
+      ),
   );
 }

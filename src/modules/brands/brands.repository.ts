@@ -167,6 +167,41 @@ export const brandsRepository = {
       .execute();
   },
 
+  /** Changes the given fields of a brand of the organization; false when there is no such brand. */
+  async updateBrand(db: Executor, organizationId: string, brandId: string, set: { name?: string; timezone?: string }, at: Date) {
+    const result = await db
+      .updateTable('brands')
+      .set({ ...set, updated_at: at })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', brandId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** Changes the given fields of a product of the brand; false when there is no such product. */
+  async updateProduct(
+    db: Executor,
+    organizationId: string,
+    brandId: string,
+    productId: string,
+    set: { name?: string; productUrl?: string | null; storeProductId?: string | null },
+    at: Date,
+  ) {
+    const result = await db
+      .updateTable('brand_products')
+      .set({
+        ...(set.name !== undefined ? { name: set.name } : {}),
+        ...(set.productUrl !== undefined ? { product_url: set.productUrl } : {}),
+        ...(set.storeProductId !== undefined ? { store_product_id: set.storeProductId } : {}),
+        updated_at: at,
+      })
+      .where('organization_id', '=', organizationId)
+      .where('brand_id', '=', brandId)
+      .where('id', '=', productId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
   /** Organization of a brand, for the CLI's `products create --brand` (an operator command). */
   async organizationOfBrand(db: Executor, brandId: string): Promise<string | null> {
     return (await db.selectFrom('brands').select('organization_id').where('id', '=', brandId).executeTakeFirst())?.organization_id ?? null;

@@ -30,6 +30,29 @@ const toBrand = (b: BrandRow, products?: ProductRow[]): BrandT => ({
   ...(products ? { products: products.map(toProduct) } : {}),
 });
 
+const invalid = (field: string, message: string) =>
+  new AppError('invalid_public_brand_request', { message, fields: [{ path: [field], source: 'body' }] });
+
+function checkedName(value: string, max: number): string {
+  const name = value.trim();
+  if (!name || name.length > max) throw invalid('name', `name must be 1 to ${max} characters.`);
+  return name;
+}
+
+function checkedZone(timezone: string): string {
+  if (!isValidTimeZone(timezone)) throw invalid('timezone', `Unknown time zone ${timezone}; use an IANA name such as Europe/Berlin.`);
+  return timezone;
+}
+
+function checkedProductUrl(url: string | null | undefined): void {
+  if (!url) return;
+  let ok = false;
+  try {
+    ok = ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch {}
+  if (!ok) throw invalid('productUrl', 'productUrl must be an http(s) URL.');
+}
+
 export class BrandsService {
   constructor(private readonly db: Db) {}
 
@@ -63,18 +86,8 @@ export class BrandsService {
   }
 
   async create(organizationId: string, input: { name: string; slug?: string; timezone?: string }, at: Date): Promise<BrandT> {
-    const name = input.name.trim();
-    if (!name || name.length > 120)
-      throw new AppError('invalid_public_brand_request', {
-        message: 'name must be 1 to 120 characters.',
-        fields: [{ path: ['name'], source: 'body' }],
-      });
-    const timezone = input.timezone ?? 'UTC';
-    if (!isValidTimeZone(timezone))
-      throw new AppError('invalid_public_brand_request', {
-        message: `Unknown time zone ${timezone}.`,
-        fields: [{ path: ['timezone'], source: 'body' }],
-      });
+    const name = checkedName(input.name, 120);
+    const timezone = checkedZone(input.timezone ?? 'UTC');
     const slug = input.slug ? input.slug.trim() : slugify(name);
     if (!/^[a-z0-9][a-z0-9-]{0,119}$/.test(slug))
       throw new AppError('invalid_public_brand_request', {
@@ -98,23 +111,8 @@ export class BrandsService {
     at: Date,
   ): Promise<BrandProductT> {
     await this.get(organizationId, brandId);
-    const name = input.name.trim();
-    if (!name || name.length > 200)
-      throw new AppError('invalid_public_brand_request', {
-        message: 'name must be 1 to 200 characters.',
-        fields: [{ path: ['name'], source: 'body' }],
-      });
-    if (input.productUrl) {
-      let ok = false;
-      try {
-        ok = ['http:', 'https:'].includes(new URL(input.productUrl).protocol);
-      } catch {}
-      if (!ok)
-        throw new AppError('invalid_public_brand_request', {
-          message: 'productUrl must be an http(s) URL.',
-          fields: [{ path: ['productUrl'], source: 'body' }],
-        });
-    }
+    const name = checkedName(input.name, 200);
+    checkedProductUrl(input.productUrl);
     const slug = input.slug?.trim() || slugify(name);
     if (await brandsRepository.productSlugTaken(this.db, organizationId, brandId, slug))
       throw new AppError('invalid_public_brand_request', {
@@ -134,5 +132,35 @@ export class BrandsService {
     });
     const brand = await this.get(organizationId, brandId);
     return brand.products!.find((p) => p.productId === id)!;
+  }
+
+  /** Renames a brand or changes its time zone (the zone its calendar and batch times are read in). */
+  async update(organizationId: string, brandId: string, input: { name?: string; timezone?: string }, at: Date): Promise<BrandT> {
+    const set = {
+      ...(input.name !== undefined ? { name: checkedName(input.name, 120) } : {}),
+      ...(input.timezone !== undefined ? { timezone: checkedZone(input.timezone) } : {}),
+    };
+    if (!(await brandsRepository.updateBrand(this.db, organizationId, brandId, set, at)))
+      throw new AppError('brand_not_found', { message: `No brand ${brandId} in the principal organization.` });
+    return this.get(organizationId, brandId);
+  }
+
+  async updateProduct(
+    organizationId: string,
+    brandId: string,
+    productId: string,
+    input: { name?: string; productUrl?: string | null; storeProductId?: string | null },
+    at: Date,
+  ): Promise<BrandProductT> {
+    await this.get(organizationId, brandId);
+    checkedProductUrl(input.productUrl);
+    const set = { ...input, ...(input.name !== undefined ? { name: checkedName(input.name, 200) } : {}) };
+    if (!(await brandsRepository.updateProduct(this.db, organizationId, brandId, productId, set, at)))
+      throw new AppError('brand_not_found', {
+        message: `No product ${productId} in brand ${brandId}.`,
+        fields: [{ path: ['productId'], source: 'params' }],
+      });
+    const brand = await this.get(organizationId, brandId);
+    return brand.products!.find((p) => p.productId === productId)!;
   }
 }

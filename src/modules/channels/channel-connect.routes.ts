@@ -5,15 +5,27 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, NullOr, PlatformRef, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
+import {
+  errorResponses,
+  NullOr,
+  PlatformRef,
+  PUBLIC_AUTH_ERRORS,
+  PUBLIC_OR_SESSION,
+  SESSION_AUTH_ERRORS,
+} from '../../http/shared-schemas.js';
 import type { CallbackOutcome, ChannelCallbackService } from './channel-callback.service.js';
 import type { ChannelChoiceService } from './channel-choice.service.js';
 import type { ChannelConnectService } from './channel-connect.service.js';
 import { ChannelAccount, ChannelAccountParams, ChannelChoice } from './channels.schemas.js';
 import { assertOwnOrganization, type ChannelsService } from './channels.service.js';
 
-const security = [{ publicBearer: [] }];
+/**
+ * An API key (channels scopes) or the session of a dashboard admin: connecting and choosing a brand's
+ * accounts is setting up the workspace, policy workspace.brands.initialize (docs/sessions.md).
+ */
+const security = PUBLIC_OR_SESSION;
+const SETUP_POLICY = 'workspace.brands.initialize';
 const tags = ['Channels'];
 
 export const ChannelConnectUrlRequest = Type.Object(
@@ -99,7 +111,7 @@ export function registerChannelConnectRoutes(
     '/v1/channel-accounts/connect-url',
     {
       config: {
-        auth: { scope: 'channels:write' },
+        ...publicOrDashboard('channels:write', SETUP_POLICY),
         validationCode: 'invalid_public_channel_connect_url_request',
       },
       schema: {
@@ -120,12 +132,13 @@ export function registerChannelConnectRoutes(
             'channel_oauth_redirect_uri_forbidden',
             'organization_not_found',
             'brand_not_found',
+            ...SESSION_AUTH_ERRORS,
             ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
     },
-    async (request) => services.connect.connectUrl(principalOf(request).organizationId, request.body),
+    async (request) => services.connect.connectUrl(organizationOf(request), request.body),
   );
 
   app.get(
@@ -165,7 +178,7 @@ export function registerChannelConnectRoutes(
     '/v1/channel-accounts/:channelAccountId/choices',
     {
       config: {
-        auth: { scope: 'channels:read' },
+        ...publicOrDashboard('channels:read', SETUP_POLICY),
         validationCode: 'invalid_public_channel_account_query',
       },
       schema: {
@@ -176,12 +189,12 @@ export function registerChannelConnectRoutes(
         params: ChannelAccountParams,
         response: {
           200: Type.Object({ data: Type.Array(ChannelChoice) }, { $id: 'ChannelChoiceList', additionalProperties: false }),
-          ...errorResponses('channel_account_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('channel_account_not_found', ...SESSION_AUTH_ERRORS, ...PUBLIC_AUTH_ERRORS),
         },
       },
     },
     async (request) => ({
-      data: await services.callback.choices(principalOf(request).organizationId, request.params.channelAccountId),
+      data: await services.callback.choices(organizationOf(request), request.params.channelAccountId),
     }),
   );
 
@@ -189,7 +202,7 @@ export function registerChannelConnectRoutes(
     '/v1/channel-accounts/:channelAccountId/select',
     {
       config: {
-        auth: { scope: 'channels:write' },
+        ...publicOrDashboard('channels:write', SETUP_POLICY),
         validationCode: 'invalid_public_channel_account_request',
       },
       schema: {
@@ -214,13 +227,14 @@ export function registerChannelConnectRoutes(
             'organization_not_found',
             'channel_account_not_found',
             'channel_account_invalid_transition',
+            ...SESSION_AUTH_ERRORS,
             ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
     },
     async (request) => {
-      const organizationId = principalOf(request).organizationId;
+      const organizationId = organizationOf(request);
       assertOwnOrganization(organizationId, request.body.organizationId);
       const id = await services.choice.select(organizationId, request.params.channelAccountId, request.body.externalAccountId);
       return services.channels.get(organizationId, id);

@@ -85,7 +85,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
     '/v1/channel-accounts/:channelAccountId',
     {
       config: {
-        auth: { scope: 'channels:write' },
+        ...publicOrDashboard('channels:write', 'workspace.brands.initialize'),
         validationCode: 'invalid_public_channel_account_request',
       },
       schema: {
@@ -94,7 +94,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
         summary: 'Update a channel account',
         description:
           'At least one field besides organizationId. A state change must be allowed by the channel state table (409 channel_account_invalid_transition); disconnecting is DELETE.',
-        security,
+        security: PUBLIC_OR_SESSION,
         params: ChannelAccountParams,
         body: ChannelAccountPatchRequest,
         response: {
@@ -106,6 +106,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
             'brand_not_found',
             'channel_account_invalid_transition',
             'channel_account_not_connected',
+            ...SESSION_AUTH_ERRORS,
             ...PUBLIC_AUTH_ERRORS,
           ),
         },
@@ -118,7 +119,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
     '/v1/channel-accounts/:channelAccountId',
     {
       config: {
-        auth: { scope: 'channels:write' },
+        ...publicOrDashboard('channels:write', 'workspace.brands.initialize'),
         validationCode: 'invalid_public_channel_account_request',
       },
       schema: {
@@ -128,7 +129,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
         description:
           'Revokes the token at the platform (best effort), deletes the stored token secrets, disables the channel in publishing profiles, cancels or flags its publish targets, and moves it to state deleted. ' +
           "The answer's disconnectSummary counts what was done; a second DELETE answers alreadyDisconnected true.",
-        security,
+        security: PUBLIC_OR_SESSION,
         params: ChannelAccountParams,
         body: ChannelAccountDeleteRequest,
         response: {
@@ -137,6 +138,7 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
             'invalid_public_channel_account_request',
             'organization_not_found',
             'channel_account_not_found',
+            ...SESSION_AUTH_ERRORS,
             ...PUBLIC_AUTH_ERRORS,
           ),
         },

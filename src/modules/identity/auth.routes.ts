@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import {
   DASHBOARD_SESSION_COOKIE,
   isApprovedOrigin,
+  originRemedy,
   parseCookies,
   requirePolicy,
   sessionToken,
@@ -38,8 +39,7 @@ export function normalizedOrigin(request: FastifyRequest): string | undefined {
 
 export function requireApprovedOrigin(deps: Pick<AppDeps, 'config'>, request: FastifyRequest): string {
   const origin = normalizedOrigin(request);
-  if (!origin || !isApprovedOrigin(deps, origin))
-    throw new AppError('permission_denied', { message: 'The Origin is not an approved dashboard origin.' });
+  if (!origin || !isApprovedOrigin(deps, origin)) throw new AppError('permission_denied', { message: originRemedy(deps, origin) });
   return origin;
 }
 

@@ -97,6 +97,10 @@ export const MeResponse = Type.Object(
     user: Type.Ref('DashboardUser'),
     organization: Type.Object({ organizationId: Type.String(), name: Type.String() }, { additionalProperties: false }),
     role: Type.Union([Type.Literal('member'), Type.Literal('admin'), Type.Literal('owner')]),
+    policies: Type.Array(Type.String(), {
+      description:
+        "The permission policies (the policy table's ids) this member's role reaches: the dashboard shows only the actions they allow.",
+    }),
   },
   { $id: 'MeResponse', additionalProperties: false },
 );

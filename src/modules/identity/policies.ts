@@ -61,6 +61,11 @@ export function roleReaches(role: string, minimum: Role): role is Role {
   return isRole(role) && ROLE_RANK[role] >= ROLE_RANK[minimum];
 }
 
+/** The policies a dashboard session with this role passes (internal-only rows never). */
+export function policiesOf(role: string): PolicyId[] {
+  return (Object.keys(POLICIES) as PolicyId[]).filter((p) => !POLICIES[p].internalOnly && roleReaches(role, POLICIES[p].minimumRole));
+}
+
 /** The policy table as the dashboard authorization hook (http/dashboard-auth.ts) reads it. */
 export function dashboardPolicies(resolveSession: DashboardAuthPort['resolveSession']): DashboardAuthPort {
   return { rule: (policy) => POLICIES[policy], roleReaches, resolveSession };

@@ -9,7 +9,7 @@ import { AppError } from '../../platform/errors.js';
 import { digest } from '../../platform/secrets/api-key-secret.js';
 import { hashPassword, verifyPassword } from '../../platform/secrets/password.js';
 import { identityRepository } from './identity.repository.js';
-import type { Role } from './policies.js';
+import { policiesOf, type Role } from './policies.js';
 import type { SessionService } from './sessions.service.js';
 import { signInRepository } from './sign-in.repository.js';
 
@@ -129,6 +129,7 @@ export class SignInService {
       user: { userId, email: member.email, displayName: member.display_name },
       organization: { organizationId, name: member.name },
       role: member.role as Role,
+      policies: policiesOf(member.role),
     };
   }
 }

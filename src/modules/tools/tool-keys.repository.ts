@@ -106,6 +106,10 @@ export const toolKeysRepository = {
     return Number(result.numUpdatedRows) > 0;
   },
 
+  async ownerOf(db: Executor, id: string): Promise<string | null> {
+    return (await db.selectFrom('tool_api_keys').select('user_id').where('id', '=', id).executeTakeFirst())?.user_id ?? null;
+  },
+
   async exists(db: Executor, id: string): Promise<boolean> {
     return !!(await db.selectFrom('tool_api_keys').select('id').where('id', '=', id).executeTakeFirst());
   },

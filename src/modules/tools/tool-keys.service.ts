@@ -49,13 +49,14 @@ export class ToolKeysService {
    */
   constructor(
     private readonly db: Db,
-    private readonly authVersion: CounterStore | null,
+    private readonly authVersion: CounterStore | readonly CounterStore[] | null,
     private readonly users: UsersReadPort,
   ) {}
 
   /** After the commit: the next tool request of every server reads the key and tier again. */
   private async invalidateAuth(): Promise<void> {
-    if (this.authVersion) await bumpToolAuthVersion(this.authVersion);
+    const stores = this.authVersion === null ? [] : Array.isArray(this.authVersion) ? this.authVersion : [this.authVersion];
+    for (const store of stores as CounterStore[]) await bumpToolAuthVersion(store);
   }
 
   private async userByEmail(email: string) {
@@ -103,18 +104,34 @@ export class ToolKeysService {
   }
 
   async listKeys(email: string) {
+    return (await this.keysOf(email)).keys;
+  }
+
+  /** A user's tier and masked keys (the dashboard's settings page and the CLI's list). */
+  async keysOf(email: string) {
     const user = await this.userByEmail(email);
     const keys = await toolKeysRepository.listByUser(this.db, user.id);
-    return keys.map((k) => ({
-      apiKeyId: k.id,
-      name: k.name,
-      maskedKey: maskToolKey(k.prefix, k.lastFour),
-      scopes: k.scopes,
-      status: k.revokedAt ? 'revoked' : 'active',
-      lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
-      revokedAt: k.revokedAt?.toISOString() ?? null,
-      createdAt: k.createdAt.toISOString(),
-    }));
+    return {
+      tier: user.tier,
+      keys: keys.map((k) => ({
+        apiKeyId: k.id,
+        name: k.name,
+        maskedKey: maskToolKey(k.prefix, k.lastFour),
+        scopes: k.scopes,
+        status: k.revokedAt ? 'revoked' : 'active',
+        lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+        revokedAt: k.revokedAt?.toISOString() ?? null,
+        createdAt: k.createdAt.toISOString(),
+      })),
+    };
+  }
+
+  /** A user's own key, revoked from the dashboard's settings: another user's key is "not found". */
+  async revokeOwnKey(userId: string, id: string, at: Date) {
+    if ((await toolKeysRepository.ownerOf(this.db, id)) !== userId) {
+      throw new AppError('tool_api_key_not_found', { message: `You have no tool API key ${id}.` });
+    }
+    return this.revokeKey(id, at);
   }
 
   async revokeKey(id: string, at: Date) {

@@ -4,6 +4,8 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { UsersReadPort } from '../identity/identity.module.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
+import { registerToolKeyRoutes } from './tool-keys.routes.js';
+import { ToolKeysService } from './tool-keys.service.js';
 import { toolsIdempotencyPruneJob } from './tools.jobs.js';
 import { createToolAuth, registerToolRoutes } from './tools.routes.js';
 
@@ -11,14 +13,26 @@ import { createToolAuth, registerToolRoutes } from './tools.routes.js';
  * What the tool API uses of the shared pieces (its keys, windows and idempotency records, and the clock)
  * and the identity area's users port (the key owners' tiers).
  */
-export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: Pick<UsersReadPort, 'tierOf'> };
+export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: UsersReadPort };
+
+/**
+ * The keys service of the settings routes: a revocation or new key bumps the auth version of every store
+ * a server's tool-auth cache reads (the in-process one on the embedded database, and Redis when set).
+ */
+function toolKeysFromDashboard(deps: ToolsPorts): ToolKeysService {
+  const stores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
+  return new ToolKeysService(deps.database.db, stores, deps.users);
+}
 
 export function createToolsModule(deps: ToolsPorts): AreaModule {
   const auth = createToolAuth(deps);
   return {
     read: undefined,
     jobs: [toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now())],
-    routes: (app: FastifyInstance) => registerToolRoutes(app, deps, auth),
+    routes: (app: FastifyInstance) => {
+      registerToolRoutes(app, deps, auth);
+      registerToolKeyRoutes(app, toolKeysFromDashboard(deps), () => deps.clock.now());
+    },
     errorEnvelope: { prefix: TOOL_API_PREFIX, render: toolErrorEnvelope },
     authScheme: auth.scheme,
   };

@@ -1,10 +1,18 @@
-/** The composer: one post to several channels, previewed then published or scheduled. */
+/**
+ * The composer: one post to several channels, with a live preview per channel (composer-preview.tsx),
+ * per-channel text (and the title YouTube and Pinterest need), media with alt text in posting order,
+ * validated by the plan preview, then published or scheduled.
+ */
 import { type DragEvent, type FormEvent, useEffect, useMemo, useState } from 'react';
-import { client, ok, type PlanPreview, type PublishRequest, uploadMedia } from '../client';
+import { type ChannelAccount, client, ok, type PlanPreview, type PublishRequest, uploadMedia } from '../client';
+import { HAS_TITLE, PlatformIcon } from '../platforms';
 import { BrandPicker, ChannelPicker } from '../pickers';
 import { Alert, message, useLoad } from '../ui';
 import { useDecides } from './approval';
+import { MediaList } from './composer-media';
+import { type ComposerMedia, ComposerPreview } from './composer-preview';
 import { loadBrands, loadChannels } from './loaders';
+import { platformName } from '../platforms';
 
 function toLocalInput(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -20,7 +28,10 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
   const [firstComment, setFirstComment] = useState('');
   const [when, setWhen] = useState<'now' | 'schedule'>('now');
   const [scheduleAt, setScheduleAt] = useState(() => toLocalInput(new Date(Date.now() + 3600_000)));
-  const [media, setMedia] = useState<Array<{ id: string; name: string; kind: 'image' | 'video' | 'gif'; url: string; mimeType?: string }>>([]);
+  const [media, setMedia] = useState<ComposerMedia[]>([]);
+  // per channel: its own text (empty: the main text) and, for YouTube and Pinterest, the title
+  const [overrides, setOverrides] = useState<Record<string, string>>({});
+  const [titles, setTitles] = useState<Record<string, string>>({});
   const [progress, setProgress] = useState<number | null>(null);
   const [preview, setPreview] = useState<PlanPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -32,36 +43,51 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
   }, [brands, brandId]);
   const usable = useMemo(() => (channels ?? []).filter((c) => c.state === 'connected' && (!c.brandId || c.brandId === brandId)), [channels, brandId]);
 
+  const chosen = useMemo(() => usable.filter((c) => selected.includes(c.channelAccountId)), [usable, selected]);
+  const textFor = (c: ChannelAccount) => overrides[c.channelAccountId] || text;
+  const titleFor = (c: ChannelAccount) => titles[c.channelAccountId] ?? '';
+
   const plan = useMemo((): PublishRequest['plan'] | null => {
     if (!brandId) return null;
-    const targets = usable
-      .filter((c) => selected.includes(c.channelAccountId))
-      .map((c) => ({
+    const targets = chosen.map((c) => {
+      const settings = {
+        ...(firstComment ? { firstComment: { content: firstComment, delayMs: 0 } } : {}),
+        ...(HAS_TITLE.has(c.platform) && titles[c.channelAccountId] ? { title: titles[c.channelAccountId] } : {}),
+      };
+      return {
         channelAccountId: c.channelAccountId,
         platform: c.platform,
-        ...(firstComment ? { settings: { firstComment: { content: firstComment, delayMs: 0 } } } : {}),
-      }));
+        ...(overrides[c.channelAccountId] ? { text: overrides[c.channelAccountId] } : {}),
+        ...(Object.keys(settings).length > 0 ? { settings } : {}),
+      };
+    });
     return {
       brandId,
       text,
       targets,
-      mediaLibraryItemIds: media.map((m) => m.id),
+      // explicit media (not only ids): the order shown and each item's alt text
+      media: media.map((m) => ({
+        kind: m.kind,
+        url: m.url,
+        mediaLibraryItemId: m.id,
+        ...(m.mimeType ? { mimeType: m.mimeType } : {}),
+        ...(m.altText ? { altText: m.altText } : {}),
+      })),
       ...(when === 'schedule' && scheduleAt ? { scheduleAt: new Date(scheduleAt).toISOString() } : {}),
     };
-  }, [brandId, text, usable, selected, firstComment, media, when, scheduleAt]);
+  }, [brandId, text, chosen, overrides, titles, firstComment, media, when, scheduleAt]);
 
   useEffect(() => {
     if (!plan || plan.targets?.length === 0) return setPreview(null);
     const t = setTimeout(() => {
-      const { mediaLibraryItemIds: _ids, scheduleAt: _at, ...rest } = plan;
-      const previewMedia = media.map((m) => ({ kind: m.kind, url: m.url, mediaLibraryItemId: m.id, ...(m.mimeType ? { mimeType: m.mimeType } : {}) }));
-      ok(client.POST('/v1/publish/plans/preview', { body: { ...rest, media: previewMedia } as never })).then(
+      const { scheduleAt: _at, ...rest } = plan;
+      ok(client.POST('/v1/publish/plans/preview', { body: rest as never })).then(
         (p) => (setPreview(p), setError(null)),
         (e) => setError(message(e)),
       );
     }, 250);
     return () => clearTimeout(t);
-  }, [plan, media]);
+  }, [plan]);
 
   const onFiles = async (files: FileList | null) => {
     if (!files || !brandId) return;
@@ -71,7 +97,7 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
         const item = await uploadMedia(f, brandId, setProgress);
         setMedia((m) => [
           ...m,
-          { id: item.mediaLibraryItemId, name: f.name, kind: item.kind, url: item.publicUrl ?? '', mimeType: item.mimeType ?? undefined },
+          { id: item.mediaLibraryItemId, name: f.name, kind: item.kind, url: item.publicUrl ?? '', mimeType: item.mimeType ?? undefined, altText: '' },
         ]);
       } catch (e) {
         setError(message(e));
@@ -112,13 +138,15 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
   return (
     <section>
       <h1>Compose</h1>
+      <div className="compose-layout">
       <form onSubmit={submit} aria-label="composer" className="composer">
         <BrandPicker brands={brands} value={brandId} onChange={setBrandId} />
         <ChannelPicker legend="Channels" channels={usable} selected={selected} onChange={setSelected} empty="No connected channel for this brand." />
-        <label>
-          Text
-          <textarea rows={5} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="compose-validation" />
-        </label>
+        {/* a label beside (not around) the text box: React mirrors a textarea's value into its text content */}
+        <div className="field">
+          <label htmlFor="compose-text">Text</label>
+          <textarea id="compose-text" rows={5} value={text} onChange={(e) => setText(e.target.value)} aria-describedby="compose-validation" />
+        </div>
         <div
           className="drop"
           onDragOver={(e: DragEvent) => e.preventDefault()}
@@ -132,12 +160,35 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
             <input type="file" multiple accept="image/*,video/*" onChange={(e) => void onFiles(e.target.files)} />
           </label>
           {progress !== null && <progress aria-label="upload progress" value={progress} max={1} />}
-          <ul>
-            {media.map((m) => (
-              <li key={m.id}>{m.name}</li>
-            ))}
-          </ul>
+          <MediaList media={media} onChange={setMedia} />
         </div>
+        {chosen.length > 0 && (
+          <details className="overrides">
+            <summary>Text per channel</summary>
+            {chosen.map((c) => (
+              <div key={c.channelAccountId} className="override">
+                <span className="plabel">
+                  <PlatformIcon platform={c.platform} />
+                  {c.displayName}
+                </span>
+                {HAS_TITLE.has(c.platform) && (
+                  <label>
+                    Title ({c.displayName})
+                    <input value={titleFor(c)} maxLength={100} onChange={(e) => setTitles({ ...titles, [c.channelAccountId]: e.target.value })} />
+                  </label>
+                )}
+                <label htmlFor={`text-${c.channelAccountId}`}>Text for {c.displayName}</label>
+                <textarea
+                    id={`text-${c.channelAccountId}`}
+                    rows={3}
+                    value={overrides[c.channelAccountId] ?? ''}
+                    placeholder="Empty: the main text"
+                    onChange={(e) => setOverrides({ ...overrides, [c.channelAccountId]: e.target.value })}
+                  />
+              </div>
+            ))}
+          </details>
+        )}
         <label>
           First comment
           <input value={firstComment} onChange={(e) => setFirstComment(e.target.value)} />
@@ -161,7 +212,7 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
           <div id="compose-validation" role="status" aria-label="validation" className={preview.valid ? 'ok-box' : 'bad-box'}>
             {preview.targets.map((t) => (
               <div key={t.index}>
-                <strong>{t.platform}</strong>: {t.textLength}
+                <strong>{platformName(t.platform)}</strong>: {t.textLength}
                 {t.maxTextLength ? ` / ${t.maxTextLength}` : ''} characters
                 {t.issues.map((i) => (
                   <div key={i.code + i.path.join('.')} className={i.severity === 'blocking' ? 'error' : 'muted'}>
@@ -185,6 +236,11 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
           {decides === false ? 'Submit for approval' : when === 'now' ? 'Publish now' : 'Schedule'}
         </button>
       </form>
+      <aside aria-label="preview" className="compose-preview">
+        <h2>Preview</h2>
+        <ComposerPreview channels={chosen} textFor={textFor} titleFor={titleFor} media={media} firstComment={firstComment} preview={preview} />
+      </aside>
+      </div>
     </section>
   );
 }

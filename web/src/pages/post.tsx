@@ -1,10 +1,12 @@
 /** One post: its targets, their outcomes and metrics. */
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { client, ok } from '../client';
 import { PostMetrics } from '../post-metrics';
-import { Alert, message, useLoad } from '../ui';
+import { useCan } from '../session';
+import { Alert, Loading, message, useLoad } from '../ui';
 import { ApprovalPanel } from './approval';
 import { STATUS_CLASS } from './status';
+import { PlatformLabel } from '../platforms';
 
 export function PostPage({ publishJobId, navigate }: { publishJobId: string; navigate: (to: string) => void }) {
   const [job, error, reload] = useLoad(
@@ -18,6 +20,22 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
     const t = setInterval(reload, 1000);
     return () => clearInterval(t);
   }, [pending, reload]);
+  const can = useCan();
+  const [newTime, setNewTime] = useState('');
+  const [note, setNote] = useState<string | null>(null);
+  // the keyboard's way to reschedule (the calendar's drag needs a pointer)
+  const reschedule = async (e: FormEvent) => {
+    e.preventDefault();
+    setActionError(null);
+    try {
+      const at = new Date(newTime);
+      await ok(client.POST('/v1/publish/jobs/{publishJobId}/schedule', { params: { path: { publishJobId } }, body: { scheduleAt: at.toISOString() } }));
+      setNote(`Rescheduled for ${at.toLocaleString()}.`);
+      reload();
+    } catch (err) {
+      setActionError(message(err));
+    }
+  };
   const cancel = async () => {
     try {
       await ok(client.POST('/v1/publish/jobs/{publishJobId}/cancel', { params: { path: { publishJobId } }, body: { reason: 'cancelled in the dashboard' } }));
@@ -29,7 +47,9 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
   return (
     <section>
       <h1>Post</h1>
+      {note && <p role="status">{note}</p>}
       <Alert text={error ?? actionError} />
+      {!job && !error && <Loading what="Loading the post" />}
       {job && (
         <>
           <p>
@@ -50,7 +70,9 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
             <tbody>
               {job.targets.map((t) => (
                 <tr key={t.postTargetId}>
-                  <td>{t.platform}</td>
+                  <td>
+                    <PlatformLabel platform={t.platform} />
+                  </td>
                   <td>
                     <span className={`badge ${STATUS_CLASS[t.state] ?? ''}`}>{t.state}</span>
                   </td>
@@ -69,7 +91,7 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
             </tbody>
           </table>
           <div className="actions">
-            {pending && (
+            {pending && can('publishing.results.manage') && (
               <button type="button" className="secondary" onClick={cancel}>
                 Cancel post
               </button>
@@ -78,6 +100,17 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
               Back to calendar
             </button>
           </div>
+          {job.status === 'scheduled' && can('publishing.results.manage') && (
+            <form className="inline" aria-label="reschedule" onSubmit={reschedule}>
+              <label>
+                New time
+                <input type="datetime-local" required value={newTime} onChange={(e) => setNewTime(e.target.value)} />
+              </label>
+              <button type="submit" className="secondary">
+                Reschedule
+              </button>
+            </form>
+          )}
           <PostMetrics job={job} />
         </>
       )}

@@ -450,7 +450,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a brand or change its time zone (dashboard admins)
+         * @description The time zone is the one the brand's calendar and batch posting times are read in.
+         */
+        patch: operations["updateBrand"];
         trace?: never;
     };
     "/v1/brands/{brandId}/products": {
@@ -468,6 +472,23 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/brands/{brandId}/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a product's name, link or store id (dashboard admins) */
+        patch: operations["updateBrandProduct"];
         trace?: never;
     };
     "/v1/channel-accounts": {
@@ -758,6 +779,47 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tool-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in person's tool API keys (masked), tier and limits */
+        get: operations["listMyToolApiKeys"];
+        put?: never;
+        /**
+         * Create a tool API key; the full key is in this answer only
+         * @description Needs a Pro or Max membership tier (Basic: 403 membership_required). Scopes limit the tools, never the tier.
+         */
+        post: operations["createMyToolApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tool-keys/{toolApiKeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of your tool API keys
+         * @description The next tool request with the key is 401 invalid_api_key.
+         */
+        delete: operations["revokeMyToolApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2026,6 +2088,16 @@ export interface components {
             slug?: string;
             storeProductId?: string | null;
         };
+        BrandProductUpdateRequest: {
+            name?: string;
+            productUrl?: null | string;
+            storeProductId?: null | string;
+        };
+        BrandUpdateRequest: {
+            name?: string;
+            /** @description IANA time zone, e.g. Europe/Berlin. */
+            timezone?: string;
+        };
         BrowserSessionExchangeRequest: {
             authorizationCode: string;
             nonce: string;
@@ -2401,6 +2473,8 @@ export interface components {
                 name: string;
                 organizationId: string;
             };
+            /** @description The permission policies (the policy table's ids) this member's role reaches: the dashboard shows only the actions they allow. */
+            policies: string[];
             role: "member" | "admin" | "owner";
             user: components["schemas"]["DashboardUser"];
         };
@@ -3494,6 +3568,44 @@ export interface components {
             ok: boolean;
             /** @enum {string} */
             service: "service-api";
+        };
+        ToolApiKey: {
+            apiKeyId: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            /** @description The visible prefix and the last four characters; never the secret. */
+            maskedKey: string;
+            name: string;
+            revokedAt: string | null;
+            scopes: string[];
+            status: "active" | "revoked";
+        };
+        ToolApiKeyCreated: {
+            /** @description The full key, shown in this answer only. */
+            apiKey: string;
+            apiKeyId: string;
+            prefix: string;
+            scopes: string[];
+            tier: "basic" | "pro" | "max";
+        };
+        ToolApiKeyCreateRequest: {
+            name?: string;
+            /** @description Default: every tool scope. */
+            scopes?: ("tools:utm-builder:build" | "tools:qrcode:generate" | "tools:utm-builder:*" | "tools:qrcode:*" | "tools:*")[];
+        };
+        ToolApiKeyList: {
+            /** @description false on the Basic tier: keys cannot be created and existing ones are refused. */
+            apiAccess: boolean;
+            availableScopes: string[];
+            data: components["schemas"]["ToolApiKey"][];
+            limits: {
+                qrCodesPerDay: number;
+                requestsPerMinute: number;
+                utmLinksPerDay: number;
+                utmLinksPerRequest: number;
+            } | null;
+            tier: "basic" | "pro" | "max";
         };
         ToolError: {
             error: {
@@ -7213,6 +7325,104 @@ export interface operations {
             };
         };
     };
+    updateBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description brd_<ULID> */
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrandUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_brand_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: brand_not_found. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     createBrandProduct: {
         parameters: {
             query?: never;
@@ -7231,6 +7441,106 @@ export interface operations {
         responses: {
             /** @description Default Response */
             201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandProduct"];
+                };
+            };
+            /** @description Error codes: invalid_request, invalid_public_brand_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: brand_not_found. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateBrandProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description brd_<ULID> */
+                brandId: string;
+                /** @description prd_<ULID> */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrandProductUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7701,7 +8011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7717,7 +8027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7881,7 +8191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7897,7 +8207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8072,7 +8382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8088,7 +8398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8219,7 +8529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8235,7 +8545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8411,7 +8721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8427,7 +8737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9114,6 +9424,224 @@ export interface operations {
             };
             /** @description Error codes: permission_denied. */
             403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMyToolApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolApiKeyList"];
+                };
+            };
+            /** @description Error codes: invalid_tool_api_key_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createMyToolApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolApiKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolApiKeyCreated"];
+                };
+            };
+            /** @description Error codes: invalid_tool_api_key_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied, membership_required. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: payload_too_large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: internal_server_error. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeMyToolApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tkey_<ULID> */
+                toolApiKeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (also when it was revoked already). */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: invalid_tool_api_key_request. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: dashboard_session_required. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: permission_denied. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Error codes: tool_api_key_not_found. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -4,6 +4,7 @@
  * nothing stored by a refused body.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { checkJsonShape, JSON_MAX_DEPTH } from '../../src/http/json-body.js';
@@ -112,6 +113,16 @@ describe('JSON bodies over HTTP', () => {
     const disabled = await send('PATCH', `/v1/webhook-endpoints/${id}`, { enabled: 'false' });
     assert.equal(disabled.statusCode, 400, 'the text "false" is not false');
     assert.equal((await send('PATCH', `/v1/webhook-endpoints/${id}`, { enabled: false })).json().enabled, false);
+
+    // a string-first nullable (altText) keeps null as null
+    const photo = readFileSync(new URL('../publishing/fixtures/photo-640.jpg', import.meta.url)).toString('base64');
+    const media = await send('POST', '/v1/media', { dataBase64: photo, brandId, altText: null });
+    assert.equal(media.statusCode, 201, media.body);
+    // no alt text is recorded (an empty one would be the text "")
+    assert.equal(media.json().metadata.altText ?? null, null, JSON.stringify(media.json().metadata));
+    const numericAlt = await send('POST', '/v1/media', { dataBase64: photo, brandId, altText: 123 });
+    assert.equal(numericAlt.statusCode, 400, 'a number is not the text "123"');
+    assert.deepEqual(numericAlt.json().fields[0].path, ['altText']);
 
     // query strings and path parameters are text: they are still converted to their declared types
     const listed = await ctx.app.inject({ method: 'GET', url: '/v1/webhook-endpoints?limit=1', headers: auth });

@@ -210,14 +210,14 @@ export class AutomationsService {
     const trigger = body.trigger ?? 'manual';
     if (body.dryRun !== false) {
       const source = await repo.getSource(this.db, organizationId, body.automationSourceId);
-      if (!source || !source.enabled) throw new AppError('automation_source_not_runnable');
+      if (!source?.enabled) throw new AppError('automation_source_not_runnable');
       const row = this.newRun(source, { trigger, dryRun: true, tickKey: null });
       return toRun(source.kind === 'external' ? row : await preview(source, row));
     }
     await this.ensureRunQueue();
     const run = await this.db.transaction().execute(async (tx) => {
       const source = await repo.getSource(tx, organizationId, body.automationSourceId);
-      if (!source || !source.enabled) throw new AppError('automation_source_not_runnable');
+      if (!source?.enabled) throw new AppError('automation_source_not_runnable');
       return this.insertRun(tx, source, { trigger, dryRun: false, tickKey: null });
     });
     return toRun(run!);

@@ -141,7 +141,7 @@ describe('webhooks', () => {
       'http://metadata.google.internal/hook',
       'http://nas.local/hook',
       'http://intranet/hook',
-      'http://[::ffff:7f00:1]/hook',
+      'http://[::ffff:a9fe:a9fe]/hook', // 169.254.169.254, IPv4-mapped (loopback is on this test's allow-list)
       'http://[fd12::1]/hook',
       'http://[fe80::1]/hook',
       'http://0.0.0.0/hook',

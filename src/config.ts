@@ -44,9 +44,13 @@ for (const p of PLATFORMS) {
   providerSchemas[`SERVICE_${k}_REDIRECT_URI`] = Str(
     `${p}: OAuth redirect URI registered with the platform; default {SERVICE_PUBLIC_BASE_URL}/v1/channel-accounts/oauth/callback/${p}.`,
   );
-  providerSchemas[`SERVICE_${k}_API_BASE_URL`] = Str(`${p}: API base URL (default: the platform's production API).`);
+  providerSchemas[`SERVICE_${k}_API_BASE_URL`] = Str(
+    `${p}: API base URL including its version path (default: the platform's production API; docs/platforms.md lists each).`,
+  );
   providerSchemas[`SERVICE_${k}_AUTH_BASE_URL`] = Str(`${p}: authorization base URL (default: the platform's production URL).`);
-  providerSchemas[`SERVICE_${k}_UPLOAD_BASE_URL`] = Str(`${p}: upload base URL where the platform uses one (default: production).`);
+  providerSchemas[`SERVICE_${k}_UPLOAD_BASE_URL`] = Str(
+    `${p}: upload base URL where the platform uses one, including its version path (default: production).`,
+  );
 }
 
 export const EnvSchema = Type.Object({

@@ -25,7 +25,10 @@ import type { Org } from '../publishing/publishing-harness.js';
 import { type ContractMockServer, startContractMockServer } from '../support/contract-mock-server.js';
 
 let lastId = 1_900_000_000_000_000_000n;
-const nextId = () => String((lastId += 1n));
+const nextId = () => {
+  lastId += 1n;
+  return String(lastId);
+};
 const mediaId = (request: FastifyRequest) => (request.params as Record<string, string>)['*']?.split('/')[3] ?? nextId();
 
 describe('live mode against mock servers made from the X and Pinterest descriptions', () => {

@@ -34,7 +34,7 @@ export const X_MEDIA_LIMITS = {
   maxImageBytes: 5 * MB,
   maxGifBytes: 15 * MB,
   maxVideoBytes: 512 * MB,
-  /** APPEND segments may not exceed 5 MB; 4 MB leaves room for the multipart envelope */
+  /** appended segments (POST /2/media/upload/{id}/append) may not exceed 5 MB; 4 MB leaves room for the multipart envelope */
   appendChunkBytes: 4 * MB,
 } as const;
 

@@ -11,7 +11,7 @@ export interface XSimulatorOptions {
   /** confidential client secret; null makes the simulated app a public client (client_id only) */
   clientSecret?: string | null;
   accessTokenTtlSeconds?: number;
-  /** how long a video or GIF stays in processing after FINALIZE (default 50 ms) */
+  /** how long a video or GIF stays in processing after its upload is finalized (default 50 ms) */
   mediaProcessingMs?: number;
   /** POST /2/tweets allowed per user per 15 minutes */
   postsPer15Minutes?: number;

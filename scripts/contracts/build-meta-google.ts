@@ -6,7 +6,7 @@
  *   contracts/youtube/openapi.json          from contracts/youtube/discovery/youtube-v3.json (Google discovery)
  *   contracts/facebook-graph/openapi.json   from contracts/facebook-graph/specs (Meta's codegen node specs)
  *   contracts/instagram-graph/openapi.json  from the same specs (Instagram API with Instagram Login)
- *   contracts/threads/openapi.json          from graph-operations.ts (hand-described from the reference pages)
+ *   contracts/threads/openapi.json          from threads-operations.ts (hand-described from the reference pages)
  *
  * Run after refreshing a source (scripts/contracts/refresh-meta-google.ts runs it) and commit the result:
  *   node --import tsx scripts/contracts/build-meta-google.ts
@@ -16,8 +16,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GRAPH_API_VERSION, THREADS_API_VERSION } from '../../src/providers/meta-shared/meta-api-version.js';
 import { type DiscoveryDocument, discoveryToOpenApi } from './discovery-to-openapi.js';
-import { facebookGraphOperations, HAND_ENUMS, instagramGraphOperations, threadsOperations } from './graph-operations.js';
+import { facebookGraphOperations, HAND_ENUMS, instagramGraphOperations } from './graph-operations.js';
 import { graphSpecsToOpenApi } from './graph-specs-to-openapi.js';
+import { threadsOperations } from './threads-operations.js';
 
 const root = path.resolve(import.meta.dirname, '../../contracts');
 const specsDir = path.join(root, 'facebook-graph/specs');

@@ -2,14 +2,14 @@
  * The Graph API operations our Meta adapters call, per host, for graph-specs-to-openapi.ts: which node
  * specs define each one (facebook/facebook-business-sdk-codegen api_specs/specs) and, for the ones the
  * specs omit, the parameters described by hand from the cited reference page. Threads publishes no
- * machine-readable description, so every Threads operation is described by hand here from its page.
+ * machine-readable description: its operations are described by hand in threads-operations.ts.
  *
  * Paths carry the version (`/v25.0/...`) because each host also serves unversioned token endpoints.
  */
 import type { GraphOperation, SpecParam } from './graph-specs-to-openapi.js';
 
-const FB = 'https://developers.facebook.com/docs';
-const TOKEN_ANSWER = {
+export const FB = 'https://developers.facebook.com/docs';
+export const TOKEN_ANSWER = {
   type: 'object',
   required: ['access_token'],
   properties: {
@@ -20,8 +20,8 @@ const TOKEN_ANSWER = {
     permissions: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
   },
 };
-const SUCCESS = { type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } };
-const CREATED = { type: 'object', required: ['id'], properties: { id: { type: 'string' }, post_id: { type: 'string' } } };
+export const SUCCESS = { type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } };
+export const CREATED = { type: 'object', required: ['id'], properties: { id: { type: 'string' }, post_id: { type: 'string' } } };
 const IG_ONLY_MEDIA = {
   node: 'IGMediaForIGOnlyAPI',
   reason: 'the IG-only specs name the answer type "Media", which they do not describe; the reference page lists the IG Media fields',
@@ -36,7 +36,7 @@ const created = (node: string) => ({
   node,
   reason: 'the specs give the type the edge hangs on as the answer of a write; the write creates and answers this node',
 });
-const p = (name: string, type: string, required = false): SpecParam => ({ name, type, required });
+export const p = (name: string, type: string, required = false): SpecParam => ({ name, type, required });
 
 /** graph.facebook.com (and graph-video.facebook.com): Facebook Pages and Instagram with Facebook Login. */
 export function facebookGraphOperations(v: string): GraphOperation[] {
@@ -382,191 +382,6 @@ export function instagramGraphOperations(v: string): GraphOperation[] {
       reference: `${FB}/instagram-platform/reference/instagram-comment/replies#creating`,
       specs: ['IGComment/replies'],
       answer: CREATED,
-    },
-  ];
-}
-
-const TH = `${FB}/threads`;
-const THREADS_MEDIA_FIELDS = [
-  'id',
-  'media_product_type',
-  'media_type',
-  'media_url',
-  'gif_url',
-  'permalink',
-  'owner',
-  'username',
-  'text',
-  'timestamp',
-  'shortcode',
-  'thumbnail_url',
-  'children',
-  'is_quote_post',
-  'quoted_post',
-  'reposted_post',
-  'alt_text',
-  'link_attachment_url',
-  'has_replies',
-  'is_reply',
-  'is_reply_owned_by_me',
-  'root_post',
-  'replied_to',
-  'hide_status',
-  'reply_audience',
-  'topic_tag',
-  'poll_attachment',
-  'status',
-  'error_message',
-];
-
-/** graph.threads.net: no machine-readable description is published; every operation from its reference page. */
-export function threadsOperations(v: string): GraphOperation[] {
-  return [
-    {
-      method: 'POST',
-      path: '/oauth/access_token',
-      operationId: 'oauthAccessToken',
-      reference: `${TH}/get-started/get-access-tokens-and-permissions`,
-      params: [
-        p('client_id', 'string', true),
-        p('client_secret', 'string', true),
-        p('grant_type', 'string', true),
-        p('redirect_uri', 'string', true),
-        p('code', 'string', true),
-      ],
-      answer: TOKEN_ANSWER,
-      auth: false,
-    },
-    {
-      method: 'GET',
-      path: '/access_token',
-      operationId: 'longLivedToken',
-      reference: `${TH}/get-started/long-lived-tokens#get-a-long-lived-token`,
-      params: [p('grant_type', 'th_exchange_grant', true), p('client_secret', 'string', true), p('access_token', 'string', true)],
-      answer: TOKEN_ANSWER,
-      auth: false,
-    },
-    {
-      method: 'GET',
-      path: '/refresh_access_token',
-      operationId: 'refreshToken',
-      reference: `${TH}/get-started/long-lived-tokens#refresh-a-long-lived-token`,
-      params: [p('grant_type', 'th_refresh_grant', true), p('access_token', 'string', true)],
-      answer: TOKEN_ANSWER,
-      auth: false,
-    },
-    {
-      method: 'GET',
-      path: `/${v}/me`,
-      operationId: 'me',
-      reference: `${TH}/threads-profiles`,
-      fields: ['id', 'username', 'name', 'threads_profile_picture_url', 'threads_biography', 'is_verified'],
-    },
-    {
-      method: 'GET',
-      path: `/${v}/profile_lookup`,
-      operationId: 'profileLookup',
-      reference: `${TH}/threads-profiles/profile-discovery`,
-      params: [p('username', 'string', true)],
-      fields: [
-        'username',
-        'name',
-        'profile_picture_url',
-        'biography',
-        'is_verified',
-        'follower_count',
-        'likes_count',
-        'quotes_count',
-        'replies_count',
-        'reposts_count',
-        'views_count',
-      ],
-    },
-    {
-      method: 'POST',
-      path: `/${v}/{threads-user-id}/threads`,
-      operationId: 'createContainer',
-      reference: `${TH}/reference/publishing#post---threads-user-id--threads`,
-      params: [
-        p('media_type', 'threads_media_type', true),
-        p('text', 'string'),
-        p('image_url', 'string'),
-        p('video_url', 'string'),
-        p('is_carousel_item', 'bool'),
-        p('children', 'list<string>'),
-        p('reply_to_id', 'string'),
-        p('reply_control', 'threads_reply_control'),
-        p('alt_text', 'string'),
-        p('link_attachment', 'string'),
-        p('quote_post_id', 'string'),
-        p('topic_tag', 'string'),
-        p('allowlisted_country_codes', 'list<string>'),
-        p('location_id', 'string'),
-        p('auto_publish_text', 'bool'),
-        p('is_spoiler_media', 'bool'),
-      ],
-      answer: CREATED,
-    },
-    {
-      method: 'POST',
-      path: `/${v}/{threads-user-id}/threads_publish`,
-      operationId: 'publishContainer',
-      reference: `${TH}/reference/publishing#post---threads-user-id--threads-publish`,
-      params: [p('creation_id', 'string', true)],
-      answer: CREATED,
-    },
-    {
-      method: 'GET',
-      path: `/${v}/{threads-user-id}/threads`,
-      operationId: 'userThreads',
-      reference: `${TH}/reference/media-retrieval#retrieve-a-list-of-all-a-user-s-threads`,
-      params: [p('since', 'datetime'), p('until', 'datetime'), p('limit', 'unsigned int'), p('before', 'string'), p('after', 'string')],
-      fields: THREADS_MEDIA_FIELDS,
-    },
-    {
-      method: 'GET',
-      path: `/${v}/{threads-user-id}/threads_publishing_limit`,
-      operationId: 'publishingLimit',
-      reference: `${TH}/troubleshooting#retrieve-publishing-quota-limit`,
-      fields: ['quota_usage', 'config', 'reply_quota_usage', 'reply_config'],
-    },
-    {
-      method: 'GET',
-      path: `/${v}/{threads-media-id}`,
-      operationId: 'readMedia',
-      reference: `${TH}/reference/media-retrieval#retrieve-a-single-threads-media-object ; ${TH}/troubleshooting#publishing-does-not-return-a-media-id`,
-      fields: THREADS_MEDIA_FIELDS,
-    },
-    {
-      method: 'GET',
-      path: `/${v}/{threads-media-id}/conversation`,
-      operationId: 'conversation',
-      reference: `${TH}/reply-management#a-list-of-replies`,
-      params: [p('reverse', 'bool'), p('limit', 'unsigned int'), p('before', 'string'), p('after', 'string')],
-      fields: THREADS_MEDIA_FIELDS,
-    },
-    {
-      method: 'GET',
-      path: `/${v}/{threads-media-id}/replies`,
-      operationId: 'replies',
-      reference: `${TH}/reply-management#a-list-of-replies`,
-      params: [p('reverse', 'bool'), p('limit', 'unsigned int'), p('before', 'string'), p('after', 'string')],
-      fields: THREADS_MEDIA_FIELDS,
-    },
-    {
-      method: 'POST',
-      path: `/${v}/{threads-reply-id}/manage_reply`,
-      operationId: 'manageReply',
-      reference: `${TH}/reply-management#hide-replies`,
-      params: [p('hide', 'bool', true)],
-      answer: SUCCESS,
-    },
-    {
-      method: 'GET',
-      path: `/${v}/{threads-media-id}/insights`,
-      operationId: 'mediaInsights',
-      reference: `${TH}/insights#media-insights`,
-      params: [p('metric', 'list<threads_media_metric>', true)],
     },
   ];
 }

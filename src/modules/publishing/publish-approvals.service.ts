@@ -19,8 +19,9 @@ import { type TargetEvent, TRANSITIONS } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import { toJob } from './publishing.mapper.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
-import type { PublishingSettingsT, PublishJobT } from './publishing.schemas.js';
+import type { PublishJobT } from './publishing.schemas.js';
 import type { ApprovalRecord } from './publishing.tables.js';
+import type { PublishingSettingsT } from './publishing-approvals.schemas.js';
 
 /** Who acts on a job, as the route established it. */
 export interface Publisher {

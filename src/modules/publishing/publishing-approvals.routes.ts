@@ -7,15 +7,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { publicOrDashboard, requirePolicy, userActorOf, userReaches } from '../../http/dashboard-auth.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import type { PublishApprovalsService, Publisher } from './publish-approvals.service.js';
-import {
-  ApproveBody,
-  JobParams,
-  PublishingSettings,
-  PublishingSettingsUpdate,
-  PublishJob,
-  RejectBody,
-  SubmitBody,
-} from './publishing.schemas.js';
+import { JobParams, PublishJob } from './publishing.schemas.js';
+import { ApproveBody, PublishingSettings, PublishingSettingsUpdate, RejectBody, SubmitBody } from './publishing-approvals.schemas.js';
 
 /**
  * Who acts: an API key or OAuth access token (its route scope is publish:write, and it publishes

@@ -4,7 +4,7 @@ import { IdOf, ListOf, Literals, MediaInputRef, Nullable, NullOr, PaginationQuer
 import { JOB_STATUSES, TARGET_STATES } from './publish-states.js';
 
 const lit = Literals;
-const DateTime = (description?: string) => Type.String({ format: 'date-time', description });
+export const DateTime = (description?: string) => Type.String({ format: 'date-time', description });
 
 const MAX_LATENESS_DESCRIPTION =
   "The lateness limit: a target the worker finds due more than this many minutes after its time (its schedule, or when it was queued) is not published but moves to `missed` (event publish_target.missed). Omitted: the profile's `scheduleSettings.maxLatenessMinutes`, else no limit; null: no limit.";
@@ -295,40 +295,6 @@ export const CancelBody = Type.Object(
   { $id: 'PublishJobCancelRequest', additionalProperties: false },
 );
 
-export const SubmitBody = Type.Object(
-  {
-    scheduleAt: Type.Optional(DateTime('The time wanted; the approver may keep or change it. Must be in the future.')),
-    note: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A note for the approver.' })),
-  },
-  { $id: 'PublishJobSubmitRequest', additionalProperties: false },
-);
-export const ApproveBody = Type.Object(
-  {
-    scheduleAt: Type.Optional(DateTime("Publish at this time (must be in the future); omitted: the submitter's time, else queued now.")),
-  },
-  { $id: 'PublishJobApproveRequest', additionalProperties: false },
-);
-export const RejectBody = Type.Object(
-  { reason: Type.String({ minLength: 1, maxLength: 1000, description: 'Why, shown to the submitter.' }) },
-  { $id: 'PublishJobRejectRequest', additionalProperties: false },
-);
-export const PublishingSettings = Type.Object(
-  {
-    organizationId: Type.String(),
-    membersPublishDirectly: Type.Boolean({
-      description:
-        'false (default): a member creates drafts and submits them for approval; creating with enqueue or scheduleAt, enqueue and schedule answer 403 permission_denied to a member. true: members publish directly, as admins do.',
-    }),
-    updatedBy: Nullable(Type.String()),
-    updatedAt: Nullable(DateTime()),
-  },
-  { $id: 'PublishingSettings', additionalProperties: false },
-);
-export const PublishingSettingsUpdate = Type.Object(
-  { membersPublishDirectly: Type.Boolean() },
-  { $id: 'PublishingSettingsUpdateRequest', additionalProperties: false },
-);
-
 export const JobList = ListOf(PublishJob, undefined, 'PublishJobList');
 
 export const UrlReconciliationBody = Type.Object(
@@ -417,6 +383,5 @@ export type AgentPlanT = Static<typeof AgentPlan>;
 export type PublishJobT = Static<typeof PublishJob>;
 export type PublishTargetT = Static<typeof PublishTarget>;
 export type JobListQueryT = Static<typeof JobListQuery>;
-export type PublishingSettingsT = Static<typeof PublishingSettings>;
 export type SlotQueryT = Static<typeof SlotQuery>;
 export type UrlReconciliationBodyT = Static<typeof UrlReconciliationBody>;

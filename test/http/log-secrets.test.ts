@@ -11,6 +11,7 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { redactUrl } from '../../src/http/input-guards.js';
 import { redactingLogOptions, redactText } from '../../src/platform/logging/redact.js';
+import { GRAPH_API_VERSION } from '../../src/providers/meta-shared/meta-api-version.js';
 import { fixture } from '../media/media-helpers.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
@@ -113,7 +114,7 @@ describe('secrets never reach the request logs', () => {
       fb_exchange_token: 'fb-short-token-11cc22dd',
     };
     secrets.push(exchange.client_secret, exchange.fb_exchange_token);
-    await app.inject({ url: `/sandbox/meta/facebook/graph/v21.0/oauth/access_token?${new URLSearchParams(exchange)}` });
+    await app.inject({ url: `/sandbox/meta/facebook/graph/${GRAPH_API_VERSION}/oauth/access_token?${new URLSearchParams(exchange)}` });
     // and a line the service writes itself about an outbound call (an error message with its URL)
     app.log.error({ err: new Error('GET https://graph.example/me?access_token=outbound-token-33ee') }, 'outbound call failed');
     secrets.push('outbound-token-33ee');

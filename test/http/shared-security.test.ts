@@ -120,7 +120,7 @@ describe('shared security checks of every authenticated operation', () => {
     });
     const deliveries = await get(`/v1/webhook-endpoints/${endpoint.webhookEndpointId}/deliveries`, a.auth);
     assert.ok(deliveries.data.length > 0, 'the publish job event was fanned out to the endpoint');
-    const run = await post('/v1/automation-runs', a.auth, { automationSourceId: source.automationSourceId });
+    const run = await post('/v1/automation-runs', a.auth, { automationSourceId: source.automationSourceId, dryRun: false });
     const commentId = newId('sc');
     const now = ctx.clock.now();
     await ctx.database.db

@@ -31,6 +31,13 @@ const PASS_INDEPENDENT = [
   'test/main/readme.test.ts',
   'test/main/walkthrough.test.ts',
   'test/sdk/sdk-freshness.test.ts',
+  // The Chromium walks drive the dashboard through the same API routes whose database behaviour the API
+  // tests cover on both passes; one browser pass (the embedded one) keeps CI's two passes near equal length.
+  'test/dashboard/browser.test.ts',
+  'test/dashboard/browser-approvals.test.ts',
+  'test/dashboard/browser-engagement.test.ts',
+  'test/dashboard/browser-workspace.test.ts',
+  'test/mcp/consent-browser.test.ts',
 ].map((f) => path.normalize(f));
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));

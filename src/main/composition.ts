@@ -31,6 +31,7 @@ import { createToolsModule } from '../modules/tools/tools.module.js';
 import { createWebhooksModule, type WebhooksModule } from '../modules/webhooks/webhooks.module.js';
 import { Subscribers } from '../platform/events/subscribers.js';
 import type { JobDefinition } from '../platform/queue/job-queue.js';
+import { createQueueInspector } from '../platform/queue/queue-inspector.js';
 import { registerSandbox, type SandboxHandle } from '../sandbox/sandbox.plugin.js';
 import { providerAppConfigs } from './provider-configs.js';
 import { buildSharedPieces, type SharedPieces } from './shared.js';
@@ -90,6 +91,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     brands: brands.read,
     media: media.read.publishing,
     outbound,
+    queue: createQueueInspector(),
   });
   const batches = createBatchesModule({ ...deps, publishing: publishing.read.batches, profiles: profiles.read, brands: brands.read });
   const webhooks = createWebhooksModule({
@@ -111,7 +113,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     channels: channels.read,
     profiles: profiles.read,
     runner: {
-      plans: publishing.read.plans,
+      plans: publishing.plans,
       slots: publishing.read.slots,
       imports: media.read.imports,
       batches: batches.read.committer,

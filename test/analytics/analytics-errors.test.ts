@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runAnalyticsSync } from '../../src/modules/analytics/analytics.jobs.js';
 import type { FailureQueue, FailureRule } from '../../src/sandbox/simulator-kit.js';
 import { createPlatformOrg, type PlatformHarness, publishingFixture, startPlatformHarness } from '../publishing/platform-harness.js';
 import type { Org } from '../publishing/publishing-harness.js';
@@ -141,14 +140,14 @@ describe('analytics: provider failures on youtube, facebook_page and pinterest',
     const pin = posts.get('pinterest')!;
     const at = new Date(Math.max(...[...posts.values()].map((p) => p.publishedAt)) + 2 * 3_600_000);
     inject('pinterest', { kind: 'expired_token' });
-    const first = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, at);
+    const first = await h.ctx.root.areas.analytics.sync.run(at);
     assert.equal(first.failed, 1, JSON.stringify(first));
     assert.equal(first.synced, 2, JSON.stringify(first));
     const channels = await h.ctx.app.inject({ method: 'GET', url: '/v1/channel-accounts?platform=pinterest', headers: org.auth });
     const channel = channels.json().data.find((c: { channelAccountId: string }) => c.channelAccountId === pin.channelAccountId);
     assert.equal(channel.state, 'reconnect_required', channels.body);
 
-    const later = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, new Date(at.getTime() + 600_000));
+    const later = await h.ctx.root.areas.analytics.sync.run(new Date(at.getTime() + 600_000));
     assert.equal(later.skippedReconnect, 1, JSON.stringify(later));
     assert.equal(later.synced, 0);
     assert.equal(h.pinterest.ledger.count('pin_analytics') > 0, true);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ANALYTICS_SYNC_JOB, runAnalyticsSync } from '../../src/modules/analytics/analytics.jobs.js';
+import { ANALYTICS_SYNC_JOB } from '../../src/modules/analytics/analytics.jobs.js';
 import type { Platform } from '../../src/providers/provider.js';
 import {
   call,
@@ -96,7 +96,7 @@ describe('analytics: platforms and the periodic sync', () => {
       (await h.ctx.database.db.selectFrom('analytics_snapshots').select('id').where('trigger', '=', 'schedule').execute()).length;
     const start = Date.now();
     // before the first checkpoint nothing is due
-    let r = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, new Date(start));
+    let r = await h.ctx.root.areas.analytics.sync.run(new Date(start));
     assert.equal(r.synced, 0);
     const at = (ms: number) => new Date(start + ms);
     // the worker's cron job, run at 1 h 1 min after publish by the service clock
@@ -110,17 +110,17 @@ describe('analytics: platforms and the periodic sync', () => {
       clock.set(Date.now());
     }
     assert.equal(await count(), 4);
-    r = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, at(70 * 60_000));
+    r = await h.ctx.root.areas.analytics.sync.run(at(70 * 60_000));
     assert.equal(r.synced, 0, 'a checkpoint is read once');
-    r = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, at(24 * 3_600_000 + 60_000));
+    r = await h.ctx.root.areas.analytics.sync.run(at(24 * 3_600_000 + 60_000));
     assert.equal(r.synced, 4);
     // missed runs catch up with one read
-    r = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, at(7.5 * 24 * 3_600_000));
+    r = await h.ctx.root.areas.analytics.sync.run(at(7.5 * 24 * 3_600_000));
     assert.equal(r.synced, 4);
-    r = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, at(7.5 * 24 * 3_600_000 + 600_000));
+    r = await h.ctx.root.areas.analytics.sync.run(at(7.5 * 24 * 3_600_000 + 600_000));
     assert.equal(r.synced, 0);
     // long after the last checkpoint nothing is read any more
-    r = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, at(30 * 24 * 3_600_000));
+    r = await h.ctx.root.areas.analytics.sync.run(at(30 * 24 * 3_600_000));
     assert.equal(r.synced, 0);
     assert.equal(await count(), 12);
     const list = await call(h, org, 'GET', `/v1/analytics/snapshots?postTargetId=${posts.get('x')!.postTargetId}`);
@@ -146,18 +146,18 @@ describe('analytics: platforms and the periodic sync', () => {
       .execute();
     {
       const at = new Date(t0 + 2 * 3_600_000);
-      const first = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, at, { budgetPerPlatform: 2 });
+      const first = await h.ctx.root.areas.analytics.sync.run(at, { budgetPerPlatform: 2 });
       assert.equal(first.synced, 2, JSON.stringify(first));
       assert.equal(first.overBudget, 1);
       assert.equal(first.skippedReconnect, 1);
       // a platform answering 429 is left for the next run
       h.x.failures.inject({ operation: 'tweets_lookup', kind: 'rate_limit', retryAfterSeconds: 60 });
-      const limited = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, new Date(at.getTime() + 300_000), {
+      const limited = await h.ctx.root.areas.analytics.sync.run(new Date(at.getTime() + 300_000), {
         budgetPerPlatform: 2,
       });
       assert.equal(limited.synced, 0, JSON.stringify(limited));
       assert.deepEqual(limited.rateLimited, ['x']);
-      const second = await runAnalyticsSync(h.ctx.deps, h.ctx.root.areas.analytics.service, new Date(at.getTime() + 600_000), {
+      const second = await h.ctx.root.areas.analytics.sync.run(new Date(at.getTime() + 600_000), {
         budgetPerPlatform: 2,
       });
       assert.equal(second.synced, 1, JSON.stringify(second));

@@ -1,4 +1,4 @@
-/** The analytics area: the service (API and the periodic sync job). */
+/** The analytics area: the service (API), the periodic sync and its job. */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
@@ -8,6 +8,7 @@ import type { PublishTargetsReadPort } from '../publishing/publishing.module.js'
 import { analyticsJobDefinitions } from './analytics.jobs.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService } from './analytics.service.js';
+import { AnalyticsSync } from './analytics.sync.js';
 
 export type AnalyticsPorts = Pick<AppDeps, 'config' | 'database' | 'clock'> & {
   channels: ChannelsReadPort;
@@ -18,14 +19,18 @@ export type AnalyticsPorts = Pick<AppDeps, 'config' | 'database' | 'clock'> & {
 
 export interface AnalyticsModule extends AreaModule {
   service: AnalyticsService;
+  /** the periodic sync of published posts' snapshots */
+  sync: AnalyticsSync;
 }
 
 export function createAnalyticsModule(ports: AnalyticsPorts): AnalyticsModule {
   const service = new AnalyticsService(ports, ports);
+  const sync = new AnalyticsSync(ports, service);
   return {
     service,
+    sync,
     read: undefined,
-    jobs: analyticsJobDefinitions(ports, service),
+    jobs: analyticsJobDefinitions(ports, sync),
     routes: (app: FastifyInstance) => registerAnalyticsRoutes(app, service),
   };
 }

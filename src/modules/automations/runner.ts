@@ -10,7 +10,8 @@ import { AppError } from '../../platform/errors.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { MediaRead } from '../media/media.module.js';
-import type { PublishingRead } from '../publishing/publishing.module.js';
+import type { PublishingPlansPort, PublishingRead } from '../publishing/publishing.module.js';
+import { automationRunnerRepository } from './automation-runner.repository.js';
 import { type RunRow, automationsRepository as repo, type SourceRow } from './automations.repository.js';
 import { type AutomationsService, RUN_QUEUE_OPTIONS } from './automations.service.js';
 import type { AutomationRunOutput } from './automations.tables.js';
@@ -21,7 +22,8 @@ import { type FeedItemView, type FeedValidators, fetchFeed, oldestFirst, RunFail
 export const RUN_LEASE_MS = RUN_QUEUE_OPTIONS.expireInSeconds * 1000;
 
 export interface RunnerPorts {
-  plans: PublishingRead['plans'];
+  /** creates the plans of feed items (a write) */
+  plans: PublishingPlansPort;
   slots: PublishingRead['slots'];
   imports: MediaRead['imports'];
   batches: BatchCommitter | null;
@@ -82,12 +84,7 @@ export class AutomationRunner {
       return interrupted ? run : null;
     });
     if (!claimed) return;
-    const source = await db
-      .selectFrom('automation_sources')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', claimed.source_id)
-      .executeTakeFirst();
+    const source = (await repo.getSource(db, organizationId, claimed.source_id)) ?? undefined;
     let result: KindResult;
     try {
       result = await this.runKind(source, claimed);
@@ -102,12 +99,7 @@ export class AutomationRunner {
     await db.transaction().execute(async (tx) => {
       const run = await repo.getRun(tx, organizationId, runId, { forUpdate: true });
       if (result.state && !claimed.dry_run) {
-        await tx
-          .updateTable('automation_sources')
-          .set({ state: JSON.stringify(result.state) })
-          .where('organization_id', '=', organizationId)
-          .where('id', '=', claimed.source_id)
-          .execute();
+        await automationRunnerRepository.setSourceState(tx, organizationId, claimed.source_id, result.state);
       }
       // an outside cancel while running wins; the output is still kept
       if (run?.status === 'running') await this.service.move(tx, run, 'succeeded', { output: result.output });
@@ -144,23 +136,11 @@ export class AutomationRunner {
   }
 
   private async seen(sourceId: string, keys: string[]): Promise<boolean> {
-    const hit = await this.deps.database.db
-      .selectFrom('automation_seen_items')
-      .select('item_key')
-      .where('source_id', '=', sourceId)
-      .where('item_key', 'in', keys)
-      .executeTakeFirst();
-    return !!hit;
+    return automationRunnerRepository.seenAny(this.deps.database.db, sourceId, keys);
   }
 
   private async remember(sourceId: string, keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
-    const at = this.deps.clock.now();
-    await this.deps.database.db
-      .insertInto('automation_seen_items')
-      .values(keys.map((item_key) => ({ source_id: sourceId, item_key, created_at: at })))
-      .onConflict((oc) => oc.columns(['source_id', 'item_key']).doNothing())
-      .execute();
+    await automationRunnerRepository.remember(this.deps.database.db, sourceId, keys, this.deps.clock.now());
   }
 
   private async rss(source: SourceRow, run: RunRow): Promise<KindResult> {

@@ -6,7 +6,7 @@
  */
 import { Cron } from 'croner';
 import type { AppDeps } from '../../app-deps.js';
-import type { SourceRow } from './automations.repository.js';
+import { automationRunnerRepository } from './automation-runner.repository.js';
 import type { AutomationsService } from './automations.service.js';
 
 /** The newest tick at or before `now` and after `since` (null when none is due). */
@@ -30,14 +30,7 @@ export async function enqueueDueRuns(
 ): Promise<string[]> {
   const db = deps.database.db;
   const now = deps.clock.now();
-  let query = db
-    .selectFrom('automation_sources')
-    .selectAll()
-    .where('deleted_at', 'is', null)
-    .where('enabled', '=', true)
-    .where('schedule', 'is not', null);
-  if (organizationId) query = query.where('organization_id', '=', organizationId);
-  const sources = (await query.execute()) as SourceRow[];
+  const sources = await automationRunnerRepository.scheduledSources(db, organizationId);
   const created: string[] = [];
   await service.ensureRunQueue();
   for (const source of sources) {
@@ -46,11 +39,10 @@ export async function enqueueDueRuns(
     if (!tick) continue;
     const run = await db.transaction().execute(async (tx) => {
       const inserted = await service.insertRun(tx, source, { trigger: 'schedule', dryRun: false, tickKey: tick.toISOString() });
-      await tx
-        .updateTable('automation_sources')
-        .set({ state: JSON.stringify({ ...source.state, lastTickAt: tick.toISOString() }) })
-        .where('id', '=', source.id)
-        .execute();
+      await automationRunnerRepository.setSourceState(tx, source.organization_id, source.id, {
+        ...source.state,
+        lastTickAt: tick.toISOString(),
+      });
       return inserted;
     });
     if (run) created.push(run.id);

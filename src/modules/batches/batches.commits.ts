@@ -4,15 +4,15 @@
  * replays. The answers' statuses come from the read side (`batches.reads.ts`).
  */
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Executor } from '../database.js';
 import type { BatchJobToCreate } from '../publishing/publishing.module.js';
+import { batchCommitsRepository, type NewBatchItem, type NewBatchTarget } from './batch-commits.repository.js';
 import { type BatchPlan, BatchPlanner, type HeldSchedule, type PlannerPorts } from './batch-planner.js';
 import type { BatchReads } from './batches.reads.js';
-import { batchesRepository, chunked } from './batches.repository.js';
+import { batchesRepository } from './batches.repository.js';
 import {
   ASSET_ID_PREFIX,
   BATCH_ID_PREFIX,
@@ -115,7 +115,7 @@ export class BatchCommits {
     try {
       await this.db.transaction().execute(async (tx) => {
         // serialise commits of one organization so two batches never plan around each other's gaps
-        await sql`select pg_advisory_xact_lock(hashtext(${`publish_batches:${organizationId}`}))`.execute(tx);
+        await batchCommitsRepository.lockOrganization(tx, organizationId);
         // with a batchPreviewId: exactly that schedule, checked against the posts as they are inside the lock
         const plan = await this.planner.plan(tx, organizationId, previewReq, held);
         await this.persist(tx, organizationId, batchId, req, requestHash, plan);
@@ -140,75 +140,50 @@ export class BatchCommits {
   ) {
     const now = this.deps.clock.now();
     const { preview } = plan;
-    await tx
-      .insertInto('publish_batches')
-      .values({
-        id: batchId,
-        organization_id: organizationId,
-        brand_id: req.brandId,
-        source: req.source ?? 'agent_batch',
-        idempotency_key: req.idempotencyKey ?? null,
-        request_hash: requestHash,
-        freeze_horizon_minutes: req.freezeHorizonMinutes ?? 120,
-        schedule_policy: JSON.stringify(plan.policy),
-        preview: JSON.stringify({
-          batchPreviewId: preview.batchPreviewId,
-          from: preview.from,
-          generatedAt: preview.generatedAt,
-          assignmentCount: preview.assignmentCount,
-          scheduledItemCount: preview.scheduledItemCount,
-          unscheduledItemCount: preview.unscheduledItemCount,
-          warnings: preview.warnings,
-        }),
-        item_count: plan.items.length,
-        target_count: plan.items.reduce((n, i) => n + i.targets.length, 0),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-
-    // one asset per clientAssetId of the brand (a later batch updates it)
-    const assetIds = new Map<string, string>();
-    await chunked(plan.items, async (part) => {
-      const rows = await tx
-        .insertInto('assets')
-        .values(
-          part.map((i) => ({
-            id: newId(ASSET_ID_PREFIX),
-            organization_id: organizationId,
-            brand_id: req.brandId,
-            client_asset_id: i.clientAssetId,
-            product_id: i.productId,
-            title: i.title,
-            product_url: i.productUrl,
-            text: i.text,
-            media: JSON.stringify(i.rawMedia),
-            media_library_item_ids: JSON.stringify(i.mediaLibraryItemIds),
-            last_batch_id: batchId,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(['organization_id', 'brand_id', 'client_asset_id']).doUpdateSet((eb) => ({
-            product_id: eb.ref('excluded.product_id'),
-            title: eb.ref('excluded.title'),
-            product_url: eb.ref('excluded.product_url'),
-            text: eb.ref('excluded.text'),
-            media: eb.ref('excluded.media'),
-            media_library_item_ids: eb.ref('excluded.media_library_item_ids'),
-            last_batch_id: eb.ref('excluded.last_batch_id'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
-        .returning(['id', 'client_asset_id'])
-        .execute();
-      for (const r of rows) assetIds.set(r.client_asset_id, r.id);
+    await batchCommitsRepository.insertBatch(tx, organizationId, {
+      id: batchId,
+      brandId: req.brandId,
+      source: req.source ?? 'agent_batch',
+      idempotencyKey: req.idempotencyKey ?? null,
+      requestHash,
+      freezeHorizonMinutes: req.freezeHorizonMinutes ?? 120,
+      schedulePolicy: plan.policy,
+      preview: {
+        batchPreviewId: preview.batchPreviewId,
+        from: preview.from,
+        generatedAt: preview.generatedAt,
+        assignmentCount: preview.assignmentCount,
+        scheduledItemCount: preview.scheduledItemCount,
+        unscheduledItemCount: preview.unscheduledItemCount,
+        warnings: preview.warnings,
+      },
+      itemCount: plan.items.length,
+      targetCount: plan.items.reduce((n, i) => n + i.targets.length, 0),
+      at: now,
     });
 
+    // one asset per clientAssetId of the brand (a later batch updates it)
+    const assetIds = await batchCommitsRepository.upsertAssets(
+      tx,
+      organizationId,
+      plan.items.map((i) => ({
+        id: newId(ASSET_ID_PREFIX),
+        brandId: req.brandId,
+        clientAssetId: i.clientAssetId,
+        productId: i.productId,
+        title: i.title,
+        productUrl: i.productUrl,
+        text: i.text,
+        media: i.rawMedia,
+        mediaLibraryItemIds: i.mediaLibraryItemIds,
+        lastBatchId: batchId,
+        at: now,
+      })),
+    );
+
     const jobs: BatchJobToCreate[] = [];
-    const itemRows: Array<Record<string, unknown>> = [];
-    const targetRows: Array<Record<string, unknown>> = [];
+    const itemRows: NewBatchItem[] = [];
+    const targetRows: NewBatchTarget[] = [];
     for (const [position, item] of plan.items.entries()) {
       const itemId = newId(BATCH_ITEM_ID_PREFIX);
       const scheduled = item.targets.filter((t) => t.scheduledAt !== null);
@@ -235,7 +210,6 @@ export class BatchCommits {
       }
       itemRows.push({
         id: itemId,
-        organization_id: organizationId,
         batch_id: batchId,
         position,
         client_asset_id: item.clientAssetId,
@@ -247,7 +221,6 @@ export class BatchCommits {
       for (const [j, t] of item.targets.entries())
         targetRows.push({
           id: newId(BATCH_TARGET_ID_PREFIX),
-          organization_id: organizationId,
           batch_id: batchId,
           item_id: itemId,
           position: j,
@@ -262,18 +235,8 @@ export class BatchCommits {
     }
     // the publishing module writes the jobs, targets and worker jobs; publish_batch.committed announces them
     await this.ports.publishing.createScheduledJobs(tx, organizationId, req.brandId, now, jobs);
-    await chunked(itemRows, (part) =>
-      tx
-        .insertInto('publish_batch_items')
-        .values(part as never)
-        .execute(),
-    );
-    await chunked(targetRows, (part) =>
-      tx
-        .insertInto('publish_batch_targets')
-        .values(part as never)
-        .execute(),
-    );
+    await batchCommitsRepository.insertItems(tx, organizationId, itemRows);
+    await batchCommitsRepository.insertTargets(tx, organizationId, targetRows);
     const status = await this.reads.statusOf(tx, organizationId, (await batchesRepository.getBatch(tx, organizationId, batchId))!, false);
     await this.deps.events.record(tx, { organizationId, type: 'publish_batch.committed', data: status, sequenceKey: batchId });
   }

@@ -3,10 +3,10 @@
  * (none scheduled, queued or in flight) and records the event once per batch, in one transaction with
  * a check that it was not recorded before (the batch id is the event's sequence key).
  */
-import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import type { Db } from '../database.js';
+import { batchCompletionRepository } from './batch-completion.repository.js';
 import type { BatchReads } from './batches.reads.js';
 
 const COMPLETED = new Set(['published', 'partially_published', 'needs_attention', 'failed']);
@@ -20,13 +20,7 @@ export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'e
   const candidates: Array<{ id: string; organization_id: string }> = [];
   let afterId: string | null = null;
   while (candidates.length < SCAN_LIMIT) {
-    let query = db
-      .selectFrom('publish_batches as b')
-      .select(['b.id', 'b.organization_id'])
-      .where(sql<boolean>`not exists (select 1 from events e where e.sequence_key = b.id and e.type = 'publish_batch.completed')`)
-      .where(sql<boolean>`exists (select 1 from publish_batch_targets bt where bt.batch_id = b.id and bt.post_target_id is not null)`);
-    if (afterId) query = query.where('b.id', '>', afterId);
-    const page = await query.orderBy('b.id').limit(SCAN_LIMIT).execute();
+    const page = await batchCompletionRepository.unannounced(db, afterId, SCAN_LIMIT);
     if (page.length === 0) break;
     const open = await openBatches(db, reads, page);
     for (const c of page) if (!open.has(c.id) && candidates.length < SCAN_LIMIT) candidates.push(c);
@@ -38,14 +32,7 @@ export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'e
     const status = await reads.get(c.organization_id, c.id);
     if (!COMPLETED.has(status.status)) continue;
     await db.transaction().execute(async (tx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`events:${c.id}`}))`.execute(tx);
-      const already = await tx
-        .selectFrom('events')
-        .select('id')
-        .where('sequence_key', '=', c.id)
-        .where('type', '=', 'publish_batch.completed')
-        .executeTakeFirst();
-      if (already) return;
+      if (await batchCompletionRepository.lockAndCheckAnnounced(tx, c.id)) return;
       await deps.events.record(tx, { organizationId: c.organization_id, type: 'publish_batch.completed', data: status, sequenceKey: c.id });
       recorded += 1;
     });
@@ -55,16 +42,10 @@ export async function recordCompletedBatches(deps: Pick<AppDeps, 'database' | 'e
 
 /** The batches of the page with a publish target not finished yet (draft, scheduled, queued or in flight). */
 async function openBatches(db: Db, reads: BatchReads, page: Array<{ id: string; organization_id: string }>): Promise<Set<string>> {
-  const links = await db
-    .selectFrom('publish_batch_targets')
-    .select(['batch_id', 'organization_id', 'post_target_id'])
-    .where(
-      'batch_id',
-      'in',
-      page.map((c) => c.id),
-    )
-    .where('post_target_id', 'is not', null)
-    .execute();
+  const links = await batchCompletionRepository.postTargetLinks(
+    db,
+    page.map((c) => c.id),
+  );
   const byOrganization = new Map<string, typeof links>();
   for (const l of links) byOrganization.set(l.organization_id, [...(byOrganization.get(l.organization_id) ?? []), l]);
   const open = new Set<string>();

@@ -52,19 +52,11 @@ export class CommentRepliesService {
       }
     }
     const since = new Date(this.deps.clock.now().getTime() - 86_400_000);
-    const used = await this.db
-      .selectFrom('social_comment_replies as r')
-      .innerJoin('social_comments as c', 'c.id', 'r.social_comment_id')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('r.organization_id', '=', row.organization_id)
-      .where('c.channel_account_id', '=', row.channel_account_id)
-      .where('r.state', '=', 'posted')
-      .where('r.updated_at', '>=', since)
-      .executeTakeFirstOrThrow();
+    const used = await commentsRepository.postedRepliesSince(this.db, row.organization_id, row.channel_account_id, since);
     return {
       name: 'threads_replies',
       limit: THREADS_DAILY_REPLIES,
-      remaining: Math.max(0, THREADS_DAILY_REPLIES - Number(used.n)),
+      remaining: Math.max(0, THREADS_DAILY_REPLIES - used),
       window: '24h',
     };
   }

@@ -120,4 +120,18 @@ export const commentsRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
+
+  /** How many replies to the channel's comments were posted since `since` (the service's own reply budget). */
+  async postedRepliesSince(db: Executor, organizationId: string, channelAccountId: string, since: Date): Promise<number> {
+    const used = await db
+      .selectFrom('social_comment_replies as r')
+      .innerJoin('social_comments as c', 'c.id', 'r.social_comment_id')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('r.organization_id', '=', organizationId)
+      .where('c.channel_account_id', '=', channelAccountId)
+      .where('r.state', '=', 'posted')
+      .where('r.updated_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(used.n);
+  },
 };

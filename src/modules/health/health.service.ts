@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { AppDeps, StorageHealth } from '../../app-deps.js';
+import { healthRepository } from './health.repository.js';
 
 export const SERVICE_NAME = 'service-api' as const;
 
@@ -23,13 +23,13 @@ export async function checkReadiness(deps: ReadinessPorts) {
   const { db } = deps.database;
   const staleMs = deps.config.env.SERVICE_WORKER_STALE_SECONDS * 1000;
   const [database, redis, worker] = await Promise.all([
-    timed(() => sql`select 1`.execute(db)),
+    timed(() => healthRepository.ping(db)),
     deps.counters.redis
       ? timed(async () => {
           if (!(await deps.counters.redis!.ping())) throw new Error('no answer');
         })
       : Promise.resolve(null),
-    timed(() => db.selectFrom('worker_heartbeats').select(['worker_id', 'beat_at']).orderBy('beat_at', 'desc').limit(1).executeTakeFirst()),
+    timed(() => healthRepository.lastHeartbeat(db)),
   ]);
   const now = deps.clock.now().getTime();
   const beat = worker.value?.beat_at ? new Date(worker.value.beat_at) : null;

@@ -6,6 +6,25 @@ import type { PublishingProfileChannelsTable, PublishingProfilesTable } from './
 export type ProfileRow = Selectable<PublishingProfilesTable>;
 export type ProfileChannelRow = Selectable<PublishingProfileChannelsTable>;
 
+/** The columns a save writes (JSON columns as their text). */
+export interface ProfileValues {
+  name: string;
+  slug: string;
+  description: string | null;
+  is_default: boolean;
+  schedule_settings: string;
+  comment_settings: string;
+  updated_at: Date;
+}
+
+export interface ProfileChannelValues {
+  platform: PublishingProfileChannelsTable['platform'];
+  position: number;
+  enabled: boolean;
+  settings: string;
+  updated_at: Date;
+}
+
 const profiles = (db: Executor) => db.selectFrom('publishing_profiles as p').selectAll('p');
 
 export const profilesRepository = {
@@ -124,5 +143,82 @@ export const profilesRepository = {
       .orderBy('id')
       .executeTakeFirst();
     return row?.id ?? null;
+  },
+
+  /** The profile, locked for the caller's transaction (a save). */
+  async getForUpdate(db: Executor, organizationId: string, id: string): Promise<ProfileRow | null> {
+    return (
+      (await db
+        .selectFrom('publishing_profiles')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  /** The brand's default profile stops being one (another becomes it in the same transaction). */
+  async clearDefault(db: Executor, organizationId: string, brandId: string, at: Date): Promise<void> {
+    await db
+      .updateTable('publishing_profiles')
+      .set({ is_default: false, updated_at: at })
+      .where('organization_id', '=', organizationId)
+      .where('brand_id', '=', brandId)
+      .where('is_default', '=', true)
+      .execute();
+  },
+
+  async update(db: Executor, organizationId: string, id: string, values: ProfileValues): Promise<void> {
+    await db.updateTable('publishing_profiles').set(values).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  },
+
+  async insert(db: Executor, organizationId: string, row: { id: string; brandId: string; createdAt: Date }, values: ProfileValues) {
+    await db
+      .insertInto('publishing_profiles')
+      .values({ id: row.id, organization_id: organizationId, brand_id: row.brandId, created_at: row.createdAt, ...values })
+      .execute();
+  },
+
+  /** Removes the profile's channels other than `keep` (every one when `keep` is empty). */
+  async removeChannelsExcept(db: Executor, organizationId: string, profileId: string, keep: string[]): Promise<void> {
+    let del = db
+      .deleteFrom('publishing_profile_channels')
+      .where('organization_id', '=', organizationId)
+      .where('profile_id', '=', profileId);
+    if (keep.length > 0) del = del.where('channel_account_id', 'not in', keep);
+    await del.execute();
+  },
+
+  /** Adds the channel to the profile, or updates its entry. */
+  async upsertChannel(
+    db: Executor,
+    organizationId: string,
+    entry: { id: string; brandId: string; profileId: string; channelAccountId: string; createdAt: Date },
+    values: ProfileChannelValues,
+  ): Promise<void> {
+    await db
+      .insertInto('publishing_profile_channels')
+      .values({
+        id: entry.id,
+        organization_id: organizationId,
+        brand_id: entry.brandId,
+        profile_id: entry.profileId,
+        channel_account_id: entry.channelAccountId,
+        created_at: entry.createdAt,
+        ...values,
+      })
+      .onConflict((oc) => oc.columns(['profile_id', 'channel_account_id']).doUpdateSet(values))
+      .execute();
+  },
+
+  /** Whether there was such a profile to delete. */
+  async delete(db: Executor, organizationId: string, id: string): Promise<boolean> {
+    const res = await db
+      .deleteFrom('publishing_profiles')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows ?? 0) > 0;
   },
 };

@@ -12,7 +12,7 @@ import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db, Executor } from '../database.js';
 import { type ProfileChannelView, toProfile } from './profiles.mapper.js';
-import { profilesRepository } from './profiles.repository.js';
+import { type ProfileValues, profilesRepository } from './profiles.repository.js';
 import { invalidProfile, normalizeBatchPolicy, profileNotFound } from './profiles.rules.js';
 import type { PublishingProfileSaveT, PublishingProfileT } from './profiles.schemas.js';
 
@@ -118,13 +118,7 @@ export class ProfilesService {
 
     const { created, id } = await this.db.transaction().execute(async (tx) => {
       const existing = body.profileId
-        ? ((await tx
-            .selectFrom('publishing_profiles')
-            .selectAll()
-            .where('organization_id', '=', organizationId)
-            .where('id', '=', body.profileId)
-            .forUpdate()
-            .executeTakeFirst()) ?? null)
+        ? await profilesRepository.getForUpdate(tx, organizationId, body.profileId)
         : await profilesRepository.findBySlug(tx, organizationId, body.brandId, slug);
       if (body.profileId && !existing) throw profileNotFound(body.profileId);
       if (existing && existing.brand_id !== body.brandId)
@@ -134,15 +128,9 @@ export class ProfilesService {
         throw invalidProfile(`Another profile of this brand has slug ${slug}.`, [{ path: ['slug'], source: 'body' }]);
       if (body.isDefault) {
         // moving the default: the brand's previous default stops being one in the same transaction
-        await tx
-          .updateTable('publishing_profiles')
-          .set({ is_default: false, updated_at: now })
-          .where('organization_id', '=', organizationId)
-          .where('brand_id', '=', body.brandId)
-          .where('is_default', '=', true)
-          .execute();
+        await profilesRepository.clearDefault(tx, organizationId, body.brandId, now);
       }
-      const values = {
+      const values: ProfileValues = {
         name,
         slug,
         description: body.description ?? null,
@@ -152,24 +140,8 @@ export class ProfilesService {
         updated_at: now,
       };
       const id = existing?.id ?? newId('pro');
-      if (existing)
-        await tx
-          .updateTable('publishing_profiles')
-          .set(values)
-          .where('organization_id', '=', organizationId)
-          .where('id', '=', id)
-          .execute();
-      else
-        await tx
-          .insertInto('publishing_profiles')
-          .values({
-            id,
-            organization_id: organizationId,
-            brand_id: body.brandId,
-            created_at: now,
-            ...values,
-          })
-          .execute();
+      if (existing) await profilesRepository.update(tx, organizationId, id, values);
+      else await profilesRepository.insert(tx, organizationId, { id, brandId: body.brandId, createdAt: now }, values);
       await this.replaceChannels(tx, organizationId, body.brandId, id, inputs, now);
       return { created: !existing, id };
     });
@@ -211,12 +183,7 @@ export class ProfilesService {
     now: Date,
   ) {
     const keep = inputs.map((c) => c.channelAccountId);
-    let del = tx
-      .deleteFrom('publishing_profile_channels')
-      .where('organization_id', '=', organizationId)
-      .where('profile_id', '=', profileId);
-    if (keep.length > 0) del = del.where('channel_account_id', 'not in', keep);
-    await del.execute();
+    await profilesRepository.removeChannelsExcept(tx, organizationId, profileId, keep);
     for (const [i, c] of inputs.entries()) {
       const values = {
         platform: c.platform,
@@ -225,28 +192,16 @@ export class ProfilesService {
         settings: JSON.stringify(c.settings ?? {}),
         updated_at: now,
       };
-      await tx
-        .insertInto('publishing_profile_channels')
-        .values({
-          id: newId('ppc'),
-          organization_id: organizationId,
-          brand_id: brandId,
-          profile_id: profileId,
-          channel_account_id: c.channelAccountId,
-          created_at: now,
-          ...values,
-        })
-        .onConflict((oc) => oc.columns(['profile_id', 'channel_account_id']).doUpdateSet(values))
-        .execute();
+      await profilesRepository.upsertChannel(
+        tx,
+        organizationId,
+        { id: newId('ppc'), brandId, profileId, channelAccountId: c.channelAccountId, createdAt: now },
+        values,
+      );
     }
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
-    const res = await this.db
-      .deleteFrom('publishing_profiles')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (Number(res.numDeletedRows ?? 0) === 0) throw profileNotFound(id);
+    if (!(await profilesRepository.delete(this.db, organizationId, id))) throw profileNotFound(id);
   }
 }

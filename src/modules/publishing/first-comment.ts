@@ -6,9 +6,9 @@
  */
 import { ProviderError } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
+import { firstCommentRepository } from './first-comment.repository.js';
 import { targetError } from './publish-call.js';
 import { type CommentJobData, sendCommentJob } from './publish-queue.js';
-import { TRANSITIONS } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
 
 export const FIRST_COMMENT_MAX_ATTEMPTS = 3;
@@ -23,33 +23,16 @@ export class FirstCommentStep {
   async handle(data: CommentJobData): Promise<string> {
     const db = this.deps.database.db;
     const now = this.deps.clock.now();
-    const row = await db
-      .updateTable('publish_targets')
-      .set((eb) => ({
-        first_comment_state: 'posting',
-        first_comment_attempts: eb('first_comment_attempts', '+', 1),
-        updated_at: now,
-      }))
-      .where('id', '=', data.targetId)
-      .where('organization_id', '=', data.organizationId)
-      .where('state', '=', TRANSITIONS.published.to)
-      .where('first_comment_state', '=', 'pending')
-      .returningAll()
-      .executeTakeFirst();
+    const row = await firstCommentRepository.claim(db, data.organizationId, data.targetId, now);
     if (!row?.provider_post_id) return 'stale';
     const fc = row.first_comment as { content: string } | null;
     const finish = async (state: string, set: { id?: string; error?: ReturnType<typeof targetError> | null }) => {
-      await db
-        .updateTable('publish_targets')
-        .set({
-          first_comment_state: state,
-          ...(set.id ? { first_comment_id: set.id } : {}),
-          ...(set.error !== undefined ? { first_comment_error: JSON.stringify(set.error) } : {}),
-          updated_at: this.deps.clock.now(),
-        })
-        .where('id', '=', row.id)
-        .where('first_comment_state', '=', 'posting')
-        .execute();
+      await firstCommentRepository.leavePosting(db, row.organization_id, row.id, {
+        state,
+        commentId: set.id,
+        error: set.error !== undefined ? JSON.stringify(set.error) : undefined,
+        at: this.deps.clock.now(),
+      });
       return state;
     };
     try {
@@ -66,16 +49,7 @@ export class FirstCommentStep {
         if (err.retryable && row.first_comment_attempts < FIRST_COMMENT_MAX_ATTEMPTS) {
           const delay = Math.max(this.retryBaseMs * 2 ** (row.first_comment_attempts - 1), (err.retryAfterSeconds ?? 0) * 1000);
           return db.transaction().execute(async (tx) => {
-            await tx
-              .updateTable('publish_targets')
-              .set({
-                first_comment_state: 'pending',
-                first_comment_error: JSON.stringify(e),
-                updated_at: at,
-              })
-              .where('id', '=', row.id)
-              .where('first_comment_state', '=', 'posting')
-              .execute();
+            await firstCommentRepository.leavePosting(tx, row.organization_id, row.id, { state: 'pending', error: JSON.stringify(e), at });
             await sendCommentJob(this.deps.jobs, tx, data, new Date(at.getTime() + delay));
             return 'retry';
           });

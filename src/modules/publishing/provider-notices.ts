@@ -5,6 +5,7 @@
  */
 import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
 import type { PublishingDeps } from './publishing.deps.js';
+import { targetsRepository } from './targets.repository.js';
 
 export interface NoticedTarget {
   id: string;
@@ -26,14 +27,7 @@ export class ProviderNotices {
     providerPostId: string,
   ): Promise<NoticedTarget[]> {
     if (platforms.length === 0 || channelAccountIds.length === 0) return [];
-    const rows = await this.deps.database.db
-      .selectFrom('publish_targets')
-      .select(['id', 'organization_id', 'brand_id', 'channel_account_id', 'platform', 'provider_post_id', 'state'])
-      .where('platform', 'in', platforms)
-      .where('channel_account_id', 'in', channelAccountIds)
-      .where('provider_post_id', '=', providerPostId)
-      .orderBy('id')
-      .execute();
+    const rows = await targetsRepository.ofPost(this.deps.database.db, { platforms, channelAccountIds, providerPostId });
     return rows.map((r) => ({
       id: r.id,
       organizationId: r.organization_id,
@@ -49,12 +43,7 @@ export class ProviderNotices {
   async videoLive(organizationId: string, targetId: string, url: string | null): Promise<'polled' | 'url_recorded' | 'unchanged'> {
     const db = this.deps.database.db;
     const now = this.deps.clock.now();
-    const t = await db
-      .selectFrom('publish_targets')
-      .select(['id', 'state', 'version', 'provider_url'])
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', targetId)
-      .executeTakeFirst();
+    const t = await targetsRepository.stateOf(db, organizationId, targetId);
     if (!t) return 'unchanged';
     if (t.state === 'processing') {
       await ensurePublishQueues(this.deps.jobs);
@@ -65,14 +54,7 @@ export class ProviderNotices {
       return 'polled';
     }
     if (t.state === 'published' && t.provider_url === null && url) {
-      const r = await db
-        .updateTable('publish_targets')
-        .set({ provider_url: url, updated_at: now })
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', targetId)
-        .where('provider_url', 'is', null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0 ? 'url_recorded' : 'unchanged';
+      return (await targetsRepository.recordUrl(db, organizationId, targetId, url, now)) ? 'url_recorded' : 'unchanged';
     }
     return 'unchanged';
   }

@@ -8,6 +8,7 @@
 import { decodeCursor, page } from '../../http/pagination.js';
 import { retryOnConflict } from '../../platform/db/retry.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
+import { firstCommentRepository } from './first-comment.repository.js';
 import { assertMayPublish, type Publisher } from './publish-approvals.service.js';
 import { recordJobChange } from './publish-events.js';
 import { ensurePublishQueues, sendTargetJob } from './publish-queue.js';
@@ -169,13 +170,7 @@ export class PublishJobsService {
               nextAttemptAt,
             );
         } else {
-          await tx
-            .updateTable('publish_targets')
-            .set({ first_comment_state: 'cancelled' })
-            .where('job_id', '=', jobId)
-            .where('state', '=', TRANSITIONS.cancel.to)
-            .where('first_comment_state', '=', 'waiting')
-            .execute();
+          await firstCommentRepository.cancelWaiting(tx, organizationId, jobId);
         }
         await publishingRepository.setJobFields(tx, jobId, {
           at: now,

@@ -5,9 +5,9 @@
  * reference check (a pending publish target keeps its media) and the channel disconnect hook.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { AreaModule } from '../../http/area-module.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { QueueInspector } from '../../platform/queue/queue-inspector.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
@@ -24,7 +24,7 @@ import { PublishApprovalsService } from './publish-approvals.service.js';
 import { PublishEngine } from './publish-engine.js';
 import { PublishJobsService } from './publish-jobs.service.js';
 import { PublishLimiter } from './publish-policies.js';
-import { DRAFT_STATES, fromStates, IN_FLIGHT_STATES, OPEN_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
+import { DRAFT_STATES, IN_FLIGHT_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import { type PublishingBatchPort, publishingBatchPort } from './publishing.batch-port.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import { type PublishTargetsReadPort, publishTargetsReadPort } from './publishing.read.js';
@@ -32,6 +32,7 @@ import { publishingRepository } from './publishing.repository.js';
 import { registerPublishingRoutes } from './publishing.routes.js';
 import { ReconcileService } from './reconcile.service.js';
 import { SlotsService } from './slots.service.js';
+import { targetsRepository } from './targets.repository.js';
 import { UrlReconciliationService } from './url-reconciliation.service.js';
 
 export type PublishingPorts = PublishingDeps & {
@@ -42,6 +43,8 @@ export type PublishingPorts = PublishingDeps & {
   brands: BrandsReadPort;
   media: MediaReadPort;
   outbound: GuardedHttpClient;
+  /** whether a target's worker job is still waiting or running (the reconciliation sweep) */
+  queue: QueueInspector;
 };
 
 export type { MediaInputT } from './media-access.js';
@@ -58,7 +61,6 @@ export type { StoredMedia } from './publishing.tables.js';
 /** What other areas (batches, automations, provider webhooks, comments, analytics) use of publishing. */
 export interface PublishingRead {
   channels: ChannelGateway;
-  plans: PlansService;
   slots: SlotsService;
   /** platform notices about published posts (provider webhooks) */
   notices: ProviderNotices;
@@ -67,6 +69,12 @@ export interface PublishingRead {
   /** the batches' port: batch items as plans, their jobs and targets */
   batches: PublishingBatchPort;
 }
+
+/**
+ * What automations may do with plans: create one (a write: publishing validates the plan and writes its
+ * job, targets and worker jobs). The root hands over `PublishingModule.plans`.
+ */
+export type PublishingPlansPort = Pick<PlansService, 'create'>;
 
 export interface PublishingModule extends AreaModule<PublishingRead> {
   channels: ChannelGateway;
@@ -109,7 +117,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     callsAtOnce: env.SERVICE_PUBLISH_WORKER_CONCURRENCY,
   });
   const firstComment = new FirstCommentStep(ports, channels, env.SERVICE_PUBLISH_RETRY_BASE_MS);
-  const reconcile = new ReconcileService(ports, channels, engine.outcomes, {
+  const reconcile = new ReconcileService(ports, channels, engine.outcomes, ports.queue, {
     leaseMs,
     graceMs: env.SERVICE_PUBLISH_RECONCILE_GRACE_SECONDS * 1000,
     maxAttempts: env.SERVICE_PUBLISH_MAX_ATTEMPTS,
@@ -130,7 +138,6 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     notices,
     read: {
       channels,
-      plans,
       slots,
       notices,
       targets: publishTargetsReadPort,
@@ -146,15 +153,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
 
 /** A media item is in use while a publish target that has not finished references it. */
 async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLibraryItemId: string) {
-  const rows = await db
-    .selectFrom('publish_targets as t')
-    .innerJoin('publish_jobs as j', 'j.id', 't.job_id')
-    .select('t.id')
-    .where('j.organization_id', '=', organizationId)
-    .where('t.state', 'in', [...OPEN_STATES])
-    .where(sql<boolean>`j.media @> ${JSON.stringify([{ mediaLibraryItemId }])}::jsonb`)
-    .limit(20)
-    .execute();
+  const rows = await targetsRepository.openUsingMedia(db, organizationId, mediaLibraryItemId);
   return rows.map((r) => ({ kind: 'publish_target', id: r.id }));
 }
 
@@ -164,21 +163,7 @@ async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLi
  */
 export async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
   const move = async (event: TargetEvent, among: readonly string[], reason: string) => {
-    const rows = await tx
-      .updateTable('publish_targets')
-      .set((eb) => ({
-        state: TRANSITIONS[event].to,
-        version: eb('version', '+', 1),
-        state_reason: reason,
-        next_attempt_at: null,
-        updated_at: now,
-      }))
-      .where('organization_id', '=', organizationId)
-      .where('channel_account_id', '=', channelAccountId)
-      .where('state', 'in', fromStates(event, among))
-      .returning(['id', 'job_id'])
-      .execute();
-    return rows;
+    return targetsRepository.moveChannelTargets(tx, organizationId, channelAccountId, { event, among, reason, at: now });
   };
   // never scheduled, or waiting for its time: it can never publish
   const cancelled = await move('cancel', [...DRAFT_STATES, TRANSITIONS.schedule.to], 'channel disconnected');

@@ -3,7 +3,7 @@
  * published). The SQL stays with the tables' owner; every read takes the caller's executor.
  */
 import type { Executor } from '../database.js';
-import { TRANSITIONS } from './publish-states.js';
+import { targetsRepository } from './targets.repository.js';
 
 /** A target the platform published: where and as which post. */
 export interface PublishedTarget {
@@ -35,16 +35,6 @@ export interface PublishTargetsReadPort {
   publishedBetween(db: Executor, q: { platforms: readonly string[]; from: Date; to: Date; limit: number }): Promise<PublishedTarget[]>;
 }
 
-const PUBLISHED_COLUMNS = [
-  'id',
-  'organization_id',
-  'brand_id',
-  'channel_account_id',
-  'platform',
-  'provider_post_id',
-  'published_at',
-] as const;
-
 type PublishedRow = {
   id: string;
   organization_id: string;
@@ -67,44 +57,19 @@ const toPublished = (r: PublishedRow): PublishedTarget => ({
 
 export const publishTargetsReadPort: PublishTargetsReadPort = {
   async target(db, organizationId, id) {
-    const row = await db
-      .selectFrom('publish_targets')
-      .select(['channel_account_id', 'provider_post_id'])
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await targetsRepository.channelAndPost(db, organizationId, id);
     return row ? { channelAccountId: row.channel_account_id, providerPostId: row.provider_post_id } : null;
   },
 
   async recentPublished(db, organizationId, q) {
     if (q.platforms.length === 0 || q.channelAccountIds?.length === 0) return [];
-    let query = db
-      .selectFrom('publish_targets')
-      .select(PUBLISHED_COLUMNS)
-      .where('organization_id', '=', organizationId)
-      .where('brand_id', '=', q.brandId)
-      .where('state', '=', TRANSITIONS.published.to)
-      .where('provider_post_id', 'is not', null)
-      .where('platform', 'in', [...q.platforms]);
-    if (q.channelAccountIds) query = query.where('channel_account_id', 'in', [...q.channelAccountIds]);
-    const rows = await query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+    const rows = await targetsRepository.recentPublished(db, organizationId, q);
     return rows.map(toPublished);
   },
 
   async publishedBetween(db, q) {
     if (q.platforms.length === 0) return [];
-    const rows = await db
-      .selectFrom('publish_targets')
-      .select(PUBLISHED_COLUMNS)
-      .where('state', '=', TRANSITIONS.published.to)
-      .where('provider_post_id', 'is not', null)
-      .where('published_at', '>=', q.from)
-      .where('published_at', '<=', q.to)
-      .where('platform', 'in', [...q.platforms])
-      .orderBy('published_at', 'asc')
-      .orderBy('id', 'asc')
-      .limit(q.limit)
-      .execute();
+    const rows = await targetsRepository.publishedBetween(db, q);
     return rows.map(toPublished);
   },
 };

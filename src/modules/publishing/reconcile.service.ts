@@ -13,15 +13,16 @@
  * - a processing target whose poll job is gone: polled again (polling only reads);
  * - a first comment stuck posting past the lease: needs_attention; pending with no job: re-queued.
  */
-import { sql } from 'kysely';
+import type { QueueInspector } from '../../platform/queue/queue-inspector.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type Outcome, targetError } from './publish-call.js';
 import { missedOutcome } from './publish-lateness.js';
 import type { OutcomeRecorder } from './publish-outcomes.js';
-import { ensurePublishQueues, FIRST_COMMENT_QUEUE, PUBLISH_QUEUE, sendCommentJob, sendTargetJob } from './publish-queue.js';
-import { PENDING_STATES, TRANSITIONS } from './publish-states.js';
+import { ensurePublishQueues, sendCommentJob, sendTargetJob } from './publish-queue.js';
+import { TRANSITIONS } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
+import { reconcileRepository } from './reconcile.repository.js';
 
 const BATCH = 500;
 /** platform lookups of stuck targets run this many at once */
@@ -49,6 +50,8 @@ export class ReconcileService {
     private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
     private readonly outcomes: OutcomeRecorder,
+    /** whether a target's worker job is still waiting or running (pg-boss's jobs) */
+    private readonly queue: QueueInspector,
     private readonly settings: { leaseMs: number; graceMs: number; maxAttempts: number },
   ) {}
 
@@ -70,20 +73,16 @@ export class ReconcileService {
       if (!channel.provider.findRecentPost) return unknown(`${row.platform} offers no list of the account's posts to check.`);
       const until = row.lease_until ?? now;
       const since = new Date(until.getTime() - this.settings.leaseMs);
-      const held = await this.deps.database.db
-        .selectFrom('publish_targets')
-        .select('provider_post_id')
-        .where('organization_id', '=', row.organization_id)
-        .where('channel_account_id', '=', row.channel_account_id)
-        .where('provider_post_id', 'is not', null)
-        .where('id', '<>', row.id)
-        .where('updated_at', '>=', new Date(since.getTime() - 86_400_000))
-        .execute();
+      const held = await reconcileRepository.heldPostIds(this.deps.database.db, row.organization_id, {
+        channelAccountId: row.channel_account_id,
+        exceptTargetId: row.id,
+        since: new Date(since.getTime() - 86_400_000),
+      });
       const found = await channel.provider.findRecentPost(channel.ctx, {
         text: row.text,
         since,
         until,
-        excludeIds: held.map((h) => h.provider_post_id!),
+        excludeIds: held,
         mediaKinds: (job?.media ?? []).map((m) => m.kind),
         settings: row.settings as Record<string, unknown>,
       });
@@ -136,15 +135,7 @@ export class ReconcileService {
     };
 
     // 1. stuck in publishing: looked up on the platform, flagged only where it cannot tell
-    const overdue = await db
-      .selectFrom('publish_targets')
-      .selectAll()
-      .where('state', '=', TRANSITIONS.claim.to)
-      .where('lease_until', '<', now)
-      .$if(organizationId !== undefined, (q) => q.where('organization_id', '=', organizationId!))
-      .orderBy('lease_until')
-      .limit(BATCH)
-      .execute();
+    const overdue = await reconcileRepository.pastLease(db, organizationId, now, BATCH);
     for (let i = 0; i < overdue.length; i += LOOKUPS_AT_ONCE) {
       await Promise.all(
         overdue.slice(i, i + LOOKUPS_AT_ONCE).map(async (row) => {
@@ -161,22 +152,7 @@ export class ReconcileService {
     // 2. due with no live worker job of the current version
     const dueBefore = new Date(now.getTime() - this.settings.graceMs);
     const activeSince = new Date(now.getTime() - this.settings.leaseMs);
-    const orphans = await db
-      .selectFrom('publish_targets as t')
-      .select(['t.id', 't.organization_id', 't.state', 't.version', 't.platform', 't.channel_account_id'])
-      .where('t.state', 'in', [...PENDING_STATES, TRANSITIONS.processing.to])
-      .where('t.next_attempt_at', '<=', dueBefore)
-      .$if(organizationId !== undefined, (q) => q.where('t.organization_id', '=', organizationId!))
-      .where(({ not, exists }) =>
-        not(
-          exists(
-            sql`(select 1 from pgboss.job j where j.name = ${PUBLISH_QUEUE} and j.data->>'targetId' = t.id and (j.data->>'version')::int = t.version
-              and (j.state in ('created','retry') or (j.state = 'active' and j.started_on > ${activeSince})))`,
-          ),
-        ),
-      )
-      .limit(BATCH)
-      .execute();
+    const orphans = await reconcileRepository.withoutLiveJob(db, this.queue, organizationId, { dueBefore, activeSince, limit: BATCH });
     for (const o of orphans) {
       await db.transaction().execute(async (tx) => {
         if (o.state === TRANSITIONS.processing.to) {
@@ -194,26 +170,15 @@ export class ReconcileService {
           result.pollsRequeuedCount += 1;
           return;
         }
-        const bumped = await tx
-          .updateTable('publish_targets')
-          .set((eb) => ({
-            version: eb('version', '+', 1),
-            next_attempt_at: now,
-            updated_at: now,
-          }))
-          .where('id', '=', o.id)
-          .where('version', '=', o.version)
-          .where('state', '=', o.state)
-          .returning('version')
-          .executeTakeFirst();
-        if (!bumped) return;
+        const bumped = await reconcileRepository.bumpVersion(tx, o.organization_id, o, now);
+        if (bumped === null) return;
         await sendTargetJob(
           this.deps.jobs,
           tx,
           {
             targetId: o.id,
             organizationId: o.organization_id,
-            version: bumped.version,
+            version: bumped,
             step: 'publish',
             platform: o.platform,
             channelAccountId: o.channel_account_id,
@@ -226,39 +191,19 @@ export class ReconcileService {
 
     // 3. first comments
     const leaseCutoff = new Date(now.getTime() - this.settings.leaseMs);
-    const stuck = await db
-      .updateTable('publish_targets')
-      .set({
-        first_comment_state: 'needs_attention',
-        first_comment_error: JSON.stringify({
-          code: 'lease_expired',
-          category: 'unknown_outcome',
-          message: 'The worker stopped while posting the first comment.',
-          providerResponse: null,
-          at: now.toISOString(),
-        }),
-      })
-      .where('first_comment_state', '=', 'posting')
-      .where('updated_at', '<', leaseCutoff)
-      .$if(organizationId !== undefined, (q) => q.where('organization_id', '=', organizationId!))
-      .executeTakeFirst();
-    result.commentsFlaggedCount = Number(stuck.numUpdatedRows);
-    const pending = await db
-      .selectFrom('publish_targets as t')
-      .select(['t.id', 't.organization_id'])
-      .where('t.first_comment_state', '=', 'pending')
-      .where('t.updated_at', '<', dueBefore)
-      .$if(organizationId !== undefined, (q) => q.where('t.organization_id', '=', organizationId!))
-      .where(sql<boolean>`(t.published_at + ((t.first_comment->>'delayMs')::bigint * interval '1 millisecond')) < ${dueBefore}`)
-      .where(({ not, exists }) =>
-        not(
-          exists(
-            sql`(select 1 from pgboss.job j where j.name = ${FIRST_COMMENT_QUEUE} and j.data->>'targetId' = t.id and j.state in ('created','retry','active'))`,
-          ),
-        ),
-      )
-      .limit(BATCH)
-      .execute();
+    result.commentsFlaggedCount = await reconcileRepository.flagStuckComments(
+      db,
+      organizationId,
+      leaseCutoff,
+      JSON.stringify({
+        code: 'lease_expired',
+        category: 'unknown_outcome',
+        message: 'The worker stopped while posting the first comment.',
+        providerResponse: null,
+        at: now.toISOString(),
+      }),
+    );
+    const pending = await reconcileRepository.pendingCommentsWithoutJob(db, this.queue, organizationId, dueBefore, BATCH);
     for (const p of pending) {
       await db
         .transaction()

@@ -10,15 +10,14 @@
 import { createHash } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { sql } from 'kysely';
 import { AppError } from '../../platform/errors.js';
 import { isoWeekday, isTimeZone, localParts, zonedInstant } from '../../platform/time/zoned-time.js';
 import { PLATFORMS } from '../../providers/provider.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelGateway } from './channel-gateway.js';
-import { IN_FLIGHT_STATES, PENDING_STATES, TRANSITIONS } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import type { SlotQueryT } from './publishing.schemas.js';
+import { targetsRepository } from './targets.repository.js';
 
 const Slot = Type.Object({
   id: Type.String(),
@@ -111,17 +110,14 @@ export class SlotsService {
     }
     const maxGapMs = Math.max(0, ...slots.map((s) => (s.minGapMinutes ?? 120) * 60_000));
     const horizonEnd = new Date(from.getTime() + (horizonDays + 1) * 86_400_000);
-    let existingQ = db
-      .selectFrom('publish_targets')
-      .select(['id', 'channel_account_id', 'platform', sql<Date>`coalesce(published_at, scheduled_at)`.as('at')])
-      .where('organization_id', '=', organizationId)
-      .where('brand_id', '=', q.brandId)
-      .where('state', 'in', [...PENDING_STATES, ...IN_FLIGHT_STATES, TRANSITIONS.published.to])
-      .where(sql<Date>`coalesce(published_at, scheduled_at)`, '>=', new Date(from.getTime() - maxGapMs - 3_600_000))
-      .where(sql<Date>`coalesce(published_at, scheduled_at)`, '<=', new Date(horizonEnd.getTime() + maxGapMs + 3_600_000));
-    if (q.channelAccountId) existingQ = existingQ.where('channel_account_id', '=', q.channelAccountId);
-    else if (platform) existingQ = existingQ.where('platform', '=', platform);
-    const existing = (await existingQ.execute()).map((r) => ({
+    const placed = await targetsRepository.placedBetween(db, organizationId, {
+      brandId: q.brandId,
+      from: new Date(from.getTime() - maxGapMs - 3_600_000),
+      to: new Date(horizonEnd.getTime() + maxGapMs + 3_600_000),
+      channelAccountId: q.channelAccountId,
+      platform: platform ?? undefined,
+    });
+    const existing = placed.map((r) => ({
       id: r.id,
       channelAccountId: r.channel_account_id,
       at: new Date(r.at).getTime(),

@@ -4,9 +4,9 @@
  */
 import { AppError } from '../../platform/errors.js';
 import type { ChannelGateway } from './channel-gateway.js';
-import { TRANSITIONS } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import type { UrlReconciliationBodyT } from './publishing.schemas.js';
+import { targetsRepository } from './targets.repository.js';
 
 const MAX_TARGETS = 100;
 
@@ -22,27 +22,17 @@ export class UrlReconciliationService {
       throw new AppError('publish_url_reconciliation_disabled');
     const db = this.deps.database.db;
     if (body.publishJobId) {
-      const job = await db
-        .selectFrom('publish_jobs')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', body.publishJobId)
-        .executeTakeFirst();
+      const job = await targetsRepository.jobExists(db, organizationId, body.publishJobId);
       if (!job)
         throw new AppError('public_publish_job_not_found', {
           message: `No publish job ${body.publishJobId} in the principal organization.`,
         });
     }
-    let q = db
-      .selectFrom('publish_targets')
-      .select(['id', 'job_id', 'channel_account_id', 'platform', 'provider_post_id'])
-      .where('organization_id', '=', organizationId)
-      .where('state', '=', TRANSITIONS.published.to)
-      .where('provider_url', 'is', null)
-      .where('provider_post_id', 'is not', null);
-    if (body.publishJobId) q = q.where('job_id', '=', body.publishJobId);
-    if (body.postTargetIds && body.postTargetIds.length > 0) q = q.where('id', 'in', body.postTargetIds);
-    const rows = await q.orderBy('id').limit(MAX_TARGETS).execute();
+    const rows = await targetsRepository.publishedWithoutUrl(db, organizationId, {
+      jobId: body.publishJobId,
+      ids: body.postTargetIds,
+      limit: MAX_TARGETS,
+    });
     const targets = [];
     let updated = 0;
     for (const r of rows) {
@@ -66,12 +56,7 @@ export class UrlReconciliationService {
         const { provider, ctx } = await this.channels.resolve(organizationId, r.channel_account_id);
         const url = await provider.fetchPermalink(ctx, r.provider_post_id!);
         if (url) {
-          await db
-            .updateTable('publish_targets')
-            .set({ provider_url: url, updated_at: this.deps.clock.now() })
-            .where('id', '=', r.id)
-            .where('provider_url', 'is', null)
-            .execute();
+          await targetsRepository.recordUrl(db, organizationId, r.id, url, this.deps.clock.now());
           updated += 1;
         }
         targets.push({

@@ -45,6 +45,9 @@ export interface JobQueue {
   stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
+/** the PostgreSQL schema of pg-boss's tables */
+export const QUEUE_SCHEMA = 'pgboss';
+
 const ENSURE_QUEUE_ATTEMPTS = 5;
 /** how long a pg-boss statement waits for one of its pool's connections before it fails */
 const POOL_WAIT_MS = 10_000;
@@ -61,7 +64,7 @@ export function defineJob<T extends object>(def: JobDefinition<T>): JobDefinitio
 
 export function createJobQueue(database: DatabaseHandle, options: { supervise: boolean; schedule: boolean }): JobQueue {
   const common = {
-    schema: 'pgboss',
+    schema: QUEUE_SCHEMA,
     supervise: options.supervise,
     schedule: options.schedule,
     migrate: true,

@@ -48,7 +48,10 @@ async function runServer(): Promise<void> {
     DATABASE_URL: '',
   });
   const runtime = await startRuntime(config, 'api');
-  const service = new ToolKeysService(runtime.deps.database.db, runtime.deps.counters.shared, runtime.root.areas.identity.read.users);
+  const service = new ToolKeysService(runtime.deps.database.db, runtime.deps.counters.shared, {
+    ...runtime.root.areas.identity.read.users,
+    ...runtime.root.areas.identity.usersAdmin,
+  });
   const keys: string[] = [];
   for (let i = 0; i < KEYS; i++) {
     const email = `bench-${i}@example.test`;

@@ -87,6 +87,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     ...deps,
     registry,
     channels: channels.read,
+    tokenProblems: channels.tokenProblems,
     profiles: profiles.read,
     brands: brands.read,
     media: media.read.publishing,
@@ -106,7 +107,13 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     profiles: profiles.read,
     targets: publishing.read.targets,
   });
-  const analytics = createAnalyticsModule({ ...deps, channels: channels.read, brands: brands.read, targets: publishing.read.targets });
+  const analytics = createAnalyticsModule({
+    ...deps,
+    channels: channels.read,
+    tokenProblems: channels.tokenProblems,
+    brands: brands.read,
+    targets: publishing.read.targets,
+  });
   const automations = createAutomationsModule({
     ...deps,
     brands: brands.read,
@@ -129,7 +136,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   const providerWebhooks = createProviderWebhooksModule({
     ...deps,
     registry,
-    channels: channels.read,
+    channels: { ...channels.read, ...channels.tokenProblems },
     comments,
     notices: publishing.read.notices,
   });
@@ -181,7 +188,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   root.modules = [
     createHealthModule({ ...deps, storageHealth: media.read.storageHealth }),
     brands,
-    createToolsModule({ ...deps, users: identity.read.users }),
+    createToolsModule({ ...deps, users: identity.read.users, usersAdmin: identity.usersAdmin }),
     media,
     channels,
     createProvidersModule({ ...deps, registry, channels: channels.read }),

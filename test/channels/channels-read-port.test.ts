@@ -1,14 +1,14 @@
 /** The channels area's read port as other areas call it: facts, call contexts and the token-problem state change. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ChannelsReadPort } from '../../src/modules/channels/channels.module.js';
+import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../../src/modules/channels/channels.module.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
 
 describe('channels read port', () => {
   let ctx: TestContext;
-  let port: ChannelsReadPort;
+  let port: ChannelsReadPort & ChannelsTokenProblemsPort;
   let a: Org;
   let b: Org;
 
@@ -40,7 +40,7 @@ describe('channels read port', () => {
 
   before(async () => {
     ctx = await createTestContext({ env: { SERVICE_CHANNEL_TOKEN_ENV_REFS: 'OPS_X=token-from-env' } });
-    port = ctx.root.areas.channels.read;
+    port = { ...ctx.root.areas.channels.read, ...ctx.root.areas.channels.tokenProblems };
     a = await ctx.createOrganization({ name: 'A' });
     b = await ctx.createOrganization({ name: 'B' });
   });

@@ -17,7 +17,10 @@ export interface ToolUser {
 
 /** The key service the CLI runs, over the context's database, shared counters and the identity area's users port. */
 export const toolKeys = (ctx: TestContext) =>
-  new ToolKeysService(ctx.database.db, ctx.deps.counters.shared, ctx.root.areas.identity.read.users);
+  new ToolKeysService(ctx.database.db, ctx.deps.counters.shared, {
+    ...ctx.root.areas.identity.read.users,
+    ...ctx.root.areas.identity.usersAdmin,
+  });
 
 export async function createToolUser(ctx: TestContext, tier: MembershipTier, scopes?: string[]): Promise<ToolUser> {
   const service = toolKeys(ctx);

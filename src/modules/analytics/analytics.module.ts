@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
-import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { PublishTargetsReadPort } from '../publishing/publishing.module.js';
 import { analyticsJobDefinitions } from './analytics.jobs.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
@@ -12,6 +12,8 @@ import { AnalyticsSync } from './analytics.sync.js';
 
 export type AnalyticsPorts = Pick<AppDeps, 'config' | 'database' | 'clock'> & {
   channels: ChannelsReadPort;
+  /** a channel whose token the platform refuses during the sync needs a reconnect */
+  tokenProblems: ChannelsTokenProblemsPort;
   brands: BrandsReadPort;
   /** publishing's published targets (the sync's candidates, a sync request's target) */
   targets: PublishTargetsReadPort;

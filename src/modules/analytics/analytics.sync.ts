@@ -8,7 +8,7 @@
  */
 import type { AppDeps } from '../../app-deps.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
-import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
 import { analyticsRepository } from './analytics.repository.js';
 import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from './analytics.schemas.js';
@@ -40,7 +40,7 @@ export function dueCheckpoint(publishedAt: Date, now: Date): Date | null {
 
 export class AnalyticsSync {
   constructor(
-    private readonly deps: Pick<AppDeps, 'database' | 'config'>,
+    private readonly deps: Pick<AppDeps, 'database' | 'config'> & { tokenProblems: ChannelsTokenProblemsPort },
     private readonly service: AnalyticsService,
   ) {}
 
@@ -132,7 +132,7 @@ export class AnalyticsSync {
         }
         if (err instanceof ProviderError && err.category === 'auth_expired') {
           stoppedChannels.add(t.channelAccountId);
-          await markReconnect(db, service.channels, t.organizationId, t.channelAccountId, now);
+          await markReconnect(db, deps.tokenProblems, t.organizationId, t.channelAccountId, now);
         } else if (!(err instanceof ProviderError)) {
           // channel_account_not_connected (no usable token): leave the channel for this run
           stoppedChannels.add(t.channelAccountId);
@@ -146,7 +146,7 @@ export class AnalyticsSync {
 
 async function markReconnect(
   db: Db,
-  channels: ChannelsReadPort,
+  channels: ChannelsTokenProblemsPort,
   organizationId: string,
   channelAccountId: string,
   now: Date,

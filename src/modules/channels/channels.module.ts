@@ -14,7 +14,7 @@ import { ChannelChoiceService } from './channel-choice.service.js';
 import { registerChannelConnectRoutes } from './channel-connect.routes.js';
 import { ChannelConnectService } from './channel-connect.service.js';
 import type { ChannelEventSink } from './channel-events.js';
-import { type ChannelsReadPort, channelsReadPort } from './channels.read.js';
+import { type ChannelsReadPort as ChannelsReadAndWrite, channelsReadPort } from './channels.read.js';
 
 export type { DisconnectCounts, DisconnectHook } from './disconnect-hooks.js';
 
@@ -38,12 +38,18 @@ export type {
   ChannelFactsForPublishing,
   ChannelOfAccount,
   ChannelRef,
-  ChannelsReadPort,
   UsableChannel,
 } from './channels.read.js';
 
+/** What other areas may read of channels (facts, call contexts, the channels of an account or platform). */
+export type ChannelsReadPort = Omit<ChannelsReadAndWrite, 'markTokenProblem'>;
+/** A write: a channel moved to a token-problem state after the platform refused its token, in the caller's transaction. */
+export type ChannelsTokenProblemsPort = Pick<ChannelsReadAndWrite, 'markTokenProblem'>;
+
 export interface ChannelsModule extends AreaModule<ChannelsReadPort> {
   channels: ChannelsService;
+  /** handed by the root to the areas that see a platform refuse a token (publishing, analytics, provider webhooks) */
+  tokenProblems: ChannelsTokenProblemsPort;
 }
 
 export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
@@ -58,6 +64,7 @@ export function createChannelsModule(ports: ChannelsPorts): ChannelsModule {
   return {
     channels,
     read,
+    tokenProblems: read,
     jobs: [tokenLifecycleJob({ db, config: ports.config, vault, registry, clock, events })],
     routes(app: FastifyInstance) {
       if (!app.getSchema('ChannelAccount')) app.addSchema(ChannelAccount);

@@ -21,9 +21,13 @@ import { dashboardPolicies } from './policies.js';
 import { sessionsRepository } from './sessions.repository.js';
 import { SessionService } from './sessions.service.js';
 import { SignInService } from './sign-in.service.js';
-import { type UsersReadPort, usersReadPort } from './users.read.js';
+import { type UsersReadPort as UsersPorts, usersReadPort } from './users.read.js';
 
-export type { UsersReadPort, UserWithTier } from './users.read.js';
+export type { UserWithTier } from './users.read.js';
+/** What other areas may read of users: a user by email, a user's tier (also inside the caller's statement). */
+export type UsersReadPort = Pick<UsersPorts, 'byEmail' | 'tierOf'>;
+/** The tool API's user administration (writes): a user created with a membership tier, a tier changed. */
+export type UsersAdminPort = Pick<UsersPorts, 'create' | 'setTier'>;
 
 /** What identity provides to the app's auth hooks (http/public-auth.ts, http/dashboard-auth.ts). */
 export interface IdentityRead {
@@ -43,6 +47,8 @@ export interface IdentityModule extends AreaModule<IdentityRead> {
   pruneExpiredIdentityProviderLogins: PruneStep;
   /** subscribed by the root to maintenance's prune: self-registered OAuth clients nobody consented to in 7 days */
   pruneUnusedClients: PruneStep;
+  /** the tool API's user administration (the root hands it to the tools area) */
+  usersAdmin: UsersAdminPort;
 }
 
 export function createIdentityModule(ports: IdentityPorts): IdentityModule {
@@ -53,6 +59,7 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
   const identityProvider = new IdentityProviderSignIn(ports, sessions);
   return {
     read: { authenticator: new Authenticator(ports), sessions, users: usersReadPort },
+    usersAdmin: usersReadPort,
     jobs: [],
     pruneExpiredSessions: { name: 'expiredSessions', prune: sessionsRepository.deleteExpired },
     pruneExpiredIdentityProviderLogins: { name: 'expiredIdentityProviderLogins', prune: identityProviderRepository.deleteExpiredLogins },

@@ -14,7 +14,7 @@ import { parseMetaDelivery, verifyMetaSignature, verifySignedRequest } from '../
 import { type InboundEvent, safeEqual } from '../../providers/webhooks/signatures.js';
 import { parseXDelivery, verifyXSignature, xCrcResponse } from '../../providers/webhooks/x-webhooks.js';
 import { channelIdOfTopic, parseYoutubeFeed, verifyWebSubSignature } from '../../providers/webhooks/youtube-websub.js';
-import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { CommentPlatform, CommentsModule } from '../comments/comments.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';
@@ -41,7 +41,7 @@ export class InboundWebhooks {
     private readonly settings: WebhookSettings,
     private readonly comments: () => CommentsModule,
     private readonly notices: () => PublishingRead['notices'],
-    private readonly channels: ChannelsReadPort,
+    private readonly channels: ChannelsReadPort & ChannelsTokenProblemsPort,
   ) {}
 
   private get db() {

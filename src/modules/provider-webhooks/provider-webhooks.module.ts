@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { CommentsModule } from '../comments/comments.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { InboundWebhooks, PROVIDER_WEBHOOK_PROCESS_QUEUE } from './provider-webhooks.inbound.js';
@@ -17,7 +17,7 @@ export const PROVIDER_WEBHOOK_RENEW_JOB = 'provider-webhooks.renew';
 
 export type ProviderWebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'jobs' | 'events' | 'clock'> & {
   registry: ProviderRegistry;
-  channels: ChannelsReadPort;
+  channels: ChannelsReadPort & ChannelsTokenProblemsPort;
   comments: CommentsModule;
   notices: PublishingRead['notices'];
 };

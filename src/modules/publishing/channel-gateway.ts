@@ -5,7 +5,7 @@
  */
 import type { ProviderCallContext, SocialProvider } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { ChannelCallAnswer, ChannelRef, ChannelsReadPort } from '../channels/channels.module.js';
+import type { ChannelCallAnswer, ChannelRef, ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { Db, Executor } from '../database.js';
 import type { ProfileExpansion, ProfilesReadPort } from '../profiles/profiles.module.js';
 import { MicroBatcher } from './micro-batcher.js';
@@ -33,6 +33,7 @@ export interface ChannelGatewayPorts {
   db: Db;
   registry: ProviderRegistry;
   channels: ChannelsReadPort;
+  tokenProblems: ChannelsTokenProblemsPort;
   profiles: ProfilesReadPort;
 }
 
@@ -102,6 +103,6 @@ export class ChannelGateway {
     at: Date,
   ): Promise<void> {
     // called inside the publish engine's transaction: the state change and its webhook event commit together
-    await this.ports.channels.markTokenProblem(db, organizationId, channelAccountId, state, reason, at);
+    await this.ports.tokenProblems.markTokenProblem(db, organizationId, channelAccountId, state, reason, at);
   }
 }

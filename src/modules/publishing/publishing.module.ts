@@ -10,7 +10,7 @@ import type { GuardedHttpClient } from '../../platform/http-client/guarded-clien
 import type { QueueInspector } from '../../platform/queue/queue-inspector.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
-import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { Executor } from '../database.js';
 import type { MediaReadPort, MediaReferenceCheck } from '../media/media.module.js';
 import type { ProfilesReadPort } from '../profiles/profiles.module.js';
@@ -39,6 +39,7 @@ export type PublishingPorts = PublishingDeps & {
   registry: ProviderRegistry;
   /** channels' and profiles' reads and the token-problem state change (channels owns those tables) */
   channels: ChannelsReadPort;
+  tokenProblems: ChannelsTokenProblemsPort;
   profiles: ProfilesReadPort;
   brands: BrandsReadPort;
   media: MediaReadPort;
@@ -99,6 +100,7 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     db: ports.database.db,
     registry: ports.registry,
     channels: ports.channels,
+    tokenProblems: ports.tokenProblems,
     profiles: ports.profiles,
   });
   const media = new MediaAccess(ports.media, ports.outbound);

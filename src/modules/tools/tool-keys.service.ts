@@ -3,7 +3,7 @@ import type { CounterStore } from '../../platform/counters/index.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Db } from '../database.js';
-import type { UsersReadPort } from '../identity/identity.module.js';
+import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
 import { maskToolKey, newToolApiKey } from './tool-api-key.rules.js';
 import { bumpToolAuthVersion } from './tool-auth-cache.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
@@ -50,7 +50,7 @@ export class ToolKeysService {
   constructor(
     private readonly db: Db,
     private readonly authVersion: CounterStore | readonly CounterStore[] | null,
-    private readonly users: UsersReadPort,
+    private readonly users: UsersReadPort & UsersAdminPort,
   ) {}
 
   /** After the commit: the next tool request of every server reads the key and tier again. */

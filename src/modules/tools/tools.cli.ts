@@ -3,14 +3,18 @@ import type { Config } from '../../config.js';
 import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
 import { closeCounters, createCounters } from '../../platform/counters/index.js';
 import type { DatabaseHandle } from '../../platform/db/database.js';
-import type { UsersReadPort } from '../identity/identity.module.js';
+import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
 import { parseTier, parseToolScopes, ToolKeysService } from './tool-keys.service.js';
 
 /**
  * A service whose tier changes and revocations reach the servers' auth caches: through Redis when
  * configured; an embedded server notices writes made through its database socket by itself.
  */
-async function withKeysService<T>(config: Config, users: UsersReadPort, fn: (service: ToolKeysService) => Promise<T>): Promise<T> {
+async function withKeysService<T>(
+  config: Config,
+  users: UsersReadPort & UsersAdminPort,
+  fn: (service: ToolKeysService) => Promise<T>,
+): Promise<T> {
   const counters = config.env.REDIS_URL ? createCounters(config.env.REDIS_URL) : null;
   try {
     return await withDatabase(config, (h: DatabaseHandle) => fn(new ToolKeysService(h.db, counters?.redis ?? null, users)));
@@ -20,7 +24,7 @@ async function withKeysService<T>(config: Config, users: UsersReadPort, fn: (ser
 }
 
 /** The tool API commands; `users` is the identity area's users port (the root hands it over). */
-export const toolCommands = (users: UsersReadPort): CliCommand[] => [
+export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand[] => [
   {
     name: 'users create',
     usage: 'users create --email E [--tier basic|pro|max] [--init] [--json]   a tool API user (tier default basic)',

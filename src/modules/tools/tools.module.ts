@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
-import type { UsersReadPort } from '../identity/identity.module.js';
+import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { registerToolKeyRoutes } from './tool-keys.routes.js';
 import { ToolKeysService } from './tool-keys.service.js';
@@ -13,7 +13,7 @@ import { createToolAuth, registerToolRoutes } from './tools.routes.js';
  * What the tool API uses of the shared pieces (its keys, windows and idempotency records, and the clock)
  * and the identity area's users port (the key owners' tiers).
  */
-export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: UsersReadPort };
+export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: UsersReadPort; usersAdmin: UsersAdminPort };
 
 /**
  * The keys service of the settings routes: a revocation or new key bumps the auth version of every store
@@ -21,7 +21,7 @@ export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clo
  */
 function toolKeysFromDashboard(deps: ToolsPorts): ToolKeysService {
   const stores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
-  return new ToolKeysService(deps.database.db, stores, deps.users);
+  return new ToolKeysService(deps.database.db, stores, { ...deps.users, ...deps.usersAdmin });
 }
 
 export function createToolsModule(deps: ToolsPorts): AreaModule {

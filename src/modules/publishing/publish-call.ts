@@ -33,6 +33,12 @@ export type Outcome =
       channelState?: 'refresh_needed' | 'reconnect_required';
     };
 
+export interface PreparedCall {
+  kind: 'ready';
+  channel: ChannelContext;
+  media: Awaited<ReturnType<MediaAccess['forPublish']>>;
+}
+
 export interface RetrySettings {
   maxAttempts: number;
   retryBaseMs: number;
@@ -60,27 +66,43 @@ export class PublishCall {
 
   /** Resolves the claimed target's channel and media, calls the platform, answers the outcome. */
   async publish(claimed: ClaimedRow, db: Executor): Promise<Outcome> {
+    const prepared = await this.prepare(claimed, db);
+    return prepared.kind === 'ready' ? this.call(claimed, prepared) : prepared.outcome;
+  }
+
+  /**
+   * The channel's call context and the media of a claimed target, read before the platform call (the
+   * engine reads them ahead of its call permit); an outcome instead when the platform cannot be called.
+   */
+  async prepare(claimed: ClaimedRow, db: Executor): Promise<PreparedCall | { kind: 'outcome'; outcome: Outcome }> {
     let channel: ChannelContext;
     try {
       channel = await this.channels.forClaimed(claimed.organization_id, claimed.channel_account_id);
     } catch (err) {
-      return this.channelProblem(err);
+      return { kind: 'outcome', outcome: this.channelProblem(err) };
     }
-    let media: Awaited<ReturnType<MediaAccess['forPublish']>>;
     try {
-      media = await this.media.forPublish(claimed.organization_id, claimed.job_media, db);
+      const media = await this.media.forPublish(claimed.organization_id, claimed.job_media, db);
+      return { kind: 'ready', channel, media };
     } catch (err) {
       // before the platform was called (media gone): nothing reached the platform
       return {
-        kind: 'final',
-        state: 'failed',
-        error: targetError('media_unavailable', 'user_content', (err as Error).message, null, this.now()),
+        kind: 'outcome',
+        outcome: {
+          kind: 'final',
+          state: 'failed',
+          error: targetError('media_unavailable', 'user_content', (err as Error).message, null, this.now()),
+        },
       };
     }
+  }
+
+  /** The platform call of a prepared target; answers the outcome. */
+  async call(claimed: ClaimedRow, prepared: PreparedCall): Promise<Outcome> {
     try {
-      const result = await channel.provider.publish(channel.ctx, {
+      const result = await prepared.channel.provider.publish(prepared.channel.ctx, {
         text: claimed.text,
-        media,
+        media: prepared.media,
         settings: claimed.settings as Record<string, unknown>,
         idempotencyKey: claimed.id,
       });

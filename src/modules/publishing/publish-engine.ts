@@ -8,7 +8,7 @@
 import type { ChannelGateway } from './channel-gateway.js';
 import type { MediaAccess } from './media-access.js';
 import { type Outcome, PublishCall } from './publish-call.js';
-import { PublishClaims } from './publish-claim.js';
+import { type ClaimedRow, PublishClaims } from './publish-claim.js';
 import { missedOutcome } from './publish-lateness.js';
 import { OutcomeRecorder } from './publish-outcomes.js';
 import type { PublishLimiter } from './publish-policies.js';
@@ -73,9 +73,9 @@ export class PublishEngine {
   async handle(data: TargetJobData): Promise<string> {
     await ensurePublishQueues(this.deps.jobs);
     if (data.step === 'publish' && data.platform && data.channelAccountId) {
-      // the hot path: the claim first (batched with the claims of the same moment, no read before it),
-      // then a call permit and the policy slot for the platform call only; the outcome write after
-      // the slot is released
+      // the hot path: the claim first (batched with the claims of the same moment, no read before it)
+      // and the call's preparation, ahead of a call permit; then the permit and the policy slot for
+      // the platform call only; the outcome write after the slot is released
       return this.publishClaimedFirst(data.targetId, data.version, data.organizationId);
     }
     const row = await publishingRepository.getTarget(this.deps.database.db, data.targetId);
@@ -91,13 +91,42 @@ export class PublishEngine {
       states: [row.state],
       step: data.step,
     };
-    return this.slots.withSlot(req, () => (data.step === 'publish' ? this.publish(row.id, row.version) : this.polls.poll(row)));
+    return this.slots.withSlot(req, () =>
+      data.step === 'publish' ? this.publish(row.id, row.version, row.organization_id) : this.polls.poll(row),
+    );
   }
 
   private async publishClaimedFirst(targetId: string, version: number, organizationId: string): Promise<string> {
-    // the permit before the claim: a claimed target never queues behind the worker's other calls
-    await this.slots.takePermit();
-    let claimed: Awaited<ReturnType<PublishClaims['claim']>>;
+    const end = this.slots.start();
+    let result: string | { claimed: ClaimedRow; outcome: Outcome };
+    try {
+      result = await this.claimAndCall(targetId, version, organizationId);
+    } finally {
+      end();
+    }
+    // the outcome is written once the call ended (held during a burst: the write-behind above)
+    return typeof result === 'string' ? result : this.outcomes.record(result.claimed, result.outcome);
+  }
+
+  /**
+   * Claims ahead of the call permit: the claim and the call's preparation (channel context, media) of
+   * the next targets overlap the platform calls in flight, so a call permit is held for the policy slot
+   * and the platform call only. Before, each permit waited for its claim and its channel read (two
+   * round trips) before every call; at a burst that idle time, not the calls, set the lateness.
+   */
+  private async claimAndCall(
+    targetId: string,
+    version: number,
+    organizationId: string,
+  ): Promise<string | { claimed: ClaimedRow; outcome: Outcome }> {
+    await this.slots.takeAhead();
+    let aheadHeld = true;
+    const giveAhead = () => {
+      if (aheadHeld) this.slots.giveAhead();
+      aheadHeld = false;
+    };
+    let claimed: ClaimedRow | null;
+    let prepared: Awaited<ReturnType<PublishCall['prepare']>>;
     try {
       const now = this.deps.clock.now();
       claimed = await this.claims.claim({
@@ -107,19 +136,16 @@ export class PublishEngine {
         leaseUntil: new Date(now.getTime() + this.settings.leaseMs),
         now,
       });
-    } catch (err) {
-      this.slots.givePermit();
-      throw err;
-    }
-    if (!claimed) {
-      this.slots.givePermit();
-      return 'stale';
-    }
-    // past its lateness limit (the worker was down, the account was reconnecting): missed, not published
-    const missed = missedOutcome(claimed, claimed.job_max_lateness, this.deps.clock.now());
-    if (missed) {
-      this.slots.givePermit();
-      return this.outcomes.record(claimed, missed);
+      if (!claimed) return 'stale';
+      // past its lateness limit (the worker was down, the account was reconnecting): missed, not published
+      const missed = missedOutcome(claimed, claimed.job_max_lateness, this.deps.clock.now());
+      if (missed) return { claimed, outcome: missed };
+      prepared = await this.call.prepare(claimed, this.deps.database.db);
+      // the channel cannot publish or the media is gone: nothing reaches the platform
+      if (prepared.kind === 'outcome') return { claimed, outcome: prepared.outcome };
+      await this.slots.takePermit();
+    } finally {
+      giveAhead();
     }
     let slot: Awaited<ReturnType<PublishSlots['forCall']>>;
     try {
@@ -141,23 +167,21 @@ export class PublishEngine {
       await this.slots.unclaim(claimed, 0);
       return 'deferred';
     }
-    let outcome: Outcome;
     try {
-      outcome = await this.call.publish(claimed, this.deps.database.db);
+      return { claimed, outcome: await this.call.call(claimed, prepared) };
     } finally {
       await slot.release().catch(() => undefined);
     }
-    return this.outcomes.record(claimed, outcome);
   }
 
-  private async publish(targetId: string, version: number, organizationId?: string): Promise<string> {
+  private async publish(targetId: string, version: number, organizationId: string): Promise<string> {
     const now = this.deps.clock.now();
     // claim the target and mark its job publishing in one statement (batched with the claims of the
     // same turn); answers the job's media and the channel too
     const claimed = await this.claims.claim({
       targetId,
       version,
-      organizationId: organizationId ?? null,
+      organizationId,
       leaseUntil: new Date(now.getTime() + this.settings.leaseMs),
       now,
     });

@@ -8,6 +8,7 @@
 import type { EventAudience } from '../../platform/events/event-types.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { Executor } from '../database.js';
+import { publishEngineRepository } from './publish-engine.repository.js';
 import { deriveJobStatus } from './publish-states.js';
 import { toJob, toTarget } from './publishing.mapper.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
@@ -77,8 +78,14 @@ export async function recordJobChange(
 }
 
 /** The target's outcome event (if its state has one), then the job's completion if this change completed it. */
-export async function recordTargetOutcome(events: EventOutbox, tx: Executor, targetId: string, jobUpdated = true): Promise<void> {
-  const t = (await tx.selectFrom('publish_targets').selectAll().where('id', '=', targetId).executeTakeFirst()) as TargetRow | undefined;
+export async function recordTargetOutcome(
+  events: EventOutbox,
+  tx: Executor,
+  organizationId: string,
+  targetId: string,
+  jobUpdated = true,
+): Promise<void> {
+  const t = await publishEngineRepository.target(tx, organizationId, targetId);
   if (!t) return;
   const type = TARGET_EVENTS[t.state as keyof typeof TARGET_EVENTS];
   if (type) await events.record(tx, { organizationId: t.organization_id, type, data: toTarget(t), sequenceKey: t.job_id });
@@ -89,13 +96,7 @@ export async function recordTargetOutcome(events: EventOutbox, tx: Executor, tar
 export async function recordJobCompletion(events: EventOutbox, tx: Executor, organizationId: string, jobId: string): Promise<void> {
   const targets = await publishingRepository.targetsOf(tx, organizationId, [jobId]);
   if (!COMPLETED.has(deriveJobStatus(targets.map((t) => t.state)))) return;
-  const already = await tx
-    .selectFrom('events')
-    .select('id')
-    .where('sequence_key', '=', jobId)
-    .where('type', '=', 'publish_job.completed')
-    .executeTakeFirst();
-  if (already) return;
+  if (await publishEngineRepository.jobCompletionRecorded(tx, organizationId, jobId)) return;
   const job = await publishingRepository.getJob(tx, organizationId, jobId);
   if (!job) return;
   await events.record(tx, { organizationId, type: 'publish_job.completed', data: toJob(job, targets), sequenceKey: jobId });

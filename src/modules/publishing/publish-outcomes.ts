@@ -9,12 +9,12 @@
  *   job's only target;
  * - everything else (a follow-up job to send, or the channel to mark): a transaction under the job lock.
  */
-import { type RawBuilder, sql } from 'kysely';
 import { retryOnConflict } from '../../platform/db/retry.js';
 import type { Executor } from '../database.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type HoldPolicy, MicroBatcher } from './micro-batcher.js';
 import type { Outcome } from './publish-call.js';
+import { CANCEL_FIRST_COMMENT, type OutcomeColumns, publishEngineRepository } from './publish-engine.repository.js';
 import { recordJobCompletion, recordTargetOutcome } from './publish-events.js';
 import { recordTargetOutcomes } from './publish-outcome-events.js';
 import { sendCommentJob, sendTargetJob } from './publish-queue.js';
@@ -24,6 +24,7 @@ import { publishingRepository, type TargetRow } from './publishing.repository.js
 
 interface PublishedInput {
   targetId: string;
+  organizationId: string;
   version: number;
   providerPostId: string;
   url: string | null;
@@ -33,7 +34,7 @@ interface PublishedInput {
 /** jobUpdated: the target is its job's only one and the statement set the job's status too. */
 type PublishedAnswer = { recorded: false } | { recorded: true; jobId: string; jobUpdated: boolean };
 
-type Columns = Record<string, unknown>;
+type Columns = OutcomeColumns;
 
 const EVENT_OF: Record<Outcome['kind'], (o: Outcome) => TargetEvent> = {
   published: () => 'published',
@@ -43,8 +44,8 @@ const EVENT_OF: Record<Outcome['kind'], (o: Outcome) => TargetEvent> = {
 };
 
 /**
- * The columns an outcome sets on its target. Values may be SQL expressions (the batched statement
- * reads the post id and URL from its input rows). Retry and processing columns depend on the row.
+ * The columns an outcome sets on its target (the batched statement reads the post id and URL from its
+ * input rows). Retry and processing columns depend on the row.
  */
 export function outcomeColumns(o: Outcome, row: TargetRow | null, now: Date, pollMaxMs = 0): Columns {
   const to = TRANSITIONS[EVENT_OF[o.kind](o)].to;
@@ -76,7 +77,7 @@ export function outcomeColumns(o: Outcome, row: TargetRow | null, now: Date, pol
     case 'retry':
       return {
         state: to,
-        last_error: sql`${JSON.stringify(o.error)}::jsonb`,
+        last_error: o.error,
         next_attempt_at: new Date(now.getTime() + o.delayMs),
         lease_until: null,
         state_reason: `retry ${(row?.attempts ?? 0) + 1} after ${o.error.category}`,
@@ -85,18 +86,14 @@ export function outcomeColumns(o: Outcome, row: TargetRow | null, now: Date, pol
     case 'final':
       return {
         state: to,
-        last_error: sql`${JSON.stringify(o.error)}::jsonb`,
+        last_error: o.error,
         lease_until: null,
         next_attempt_at: null,
         state_reason: o.error.message.slice(0, 500),
-        first_comment_state: sql`case when first_comment_state is null then null else 'cancelled' end`,
+        first_comment_state: CANCEL_FIRST_COMMENT,
         updated_at: now,
       };
   }
-}
-
-function setClause(cols: Columns): RawBuilder<unknown> {
-  return sql.join(Object.entries(cols).map(([k, v]) => sql`${sql.ref(k)} = ${v}`));
 }
 
 export class OutcomeRecorder {
@@ -146,13 +143,14 @@ export class OutcomeRecorder {
     if (o.kind === 'published' && !fcWaiting && row.state === TRANSITIONS.claim.to) {
       const answer = await this.published.submit({
         targetId: row.id,
+        organizationId: row.organization_id,
         version: row.version,
         providerPostId: o.providerPostId,
         url: o.url,
         now,
       });
       if (!answer.recorded) return 'lost_race';
-      if (!answer.jobUpdated) await this.refreshJobLocked(row.job_id, now);
+      if (!answer.jobUpdated) await this.refreshJobLocked(row.organization_id, row.job_id, now);
       return 'published';
     }
     if ((o.kind === 'published' && !fcWaiting) || (o.kind === 'final' && !o.channelState)) return this.writeAlone(row, o, from, now);
@@ -163,39 +161,21 @@ export class OutcomeRecorder {
   private async publishedMany(inputs: PublishedInput[]): Promise<PublishedAnswer[]> {
     const now = inputs[0]!.now;
     const cols = outcomeColumns({ kind: 'published', providerPostId: '', url: null }, null, now);
-    const set = setClause({ ...cols, provider_post_id: sql.ref('i.post_id'), provider_url: sql.ref('i.url') });
     const from = fromStates('published', [TRANSITIONS.claim.to]);
-    const res = await this.db.transaction().execute(async (tx) => {
+    const jobStatus = deriveJobStatus([TRANSITIONS.published.to]);
+    const rows = await this.db.transaction().execute(async (tx) => {
       // the updated rows come back whole: the outcome events are built from them without reading again
-      const res = await sql<TargetRow & { job_updated: boolean }>`
-			with i as (
-				select * from unnest(${inputs.map((x) => x.targetId)}::text[], ${inputs.map((x) => x.version)}::int[],
-					${inputs.map((x) => x.providerPostId)}::text[], ${inputs.map((x) => x.url)}::text[]) as i(id, version, post_id, url)
-			), t as (
-				update publish_targets set ${set}
-				from i
-				-- by primary key, never through the due index (see PublishClaims.claimMany)
-				where publish_targets.id = i.id and publish_targets.id = any(${inputs.map((x) => x.targetId)}::text[])
-					and publish_targets.version = i.version and (publish_targets.state || '') in (${sql.join(from)})
-				returning publish_targets.*
-			), j as (
-				update publish_jobs pj set status = ${deriveJobStatus([TRANSITIONS.published.to])}, updated_at = ${now}
-				from t
-				where pj.id = t.job_id
-					and not exists (select 1 from publish_targets o where o.job_id = pj.id and o.id <> t.id)
-				returning pj.id
-			)
-			select t.*, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
+      const updated = await publishEngineRepository.markPublished(tx, inputs, cols, from, jobStatus, now);
       // in job order; the events of the whole batch take a fixed number of statements
-      const rows = [...res.rows].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
+      const rows = [...updated].sort((a, b) => (a.job_id < b.job_id ? -1 : a.job_id > b.job_id ? 1 : a.id < b.id ? -1 : 1));
       await recordTargetOutcomes(
         this.deps.events,
         tx,
         rows.map(({ job_updated, ...target }) => ({ target, jobUpdated: !!job_updated })),
       );
-      return res;
+      return updated;
     });
-    const byId = new Map(res.rows.map((r) => [r.id, r]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
     return inputs.map((x): PublishedAnswer => {
       const r = byId.get(x.targetId);
       return r ? { recorded: true, jobId: r.job_id, jobUpdated: !!r.job_updated } : { recorded: false };
@@ -208,28 +188,16 @@ export class OutcomeRecorder {
    */
   private async writeAlone(row: TargetRow, o: Extract<Outcome, { kind: 'published' | 'final' }>, from: string[], now: Date) {
     const state = o.kind === 'published' ? TRANSITIONS.published.to : o.state;
-    const set = setClause(outcomeColumns(o, row, now));
+    const cols = outcomeColumns(o, row, now);
     const done = await retryOnConflict(() =>
       this.db.transaction().execute(async (tx) => {
-        const res = await sql<{ id: string; job_updated: number }>`
-			with t as (
-				update publish_targets set ${set}
-				where id = ${row.id} and version = ${row.version} and state in (${sql.join(from)})
-				returning id, job_id
-			), j as (
-				update publish_jobs set status = ${deriveJobStatus([state])}, updated_at = ${now}
-				where id in (select job_id from t)
-					and not exists (select 1 from publish_targets o where o.job_id = publish_jobs.id and o.id <> ${row.id})
-				returning id
-			)
-			select t.id, (select count(*) from j)::int as job_updated from t`.execute(tx);
-        const done = res.rows[0];
-        if (done) await recordTargetOutcome(this.deps.events, tx, row.id, Number(done.job_updated) > 0);
+        const done = await publishEngineRepository.writeOutcome(tx, row, cols, from, deriveJobStatus([state]), now);
+        if (done) await recordTargetOutcome(this.deps.events, tx, row.organization_id, row.id, Number(done.job_updated) > 0);
         return done;
       }),
     );
     if (!done) return 'lost_race';
-    if (Number(done.job_updated) === 0) await this.refreshJobLocked(row.job_id, now);
+    if (Number(done.job_updated) === 0) await this.refreshJobLocked(row.organization_id, row.job_id, now);
     return state;
   }
 
@@ -239,19 +207,12 @@ export class OutcomeRecorder {
     return retryOnConflict(() =>
       this.db.transaction().execute(async (tx) => {
         // the job row lock serializes status refreshes of the job's targets
-        await tx.selectFrom('publish_jobs').select('id').where('id', '=', row.job_id).forUpdate().execute();
-        const updated = await tx
-          .updateTable('publish_targets')
-          .set(cols as never)
-          .where('id', '=', row.id)
-          .where('version', '=', row.version)
-          .where('state', 'in', from)
-          .returningAll()
-          .executeTakeFirst();
+        await publishEngineRepository.lockJob(tx, row.organization_id, row.job_id);
+        const updated = await publishEngineRepository.setOutcome(tx, row, cols, from);
         if (!updated) return 'lost_race';
         await this.followUp(tx, row, updated, o, cols, now);
         await publishingRepository.refreshJobStatus(tx, row.job_id, now);
-        await recordTargetOutcome(this.deps.events, tx, row.id);
+        await recordTargetOutcome(this.deps.events, tx, row.organization_id, row.id);
         return updated.state;
       }),
     );
@@ -291,15 +252,10 @@ export class OutcomeRecorder {
   }
 
   /** A job with several targets: its status is refreshed under the job row lock. */
-  private async refreshJobLocked(jobId: string, now: Date): Promise<void> {
+  private async refreshJobLocked(organizationId: string, jobId: string, now: Date): Promise<void> {
     await retryOnConflict(() =>
       this.db.transaction().execute(async (tx) => {
-        const locked = await tx
-          .selectFrom('publish_jobs')
-          .select(['id', 'organization_id'])
-          .where('id', '=', jobId)
-          .forUpdate()
-          .executeTakeFirst();
+        const locked = await publishEngineRepository.lockJob(tx, organizationId, jobId);
         await publishingRepository.refreshJobStatus(tx, jobId, now);
         if (locked) await recordJobCompletion(this.deps.events, tx, locked.organization_id, jobId);
       }),

@@ -3,14 +3,17 @@
  * platform's rate-limit policy).
  * - Polls and jobs without hints (`withSlot`): the slot is taken before the target is read and released
  *   after the outcome is written; no slot free: the same version is sent again a little later.
- * - The publish hot path (`forCall`): one of the worker's call permits (SERVICE_PUBLISH_WORKER_CONCURRENCY)
- *   is taken, then the target claimed (batched with the other permit holders' claims), then the policy
- *   slot, held for the platform call only (the outcome is written after it is released). A slot refused for the per-minute rate, or
+ * - The publish hot path (`forCall`): a place among the claims made ahead (AHEAD_PER_PERMIT per call
+ *   permit) is taken, the target claimed (batched with the other claims of the moment) and its call
+ *   prepared (channel context, media), then one of the worker's call permits
+ *   (SERVICE_PUBLISH_WORKER_CONCURRENCY) and the policy slot, held for the platform call only (the
+ *   outcome is written after it is released). A slot refused for the per-minute rate, or
  *   not free within MAX_SLOT_WAIT_MS, gives the claim back (`unclaim`: queued again under a new
  *   version, the attempt not counted), as the deferral does before a claim.
  */
 import type { Platform } from '../../providers/provider.js';
 import { PLATFORM_RULES } from './platform-rules.js';
+import { publishEngineRepository } from './publish-engine.repository.js';
 import type { PublishLimiter } from './publish-policies.js';
 import { sendTargetJob, type TargetJobData } from './publish-queue.js';
 import { fromStates, TRANSITIONS } from './publish-states.js';
@@ -38,8 +41,6 @@ export type CallSlot = { ok: true; release: () => Promise<void> } | { ok: false;
 /** First come, first served permits; a released permit goes straight to the next waiter. */
 class Permits {
   private readonly waiters: Array<() => void> = [];
-  /** called when a permit is given back and nobody waits for one any more (a burst has drained) */
-  onDrained: () => void = () => {};
   constructor(private free: number) {}
   get waiting(): number {
     return this.waiters.length;
@@ -55,34 +56,63 @@ class Permits {
     const next = this.waiters.shift();
     if (next) next();
     else this.free++;
-    if (next && this.waiters.length === 0) this.onDrained();
   }
 }
 
+/** targets one worker process claims and prepares ahead of its call permits, per permit */
+const AHEAD_PER_PERMIT = 2;
+
 export class PublishSlots {
   private readonly permits: Permits;
+  /** claims ahead of a call permit: claimed and prepared while other calls run */
+  private readonly ahead: Permits;
   /** targets refused a concurrency slot, woken one at a time as this process releases slots */
   private readonly refused: Array<() => void> = [];
+  /** publishes of the hot path between their start and the end of their platform call */
+  private active = 0;
+  private drained: () => void = () => {};
 
   constructor(
     private readonly deps: PublishingDeps,
     private readonly limiter: PublishLimiter,
-    callsAtOnce = Number.MAX_SAFE_INTEGER,
+    private readonly callsAtOnce = Number.MAX_SAFE_INTEGER,
   ) {
     this.permits = new Permits(callsAtOnce);
+    this.ahead = new Permits(Math.min(Number.MAX_SAFE_INTEGER, callsAtOnce * AHEAD_PER_PERMIT));
   }
 
-  /** Whether publishes wait for a call permit: a burst is under way in this process. */
+  /** Whether more publishes are under way than calls can run at once: a burst in this process. */
   get callsWaiting(): boolean {
-    return this.permits.waiting > 0;
+    return this.active > this.callsAtOnce;
   }
 
-  /** Called once the last publish waiting for a permit got one (the burst's calls have all started). */
+  /** Called once no publish waits for a call any more (the burst's calls have all started or ended). */
   onCallsDrained(listener: () => void): void {
-    this.permits.onDrained = listener;
+    this.drained = listener;
   }
 
-  /** One of the worker's call permits; taken before the claim, so a claim waits for no permit. */
+  /** A publish starts; the answer ends it (once its platform call ended, or it will make none). */
+  start(): () => void {
+    this.active++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.active--;
+      if (this.active === this.callsAtOnce) this.drained();
+    };
+  }
+
+  /** A place among the claims made ahead of the call permits (bounded: a claimed target soon gets its call). */
+  takeAhead(): Promise<void> {
+    return this.ahead.take();
+  }
+
+  giveAhead(): void {
+    this.ahead.give();
+  }
+
+  /** One of the worker's call permits, taken once the target is claimed and its call prepared. */
   takePermit(): Promise<void> {
     return this.permits.take();
   }
@@ -145,22 +175,15 @@ export class PublishSlots {
     const at = new Date(now.getTime() + delayMs + Math.floor(Math.random() * 250));
     await this.deps.database.db.transaction().execute(async (tx) => {
       // the job row lock serializes status refreshes of the job's targets
-      await tx.selectFrom('publish_jobs').select('id').where('id', '=', claimed.job_id).forUpdate().execute();
-      const row = await tx
-        .updateTable('publish_targets')
-        .set((eb) => ({
-          state: TRANSITIONS.retry.to,
-          version: eb('version', '+', 1),
-          attempts: eb('attempts', '-', 1),
-          lease_until: null,
-          next_attempt_at: at,
-          updated_at: now,
-        }))
-        .where('id', '=', claimed.id)
-        .where('version', '=', claimed.version)
-        .where('state', 'in', fromStates('retry', [TRANSITIONS.claim.to]))
-        .returning(['version'])
-        .executeTakeFirst();
+      await publishEngineRepository.lockJob(tx, claimed.organization_id, claimed.job_id);
+      const row = await publishEngineRepository.unclaim(
+        tx,
+        claimed,
+        fromStates('retry', [TRANSITIONS.claim.to]),
+        TRANSITIONS.retry.to,
+        at,
+        now,
+      );
       if (!row) return;
       await publishingRepository.refreshJobStatus(tx, claimed.job_id, now);
       await sendTargetJob(
@@ -198,14 +221,7 @@ export class PublishSlots {
     const { targetId, organizationId, version, step } = req;
     const at = new Date(this.deps.clock.now().getTime() + delayMs + Math.floor(Math.random() * 250));
     await this.deps.database.db.transaction().execute(async (tx) => {
-      const row = await tx
-        .updateTable('publish_targets')
-        .set({ next_attempt_at: at })
-        .where('id', '=', targetId)
-        .where('version', '=', version)
-        .where('state', 'in', [...req.states])
-        .returning(['platform', 'channel_account_id'])
-        .executeTakeFirst();
+      const row = await publishEngineRepository.defer(tx, { id: targetId, organization_id: organizationId, version }, req.states, at);
       if (row)
         await sendTargetJob(
           this.deps.jobs,

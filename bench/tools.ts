@@ -22,6 +22,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { Agent, request } from 'undici';
 
 const SELF = fileURLToPath(import.meta.url);
 const KEYS = 400;
@@ -216,6 +217,35 @@ async function load(
   };
 }
 
+/**
+ * Latency of one GET at a time for `ms`, timed here with sub-millisecond resolution: autocannon keeps its
+ * latencies in whole milliseconds, so a probe answered in under 1 ms read as a p99 of 0.0 ms.
+ */
+async function probe(url: string, ms: number) {
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  const latencies: number[] = [];
+  let failed = 0;
+  const end = performance.now() + ms;
+  try {
+    while (performance.now() < end) {
+      const t = performance.now();
+      try {
+        const r = await request(url, { dispatcher: agent });
+        await r.body.dump();
+        if (r.statusCode !== 200) failed++;
+      } catch {
+        failed++;
+      }
+      latencies.push(performance.now() - t);
+    }
+  } finally {
+    await agent.close();
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? Number.NaN;
+  return { n: latencies.length, failed, p50: at(50), p99: at(99), max: latencies[latencies.length - 1] ?? Number.NaN };
+}
+
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
@@ -356,11 +386,10 @@ async function main(): Promise<void> {
       const blockMs = 1000 / directRate(() => encodeQr(bigParsed.value), 1000);
       const pngLoad = load(port, keys, '/api/v1/tools/qrcode/generate', bigPng, { connections: 8, duration: 5 });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const health = await autocannon({ url: `http://127.0.0.1:${port}/v1/health/live`, connections: 1, duration: 4 });
+      const health = await probe(`http://127.0.0.1:${port}/v1/health/live`, 4_000);
       const png = await pngLoad;
-      const healthP99 = health.latency.p99;
       console.log(
-        `health p99 during PNG load ${fmt(healthP99, 1)} ms (target < 20 ms) ${healthP99 < 20 ? 'ok' : 'ABOVE TARGET'}; PNG 2048 px load ${fmt(png.rps)} req/s, p99 ${fmt(png.p99, 1)} ms; one such PNG takes ${fmt(blockMs, 1)} ms of CPU, kept off the event loop by the worker pool`,
+        `health during PNG load: ${health.n} probes one at a time (${health.failed} not 200), p50 ${fmt(health.p50, 2)} ms, p99 ${fmt(health.p99, 2)} ms, max ${fmt(health.max, 2)} ms (target p99 < 20 ms) ${health.p99 < 20 && health.failed === 0 ? 'ok' : 'ABOVE TARGET'}; PNG 2048 px load ${fmt(png.rps)} req/s, p99 ${fmt(png.p99, 1)} ms; one such PNG takes ${fmt(blockMs, 1)} ms of CPU, kept off the event loop by the worker pool`,
       );
     }
   } finally {

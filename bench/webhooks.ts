@@ -1,17 +1,19 @@
 /**
- * Webhooks benchmark: EVENTS events (default 10,000), each fanned out to ENDPOINTS loopback endpoints
+ * Webhooks benchmark: EVENTS events (default 30,000), each fanned out to ENDPOINTS loopback endpoints
  * (default 10) of one organization, delivered by one `service-api worker` process on PostgreSQL. The
  * receivers verify every signature with the standardwebhooks library. Events are recorded at RATE
- * events/s (default 100, i.e. 1,000 deliveries/s), each in its own transaction like a real state change.
+ * events/s (default 300, i.e. 3,000 deliveries/s offered), each in its own transaction like a real state change.
  *
  * Reports: deliveries/s, latency p50/p99 from the state change (the event's commit, its createdAt) to the
  * receiver, duplicates, the worker's CPU time per delivery (load-independent, unlike the rates on a shared
  * machine) with the load average, and a baseline measured in the same run: a plain HTTP POST loop (16 at
  * once, connections kept alive like the worker's) to the same receivers, for the delivery path's overhead.
- * Target: p99 < 2 s while the worker keeps up.
+ * Target: every delivery made at the offered rate (deliveries/s at least 95% of EVENTS x ENDPOINTS / the
+ * recording time), p99 < TARGET_P99_MS (default 1,000 ms), no duplicate, no invalid signature.
  *
  * Run: npm run bench:webhooks            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
  *      EVENTS=1000 RATE=50 npm run bench:webhooks   (a small run)
+ *      EVENTS=10000 RATE=100 TARGET_P99_MS=2000 npm run bench:webhooks   (the earlier 1,000/s shape)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -40,9 +42,10 @@ import { percentile as pct, sleep } from './support/stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const EVENTS = Number(process.env.EVENTS ?? 10_000);
+const EVENTS = Number(process.env.EVENTS ?? 30_000);
 const ENDPOINTS = Number(process.env.ENDPOINTS ?? 10);
-const RATE = Number(process.env.RATE ?? 100);
+const RATE = Number(process.env.RATE ?? 300);
+const TARGET_P99_MS = Number(process.env.TARGET_P99_MS ?? 1_000);
 const BASELINE = Number(process.env.BASELINE ?? Math.min(EVENTS * ENDPOINTS, 20_000));
 
 /** A database of its own for the run, dropped at the end. */
@@ -225,7 +228,8 @@ async function main() {
       await sleep(10);
     }
     const recordSeconds = (Date.now() - started) / 1000;
-    const deadline = Date.now() + Math.max(120_000, (total / 100) * 1000);
+    // a worker that keeps up finishes within a second or two; one that does not is reported as it stands
+    const deadline = Date.now() + Math.max(60_000, recordSeconds * 1000);
     while (received() < total && Date.now() < deadline) {
       maxBacklog = Math.max(maxBacklog, total - received());
       await sleep(100);
@@ -236,6 +240,7 @@ async function main() {
     const duplicates = receivers.reduce((n, r) => n + [...r.seen.values()].filter((c) => c > 1).length, 0);
     const invalid = receivers.reduce((n, r) => n + r.invalid, 0);
     const seconds = (lastAt - started) / 1000;
+    const offered = total / recordSeconds;
     console.log(
       [
         `recorded ${EVENTS} events in ${recordSeconds.toFixed(1)} s (${(EVENTS / recordSeconds).toFixed(0)} events/s)`,
@@ -246,7 +251,22 @@ async function main() {
           .loadavg()
           .map((l) => l.toFixed(2))
           .join(' ')}`,
-        `target p99 < 2000 ms: ${pct(all, 99) < 2000 && all.length === total ? 'met' : 'NOT met'}`,
+        `offered ${offered.toFixed(0)} deliveries/s (${EVENTS} x ${ENDPOINTS} over the ${recordSeconds.toFixed(1)} s of recording) = ${(
+          (100 * offered) / base.perSecond
+        ).toFixed(
+          0,
+        )}% of the same-run baseline (${base.perSecond.toFixed(0)} plain POSTs/s); delivered ${(all.length / seconds).toFixed(0)}/s = ${(
+          (100 * all.length) / seconds / offered
+        ).toFixed(1)}% of offered`,
+        `target: all delivered at >= 95% of the offered rate, p99 < ${TARGET_P99_MS} ms, no duplicate: ${
+          pct(all, 99) < TARGET_P99_MS &&
+          all.length === total &&
+          all.length / seconds >= 0.95 * offered &&
+          duplicates === 0 &&
+          invalid === 0
+            ? 'met'
+            : 'NOT met'
+        }`,
       ].join('\n'),
     );
     await jobs.stop({ graceful: false, timeoutMs: 1000 });

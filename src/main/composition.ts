@@ -32,7 +32,7 @@ import { createWebhooksModule, type WebhooksModule } from '../modules/webhooks/w
 import { Subscribers } from '../platform/events/subscribers.js';
 import type { JobDefinition } from '../platform/queue/job-queue.js';
 import { createQueueInspector } from '../platform/queue/queue-inspector.js';
-import { registerSandbox, type SandboxHandle } from '../sandbox/sandbox.plugin.js';
+import type { SandboxHandle } from '../sandbox/sandbox.plugin.js';
 import { providerAppConfigs } from './provider-configs.js';
 import { buildSharedPieces, type SharedPieces } from './shared.js';
 
@@ -181,8 +181,12 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     read: undefined,
     jobs: [],
     async routes(app: FastifyInstance) {
-      if (registry.mode === 'sandbox')
+      // loaded only in sandbox mode: the simulators, their contract descriptions and openapi-backend are
+      // tens of MB of a process that talks to the live platforms
+      if (registry.mode === 'sandbox') {
+        const { registerSandbox } = await import('../sandbox/sandbox.plugin.js');
         root.sandbox = await registerSandbox(app, providerAppConfigs(deps.config), { dataDir: deps.config.dataDir });
+      }
     },
   };
   root.modules = [

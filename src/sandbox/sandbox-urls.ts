@@ -3,11 +3,15 @@
  * one origin (sandbox mode), and the app credentials the simulators accept by default.
  */
 import type { Platform } from '../providers/provider.js';
-import { googleSimulatorBaseUrls } from './simulators/google.simulator.js';
-import { META_SANDBOX_APP, metaSandboxBaseUrls } from './simulators/meta.simulator.js';
-import { pinterestSimulatorBaseUrls } from './simulators/pinterest.simulator.js';
-import { tiktokSimulatorBaseUrls } from './simulators/tiktok.simulator.js';
-import { xSimulatorBaseUrls } from './simulators/x.simulator.js';
+// the URL helpers only, not the simulators: a live process reads these settings too
+import {
+  googleSimulatorBaseUrls,
+  META_SANDBOX_APP,
+  metaSandboxBaseUrls,
+  pinterestSimulatorBaseUrls,
+  tiktokSimulatorBaseUrls,
+  xSimulatorBaseUrls,
+} from './simulators/simulator-urls.js';
 
 export interface SandboxBaseUrls {
   apiBaseUrl: string;

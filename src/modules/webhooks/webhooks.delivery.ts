@@ -1,48 +1,71 @@
 /**
- * The delivery job: one signed attempt of one delivery, then its outcome, its log entry, the endpoint's
- * health and the next retry, all in one transaction.
+ * One attempt of one claimed delivery: signed, sent, then its outcome, its log entry, the endpoint's
+ * health and the next retry time, all in one transaction (or, for the common success, one coalesced
+ * statement with the successes that ended together).
  *
- * Throughput: the worker runs many delivery jobs at once, and their statements are coalesced: the
- * deliveries (with endpoint and event) of the jobs started together are read in one statement, and
- * the successful outcomes of the attempts that ended together are written in one statement (one
- * commit). A job completes only after its outcome is written, so a crash still means "at least once".
- * Connections to a receiver are kept alive (webhooks.sender.ts), and the per-endpoint concurrency
- * limit is a lease in the shared counter store, so it holds across worker processes.
+ * Deliveries are claimed from their table by the worker's claim loop (webhooks.claim-loop.ts), which
+ * leases them: a claimed delivery is not claimable again before its lease ends (a timeout and a margin
+ * later), so two sends of one delivery never run at once, and a worker killed mid-send leaves a delivery
+ * that is claimed again once its lease ends and sent with the same webhook-id (at least once). An outcome
+ * is recorded only if the delivery's attempt count is still the one claimed, so a late duplicate attempt
+ * never records twice. Connections to a receiver are kept alive (webhooks.sender.ts), and the per-endpoint
+ * concurrency limit is a lease in the shared counter store, so it holds across worker processes.
  */
-import { Webhook } from 'standardwebhooks';
+import { createHmac } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.js';
 import type { CounterStore } from '../../platform/counters/index.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { newId } from '../../platform/ids.js';
 import type { Executor } from '../database.js';
 import { Coalescer } from './webhooks.coalescer.js';
-import type { DeliverJobData, WebhookFanOut } from './webhooks.fanout.js';
-import { webhooksRepository as repo } from './webhooks.repository.js';
 import { DeliveryAgents, postSigned, type SendResult } from './webhooks.sender.js';
+import { type DeliveredRow, type DeliveryContext, webhookDeliveryRepository as repo } from './webhooks-delivery.repository.js';
 
 /** Retry delays after attempt 1, 2, ... (the Svix schedule, about 27 h in all). */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 /** a timeout or a 429 waits at least this long */
 export const BACKOFF_FLOOR_MS = 60_000;
-/** a delivery whose endpoint is at its concurrency limit waits this long for a slot, then goes back to the queue */
-const SLOT_WAIT_MS = 250;
+/** a claimed delivery whose endpoint is at its concurrency limit waits this long for a slot, then is given back */
+const SLOT_WAIT_MS = 1_000;
+/** ... claimable again this much later */
 const DEFER_MS = 1_000;
+/** a claim's lease outlasts an attempt (its timeout) by this margin: the slot wait and the outcome write */
+export const LEASE_MARGIN_MS = 30_000;
 
 export const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}`;
 
-type Context = Awaited<ReturnType<typeof repo.deliveryContexts>>[number];
-type DeliveredRow = Parameters<typeof repo.recordDeliveredMany>[1][number];
-
 /** how often a delivery asks the shared store again for a slot of an endpoint busy in other workers */
 const SHARED_SLOT_RETRY_MS = 25;
-/** signers of decrypted secrets kept by ciphertext (a rotation writes a new ciphertext, so nothing goes stale) */
+/** signing keys of decrypted secrets kept by ciphertext (a rotation writes a new ciphertext, so nothing goes stale) */
 const SECRET_CACHE_MAX = 1_000;
+
+/**
+ * Standard Webhooks signature (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the base64
+ * part of `whsec_...`), with node:crypto: the standardwebhooks library signs in JavaScript (fast-sha256),
+ * several times the CPU per delivery; receivers and the tests verify with the library.
+ */
+class Signer {
+  private readonly key: Buffer;
+  constructor(secret: string) {
+    this.key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
+  }
+  sign(id: string, timestampSeconds: number, body: string) {
+    return `v1,${createHmac('sha256', this.key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
+  }
+}
 
 /** Per-process limit of deliveries in flight to one endpoint (the shared lease below makes it global). */
 class EndpointSlots {
   private readonly inFlight = new Map<string, number>();
   private readonly waiting = new Map<string, (() => void)[]>();
-  constructor(private readonly limit: number) {}
+  constructor(readonly limit: number) {}
+
+  /** endpoints whose slots in this process are all taken */
+  full(): string[] {
+    const out: string[] = [];
+    for (const [key, n] of this.inFlight) if (n >= this.limit) out.push(key);
+    return out;
+  }
 
   /** A release function, or null when no slot freed up within waitMs. */
   async acquire(key: string, waitMs: number): Promise<(() => void) | null> {
@@ -52,13 +75,15 @@ class EndpointSlots {
       if (left <= 0) return null;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
-        this.waiting.set(key, [
-          ...(this.waiting.get(key) ?? []),
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        ]);
+        let queue = this.waiting.get(key);
+        if (!queue) {
+          queue = [];
+          this.waiting.set(key, queue);
+        }
+        queue.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
     this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
@@ -98,33 +123,52 @@ export function retryDelayMs(
 export class WebhookDeliverer {
   private readonly slots: EndpointSlots;
   private readonly agents: DeliveryAgents;
-  private readonly signers = new Map<string, Webhook>();
-  private readonly contexts: Coalescer<string, Context | null>;
+  private readonly signers = new Map<string, Signer>();
   private readonly delivered: Coalescer<DeliveredRow, boolean>;
+  private readonly deferred: Coalescer<DeliveryContext, null>;
+  /** deliveries this process is sending (a lease that ended under a stalled process is not sent twice from here) */
+  private readonly sending = new Set<string>();
 
   constructor(
     private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'clock' | 'metrics'>,
     private readonly client: GuardedHttpClient,
-    private readonly fanout: WebhookFanOut,
   ) {
     this.slots = new EndpointSlots(deps.config.env.SERVICE_WEBHOOK_ENDPOINT_CONCURRENCY);
     this.agents = new DeliveryAgents(deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS);
-    this.contexts = new Coalescer(async (ids) => {
-      const rows = await repo.deliveryContexts(this.db, [...new Set(ids)]);
-      const byId = new Map(rows.map((r) => [r.delivery_id, r]));
-      return ids.map((id) => byId.get(id) ?? null);
-    });
     this.delivered = new Coalescer(async (rows) => {
-      // two jobs of one delivery in one batch (a reclaimed job and its original): the first records
+      // two attempts of one delivery in one batch (a lease that ended while its outcome waited): the first records
       const first = new Map<string, DeliveredRow>();
       for (const r of rows) if (!first.has(r.deliveryId)) first.set(r.deliveryId, r);
       const recorded = await repo.recordDeliveredMany(this.db, [...first.values()]);
       return rows.map((r) => first.get(r.deliveryId) === r && recorded.has(r.deliveryId));
     });
+    this.deferred = new Coalescer(async (rows) => {
+      await repo.release(
+        this.db,
+        rows.map((c) => ({ organizationId: c.organization_id, deliveryId: c.delivery_id, previousAttempts: c.attempt_count })),
+        new Date(Date.now() + DEFER_MS),
+      );
+      return rows.map(() => null);
+    });
   }
 
   private get db() {
     return this.deps.database.db;
+  }
+
+  /** how long a claim is leased: an attempt's timeout and a margin */
+  get leaseMs() {
+    return this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+  }
+
+  /**
+   * Claims up to `limit` due deliveries for this process. The queue's times are the process's real time
+   * (like a queue's start-after), so a settable clock in tests moves the log's times, not the queue.
+   */
+  async claim(limit: number): Promise<DeliveryContext[]> {
+    const now = Date.now();
+    const rows = await repo.claimDue(this.db, new Date(now), new Date(now + this.leaseMs), limit, this.slots.full());
+    return rows.filter((r) => !this.sending.has(r.delivery_id));
   }
 
   /** the shared store's key of an endpoint's delivery leases */
@@ -137,26 +181,35 @@ export class WebhookDeliverer {
     await this.agents.close();
   }
 
-  async deliver(data: DeliverJobData): Promise<string> {
-    const c = await this.contexts.submit(data.deliveryId);
-    if (!c || c.status !== 'pending' || c.attempt_count !== data.attempt) return 'stale';
-    if (!c.enabled && c.event_type !== 'webhook_endpoint.test') {
-      // waits until the endpoint is enabled again (re-enabling queues it then)
-      await this.db.updateTable('webhook_deliveries').set({ next_attempt_at: null }).where('id', '=', c.delivery_id).execute();
-      return 'endpoint_disabled';
-    }
-    // a slow endpoint keeps at most its limit of job slots busy: the others go back to the queue
-    const release = await this.acquireSlot(c.endpoint_id);
-    if (!release) {
-      await this.fanout.queue(this.db, [data], DEFER_MS);
-      return 'deferred';
-    }
+  /**
+   * One attempt of a claimed delivery. `sent` resolves once the request is over (the claim loop's
+   * slot), the returned promise once its outcome is recorded.
+   */
+  async deliver(c: DeliveryContext, sent: () => void = () => undefined): Promise<string> {
+    this.sending.add(c.delivery_id);
     let result: SendResult;
     try {
-      const { body, headers } = this.signed(c);
-      result = await postSigned(this.client, this.agents, c.url, body, headers, this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS);
+      if (c.status !== 'pending') return 'stale';
+      if (!c.enabled && c.event_type !== 'webhook_endpoint.test') {
+        // waits until the endpoint is enabled again (re-enabling makes it due then)
+        await repo.park(this.db, c.organization_id, c.delivery_id);
+        return 'endpoint_disabled';
+      }
+      // a slow endpoint keeps at most its limit of slots busy: the others are given back for later
+      const release = await this.acquireSlot(c.endpoint_id);
+      if (!release) {
+        await this.deferred.submit(c);
+        return 'deferred';
+      }
+      try {
+        const { body, headers } = this.signed(c);
+        result = await postSigned(this.client, this.agents, c.url, body, headers, this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS);
+      } finally {
+        release();
+      }
     } finally {
-      release();
+      this.sending.delete(c.delivery_id);
+      sent();
     }
     const outcome = await this.record(c, result);
     if (outcome !== 'stale') this.deps.metrics.webhookDelivery(outcome === 'pending' ? 'retry' : outcome, result.errorClass);
@@ -202,14 +255,14 @@ export class WebhookDeliverer {
   private signer(enc: string, endpointId: string) {
     let signer = this.signers.get(enc);
     if (signer === undefined) {
-      signer = new Webhook(this.deps.encryptor.decrypt(enc, secretAad(endpointId)));
+      signer = new Signer(this.deps.encryptor.decrypt(enc, secretAad(endpointId)));
       if (this.signers.size >= SECRET_CACHE_MAX) this.signers.clear();
       this.signers.set(enc, signer);
     }
     return signer;
   }
 
-  private signed(c: Context) {
+  private signed(c: DeliveryContext) {
     const payload: Record<string, unknown> = {
       id: c.event_id,
       type: c.type,
@@ -220,19 +273,19 @@ export class WebhookDeliverer {
     if (c.sequence !== null) payload.sequence = c.sequence;
     const body = JSON.stringify(payload);
     const at = this.deps.clock.now();
-    const signers = [this.signer(c.secret_enc, c.endpoint_id)];
+    const seconds = Math.floor(at.getTime() / 1000);
+    let signature = this.signer(c.secret_enc, c.endpoint_id).sign(c.event_id, seconds, body);
     if (c.previous_secret_enc && c.previous_secret_expires_at && c.previous_secret_expires_at > at)
-      signers.push(this.signer(c.previous_secret_enc, c.endpoint_id));
-    const signature = signers.map((s) => s.sign(c.event_id, at, body)).join(' ');
+      signature += ` ${this.signer(c.previous_secret_enc, c.endpoint_id).sign(c.event_id, seconds, body)}`;
     const headers = {
       'webhook-id': c.event_id,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-timestamp': String(seconds),
       'webhook-signature': signature,
     };
     return { body, headers };
   }
 
-  private async record(c: Context, result: SendResult): Promise<string> {
+  private async record(c: DeliveryContext, result: SendResult): Promise<string> {
     const at = this.deps.clock.now();
     const attemptNo = c.attempt_count + 1;
     const ok = result.errorClass === null;
@@ -264,66 +317,42 @@ export class WebhookDeliverer {
       return recorded ? outcome : 'stale';
     }
     return this.db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: outcome,
-          attempt_count: attemptNo,
-          next_attempt_at: nextAt,
-          last_status_code: result.statusCode,
-          last_error: lastError,
-          delivered_at: ok ? at : null,
-          updated_at: at,
-        })
-        .where('id', '=', c.delivery_id)
-        .where('attempt_count', '=', c.attempt_count)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return 'stale';
-      await tx
-        .insertInto('webhook_attempts')
-        .values({
+      const recorded = await repo.recordAttempt(tx, {
+        organizationId: c.organization_id,
+        deliveryId: c.delivery_id,
+        previousAttempts: c.attempt_count,
+        status: outcome,
+        nextAttemptAt: nextAt,
+        // the queue's time is real time, like a queue's start-after (see claim)
+        claimAt: retry ? new Date(Date.now() + delayMs) : null,
+        statusCode: result.statusCode,
+        lastError,
+        at,
+        attempt: {
           id: newId('wat'),
-          delivery_id: c.delivery_id,
-          attempt: attemptNo,
-          status_code: result.statusCode,
-          duration_ms: result.durationMs,
-          response_excerpt: result.excerpt,
-          error_class: aborted ? 'aborted' : result.errorClass,
-          next_retry_at: nextAt,
-          created_at: at,
-        })
-        .execute();
+          durationMs: result.durationMs,
+          excerpt: result.excerpt,
+          errorClass: aborted ? 'aborted' : result.errorClass,
+        },
+      });
+      if (!recorded) return 'stale';
       if (c.event_type !== 'webhook_endpoint.test') await this.trackHealth(tx, c, ok, gone, at);
-      if (retry) await this.fanout.queue(tx, [{ deliveryId: c.delivery_id, attempt: attemptNo }], delayMs);
       return outcome;
     });
   }
 
   /** 410 disables at once; failures without any success for the configured time disable too. */
-  private async trackHealth(tx: Executor, c: Context, ok: boolean, gone: boolean, at: Date) {
+  private async trackHealth(tx: Executor, c: DeliveryContext, ok: boolean, gone: boolean, at: Date) {
     if (ok) {
       // the common case costs nothing: only a recovering endpoint is written
-      if (c.failing_since) await tx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', c.endpoint_id).execute();
+      if (c.failing_since) await repo.clearFailing(tx, c.organization_id, c.endpoint_id);
       return;
     }
-    const current = await tx
-      .selectFrom('webhook_endpoints')
-      .select(['failing_since', 'enabled'])
-      .where('id', '=', c.endpoint_id)
-      .forUpdate()
-      .executeTakeFirst();
+    const current = await repo.endpointHealthForUpdate(tx, c.organization_id, c.endpoint_id);
     if (!current) return;
     const failingSince = current.failing_since ?? at;
     const limitMs = this.deps.config.env.SERVICE_WEBHOOK_DISABLE_AFTER_HOURS * 3600_000;
     const reason = gone ? 'gone' : at.getTime() - failingSince.getTime() >= limitMs ? 'failing' : null;
-    await tx
-      .updateTable('webhook_endpoints')
-      .set({
-        failing_since: failingSince,
-        ...(reason && current.enabled ? { enabled: false, disabled_reason: reason, updated_at: at } : {}),
-      })
-      .where('id', '=', c.endpoint_id)
-      .execute();
+    await repo.markFailing(tx, c.organization_id, c.endpoint_id, failingSince, reason && current.enabled ? { reason, at } : null);
   }
 }

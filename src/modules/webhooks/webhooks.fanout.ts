@@ -1,6 +1,7 @@
 /**
- * The outbox side of webhooks: turning events into delivery rows and delivery jobs (inside the event's
- * transaction), the sweep that fans out events missed by their transaction, and the retention prune.
+ * The outbox side of webhooks: turning events into delivery rows (inside the event's transaction; a
+ * row is due at once and the workers claim it from the table), the sweep that fans out events missed by
+ * their transaction, and the retention prune.
  */
 import type { AppDeps } from '../../app-deps.js';
 import type { RecordedEvent } from '../../platform/events/outbox.js';
@@ -9,24 +10,29 @@ import type { Executor } from '../database.js';
 import { type DeliveryRow, webhooksRepository as repo } from './webhooks.repository.js';
 import { DELIVERY_ID_PREFIX } from './webhooks.schemas.js';
 
+/**
+ * The queue whose worker runs the delivery claim loop. Deliveries have no job of their own any more; a
+ * job left by an older version finds its delivery claimable from the table and does nothing.
+ */
 export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
 export interface DeliverJobData {
   deliveryId: string;
-  /** attempts made before this one; a job whose count is stale does nothing */
   attempt: number;
 }
 
 export class WebhookFanOut {
-  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'jobs' | 'clock'>) {}
+  constructor(private readonly deps: Pick<AppDeps, 'config' | 'database' | 'clock'>) {}
 
   private get db() {
     return this.deps.database.db;
   }
 
-  /** New pending deliveries of one event, one per endpoint, with their jobs: two statements whatever the count. */
+  /** New pending deliveries of one event, one per endpoint, due at once: one statement whatever the count. */
   async createDeliveries(tx: Executor, organizationId: string, endpointIds: string[], eventId: string, eventType: string) {
     if (endpointIds.length === 0) return [];
     const at = this.deps.clock.now();
+    // the queue's time is real time, like a queue's start-after (WebhookDeliverer.claim)
+    const due = new Date();
     const rows: DeliveryRow[] = endpointIds.map((endpointId) => ({
       id: newId(DELIVERY_ID_PREFIX),
       organization_id: organizationId,
@@ -36,6 +42,7 @@ export class WebhookFanOut {
       status: 'pending',
       attempt_count: 0,
       next_attempt_at: at,
+      claim_at: due,
       last_status_code: null,
       last_error: null,
       delivered_at: null,
@@ -43,24 +50,7 @@ export class WebhookFanOut {
       updated_at: at,
     }));
     await repo.insertDeliveries(tx, rows);
-    await this.queue(
-      tx,
-      rows.map((r) => ({ deliveryId: r.id, attempt: 0 })),
-      0,
-    );
     return rows;
-  }
-
-  /** Delivery jobs, sent with the transaction so they exist exactly when their rows commit. */
-  async queue(tx: Executor, jobs: DeliverJobData[], delayMs: number) {
-    if (jobs.length === 0) return;
-    await this.deps.jobs.sendMany(WEBHOOK_DELIVER_JOB, jobs, {
-      tx,
-      retryLimit: 3,
-      retryDelay: 5,
-      expireInSeconds: Math.ceil(this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS / 1000) + 45,
-      ...(delayMs > 0 ? { startAfter: new Date(Date.now() + delayMs) } : {}),
-    });
   }
 
   /**
@@ -130,25 +120,6 @@ export class WebhookFanOut {
       if (swept) done++;
     }
     return done;
-  }
-
-  /**
-   * Deliveries whose attempt is overdue by more than a timeout and a minute lost their job (the worker
-   * running it was killed mid-attempt, before pg-boss expires the job): they get a new job. The attempt
-   * count guards against doubles: whichever job records first wins, the other finds its count stale.
-   */
-  async reclaim(limit = 500): Promise<number> {
-    const now = this.deps.clock.now();
-    const cutoff = new Date(now.getTime() - this.deps.config.env.SERVICE_WEBHOOK_TIMEOUT_MS - 60_000);
-    return this.db.transaction().execute(async (tx) => {
-      const rows = await repo.claimOverdue(tx, cutoff, now, limit);
-      await this.queue(
-        tx,
-        rows.map((r) => ({ deliveryId: r.id, attempt: r.attempt_count })),
-        0,
-      );
-      return rows.length;
-    });
   }
 
   /**

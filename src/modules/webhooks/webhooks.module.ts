@@ -8,6 +8,7 @@ import type { AreaModule } from '../../http/area-module.js';
 import type { OutboxBatchListener } from '../../platform/events/outbox.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import { DeliveryClaimLoop } from './webhooks.claim-loop.js';
 import { WebhookDeliverer } from './webhooks.delivery.js';
 import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webhooks.fanout.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
@@ -23,8 +24,9 @@ export interface WebhooksModule extends AreaModule {
   service: WebhooksService;
   /** events to deliveries: the outbox listener, the sweep, the retention prune */
   fanout: WebhookFanOut;
-  /** the delivery job's attempt */
+  /** one attempt of a claimed delivery */
   deliverer: WebhookDeliverer;
+  /** the queue whose worker runs the delivery claim loop (its jobs, left by an older version, do nothing) */
   deliverJob: JobDefinition<DeliverJobData>;
   /** subscribed by the root to the event outbox (every event of one record/recordMany at once) */
   onEvents: OutboxBatchListener;
@@ -34,14 +36,15 @@ export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
   const client = ports.deliveryClient;
   const fanout = new WebhookFanOut(ports);
   const service = new WebhooksService(ports, client, fanout);
-  const deliverer = new WebhookDeliverer(ports, client, fanout);
+  const deliverer = new WebhookDeliverer(ports, client);
   const deliverJob = defineJob<DeliverJobData>({
     name: WEBHOOK_DELIVER_JOB,
     queue: { retryLimit: 3, retryDelay: 5 },
-    concurrency: ports.config.env.SERVICE_WEBHOOK_WORKER_CONCURRENCY,
-    pollingIntervalSeconds: 0.5,
-    handler: async (data) => {
-      await deliverer.deliver(data);
+    pollingIntervalSeconds: 5,
+    // the deliveries are claimed from their table, as many at once as the setting allows
+    loop: (logger) => new DeliveryClaimLoop(deliverer, ports.config.env.SERVICE_WEBHOOK_WORKER_CONCURRENCY, logger),
+    handler: async () => {
+      // a job of an older version: its delivery is claimable from the table (migration 0023)
     },
   });
   const pruneJob = defineJob<Record<string, never>>({
@@ -51,13 +54,13 @@ export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
       await fanout.prune();
     },
   });
-  // events whose fan-out did not happen in their transaction, and deliveries whose job died with a worker
+  // events whose fan-out did not happen in their transaction (a delivery whose worker died is claimed
+  // again once its lease ends, by the claim loop)
   const sweepJob = defineJob<Record<string, never>>({
     name: 'webhooks.sweep',
     cron: '* * * * *',
     handler: async () => {
       await fanout.sweep();
-      await fanout.reclaim();
     },
   });
   const module: WebhooksModule = {

@@ -164,39 +164,6 @@ export const webhooksRepository = {
     return (await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   },
 
-  /**
-   * Worker side: deliveries with their endpoint and event, in one statement. The endpoint row is read
-   * with every attempt (never cached), so an update, a rotated secret or a disable counts at once.
-   */
-  async deliveryContexts(db: Executor, deliveryIds: string[]) {
-    if (deliveryIds.length === 0) return [];
-    return db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .innerJoin('events as v', 'v.id', 'd.event_id')
-      .select([
-        'd.id as delivery_id',
-        'd.status',
-        'd.attempt_count',
-        'd.event_type',
-        'd.organization_id',
-        'e.id as endpoint_id',
-        'e.url',
-        'e.enabled',
-        'e.secret_enc',
-        'e.previous_secret_enc',
-        'e.previous_secret_expires_at',
-        'e.failing_since',
-        'v.id as event_id',
-        'v.type',
-        'v.data',
-        'v.sequence',
-        'v.created_at as event_created_at',
-      ])
-      .where('d.id', 'in', deliveryIds)
-      .execute();
-  },
-
   async markFannedOut(db: Executor, eventId: string, at: Date) {
     await db
       .updateTable('events')
@@ -246,71 +213,5 @@ export const webhooksRepository = {
         and (e.sequence_key is null
              or exists (select 1 from events n where n.sequence_key = e.sequence_key and n.sequence > e.sequence))`.execute(db);
     return { deliveries: Number(d.numDeletedRows), events: Number(e.numAffectedRows ?? 0) };
-  },
-
-  /** Pending deliveries due before the cutoff (their job was lost with a crashed worker), pushed to `now` and returned. */
-  async claimOverdue(tx: Executor, cutoff: Date, now: Date, limit: number): Promise<{ id: string; attempt_count: number }[]> {
-    const ids = await tx
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<', cutoff)
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (ids.length === 0) return [];
-    return tx
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: now })
-      .where(
-        'id',
-        'in',
-        ids.map((r) => r.id),
-      )
-      .returning(['id', 'attempt_count'])
-      .execute();
-  },
-
-  /**
-   * Successful attempts of deliveries whose endpoint was not failing: their outcomes and log entries in
-   * one statement (atomic on its own). Answers the ids recorded; a delivery that moved on meanwhile (a
-   * stale job) is left out.
-   */
-  async recordDeliveredMany(
-    db: Executor,
-    rows: {
-      deliveryId: string;
-      previousAttempts: number;
-      attemptId: string;
-      statusCode: number | null;
-      durationMs: number;
-      excerpt: string | null;
-      at: Date;
-    }[],
-  ): Promise<Set<string>> {
-    if (rows.length === 0) return new Set();
-    // in id order, so that two batches never wait on each other's rows in opposite orders
-    const sorted = [...rows].sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0));
-    const values = sql.join(
-      sorted.map(
-        (d) =>
-          sql`(${d.deliveryId}::text, ${d.previousAttempts}::int, ${d.attemptId}::text, ${d.statusCode}::int, ${d.durationMs}::int, ${d.excerpt}::text, ${d.at}::timestamptz)`,
-      ),
-    );
-    const r = await sql<{ delivery_id: string }>`
-      with i (id, previous, attempt_id, status_code, duration_ms, excerpt, at) as (values ${values}),
-      u as (
-        update webhook_deliveries d
-           set status = 'delivered', attempt_count = i.previous + 1, next_attempt_at = null, last_status_code = i.status_code,
-               last_error = null, delivered_at = i.at, updated_at = i.at
-          from i
-         where d.id = i.id and d.attempt_count = i.previous and d.status = 'pending'
-         returning d.id)
-      insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_excerpt, error_class, next_retry_at, created_at)
-      select i.attempt_id, i.id, i.previous + 1, i.status_code, i.duration_ms, i.excerpt, null, null, i.at from i join u on u.id = i.id
-      returning delivery_id`.execute(db);
-    return new Set(r.rows.map((x) => x.delivery_id));
   },
 };

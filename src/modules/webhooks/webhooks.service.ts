@@ -8,6 +8,7 @@ import { secretAad } from './webhooks.delivery.js';
 import type { WebhookFanOut } from './webhooks.fanout.js';
 import { type AttemptRow, type DeliveryRow, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.js';
 import { type CreateT, ENDPOINT_ID_PREFIX, type UpdateT, type WebhookDeliveryT, type WebhookEndpointT } from './webhooks.schemas.js';
+import { webhookDeliveryRepository as deliveryRepo } from './webhooks-delivery.repository.js';
 
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
 const RECOVER_MAX_MS = 14 * 24 * 3600_000;
@@ -156,15 +157,8 @@ export class WebhooksService {
         }
       }
       const row = (await repo.updateEndpoint(tx, organizationId, id, set as never)) as EndpointRow;
-      // re-enabling resumes deliveries that were waiting
-      if (input.enabled === true && !current.enabled) {
-        const pending = await repo.pendingOf(tx, id);
-        await this.fanout.queue(
-          tx,
-          pending.map((d) => ({ deliveryId: d.id, attempt: d.attempt_count })),
-          0,
-        );
-      }
+      // re-enabling resumes deliveries that were waiting (due at once)
+      if (input.enabled === true && !current.enabled) await deliveryRepo.resumeEndpoint(tx, organizationId, id, new Date());
       return toEndpoint(row);
     });
   }
@@ -221,19 +215,7 @@ export class WebhooksService {
       if (!endpoint) this.notFound(id);
       const at = this.now();
       const eventId = newId('evt');
-      await tx
-        .insertInto('events')
-        .values({
-          id: eventId,
-          organization_id: organizationId,
-          type: 'webhook_endpoint.test',
-          data: JSON.stringify({ webhookEndpointId: id, message: 'This is a test event.' }),
-          sequence_key: null,
-          sequence: null,
-          created_at: at,
-          fanned_out_at: at,
-        } as never)
-        .execute();
+      await deliveryRepo.insertTestEvent(tx, organizationId, eventId, id, at);
       const [delivery] = await this.fanout.createDeliveries(tx, organizationId, [id], eventId, 'webhook_endpoint.test');
       return toDelivery(delivery!, []);
     });

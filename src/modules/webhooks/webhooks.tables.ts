@@ -32,6 +32,8 @@ export interface WebhookDeliveriesTable {
   status: string;
   attempt_count: number;
   next_attempt_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** when a worker may claim it next: due, a retry's time, or the end of a worker's lease; null when nothing is to be sent */
+  claim_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   last_status_code: number | null;
   last_error: string | null;
   delivered_at: ColumnType<Date | null, Date | string | null, Date | string | null>;

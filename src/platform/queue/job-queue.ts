@@ -4,7 +4,16 @@
  * enqueued atomically with the row change that needs it.
  */
 import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
 import { type AnyExecutor, type DatabaseHandle, txSql } from '../db/database.js';
+
+/** Work a worker runs continuously beside its queues (see JobDefinition.loop). */
+export interface WorkerLoop {
+  readonly name: string;
+  start(): void;
+  /** stops taking work and waits (at most timeoutMs) for the work in flight */
+  stop(timeoutMs: number): Promise<void>;
+}
 
 export interface JobDefinition<T extends object = Record<string, unknown>> {
   name: string;
@@ -22,6 +31,11 @@ export interface JobDefinition<T extends object = Record<string, unknown>> {
   maxHeld?: number;
   /** cron (UTC) on which the worker schedules this job, if periodic */
   cron?: string;
+  /**
+   * a loop the worker runs beside this queue, started and stopped with it (work taken from a table of its
+   * own rather than as one queue job each: the webhooks' delivery claims)
+   */
+  loop?: (logger: Logger) => WorkerLoop;
   handler(data: T, job: PgBoss.Job<T>): Promise<void>;
 }
 

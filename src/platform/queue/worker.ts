@@ -9,7 +9,7 @@ import type { AnyDb } from '../db/database.js';
 import { newId } from '../ids.js';
 import { type JobObserver, secondsSince } from '../metrics/metrics.js';
 import { FetchLoop } from './fetch-loop.js';
-import type { JobDefinition, JobQueue } from './job-queue.js';
+import type { JobDefinition, JobQueue, WorkerLoop } from './job-queue.js';
 
 export interface WorkerHandle {
   workerId: string;
@@ -43,9 +43,14 @@ export async function startWorker(opts: {
   }, opts.heartbeatSeconds * 1000);
   timer.unref();
 
-  const loops: FetchLoop[] = [];
+  const loops: (FetchLoop | WorkerLoop)[] = [];
   for (const def of jobs) {
     await queue.ensureQueue(def);
+    if (def.loop) {
+      const loop = def.loop(logger);
+      loop.start();
+      loops.push(loop);
+    }
     const concurrency = Math.max(1, Math.floor(def.concurrency ?? 1));
     if (concurrency > 1) {
       // several at once: our own fetch loop (pg-boss's loop waits its interval after every fetch)

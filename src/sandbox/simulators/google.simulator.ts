@@ -26,6 +26,7 @@ import { registerWebSubHubRoutes } from './google/websub-hub.routes.js';
 import { registerYoutubeApiRoutes } from './google/youtube-api.routes.js';
 import { enforceYoutubeContract } from './google/youtube-contract.js';
 import { registerYoutubeUploadRoutes } from './google/youtube-upload.routes.js';
+import { googleSimulatorBaseUrls, type GoogleSimulatorBaseUrls as SimulatorBaseUrls } from './simulator-urls.js';
 
 export { GoogleSimulatorState } from './google/google-state.js';
 
@@ -35,21 +36,7 @@ export interface GoogleSimulatorOptions {
   failures: FailureQueue;
 }
 
-export interface SimulatorBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
-/** Base URLs the YouTube adapter must use to talk to a simulator served at `base` (origin + prefix). */
-export function googleSimulatorBaseUrls(base: string): SimulatorBaseUrls {
-  const root = base.replace(/\/+$/, '');
-  return {
-    apiBaseUrl: `${root}/youtube/v3`,
-    authBaseUrl: `${root}/oauth`,
-    uploadBaseUrl: `${root}/upload/youtube/v3`,
-  };
-}
+export { type GoogleSimulatorBaseUrls as SimulatorBaseUrls, googleSimulatorBaseUrls } from './simulator-urls.js';
 
 /** Subscribe URL of the simulated PubSubHubbub hub served at `base`. */
 export function googleSimulatorHubUrl(base: string): string {

@@ -17,7 +17,6 @@
  * adapters at metaSandboxBaseUrls(origin, prefix)).
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
-import { GRAPH_API_VERSION, THREADS_API_VERSION } from '../../providers/meta-shared/meta-api-version.js';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
 import { registerMetaCommentRoutes } from './meta/meta-comments.routes.js';
 import { enforceMetaContracts } from './meta/meta-contract.js';
@@ -26,49 +25,18 @@ import { registerMetaReadRoutes } from './meta/meta-read.routes.js';
 import { MetaSimState } from './meta/meta-state.js';
 import { registerMetaSubscriptionRoutes } from './meta/meta-subscriptions.routes.js';
 import { registerMetaWriteRoutes } from './meta/meta-write.routes.js';
+import { META_SANDBOX_APP, type MetaBaseUrls, type MetaPlatform, metaSandboxBaseUrls } from './simulator-urls.js';
 
 export { MetaSimState } from './meta/meta-state.js';
 
-/** the simulator serves the versions the adapters call (src/providers/meta-shared/meta-api-version.ts) */
-export const META_SIM_GRAPH_VERSION = GRAPH_API_VERSION;
-export const META_SIM_THREADS_VERSION = THREADS_API_VERSION;
-/** app credentials the simulator accepts unless others are given */
-export const META_SANDBOX_APP = {
-  clientId: 'sandbox-meta-app',
-  clientSecret: 'sandbox-meta-secret',
-} as const;
-
-export type MetaPlatform = 'facebook_page' | 'instagram_business' | 'instagram_standalone' | 'threads';
-
-export interface MetaBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
-/** Base URLs for the four adapters when the simulator is served at origin + prefix. */
-export function metaSandboxBaseUrls(origin: string, prefix = ''): Record<MetaPlatform, MetaBaseUrls> {
-  const root = `${origin.replace(/\/+$/, '')}${prefix.replace(/\/+$/, '')}`;
-  const fb = {
-    apiBaseUrl: `${root}/facebook/graph/${META_SIM_GRAPH_VERSION}`,
-    authBaseUrl: `${root}/facebook/www/${META_SIM_GRAPH_VERSION}`,
-    uploadBaseUrl: `${root}/facebook/video/${META_SIM_GRAPH_VERSION}`,
-  };
-  return {
-    facebook_page: fb,
-    instagram_business: { ...fb, uploadBaseUrl: fb.apiBaseUrl },
-    instagram_standalone: {
-      apiBaseUrl: `${root}/instagram/graph/${META_SIM_GRAPH_VERSION}`,
-      authBaseUrl: `${root}/instagram/api`,
-      uploadBaseUrl: `${root}/instagram/graph/${META_SIM_GRAPH_VERSION}`,
-    },
-    threads: {
-      apiBaseUrl: `${root}/threads/graph/${META_SIM_THREADS_VERSION}`,
-      authBaseUrl: `${root}/threads/www`,
-      uploadBaseUrl: `${root}/threads/graph/${META_SIM_THREADS_VERSION}`,
-    },
-  };
-}
+export {
+  META_SANDBOX_APP,
+  META_SIM_GRAPH_VERSION,
+  META_SIM_THREADS_VERSION,
+  type MetaBaseUrls,
+  type MetaPlatform,
+  metaSandboxBaseUrls,
+} from './simulator-urls.js';
 
 export interface MetaSimulatorOptions {
   /** how long a container (or Page video) stays IN_PROGRESS after its media was fetched; default 50 ms */

@@ -26,6 +26,7 @@ import { enforcePinterestContract } from './pinterest/pinterest-contract.js';
 import { registerPinterestMediaRoutes } from './pinterest/pinterest-media.routes.js';
 import { registerPinterestOAuthRoutes } from './pinterest/pinterest-oauth.routes.js';
 import { PinterestSimulatorState } from './pinterest/pinterest-state.js';
+import { type PinterestSimulatorBaseUrls, pinterestSimulatorBaseUrls } from './simulator-urls.js';
 
 export { PinterestSimulatorState } from './pinterest/pinterest-state.js';
 
@@ -35,21 +36,7 @@ export interface PinterestSimulatorOptions {
   failures: FailureQueue;
 }
 
-export interface PinterestSimulatorBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
-/** Base URLs the Pinterest adapter must use to talk to a simulator served at `base` (origin + prefix). */
-export function pinterestSimulatorBaseUrls(base: string): PinterestSimulatorBaseUrls {
-  const root = base.replace(/\/+$/, '');
-  return {
-    apiBaseUrl: `${root}/v5`,
-    authBaseUrl: `${root}/web`,
-    uploadBaseUrl: `${root}/media-upload`,
-  };
-}
+export { type PinterestSimulatorBaseUrls, pinterestSimulatorBaseUrls } from './simulator-urls.js';
 
 export const pinterestSimulatorPlugin: FastifyPluginAsync<PinterestSimulatorOptions> = async (app, opts) => {
   const closing = new AbortController();

@@ -8,6 +8,7 @@
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { type TiktokSimulatorBaseUrls as SimulatorBaseUrls, tiktokSimulatorBaseUrls } from './simulator-urls.js';
 import { enforceTiktokContract } from './tiktok/tiktok-contract.js';
 import { addBodyParsers, type SimContext } from './tiktok/tiktok-http.js';
 import { registerTiktokOauthRoutes } from './tiktok/tiktok-oauth.routes.js';
@@ -15,28 +16,16 @@ import { registerTiktokPostRoutes } from './tiktok/tiktok-post.routes.js';
 import { type TiktokSimulatorOptions, TiktokSimulatorState } from './tiktok/tiktok-state.js';
 import { registerTiktokStatusRoutes } from './tiktok/tiktok-status.routes.js';
 
+export { type TiktokSimulatorBaseUrls as SimulatorBaseUrls, tiktokSimulatorBaseUrls } from './simulator-urls.js';
 export {
   type TiktokSimulatorOptions,
   TiktokSimulatorState,
 } from './tiktok/tiktok-state.js';
 
-export interface SimulatorBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
 export interface TiktokSimulatorPluginOptions {
   state: TiktokSimulatorState;
   ledger: SimulatorLedger;
   failures: FailureQueue;
-}
-
-/** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/tiktok"). */
-export function tiktokSimulatorBaseUrls(origin: string, prefix = ''): SimulatorBaseUrls {
-  const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
-  // the API base carries the version, as the production one does (open.tiktokapis.com/v2)
-  return { apiBaseUrl: `${base}/v2`, authBaseUrl: base, uploadBaseUrl: base };
 }
 
 export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOptions> = async (app, opts) => {

@@ -13,6 +13,7 @@
 import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { loadContract } from '../../platform/contracts/contracts.js';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { type XSimulatorBaseUrls, xSimulatorBaseUrls } from './simulator-urls.js';
 import { enforceXContract } from './x/x-contract.js';
 import { addBodyParsers, type XSimContext } from './x/x-http.js';
 import { registerXMediaRoutes } from './x/x-media.routes.js';
@@ -23,25 +24,13 @@ import { registerXTweetRoutes } from './x/x-tweets.routes.js';
 import { registerXUserRoutes } from './x/x-users.routes.js';
 import { registerXWebhookRoutes } from './x/x-webhooks.routes.js';
 
+export { type XSimulatorBaseUrls, xSimulatorBaseUrls } from './simulator-urls.js';
 export { type XSimulatorOptions, XSimulatorState } from './x/x-state.js';
-
-export interface XSimulatorBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
 
 export interface XSimulatorPluginOptions {
   state: XSimulatorState;
   ledger: SimulatorLedger;
   failures: FailureQueue;
-}
-
-/** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/x"). */
-export function xSimulatorBaseUrls(origin: string, prefix = ''): XSimulatorBaseUrls {
-  const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
-  // the adapter's API and upload URLs carry the version path, as production's do
-  return { apiBaseUrl: `${base}/2`, authBaseUrl: base, uploadBaseUrl: `${base}/2` };
 }
 
 export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = async (app, opts) => {

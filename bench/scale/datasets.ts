@@ -10,6 +10,7 @@ import { BrandsService } from '../../src/modules/brands/brands.service.js';
 import { IdentityService } from '../../src/modules/identity/identity.service.js';
 import { openPostgres } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { down as undo0018 } from '../../src/platform/db/migrations/0018-scale-indexes.js';
 import { seed, shapeFor } from './seed.js';
 
 /** Bumped when the seed's shape changes, so an old database is seeded again. */
@@ -53,8 +54,13 @@ export async function prepareDataset(baseUrl: string, name: string, factor: numb
   const existing = process.env.BENCH_SCALE_RESEED === '1' ? null : await readMeta(url);
   if (existing && existing.factor === factor) {
     const handle = openPostgres(url, 2);
-    // BENCH_SCALE_NO_MIGRATE=1 measures a reused database as it is (the figures before a new migration)
-    const ran = process.env.BENCH_SCALE_NO_MIGRATE === '1' ? [] : await migrateToLatest(handle.db);
+    // BENCH_SCALE_BEFORE=1 measures without migration 0018's indexes (undone here; the next run applies it again)
+    if (process.env.BENCH_SCALE_BEFORE === '1') {
+      await undo0018(handle.db);
+      await sql`delete from service_migrations where name = '0018-scale-indexes'`.execute(handle.db);
+      await sql`analyze`.execute(handle.db);
+    }
+    const ran = process.env.BENCH_SCALE_BEFORE === '1' ? [] : await migrateToLatest(handle.db);
     if (ran.length > 0) {
       log(`${name}: applied ${ran.join(', ')}; analyzing`);
       await sql`analyze`.execute(handle.db);

@@ -218,11 +218,12 @@ export async function scenarios(ctx: TestContext, client: pg.ClientBase, ds: Dat
       },
     },
     {
-      name: 'worker: webhook sweep (fan-out + reclaim)',
+      // a delivery whose sender died is claimed again once its lease ends (webhooks.claim-loop.ts): no
+      // reclaim sweep of its own any more, so the sweep is the fan-out of events left unfanned
+      name: 'worker: webhook sweep (fan-out)',
       kind: 'worker',
       run: async () => {
         await ctx.root.areas.webhooks.fanout.sweep();
-        await ctx.root.areas.webhooks.fanout.reclaim();
       },
     },
   ];

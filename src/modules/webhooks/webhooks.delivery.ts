@@ -139,7 +139,7 @@ export class WebhookDeliverer {
 
   async deliver(data: DeliverJobData): Promise<string> {
     const c = await this.contexts.submit(data.deliveryId);
-    if (!c || c.status !== 'pending' || c.attempt_count !== data.attempt) return 'stale';
+    if (c?.status !== 'pending' || c.attempt_count !== data.attempt) return 'stale';
     if (!c.enabled && c.event_type !== 'webhook_endpoint.test') {
       // waits until the endpoint is enabled again (re-enabling queues it then)
       await this.db.updateTable('webhook_deliveries').set({ next_attempt_at: null }).where('id', '=', c.delivery_id).execute();

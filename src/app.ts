@@ -9,6 +9,7 @@ import { errorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
+import { installRouteSecurity } from './http/route-security.js';
 import { ErrorResponse } from './http/shared-schemas.js';
 import { AJV_CUSTOM_OPTIONS, partAwareValidatorBuilder } from './http/validator.js';
 import type { Root } from './main/composition.js';
@@ -103,6 +104,8 @@ export async function buildApp(root: Root, opts: { logger?: boolean | object } =
   });
   // bodies are JSON (routes that take more register their parsers); any other type answers 415
   app.removeContentTypeParser('text/plain');
+  // derived before the other route hooks read a route's schema (the validation code joins its 400 answer)
+  installRouteSecurity(app);
   errors.install(app);
   app.addSchema(ErrorResponse);
   // publishing: shared components referenced more than once in one body

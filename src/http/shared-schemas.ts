@@ -48,21 +48,29 @@ export const ListOf = <T extends TSchema>(item: T, description?: string, name?: 
     { additionalProperties: false, description, $id: name ?? (typeof item.$ref === 'string' ? `${item.$ref}List` : undefined) },
   );
 
-/** Response schemas for the given error codes, grouped by status, each described by its codes. */
+/**
+ * The codes an `errorResponses` entry was made from (a symbol: neither validation nor the document
+ * sees it), so the route-security hook (route-security.ts) can add a route's authentication errors to them.
+ */
+export const ERROR_CODES = Symbol('errorCodes');
+
+/** Response schemas for the given error codes, grouped by status, each described by its codes (listed once, in order). */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
-  const byStatus = new Map<number, string[]>();
+  const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CATALOG[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    const list = byStatus.get(status) ?? [];
+    if (!list.includes(code)) list.push(code);
+    byStatus.set(status, list);
   }
   const out: Record<number, TSchema> = {};
   for (const [status, list] of byStatus) {
-    out[status] = Type.Ref('ErrorResponse', { description: `Error codes: ${list.join(', ')}.` });
+    out[status] = Object.assign(Type.Ref('ErrorResponse', { description: `Error codes: ${list.join(', ')}.` }), { [ERROR_CODES]: list });
   }
   return out;
 }
 
-/** Errors every authenticated public route can answer. */
+/** Errors every authenticated public route can answer (added to `config.auth` routes by route-security.ts). */
 export const PUBLIC_AUTH_ERRORS: ErrorCode[] = [
   'public_api_token_required',
   'public_api_token_forbidden',
@@ -83,9 +91,7 @@ export const IdOf = (prefix: string, description?: string) =>
 export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description });
 export const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 
-/** Security of public routes the dashboard also calls with its session cookie (publicOrDashboard). */
-export const PUBLIC_OR_SESSION: Array<Record<string, string[]>> = [{ publicBearer: [] }, { dashboardSessionCookie: [] }];
-/** The refusals a publicOrDashboard route adds to the public ones. */
+/** The refusals a publicOrDashboard route adds to the public ones (added by route-security.ts). */
 export const SESSION_AUTH_ERRORS: ErrorCode[] = ['dashboard_session_required', 'permission_denied'];
 
 // ---- shapes several areas' schemas share (one definition: validation and the OpenAPI document)

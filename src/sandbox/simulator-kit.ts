@@ -199,3 +199,62 @@ export async function runWithFailures(
   }
   return result;
 }
+
+/** What a simulator's routes share to run an operation under the failure switches. */
+export interface FailureContext {
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
+  /** aborted when the simulator closes, so held (timeout) requests end at once */
+  closing: AbortSignal;
+}
+
+/** The injected failures that answer instead of the operation, each with the platform's own error. */
+export type AnsweringFailure = FailureRule & { kind: 'expired_token' | 'rate_limit' | 'server_error' };
+
+/** Ends the exchange without an answer: the client sees the connection drop. */
+export function dropConnection(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.hijack();
+  request.raw.socket?.destroy();
+  return reply;
+}
+
+/** Waits `ms`, or less when `signal` aborts first (the simulator closing). */
+function holdUntil(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * Records the request and applies the next injected failure for this operation (the simulators whose
+ * routes send their own answers): expired_token / rate_limit / server_error are answered by `answer`
+ * with the platform's own error; timeout holds the request for `delayMs` (default 30 s) and drops the
+ * connection. Returns 'answered' when the failure already answered, otherwise whether the answer must be
+ * lost (dropConnection) after the operation is performed (lost_response).
+ */
+export async function beginOperation(
+  ctx: FailureContext,
+  operation: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: (failure: AnsweringFailure, reply: FastifyReply) => unknown,
+): Promise<'answered' | { loseAnswer: boolean }> {
+  ctx.ledger.record(operation, request.method, request.url);
+  const rule = ctx.failures.take(operation);
+  if (!rule) return { loseAnswer: false };
+  if (rule.kind === 'lost_response') return { loseAnswer: true };
+  if (rule.kind === 'timeout') {
+    await holdUntil(rule.delayMs ?? 30_000, ctx.closing);
+    dropConnection(request, reply);
+    return 'answered';
+  }
+  answer(rule as AnsweringFailure, reply);
+  return 'answered';
+}

@@ -10,11 +10,11 @@ import { Alert, Loading, message } from './ui';
 import './style.css';
 
 // Pages beyond the publishing core load on first visit (keeps the first load small).
-const BatchesPage = lazy(() => import('./batches'));
-const DevelopersPage = lazy(() => import('./developers'));
-const InboxPage = lazy(() => import('./inbox'));
-const AnalyticsPage = lazy(() => import('./analytics'));
-const SettingsPage = lazy(() => import('./settings'));
+const BatchesPage = lazy(() => import('./pages/batches'));
+const DevelopersPage = lazy(() => import('./pages/developers'));
+const InboxPage = lazy(() => import('./pages/inbox'));
+const AnalyticsPage = lazy(() => import('./pages/analytics'));
+const SettingsPage = lazy(() => import('./pages/settings'));
 const ConsentPage = lazy(() => import('./oauth-consent'));
 
 function SignIn({ onSignedIn, initialError }: { onSignedIn: () => void; initialError: string | null }) {

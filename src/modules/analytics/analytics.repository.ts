@@ -1,5 +1,7 @@
 /** Analytics snapshot queries; every one is scoped by organization id. Snapshots are only ever inserted. */
+
 import type { Selectable } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { AnalyticsSnapshotsTable, SnapshotSource } from './analytics.tables.js';
 
@@ -30,11 +32,7 @@ export const analyticsRepository = {
     if (f.providerPostId) q = q.where('provider_post_id', '=', f.providerPostId);
     if (f.from) q = q.where('captured_at', '>=', f.from);
     if (f.to) q = q.where('captured_at', '<', f.to);
-    if (f.beforeId) q = q.where('id', '<', f.beforeId);
-    return q
-      .orderBy('id', 'desc')
-      .limit(f.limit + 1)
-      .execute();
+    return keysetPage(q, 'id', f.beforeId, f.limit, 'desc').execute();
   },
 
   async insert(

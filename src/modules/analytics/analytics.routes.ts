@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import {
   AnalyticsSnapshot,
   AnalyticsSnapshotList,
@@ -26,11 +26,10 @@ export function registerAnalyticsRoutes(root: FastifyInstance, service: Analytic
         operationId: 'listAnalyticsSnapshots',
         tags,
         summary: 'List analytics snapshots, newest first; filter by brand, channel, platform, post target and capture time',
-        security: PUBLIC_OR_SESSION,
         querystring: AnalyticsSnapshotQuery,
         response: {
           200: AnalyticsSnapshotList,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_analytics_snapshot_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_analytics_snapshot_query'),
         },
       },
     },
@@ -50,19 +49,16 @@ export function registerAnalyticsRoutes(root: FastifyInstance, service: Analytic
         summary: "Read a published post's metrics from its platform; dryRun (default true) answers without storing",
         description:
           'Metrics the platform did not report are null. 404 channel_account_not_found / brand_not_found; 409 channel_account_not_connected when the channel needs reconnecting or the platform refuses its token; 429 provider_rate_limited with Retry-After; 502 provider_request_failed.',
-        security: PUBLIC_OR_SESSION,
         body: ProviderAnalyticsSyncRequest,
         response: {
           200: ProviderAnalyticsSyncResponse,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'organization_not_found',
             'channel_account_not_found',
             'brand_not_found',
             'channel_account_not_connected',
             'provider_rate_limited',
             'provider_request_failed',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },

@@ -1,5 +1,7 @@
 /** Automation queries; every one is scoped by organization id. */
+
 import type { Selectable } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { AutomationRunsTable, AutomationSourcesTable } from './automations.tables.js';
 
@@ -20,11 +22,7 @@ export const automationsRepository = {
     if (q.brandId) query = query.where('brand_id', '=', q.brandId);
     if (q.kind) query = query.where('kind', '=', q.kind);
     if (q.enabled !== undefined) query = query.where('enabled', '=', q.enabled);
-    if (q.afterId) query = query.where('id', '>', q.afterId);
-    return query
-      .orderBy('id')
-      .limit(q.limit + 1)
-      .execute();
+    return keysetPage(query, 'id', q.afterId, q.limit).execute();
   },
 
   async getSource(db: Executor, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<SourceRow | null> {
@@ -108,11 +106,7 @@ export const automationsRepository = {
     let query = db.selectFrom('automation_runs').selectAll().where('organization_id', '=', organizationId);
     if (q.sourceId) query = query.where('source_id', '=', q.sourceId);
     if (q.status) query = query.where('status', '=', q.status);
-    if (q.beforeId) query = query.where('id', '<', q.beforeId);
-    return query
-      .orderBy('id', 'desc')
-      .limit(q.limit + 1)
-      .execute();
+    return keysetPage(query, 'id', q.beforeId, q.limit, 'desc').execute();
   },
 
   async getRun(db: Executor, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<RunRow | null> {

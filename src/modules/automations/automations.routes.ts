@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { actorOf, organizationOf, publicOrDashboard, requirePolicy } from '../../http/dashboard-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import {
   AutomationRun,
   AutomationRunCreateRequest,
@@ -46,11 +46,10 @@ export function registerAutomationRoutes(
         operationId: 'listAutomationSources',
         tags,
         summary: 'List automation sources (not deleted), oldest first',
-        security: PUBLIC_OR_SESSION,
         querystring: AutomationSourceQuery,
         response: {
           200: AutomationSourceList,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_automation_source_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_automation_source_query'),
         },
       },
     },
@@ -71,12 +70,10 @@ export function registerAutomationRoutes(
         description:
           "The config's references are checked when saved: channels of targets, profileId and productIds of another organization (or, for products, another brand) are 404 with the referenced kind's code; " +
           'an rss_feed feedUrl with credentials, a literal internal address in any spelling or an internal name (localhost, *.internal, *.local) is 400. The feed is checked again at every fetch.',
-        security: PUBLIC_OR_SESSION,
         body: AutomationSourceCreateRequest,
         response: {
           201: AutomationSource,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'invalid_public_automation_source_create_request',
             'automation_write_disabled',
             'brand_not_found',
@@ -84,7 +81,6 @@ export function registerAutomationRoutes(
             'publishing_profile_not_found',
             'product_not_found',
             'automation_source_create_failed',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -103,20 +99,17 @@ export function registerAutomationRoutes(
         operationId: 'updateAutomationSource',
         tags,
         summary: 'Update a source: name, enabled, schedule, or config (merged; a null value removes an optional key)',
-        security: PUBLIC_OR_SESSION,
         params: SourceParams,
         body: AutomationSourceUpdateRequest,
         response: {
           200: AutomationSource,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'invalid_public_automation_source_update_request',
             'automation_write_disabled',
             'automation_source_not_found',
             'channel_account_not_found',
             'publishing_profile_not_found',
             'product_not_found',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -135,17 +128,10 @@ export function registerAutomationRoutes(
         operationId: 'deleteAutomationSource',
         tags,
         summary: 'Delete a source (soft delete: its runs stay readable; it no longer runs)',
-        security: PUBLIC_OR_SESSION,
         params: SourceParams,
         response: {
           204: { type: 'null', description: 'Deleted.' },
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
-            'invalid_public_automation_source_delete_request',
-            'automation_write_disabled',
-            'automation_source_not_found',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses('invalid_public_automation_source_delete_request', 'automation_write_disabled', 'automation_source_not_found'),
         },
       },
     },
@@ -166,11 +152,10 @@ export function registerAutomationRoutes(
         operationId: 'listAutomationRuns',
         tags,
         summary: 'List automation runs, newest first',
-        security: PUBLIC_OR_SESSION,
         querystring: AutomationRunQuery,
         response: {
           200: AutomationRunList,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_automation_run_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_automation_run_query'),
         },
       },
     },
@@ -190,17 +175,10 @@ export function registerAutomationRoutes(
         summary: 'Queue a run of an enabled source (the worker executes built-in kinds), or answer a dry run',
         description:
           'dryRun: false queues a stored run (201, status queued). A dry run (the default) stores nothing: a built-in kind is computed at once and answered as it ended (succeeded or failed, with what it would create in output); an external source is answered queued. Its automationRunId is fresh and names no stored run (reading or recording it answers 404).',
-        security: PUBLIC_OR_SESSION,
         body: AutomationRunCreateRequest,
         response: {
           201: AutomationRun,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
-            'invalid_public_automation_run_create_request',
-            'automation_write_disabled',
-            'automation_source_not_runnable',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses('invalid_public_automation_run_create_request', 'automation_write_disabled', 'automation_source_not_runnable'),
         },
       },
     },
@@ -219,18 +197,15 @@ export function registerAutomationRoutes(
         operationId: 'recordAutomationRunStatus',
         tags,
         summary: 'Move a run: queued -> running | cancelled; running -> succeeded | failed | cancelled',
-        security: PUBLIC_OR_SESSION,
         params: RunParams,
         body: AutomationRunRecordRequest,
         response: {
           200: AutomationRun,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'invalid_public_automation_run_record_request',
             'automation_write_disabled',
             'automation_run_not_found',
             'automation_run_invalid_transition',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },

@@ -1,5 +1,7 @@
 /** Kysely queries of publish batches and assets; every read and write is confined to one organization. */
+
 import type { Selectable } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { AssetsTable, PublishBatchesTable, PublishBatchPreviewsTable } from './batches.tables.js';
 
@@ -102,11 +104,7 @@ export const batchesRepository = {
   ): Promise<BatchRow[]> {
     let query = db.selectFrom('publish_batches').selectAll().where('organization_id', '=', organizationId);
     if (q.brandId) query = query.where('brand_id', '=', q.brandId);
-    if (q.beforeId) query = query.where('id', '<', q.beforeId);
-    return query
-      .orderBy('id', 'desc')
-      .limit(q.limit + 1)
-      .execute();
+    return keysetPage(query, 'id', q.beforeId, q.limit, 'desc').execute();
   },
 
   async itemsOf(db: Executor, organizationId: string, batchIds: string[]) {
@@ -172,11 +170,7 @@ export const batchesRepository = {
     if (q.brandId) query = query.where('brand_id', '=', q.brandId);
     if (q.productId) query = query.where('product_id', '=', q.productId);
     if (q.clientAssetId) query = query.where('client_asset_id', '=', q.clientAssetId);
-    if (q.beforeId) query = query.where('id', '<', q.beforeId);
-    return query
-      .orderBy('id', 'desc')
-      .limit(q.limit + 1)
-      .execute();
+    return keysetPage(query, 'id', q.beforeId, q.limit, 'desc').execute();
   },
 
   /** The publish target ids made for the assets' batch items. */

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import type { BatchCommits } from './batches.commits.js';
 import type { BatchReads } from './batches.reads.js';
 import {
@@ -35,11 +35,10 @@ export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, co
         summary: 'Spread many product posts over schedule slots (no batch is written; the schedule is kept 24 h under its batchPreviewId)',
         description:
           'Assigns every item target to a slot occurrence (timezone, weekdays, seeded jitter) keeping minGapMinutes per channel, productCooldownMinutes per product and channel, platform 24-hour caps and the 72-hour duplicate text rule. Targets that fit nowhere are unscheduled with a warning naming the rule.',
-        security: PUBLIC_OR_SESSION,
         body: PublishBatchPreviewRequest,
         response: {
           200: PublishBatchPreview,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_batch_request', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_publish_batch_request'),
         },
       },
     },
@@ -58,20 +57,17 @@ export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, co
         [IDEMPOTENT_REPLAY]: true,
         tags: ['Publishing'],
         summary: 'Commit a publish batch (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
-        security: PUBLIC_OR_SESSION,
         body: PublishBatchCommitRequest,
         response: {
           200: { anyOf: [PublishBatchDryRun, PublishBatchStatus] },
           201: PublishBatchStatus,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'invalid_public_publish_batch_request',
             'publish_job_write_disabled',
             'publish_batch_idempotency_key_reused',
             'publish_batch_preview_expired',
             'publish_batch_preview_mismatch',
             'publish_batch_preview_stale',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -92,11 +88,10 @@ export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, co
         operationId: 'listPublishBatches',
         tags: ['Publishing'],
         summary: 'List publish batches (newest first) with their derived status',
-        security: PUBLIC_OR_SESSION,
         querystring: BatchListQuery,
         response: {
           200: PublishBatchList,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_batch_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_publish_batch_query'),
         },
       },
     },
@@ -111,11 +106,10 @@ export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, co
         operationId: 'getPublishBatch',
         tags: ['Publishing'],
         summary: 'A publish batch with every item and target, its status and counts',
-        security: PUBLIC_OR_SESSION,
         params: BatchParams,
         response: {
           200: PublishBatchStatus,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'publish_batch_not_found', 'invalid_public_publish_batch_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('publish_batch_not_found', 'invalid_public_publish_batch_query'),
         },
       },
     },
@@ -130,9 +124,8 @@ export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, co
         operationId: 'listAssets',
         tags: ['Assets'],
         summary: 'List assets (one per brand and clientAssetId, made by publish batches), newest first',
-        security: PUBLIC_OR_SESSION,
         querystring: AssetListQuery,
-        response: { 200: AssetList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_asset_query', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: AssetList, ...errorResponses('invalid_public_asset_query') },
       },
     },
     async (request) => reads.listAssets(organizationOf(request), request.query),
@@ -146,11 +139,10 @@ export function registerBatchRoutes(root: FastifyInstance, reads: BatchReads, co
         operationId: 'getAsset',
         tags: ['Assets'],
         summary: 'An asset with its media library ids and the publish targets that used it',
-        security: PUBLIC_OR_SESSION,
         params: AssetParams,
         response: {
           200: Asset,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'asset_not_found', 'invalid_public_asset_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('asset_not_found', 'invalid_public_asset_query'),
         },
       },
     },

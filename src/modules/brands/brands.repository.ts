@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { BrandProductsTable, BrandsTable } from '../../platform/db/schema.js';
 import type { Executor } from '../database.js';
 
@@ -20,11 +21,7 @@ export const brandsRepository = {
       )
       .where('b.organization_id', '=', organizationId);
     if (q.slug) query = query.where('b.slug', '=', q.slug);
-    if (q.afterId) query = query.where('b.id', '>', q.afterId);
-    return (await query
-      .orderBy('b.id')
-      .limit(q.limit + 1)
-      .execute()) as BrandRow[];
+    return (await keysetPage(query, 'b.id', q.afterId, q.limit).execute()) as BrandRow[];
   },
 
   async get(db: Executor, organizationId: string, brandId: string): Promise<BrandRow | null> {

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import { Brand, BrandList, BrandListQuery, BrandParams } from './brands.schemas.js';
 import type { BrandsService } from './brands.service.js';
 
@@ -15,9 +15,8 @@ export function registerBrandRoutes(root: FastifyInstance, brands: BrandsService
         operationId: 'listBrands',
         tags: ['Brands'],
         summary: "List the organization's brands",
-        security: PUBLIC_OR_SESSION,
         querystring: BrandListQuery,
-        response: { 200: BrandList, ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_brand_query', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: BrandList, ...errorResponses('invalid_public_brand_query') },
       },
     },
     async (request) => brands.list(organizationOf(request), request.query),
@@ -31,11 +30,10 @@ export function registerBrandRoutes(root: FastifyInstance, brands: BrandsService
         operationId: 'getBrand',
         tags: ['Brands'],
         summary: 'Get a brand with its products',
-        security: PUBLIC_OR_SESSION,
         params: BrandParams,
         response: {
           200: Brand,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'brand_not_found', 'invalid_public_brand_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('brand_not_found', 'invalid_public_brand_query'),
         },
       },
     },

@@ -6,14 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import {
-  errorResponses,
-  NullOr,
-  PlatformRef,
-  PUBLIC_AUTH_ERRORS,
-  PUBLIC_OR_SESSION,
-  SESSION_AUTH_ERRORS,
-} from '../../http/shared-schemas.js';
+import { errorResponses, NullOr, PlatformRef } from '../../http/shared-schemas.js';
 import type { CallbackOutcome, ChannelCallbackService } from './channel-callback.service.js';
 import type { ChannelChoiceService } from './channel-choice.service.js';
 import type { ChannelConnectService } from './channel-connect.service.js';
@@ -24,7 +17,6 @@ import { assertOwnOrganization, type ChannelsService } from './channels.service.
  * An API key (channels scopes) or the session of a dashboard admin: connecting and choosing a brand's
  * accounts is setting up the workspace, policy workspace.brands.initialize (docs/sessions.md).
  */
-const security = PUBLIC_OR_SESSION;
 const SETUP_POLICY = 'workspace.brands.initialize';
 const tags = ['Channels'];
 
@@ -121,7 +113,6 @@ export function registerChannelConnectRoutes(
         description:
           "Answers the platform's authorization URL with a single-use state (valid SERVICE_CHANNEL_CONNECT_STATE_TTL_SECONDS, bound to the organization, brand and returnUrl) and PKCE S256 where the platform supports it. " +
           'After the user approves, the platform redirects to the callback, which connects the channel and redirects to returnUrl with channelConnect=connected|in_between_steps|error, platform and channelAccountId or error.',
-        security,
         body: ChannelConnectUrlRequest,
         response: {
           200: ChannelConnectUrlResponse,
@@ -132,8 +123,6 @@ export function registerChannelConnectRoutes(
             'channel_oauth_redirect_uri_forbidden',
             'organization_not_found',
             'brand_not_found',
-            ...SESSION_AUTH_ERRORS,
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -185,11 +174,10 @@ export function registerChannelConnectRoutes(
         operationId: 'listChannelAccountChoices',
         tags,
         summary: 'Accounts an in_between_steps channel can become',
-        security,
         params: ChannelAccountParams,
         response: {
           200: Type.Object({ data: Type.Array(ChannelChoice) }, { $id: 'ChannelChoiceList', additionalProperties: false }),
-          ...errorResponses('channel_account_not_found', ...SESSION_AUTH_ERRORS, ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('channel_account_not_found'),
         },
       },
     },
@@ -211,7 +199,6 @@ export function registerChannelConnectRoutes(
         summary: 'Complete an in_between_steps channel with the chosen account',
         description:
           'The channel becomes connected as the chosen account (an existing channel of that account is reconnected instead and the placeholder removed).',
-        security,
         params: ChannelAccountParams,
         body: Type.Object(
           {
@@ -227,8 +214,6 @@ export function registerChannelConnectRoutes(
             'organization_not_found',
             'channel_account_not_found',
             'channel_account_invalid_transition',
-            ...SESSION_AUTH_ERRORS,
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },

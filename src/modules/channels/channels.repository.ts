@@ -1,5 +1,7 @@
 /** Kysely queries of channel accounts; every method takes the organization id. */
+
 import type { Selectable, Updateable } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Platform } from '../../providers/provider.js';
 import type { Executor } from '../database.js';
 import type { ChannelAccountState } from './channel-states.js';
@@ -27,11 +29,7 @@ export const channelsRepository = {
     if (q.brandId) query = query.where('c.brand_id', '=', q.brandId);
     if (q.platform) query = query.where('c.platform', '=', q.platform);
     query = q.state ? query.where('c.state', '=', q.state) : query.where('c.state', '!=', 'deleted');
-    if (q.afterId) query = query.where('c.id', '>', q.afterId);
-    return (await query
-      .orderBy('c.id')
-      .limit(q.limit + 1)
-      .execute()) as ChannelRow[];
+    return (await keysetPage(query, 'c.id', q.afterId, q.limit).execute()) as ChannelRow[];
   },
 
   async get(db: Executor, organizationId: string, id: string): Promise<ChannelRow | null> {

@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import {
   ChannelAccount,
   ChannelAccountDeleteRequest,
@@ -14,7 +14,6 @@ import {
 } from './channels.schemas.js';
 import type { ChannelsService } from './channels.service.js';
 
-const security = [{ publicBearer: [] }];
 const tags = ['Channels'];
 
 export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsService): void {
@@ -33,11 +32,10 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
         summary: 'List channel accounts',
         description:
           'Channel accounts of the principal organization in creation order. Disconnected (deleted) channels are listed only with state=deleted.',
-        security: PUBLIC_OR_SESSION,
         querystring: ChannelAccountListQuery,
         response: {
           200: ChannelAccountList,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_channel_account_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_channel_account_query'),
         },
       },
     },
@@ -59,7 +57,6 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
           'Upsert on organizationId + platform + externalAccountId: 201 when created, 200 when updated. state defaults to connected and must be reachable from the current state. ' +
           'accessTokenRef/refreshTokenRef name a secret, never a token: `sec_<id>` (a token stored by the connect flow, of this organization) or `env:NAME` (listed in SERVICE_CHANNEL_TOKEN_ENV_REFS); ' +
           "anything else is 400 channel_token_ref_unresolvable. An organizationId other than the principal's is 404 organization_not_found.",
-        security,
         body: ChannelAccountUpsertRequest,
         response: {
           200: ChannelAccount,
@@ -70,7 +67,6 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
             'organization_not_found',
             'brand_not_found',
             'channel_account_invalid_transition',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -94,7 +90,6 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
         summary: 'Update a channel account',
         description:
           'At least one field besides organizationId. A state change must be allowed by the channel state table (409 channel_account_invalid_transition); disconnecting is DELETE.',
-        security: PUBLIC_OR_SESSION,
         params: ChannelAccountParams,
         body: ChannelAccountPatchRequest,
         response: {
@@ -106,8 +101,6 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
             'brand_not_found',
             'channel_account_invalid_transition',
             'channel_account_not_connected',
-            ...SESSION_AUTH_ERRORS,
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -129,18 +122,11 @@ export function registerChannelRoutes(root: FastifyInstance, channels: ChannelsS
         description:
           'Revokes the token at the platform (best effort), deletes the stored token secrets, disables the channel in publishing profiles, cancels or flags its publish targets, and moves it to state deleted. ' +
           "The answer's disconnectSummary counts what was done; a second DELETE answers alreadyDisconnected true.",
-        security: PUBLIC_OR_SESSION,
         params: ChannelAccountParams,
         body: ChannelAccountDeleteRequest,
         response: {
           200: ChannelAccount,
-          ...errorResponses(
-            'invalid_public_channel_account_request',
-            'organization_not_found',
-            'channel_account_not_found',
-            ...SESSION_AUTH_ERRORS,
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses('invalid_public_channel_account_request', 'organization_not_found', 'channel_account_not_found'),
         },
       },
     },

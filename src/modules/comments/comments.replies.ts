@@ -4,16 +4,18 @@
  * reply whose answer was lost (timeout, dropped connection) is needs_reconciliation and is settled by
  * reading the thread, never by posting again blindly; an Idempotency-Key finds the first attempt.
  */
+
 import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
 import { transition } from './comment-states.js';
 import { type CommentRow, commentsRepository, type ReplyRow } from './comments.repository.js';
 import { COMMENT_ID_PREFIX, REPLY_ID_PREFIX, type ReplyRequest, type ReplyResponse, type ReplyStatus } from './comments.schemas.js';
-import { assertOrganization, capabilitiesOf, commentProviderFailure, toView } from './comments.service.js';
+import { capabilitiesOf, commentProviderFailure, toView } from './comments.service.js';
 
 const REPLY_CODE = 'invalid_public_social_comment_reply_request' as const;
 /** Threads allows 1,000 replies per profile in 24 hours */
@@ -67,7 +69,7 @@ export class CommentRepliesService {
     req: ReplyRequest,
     opts: { channelAccountId?: string; idempotencyKey?: string },
   ): Promise<ReplyResponse> {
-    assertOrganization(organizationId, req.organizationId);
+    assertOwnOrganization(organizationId, req.organizationId, 'social_comment_not_found');
     if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(opts.idempotencyKey))
       throw new AppError(REPLY_CODE, { message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' });
     const row = await this.load(organizationId, id, opts.channelAccountId);

@@ -1,5 +1,7 @@
 /** SQL of the comments area; every query is scoped by organization id. */
+
 import type { Insertable, Selectable } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { SocialCommentRepliesTable, SocialCommentsTable } from './comments.tables.js';
 
@@ -25,11 +27,7 @@ export const commentsRepository = {
     if (f.providerPostId) q = q.where('provider_post_id', '=', f.providerPostId);
     if (f.status) q = q.where('status', '=', f.status);
     if (f.replyStatus) q = q.where('reply_status', '=', f.replyStatus);
-    if (afterId) q = q.where('id', '>', afterId);
-    return q
-      .orderBy('id')
-      .limit(limit + 1)
-      .execute();
+    return keysetPage(q, 'id', afterId, limit).execute();
   },
 
   async get(db: Executor, organizationId: string, id: string, forUpdate = false): Promise<CommentRow | null> {

@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import type { CommentsModule } from './comments.module.js';
 import {
@@ -31,10 +31,8 @@ const access = (scope: Scope, policy: Policy, validationCode: ErrorCode) => ({
   ...publicOrDashboard(scope, policy),
   validationCode,
 });
-/** Its tag and both credentials in the document. */
-const documented = { tags: ['Social comments'], security: PUBLIC_OR_SESSION };
-/** Its error answers: the route's own codes between the two credentials' refusals. */
-const errors = (...codes: ErrorCode[]) => errorResponses(...SESSION_AUTH_ERRORS, ...codes, ...PUBLIC_AUTH_ERRORS);
+/** Its tag in the document (the security and the credentials' refusals follow from `access`: http/route-security.ts). */
+const documented = { tags: ['Social comments'] };
 
 export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule): void {
   for (const s of COMMENT_SCHEMAS) root.addSchema(s);
@@ -51,7 +49,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         ...documented,
         summary: 'List synced comments of the organization (filters, cursor pagination)',
         querystring: SocialCommentListQuery,
-        response: { 200: SocialCommentList, ...errors() },
+        response: { 200: SocialCommentList, ...errorResponses() },
       },
     },
     async (request) => svc.list(org(request), request.query),
@@ -68,7 +66,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         body: SocialCommentSyncRequest,
         response: {
           200: SocialCommentSyncResponse,
-          ...errors(
+          ...errorResponses(
             'social_comment_write_disabled',
             'social_comment_not_found',
             'brand_not_found',
@@ -94,7 +92,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         body: SocialCommentProfileSyncRequest,
         response: {
           200: SocialCommentProfileSyncResponse,
-          ...errors('social_comment_write_disabled', 'social_comment_not_found', 'brand_not_found'),
+          ...errorResponses('social_comment_write_disabled', 'social_comment_not_found', 'brand_not_found'),
         },
       },
     },
@@ -112,7 +110,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         params: CommentParams,
         response: {
           200: SocialComment,
-          ...errors('social_comment_not_found'),
+          ...errorResponses('social_comment_not_found'),
         },
       },
     },
@@ -134,7 +132,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         body: SocialCommentReplyRequest,
         response: {
           200: SocialCommentReplyResponse,
-          ...errors(
+          ...errorResponses(
             'invalid_public_social_comment_reply_request',
             'invalid_public_social_comment_reply_query',
             'provider_comment_reply_unsupported',
@@ -177,7 +175,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         body: SocialCommentHideRequest,
         response: {
           200: SocialComment,
-          ...errors(
+          ...errorResponses(
             'social_comment_write_disabled',
             'social_comment_not_found',
             'channel_account_not_connected',
@@ -201,7 +199,7 @@ export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule):
         body: CommentReplyDraftRequest,
         response: {
           200: CommentReplyDraftResponse,
-          ...errors(
+          ...errorResponses(
             'invalid_public_comment_reply_draft_request',
             'social_comment_not_found',
             'social_comment_write_disabled',

@@ -3,11 +3,13 @@
  * own comment API through the adapter; rows are upserted by (channel, providerCommentId), so a second
  * sync creates nothing new and only refreshes edited bodies and counters.
  */
+
 import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { providerFailure } from '../../http/provider-failure.js';
 import { AppError, type ErrorCode, isAppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { type Platform, type ProviderComment, ProviderError } from '../../providers/provider.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
@@ -80,16 +82,6 @@ export function commentProviderFailure(err: ProviderError, validationCode: Error
   });
 }
 
-/** The body organizationId names the principal's organization (another organization's data is never reachable). */
-/** The body's organizationId must be the principal's; another organization's is not found, as on every read. */
-export function assertOrganization(principalOrg: string, bodyOrg: string) {
-  if (principalOrg !== bodyOrg)
-    throw new AppError('social_comment_not_found', {
-      message: `Organization ${bodyOrg} is not the principal organization: nothing of it is found here.`,
-      fields: [{ path: ['organizationId'], source: 'body' }],
-    });
-}
-
 const sameMetrics = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The other areas' reads comment sync uses (their owners answer; comments reads only its own tables). */
@@ -143,7 +135,7 @@ export class CommentsService {
   }
 
   async sync(organizationId: string, req: SyncRequest): Promise<SyncResponse> {
-    assertOrganization(organizationId, req.organizationId);
+    assertOwnOrganization(organizationId, req.organizationId, 'social_comment_not_found');
     const dryRun = req.dryRun ?? true;
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     await this.brandExists(organizationId, req.brandId);
@@ -338,7 +330,7 @@ export class CommentsService {
   }
 
   async syncProfile(organizationId: string, req: ProfileSyncRequest): Promise<ProfileSyncResponse> {
-    assertOrganization(organizationId, req.organizationId);
+    assertOwnOrganization(organizationId, req.organizationId, 'social_comment_not_found');
     const dryRun = req.dryRun ?? true;
     if (!dryRun && !this.deps.config.gateOpen('SERVICE_SOCIAL_COMMENT_WRITE_ENABLED')) throw new AppError('social_comment_write_disabled');
     await this.brandExists(organizationId, req.brandId);

@@ -1,3 +1,4 @@
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 
 export interface ApiKeyRecord {
@@ -82,12 +83,8 @@ export const apiKeysRepository = {
 
   /** A page of keys (ordered by id, newest last), limit + 1 rows so the caller can tell a next page. */
   async listPage(db: Executor, organizationId: string, after: string | null, limit: number): Promise<ApiKeyRecord[]> {
-    let q = db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId);
-    if (after) q = q.where('id', '>', after);
-    const rows = await q
-      .orderBy('id')
-      .limit(limit + 1)
-      .execute();
+    const q = db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId);
+    const rows = await keysetPage(q, 'id', after, limit).execute();
     return rows.map(toRecord);
   },
 

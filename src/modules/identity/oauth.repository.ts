@@ -1,4 +1,5 @@
 /** OAuth apps, grants (authorizations), codes and tokens. Every secret column holds a sha256 digest. */
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 
 export interface OAuthAppRecord {
@@ -91,14 +92,8 @@ export const oauthRepository = {
   },
 
   async listApps(db: Executor, organizationId: string, after: string | null, limit: number): Promise<OAuthAppRecord[]> {
-    let q = db.selectFrom('oauth_apps').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
-    if (after) q = q.where('id', '>', after);
-    return (
-      await q
-        .orderBy('id')
-        .limit(limit + 1)
-        .execute()
-    ).map(toApp);
+    const q = db.selectFrom('oauth_apps').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
+    return (await keysetPage(q, 'id', after, limit).execute()).map(toApp);
   },
 
   async findApp(db: Executor, organizationId: string, id: string, forUpdate = false): Promise<OAuthAppRecord | null> {
@@ -197,14 +192,8 @@ export const oauthRepository = {
   },
 
   async listGrants(db: Executor, organizationId: string, after: string | null, limit: number): Promise<GrantRecord[]> {
-    let q = this.grantQuery(db, organizationId);
-    if (after) q = q.where('g.id', '>', after);
-    return (
-      await q
-        .orderBy('g.id')
-        .limit(limit + 1)
-        .execute()
-    ).map(toGrant);
+    const q = this.grantQuery(db, organizationId);
+    return (await keysetPage(q, 'g.id', after, limit).execute()).map(toGrant);
   },
 
   async findGrant(db: Executor, organizationId: string, id: string): Promise<GrantRecord | null> {

@@ -346,7 +346,7 @@ export class OAuthService {
     const at = this.deps.clock.now();
     const outcome = await this.db.transaction().execute(async (tx) => {
       const row = await oauthRepository.findToken(tx, digest(token), true);
-      if (!row || row.kind !== 'refresh') return { error: refreshInvalid() };
+      if (row?.kind !== 'refresh') return { error: refreshInvalid() };
       const grant = await tx.selectFrom('oauth_authorizations').selectAll().where('id', '=', row.authorizationId).executeTakeFirst();
       if (!grant || grant.oauth_app_id !== app.id) return { error: refreshInvalid() };
       if (grant.revoked_at || row.revokedAt || row.expiresAt.getTime() <= at.getTime()) return { error: refreshInvalid() };

@@ -3,8 +3,10 @@
  * ingest path. A dry run checks the URL (parse, scheme, DNS, address policy) and the budgets, fetches
  * nothing and consumes nothing.
  */
+
 import { AppError } from '../../platform/errors.js';
 import { GuardedFetchError, type GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { MAX_IMPORT_BYTES, type MediaImportDryRunT, type MediaImportRequestT, type MediaLibraryItemT } from './media.schemas.js';
 import type { MediaService } from './media.service.js';
 import { type ImportBudget, ImportBudgetExceeded, type ImportCaller } from './media-import-budget.js';
@@ -57,7 +59,7 @@ export class MediaImportService {
   ) {}
 
   async import(caller: ImportCaller, body: MediaImportRequestT): Promise<ImportOutcome> {
-    this.media.assertOrganization(caller.organizationId, body.organizationId);
+    assertOwnOrganization(caller.organizationId, body.organizationId);
     const maxBytes = body.maxBytes ?? MAX_IMPORT_BYTES;
     const brandId = body.brandId ?? null;
     // like every dry run, an import dry run writes nothing and passes the upload gate

@@ -1,5 +1,7 @@
 /** Kysely queries of the media library. Every query is confined to one organization. */
+
 import type { Selectable } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { MediaLibraryItemsTable } from './media.tables.js';
 
@@ -103,11 +105,7 @@ export const mediaRepository = {
     let query = db.selectFrom('media_library_items').selectAll().where('organization_id', '=', organizationId);
     if (q.brandId) query = query.where('brand_id', '=', q.brandId);
     if (q.kind) query = query.where('kind', '=', q.kind);
-    if (q.afterId) query = query.where('id', '>', q.afterId);
-    const rows = await query
-      .orderBy('id')
-      .limit(q.limit + 1)
-      .execute();
+    const rows = await keysetPage(query, 'id', q.afterId, q.limit).execute();
     return rows.map(normalise);
   },
 

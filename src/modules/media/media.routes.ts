@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../app-deps.js';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
 import type { MediaModule } from './media.module.js';
 import {
@@ -33,7 +33,6 @@ const UPLOAD_ERRORS = [
   'media_upload_write_disabled',
   'organization_not_found',
   'brand_not_found',
-  ...PUBLIC_AUTH_ERRORS,
 ] as const;
 
 export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, module: MediaModule): Promise<void> {
@@ -53,7 +52,6 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
         summary: 'Import media from a remote URL (dry run by default)',
         description:
           'Fetches through the guarded outbound client (public addresses only, checked after DNS and on every redirect, at most 5; 60 s; maxBytes). Budgets: 30 requests/60 s per client address, 20/3600 s per principal, 268435456 bytes/3600 s per organization, 8 concurrent imports in total and 2 per organization (75 s lease); exceeding one answers 429 public_api_rate_limited with Retry-After.',
-        security: [{ publicBearer: [] }],
         body: MediaImportRequest,
         response: {
           200: itemOrDryRun(),
@@ -81,9 +79,8 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
         operationId: 'listMedia',
         tags: ['Media'],
         summary: 'List media library items',
-        security: PUBLIC_OR_SESSION,
         querystring: MediaListQuery,
-        response: { 200: MediaList, ...errorResponses(...SESSION_AUTH_ERRORS, ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: MediaList },
       },
     },
     async (request) => media.list(organizationOf(request), request.query),
@@ -97,11 +94,10 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
         operationId: 'getMedia',
         tags: ['Media'],
         summary: 'Get a media library item',
-        security: PUBLIC_OR_SESSION,
         params: MediaParams,
         response: {
           200: itemRef(),
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'media_library_item_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('media_library_item_not_found'),
         },
       },
     },
@@ -116,11 +112,10 @@ export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, m
         operationId: 'deleteMedia',
         tags: ['Media'],
         summary: 'Delete a media library item (bytes and row are removed by a background job)',
-        security: [{ publicBearer: [] }],
         params: MediaParams,
         response: {
           202: itemRef(),
-          ...errorResponses('media_library_item_not_found', 'media_item_in_use', 'media_upload_write_disabled', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('media_library_item_not_found', 'media_item_in_use', 'media_upload_write_disabled'),
         },
       },
     },
@@ -179,7 +174,6 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
         tags: ['Media'],
         summary: 'Upload media (JSON base64 or multipart/form-data)',
         description: `JSON MediaUploadRequest, or multipart/form-data with a non-empty \`file\` field plus optional \`brandId\` and \`altText\` fields. The type is decided from the bytes. The same bytes already in the organization answer 200 with the existing item. Maximum size: SERVICE_MEDIA_MAX_UPLOAD_BYTES (default ${268_435_456}).`,
-        security: PUBLIC_OR_SESSION,
         body: {
           content: {
             'application/json': { schema: MediaUploadRequest },
@@ -187,7 +181,7 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
             'multipart/form-data': { schema: MultipartUploadDoc },
           },
         },
-        response: { 200: itemRef(), 201: itemRef(), ...errorResponses(...SESSION_AUTH_ERRORS, ...UPLOAD_ERRORS) },
+        response: { 200: itemRef(), 201: itemRef(), ...errorResponses(...UPLOAD_ERRORS) },
       },
       preValidation: async (request) => {
         // the multipart body is streamed (and its file checked) in the handler; the documented schema sees a placeholder

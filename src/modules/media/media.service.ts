@@ -2,12 +2,14 @@
  * Media library rules: uploads (JSON base64 or a stream), listing, reading, content access and the
  * delete lifecycle (active -> deleting -> removed by a job). No Fastify here.
  */
+
 import { Readable } from 'node:stream';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import type { EventOutbox } from '../../platform/events/outbox.js';
 import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { StoredObject } from '../../platform/media-store/media-store.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Db } from '../database.js';
@@ -79,16 +81,6 @@ export class MediaService {
     if (!this.deps.uploadsEnabled()) throw new AppError('media_upload_write_disabled');
   }
 
-  assertOrganization(principalOrg: string, given: string | undefined): void {
-    if (given !== undefined && given !== principalOrg) {
-      // another organization's id answers exactly like a made-up one
-      throw new AppError('organization_not_found', {
-        message: 'organizationId must be the organization of the credential.',
-        fields: [{ path: ['organizationId'], source: 'body' }],
-      });
-    }
-  }
-
   async assertBrand(organizationId: string, brandId: string): Promise<void> {
     if (!(await this.deps.brands.brand(this.deps.db, organizationId, brandId))) {
       throw new AppError('brand_not_found', {
@@ -123,7 +115,7 @@ export class MediaService {
 
   async uploadJson(organizationId: string, body: MediaUploadRequestT): Promise<{ item: MediaLibraryItemT; created: boolean }> {
     this.assertUploadsEnabled();
-    this.assertOrganization(organizationId, body.organizationId);
+    assertOwnOrganization(organizationId, body.organizationId);
     const bytes = decodeDataBase64(body.dataBase64);
     if (bytes.length > this.deps.maxJsonUploadBytes) {
       throw new AppError('media_file_too_large', {

@@ -1,5 +1,7 @@
 /** Kysely queries of publishing profiles and their channels; every method takes the organization id. */
+
 import type { Selectable } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { PublishingProfileChannelsTable, PublishingProfilesTable } from './profiles.tables.js';
 
@@ -31,11 +33,7 @@ export const profilesRepository = {
   async list(db: Executor, organizationId: string, q: { brandId?: string; afterId: string | null; limit: number }): Promise<ProfileRow[]> {
     let query = profiles(db).where('p.organization_id', '=', organizationId);
     if (q.brandId) query = query.where('p.brand_id', '=', q.brandId);
-    if (q.afterId) query = query.where('p.id', '>', q.afterId);
-    return (await query
-      .orderBy('p.id')
-      .limit(q.limit + 1)
-      .execute()) as ProfileRow[];
+    return (await keysetPage(query, 'p.id', q.afterId, q.limit).execute()) as ProfileRow[];
   },
 
   async get(db: Executor, organizationId: string, id: string): Promise<ProfileRow | null> {

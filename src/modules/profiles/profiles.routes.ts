@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import {
   PublishingProfile,
   PublishingProfileList,
@@ -12,7 +12,6 @@ import {
 } from './profiles.schemas.js';
 import type { ProfilesService } from './profiles.service.js';
 
-const security = [{ publicBearer: [] }];
 const tags = ['Channels'];
 
 export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesService): void {
@@ -29,11 +28,10 @@ export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesS
         operationId: 'listPublishingProfiles',
         tags,
         summary: 'List publishing profiles',
-        security: PUBLIC_OR_SESSION,
         querystring: PublishingProfileListQuery,
         response: {
           200: PublishingProfileList,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publishing_profile_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_publishing_profile_query'),
         },
       },
     },
@@ -55,7 +53,6 @@ export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesS
           "Updates the profile named by profileId, else the brand's profile with the same slug (slug defaults to the slugified name): 200; otherwise creates one: 201. " +
           "channels replaces the profile's channel list; each must be a channel account of the same organization and brand with the given platform. isDefault true moves the brand's default here. " +
           'scheduleSettings.batchPolicy is validated as a batch policy and saved with its defaults.',
-        security,
         body: PublishingProfileSaveRequest,
         response: {
           200: PublishingProfile,
@@ -65,7 +62,6 @@ export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesS
             'organization_not_found',
             'brand_not_found',
             'publishing_profile_not_found',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -87,11 +83,10 @@ export function registerProfileRoutes(root: FastifyInstance, profiles: ProfilesS
         operationId: 'deletePublishingProfile',
         tags,
         summary: 'Delete a publishing profile',
-        security,
         params: PublishingProfileParams,
         response: {
           204: { type: 'null', description: 'Deleted.' },
-          ...errorResponses('publishing_profile_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('publishing_profile_not_found'),
         },
       },
     },

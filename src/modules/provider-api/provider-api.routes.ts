@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/public-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { ProviderCapabilitiesResponse, ProviderToolParams, ProviderToolRequest, ProviderToolResponse } from './provider-api.schemas.js';
 import { capabilitiesResponse } from './provider-catalog.js';
@@ -23,10 +23,8 @@ export function registerProviderRoutes(root: FastifyInstance, registry: Provider
         summary: 'Platform capabilities, tools and plugs',
         description:
           'For every platform: media rule, text limit, required scopes, settings and setting rules, tools, plugs and rate-limit policy. Plan validation uses the same data.',
-        security: [{ publicBearer: [] }],
         response: {
           200: ProviderCapabilitiesResponse,
-          ...errorResponses(...PUBLIC_AUTH_ERRORS),
         },
       },
     },
@@ -46,7 +44,6 @@ export function registerProviderRoutes(root: FastifyInstance, registry: Provider
         summary: 'Run a provider tool for a channel account',
         description:
           "Runs the tool through the channel's platform with its stored token. 400 provider_tool_unsupported when the platform has no such tool; 409 channel_account_not_connected when the channel is not connected or the platform refuses its token; 429 provider_rate_limited with Retry-After; 502 provider_request_failed otherwise.",
-        security: [{ publicBearer: [] }],
         params: ProviderToolParams,
         body: ProviderToolRequest,
         response: {
@@ -58,7 +55,6 @@ export function registerProviderRoutes(root: FastifyInstance, registry: Provider
             'channel_account_not_connected',
             'provider_rate_limited',
             'provider_request_failed',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },

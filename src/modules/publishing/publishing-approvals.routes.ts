@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { publicOrDashboard, requirePolicy, userActorOf, userReaches } from '../../http/dashboard-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
 import type { PublishApprovalsService, Publisher } from './publish-approvals.service.js';
 import { JobParams, PublishJob } from './publishing.schemas.js';
 import { ApproveBody, PublishingSettings, PublishingSettingsUpdate, RejectBody, SubmitBody } from './publishing-approvals.schemas.js';
@@ -39,18 +39,11 @@ export function registerApprovalRoutes(root: FastifyInstance, approvals: Publish
         tags: ['Publishing'],
         summary: 'Submit a draft for approval (its targets become pending_approval)',
         description: `Moves the job's draft, failed, needs_reconnect or missed targets, and those approved and still waiting (scheduled, queued), to pending_approval; a change after approval thus goes back for approval. \`scheduleAt\` is the time wanted, \`note\` a note for the approver. Sends publish_job.approval_requested. No target in such a state: 409 publish_job_invalid_transition. ${WHO}`,
-        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: { ...SubmitBody, nullable: true } as typeof SubmitBody,
         response: {
           200: PublishJob,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
-            'public_publish_job_not_found',
-            'publish_job_invalid_transition',
-            'invalid_public_publish_submit_request',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses('public_publish_job_not_found', 'publish_job_invalid_transition', 'invalid_public_publish_submit_request'),
         },
       },
     },
@@ -69,19 +62,16 @@ export function registerApprovalRoutes(root: FastifyInstance, approvals: Publish
         tags: ['Publishing'],
         summary: 'Approve a job waiting for approval: scheduled (at a time) or queued (now)',
         description: `The pending_approval targets are scheduled at \`scheduleAt\`, else at the submitter's time while it is still ahead, else queued now. Sends publish_job.approved. Nothing pending: 409 publish_job_invalid_transition. ${WHO}`,
-        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: { ...ApproveBody, nullable: true } as typeof ApproveBody,
         response: {
           200: PublishJob,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'public_publish_job_not_found',
             'publish_job_invalid_transition',
             'publish_enqueue_disabled',
             'publish_schedule_write_disabled',
             'invalid_public_publish_approve_request',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -101,18 +91,11 @@ export function registerApprovalRoutes(root: FastifyInstance, approvals: Publish
         tags: ['Publishing'],
         summary: 'Reject a job waiting for approval, with a reason: back to draft',
         description: `The pending_approval targets become drafts again; \`approval\` holds {state: rejected, reason, decidedBy, decidedAt}. Sends publish_job.rejected. Nothing pending: 409 publish_job_invalid_transition. ${WHO}`,
-        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: RejectBody,
         response: {
           200: PublishJob,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
-            'public_publish_job_not_found',
-            'publish_job_invalid_transition',
-            'invalid_public_publish_reject_request',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses('public_publish_job_not_found', 'publish_job_invalid_transition', 'invalid_public_publish_reject_request'),
         },
       },
     },
@@ -130,10 +113,8 @@ export function registerApprovalRoutes(root: FastifyInstance, approvals: Publish
         operationId: 'getPublishingSettings',
         tags: ['Publishing'],
         summary: "The organization's publishing settings (whether members publish without approval)",
-        security: PUBLIC_OR_SESSION,
         response: {
           200: PublishingSettings,
-          ...errorResponses(...SESSION_AUTH_ERRORS, ...PUBLIC_AUTH_ERRORS),
         },
       },
     },

@@ -2,7 +2,9 @@
  * Kysely queries of publish jobs and targets. Every read and write is confined to one organization;
  * state changes are conditional UPDATEs on (state, version) so concurrent writers cannot skip a rule.
  */
+
 import { type Selectable, sql } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import { deriveJobStatus, IN_FLIGHT_STATES, PENDING_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import type { ApprovalRecord, PublishJobsTable, PublishTargetsTable, StoredMedia, TargetError } from './publishing.tables.js';
@@ -148,11 +150,7 @@ export const publishingRepository = {
     // from/to select on the time the job is for: its schedule, else its creation
     if (q.from) query = query.where(sql<Date>`coalesce(scheduled_at, created_at)`, '>=', q.from);
     if (q.to) query = query.where(sql<Date>`coalesce(scheduled_at, created_at)`, '<', q.to);
-    if (q.beforeId) query = query.where('id', '<', q.beforeId);
-    return query
-      .orderBy('id', 'desc')
-      .limit(q.limit + 1)
-      .execute();
+    return keysetPage(query, 'id', q.beforeId, q.limit, 'desc').execute();
   },
 
   async targetsOf(db: Executor, organizationId: string, jobIds: string[]): Promise<TargetRow[]> {

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard, requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS, PUBLIC_OR_SESSION, SESSION_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import type { PublishingDeps } from './publishing.deps.js';
 import type { PublishingModule } from './publishing.module.js';
 import {
@@ -46,11 +46,10 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         summary: 'Validate a publish plan against every target platform',
         description:
           'Takes a PublicPublishPlanInput or the `plan` of POST /v1/agent/publish and POST /v1/publish/jobs (AgentPublishPlan: profile expansion, mediaLibraryItemIds, scheduleAt, media optional) and resolves it exactly as the create does, so the preview lists the issues the create would meet. Blocking issues make `valid` false; warnings do not.',
-        security: PUBLIC_OR_SESSION,
         body: PlanPreviewRequest,
         response: {
           200: PlanPreview,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_plan_request', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_publish_plan_request'),
         },
       },
     },
@@ -75,20 +74,17 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
           summary: 'Create a publish job (dry run by default); 200 dry run or replay of the idempotencyKey, 201 created',
           description:
             "Without `enqueue` or `plan.scheduleAt` the job is a draft. A signed-in member's create with either answers 403 permission_denied unless the organization lets members publish directly (PATCH /v1/publish/settings): a member creates the draft and submits it for approval. Admins, owners and API keys or OAuth tokens with publish:write publish directly. `plan.maxLatenessMinutes` sets the lateness limit.",
-          security: PUBLIC_OR_SESSION,
           body: AgentPublishRequest,
           response: {
             200: { anyOf: [DryRunAnswer, PublishJob] },
             201: PublishJobCreated,
             ...errorResponses(
-              ...SESSION_AUTH_ERRORS,
               'invalid_public_publish_job_request',
               'publish_plan_validation_failed',
               'publish_job_write_disabled',
               'publish_enqueue_disabled',
               'publish_idempotency_key_reused',
               'publish_schedule_write_disabled',
-              ...PUBLIC_AUTH_ERRORS,
             ),
           },
         },
@@ -113,11 +109,10 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         operationId: 'listPublishJobs',
         tags: ['Publishing'],
         summary: 'List publish jobs with their targets (newest first)',
-        security: PUBLIC_OR_SESSION,
         querystring: JobListQuery,
         response: {
           200: JobList,
-          ...errorResponses(...SESSION_AUTH_ERRORS, 'invalid_public_publish_job_query', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_publish_job_query'),
         },
       },
     },
@@ -135,16 +130,10 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         operationId: 'getPublishJob',
         tags: ['Publishing'],
         summary: 'A publish job with every target, its state, attempts, last error and post URL',
-        security: PUBLIC_OR_SESSION,
         params: JobParams,
         response: {
           200: PublishJob,
-          ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
-            'public_publish_job_not_found',
-            'invalid_public_publish_job_query',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses('public_publish_job_not_found', 'invalid_public_publish_job_query'),
         },
       },
     },
@@ -163,18 +152,15 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         tags: ['Publishing'],
         summary: "Queue the job's draft, scheduled, failed, needs_reconnect, needs_attention or missed targets now",
         description: MEMBERS_SUBMIT,
-        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: { ...EnqueueBody, nullable: true } as typeof EnqueueBody,
         response: {
           200: PublishJob,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'public_publish_job_not_found',
             'publish_enqueue_disabled',
             'publish_job_not_enqueueable',
             'invalid_public_publish_enqueue_request',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -194,18 +180,15 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         tags: ['Publishing'],
         summary: "(Re)schedule the job's targets that have not started publishing (a missed one too)",
         description: MEMBERS_SUBMIT,
-        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: ScheduleBody,
         response: {
           200: PublishJob,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'public_publish_job_not_found',
             'publish_schedule_write_disabled',
             'publish_job_not_schedulable',
             'invalid_public_publish_schedule_request',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -225,18 +208,15 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         operationId: 'cancelPublishJob',
         tags: ['Publishing'],
         summary: "Cancel the job's targets that have not started publishing",
-        security: PUBLIC_OR_SESSION,
         params: JobParams,
         body: { ...CancelBody, nullable: true } as typeof CancelBody,
         response: {
           200: PublishJob,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'public_publish_job_not_found',
             'publish_cancel_write_disabled',
             'publish_job_not_cancellable',
             'invalid_public_publish_cancel_request',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -257,17 +237,14 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         operationId: 'recommendPublishSlot',
         tags: ['Publishing'],
         summary: 'Next free publish time from the saved batch policy, with candidates and conflicts',
-        security: PUBLIC_OR_SESSION,
         querystring: SlotQuery,
         response: {
           200: PublishSlot,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'invalid_public_publish_slot_query',
             'brand_not_found',
             'channel_account_not_found',
             'publishing_profile_not_found',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -286,16 +263,13 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         operationId: 'reconcilePublishUrls',
         tags: ['Publishing'],
         summary: 'Fetch permalinks of published targets that lack one (dry run by default)',
-        security: PUBLIC_OR_SESSION,
         body: UrlReconciliationBody,
         response: {
           200: UrlReconciliationAnswer,
           ...errorResponses(
-            ...SESSION_AUTH_ERRORS,
             'invalid_public_publish_url_reconciliation_request',
             'publish_url_reconciliation_disabled',
             'public_publish_job_not_found',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },

@@ -1,4 +1,5 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
+import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.tables.js';
 
@@ -8,12 +9,8 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 export const webhooksRepository = {
   async listEndpoints(db: Executor, organizationId: string, afterId: string | null, limit: number): Promise<EndpointRow[]> {
-    let q = db.selectFrom('webhook_endpoints').selectAll().where('organization_id', '=', organizationId);
-    if (afterId) q = q.where('id', '>', afterId);
-    return q
-      .orderBy('id')
-      .limit(limit + 1)
-      .execute();
+    const q = db.selectFrom('webhook_endpoints').selectAll().where('organization_id', '=', organizationId);
+    return keysetPage(q, 'id', afterId, limit).execute();
   },
 
   async getEndpoint(db: Executor, organizationId: string, id: string, forUpdate = false): Promise<EndpointRow | null> {
@@ -101,11 +98,7 @@ export const webhooksRepository = {
       .where('endpoint_id', '=', endpointId);
     if (q.status) query = query.where('status', '=', q.status);
     // newest first, like every delivery log integrators know
-    if (q.afterId) query = query.where('id', '<', q.afterId);
-    return query
-      .orderBy('id', 'desc')
-      .limit(q.limit + 1)
-      .execute();
+    return keysetPage(query, 'id', q.afterId, q.limit, 'desc').execute();
   },
 
   async attemptsFor(db: Executor, deliveryIds: string[]): Promise<AttemptRow[]> {

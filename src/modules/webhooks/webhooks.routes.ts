@@ -3,8 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS as PUBLIC_ERRORS } from '../../http/shared-schemas.js';
-import type { ErrorCode } from '../../platform/errors.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import type { WebhooksModule } from './webhooks.module.js';
 import {
   DeliveryListQuery,
@@ -26,8 +25,6 @@ import {
 
 // an API key / OAuth token with the scope, or a dashboard session of an admin (policies
 // webhooks.endpoints.manage and webhooks.deliveries.manage; docs/webhooks.md)
-const security: Array<Record<string, string[]>> = [{ publicBearer: [] }, { dashboardSessionCookie: [] }];
-const PUBLIC_AUTH_ERRORS: ErrorCode[] = [...PUBLIC_ERRORS, 'dashboard_session_required', 'permission_denied'];
 const endpoints = (scope: 'webhooks:read' | 'webhooks:write') => publicOrDashboard(scope, 'webhooks.endpoints.manage');
 const deliveries = (scope: 'webhooks:read' | 'webhooks:write') => publicOrDashboard(scope, 'webhooks.deliveries.manage');
 const tags = ['Webhooks'];
@@ -48,9 +45,8 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'listWebhookEndpoints',
         tags,
         summary: "List the organization's webhook endpoints (secrets are never listed)",
-        security,
         querystring: EndpointListQuery,
-        response: { 200: WebhookEndpointList, ...errorResponses('invalid_public_webhook_endpoint_query', ...PUBLIC_AUTH_ERRORS) },
+        response: { 200: WebhookEndpointList, ...errorResponses('invalid_public_webhook_endpoint_query') },
       },
     },
     async (request) => svc.list(org(request), request.query),
@@ -64,7 +60,6 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'createWebhookEndpoint',
         tags,
         summary: 'Create a webhook endpoint; the signing secret is in this answer only',
-        security,
         body: WebhookEndpointCreateRequest,
         response: {
           201: WebhookEndpointCreated,
@@ -73,7 +68,6 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
             'webhook_url_invalid',
             'webhook_write_disabled',
             'webhook_endpoint_create_failed',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -89,7 +83,6 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'updateWebhookEndpoint',
         tags,
         summary: 'Update a webhook endpoint; enabled: true re-enables one the service disabled',
-        security,
         params: EndpointParams,
         body: WebhookEndpointUpdateRequest,
         response: {
@@ -99,7 +92,6 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
             'webhook_url_invalid',
             'webhook_write_disabled',
             'webhook_endpoint_not_found',
-            ...PUBLIC_AUTH_ERRORS,
           ),
         },
       },
@@ -115,16 +107,10 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'deleteWebhookEndpoint',
         tags,
         summary: 'Delete a webhook endpoint and its delivery log',
-        security,
         params: EndpointParams,
         response: {
           204: { type: 'null', description: 'Deleted.' },
-          ...errorResponses(
-            'invalid_public_webhook_endpoint_delete_request',
-            'webhook_write_disabled',
-            'webhook_endpoint_not_found',
-            ...PUBLIC_AUTH_ERRORS,
-          ),
+          ...errorResponses('invalid_public_webhook_endpoint_delete_request', 'webhook_write_disabled', 'webhook_endpoint_not_found'),
         },
       },
     },
@@ -142,12 +128,11 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'listWebhookDeliveries',
         tags,
         summary: 'Delivery log of an endpoint, newest first, with every attempt',
-        security,
         params: EndpointParams,
         querystring: DeliveryListQuery,
         response: {
           200: WebhookDeliveryList,
-          ...errorResponses('invalid_public_webhook_endpoint_query', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('invalid_public_webhook_endpoint_query', 'webhook_endpoint_not_found'),
         },
       },
     },
@@ -162,11 +147,10 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'redeliverWebhook',
         tags,
         summary: 'Send the same event again (same webhook-id) to the same endpoint',
-        security,
         params: DeliveryParams,
         response: {
           202: WebhookDelivery,
-          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found'),
         },
       },
     },
@@ -181,11 +165,10 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'testWebhookEndpoint',
         tags,
         summary: 'Send a webhook_endpoint.test event to this endpoint',
-        security,
         params: EndpointParams,
         response: {
           202: WebhookDelivery,
-          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found'),
         },
       },
     },
@@ -200,11 +183,10 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'rotateWebhookEndpointSecret',
         tags,
         summary: 'New signing secret; the previous one keeps signing (a second v1 signature) for 24 h',
-        security,
         params: EndpointParams,
         response: {
           200: WebhookEndpointSecret,
-          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found'),
         },
       },
     },
@@ -219,12 +201,11 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'recoverWebhookEndpoint',
         tags,
         summary: 'Send again every failed delivery of this endpoint since a time (up to 14 days back)',
-        security,
         params: EndpointParams,
         body: WebhookRecoverRequest,
         response: {
           202: WebhookRecoverAnswer,
-          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found', ...PUBLIC_AUTH_ERRORS),
+          ...errorResponses('webhook_write_disabled', 'webhook_endpoint_not_found'),
         },
       },
     },

@@ -17007,7 +17007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17023,7 +17023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17152,7 +17152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17168,7 +17168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17280,7 +17280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17296,7 +17296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17437,7 +17437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17453,7 +17453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17584,7 +17584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17600,7 +17600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17765,7 +17765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17781,7 +17781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17912,7 +17912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -17928,7 +17928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -18087,7 +18087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -18103,7 +18103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -18230,7 +18230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: public_api_token_required, public_api_token_forbidden, dashboard_session_required. */
+            /** @description Error codes: dashboard_session_required, public_api_token_required, public_api_token_forbidden. */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -18246,7 +18246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error codes: webhook_write_disabled, public_api_disabled, permission_denied. */
+            /** @description Error codes: permission_denied, webhook_write_disabled, public_api_disabled. */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -3,9 +3,8 @@
  * API errors: {"error":{"code","message","errors":[{"message","domain","reason"}],"status"}}.
  * OAuth errors: {"error":"invalid_grant","error_description":"..."}.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FailureQueue, SimulatorLedger } from '../../simulator-kit.js';
+import { type AnsweringFailure, beginOperation as beginSimOperation, dropConnection, type FailureContext } from '../../simulator-kit.js';
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -40,90 +39,65 @@ export const INVALID_CREDENTIALS =
   'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
 export const QUOTA_MESSAGE = 'The request cannot be completed because you have exceeded your quota.';
 
-export interface SimContext {
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-  /** aborted when the simulator closes, so held requests end at once */
-  closing: AbortSignal;
+export type SimContext = FailureContext;
+export { dropConnection };
+
+/** Google's answer to an injected failure: the OAuth server's or the YouTube Data API's error. */
+function failureAnswer(kind: 'api' | 'oauth') {
+  return (rule: AnsweringFailure, reply: FastifyReply): void => {
+    switch (rule.kind) {
+      case 'expired_token':
+        if (kind === 'oauth') {
+          reply.code(400).send({
+            error: 'invalid_grant',
+            error_description: 'Token has been expired or revoked.',
+          });
+        } else {
+          sendApiError(reply, 401, 'authError', INVALID_CREDENTIALS, 'global');
+        }
+        return;
+      case 'rate_limit':
+        if (kind === 'oauth') {
+          reply.code(429).header('retry-after', String(rule.retryAfterSeconds ?? 30));
+          reply.send({
+            error: 'rate_limit_exceeded',
+            error_description: 'Rate limit exceeded.',
+          });
+        } else if (rule.retryAfterSeconds !== undefined) {
+          // short-term limit: answered as 429 rateLimitExceeded with Retry-After
+          reply.header('retry-after', String(rule.retryAfterSeconds));
+          sendApiError(
+            reply,
+            429,
+            'rateLimitExceeded',
+            'The request cannot be completed because you have exceeded the rate limit.',
+            'youtube.quota',
+          );
+        } else {
+          sendApiError(reply, 403, 'quotaExceeded', QUOTA_MESSAGE, 'youtube.quota');
+        }
+        return;
+      case 'server_error':
+        if (kind === 'oauth')
+          reply.code(503).send({
+            error: 'temporarily_unavailable',
+            error_description: 'Try again later.',
+          });
+        else sendApiError(reply, 503, 'backendError', 'The service is currently unavailable.', 'global');
+        return;
+    }
+  };
 }
 
-/** Ends the exchange without an answer: the client sees the connection drop. */
-export function dropConnection(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  reply.hijack();
-  request.raw.socket.destroy();
-  return reply;
-}
-
-async function hold(ms: number, signal: AbortSignal): Promise<void> {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch {
-    // simulator closing
-  }
-}
-
-/**
- * Records the request and applies the next injected failure for this operation.
- * Returns 'answered' when the failure already answered, otherwise whether the answer must be lost
- * after the operation is performed.
- */
-export async function beginOperation(
+/** Records the request and applies the next injected failure for this operation (simulator-kit's beginOperation). */
+export function beginOperation(
   ctx: SimContext,
   operation: string,
   request: FastifyRequest,
   reply: FastifyReply,
   kind: 'api' | 'oauth',
 ): Promise<'answered' | { loseAnswer: boolean }> {
-  ctx.ledger.record(operation, request.method, request.url);
-  const rule = ctx.failures.take(operation);
-  if (!rule) return { loseAnswer: false };
-  switch (rule.kind) {
-    case 'expired_token':
-      if (kind === 'oauth') {
-        reply.code(400).send({
-          error: 'invalid_grant',
-          error_description: 'Token has been expired or revoked.',
-        });
-      } else {
-        sendApiError(reply, 401, 'authError', INVALID_CREDENTIALS, 'global');
-      }
-      return 'answered';
-    case 'rate_limit':
-      if (kind === 'oauth') {
-        reply.code(429).header('retry-after', String(rule.retryAfterSeconds ?? 30));
-        reply.send({
-          error: 'rate_limit_exceeded',
-          error_description: 'Rate limit exceeded.',
-        });
-      } else if (rule.retryAfterSeconds !== undefined) {
-        // short-term limit: answered as 429 rateLimitExceeded with Retry-After
-        reply.header('retry-after', String(rule.retryAfterSeconds));
-        sendApiError(
-          reply,
-          429,
-          'rateLimitExceeded',
-          'The request cannot be completed because you have exceeded the rate limit.',
-          'youtube.quota',
-        );
-      } else {
-        sendApiError(reply, 403, 'quotaExceeded', QUOTA_MESSAGE, 'youtube.quota');
-      }
-      return 'answered';
-    case 'server_error':
-      if (kind === 'oauth')
-        reply.code(503).send({
-          error: 'temporarily_unavailable',
-          error_description: 'Try again later.',
-        });
-      else sendApiError(reply, 503, 'backendError', 'The service is currently unavailable.', 'global');
-      return 'answered';
-    case 'timeout':
-      await hold(rule.delayMs ?? 30_000, ctx.closing);
-      dropConnection(request, reply);
-      return 'answered';
-    case 'lost_response':
-      return { loseAnswer: true };
-  }
+  return beginSimOperation(ctx, operation, request, reply, failureAnswer(kind));
 }
 
 /** The origin and mount prefix the client used, for absolute URLs in answers (Location, upload_url). */

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FailureQueue, SimulatorLedger } from '../../simulator-kit.js';
+import { type AnsweringFailure, beginOperation, dropConnection, type FailureContext } from '../../simulator-kit.js';
 import type { Family, MetaSimState, SimToken } from './meta-state.js';
 
 export interface GraphErrorInit {
@@ -115,12 +115,8 @@ export function requireScope(token: SimToken, scope: string, code: 10 | 200 = 20
   if (!token.scopes.includes(scope)) throw missingPermission(scope, code);
 }
 
-export interface RouteContext {
+export interface RouteContext extends FailureContext {
   state: MetaSimState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-  /** aborted when the simulator closes, so held (timeout) requests end */
-  closing: AbortSignal;
 }
 
 /** business-use-case rate-limit code per family: 80001 Pages, 80002 Instagram, Threads uses app-level 4 */
@@ -130,77 +126,53 @@ const RATE_CODES: Record<Family, number> = {
   threads: 4,
 };
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
-}
-
-function destroy(reply: FastifyReply): void {
-  reply.hijack();
-  reply.raw.socket?.destroy();
-}
-
 function send(reply: FastifyReply, err: SimError): void {
   reply.code(err.status).headers(err.headers).send(graphErrorBody(err.init));
 }
 
+/** The Graph API's error for an injected failure. */
+function failureError(ctx: RouteContext, family: Family, rule: AnsweringFailure): SimError {
+  if (rule.kind === 'expired_token') return expiredTokenError(ctx.state.now() - 1000);
+  if (rule.kind === 'server_error')
+    return new SimError(500, {
+      message: 'An unexpected error has occurred. Please retry your request later.',
+      code: 2,
+      isTransient: true,
+    });
+  const minutes = Math.max(1, Math.ceil((rule.retryAfterSeconds ?? 60) / 60));
+  const usage = JSON.stringify({
+    [ctx.state.seed.pageId]: [
+      {
+        type: family === 'facebook' ? 'pages' : 'instagram',
+        call_count: 100,
+        total_cputime: 12,
+        total_time: 30,
+        estimated_time_to_regain_access: minutes,
+      },
+    ],
+  });
+  const code = RATE_CODES[family];
+  return new SimError(
+    400,
+    {
+      message: code === 4 ? '(#4) Application request limit reached' : 'User request limit reached',
+      code,
+      isTransient: true,
+    },
+    { 'x-business-use-case-usage': usage },
+  );
+}
+
 export type Answer = { status?: number; body: unknown; headers?: Record<string, string> } | { redirect: string };
 
-/** Wraps a route body with the ledger, failure switches and Graph error rendering. */
+/** Wraps a route body with the ledger, failure switches (simulator-kit's beginOperation) and Graph error rendering. */
 export function handler(ctx: RouteContext, family: Family, operation: string, fn: (req: FastifyRequest) => Promise<Answer> | Answer) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    ctx.ledger.record(operation, req.method, req.url);
-    const rule = ctx.failures.take(operation);
-    if (rule?.kind === 'expired_token') return send(reply, expiredTokenError(ctx.state.now() - 1000));
-    if (rule?.kind === 'server_error') {
-      return send(
-        reply,
-        new SimError(500, {
-          message: 'An unexpected error has occurred. Please retry your request later.',
-          code: 2,
-          isTransient: true,
-        }),
-      );
-    }
-    if (rule?.kind === 'rate_limit') {
-      const minutes = Math.max(1, Math.ceil((rule.retryAfterSeconds ?? 60) / 60));
-      const usage = JSON.stringify({
-        [ctx.state.seed.pageId]: [
-          {
-            type: family === 'facebook' ? 'pages' : 'instagram',
-            call_count: 100,
-            total_cputime: 12,
-            total_time: 30,
-            estimated_time_to_regain_access: minutes,
-          },
-        ],
-      });
-      const code = RATE_CODES[family];
-      return send(
-        reply,
-        new SimError(
-          400,
-          {
-            message: code === 4 ? '(#4) Application request limit reached' : 'User request limit reached',
-            code,
-            isTransient: true,
-          },
-          { 'x-business-use-case-usage': usage },
-        ),
-      );
-    }
-    if (rule?.kind === 'timeout') {
-      await sleep(rule.delayMs ?? 30_000, ctx.closing);
-      return destroy(reply);
-    }
+    const begun = await beginOperation(ctx, operation, req, reply, (rule, r) => send(r, failureError(ctx, family, rule)));
+    if (begun === 'answered') return;
     try {
       const answer = await fn(req);
-      if (rule?.kind === 'lost_response') return destroy(reply);
+      if (begun.loseAnswer) return dropConnection(req, reply);
       if ('redirect' in answer) return reply.redirect(answer.redirect, 302);
       return reply
         .code(answer.status ?? 200)

@@ -4,10 +4,10 @@
  * The full key is in the create answer only, so it is shown once.
  */
 import { type FormEvent, useState } from 'react';
-import { client, ok, type Schemas } from './client';
-import { Confirm, ShownOnce } from './credentials';
-import { useMe } from './session';
-import { Alert, Empty, Loading, message, useLoad } from './ui';
+import { client, ok, type Schemas } from '../client';
+import { Confirm, ShownOnce } from '../credentials';
+import { useMe } from '../session';
+import { Alert, Empty, Loading, message, useLoad } from '../ui';
 
 type ToolKey = Schemas['ToolApiKey'];
 type ToolScope = NonNullable<Schemas['ToolApiKeyCreateRequest']['scopes']>[number];

@@ -5,11 +5,11 @@
  * totals and a data table carrying the same numbers for screen readers and keyboard users.
  */
 import { useMemo, useState } from 'react';
-import { type ChannelAccount, client, ok, type PublishJob, type Schemas } from './client';
-import { loadBrands, loadChannels } from './pages';
-import { BrandPicker } from './pickers';
-import { PlatformLabel, platformName } from './platforms';
-import { Alert, Empty, Loading, useLoad } from './ui';
+import { type ChannelAccount, client, ok, type PublishJob, type Schemas } from '../client';
+import { loadBrands, loadChannels } from './loaders';
+import { BrandPicker } from '../pickers';
+import { PlatformLabel, platformName } from '../platforms';
+import { Alert, Empty, Loading, useLoad } from '../ui';
 
 type AnalyticsSnapshot = Schemas['AnalyticsSnapshot'];
 

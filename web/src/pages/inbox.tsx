@@ -6,12 +6,12 @@
  * The channel's own replies are shown under the comment they answer.
  */
 import { useState } from 'react';
-import { type Brand, client, ok, type PublishJob, type Schemas, ServiceApiError } from './client';
-import { loadBrands } from './pages';
-import { BrandPicker } from './pickers';
-import { useCan } from './session';
-import { Alert, Empty, Loading, message, useLoad } from './ui';
-import { platformName } from './platforms';
+import { type Brand, client, ok, type PublishJob, type Schemas, ServiceApiError } from '../client';
+import { loadBrands } from './loaders';
+import { BrandPicker } from '../pickers';
+import { useCan } from '../session';
+import { Alert, Empty, Loading, message, useLoad } from '../ui';
+import { platformName } from '../platforms';
 
 type SocialComment = Schemas['SocialComment'];
 const TONES = ['helpful', 'friendly', 'concise', 'premium', 'supportive'] as const;

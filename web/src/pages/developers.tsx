@@ -6,10 +6,10 @@
  */
 import createClient from 'openapi-fetch';
 import { type FormEvent, useState } from 'react';
-import type { paths } from '../../packages/sdk/src/generated/openapi';
-import { client, ok, type Schemas } from './client';
-import Credentials from './credentials';
-import { Alert, message, useLoad } from './ui';
+import type { paths } from '../../../packages/sdk/src/generated/openapi';
+import { client, ok, type Schemas } from '../client';
+import Credentials from '../credentials';
+import { Alert, message, useLoad } from '../ui';
 
 type Endpoint = Schemas['WebhookEndpoint'];
 type Delivery = Schemas['WebhookDelivery'];

@@ -4,16 +4,16 @@
  * the brand's batches with their derived status.
  */
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
-import type { paths } from '../../packages/sdk/src/generated/openapi';
-import { type Brand, type ChannelAccount, client, ok } from './client';
-import { fmtDay, fmtTime, slotNote } from './batch-format';
-import { parseCsv } from './csv';
-import { loadBrands, loadChannels } from './pages';
-import { TimeZoneSelect } from './pages/brands';
-import { BrandPicker, ChannelPicker } from './pickers';
-import { useCan } from './session';
-import { Alert, Empty, message, useLoad } from './ui';
-import { platformName } from './platforms';
+import type { paths } from '../../../packages/sdk/src/generated/openapi';
+import { type Brand, type ChannelAccount, client, ok } from '../client';
+import { fmtDay, fmtTime, slotNote } from '../batch-format';
+import { parseCsv } from '../csv';
+import { loadBrands, loadChannels } from './loaders';
+import { TimeZoneSelect } from './brands';
+import { BrandPicker, ChannelPicker } from '../pickers';
+import { useCan } from '../session';
+import { Alert, Empty, message, useLoad } from '../ui';
+import { platformName } from '../platforms';
 
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 type PreviewRequest = Json<NonNullable<paths['/v1/publish/batches/preview']['post']['requestBody']>>;

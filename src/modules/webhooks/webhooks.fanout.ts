@@ -1,6 +1,6 @@
 /**
  * The outbox side of webhooks: turning events into delivery rows and delivery jobs (inside the event's
- * transaction), the sweep that fans out events missed by their transaction, and the retention prune.
+ * transaction), the sweep that fans out events missed by their transaction.
  */
 import type { AppDeps } from '../../app-deps.js';
 import type { RecordedEvent } from '../../platform/events/outbox.js';
@@ -149,15 +149,5 @@ export class WebhookFanOut {
       );
       return rows.length;
     });
-  }
-
-  /**
-   * Retention: deletes finished deliveries (their attempts cascade) older than the setting, then the
-   * event payloads no delivery refers to any more (the newest event of a sequence stays: it carries
-   * the sequence number the next event continues from).
-   */
-  async prune(): Promise<{ deliveries: number; events: number }> {
-    const cutoff = new Date(this.deps.clock.now().getTime() - this.deps.config.env.SERVICE_WEBHOOK_RETENTION_DAYS * 86_400_000);
-    return repo.pruneBefore(this.db, cutoff);
   }
 }

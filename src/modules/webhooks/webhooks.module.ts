@@ -4,14 +4,28 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
+import type { Env } from '../../config.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { OutboxBatchListener } from '../../platform/events/outbox.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { WebhookDeliverer } from './webhooks.delivery.js';
 import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webhooks.fanout.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { WebhooksService } from './webhooks.service.js';
+import { webhooksRetentionRepository as retention, retentionCutoff } from './webhooks-retention.repository.js';
+
+/** The delivery log's and the event outbox's retention (SERVICE_WEBHOOK_RETENTION_DAYS, SERVICE_EVENT_RETENTION_DAYS). */
+function webhooksPruneSteps(env: Pick<Env, 'SERVICE_WEBHOOK_RETENTION_DAYS' | 'SERVICE_EVENT_RETENTION_DAYS'>): PruneStep[] {
+  return [
+    {
+      name: 'webhook_deliveries',
+      prune: (db, now, limit) => retention.pruneDeliveries(db, retentionCutoff(now, env.SERVICE_WEBHOOK_RETENTION_DAYS), limit),
+    },
+    { name: 'events', prune: (db, now, limit) => retention.pruneEvents(db, retentionCutoff(now, env.SERVICE_EVENT_RETENTION_DAYS), limit) },
+  ];
+}
 
 export type WebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'jobs' | 'clock' | 'metrics'> & {
   /** the client deliveries are sent with (its timeout is the delivery timeout setting) */
@@ -21,11 +35,13 @@ export type WebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | '
 export interface WebhooksModule extends AreaModule {
   /** endpoints, delivery log, test, redeliver, recover (the routes' service) */
   service: WebhooksService;
-  /** events to deliveries: the outbox listener, the sweep, the retention prune */
+  /** events to deliveries: the outbox listener, the sweep */
   fanout: WebhookFanOut;
   /** the delivery job's attempt */
   deliverer: WebhookDeliverer;
   deliverJob: JobDefinition<DeliverJobData>;
+  /** subscribed by the root to maintenance's prune: the delivery log, then the events no delivery needs any more */
+  pruneSteps: PruneStep[];
   /** subscribed by the root to the event outbox (every event of one record/recordMany at once) */
   onEvents: OutboxBatchListener;
 }
@@ -44,13 +60,6 @@ export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
       await deliverer.deliver(data);
     },
   });
-  const pruneJob = defineJob<Record<string, never>>({
-    name: 'webhooks.prune',
-    cron: '17 3 * * *',
-    handler: async () => {
-      await fanout.prune();
-    },
-  });
   // events whose fan-out did not happen in their transaction, and deliveries whose job died with a worker
   const sweepJob = defineJob<Record<string, never>>({
     name: 'webhooks.sweep',
@@ -66,7 +75,8 @@ export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
     deliverer,
     deliverJob,
     read: undefined,
-    jobs: [deliverJob, pruneJob, sweepJob],
+    jobs: [deliverJob, sweepJob],
+    pruneSteps: webhooksPruneSteps(ports.config.env),
     onEvents: (tx, events) => fanout.fanOutMany(tx, events),
     routes: (app: FastifyInstance) => registerWebhookRoutes(app, ports, module),
   };

@@ -30,6 +30,7 @@ import * as m0014 from './0014-oauth-secret-refs.js'; // OAuth client secret ref
 import * as m0015 from './0015-publish-approvals.js'; // approvals and lateness of publish jobs
 import * as m0016 from './0016-previews-sign-in.js'; // stored batch previews, per-job batch events, OpenID Connect sign-in
 import * as m0017 from './0017-mcp-oauth.js'; // the remote MCP endpoint's OAuth
+import * as m0020 from './0020-retention.js'; // the maintenance prune's indexes
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   // stored batch previews, per-job batch events, OpenID Connect sign-in
   '0016-previews-sign-in': m0016,
   '0017-mcp-oauth': m0017, // the remote MCP endpoint's OAuth
+  '0020-retention': m0020, // the maintenance prune's indexes
 };

@@ -1,7 +1,7 @@
 /**
  * The service on more than one machine, on this host: two `service-api api` processes behind a round
  * robin load balancer, two `service-api worker` processes, PostgreSQL and Redis. SERVICE_DEPLOY_POSTS
- * posts (default 1,000; docs/operations.md records a run of 10,000) are created through the load
+ * posts (default 400; docs/operations.md records a run of 10,000) are created through the load
  * balancer and published while one worker is killed with SIGKILL part way; every post lands on the
  * simulator exactly once (none lost, none twice). Redis shares the limits across the processes: an
  * organization's API rate limit is counted across both API processes (it allows the limit once, not
@@ -26,13 +26,15 @@ import { Receivers } from '../webhooks/webhook-receiver.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** posts to publish (two targets, two pages, per job); 10,000 for the figures in docs/operations.md */
-const POSTS = Number(process.env.SERVICE_DEPLOY_POSTS ?? 1_000);
+const POSTS = Number(process.env.SERVICE_DEPLOY_POSTS ?? 400);
 const RATE_LIMIT = 300;
 /** jobs per organization: below the rate limit, so the creates are never refused */
 const JOBS_PER_ORG = 250;
 const ENDPOINT_CONCURRENCY = 2;
 const CREATE_CONCURRENCY = 16;
 const KEY = Buffer.alloc(32, 11);
+/** a process loads the code with tsx: slow on a loaded machine */
+const STARTUP_MS = 300_000;
 
 describe('several API and worker processes behind a load balancer', {
   skip: REAL_DATABASE_URL && REAL_REDIS_URL ? false : 'set DATABASE_URL and REDIS_URL: several processes need PostgreSQL and Redis',
@@ -72,7 +74,7 @@ describe('several API and worker processes behind a load balancer', {
         if (child.exitCode !== null) throw new Error(`api exited ${child.exitCode}: ${outputs.get(child)!()}`);
         return (await fetch(`${base}/v1/health/live`).catch(() => null))?.ok;
       },
-      120_000,
+      STARTUP_MS,
       200,
     );
     return base;
@@ -85,7 +87,7 @@ describe('several API and worker processes behind a load balancer', {
         if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}: ${outputs.get(child)!()}`);
         return ctx.database.db.selectFrom('worker_heartbeats').select('pid').where('pid', '=', child.pid!).executeTakeFirst();
       },
-      120_000,
+      STARTUP_MS,
       200,
     );
     return child;
@@ -127,10 +129,9 @@ describe('several API and worker processes behind a load balancer', {
     env.REDIS_URL = REAL_REDIS_URL!;
     env.SERVICE_DATA_DIR = ctx.config.dataDir;
     env.SERVICE_ENCRYPTION_KEY = KEY.toString('base64');
-    const apis = [await startApi(), await startApi()];
-    proxy = await startRoundRobinProxy(apis);
-    await startWorker();
-    await startWorker();
+    // started side by side: each process loads the code and connects on its own
+    const [a, b] = await Promise.all([startApi(), startApi(), startWorker(), startWorker()]);
+    proxy = await startRoundRobinProxy([a as string, b as string]);
   });
 
   after(async () => {

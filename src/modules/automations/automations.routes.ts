@@ -166,6 +166,8 @@ export function registerAutomationRoutes(
         operationId: 'listAutomationRuns',
         tags,
         summary: 'List automation runs, newest first',
+        description:
+          'The run log goes back a limited time: a finished run (succeeded, failed, cancelled) is removed once older than the retention the operator sets (90 days by default); queued and running runs stay.',
         security: PUBLIC_OR_SESSION,
         querystring: AutomationRunQuery,
         response: {

@@ -46,7 +46,7 @@ describe('several API and worker processes behind a load balancer', {
   const hooks = new Receivers();
   const children: ChildProcess[] = [];
   const outputs = new Map<ChildProcess, () => string>();
-  const dispatcher = new Agent({ connections: 64 });
+  const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000 });
 
   const spawnRole = (role: 'api' | 'worker', extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', role], {

@@ -14,7 +14,10 @@ export interface RoundRobinProxy {
 
 export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRobinProxy> {
   const served = new Map(upstreams.map((u) => [u, 0]));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // idle sockets: the proxy drops its upstream ones well before the API processes would (their idle
+  // timeout is longer), and keeps a client's longer than the client keeps it, so neither side reuses a
+  // socket the other is closing (an ECONNRESET under load)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 30_000 });
   let next = 0;
   const server = http.createServer((req, res) => {
     const upstream = upstreams[next++ % upstreams.length]!;
@@ -30,6 +33,7 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
     });
     req.pipe(forward);
   });
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Bool, Int, Str } from './config-fields.js';
+import { RETENTION_SETTINGS } from './config-retention.js';
 import { SIGN_IN_SETTINGS } from './config-sign-in.js';
 import { PLATFORMS, type Platform } from './providers/provider.js';
 
@@ -259,7 +260,12 @@ export const EnvSchema = Type.Object({
   ),
   SERVICE_WEBHOOK_WORKER_CONCURRENCY: Int(32, 'Webhooks: deliveries one worker process sends at once (all endpoints).', 1, 256),
   SERVICE_WEBHOOK_DISABLE_AFTER_HOURS: Int(120, 'Webhooks: an endpoint failing without a single success this long is disabled.', 1),
-  SERVICE_WEBHOOK_RETENTION_DAYS: Int(30, 'Webhooks: days delivery payloads and attempts are kept (pruned daily).', 1),
+  SERVICE_WEBHOOK_RETENTION_DAYS: Int(
+    30,
+    'Webhooks: days a finished delivery and its attempts are kept in the delivery log (pending ones stay; pruned by the maintenance job).',
+    1,
+  ),
+  ...RETENTION_SETTINGS,
 
   // engagement: its settings go here
   SERVICE_LLM_BASE_URL: Str(

@@ -133,6 +133,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     }),
   });
   const identity = createIdentityModule(deps);
+  const tools = createToolsModule({ ...deps, users: identity.read.users, usersAdmin: identity.usersAdmin });
   const providerWebhooks = createProviderWebhooksModule({
     ...deps,
     registry,
@@ -150,6 +151,11 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   prunes.subscribe(batches.pruneExpiredPreviews);
   prunes.subscribe(identity.pruneExpiredIdentityProviderLogins);
   prunes.subscribe(identity.pruneUnusedClients);
+  // the delivery log before the events: an event goes once no delivery names it
+  for (const step of webhooks.pruneSteps) prunes.subscribe(step);
+  prunes.subscribe(providerWebhooks.pruneProcessedDeliveries);
+  prunes.subscribe(automations.pruneFinishedRuns);
+  prunes.subscribe(tools.pruneExpiredIdempotency);
   deps.events.subscribeFanOut(webhooks.onEvents);
   if (opts.logger) deps.events.subscribeMany(publishOutcomeLog(opts.logger), 'publish-outcome-log');
 
@@ -192,7 +198,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   root.modules = [
     createHealthModule({ ...deps, storageHealth: media.read.storageHealth }),
     brands,
-    createToolsModule({ ...deps, users: identity.read.users, usersAdmin: identity.usersAdmin }),
+    tools,
     media,
     channels,
     createProvidersModule({ ...deps, registry, channels: channels.read }),

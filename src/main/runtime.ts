@@ -127,7 +127,14 @@ export async function startRuntime(config: Config, role: Role, opts: RuntimeOpti
   const counters = createCounters(config.env.REDIS_URL);
   const encryptor = new Encryptor(loadEncryptionKey(config.env.SERVICE_ENCRYPTION_KEY, config.dataDir));
   const runsWorker = role !== 'api';
-  const jobs = createJobQueue(database, { supervise: runsWorker, schedule: runsWorker });
+  const jobs = createJobQueue(database, {
+    supervise: runsWorker,
+    schedule: runsWorker,
+    retention: {
+      archiveCompletedAfterSeconds: config.env.SERVICE_JOB_ARCHIVE_AFTER_SECONDS,
+      deleteAfterDays: config.env.SERVICE_JOB_ARCHIVE_RETENTION_DAYS,
+    },
+  });
   await jobs.start();
   const events = new EventOutbox(() => systemClock.now());
   const metrics = metricsWithCounterStores(counters);

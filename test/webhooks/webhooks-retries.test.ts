@@ -286,7 +286,7 @@ describe('webhook retries, health, recovery and retention', () => {
     await until(async () => (await log(org, ep.webhookEndpointId, '?status=delivered')).length === 2);
     const oldDelivery = (await log(org, ep.webhookEndpointId)).find((d) => d.eventId === old.id);
     ctx.clock.set(t0 + 30 * DAY + 60_000);
-    await ctx.deps.jobs.send('webhooks.prune', {});
+    await ctx.deps.jobs.send('maintenance.prune', {});
     const left = await until(async () => {
       const l = await log(org, ep.webhookEndpointId);
       return l.length === 1 ? l : null;

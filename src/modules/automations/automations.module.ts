@@ -8,10 +8,12 @@ import type { AreaModule } from '../../http/area-module.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
+import type { PruneStep } from '../maintenance/maintenance.module.js';
 import type { ProfilesReadPort } from '../profiles/profiles.module.js';
 import { automationJobDefinitions } from './automations.jobs.js';
 import { registerAutomationRoutes } from './automations.routes.js';
 import { AutomationsService } from './automations.service.js';
+import { automationsRetentionRepository } from './automations-retention.repository.js';
 import { AutomationRunner, type RunnerPorts } from './runner.js';
 
 /** The port automations' product rotation commits batches through (the batches module provides it). */
@@ -32,6 +34,8 @@ export type AutomationsPorts = Pick<AppDeps, 'config' | 'database' | 'clock' | '
 export interface AutomationsModule extends AreaModule {
   service: AutomationsService;
   runner: AutomationRunner;
+  /** subscribed by the root to maintenance's prune: finished runs older than SERVICE_AUTOMATION_RUN_RETENTION_DAYS */
+  pruneFinishedRuns: PruneStep;
 }
 
 export function createAutomationsModule(ports: AutomationsPorts): AutomationsModule {
@@ -46,6 +50,15 @@ export function createAutomationsModule(ports: AutomationsPorts): AutomationsMod
     service,
     runner,
     read: undefined,
+    pruneFinishedRuns: {
+      name: 'automation_runs',
+      prune: (db, now, limit) =>
+        automationsRetentionRepository.pruneFinishedRuns(
+          db,
+          new Date(now.getTime() - ports.config.env.SERVICE_AUTOMATION_RUN_RETENTION_DAYS * 86_400_000),
+          limit,
+        ),
+    },
     jobs: automationJobDefinitions(ports, service, runner),
     routes: (app: FastifyInstance) => registerAutomationRoutes(app, ports, service, runner),
   };

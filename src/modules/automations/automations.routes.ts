@@ -152,6 +152,8 @@ export function registerAutomationRoutes(
         operationId: 'listAutomationRuns',
         tags,
         summary: 'List automation runs, newest first',
+        description:
+          'The run log goes back a limited time: a finished run (succeeded, failed, cancelled) is removed once older than the retention the operator sets (90 days by default); queued and running runs stay.',
         querystring: AutomationRunQuery,
         response: {
           200: AutomationRunList,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../database.js';
 
 export const sessionsRepository = {
@@ -60,8 +61,16 @@ export const sessionsRepository = {
   },
 
   /** Deletes the sessions past their absolute expiry; answers how many. */
-  async deleteExpired(db: Executor, now: Date): Promise<number> {
-    return Number((await db.deleteFrom('auth_sessions').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows);
+  /**
+   * The maintenance prune: one bounded batch of sessions past their absolute expiry (revoked and idle
+   * ones included: none of them signs in any more), chosen by auth_sessions_expires_idx. A live session
+   * (expiry ahead) is never removed.
+   */
+  async deleteExpired(db: Executor, now: Date, limit = 1_000): Promise<number> {
+    const r = await sql`
+      delete from auth_sessions where id in (
+        select id from auth_sessions where expires_at < ${now} order by expires_at limit ${limit} for update skip locked)`.execute(db);
+    return Number(r.numAffectedRows ?? 0);
   },
 
   async revoke(db: Executor, organizationId: string, id: string, at: Date) {

@@ -3,11 +3,17 @@ import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { Subscribers } from '../../platform/events/subscribers.js';
 import { maintenanceJob, type PruneStep } from './maintenance.jobs.js';
+import { pruneOptions } from './maintenance.prune.js';
 
 export type { PruneStep } from './maintenance.jobs.js';
+export { type PruneCounts, type PrunePorts, pruneOnce } from './maintenance.prune.js';
 
-export type MaintenancePorts = Pick<AppDeps, 'database' | 'clock'> & { prunes: Subscribers<PruneStep> };
+export type MaintenancePorts = Pick<AppDeps, 'database' | 'clock' | 'config'> & { prunes: Subscribers<PruneStep> };
 
 export function createMaintenanceModule(ports: MaintenancePorts): AreaModule {
-  return { read: undefined, jobs: [maintenanceJob(ports.database.db, () => ports.clock.now(), ports.prunes)], routes: () => undefined };
+  return {
+    read: undefined,
+    jobs: [maintenanceJob(ports.database.db, () => ports.clock.now(), ports.prunes, pruneOptions(ports.config.env))],
+    routes: () => undefined,
+  };
 }

@@ -195,10 +195,6 @@ export class InboundWebhooks {
     }
     return { matched: channels.length, marked };
   }
-
-  async prune(): Promise<number> {
-    return repo.pruneDeliveries(this.db, new Date(this.deps.clock.now().getTime() - 30 * 86_400_000));
-  }
 }
 
 function parseJson(raw: Buffer): unknown {

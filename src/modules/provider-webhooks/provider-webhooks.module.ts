@@ -6,10 +6,12 @@ import { defineJob } from '../../platform/queue/job-queue.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { CommentsModule } from '../comments/comments.module.js';
+import type { PruneStep } from '../maintenance/maintenance.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { InboundWebhooks, PROVIDER_WEBHOOK_PROCESS_QUEUE } from './provider-webhooks.inbound.js';
 import { WebhookProvisioning } from './provider-webhooks.provision.js';
 import { registerProviderWebhookRoutes } from './provider-webhooks.routes.js';
+import { providerWebhooksRetentionRepository } from './provider-webhooks-retention.repository.js';
 import { WebhookSettings } from './webhook-settings.js';
 
 /** Renews YouTube WebSub leases before they end (WebhookProvisioning.renewDue). */
@@ -25,6 +27,8 @@ export type ProviderWebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'jobs'
 export interface ProviderWebhooksModule extends AreaModule {
   inbound: InboundWebhooks;
   provisioning: WebhookProvisioning;
+  /** subscribed by the root to maintenance's prune: processed deliveries older than SERVICE_PROVIDER_WEBHOOK_RETENTION_DAYS */
+  pruneProcessedDeliveries: PruneStep;
 }
 
 export function createProviderWebhooksModule(ports: ProviderWebhooksPorts): ProviderWebhooksModule {
@@ -41,6 +45,15 @@ export function createProviderWebhooksModule(ports: ProviderWebhooksPorts): Prov
   const module: ProviderWebhooksModule = {
     inbound,
     provisioning,
+    pruneProcessedDeliveries: {
+      name: 'provider_webhook_deliveries',
+      prune: (db, now, limit) =>
+        providerWebhooksRetentionRepository.pruneProcessed(
+          db,
+          new Date(now.getTime() - ports.config.env.SERVICE_PROVIDER_WEBHOOK_RETENTION_DAYS * 86_400_000),
+          limit,
+        ),
+    },
     read: undefined,
     jobs: [
       defineJob<{ deliveryId: string }>({
@@ -54,13 +67,6 @@ export function createProviderWebhooksModule(ports: ProviderWebhooksPorts): Prov
         cron: '*/15 * * * *',
         handler: async () => {
           await provisioning.renewDue();
-        },
-      }),
-      defineJob<Record<string, never>>({
-        name: 'provider-webhooks.prune',
-        cron: '41 3 * * *',
-        handler: async () => {
-          await inbound.prune();
         },
       }),
     ],

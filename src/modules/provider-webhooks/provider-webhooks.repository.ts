@@ -44,11 +44,6 @@ export const providerWebhooksRepository = {
       .execute();
   },
 
-  async pruneDeliveries(db: Executor, before: Date): Promise<number> {
-    const r = await tables(db).deleteFrom('provider_webhook_deliveries').where('received_at', '<', before).executeTakeFirst();
-    return Number(r.numDeletedRows);
-  },
-
   async upsertSubscription(
     db: Executor,
     row: {

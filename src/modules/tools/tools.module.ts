@@ -3,11 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
+import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { registerToolKeyRoutes } from './tool-keys.routes.js';
 import { ToolKeysService } from './tool-keys.service.js';
-import { toolsIdempotencyPruneJob } from './tools.jobs.js';
 import { createToolAuth, registerToolRoutes } from './tools.routes.js';
+import { toolsRetentionRepository } from './tools-retention.repository.js';
 
 /**
  * What the tool API uses of the shared pieces (its keys, windows and idempotency records, and the clock)
@@ -24,11 +25,17 @@ function toolKeysFromDashboard(deps: ToolsPorts): ToolKeysService {
   return new ToolKeysService(deps.database.db, stores, { ...deps.users, ...deps.usersAdmin });
 }
 
-export function createToolsModule(deps: ToolsPorts): AreaModule {
+export interface ToolsModule extends AreaModule {
+  /** subscribed by the root to maintenance's prune: idempotency records past their 24 hours */
+  pruneExpiredIdempotency: PruneStep;
+}
+
+export function createToolsModule(deps: ToolsPorts): ToolsModule {
   const auth = createToolAuth(deps);
   return {
     read: undefined,
-    jobs: [toolsIdempotencyPruneJob(deps.database.db, () => deps.clock.now())],
+    jobs: [],
+    pruneExpiredIdempotency: { name: 'tool_idempotency', prune: toolsRetentionRepository.pruneExpiredIdempotency },
     routes: (app: FastifyInstance) => {
       registerToolRoutes(app, deps, auth);
       registerToolKeyRoutes(app, toolKeysFromDashboard(deps), () => deps.clock.now());

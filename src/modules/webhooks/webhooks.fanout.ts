@@ -1,7 +1,7 @@
 /**
  * The outbox side of webhooks: turning events into delivery rows (inside the event's transaction; a
- * row is due at once and the workers claim it from the table), the sweep that fans out events missed by
- * their transaction, and the retention prune.
+ * row is due at once and the workers claim it from the table) and the sweep that fans out events missed
+ * by their transaction.
  */
 import type { AppDeps } from '../../app-deps.js';
 import type { RecordedEvent } from '../../platform/events/outbox.js';
@@ -120,15 +120,5 @@ export class WebhookFanOut {
       if (swept) done++;
     }
     return done;
-  }
-
-  /**
-   * Retention: deletes finished deliveries (their attempts cascade) older than the setting, then the
-   * event payloads no delivery refers to any more (the newest event of a sequence stays: it carries
-   * the sequence number the next event continues from).
-   */
-  async prune(): Promise<{ deliveries: number; events: number }> {
-    const cutoff = new Date(this.deps.clock.now().getTime() - this.deps.config.env.SERVICE_WEBHOOK_RETENTION_DAYS * 86_400_000);
-    return repo.pruneBefore(this.db, cutoff);
   }
 }

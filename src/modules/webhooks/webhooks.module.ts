@@ -4,15 +4,29 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
+import type { Env } from '../../config.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { OutboxBatchListener } from '../../platform/events/outbox.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { DeliveryClaimLoop } from './webhooks.claim-loop.js';
 import { WebhookDeliverer } from './webhooks.delivery.js';
 import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webhooks.fanout.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { WebhooksService } from './webhooks.service.js';
+import { webhooksRetentionRepository as retention, retentionCutoff } from './webhooks-retention.repository.js';
+
+/** The delivery log's and the event outbox's retention (SERVICE_WEBHOOK_RETENTION_DAYS, SERVICE_EVENT_RETENTION_DAYS). */
+function webhooksPruneSteps(env: Pick<Env, 'SERVICE_WEBHOOK_RETENTION_DAYS' | 'SERVICE_EVENT_RETENTION_DAYS'>): PruneStep[] {
+  return [
+    {
+      name: 'webhook_deliveries',
+      prune: (db, now, limit) => retention.pruneDeliveries(db, retentionCutoff(now, env.SERVICE_WEBHOOK_RETENTION_DAYS), limit),
+    },
+    { name: 'events', prune: (db, now, limit) => retention.pruneEvents(db, retentionCutoff(now, env.SERVICE_EVENT_RETENTION_DAYS), limit) },
+  ];
+}
 
 export type WebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'encryptor' | 'jobs' | 'clock' | 'metrics'> & {
   /** the client deliveries are sent with (its timeout is the delivery timeout setting) */
@@ -22,12 +36,14 @@ export type WebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | '
 export interface WebhooksModule extends AreaModule {
   /** endpoints, delivery log, test, redeliver, recover (the routes' service) */
   service: WebhooksService;
-  /** events to deliveries: the outbox listener, the sweep, the retention prune */
+  /** events to deliveries: the outbox listener, the sweep */
   fanout: WebhookFanOut;
   /** one attempt of a claimed delivery */
   deliverer: WebhookDeliverer;
   /** the queue whose worker runs the delivery claim loop (its jobs, left by an older version, do nothing) */
   deliverJob: JobDefinition<DeliverJobData>;
+  /** subscribed by the root to maintenance's prune: the delivery log, then the events no delivery needs any more */
+  pruneSteps: PruneStep[];
   /** subscribed by the root to the event outbox (every event of one record/recordMany at once) */
   onEvents: OutboxBatchListener;
 }
@@ -47,13 +63,6 @@ export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
       // a job of an older version: its delivery is claimable from the table (migration 0023)
     },
   });
-  const pruneJob = defineJob<Record<string, never>>({
-    name: 'webhooks.prune',
-    cron: '17 3 * * *',
-    handler: async () => {
-      await fanout.prune();
-    },
-  });
   // events whose fan-out did not happen in their transaction (a delivery whose worker died is claimed
   // again once its lease ends, by the claim loop)
   const sweepJob = defineJob<Record<string, never>>({
@@ -69,7 +78,8 @@ export function createWebhooksModule(ports: WebhooksPorts): WebhooksModule {
     deliverer,
     deliverJob,
     read: undefined,
-    jobs: [deliverJob, pruneJob, sweepJob],
+    jobs: [deliverJob, sweepJob],
+    pruneSteps: webhooksPruneSteps(ports.config.env),
     onEvents: (tx, events) => fanout.fanOutMany(tx, events),
     routes: (app: FastifyInstance) => registerWebhookRoutes(app, ports, module),
   };

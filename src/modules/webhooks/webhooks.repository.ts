@@ -191,20 +191,4 @@ export const webhooksRepository = {
         .executeTakeFirst()) ?? null
     );
   },
-
-  async pruneBefore(db: Executor, cutoff: Date): Promise<{ deliveries: number; events: number }> {
-    const d = await db
-      .deleteFrom('webhook_deliveries')
-      .where('created_at', '<', cutoff)
-      .where('status', '!=', 'pending')
-      .executeTakeFirst();
-    const e = await sql`
-      delete from events e
-      where e.created_at < ${cutoff}
-        and e.fanned_out_at is not null
-        and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
-        and (e.sequence_key is null
-             or exists (select 1 from events n where n.sequence_key = e.sequence_key and n.sequence > e.sequence))`.execute(db);
-    return { deliveries: Number(d.numDeletedRows), events: Number(e.numAffectedRows ?? 0) };
-  },
 };

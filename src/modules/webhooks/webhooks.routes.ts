@@ -128,6 +128,8 @@ export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<Ap
         operationId: 'listWebhookDeliveries',
         tags,
         summary: 'Delivery log of an endpoint, newest first, with every attempt',
+        description:
+          'The log goes back a limited time: a finished delivery (delivered or failed) and its attempts are removed once older than the retention the operator sets (30 days by default); a pending delivery stays until it finishes.',
         params: EndpointParams,
         querystring: DeliveryListQuery,
         response: {

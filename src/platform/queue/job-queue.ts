@@ -76,14 +76,27 @@ export function defineJob<T extends object>(def: JobDefinition<T>): JobDefinitio
   return def;
 }
 
-export function createJobQueue(database: DatabaseHandle, options: { supervise: boolean; schedule: boolean }): JobQueue {
+/** How long pg-boss keeps finished jobs (SERVICE_JOB_ARCHIVE_AFTER_SECONDS, SERVICE_JOB_ARCHIVE_RETENTION_DAYS). */
+export interface JobRetention {
+  /** a completed job moves from the job table to the archive after this long */
+  archiveCompletedAfterSeconds: number;
+  /** an archived job is deleted after this long */
+  deleteAfterDays: number;
+}
+
+export function createJobQueue(
+  database: DatabaseHandle,
+  options: { supervise: boolean; schedule: boolean; retention?: JobRetention },
+): JobQueue {
   const common = {
     schema: QUEUE_SCHEMA,
     supervise: options.supervise,
     schedule: options.schedule,
     migrate: true,
-    // keep finished jobs a day for inspection; archive sweeps run in the supervising worker
-    deleteAfterDays: 1,
+    // finished jobs are kept for inspection, then archived and deleted by the supervising worker's
+    // maintenance (pg-boss's own, in batches of its choosing)
+    archiveCompletedAfterSeconds: options.retention?.archiveCompletedAfterSeconds ?? 43_200,
+    deleteAfterDays: options.retention?.deleteAfterDays ?? 1,
   } as const;
   const boss =
     database.kind === 'pglite' || !database.connectionString

@@ -68,6 +68,10 @@ export async function startWorker(opts: {
     }
     if (def.cron) await queue.boss.schedule(def.name, def.cron, {}, { tz: 'UTC' });
   }
+  // a periodic job that is no longer defined (its work moved, e.g. into the maintenance prune) would
+  // otherwise stay scheduled in pg-boss and queue jobs no worker takes
+  const defined = new Set(jobs.map((j) => j.name));
+  for (const scheduled of await queue.boss.getSchedules()) if (!defined.has(scheduled.name)) await queue.boss.unschedule(scheduled.name);
   logger.info({ workerId, jobs: jobs.map((j) => j.name) }, 'worker started');
 
   return {

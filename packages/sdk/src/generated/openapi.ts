@@ -348,7 +348,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List automation runs, newest first */
+        /**
+         * List automation runs, newest first
+         * @description The run log goes back a limited time: a finished run (succeeded, failed, cancelled) is removed once older than the retention the operator sets (90 days by default); queued and running runs stay.
+         */
         get: operations["listAutomationRuns"];
         put?: never;
         /**
@@ -1678,7 +1681,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery log of an endpoint, newest first, with every attempt */
+        /**
+         * Delivery log of an endpoint, newest first, with every attempt
+         * @description The log goes back a limited time: a finished delivery (delivered or failed) and its attempts are removed once older than the retention the operator sets (30 days by default); a pending delivery stays until it finishes.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;

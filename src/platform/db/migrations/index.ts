@@ -31,6 +31,7 @@ import * as m0015 from './0015-publish-approvals.js'; // approvals and lateness 
 import * as m0016 from './0016-previews-sign-in.js'; // stored batch previews, per-job batch events, OpenID Connect sign-in
 import * as m0017 from './0017-mcp-oauth.js'; // the remote MCP endpoint's OAuth
 import * as m0018 from './0018-scale-indexes.js'; // indexes for a year of history (bench:scale)
+import * as m0020 from './0020-retention.js'; // the maintenance prune's indexes
 import * as m0023 from './0023-webhook-delivery-claims.js'; // webhook deliveries claimed from their table
 
 export const migrations: Record<string, Migration> = {
@@ -69,5 +70,6 @@ export const migrations: Record<string, Migration> = {
   '0016-previews-sign-in': m0016,
   '0017-mcp-oauth': m0017, // the remote MCP endpoint's OAuth
   '0018-scale-indexes': m0018, // indexes for a year of history (bench:scale)
+  '0020-retention': m0020, // the maintenance prune's indexes
   '0023-webhook-delivery-claims': m0023, // webhook deliveries claimed from their table
 };

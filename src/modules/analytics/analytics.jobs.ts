@@ -6,9 +6,10 @@
  * first); a rate-limited platform is left for the next run; channels that need reconnecting are
  * skipped, and a channel whose token the platform refuses is marked reconnect_required.
  */
-import type { AppDeps } from '../../app-deps.js';
+
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
+import type { AppDeps } from '../app-deps.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
 import { analyticsRepository } from './analytics.repository.js';

@@ -5,7 +5,7 @@
  * concurrent internal call insert nothing for the same tick.
  */
 import { Cron } from 'croner';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../app-deps.js';
 import type { SourceRow } from './automations.repository.js';
 import type { AutomationsService } from './automations.service.js';
 

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import type { BatchJobToCreate } from '../publishing/publishing.module.js';
 import { type BatchPlan, BatchPlanner, type HeldSchedule, type PlannerPorts } from './batch-planner.js';

@@ -4,8 +4,8 @@
  * a check that it was not recorded before (the batch id is the event's sequence key).
  */
 import { sql } from 'kysely';
-import type { AppDeps } from '../../app-deps.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Db } from '../database.js';
 import type { BatchReads } from './batches.reads.js';
 

@@ -4,10 +4,11 @@
  * reply whose answer was lost (timeout, dropped connection) is needs_reconciliation and is settled by
  * reading the thread, never by posting again blindly; an Idempotency-Key finds the first attempt.
  */
-import type { AppDeps } from '../../app-deps.js';
+
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
+import type { AppDeps } from '../app-deps.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
 import { transition } from './comment-states.js';

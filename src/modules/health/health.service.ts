@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AppDeps, StorageHealth } from '../../app-deps.js';
+import type { AppDeps, StorageHealth } from '../app-deps.js';
 
 export const SERVICE_NAME = 'service-api' as const;
 

@@ -20,7 +20,7 @@ async function withKeysService<T>(config: Config, users: UsersReadPort, fn: (ser
 }
 
 /** The tool API commands; `users` is the identity area's users port (the root hands it over). */
-export const toolCommands = (users: UsersReadPort): CliCommand[] => [
+export const toolCommands = (users: UsersReadPort): CliCommand<Config>[] => [
   {
     name: 'users create',
     usage: 'users create --email E [--tier basic|pro|max] [--init] [--json]   a tool API user (tier default basic)',

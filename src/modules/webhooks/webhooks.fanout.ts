@@ -2,9 +2,10 @@
  * The outbox side of webhooks: turning events into delivery rows and delivery jobs (inside the event's
  * transaction), the sweep that fans out events missed by their transaction, and the retention prune.
  */
-import type { AppDeps } from '../../app-deps.js';
+
 import type { RecordedEvent } from '../../platform/events/outbox.js';
 import { newId } from '../../platform/ids.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import { type DeliveryRow, webhooksRepository as repo } from './webhooks.repository.js';
 import { DELIVERY_ID_PREFIX } from './webhooks.schemas.js';

@@ -1,18 +1,20 @@
 /**
  * buildApp(root): the Fastify application with every area's routes, in the order of the composition
- * root's module list (src/main/composition.ts). No infrastructure is created here (that is
- * src/main/runtime.ts); tests call buildApp with a harness's root.
+ * root's module list (src/main/composition.ts builds the root; AppRoot below is what this file reads of it).
+ * No infrastructure is created here (that is src/main/runtime.ts); tests call buildApp with a harness's root.
  */
 import { randomFillSync } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { AreaModule } from './http/area-module.js';
 import { errorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth } from './http/public-auth.js';
 import { installRouteSecurity } from './http/route-security.js';
+import { installPublicAuth, type PublicAuthenticator } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';
 import { AJV_CUSTOM_OPTIONS, partAwareValidatorBuilder } from './http/validator.js';
-import type { Root } from './main/composition.js';
+import type { AppDeps } from './modules/app-deps.js';
 import { MediaInput, PlanIssueSchema, PublishTargetErrorSchema, PublishTargetInput } from './modules/publishing/publishing.schemas.js';
 import { redactingLogOptions } from './platform/logging/redact.js';
 
@@ -40,7 +42,14 @@ function isQuietUrl(url: string): boolean {
   return url.startsWith('/v1/health/') || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json');
 }
 
-export async function buildApp(root: Root, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
+/** What buildApp reads of the composition root: the infrastructure, the areas in order, identity's authenticator. */
+export interface AppRoot {
+  deps: AppDeps;
+  modules: AreaModule<unknown>[];
+  areas: { identity: { read: { authenticator: PublicAuthenticator } } };
+}
+
+export async function buildApp(root: AppRoot, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const { deps } = root;
   const env = deps.config.env;
   const defaultLogger = {

@@ -21,7 +21,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app-deps.js';
+import type { Config } from '../config.js';
 import { AppError } from '../platform/errors.js';
 import type { ScopeRequirement } from './principal.js';
 
@@ -137,7 +137,7 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1'];
  * spellings of it are approved, `localhost` and `127.0.0.1` with the same scheme and port: the start
  * banner prints the address the server listens on (`127.0.0.1`), and either names this same server.
  */
-export function dashboardOrigins(deps: Pick<AppDeps, 'config'>): string[] {
+export function dashboardOrigins(deps: { config: Config }): string[] {
   const configured = deps.config.env.SERVICE_DASHBOARD_ORIGINS?.split(',')
     .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
     .filter(Boolean);
@@ -152,13 +152,13 @@ export function dashboardOrigins(deps: Pick<AppDeps, 'config'>): string[] {
 }
 
 /** What a person refused for the Origin can do about it (the refusal's message). */
-export function originRemedy(deps: Pick<AppDeps, 'config'>, origin: string | undefined): string {
+export function originRemedy(deps: { config: Config }, origin: string | undefined): string {
   const approved = dashboardOrigins(deps);
   const from = origin ? `${origin} is not an approved dashboard origin` : 'The request has no Origin header';
   return `${from}. Open the dashboard at ${approved[0]}/app/, or add this origin to SERVICE_DASHBOARD_ORIGINS (comma-separated; approved now: ${approved.join(', ')}).`;
 }
 
-export function isApprovedOrigin(deps: Pick<AppDeps, 'config'>, origin: string | undefined): boolean {
+export function isApprovedOrigin(deps: { config: Config }, origin: string | undefined): boolean {
   return typeof origin === 'string' && dashboardOrigins(deps).includes(origin.trim().replace(/\/+$/, '').toLowerCase());
 }
 
@@ -186,7 +186,7 @@ export function sessionToken(request: FastifyRequest): { token: string; via: 'co
   return bearer ? { token: bearer, via: 'bearer' } : null;
 }
 
-export function installDashboardAuth(app: FastifyInstance, deps: Pick<AppDeps, 'config'>, port: DashboardAuthPort): void {
+export function installDashboardAuth(app: FastifyInstance, deps: { config: Config }, port: DashboardAuthPort): void {
   const env = deps.config.env;
 
   const authorize = async (request: FastifyRequest, policy: PolicyId): Promise<Actor> => {

@@ -1,10 +1,19 @@
 /** The API's answer to a failed platform call (the provider tools route, comments). */
 import { AppError } from '../platform/errors.js';
-import type { ProviderError } from '../providers/provider.js';
+import type { Platform, ProviderErrorCategory } from '../platform/social-platforms.js';
+
+/** What this answer reads of a failed platform call (a provider's ProviderError is one). */
+export interface PlatformFailure {
+  readonly platform: Platform;
+  readonly category: ProviderErrorCategory;
+  readonly providerCode: string | null;
+  readonly message: string;
+  readonly retryAfterSeconds: number | null;
+}
 
 export interface ProviderFailureDetails {
   platform: string;
-  providerCategory: ProviderError['category'];
+  providerCategory: ProviderErrorCategory;
   providerCode: string | null;
 }
 
@@ -13,8 +22,8 @@ export interface ProviderFailureDetails {
  * categories that count as such a refusal, and the answer.
  */
 export interface RefusalAnswer {
-  categories: readonly ProviderError['category'][];
-  answer(err: ProviderError, details: ProviderFailureDetails): AppError;
+  categories: readonly ProviderErrorCategory[];
+  answer(err: PlatformFailure, details: ProviderFailureDetails): AppError;
 }
 
 /**
@@ -22,7 +31,7 @@ export interface RefusalAnswer {
  * refused token, the platform's rate limit and other failures answer the same everywhere; a refusal of
  * the caller's input answers the route's own code (`refused`).
  */
-export function providerFailure(err: ProviderError, refused: RefusalAnswer): AppError {
+export function providerFailure(err: PlatformFailure, refused: RefusalAnswer): AppError {
   const details: ProviderFailureDetails = {
     platform: err.platform,
     providerCategory: err.category,

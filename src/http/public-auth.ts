@@ -8,12 +8,21 @@
  * `config.authBy`: one authentication step for every route of the service.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app-deps.js';
+import type { Config } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import type { Counters } from '../platform/counters/index.js';
 import { selectStore } from '../platform/counters/store-selection.js';
 import { AppError } from '../platform/errors.js';
 import type { AuthScheme } from './auth-scheme.js';
 import { takesDashboardPath } from './dashboard-auth.js';
 import { hasScope, type Principal, type ScopeRequirement } from './principal.js';
+
+/** What the public API's checks read: the settings, the shared counters (rate limits) and the clock. */
+interface PublicAuthDeps {
+  config: Config;
+  counters: Counters;
+  clock: Clock;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,7 +59,7 @@ function bearer(request: FastifyRequest): string | null {
  * RateLimit-Reset: seconds until the window resets (delta, as in the IETF RateLimit fields draft);
  * X-RateLimit-Reset: the reset time as Unix epoch seconds; Retry-After (429 only): seconds to wait.
  */
-async function applyRateLimit(deps: AppDeps, principal: Principal, reply: FastifyReply): Promise<void> {
+async function applyRateLimit(deps: PublicAuthDeps, principal: Principal, reply: FastifyReply): Promise<void> {
   const env = deps.config.env;
   if (env.SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED) return;
   const store = selectStore(env.SERVICE_PUBLIC_API_RATE_LIMIT_STORE, deps.counters);
@@ -90,7 +99,7 @@ export interface PublicAuthenticator {
 
 export function installPublicAuth(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: PublicAuthDeps,
   authenticator: PublicAuthenticator,
   otherSchemes: readonly AuthScheme[] = [],
 ): void {

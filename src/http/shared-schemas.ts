@@ -4,7 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { ERROR_CATALOG, type ErrorCode } from '../platform/errors.js';
-import { PLATFORMS, type Platform } from '../providers/provider.js';
+import { PLATFORMS, type Platform } from '../platform/social-platforms.js';
 
 export const ErrorResponse = Type.Object(
   {

@@ -25,7 +25,7 @@ function banner(config: Config, role: Role, address: string | null): string {
   return `${lines.join('\n')}\n`;
 }
 
-function serve(role: Role): CliCommand {
+function serve(role: Role): CliCommand<Config> {
   return {
     name: role === 'all' ? 'start' : role,
     usage:
@@ -56,7 +56,7 @@ function serve(role: Role): CliCommand {
   };
 }
 
-export const foundationCommands: CliCommand[] = [
+export const foundationCommands: CliCommand<Config>[] = [
   serve('all'),
   serve('api'),
   serve('worker'),

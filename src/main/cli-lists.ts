@@ -4,6 +4,7 @@
  * Everything but `organizations list` is scoped to one organization (--organization), through the
  * areas' repositories.
  */
+import type { Config } from '../config.js';
 import { brandsRepository } from '../modules/brands/brands.repository.js';
 import { channelsRepository } from '../modules/channels/channels.repository.js';
 import type { Executor } from '../modules/database.js';
@@ -49,7 +50,7 @@ async function requireOrganization(db: Executor, organizationId: string): Promis
 
 const LIMIT = 1000;
 
-export const listCommands: CliCommand[] = [
+export const listCommands: CliCommand<Config>[] = [
   {
     name: 'organizations list',
     usage: 'organizations list [--json]  every organization with its brand and API key counts',

@@ -2,7 +2,7 @@
  * service-api command line. Every command reads the same environment as the server (src/config.ts)
  * and reports bad input as one clear line on stderr, exit code 1, never a stack trace.
  */
-import { ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import { authCommands } from '../modules/identity/auth.cli.js';
 import { usersReadPort } from '../modules/identity/users.read.js';
 import { toolCommands } from '../modules/tools/tools.cli.js';
@@ -13,7 +13,7 @@ import { foundationCommands } from './cli-commands.js';
 import { listCommands } from './cli-lists.js';
 import { mcpCommands } from './mcp.cli.js';
 
-const commands: CliCommand[] = [
+const commands: CliCommand<Config>[] = [
   ...foundationCommands,
   // tools: add the tool API commands here
   ...toolCommands(usersReadPort),

@@ -6,9 +6,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { AppDeps } from '../app-deps.js';
 import type { AreaModule } from '../http/area-module.js';
 import { type AnalyticsModule, createAnalyticsModule } from '../modules/analytics/analytics.module.js';
+import type { AppDeps } from '../modules/app-deps.js';
 import { type AutomationsModule, createAutomationsModule } from '../modules/automations/automations.module.js';
 import { type BatchesModule, createBatchesModule } from '../modules/batches/batches.module.js';
 import { type BrandsModule, createBrandsModule } from '../modules/brands/brands.module.js';

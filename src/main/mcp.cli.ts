@@ -5,11 +5,13 @@
  * browser-adjacent use goes to the service's own /mcp endpoint (Streamable HTTP with OAuth sign-in,
  * Origin and Host checks; docs/mcp.md), so this command has no HTTP mode of its own.
  */
+
 import { serveStdio } from '@service-api/mcp';
+import type { Config } from '../config.js';
 import { args, type CliCommand } from '../platform/cli/cli-kit.js';
 import { AppError } from '../platform/errors.js';
 
-export const mcpCommands: CliCommand[] = [
+export const mcpCommands: CliCommand<Config>[] = [
   {
     name: 'mcp',
     usage: "mcp                         MCP server for AI agents on stdio (remote clients: the service's /mcp)",

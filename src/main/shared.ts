@@ -3,7 +3,7 @@
  * token vault, the media stores, the guarded outbound clients and the subscriber lists of cross-area
  * reactions. Only the composition root (composition.ts) calls this.
  */
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../modules/app-deps.js';
 import { TokenVault } from '../modules/channels/token-vault.js';
 import { type GuardedClientOptions, GuardedHttpClient } from '../platform/http-client/guarded-client.js';
 import { MediaStores } from '../platform/media-store/create-media-store.js';

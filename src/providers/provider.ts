@@ -7,21 +7,11 @@
  * publishing engine can decide retry / reconnect / fail / flag without knowing the platform.
  */
 
+import { PLATFORMS, type Platform, type ProviderErrorCategory } from '../platform/social-platforms.js';
 import type { FindRecentPostInput, RecentPostLookup } from './shared/recent-posts.js';
 
 export type { FindRecentPostInput, RecentPostLookup };
-
-export const PLATFORMS = [
-  'instagram_business',
-  'instagram_standalone',
-  'facebook_page',
-  'threads',
-  'youtube',
-  'pinterest',
-  'tiktok',
-  'x',
-] as const;
-export type Platform = (typeof PLATFORMS)[number];
+export { PLATFORMS, type Platform, type ProviderErrorCategory };
 
 export const MEDIA_KINDS = ['image', 'video', 'gif'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
@@ -108,16 +98,6 @@ export interface ProviderValidationRules {
 }
 
 /* ------------------------------------------------------------------ errors */
-
-export const PROVIDER_ERROR_CATEGORIES = [
-  'auth_expired', // token expired or revoked: reconnect (or refresh) the channel
-  'rate_limited', // retry after retryAfterSeconds
-  'user_content', // the post itself is invalid for the platform: fix the post
-  'platform_rejected', // platform refused for policy/permission/account reasons: do not retry
-  'transient', // network error, 5xx, timeout before the request was sent: safe to retry
-  'unknown_outcome', // the request may have reached the platform: never blindly retry
-] as const;
-export type ProviderErrorCategory = (typeof PROVIDER_ERROR_CATEGORIES)[number];
 
 export class ProviderError extends Error {
   readonly category: ProviderErrorCategory;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
-import type { AppDeps } from '../../src/app-deps.js';
 import type { AuthScheme } from '../../src/http/auth-scheme.js';
 import { installPublicAuth, type PublicAuthenticator } from '../../src/http/public-auth.js';
+import type { AppDeps } from '../../src/modules/app-deps.js';
 
 // The one auth hook runs an area's own scheme for routes that name it (the tool API's keys); the public
 // checks are covered by public-auth.test.ts and the shared security suite.

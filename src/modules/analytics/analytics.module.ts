@@ -1,7 +1,7 @@
 /** The analytics area: the service (API), the periodic sync and its job. */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { PublishTargetsReadPort } from '../publishing/publishing.module.js';

@@ -2,13 +2,14 @@
  * Analytics: reads a published post's metrics through its platform adapter and keeps each read as an
  * append-only snapshot. A metric the platform did not report is null, never 0.
  */
-import type { AppDeps } from '../../app-deps.js';
+
 import { decodeCursor, page } from '../../http/pagination.js';
 import { providerFailure } from '../../http/provider-failure.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { Executor } from '../database.js';

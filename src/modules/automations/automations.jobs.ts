@@ -1,6 +1,7 @@
 /** The automations worker side: run execution and the scheduler's clock tick. */
-import type { AppDeps } from '../../app-deps.js';
+
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import type { AppDeps } from '../app-deps.js';
 import { AUTOMATION_RUN_QUEUE, type AutomationsService } from './automations.service.js';
 import type { AutomationRunner } from './runner.js';
 import { enqueueDueRuns } from './scheduler.js';

@@ -3,9 +3,9 @@
  * publishing's and the media library's read interfaces and the batches area's committer.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';

@@ -1,9 +1,10 @@
 /** Automation routes (ROUTES.md, "Webhooks and automations" and Internal). */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { actorOf, organizationOf, publicOrDashboard, requirePolicy } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
+
+import type { AppDeps } from '../app-deps.js';
 import {
   AutomationRun,
   AutomationRunCreateRequest,

@@ -1,11 +1,11 @@
 /** Automation sources (CRUD, soft delete) and runs (create, list, status moves through the run table). */
 import { Value } from '@sinclair/typebox/value';
 import { Cron } from 'croner';
-import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { isValidTimeZone } from '../../platform/time/zoned-time.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import { type RunRow, automationsRepository as repo, type SourceRow } from './automations.repository.js';
 import {

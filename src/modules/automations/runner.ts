@@ -5,9 +5,10 @@
  * publishing service with an idempotency key per source and item, and the item is remembered right
  * after, so a crashed run repeated later replays instead of posting twice.
  */
-import type { AppDeps } from '../../app-deps.js';
+
 import { AppError } from '../../platform/errors.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { MediaRead } from '../media/media.module.js';
 import type { PublishingPlansPort, PublishingRead } from '../publishing/publishing.module.js';

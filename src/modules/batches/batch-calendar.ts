@@ -4,7 +4,6 @@
  * sorted list of post times (gap, 24-hour cap). Pure functions, no I/O and no clock.
  */
 import { isoWeekday, localParts, zonedInstant } from '../../platform/time/zoned-time.js';
-import type { SchedulerSlot } from './batch-scheduler.js';
 
 /** Documented publishing caps per 24-hour moving window, per account. */
 export const PLATFORM_DAILY_CAPS: Record<string, number> = {
@@ -42,6 +41,19 @@ export function mix(a: number, b: number): number {
 export function jitterFor(targetHash: number, occurrenceHash: number, min: number, max: number): number {
   const span = max - min + 1;
   return min + (mix(targetHash, occurrenceHash) % span);
+}
+
+export interface SchedulerSlot {
+  id: string;
+  localTime: string;
+  timezone: string;
+  weekdays?: number[];
+  platform?: string;
+  channelAccountId?: string;
+  jitterSecondsMin: number;
+  jitterSecondsMax: number;
+  minGapMinutes: number;
+  productCooldownMinutes: number;
 }
 
 export interface Occurrence {

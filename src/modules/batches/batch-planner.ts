@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import type { Clock } from '../../app-deps.js';
 import { BatchPolicy, type BatchPolicyT } from '../../http/shared-schemas.js';
+import type { Clock } from '../../platform/clock.js';
 import { AppError, type FieldIssue } from '../../platform/errors.js';
 import { buildUtmLinks } from '../../platform/url/utm.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';

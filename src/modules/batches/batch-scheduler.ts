@@ -27,11 +27,13 @@ import {
   type Occurrence,
   overCap,
   PLATFORM_DAILY_CAPS,
+  type SchedulerSlot,
   slotOccurrences,
   within,
 } from './batch-calendar.js';
 
 export { isoWeekday, isTimeZone, zonedInstant } from '../../platform/time/zoned-time.js';
+export type { SchedulerSlot } from './batch-calendar.js';
 export { jitterFor, PLATFORM_DAILY_CAPS, slotOccurrences } from './batch-calendar.js';
 
 export type Rule =
@@ -47,19 +49,6 @@ export type Rule =
   | 'product_link_comment_unsupported'
   | 'product_link_missing'
   | 'product_link_tracking_skipped';
-
-export interface SchedulerSlot {
-  id: string;
-  localTime: string;
-  timezone: string;
-  weekdays?: number[];
-  platform?: string;
-  channelAccountId?: string;
-  jitterSecondsMin: number;
-  jitterSecondsMax: number;
-  minGapMinutes: number;
-  productCooldownMinutes: number;
-}
 
 export interface SchedulerTarget {
   platform: string;

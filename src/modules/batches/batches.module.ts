@@ -3,8 +3,8 @@
  * committer it provides, and its reaction to a channel disconnect (subscribed by the root).
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BatchCommitter } from '../automations/automations.module.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';

@@ -3,9 +3,10 @@
  * through publishing's batch port), the batch listing (filtered by that derived status) and the assets
  * with the publish targets that used them.
  */
-import type { AppDeps } from '../../app-deps.js';
+
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import type { BatchPublishTarget, PublishingBatchPort } from '../publishing/publishing.module.js';
 import { deriveBatchStatus, targetCounts } from './batch-status.js';

@@ -7,9 +7,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
 import { errorResponses, IdOf, NullOr } from '../../http/shared-schemas.js';
+import type { AppDeps } from '../app-deps.js';
 import { BrandParams } from './brands.schemas.js';
 import type { BrandsService } from './brands.service.js';
 

@@ -1,7 +1,7 @@
 /** The brands area: brands and their products. */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import { brandsRepository } from './brands.repository.js';
 import { registerBrandRoutes } from './brands.routes.js';

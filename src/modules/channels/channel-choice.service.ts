@@ -2,8 +2,8 @@
 
 import { AppError } from '../../platform/errors.js';
 import type { OAuthTokens, ProviderAccount } from '../../providers/provider.js';
-import type { CallbackDeps } from './channel-callback.service.js';
 import { recordChannelStateEvent } from './channel-events.js';
+import type { CallbackDeps } from './channel-linker.js';
 import { ChannelLinker } from './channel-linker.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ConnectStateRow } from './connect-states.js';

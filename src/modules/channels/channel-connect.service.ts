@@ -4,9 +4,9 @@
  * adapter supports it.
  */
 
-import type { Clock } from '../../app-deps.js';
 import type { Config } from '../../config.js';
 import { dashboardOrigins } from '../../http/dashboard-auth.js';
+import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { Platform } from '../../providers/provider.js';

@@ -3,15 +3,28 @@
  * connected (one account) or waiting in in_between_steps with its account choices (several).
  */
 
+import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
+import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { OAuthTokens, ProviderAccount } from '../../providers/provider.js';
-import type { Executor } from '../database.js';
-import type { CallbackDeps } from './channel-callback.service.js';
-import { recordChannelStateEvent } from './channel-events.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { Db, Executor } from '../database.js';
+import { type ChannelEventSink, recordChannelStateEvent } from './channel-events.js';
 import { assertTransition } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { PendingChoice } from './channels.tables.js';
 import type { ConnectStateRow } from './connect-states.js';
+import type { TokenVault } from './token-vault.js';
+
+/** What the OAuth callback, the account choice and the linker take: the database, the adapters, the token vault. */
+export interface CallbackDeps {
+  db: Db;
+  registry: ProviderRegistry;
+  vault: TokenVault;
+  encryptor: Encryptor;
+  clock: Clock;
+  events?: ChannelEventSink;
+}
 
 export class ChannelLinker {
   constructor(private readonly deps: CallbackDeps) {}

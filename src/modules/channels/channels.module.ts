@@ -5,9 +5,9 @@
  * ChannelsReadPort (publishing profiles are their own module, profiles.module.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import { ChannelCallbackService } from './channel-callback.service.js';
 import { ChannelChoiceService } from './channel-choice.service.js';

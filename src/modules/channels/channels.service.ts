@@ -3,8 +3,9 @@
  * disconnect. Refs name stored secrets (token-vault.ts); tokens never leave this module unencrypted
  * except into an adapter call.
  */
-import type { Clock } from '../../app-deps.js';
+
 import { decodeCursor, page } from '../../http/pagination.js';
+import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';

@@ -7,8 +7,8 @@
  */
 
 import type { Selectable } from 'kysely';
-import type { Clock } from '../../app-deps.js';
 import type { Config } from '../../config.js';
+import type { Clock } from '../../platform/clock.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import { type OAuthTokens, ProviderError } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';

@@ -5,10 +5,10 @@
  * draft stored on a comment is never sent without an explicit reply call.
  */
 import { request } from 'undici';
-import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import type { Platform } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { AppDeps } from '../app-deps.js';
 import { transition } from './comment-states.js';
 import { commentsRepository } from './comments.repository.js';
 import type { DraftRequest, DraftResponse, ReplyStatus } from './comments.schemas.js';

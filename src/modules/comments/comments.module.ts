@@ -1,8 +1,8 @@
 /** The comments area: listing, replies and reply drafts over the channels' provider calls. */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { ProfilesReadPort } from '../profiles/profiles.module.js';

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
-import type { CommentsModule } from './comments.module.js';
+import type { CommentDraftsService } from './comments.drafts.js';
+import type { CommentRepliesService } from './comments.replies.js';
 import {
   COMMENT_SCHEMAS,
   CommentParams,
@@ -22,6 +23,7 @@ import {
   SocialCommentSyncRequest,
   SocialCommentSyncResponse,
 } from './comments.schemas.js';
+import type { CommentsService } from './comments.service.js';
 
 type Scope = Parameters<typeof publicOrDashboard>[0];
 type Policy = Parameters<typeof publicOrDashboard>[1];
@@ -34,7 +36,14 @@ const access = (scope: Scope, policy: Policy, validationCode: ErrorCode) => ({
 /** Its tag in the document (the security and the credentials' refusals follow from `access`: http/route-security.ts). */
 const documented = { tags: ['Social comments'] };
 
-export function registerCommentRoutes(root: FastifyInstance, m: CommentsModule): void {
+/** The services the routes call (the area's module is one). */
+export interface CommentsRouteServices {
+  service: CommentsService;
+  replies: CommentRepliesService;
+  drafts: CommentDraftsService;
+}
+
+export function registerCommentRoutes(root: FastifyInstance, m: CommentsRouteServices): void {
   for (const s of COMMENT_SCHEMAS) root.addSchema(s);
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const svc = m.service;

@@ -1,7 +1,7 @@
 /** Health: liveness, readiness and storage checks. */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps, StorageHealth } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import type { AppDeps, StorageHealth } from '../app-deps.js';
 import { registerHealthRoutes } from './health.routes.js';
 
 export type HealthPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock' | 'version'> & {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { StorageHealth } from '../../app-deps.js';
+import type { StorageHealth } from '../app-deps.js';
 import { checkReadiness, checkStorage, type ReadinessPorts, SERVICE_NAME } from './health.service.js';
 
 const Component = Type.Object({ ok: Type.Boolean() }, { additionalProperties: true });

@@ -1,5 +1,6 @@
-import type { AppDeps, StorageHealth } from '../../app-deps.js';
+import type { AppDeps, StorageHealth } from '../app-deps.js';
 import { healthRepository } from './health.repository.js';
+import { sql } from 'kysely';
 
 export const SERVICE_NAME = 'service-api' as const;
 

@@ -1,3 +1,4 @@
+import type { Config } from '../../config.js';
 import { PUBLIC_SCOPES } from '../../http/principal.js';
 import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
 import { AppError } from '../../platform/errors.js';
@@ -8,7 +9,7 @@ import { identityProviderRepository } from './identity-provider.repository.js';
 import { clientSecretRefDigests } from './oauth-secret-refs.js';
 import { isRole } from './policies.js';
 
-export const authCommands: CliCommand[] = [
+export const authCommands: CliCommand<Config>[] = [
   {
     name: 'members create',
     usage:

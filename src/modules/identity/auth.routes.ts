@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import {
   DASHBOARD_SESSION_COOKIE,
   isApprovedOrigin,
@@ -12,6 +11,7 @@ import {
 } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
+import type { AppDeps } from '../app-deps.js';
 import {
   BrowserSessionExchangeRequest,
   BrowserSessionExchangeResponse,

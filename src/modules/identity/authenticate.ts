@@ -11,10 +11,10 @@
  * (same organization, scopes and rate limit) and is released when the tool call ends.
  */
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import type { Principal } from '../../http/principal.js';
 import { AppError } from '../../platform/errors.js';
 import { digest, digestMatches, keyPrefix } from '../../platform/secrets/api-key-secret.js';
+import type { AppDeps } from '../app-deps.js';
 import { apiKeysRepository } from './api-keys.repository.js';
 import { oauthRepository } from './oauth.repository.js';
 import { ACCESS_TOKEN_KIND } from './oauth.service.js';

@@ -3,12 +3,12 @@
  * generated here, answered once and stored only as sha256 digests.
  */
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { PUBLIC_SCOPES } from '../../http/principal.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { generateKey } from '../../platform/secrets/api-key-secret.js';
+import type { AppDeps } from '../app-deps.js';
 import { type ApiKeyRecord, apiKeysRepository } from './api-keys.repository.js';
 import { API_KEY_ID_PREFIX, OAUTH_APP_ID_PREFIX } from './credentials.schemas.js';
 import { type GrantRecord, type OAuthAppRecord, oauthRepository } from './oauth.repository.js';

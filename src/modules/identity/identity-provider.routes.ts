@@ -1,10 +1,10 @@
 /** Sign-in through the OpenID Connect provider (docs/sessions.md): is it configured, start, callback. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { DASHBOARD_SESSION_COOKIE, parseCookies } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
+import type { AppDeps } from '../app-deps.js';
 import { cookie, EXCHANGE_PATH, normalizedOrigin, requireApprovedOrigin, validReturnTo } from './auth.routes.js';
 import {
   IdentityProviderCallbackRequest,

@@ -11,10 +11,10 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
-import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { digest } from '../../platform/secrets/api-key-secret.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import { identityRepository } from './identity.repository.js';
 import { identityProviderRepository as repo } from './identity-provider.repository.js';

@@ -1,8 +1,8 @@
 /** The identity area: sign-in, dashboard sessions and policies, developer credentials, the OAuth provider. */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { installDashboardAuth } from '../../http/dashboard-auth.js';
+import type { AppDeps } from '../app-deps.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { Authenticator } from './authenticate.js';

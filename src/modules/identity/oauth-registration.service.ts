@@ -6,10 +6,10 @@
  * client address; the consent page marks the client's name as self-asserted.
  */
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import { PUBLIC_SCOPES } from '../../http/principal.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { AppDeps } from '../app-deps.js';
 import { OAUTH_APP_ID_PREFIX } from './credentials.schemas.js';
 import { isAllowedRedirectUri } from './credentials.service.js';
 import { oauthClientsRepository } from './oauth-clients.repository.js';

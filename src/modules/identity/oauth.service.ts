@@ -6,12 +6,12 @@
  * keep working).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import type { Actor } from '../../http/dashboard-auth.js';
 import { PUBLIC_SCOPES } from '../../http/principal.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { digest, digestMatches, generateKey } from '../../platform/secrets/api-key-secret.js';
+import type { AppDeps } from '../app-deps.js';
 import { OAUTH_GRANT_ID_PREFIX } from './credentials.schemas.js';
 import { type OAuthAppRecord, oauthRepository } from './oauth.repository.js';
 import { clientSecretRefDigests, resolveClientSecretRef } from './oauth-secret-refs.js';

@@ -3,9 +3,9 @@
  * (expires_at) and a sliding idle expiry renewed on use (written at most once a minute per session).
  */
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import { newId } from '../../platform/ids.js';
 import { digest } from '../../platform/secrets/api-key-secret.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import { sessionsRepository } from './sessions.repository.js';
 

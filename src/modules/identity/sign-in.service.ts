@@ -4,10 +4,10 @@
  * Every refusal of the exchange is the same error, so a caller learns nothing about which check failed.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../platform/errors.js';
 import { digest } from '../../platform/secrets/api-key-secret.js';
 import { hashPassword, verifyPassword } from '../../platform/secrets/password.js';
+import type { AppDeps } from '../app-deps.js';
 import { identityRepository } from './identity.repository.js';
 import { policiesOf, type Role } from './policies.js';
 import type { SessionService } from './sessions.service.js';

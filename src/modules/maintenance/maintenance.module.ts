@@ -1,7 +1,8 @@
 /** Maintenance: the periodic prune of expired rows (jobs only, no routes); areas prune their own tables through the steps the root subscribes. */
-import type { AppDeps } from '../../app-deps.js';
+
 import type { AreaModule } from '../../http/area-module.js';
 import type { Subscribers } from '../../platform/events/subscribers.js';
+import type { AppDeps } from '../app-deps.js';
 import { maintenanceJob, type PruneStep } from './maintenance.jobs.js';
 import { pruneOptions } from './maintenance.prune.js';
 

@@ -4,9 +4,9 @@
  * own), and a browser's Origin is an allowed one (requests without Origin, as MCP clients send, pass).
  */
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { dashboardOrigins } from '../../http/dashboard-auth.js';
 import { AppError } from '../../platform/errors.js';
+import type { AppDeps } from '../app-deps.js';
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 const list = (v: string | undefined) =>

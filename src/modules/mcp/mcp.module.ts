@@ -7,9 +7,9 @@
 import type { BuiltTool } from '@service-api/mcp';
 import { loadTools } from '@service-api/mcp';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { Principal } from '../../http/principal.js';
+import type { AppDeps } from '../app-deps.js';
 import type { IdentityRead } from '../identity/identity.module.js';
 import { mcpGuards } from './mcp.guards.js';
 import { IN_PROCESS_BASE, injectFetch } from './mcp.in-process.js';

@@ -7,13 +7,14 @@
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../../app-deps.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS } from '../../http/shared-schemas.js';
+import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
-import type { MediaModule } from './media.module.js';
 import { MediaContentQuery, MediaParams } from './media.schemas.js';
+import type { MediaService } from './media.service.js';
 import { decideRange, etagOf, notModified, rangeApplies } from './media-content.js';
 import { ALLOWED_MEDIA_TYPES } from './media-probe.js';
+import type { MediaUrlSigner } from './media-signed-url.js';
 
 const YEAR_SECONDS = 31_536_000;
 
@@ -22,7 +23,13 @@ const rawBytes = Object.fromEntries(
   Object.keys(ALLOWED_MEDIA_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
 );
 
-export function registerMediaContentRoute(root: FastifyInstance, clock: Clock, module: MediaModule): void {
+/** What the content route takes of the area's module: the library and the signed URLs' verifier. */
+export interface MediaContentServices {
+  media: MediaService;
+  signer: MediaUrlSigner;
+}
+
+export function registerMediaContentRoute(root: FastifyInstance, clock: Clock, module: MediaContentServices): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The organization whose item may be served, and how long a cache may keep it. */

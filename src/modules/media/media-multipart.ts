@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { isStorableText, unstorableTextError } from '../../http/input-guards.js';
 import { multipartParts } from '../../http/multipart.js';
 import { AppError } from '../../platform/errors.js';
-import type { MediaModule } from './media.module.js';
+import type { MediaIngest } from './media-ingest.js';
 import { type SpooledMedia, STREAM_BUFFER_BYTES } from './media-spool.js';
 
 export interface MultipartFields {
@@ -38,9 +38,15 @@ function mapMultipartError(error: unknown, max: number): unknown {
   return error;
 }
 
+/** What reading an upload takes of the area's module: its spool and its size limit. */
+export interface MultipartUploadServices {
+  ingest: MediaIngest;
+  maxUploadBytes: number;
+}
+
 export async function readMultipartUpload(
   request: FastifyRequest,
-  module: MediaModule,
+  module: MultipartUploadServices,
 ): Promise<{ spooled: SpooledMedia; fields: MultipartFields }> {
   const max = module.maxUploadBytes;
   const fields: MultipartFields = { brandId: null, altText: null };

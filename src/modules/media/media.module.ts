@@ -4,12 +4,12 @@
  */
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps, StorageHealth } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import { selectStore } from '../../platform/counters/store-selection.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { MediaStores } from '../../platform/media-store/create-media-store.js';
 import type { MediaStore } from '../../platform/media-store/media-store.js';
+import type { AppDeps, StorageHealth } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import { mediaDeleteJob } from './media.jobs.js';
 import { type MediaReadPort, mediaReadPort } from './media.read.js';

@@ -6,12 +6,12 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../../app-deps.js';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { principalOf } from '../../http/public-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
+
+import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
-import type { MediaModule } from './media.module.js';
 import {
   MediaImportDryRun,
   MediaImportRequest,
@@ -22,8 +22,9 @@ import {
   MediaUploadRequest,
   type MediaUploadRequestT,
 } from './media.schemas.js';
-import { registerMediaContentRoute } from './media-content.routes.js';
-import { readMultipartUpload } from './media-multipart.js';
+import { type MediaContentServices, registerMediaContentRoute } from './media-content.routes.js';
+import type { MediaImportService } from './media-import.service.js';
+import { type MultipartUploadServices, readMultipartUpload } from './media-multipart.js';
 
 const UPLOAD_ERRORS = [
   'invalid_public_media_upload_request',
@@ -35,7 +36,13 @@ const UPLOAD_ERRORS = [
   'brand_not_found',
 ] as const;
 
-export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, module: MediaModule): Promise<void> {
+/** The services the routes call (the area's module is one). */
+export interface MediaRouteServices extends MediaContentServices, MultipartUploadServices {
+  imports: MediaImportService;
+  maxJsonUploadBytes: number;
+}
+
+export async function registerMediaRoutes(root: FastifyInstance, clock: Clock, module: MediaRouteServices): Promise<void> {
   root.addSchema(MediaLibraryItem);
   const { media, imports } = module;
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -152,7 +159,7 @@ const MultipartUploadDoc = {
   },
 };
 
-async function registerUploadRoute(scope: FastifyInstance, module: MediaModule): Promise<void> {
+async function registerUploadRoute(scope: FastifyInstance, module: MediaRouteServices): Promise<void> {
   await scope.register(multipart);
   // Anything that is neither JSON nor multipart is a malformed multipart upload (specification, Behaviours 4).
   scope.addContentTypeParser('*', (_request: FastifyRequest, _payload: unknown, done: (err: Error | null, body?: unknown) => void) => {
@@ -200,7 +207,7 @@ async function registerUploadRoute(scope: FastifyInstance, module: MediaModule):
   );
 }
 
-async function uploadHandler(request: FastifyRequest<{ Body: MediaUploadRequestT }>, reply: FastifyReply, module: MediaModule) {
+async function uploadHandler(request: FastifyRequest<{ Body: MediaUploadRequestT }>, reply: FastifyReply, module: MediaRouteServices) {
   const organizationId = organizationOf(request);
   module.media.assertUploadsEnabled();
   const result = request.isMultipart()

@@ -4,9 +4,9 @@
  * pattern (never the raw URL, whose ids would explode the series count) and status code.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { requirePolicy } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
+import type { AppDeps } from '../app-deps.js';
 
 export const METRICS_PATH = '/v1/internal/metrics';
 

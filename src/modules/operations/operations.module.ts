@@ -1,7 +1,7 @@
 /** Operations: the metrics endpoint. */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import type { AppDeps } from '../app-deps.js';
 import { registerMetricsRoutes } from './metrics.routes.js';
 
 export type OperationsPorts = Pick<AppDeps, 'metrics'>;

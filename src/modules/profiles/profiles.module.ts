@@ -4,8 +4,8 @@
  * channels and brands through their read ports and reacts to a channel's disconnect (subscribed by the root).
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort, DisconnectHook } from '../channels/channels.module.js';
 import { type ProfilesReadPort, profilesReadPort } from './profiles.publishing.js';

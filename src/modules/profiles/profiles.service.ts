@@ -2,8 +2,9 @@
  * Publishing profiles: a named set of a brand's channels with their per-channel settings, schedule
  * settings (including the brand's saved batch policy) and comment settings. One default per brand.
  */
-import type { Clock } from '../../app-deps.js';
+
 import { decodeCursor, page } from '../../http/pagination.js';
+import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';

@@ -5,9 +5,9 @@
  * area's read port.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { AppDeps } from '../app-deps.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import { registerProviderRoutes } from './provider-api.routes.js';
 import { ProviderToolsService } from './provider-tools.service.js';

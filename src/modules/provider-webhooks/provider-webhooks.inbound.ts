@@ -6,7 +6,6 @@
  * channel needs a new login (channels area), YouTube feed entry -> the matching target (publishing).
  */
 import { createHash } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import { AppError, isAppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Platform } from '../../providers/provider.js';
@@ -15,6 +14,8 @@ import { type InboundEvent, safeEqual } from '../../providers/webhooks/signature
 import { parseXDelivery, verifyXSignature, xCrcResponse } from '../../providers/webhooks/x-webhooks.js';
 import { channelIdOfTopic, parseYoutubeFeed, verifyWebSubSignature } from '../../providers/webhooks/youtube-websub.js';
 import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
+import type { AppDeps } from '../app-deps.js';
+import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { CommentPlatform, CommentsModule } from '../comments/comments.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';

@@ -5,12 +5,13 @@
  * subscription per connected X account, and one WebSub subscription per connected YouTube channel feed.
  * TikTok and Pinterest are set up in their developer consoles. A dry run (the default) calls nothing.
  */
-import type { AppDeps } from '../../app-deps.js';
+
 import { newId } from '../../platform/ids.js';
 import type { Platform } from '../../providers/provider.js';
 import { META_SUBSCRIPTION, metaSubscriptionUrl, subscribeMetaApp } from '../../providers/webhooks/meta-webhooks.js';
 import { ensureXWebhook, subscribeXUser } from '../../providers/webhooks/x-webhooks.js';
 import { subscribeWebSub, youtubeTopic } from '../../providers/webhooks/youtube-websub.js';
+import type { AppDeps } from '../app-deps.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';
 import type { ProvisionAnswerT, ProvisionBodyT, ProvisionPlatformT, ProvisionStepT } from './provider-webhooks.schemas.js';

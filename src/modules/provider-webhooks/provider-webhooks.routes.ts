@@ -8,13 +8,20 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requirePolicy } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
-import type { ProviderWebhooksModule } from './provider-webhooks.module.js';
+import type { InboundWebhooks } from './provider-webhooks.inbound.js';
+import type { WebhookProvisioning } from './provider-webhooks.provision.js';
 import { DeliveryAnswer, HandshakeQuery, PlatformParams, ProvisionAnswer, ProvisionBody } from './provider-webhooks.schemas.js';
 
 /** Largest delivery accepted (platforms batch events; Meta's are well under this). */
 const DELIVERY_LIMIT_BYTES = 1024 * 1024;
 
-export async function registerProviderWebhookRoutes(root: FastifyInstance, m: ProviderWebhooksModule): Promise<void> {
+/** The services the routes call (the area's module is one). */
+export interface ProviderWebhooksRouteServices {
+  inbound: InboundWebhooks;
+  provisioning: WebhookProvisioning;
+}
+
+export async function registerProviderWebhookRoutes(root: FastifyInstance, m: ProviderWebhooksRouteServices): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/v1/internal/provider-webhooks/provision',

@@ -1,8 +1,8 @@
 /** Which platforms have an inbound endpoint, and the secrets and URLs each one uses (from config). */
 import { createHmac } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import type { Platform } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { AppDeps } from '../app-deps.js';
 
 export const INBOUND_PLATFORMS = ['facebook_page', 'instagram_business', 'instagram_standalone', 'threads', 'x', 'youtube'] as const;
 export type InboundPlatform = (typeof INBOUND_PLATFORMS)[number];

@@ -4,8 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard, requirePolicy, userActorOf } from '../../http/dashboard-auth.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { errorResponses } from '../../http/shared-schemas.js';
+
+import type { PlansService } from './plans.service.js';
+import type { PublishApprovalsService } from './publish-approvals.service.js';
+import type { PublishJobsService } from './publish-jobs.service.js';
 import type { PublishingDeps } from './publishing.deps.js';
-import type { PublishingModule } from './publishing.module.js';
 import {
   AgentPublishRequest,
   CancelBody,
@@ -26,11 +29,24 @@ import {
   UrlReconciliationBody,
 } from './publishing.schemas.js';
 import { publisherOf, registerApprovalRoutes } from './publishing-approvals.routes.js';
+import type { ReconcileService } from './reconcile.service.js';
+import type { SlotsService } from './slots.service.js';
+import type { UrlReconciliationService } from './url-reconciliation.service.js';
 
 const MEMBERS_SUBMIT =
   'A signed-in member is refused (403 permission_denied) unless the organization lets members publish directly (PATCH /v1/publish/settings); a member submits the job for approval instead (POST /v1/publish/jobs/{publishJobId}/submit). Admins, owners and API keys or OAuth tokens with publish:write publish directly.';
 
-export function registerPublishingRoutes(root: FastifyInstance, _deps: PublishingDeps, m: PublishingModule): void {
+/** The services the routes call (the area's module is one). */
+export interface PublishingRouteServices {
+  plans: PlansService;
+  jobsService: PublishJobsService;
+  approvals: PublishApprovalsService;
+  reconcile: ReconcileService;
+  urls: UrlReconciliationService;
+  slots: SlotsService;
+}
+
+export function registerPublishingRoutes(root: FastifyInstance, _deps: PublishingDeps, m: PublishingRouteServices): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(

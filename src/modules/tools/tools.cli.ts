@@ -24,7 +24,7 @@ async function withKeysService<T>(
 }
 
 /** The tool API commands; `users` is the identity area's users port (the root hands it over). */
-export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand[] => [
+export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand<Config>[] => [
   {
     name: 'users create',
     usage: 'users create --email E [--tier basic|pro|max] [--init] [--json]   a tool API user (tier default basic)',

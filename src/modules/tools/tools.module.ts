@@ -1,20 +1,12 @@
 /** The tool API area: UTM and QR tools with their own keys, limits and idempotency. */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import type { AreaModule } from '../../http/area-module.js';
-import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { registerToolKeyRoutes } from './tool-keys.routes.js';
 import { ToolKeysService } from './tool-keys.service.js';
-import { createToolAuth, registerToolRoutes } from './tools.routes.js';
+import { createToolAuth, registerToolRoutes, type ToolsPorts } from './tools.routes.js';
 import { toolsRetentionRepository } from './tools-retention.repository.js';
-
-/**
- * What the tool API uses of the shared pieces (its keys, windows and idempotency records, and the clock)
- * and the identity area's users port (the key owners' tiers).
- */
-export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: UsersReadPort; usersAdmin: UsersAdminPort };
 
 /**
  * The keys service of the settings routes: a revocation or new key bumps the auth version of every store

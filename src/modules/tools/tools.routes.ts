@@ -12,6 +12,8 @@ import { noteJsonBodyText } from '../../http/input-guards.js';
 import { checkJsonShape, jsonShapeError } from '../../http/json-body.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
 import { AppError } from '../../platform/errors.js';
+import type { AppDeps } from '../app-deps.js';
+import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
 import { generateQrFromRequest } from './qrcode/qr-generator.js';
 import { parseQrRequest, type QrRequest } from './qrcode/qr-options.js';
 import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
@@ -21,7 +23,6 @@ import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { ToolLimiter } from './tool-limiter.service.js';
 import { TOOL_MAX_BODY_BYTES, type ToolName } from './tool-limits.js';
 import { type ToolPlan, ToolRequestRunner } from './tool-request.service.js';
-import type { ToolsPorts } from './tools.module.js';
 import {
   QrGenerateRequest,
   QrGenerateResponse,
@@ -76,6 +77,12 @@ function qrWork(qr: QrRequest, pool: () => QrWorkerPool): ToolWork {
     return { ok: true, body: { qrcode: { dataUrl: generated.value.dataUrl }, format: generated.value.format } };
   };
 }
+
+/**
+ * What the tool API uses of the shared pieces (its keys, windows and idempotency records, and the clock)
+ * and the identity area's users port (the key owners' tiers).
+ */
+export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: UsersReadPort; usersAdmin: UsersAdminPort };
 
 /** The tool scheme the root installs in the auth hook, and the key-use writer the routes' app closes. */
 export interface ToolAuth {

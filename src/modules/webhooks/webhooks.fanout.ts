@@ -3,9 +3,10 @@
  * row is due at once and the workers claim it from the table) and the sweep that fans out events missed
  * by their transaction.
  */
-import type { AppDeps } from '../../app-deps.js';
+
 import type { RecordedEvent } from '../../platform/events/outbox.js';
 import { newId } from '../../platform/ids.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import { type DeliveryRow, webhooksRepository as repo } from './webhooks.repository.js';
 import { DELIVERY_ID_PREFIX } from './webhooks.schemas.js';

@@ -3,7 +3,7 @@
  * transaction, subscribed to the outbox by the root) and the worker's jobs.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Env } from '../../config.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { OutboxBatchListener } from '../../platform/events/outbox.js';
@@ -11,6 +11,7 @@ import type { GuardedHttpClient } from '../../platform/http-client/guarded-clien
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { DeliveryClaimLoop } from './webhooks.claim-loop.js';
+import type { AppDeps } from '../app-deps.js';
 import { WebhookDeliverer } from './webhooks.delivery.js';
 import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webhooks.fanout.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';

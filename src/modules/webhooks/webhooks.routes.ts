@@ -1,10 +1,14 @@
 /** Webhook endpoint and delivery routes (ROUTES.md, Webhooks and automations). */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.js';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import type { WebhooksModule } from './webhooks.module.js';
+import { errorResponses, PUBLIC_AUTH_ERRORS as PUBLIC_ERRORS } from '../../http/shared-schemas.js';
+import type { ErrorCode } from '../../platform/errors.js';
+import type { JobDefinition } from '../../platform/queue/job-queue.js';
+import type { AppDeps } from '../app-deps.js';
+import type { DeliverJobData } from './webhooks.fanout.js';
 import {
   DeliveryListQuery,
   DeliveryParams,
@@ -22,6 +26,7 @@ import {
   WebhookRecoverAnswer,
   WebhookRecoverRequest,
 } from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
 
 // an API key / OAuth token with the scope, or a dashboard session of an admin (policies
 // webhooks.endpoints.manage and webhooks.deliveries.manage; docs/webhooks.md)
@@ -29,7 +34,13 @@ const endpoints = (scope: 'webhooks:read' | 'webhooks:write') => publicOrDashboa
 const deliveries = (scope: 'webhooks:read' | 'webhooks:write') => publicOrDashboard(scope, 'webhooks.deliveries.manage');
 const tags = ['Webhooks'];
 
-export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<AppDeps, 'jobs'>, m: WebhooksModule): Promise<void> {
+/** The service the routes call and the delivery job whose queue they ensure (the area's module is one). */
+export interface WebhooksRouteServices {
+  service: WebhooksService;
+  deliverJob: JobDefinition<DeliverJobData>;
+}
+
+export async function registerWebhookRoutes(root: FastifyInstance, deps: Pick<AppDeps, 'jobs'>, m: WebhooksRouteServices): Promise<void> {
   // the outbox listener sends jobs inside other areas' transactions: the queue must exist first
   await deps.jobs.ensureQueue(m.deliverJob);
   for (const s of WEBHOOK_SCHEMAS) root.addSchema(s);

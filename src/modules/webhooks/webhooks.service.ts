@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import { GuardedFetchError, type GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { newId } from '../../platform/ids.js';
+import type { AppDeps } from '../app-deps.js';
 import { secretAad } from './webhooks.delivery.js';
 import type { WebhookFanOut } from './webhooks.fanout.js';
 import { type AttemptRow, type DeliveryRow, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.js';

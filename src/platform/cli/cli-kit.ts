@@ -2,22 +2,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Config } from '../../config.js';
-import { type DatabaseHandle, embeddedSocketAlive, openDatabase } from '../db/database.js';
+import { type DatabaseHandle, type DatabaseSettings, embeddedSocketAlive, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors.js';
 
-export interface CliContext {
-  config: Config;
+/** A command's context; the root's commands read the whole Config (C), an area's only what opens its database. */
+export interface CliContext<C extends DatabaseSettings = DatabaseSettings> {
+  config: C;
   argv: string[];
   out(value: unknown, json: boolean): void;
 }
 
-export interface CliCommand {
+export interface CliCommand<C extends DatabaseSettings = DatabaseSettings> {
   /** e.g. "api-keys create" */
   name: string;
   usage: string;
-  run(ctx: CliContext): Promise<number | void>;
+  run(ctx: CliContext<C>): Promise<number | void>;
 }
 
 export type Options = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
@@ -56,7 +56,11 @@ export interface DatabaseIntent {
  * and outside the default data directory only with --init: a typo in SERVICE_DATA_DIR must not hand
  * out keys for an empty database while the server runs on another.
  */
-export async function withDatabase<T>(config: Config, fn: (db: DatabaseHandle) => Promise<T>, intent: DatabaseIntent = {}): Promise<T> {
+export async function withDatabase<T>(
+  config: DatabaseSettings,
+  fn: (db: DatabaseHandle) => Promise<T>,
+  intent: DatabaseIntent = {},
+): Promise<T> {
   const handle = await openForCommand(config, intent);
   try {
     await migrateToLatest(handle.db);
@@ -67,7 +71,7 @@ export async function withDatabase<T>(config: Config, fn: (db: DatabaseHandle) =
 }
 
 /** Opens the database as `withDatabase` does (same checks, same stderr line), without migrating; the caller closes it. */
-export async function openForCommand(config: Config, intent: DatabaseIntent = {}): Promise<DatabaseHandle> {
+export async function openForCommand(config: DatabaseSettings, intent: DatabaseIntent = {}): Promise<DatabaseHandle> {
   let where: string;
   if (!config.embedded) {
     const url = new URL(config.env.DATABASE_URL!);

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import type { Config } from '../../config.js';
 import { PgliteDialect, PgliteLock } from './pglite-dialect.js';
 
 // COUNT(*) and BIGINT come back as strings from pg and as numbers from PGlite: parse int8 to number
@@ -141,12 +140,20 @@ export function embeddedSocketUrl(socketPath: string): string {
   return `postgresql://postgres@localhost:${port}/postgres?host=${encodeURIComponent(dir)}`;
 }
 
+/** The settings that choose the database (the service's Config is one; the platform reads no configuration itself). */
+export interface DatabaseSettings {
+  readonly env: { readonly DATABASE_URL?: string | undefined; readonly SERVICE_DB_POOL_SIZE: number };
+  readonly embedded: boolean;
+  readonly dataDir: string;
+  readonly dbSocketPath: string;
+}
+
 /**
  * Opens the database the way this process should: PostgreSQL with DATABASE_URL; otherwise the running
  * server's embedded database through its socket (CLI next to a running server) when `preferSocket`,
  * else PGlite in-process.
  */
-export async function openDatabase(config: Config, opts: { preferSocket?: boolean } = {}): Promise<DatabaseHandle> {
+export async function openDatabase(config: DatabaseSettings, opts: { preferSocket?: boolean } = {}): Promise<DatabaseHandle> {
   if (config.env.DATABASE_URL) return openPostgres(config.env.DATABASE_URL, config.env.SERVICE_DB_POOL_SIZE);
   if (opts.preferSocket && (await embeddedSocketAlive(config.dbSocketPath))) {
     return openPostgres(embeddedSocketUrl(config.dbSocketPath), 1);

@@ -9,7 +9,6 @@ import type { AreaModule } from './http/area-module.js';
 import { errorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { registerOpenApi } from './http/openapi.js';
-import { installPublicAuth } from './http/public-auth.js';
 import { installRouteSecurity } from './http/route-security.js';
 import { installPublicAuth, type PublicAuthenticator } from './http/public-auth.js';
 import { ErrorResponse } from './http/shared-schemas.js';

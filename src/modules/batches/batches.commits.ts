@@ -8,7 +8,6 @@ import type { AppDeps } from '../app-deps.js';
 import { sql } from 'kysely';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import type { BatchJobToCreate } from '../publishing/publishing.module.js';
 import { batchCommitsRepository, type NewBatchItem, type NewBatchTarget } from './batch-commits.repository.js';

@@ -6,7 +6,6 @@
 import type { AppDeps } from '../app-deps.js';
 import { sql } from 'kysely';
 import { defineJob } from '../../platform/queue/job-queue.js';
-import type { AppDeps } from '../app-deps.js';
 import type { Db } from '../database.js';
 import { batchCompletionRepository } from './batch-completion.repository.js';
 import type { BatchReads } from './batches.reads.js';

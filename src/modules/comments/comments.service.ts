@@ -11,7 +11,6 @@ import { AppError, type ErrorCode, isAppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { type Platform, type ProviderComment, ProviderError } from '../../providers/provider.js';
-import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { ProfilesReadPort } from '../profiles/profiles.module.js';

@@ -15,7 +15,6 @@ import { parseXDelivery, verifyXSignature, xCrcResponse } from '../../providers/
 import { channelIdOfTopic, parseYoutubeFeed, verifyWebSubSignature } from '../../providers/webhooks/youtube-websub.js';
 import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { AppDeps } from '../app-deps.js';
-import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { CommentPlatform, CommentsModule } from '../comments/comments.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';

@@ -5,7 +5,6 @@ import { defineJob } from '../../platform/queue/job-queue.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { AppDeps } from '../app-deps.js';
-import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { CommentsModule } from '../comments/comments.module.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';

@@ -11,7 +11,6 @@ import type { GuardedHttpClient } from '../../platform/http-client/guarded-clien
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { DeliveryClaimLoop } from './webhooks.claim-loop.js';
-import type { AppDeps } from '../app-deps.js';
 import { WebhookDeliverer } from './webhooks.delivery.js';
 import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webhooks.fanout.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';

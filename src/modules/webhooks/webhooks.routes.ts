@@ -2,7 +2,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import { errorResponses } from '../../http/shared-schemas.js';
 import type { WebhooksModule } from './webhooks.module.js';
 import { errorResponses, PUBLIC_AUTH_ERRORS as PUBLIC_ERRORS } from '../../http/shared-schemas.js';
 import type { ErrorCode } from '../../platform/errors.js';

@@ -18,7 +18,8 @@ import type { CallbackOutcome, ChannelCallbackService } from './channel-callback
 import type { ChannelChoiceService } from './channel-choice.service.js';
 import type { ChannelConnectService } from './channel-connect.service.js';
 import { ChannelAccount, ChannelAccountParams, ChannelChoice } from './channels.schemas.js';
-import { assertOwnOrganization, type ChannelsService } from './channels.service.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
+import type { ChannelsService } from './channels.service.js';
 
 /**
  * An API key (channels scopes) or the session of a dashboard admin: connecting and choosing a brand's

@@ -13,7 +13,7 @@ import type { Platform } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Db } from '../database.js';
-import { assertOwnOrganization } from './channels.service.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { createConnectState, pkcePair } from './connect-states.js';
 
 export interface ConnectUrlRequest {

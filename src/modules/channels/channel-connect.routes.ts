@@ -14,11 +14,11 @@ import {
   PUBLIC_OR_SESSION,
   SESSION_AUTH_ERRORS,
 } from '../../http/shared-schemas.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import type { CallbackOutcome, ChannelCallbackService } from './channel-callback.service.js';
 import type { ChannelChoiceService } from './channel-choice.service.js';
 import type { ChannelConnectService } from './channel-connect.service.js';
 import { ChannelAccount, ChannelAccountParams, ChannelChoice } from './channels.schemas.js';
-import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import type { ChannelsService } from './channels.service.js';
 
 /**

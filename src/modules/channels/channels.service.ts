@@ -20,7 +20,6 @@ import type { ChannelAccountListQueryT, ChannelAccountPatchT, ChannelAccountT, C
 import type { DisconnectSubscribers } from './disconnect-hooks.js';
 import type { TokenVault } from './token-vault.js';
 
-
 export interface ChannelsDeps {
   db: Db;
   vault: TokenVault;

@@ -14,6 +14,7 @@ import type { CommentTables } from './comments/comments.tables.js';
 import type { AuthTables } from './identity/auth.tables.js';
 import type { MediaTables } from './media/media.tables.js';
 import type { ProfileTables } from './profiles/profiles.tables.js';
+import type { ProviderWebhookTables } from './provider-webhooks/provider-webhooks.tables.js';
 import type { PublishingTables } from './publishing/publishing.tables.js';
 import type { ToolTables } from './tools/tools.tables.js';
 import type { WebhookTables } from './webhooks/webhooks.tables.js';
@@ -32,6 +33,7 @@ export interface Database
     CommentTables,
     AnalyticsTables,
     AutomationTables,
+    ProviderWebhookTables,
     EventTables {}
 
 export type Db = Kysely<Database>;

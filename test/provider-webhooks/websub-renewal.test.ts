@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PROVIDER_WEBHOOK_RENEW_JOB } from '../../src/modules/provider-webhooks/provider-webhooks.module.js';
-import type { ProviderWebhookTables } from '../../src/modules/provider-webhooks/provider-webhooks.tables.js';
 import { hubSubscriptions } from '../../src/sandbox/simulators/google/websub-hub.routes.js';
 import { connectPlatform, createPlatformOrg, type PlatformHarness, startPlatformHarness } from '../publishing/platform-harness.js';
 import { INTERNAL_TOKEN } from '../publishing/publishing-harness.js';
@@ -19,7 +18,7 @@ const until = <T>(what: string, probe: () => Promise<T | null | undefined | fals
 describe('YouTube WebSub lease renewal', () => {
   let h: PlatformHarness;
   let topic: string;
-  const subscriptions = () => h.ctx.database.db.withTables<ProviderWebhookTables>();
+  const subscriptions = () => h.ctx.database.db;
   const row = () =>
     subscriptions()
       .selectFrom('provider_webhook_subscriptions')

@@ -55,7 +55,7 @@ export class ChannelCallbackService {
   ): Promise<CallbackOutcome> {
     const now = this.deps.clock.now();
     const row = query.state ? await findConnectState(this.deps.db, query.state) : null;
-    if (!row || row.platform !== platform || !(await consumeConnectState(this.deps.db, row.id, now))) {
+    if (!row || row.platform !== platform || !(await consumeConnectState(this.deps.db, row, now))) {
       throw new AppError('channel_oauth_state_invalid', {
         message: 'The connect state is unknown, expired, already used or for another platform; request a new connect URL.',
       });

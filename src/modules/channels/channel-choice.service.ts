@@ -56,13 +56,8 @@ export class ChannelChoiceService {
       const existing = await channelsRepository.lockByExternal(tx, organizationId, pending.platform, externalAccountId);
       if (existing) {
         // a reconnect of a known account: it keeps its id; the placeholder goes away with its other secrets
-        await tx
-          .updateTable('provider_token_secrets')
-          .set({ channel_account_id: existing.id })
-          .where('organization_id', '=', organizationId)
-          .where('id', 'in', [accessRef, ...(refreshRef ? [refreshRef] : [])])
-          .execute();
-        await tx.deleteFrom('channel_accounts').where('organization_id', '=', organizationId).where('id', '=', pending.id).execute();
+        await vault.attach(tx, organizationId, existing.id, [accessRef, refreshRef]);
+        await channelsRepository.delete(tx, organizationId, pending.id);
       }
       const account: ProviderAccount = {
         externalAccountId,

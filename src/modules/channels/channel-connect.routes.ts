@@ -7,11 +7,12 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
 import { errorResponses, NullOr, PlatformRef } from '../../http/shared-schemas.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import type { CallbackOutcome, ChannelCallbackService } from './channel-callback.service.js';
 import type { ChannelChoiceService } from './channel-choice.service.js';
 import type { ChannelConnectService } from './channel-connect.service.js';
 import { ChannelAccount, ChannelAccountParams, ChannelChoice } from './channels.schemas.js';
-import { assertOwnOrganization, type ChannelsService } from './channels.service.js';
+import type { ChannelsService } from './channels.service.js';
 
 /**
  * An API key (channels scopes) or the session of a dashboard admin: connecting and choosing a brand's

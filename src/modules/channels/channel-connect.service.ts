@@ -8,12 +8,12 @@ import type { Config } from '../../config.js';
 import { dashboardOrigins } from '../../http/dashboard-auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { Platform } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Db } from '../database.js';
-import { assertOwnOrganization } from './channels.service.js';
 import { createConnectState, pkcePair } from './connect-states.js';
 
 export interface ConnectUrlRequest {

@@ -1,12 +1,13 @@
 /** Disconnecting a channel account (DELETE /v1/channel-accounts/{id}) and its disconnectSummary. */
 import { retryOnConflict } from '../../platform/db/retry.js';
 import { AppError } from '../../platform/errors.js';
+import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { recordChannelStateEvent } from './channel-events.js';
 import { assertTransition } from './channel-states.js';
 import { brandOf, toChannelAccount } from './channels.mapper.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountT, DisconnectSummaryT } from './channels.schemas.js';
-import { assertOwnOrganization, type ChannelsDeps } from './channels.service.js';
+import type { ChannelsDeps } from './channels.service.js';
 import { emptyDisconnectCounts, runDisconnectHooks } from './disconnect-hooks.js';
 
 const notFound = (id: string) =>

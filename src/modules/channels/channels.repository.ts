@@ -169,6 +169,11 @@ export const channelsRepository = {
     await tx.updateTable('channel_accounts').set(set).where('organization_id', '=', organizationId).where('id', '=', id).execute();
   },
 
+  /** Deletes a channel row (the placeholder of a login that offered several accounts); its secrets go by cascade. */
+  async delete(tx: Executor, organizationId: string, id: string): Promise<void> {
+    await tx.deleteFrom('channel_accounts').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  },
+
   /**
    * The one lookup across organizations: inbound platform events (provider webhooks) name an account,
    * not an organization. Every change that follows is made with the organization of each row found.

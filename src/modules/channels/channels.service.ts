@@ -21,8 +21,6 @@ import type { ChannelAccountListQueryT, ChannelAccountPatchT, ChannelAccountT, C
 import type { DisconnectSubscribers } from './disconnect-hooks.js';
 import type { TokenVault } from './token-vault.js';
 
-export { assertOwnOrganization } from '../../platform/organization-guard.js';
-
 export interface ChannelsDeps {
   db: Db;
   vault: TokenVault;

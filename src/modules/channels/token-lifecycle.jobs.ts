@@ -15,10 +15,11 @@ import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db, Executor } from '../database.js';
 import { setChannelState } from './channel-context.js';
 import type { ChannelEventSink } from './channel-events.js';
+import { channelLifecycleRepository } from './channel-lifecycle.repository.js';
 import type { ChannelAccountState } from './channel-states.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountsTable } from './channels.tables.js';
-import { purgeAbandonedChoices, purgeConnectStates } from './connect-states.js';
+import { connectStatesRepository } from './connect-states.repository.js';
 import type { TokenVault } from './token-vault.js';
 
 export interface LifecycleDeps {
@@ -50,19 +51,10 @@ export async function runTokenLifecycle(deps: LifecycleDeps): Promise<LifecycleR
     reconnectRequired: 0,
     retrying: 0,
   };
-  await purgeConnectStates(db, now);
-  await purgeAbandonedChoices(db, now);
+  await connectStatesRepository.purgeExpired(db, now);
+  await channelLifecycleRepository.purgeAbandonedChoices(db, now);
   const horizon = new Date(now.getTime() + config.env.SERVICE_CHANNEL_REFRESH_AHEAD_SECONDS * 1000);
-  const due = await db
-    .selectFrom('channel_accounts')
-    .selectAll()
-    .where('state', 'in', [...LIFECYCLE_STATES])
-    .where('token_expires_at', 'is not', null)
-    .where('token_expires_at', '<=', horizon)
-    .where((eb) => eb.or([eb('next_refresh_at', 'is', null), eb('next_refresh_at', '<=', now)]))
-    .orderBy('token_expires_at')
-    .limit(BATCH)
-    .execute();
+  const due = await channelLifecycleRepository.dueForRefresh(db, LIFECYCLE_STATES, horizon, now, BATCH);
   for (const channel of due) {
     const outcome = await refreshOne(deps, channel, now);
     if (outcome) report[outcome] += 1;

@@ -12,9 +12,13 @@ import { newId } from '../../platform/ids.js';
 import type { Encryptor } from '../../platform/secrets/encryption.js';
 import type { Platform } from '../../providers/provider.js';
 import type { Executor } from '../database.js';
+import { tokenSecretsRepository } from './token-secrets.repository.js';
 
 const SECRET_REF = /^sec_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ENV_REF = /^env:([A-Za-z_][A-Za-z0-9_]{0,127})$/;
+
+/** The stored secrets among references (env refs are the operator's, never stored). */
+const storedIds = (refs: Array<string | null>): string[] => refs.filter((r): r is string => !!r && SECRET_REF.test(r));
 
 export function parseEnvTokens(config: Config): Map<string, string> {
   const out = new Map<string, string>();
@@ -56,19 +60,16 @@ export class TokenVault {
     },
   ): Promise<string> {
     const id = newId('sec');
-    await db
-      .insertInto('provider_token_secrets')
-      .values({
-        id,
-        organization_id: input.organizationId,
-        channel_account_id: input.channelAccountId ?? null,
-        platform: input.platform,
-        kind: input.kind,
-        ciphertext: this.encryptor.encrypt(input.token, this.aad(id, input.organizationId)),
-        expires_at: input.expiresAt ?? null,
-        created_at: input.at,
-      })
-      .execute();
+    await tokenSecretsRepository.insert(db, {
+      id,
+      organization_id: input.organizationId,
+      channel_account_id: input.channelAccountId ?? null,
+      platform: input.platform,
+      kind: input.kind,
+      ciphertext: this.encryptor.encrypt(input.token, this.aad(id, input.organizationId)),
+      expires_at: input.expiresAt ?? null,
+      created_at: input.at,
+    });
     return id;
   }
 
@@ -89,14 +90,9 @@ export class TokenVault {
       return;
     }
     if (!SECRET_REF.test(ref)) fail('is not a secret reference');
-    const row = await db
-      .selectFrom('provider_token_secrets')
-      .select(['channel_account_id'])
-      .where('id', '=', ref)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    if (!row) fail('names no stored secret of this organization');
-    if (row!.channel_account_id && row!.channel_account_id !== channelAccountId) fail('names a secret held by another channel account');
+    const secret = await tokenSecretsRepository.holderOf(db, organizationId, ref);
+    if (!secret) fail('names no stored secret of this organization');
+    if (secret!.channelAccountId && secret!.channelAccountId !== channelAccountId) fail('names a secret held by another channel account');
   }
 
   /** The token a reference names, or null when it cannot be resolved (deleted, foreign, unreadable). */
@@ -105,13 +101,7 @@ export class TokenVault {
     const env = ENV_REF.exec(ref);
     if (env) return this.envTokens.get(env[1]!) ?? null;
     if (!SECRET_REF.test(ref)) return null;
-    const row = await db
-      .selectFrom('provider_token_secrets')
-      .select(['ciphertext'])
-      .where('id', '=', ref)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    return this.open(organizationId, ref, row?.ciphertext ?? null);
+    return this.open(organizationId, ref, await tokenSecretsRepository.ciphertextOf(db, organizationId, ref));
   }
 
   /**
@@ -132,37 +122,17 @@ export class TokenVault {
 
   /** Marks stored secrets as held by a channel (env refs are left alone). */
   async attach(db: Executor, organizationId: string, channelAccountId: string, refs: Array<string | null>): Promise<void> {
-    const ids = refs.filter((r): r is string => !!r && SECRET_REF.test(r));
-    if (ids.length === 0) return;
-    await db
-      .updateTable('provider_token_secrets')
-      .set({ channel_account_id: channelAccountId })
-      .where('organization_id', '=', organizationId)
-      .where('id', 'in', ids)
-      .execute();
+    await tokenSecretsRepository.attach(db, organizationId, channelAccountId, storedIds(refs));
   }
 
   /** Deletes the secrets a channel holds except the ones still referenced; answers how many were deleted. */
   async deleteForChannel(db: Executor, organizationId: string, channelAccountId: string, keep: Array<string | null> = []): Promise<number> {
-    let q = db
-      .deleteFrom('provider_token_secrets')
-      .where('organization_id', '=', organizationId)
-      .where('channel_account_id', '=', channelAccountId);
     const kept = keep.filter((r): r is string => !!r);
-    if (kept.length > 0) q = q.where('id', 'not in', kept);
-    const res = await q.executeTakeFirst();
-    return Number(res.numDeletedRows ?? 0);
+    return tokenSecretsRepository.deleteForChannel(db, organizationId, channelAccountId, kept);
   }
 
   /** Deletes specific stored secrets (env refs are not ours to delete). */
   async deleteRefs(db: Executor, organizationId: string, refs: Array<string | null>): Promise<number> {
-    const ids = refs.filter((r): r is string => !!r && SECRET_REF.test(r));
-    if (ids.length === 0) return 0;
-    const res = await db
-      .deleteFrom('provider_token_secrets')
-      .where('organization_id', '=', organizationId)
-      .where('id', 'in', ids)
-      .executeTakeFirst();
-    return Number(res.numDeletedRows ?? 0);
+    return tokenSecretsRepository.deleteIds(db, organizationId, storedIds(refs));
   }
 }

@@ -14,6 +14,7 @@ import { digest, digestMatches, generateKey } from '../../platform/secrets/api-k
 import type { AppDeps } from '../app-deps.js';
 import { OAUTH_GRANT_ID_PREFIX } from './credentials.schemas.js';
 import { type OAuthAppRecord, oauthRepository } from './oauth.repository.js';
+import { oauthGrantsRepository } from './oauth-grants.repository.js';
 import { clientSecretRefDigests, resolveClientSecretRef } from './oauth-secret-refs.js';
 
 export const ACCESS_TOKEN_KIND = 'oat';
@@ -322,8 +323,8 @@ export class OAuthService {
     const outcome = await this.db.transaction().execute(async (tx) => {
       const row = await oauthRepository.findCodeForUpdate(tx, codeHash);
       if (!row) return { error: codeInvalid() };
-      const grant = await tx.selectFrom('oauth_authorizations').selectAll().where('id', '=', row.authorization_id).executeTakeFirst();
-      if (!grant || grant.oauth_app_id !== app.id) return { error: codeInvalid() };
+      const grant = await oauthGrantsRepository.grantOfApp(tx, app.id, row.authorization_id);
+      if (!grant) return { error: codeInvalid() };
       if (row.consumed_at) {
         await oauthRepository.revokeByCode(tx, codeHash, at);
         return { error: new AppError('oauth_authorization_code_consumed') };
@@ -347,8 +348,8 @@ export class OAuthService {
     const outcome = await this.db.transaction().execute(async (tx) => {
       const row = await oauthRepository.findToken(tx, digest(token), true);
       if (row?.kind !== 'refresh') return { error: refreshInvalid() };
-      const grant = await tx.selectFrom('oauth_authorizations').selectAll().where('id', '=', row.authorizationId).executeTakeFirst();
-      if (!grant || grant.oauth_app_id !== app.id) return { error: refreshInvalid() };
+      const grant = await oauthGrantsRepository.grantOfApp(tx, app.id, row.authorizationId);
+      if (!grant) return { error: refreshInvalid() };
       if (grant.revoked_at || row.revokedAt || row.expiresAt.getTime() <= at.getTime()) return { error: refreshInvalid() };
       if (row.consumedAt) {
         const graceMs = this.env.SERVICE_OAUTH_REFRESH_GRACE_SECONDS * 1000;
@@ -380,14 +381,9 @@ export class OAuthService {
     await this.db.transaction().execute(async (tx) => {
       const row = await oauthRepository.findToken(tx, digest(token), true);
       if (!row) return;
-      const grant = await tx
-        .selectFrom('oauth_authorizations')
-        .select('oauth_app_id')
-        .where('id', '=', row.authorizationId)
-        .executeTakeFirst();
-      if (!grant || grant.oauth_app_id !== app.id) return;
+      if (!(await oauthGrantsRepository.grantOfApp(tx, app.id, row.authorizationId))) return;
       if (row.kind === 'refresh') await oauthRepository.revokeFamily(tx, row.familyId, at);
-      else await tx.updateTable('oauth_tokens').set({ revoked_at: at }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
+      else await oauthGrantsRepository.revokeToken(tx, row.id, at);
     });
   }
 }

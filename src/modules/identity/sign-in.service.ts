@@ -16,8 +16,6 @@ import { signInRepository } from './sign-in.repository.js';
 export const EXCHANGE_TTL_MS = 60_000;
 const ATTEMPT_WINDOW_MS = 15 * 60_000;
 
-let dummyHash: Promise<string> | null = null;
-
 const hashEquals = (a: string, b: string) => {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
@@ -25,6 +23,9 @@ const hashEquals = (a: string, b: string) => {
 };
 
 export class SignInService {
+  /** the hash an unknown email is checked against, made on the first such sign-in */
+  private dummyHash: Promise<string> | null = null;
+
   constructor(
     private readonly deps: Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'>,
     private readonly sessions: SessionService,
@@ -67,8 +68,8 @@ export class SignInService {
     const db = this.deps.database.db;
     const user = await identityRepository.findUserByEmail(db, email);
     // an unknown user costs the same scrypt work as a known one
-    dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-    const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash));
+    this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    const ok = await verifyPassword(input.password, user?.password_hash ?? (await this.dummyHash));
     const membership = user && ok ? await signInRepository.primaryMembership(db, user.id) : null;
     if (!user || !ok || !membership) throw new AppError('sign_in_failed');
     // a success is not a failure: give back the reservations (the pair's count starts over)

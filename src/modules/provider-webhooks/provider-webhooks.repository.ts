@@ -1,12 +1,11 @@
 /**
- * SQL of inbound provider deliveries and provisioned subscriptions. These rows are platform-level
- * (a delivery names accounts, not an organization); organizations are reached only through the
- * channels and publishing areas when a delivery is processed.
+ * SQL of inbound provider deliveries and provisioned subscriptions. These rows belong to no
+ * organization, so no statement here is scoped by one: a delivery is stored before it is attributed (it
+ * names platform accounts, not an organization; the organizations are reached through the channels and
+ * publishing areas when it is processed, and every change made there is scoped), and a subscription is
+ * the service's own, per platform and topic.
  */
 import type { Executor } from '../database.js';
-import type { ProviderWebhookTables } from './provider-webhooks.tables.js';
-
-const tables = (db: Executor) => db.withTables<ProviderWebhookTables>();
 
 export const providerWebhooksRepository = {
   /** Records a delivery once; null when (platform, dedupeKey) was recorded before (a retry). */
@@ -14,7 +13,7 @@ export const providerWebhooksRepository = {
     db: Executor,
     row: { id: string; platform: string; dedupeKey: string; payload: unknown; eventCount: number; at: Date },
   ): Promise<string | null> {
-    const inserted = await tables(db)
+    const inserted = await db
       .insertInto('provider_webhook_deliveries')
       .values({
         id: row.id,
@@ -33,11 +32,11 @@ export const providerWebhooksRepository = {
   },
 
   async getDelivery(db: Executor, id: string) {
-    return (await tables(db).selectFrom('provider_webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+    return (await db.selectFrom('provider_webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   },
 
   async finishDelivery(db: Executor, id: string, outcome: Record<string, unknown>, at: Date): Promise<void> {
-    await tables(db)
+    await db
       .updateTable('provider_webhook_deliveries')
       .set({ processed_at: at, outcome: JSON.stringify(outcome) })
       .where('id', '=', id)
@@ -56,7 +55,7 @@ export const providerWebhooksRepository = {
       at: Date;
     },
   ): Promise<void> {
-    await tables(db)
+    await db
       .insertInto('provider_webhook_subscriptions')
       .values({
         id: row.id,
@@ -82,7 +81,7 @@ export const providerWebhooksRepository = {
 
   async getSubscription(db: Executor, platform: string, topic: string) {
     return (
-      (await tables(db)
+      (await db
         .selectFrom('provider_webhook_subscriptions')
         .selectAll()
         .where('platform', '=', platform)
@@ -92,7 +91,7 @@ export const providerWebhooksRepository = {
   },
 
   async activateSubscription(db: Executor, platform: string, topic: string, leaseExpiresAt: Date | null, at: Date): Promise<void> {
-    await tables(db)
+    await db
       .updateTable('provider_webhook_subscriptions')
       .set({ state: 'active', lease_expires_at: leaseExpiresAt, updated_at: at })
       .where('platform', '=', platform)
@@ -105,7 +104,7 @@ export const providerWebhooksRepository = {
    * or failed ones untouched since `stuckSince` (a verification that never came, a refused request).
    */
   async dueForRenewal(db: Executor, platform: string, leaseEndsBefore: Date, stuckSince: Date) {
-    return tables(db)
+    return db
       .selectFrom('provider_webhook_subscriptions')
       .selectAll()
       .where('platform', '=', platform)
@@ -120,6 +119,6 @@ export const providerWebhooksRepository = {
   },
 
   async listSubscriptions(db: Executor, platform: string) {
-    return tables(db).selectFrom('provider_webhook_subscriptions').selectAll().where('platform', '=', platform).orderBy('topic').execute();
+    return db.selectFrom('provider_webhook_subscriptions').selectAll().where('platform', '=', platform).orderBy('topic').execute();
   },
 };

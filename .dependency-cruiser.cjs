@@ -13,17 +13,13 @@
  */
 const ROOT = ['^src/main/', '^src/app\\.ts$', '^src/app-deps\\.ts$'];
 
-// TEMPORARY: the one remaining circle (channels.service.ts <-> channel-disconnect.ts, a value cycle) is being
-// broken on another branch; delete this constant and its use in no-circular when that lands.
-const TEMPORARY_CIRCLE_EXEMPT = ['^src/modules/channels/channel-disconnect\\.ts$', '^src/modules/channels/channels\\.service\\.ts$'];
-
 module.exports = {
   forbidden: [
     {
       name: 'no-circular',
       comment: 'Files that import each other (even types only) are one unit in two places: move the shared part down',
       severity: 'error',
-      from: { pathNot: TEMPORARY_CIRCLE_EXEMPT },
+      from: {},
       to: { circular: true },
     },
     {

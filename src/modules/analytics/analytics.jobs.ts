@@ -1,6 +1,7 @@
 /** The analytics area's jobs: the periodic sync (every 10 minutes; what it does is in analytics.sync.ts). */
-import type { AppDeps } from '../app-deps.js';
+
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import type { AppDeps } from '../app-deps.js';
 import type { AnalyticsSync } from './analytics.sync.js';
 
 export const ANALYTICS_SYNC_JOB = 'analytics.sync';

@@ -6,8 +6,9 @@
  * first); a rate-limited platform is left for the next run; channels that need reconnecting are
  * skipped, and a channel whose token the platform refuses is marked reconnect_required.
  */
-import type { AppDeps } from '../app-deps.js';
+
 import { type ProviderCallContext, ProviderError, type SocialProvider } from '../../providers/provider.js';
+import type { AppDeps } from '../app-deps.js';
 import type { ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { Db } from '../database.js';
 import { analyticsRepository } from './analytics.repository.js';

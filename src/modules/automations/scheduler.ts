@@ -7,7 +7,6 @@
 import { Cron } from 'croner';
 import type { AppDeps } from '../app-deps.js';
 import { automationRunnerRepository } from './automation-runner.repository.js';
-import type { SourceRow } from './automations.repository.js';
 import type { AutomationsService } from './automations.service.js';
 
 /** The newest tick at or before `now` and after `since` (null when none is due). */

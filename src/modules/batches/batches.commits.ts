@@ -4,10 +4,9 @@
  * replays. The answers' statuses come from the read side (`batches.reads.ts`).
  */
 import { createHash } from 'node:crypto';
-import type { AppDeps } from '../app-deps.js';
-import { sql } from 'kysely';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import type { BatchJobToCreate } from '../publishing/publishing.module.js';
 import { batchCommitsRepository, type NewBatchItem, type NewBatchTarget } from './batch-commits.repository.js';

@@ -3,9 +3,9 @@
  * (none scheduled, queued or in flight) and records the event once per batch, in one transaction with
  * a check that it was not recorded before (the batch id is the event's sequence key).
  */
-import type { AppDeps } from '../app-deps.js';
-import { sql } from 'kysely';
+
 import { defineJob } from '../../platform/queue/job-queue.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Db } from '../database.js';
 import { batchCompletionRepository } from './batch-completion.repository.js';
 import type { BatchReads } from './batches.reads.js';

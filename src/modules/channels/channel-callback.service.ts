@@ -5,18 +5,12 @@
  * choices; POST /v1/channel-accounts/{id}/select completes it.
  */
 
-import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
-import type { Encryptor } from '../../platform/secrets/encryption.js';
 import { type OAuthTokens, type Platform, type ProviderAccount, ProviderError } from '../../providers/provider.js';
-import type { ProviderRegistry } from '../../providers/registry.js';
-import type { Db } from '../database.js';
-import type { ChannelEventSink } from './channel-events.js';
 import { type CallbackDeps, ChannelLinker } from './channel-linker.js';
 import { channelsRepository } from './channels.repository.js';
 import type { PendingChoice } from './channels.tables.js';
 import { codeVerifierOf, consumeConnectState, findConnectState } from './connect-states.js';
-import type { TokenVault } from './token-vault.js';
 
 export type CallbackOutcome =
   | {

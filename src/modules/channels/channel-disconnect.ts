@@ -4,10 +4,10 @@ import { AppError } from '../../platform/errors.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { recordChannelStateEvent } from './channel-events.js';
 import { assertTransition } from './channel-states.js';
+import type { ChannelsDeps } from './channels.deps.js';
 import { brandOf, toChannelAccount } from './channels.mapper.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountT, DisconnectSummaryT } from './channels.schemas.js';
-import type { ChannelsDeps } from './channels.service.js';
 import { emptyDisconnectCounts, runDisconnectHooks } from './disconnect-hooks.js';
 
 const notFound = (id: string) =>

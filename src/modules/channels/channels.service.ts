@@ -5,33 +5,20 @@
  */
 
 import { decodeCursor, page } from '../../http/pagination.js';
-import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
-import type { ProviderRegistry } from '../../providers/registry.js';
-import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { Db } from '../database.js';
 import { disconnectChannel } from './channel-disconnect.js';
+import type { ChannelsDeps } from './channels.deps.js';
+
+export type { ChannelsDeps } from './channels.deps.js';
+
 import { type ChannelEventSink, recordChannelStateEvent } from './channel-events.js';
 import { assertTransition, type ChannelAccountState, INITIAL_STATES } from './channel-states.js';
 import { brandOf, toChannelAccount } from './channels.mapper.js';
 import { channelsRepository } from './channels.repository.js';
 import type { ChannelAccountListQueryT, ChannelAccountPatchT, ChannelAccountT, ChannelAccountUpsertT } from './channels.schemas.js';
-import type { DisconnectSubscribers } from './disconnect-hooks.js';
-import type { TokenVault } from './token-vault.js';
-
-export interface ChannelsDeps {
-  db: Db;
-  vault: TokenVault;
-  registry: ProviderRegistry;
-  clock: Clock;
-  events?: ChannelEventSink;
-  /** brand names of the answers and the brand existence check (the brands read port) */
-  brands: Pick<BrandsReadPort, 'brand' | 'names'>;
-  /** the other areas' reactions to a disconnect (subscribed by the composition root) */
-  disconnects: DisconnectSubscribers;
-}
 
 const notFound = (id: string) =>
   new AppError('channel_account_not_found', {

@@ -4,13 +4,13 @@
  * sync creates nothing new and only refreshes edited bodies and counters.
  */
 
-import type { AppDeps } from '../app-deps.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { providerFailure } from '../../http/provider-failure.js';
 import { AppError, type ErrorCode, isAppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
 import { type Platform, type ProviderComment, ProviderError } from '../../providers/provider.js';
+import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
 import type { ChannelsReadPort } from '../channels/channels.module.js';
 import type { ProfilesReadPort } from '../profiles/profiles.module.js';

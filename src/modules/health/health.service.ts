@@ -1,6 +1,5 @@
 import type { AppDeps, StorageHealth } from '../app-deps.js';
 import { healthRepository } from './health.repository.js';
-import { sql } from 'kysely';
 
 export const SERVICE_NAME = 'service-api' as const;
 

@@ -9,10 +9,10 @@
  * transaction, so the prune never holds many row locks, never waits for a row a request holds, and a
  * large backlog (a year of rows after the setting is lowered) is worked off over several runs.
  */
-import { sql } from 'kysely';
 import type { Subscribers } from '../../platform/events/subscribers.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import type { Db } from '../database.js';
+import { maintenanceRepository } from './maintenance.repository.js';
 
 /** An area's prune of its own rows that are no longer needed: one batch of at most `limit` rows, answering how many it removed. */
 export interface PruneStep {
@@ -31,11 +31,7 @@ export const DEFAULT_PRUNE_OPTIONS: PruneOptions = { batchSize: 1_000, maxBatche
 
 const staleWorkerHeartbeats: PruneStep = {
   name: 'staleWorkerHeartbeats',
-  prune: async (db, now) =>
-    Number(
-      (await db.deleteFrom('worker_heartbeats').where('beat_at', '<', sql<Date>`${now}::timestamptz - interval '1 day'`).executeTakeFirst())
-        .numDeletedRows,
-    ),
+  prune: (db, now) => maintenanceRepository.pruneStaleHeartbeats(db, now),
 };
 
 /** Runs the areas' prune steps, then maintenance's own, each batch after batch; answers the removed rows by step name. */

@@ -13,8 +13,8 @@ import { parseMetaDelivery, verifyMetaSignature, verifySignedRequest } from '../
 import { type InboundEvent, safeEqual } from '../../providers/webhooks/signatures.js';
 import { parseXDelivery, verifyXSignature, xCrcResponse } from '../../providers/webhooks/x-webhooks.js';
 import { channelIdOfTopic, parseYoutubeFeed, verifyWebSubSignature } from '../../providers/webhooks/youtube-websub.js';
-import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { AppDeps } from '../app-deps.js';
+import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { CommentPlatform, CommentsModule } from '../comments/comments.module.js';
 import type { PublishingRead } from '../publishing/publishing.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';

@@ -11,7 +11,7 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../database.js';
-import type { TargetRow } from './publishing.repository.js';
+import type { JobRow, TargetRow } from './publishing.repository.js';
 import type { StoredMedia, TargetError } from './publishing.tables.js';
 
 /** The claimed target with its job's media and lateness limit. */
@@ -232,5 +232,25 @@ export const publishEngineRepository = {
       .where('type', '=', 'publish_job.completed')
       .executeTakeFirst();
     return !!row;
+  },
+
+  /**
+   * The jobs of `jobIds`, each with whether its publish_job.completed event is already recorded: one
+   * statement, one index lookup per job whatever the tables' statistics say (a plain `in` list is planned
+   * as a scan of every event while the table has not been analyzed since a burst began).
+   */
+  async jobsWithCompletionMark(
+    tx: Executor,
+    organizationIds: string[],
+    jobIds: string[],
+  ): Promise<Array<JobRow & { completed_before: boolean }>> {
+    const r = await sql<JobRow & { completed_before: boolean }>`
+      select pj.*, (select 1 from events e where e.sequence_key = k.id and e.type = 'publish_job.completed'
+          and e.organization_id = any(${organizationIds}::text[]) limit 1) is not null as completed_before
+      from unnest(${jobIds}::text[]) as k(id)
+        cross join lateral (select * from publish_jobs where id = k.id and organization_id = any(${organizationIds}::text[])) pj`.execute(
+      tx,
+    );
+    return r.rows;
   },
 };

@@ -5,9 +5,9 @@
  * returned. One by one this was about ten round trips per target inside the outcome transaction.
  */
 
-import { sql } from 'kysely';
 import type { DomainEvent, EventOutbox } from '../../platform/events/outbox.js';
 import type { Executor } from '../database.js';
+import { publishEngineRepository } from './publish-engine.repository.js';
 import { deriveJobStatus } from './publish-states.js';
 import { toJob, toTarget } from './publishing.mapper.js';
 import type { JobRow, TargetRow } from './publishing.repository.js';
@@ -37,14 +37,8 @@ export async function recordTargetOutcomes(
   const jobs = new Map<string, JobRow>();
   const alreadyCompleted = new Set<string>();
   if (jobIds.length > 0) {
-    // one statement, one index lookup per job whatever the tables' statistics say (a plain `in` list is
-    // planned as a scan of every event while the table has not been analyzed since a burst began)
-    const rows = await sql<JobRow & { completed_before: boolean }>`
-			select pj.*, (select 1 from events e where e.sequence_key = k.id and e.type = 'publish_job.completed'
-					and e.organization_id = any(${orgIds}::text[]) limit 1) is not null as completed_before
-			from unnest(${jobIds}::text[]) as k(id)
-				cross join lateral (select * from publish_jobs where id = k.id and organization_id = any(${orgIds}::text[])) pj`.execute(tx);
-    for (const { completed_before, ...job } of rows.rows) {
+    const rows = await publishEngineRepository.jobsWithCompletionMark(tx, orgIds, jobIds);
+    for (const { completed_before, ...job } of rows) {
       jobs.set(job.id, job);
       if (completed_before) alreadyCompleted.add(job.id);
     }

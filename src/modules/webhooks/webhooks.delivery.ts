@@ -12,11 +12,10 @@
  * concurrency limit is a lease in the shared counter store, so it holds across worker processes.
  */
 import { createHmac } from 'node:crypto';
-import type { AppDeps } from '../app-deps.js';
-import { Webhook } from 'standardwebhooks';
 import type { CounterStore } from '../../platform/counters/index.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { newId } from '../../platform/ids.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Executor } from '../database.js';
 import { Coalescer } from './webhooks.coalescer.js';
 import { DeliveryAgents, postSigned, type SendResult } from './webhooks.sender.js';

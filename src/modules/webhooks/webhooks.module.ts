@@ -3,12 +3,12 @@
  * transaction, subscribed to the outbox by the root) and the worker's jobs.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app-deps.js';
 import type { Env } from '../../config.js';
 import type { AreaModule } from '../../http/area-module.js';
 import type { OutboxBatchListener } from '../../platform/events/outbox.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
+import type { AppDeps } from '../app-deps.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { DeliveryClaimLoop } from './webhooks.claim-loop.js';
 import { WebhookDeliverer } from './webhooks.delivery.js';

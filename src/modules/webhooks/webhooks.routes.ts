@@ -2,9 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { organizationOf, publicOrDashboard } from '../../http/dashboard-auth.js';
-import type { WebhooksModule } from './webhooks.module.js';
-import { errorResponses, PUBLIC_AUTH_ERRORS as PUBLIC_ERRORS } from '../../http/shared-schemas.js';
-import type { ErrorCode } from '../../platform/errors.js';
+import { errorResponses } from '../../http/shared-schemas.js';
 import type { JobDefinition } from '../../platform/queue/job-queue.js';
 import type { AppDeps } from '../app-deps.js';
 import type { DeliverJobData } from './webhooks.fanout.js';

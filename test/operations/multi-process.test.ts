@@ -1,7 +1,7 @@
 /**
  * The service on more than one machine, on this host: two `service-api api` processes behind a round
  * robin load balancer, two `service-api worker` processes, PostgreSQL and Redis. SERVICE_DEPLOY_POSTS
- * posts (default 400; docs/operations.md records a run of 10,000) are created through the load
+ * posts (the test runs only when it is set, e.g. 400; docs/operations.md) are created through the load
  * balancer and published while one worker is killed with SIGKILL part way; every post lands on the
  * simulator exactly once (none lost, none twice). Redis shares the limits across the processes: an
  * organization's API rate limit is counted across both API processes (it allows the limit once, not
@@ -26,7 +26,7 @@ import { Receivers } from '../webhooks/webhook-receiver.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** posts to publish (two targets, two pages, per job); 10,000 for the figures in docs/operations.md */
-const POSTS = Number(process.env.SERVICE_DEPLOY_POSTS ?? 400);
+const POSTS = Number(process.env.SERVICE_DEPLOY_POSTS ?? 0);
 const RATE_LIMIT = 300;
 /** jobs per organization: below the rate limit, so the creates are never refused */
 const JOBS_PER_ORG = 250;
@@ -37,7 +37,13 @@ const KEY = Buffer.alloc(32, 11);
 const STARTUP_MS = 300_000;
 
 describe('several API and worker processes behind a load balancer', {
-  skip: REAL_DATABASE_URL && REAL_REDIS_URL ? false : 'set DATABASE_URL and REDIS_URL: several processes need PostgreSQL and Redis',
+  // four service processes and a few hundred posts take minutes and most of a 2-core host: the suite's
+  // two parallel passes would starve; run it on its own with SERVICE_DEPLOY_POSTS (docs/operations.md)
+  skip: !(REAL_DATABASE_URL && REAL_REDIS_URL)
+    ? 'set DATABASE_URL and REDIS_URL: several processes need PostgreSQL and Redis'
+    : POSTS > 0
+      ? false
+      : 'set SERVICE_DEPLOY_POSTS (e.g. 400) to run the several-process deployment test',
 }, () => {
   let meta: RunningMetaSimulator;
   let ctx: TestContext;

@@ -6,23 +6,10 @@
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { SEEDED_TABLES } from './seed.js';
 
 /** Tables that grow with the history: a sequential scan of one of them costs in proportion to the year. */
-export const BIG_TABLES = new Set([
-  'publish_jobs',
-  'publish_targets',
-  'media_library_items',
-  'social_comments',
-  'analytics_snapshots',
-  'events',
-  'webhook_deliveries',
-  'webhook_attempts',
-  'automation_runs',
-  'automation_seen_items',
-  'publish_batch_targets',
-  'publish_batch_items',
-  'job',
-]);
+export const BIG_TABLES = new Set([...SEEDED_TABLES, 'publish_batch_targets', 'publish_batch_items', 'job']);
 
 export interface Captured {
   sql: string;

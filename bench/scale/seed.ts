@@ -38,7 +38,7 @@ export function shapeFor(factor: number): SeedShape {
   };
 }
 
-const SEEDED_TABLES = [
+export const SEEDED_TABLES = [
   'publish_jobs',
   'publish_targets',
   'media_library_items',

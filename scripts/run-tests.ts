@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 function find(dir: string): string[] {
@@ -56,9 +57,40 @@ console.error(
 );
 // --test-force-exit: a file whose tests have all finished ends even if a handle (a pool, a timer of a second
 // test context) is still open; every test keeps its own timeout, so a hung test still fails
+const timesFile = path.join(os.tmpdir(), `service-api-test-times-${process.pid}.tsv`);
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-force-exit', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-force-exit',
+    '--test-concurrency=2',
+    '--test-timeout=300000',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.resolve(import.meta.dirname, 'file-times-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
+    ...files,
+  ],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', SERVICE_TEST_TIMES_FILE: timesFile } },
 );
+printSlowestFiles(timesFile);
 process.exit(res.status ?? 1);
+
+/** the slowest files by the summed time of their top-level tests (they run one after another in a file) */
+function printSlowestFiles(file: string): void {
+  if (!fs.existsSync(file)) return;
+  const perFile = new Map<string, number>();
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const [ms, name] = line.split('\t');
+    if (name) perFile.set(name, (perFile.get(name) ?? 0) + Number(ms));
+  }
+  fs.rmSync(file, { force: true });
+  const rows = [...perFile.entries()].sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((s, [, ms]) => s + ms, 0);
+  const lines = rows.slice(0, 30).map(([name, ms]) => `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${path.relative(process.cwd(), name)}`);
+  console.log(
+    `\nslowest test files (summed top-level test time; ${rows.length} files, ${(total / 1000).toFixed(0)} s in all):\n${lines.join('\n')}`,
+  );
+}

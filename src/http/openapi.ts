@@ -43,9 +43,6 @@ const NAMED = 'x-named-body';
  * `unwrapNamedBodies` then leaves the bare `$ref`. Only the document changes; validation uses the
  * route schemas as written.
  */
-/** Flat (ref-free) schemas of bodies given per content type, by component name. */
-const stashed = new Map<string, Schema>();
-
 /**
  * A route's declared requirement, as extensions of its operation: `x-scope` (the public scope of
  * `config.auth`) and `x-policy` (the dashboard policy of `config.policy`). Readers and the shared
@@ -56,8 +53,12 @@ function requirementExtensions(config: unknown): Schema {
   return { ...(c?.auth?.scope ? { 'x-scope': c.auth.scope } : {}), ...(c?.policy ? { 'x-policy': c.policy } : {}) };
 }
 
+/**
+ * `stashed` collects the flat (ref-free) schemas of bodies given per content type, by component name; each
+ * app's document has its own.
+ */
 const nameBodies =
-  (sharedSchemas: () => Record<string, unknown>) =>
+  (sharedSchemas: () => Record<string, unknown>, stashed: Map<string, Schema>) =>
   ({ schema, url, route }: { schema?: unknown; url: string; route?: { config?: unknown } }): { schema: Schema; url: string } => {
     const wrap = (s: unknown): unknown => {
       const body = s as Schema | undefined;
@@ -102,7 +103,12 @@ const nameBodies =
     return { schema: out, url };
   };
 
-function unwrapNamedBodies(op: OperationDoc, body: OptionalBody | undefined, components: Record<string, unknown>): void {
+function unwrapNamedBodies(
+  op: OperationDoc,
+  body: OptionalBody | undefined,
+  components: Record<string, unknown>,
+  stashed: Map<string, Schema>,
+): void {
   const media = [
     ...Object.values(body?.content ?? {}),
     ...Object.values(op?.responses ?? {}).flatMap((r) => Object.values((r as OptionalBody).content ?? {})),
@@ -129,6 +135,7 @@ const catalogTable = Object.entries(ERROR_CATALOG)
   .join('\n');
 
 export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUrl: string }): Promise<void> {
+  const stashed = new Map<string, Schema>();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -226,7 +233,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
         },
       },
     },
-    transform: nameBodies(() => app.getSchemas()) as never,
+    transform: nameBodies(() => app.getSchemas(), stashed) as never,
     // an operation whose body schema also accepts null takes no body at all: its requestBody is optional
     transformObject: (documentObject) => {
       const openapiObject = (documentObject as { openapiObject: unknown }).openapiObject;
@@ -236,7 +243,12 @@ export async function registerOpenApi(app: FastifyInstance, opts: { publicBaseUr
           const body = op?.requestBody;
           const types = body?.content?.['application/json']?.schema?.type;
           if (body && Array.isArray(types) && types.includes('null')) body.required = false;
-          unwrapNamedBodies(op as OperationDoc, body, (doc as { components: { schemas: Record<string, unknown> } }).components.schemas);
+          unwrapNamedBodies(
+            op as OperationDoc,
+            body,
+            (doc as { components: { schemas: Record<string, unknown> } }).components.schemas,
+            stashed,
+          );
           addSharedErrorResponses(op as OperationDoc, path.startsWith('/api/v1/tools'));
           addResponseHeaders(op as never, path.startsWith('/api/v1/tools'));
         }

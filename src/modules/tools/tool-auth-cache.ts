@@ -22,7 +22,7 @@
 import type { CounterStore } from '../../platform/counters/index.js';
 import type { Db } from '../database.js';
 import type { UsersReadPort } from '../identity/identity.module.js';
-import { type ToolKeyRecord, toolKeysRepository } from './tool-keys.repository.js';
+import { ToolKeyLookup, type ToolKeyRecord } from './tool-keys.repository.js';
 
 export const TOOL_AUTH_VERSION_KEY = 'tools:auth-version';
 const VERSION_TTL_MS = 30 * 24 * 3600_000;
@@ -43,13 +43,16 @@ interface Entry {
 
 export class ToolAuthCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly lookup: ToolKeyLookup;
 
   /** `stores`: every store a writer may bump (empty: no caching); `users`: the owners' tiers */
   constructor(
     private readonly stores: CounterStore[],
     private readonly now: () => number,
-    private readonly users: Pick<UsersReadPort, 'tierOf'>,
-  ) {}
+    users: Pick<UsersReadPort, 'tierOf'>,
+  ) {
+    this.lookup = new ToolKeyLookup(users);
+  }
 
   private async version(): Promise<string> {
     if (this.stores.length === 1) return String(await this.stores[0]!.get(TOOL_AUTH_VERSION_KEY));
@@ -58,12 +61,12 @@ export class ToolAuthCache {
 
   /** The key with its owner's current tier, from the cache while no writer bumped the version. */
   async findByPrefix(db: Db, prefix: string): Promise<ToolKeyRecord | null> {
-    if (this.stores.length === 0) return toolKeysRepository.findByPrefix(db, this.users, prefix);
+    if (this.stores.length === 0) return this.lookup.findByPrefix(db, prefix);
     const version = await this.version();
     const now = this.now();
     const hit = this.entries.get(prefix);
     if (hit && hit.version === version && hit.expiresAt > now) return hit.record;
-    const record = await toolKeysRepository.findByPrefix(db, this.users, prefix);
+    const record = await this.lookup.findByPrefix(db, prefix);
     if (record && record.revokedAt === null) {
       if (this.entries.size >= MAX_ENTRIES && !hit) this.evictSome(now);
       this.entries.set(prefix, { record, version, expiresAt: now + ENTRY_TTL_MS });

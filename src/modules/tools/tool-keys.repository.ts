@@ -11,7 +11,6 @@ function findByPrefixQuery(db: Executor, users: Pick<UsersReadPort, 'tierOf'>, p
     .where('k.prefix', '=', prefix);
 }
 type FindByPrefixRow = InferResult<ReturnType<typeof findByPrefixQuery>>[number];
-let findByPrefixSql: string | undefined;
 
 export interface ToolKeyRecord {
   id: string;
@@ -34,6 +33,33 @@ export interface ToolKeyListing {
   createdAt: Date;
 }
 
+/**
+ * The key with its owner's current tier (the users port's subquery, in the same statement), so a tier change
+ * applies to the next request. This runs on every tool request: each lookup compiles its SQL with Kysely
+ * once and reuses it (building the query costs more than running it on the embedded database).
+ */
+export class ToolKeyLookup {
+  private compiled: string | undefined;
+
+  constructor(private readonly users: Pick<UsersReadPort, 'tierOf'>) {}
+
+  async findByPrefix(db: Executor, prefix: string): Promise<ToolKeyRecord | null> {
+    this.compiled ??= findByPrefixQuery(db, this.users, '').compile().sql;
+    const result = await db.executeQuery<FindByPrefixRow>(CompiledQuery.raw(this.compiled, [prefix]));
+    const row = result.rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      userId: row.user_id,
+      secretHash: row.secret_hash,
+      scopes: row.scopes,
+      revokedAt: row.revoked_at,
+      lastUsedAt: row.last_used_at,
+      tier: row.tier,
+    };
+  }
+}
+
 export const toolKeysRepository = {
   async insert(
     db: Executor,
@@ -52,28 +78,6 @@ export const toolKeysRepository = {
         created_at: row.at,
       })
       .execute();
-  },
-
-  /**
-   * The key with its owner's current tier (the users port's subquery, in the same statement), so a tier
-   * change applies to the next request. This runs on every tool request: the SQL is compiled by Kysely
-   * once and reused (building the query costs more than running it on the embedded database).
-   */
-  async findByPrefix(db: Executor, users: Pick<UsersReadPort, 'tierOf'>, prefix: string): Promise<ToolKeyRecord | null> {
-    findByPrefixSql ??= findByPrefixQuery(db, users, '').compile().sql;
-    const text = findByPrefixSql;
-    const result = await db.executeQuery<FindByPrefixRow>(CompiledQuery.raw(text, [prefix]));
-    const row = result.rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      userId: row.user_id,
-      secretHash: row.secret_hash,
-      scopes: row.scopes,
-      revokedAt: row.revoked_at,
-      lastUsedAt: row.last_used_at,
-      tier: row.tier,
-    };
   },
 
   async listByUser(db: Executor, userId: string): Promise<ToolKeyListing[]> {

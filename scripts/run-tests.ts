@@ -1,6 +1,7 @@
 /**
  * Runs the whole suite with Node's test runner: every test/**\/*.test.ts file (Node 20 has no glob
- * support in --test). Extra arguments are passed through (e.g. a file filter: npm test -- media).
+ * support in --test). Extra arguments are passed through (e.g. a file filter: npm test -- media); `--list` prints
+ * the files a run would start instead of running them.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -41,13 +42,38 @@ const PASS_INDEPENDENT = [
   'test/mcp/consent-browser.test.ts',
 ].map((f) => path.normalize(f));
 
+/**
+ * Files that touch no database and no counter store: neither they nor a test module they import (followed
+ * through relative imports inside test/) names the harness, a service process, the connection settings or
+ * the configuration loader. Their outcome is the same on both passes, so the PostgreSQL pass leaves them
+ * out like the files above.
+ */
+const NEEDS_SERVERS = /createTestContext|support\/harness|service-process|DATABASE_URL|REDIS_URL|loadConfig|openPostgres|createCounters/;
+function touchesServers(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const source = fs.readFileSync(file, 'utf8');
+  if (NEEDS_SERVERS.test(source)) return true;
+  for (const [, spec] of source.matchAll(/from\s+'(\.[^']+)'/g)) {
+    const target = path.resolve(path.dirname(file), spec!.replace(/\.js$/, '.ts'));
+    if (target.startsWith(path.resolve('test')) && fs.existsSync(target) && touchesServers(target, seen)) return true;
+  }
+  return false;
+}
+
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const skipIndependent = filters.length === 0 && !!process.env.DATABASE_URL && process.env.SERVICE_TEST_ALL !== '1';
-const files = find('test')
+let files = find('test')
   .sort()
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .filter((f) => !(skipIndependent && PASS_INDEPENDENT.includes(path.normalize(f))));
-if (skipIndependent) console.error(`left out on PostgreSQL (they run the same on the embedded pass): ${PASS_INDEPENDENT.join(', ')}`);
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const leftOut = skipIndependent ? files.filter((f) => PASS_INDEPENDENT.includes(path.normalize(f)) || !touchesServers(f)) : [];
+files = files.filter((f) => !leftOut.includes(f));
+if (skipIndependent) console.error(`left out on PostgreSQL (they run the same on the embedded pass): ${leftOut.join(', ')}`);
+// --list: the files this run would start, one a line, and nothing run
+if (process.argv.includes('--list')) {
+  console.log(files.join('\n'));
+  process.exit(0);
+}
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AreaModule } from './http/area-module.js';
 import { errorHandling } from './http/error-handler.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
+import { LazySchemas, type SchemaCompileFailure } from './http/lazy-schemas.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installPublicAuth, type PublicAuthenticator } from './http/public-auth.js';
 import { installRouteSecurity } from './http/route-security.js';
@@ -16,6 +17,13 @@ import { AJV_CUSTOM_OPTIONS, partAwareValidatorBuilder } from './http/validator.
 import type { AppDeps } from './modules/app-deps.js';
 import { MediaInput, PlanIssueSchema, PublishTargetErrorSchema, PublishTargetInput } from './modules/publishing/publishing.schemas.js';
 import { redactingLogOptions } from './platform/logging/redact.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** compiles the route schemas no request has used yet (a server calls it once it listens) */
+    compileRemainingSchemas(): Promise<SchemaCompileFailure[]>;
+  }
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -73,6 +81,7 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
   };
   // the areas' own error shapes (the tool API's) apply from the first byte: parser errors included
   const errors = errorHandling(root.modules.flatMap((m) => (m.errorEnvelope ? [m.errorEnvelope] : [])));
+  const schemas = new LazySchemas();
   const app = Fastify({
     // an object given by the caller (e.g. a stream) keeps the redaction of the defaults
     logger: opts.logger === undefined || opts.logger === true ? defaultLogger : opts.logger && { ...defaultLogger, ...opts.logger },
@@ -94,7 +103,13 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
     },
     // bodies are validated without type conversion; query strings and path parameters are converted (validator.ts)
     // (the cast: Fastify's types declare the compiled function as taking the schema; it is given { schema, httpPart })
-    schemaController: { compilersFactory: { buildValidator: partAwareValidatorBuilder() as never } },
+    // and each route's validators and serializers are compiled on first use (lazy-schemas.ts)
+    schemaController: {
+      compilersFactory: {
+        buildValidator: schemas.validators(partAwareValidatorBuilder()) as never,
+        buildSerializer: schemas.serializers() as never,
+      },
+    },
     ajv: {
       customOptions: { ...AJV_CUSTOM_OPTIONS },
       // date-time bounded to years 1900-2999 for every schema
@@ -102,6 +117,7 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
     },
   });
 
+  app.decorate('compileRemainingSchemas', () => schemas.compileRemaining());
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

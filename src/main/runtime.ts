@@ -157,6 +157,10 @@ export async function startRuntime(config: Config, role: Role, opts: RuntimeOpti
     progress('starting the HTTP server');
     app = await buildApp(root);
     address = await app.listen({ port: config.env.PORT, host: config.env.HOST });
+    // the schemas no request has used yet, compiled in the background so that first answers do not wait
+    void app.compileRemainingSchemas().then((failures) => {
+      for (const f of failures) logger.error({ err: f.error, route: f.route }, 'a route schema does not compile');
+    });
     if ((await identityRepository.countOrganizations(database.db)) === 0) {
       logger.info(
         'empty database: create an organization, its owner and an API key with\n' +

@@ -46,6 +46,24 @@ export class TestClock implements Clock {
   }
 }
 
+/** The migrations' source and the engine versions: what a migrated template database depends on. */
+function schemaHash(): string {
+  const hash = createHash('sha256');
+  const migDir = path.resolve(import.meta.dirname, '../../src/platform/db/migrations');
+  for (const f of fs.readdirSync(migDir).sort()) hash.update(f).update(fs.readFileSync(path.join(migDir, f)));
+  for (const pkg of ['@electric-sql/pglite', 'pg-boss'])
+    hash.update(fs.readFileSync(path.resolve(import.meta.dirname, `../../node_modules/${pkg}/package.json`)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Migrations and the pg-boss schema, as every context's database has them. */
+async function migrateWithQueue(database: DatabaseHandle): Promise<void> {
+  await migrateToLatest(database.db);
+  const boss = createJobQueue(database, { supervise: false, schedule: false });
+  await boss.start();
+  await boss.stop({ graceful: false, timeoutMs: 1000 });
+}
+
 /**
  * A migrated PGlite (with the pg-boss schema) dumped once and cached in the temp dir, keyed by the
  * migrations' source and the engine versions; each context loads it in ~1 s instead of ~5 s of initdb.
@@ -53,18 +71,10 @@ export class TestClock implements Clock {
 let templatePromise: Promise<Blob> | null = null;
 function pgliteTemplate(): Promise<Blob> {
   templatePromise ??= (async () => {
-    const hash = createHash('sha256');
-    const migDir = path.resolve(import.meta.dirname, '../../src/platform/db/migrations');
-    for (const f of fs.readdirSync(migDir).sort()) hash.update(f).update(fs.readFileSync(path.join(migDir, f)));
-    for (const pkg of ['@electric-sql/pglite', 'pg-boss'])
-      hash.update(fs.readFileSync(path.resolve(import.meta.dirname, `../../node_modules/${pkg}/package.json`)));
-    const file = path.join(os.tmpdir(), `service-api-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+    const file = path.join(os.tmpdir(), `service-api-pglite-template-${schemaHash()}.tar`);
     if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
     const db = await openPglite('memory://');
-    await migrateToLatest(db.db);
-    const boss = createJobQueue(db, { supervise: false, schedule: false });
-    await boss.start();
-    await boss.stop({ graceful: false, timeoutMs: 1000 });
+    await migrateWithQueue(db);
     const blob = await db.pglite!.dumpDataDir('none');
     await db.close();
     const tmp = `${file}.${process.pid}.tmp`;
@@ -75,11 +85,54 @@ function pgliteTemplate(): Promise<Blob> {
   return templatePromise;
 }
 
-export async function freshPostgres(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * The same on PostgreSQL: a migrated database kept on the server as a template (named by the schema hash)
+ * that each context's database is copied from, which costs the server a file copy instead of every
+ * migration. Built under a temporary name and renamed when complete, so a concurrent run either finds it
+ * whole or builds its own (the loser of the rename drops its copy).
+ */
+const postgresTemplates = new Map<string, Promise<string>>();
+function postgresTemplate(baseUrl: string): Promise<string> {
+  let made = postgresTemplates.get(baseUrl);
+  if (!made) {
+    made = (async () => {
+      const name = `service_api_template_${schemaHash()}`;
+      const admin = new pg.Client({ connectionString: baseUrl });
+      await admin.connect();
+      try {
+        const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+        if (found.rowCount) return name;
+        const building = await freshPostgres(baseUrl);
+        const database = openPostgres(building.url, 2);
+        try {
+          await migrateWithQueue(database);
+        } finally {
+          await database.close();
+        }
+        const buildingName = new URL(building.url).pathname.slice(1);
+        await admin.query(`alter database ${buildingName} rename to ${name}`).catch(async (e: { code?: string }) => {
+          // 42P04: another run renamed its copy first
+          if (e.code !== '42P04') throw e;
+          await building.drop();
+        });
+        return name;
+      } finally {
+        await admin.end();
+      }
+    })();
+    postgresTemplates.set(baseUrl, made);
+  }
+  return made;
+}
+
+export async function freshPostgres(
+  baseUrl: string,
+  opts: { template?: string } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${opts.template ? ` template ${opts.template}` : ''}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
@@ -145,7 +198,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
   const ownsDatabase = !database;
   if (!database) {
     if (REAL_DATABASE_URL) {
-      const fresh = await freshPostgres(REAL_DATABASE_URL);
+      const fresh = await freshPostgres(REAL_DATABASE_URL, { template: await postgresTemplate(REAL_DATABASE_URL) });
       drop = fresh.drop;
       env.DATABASE_URL = fresh.url;
       database = openPostgres(fresh.url, 5);

@@ -139,7 +139,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
     registry,
     channels: { ...channels.read, ...channels.tokenProblems },
     comments,
-    notices: publishing.read.notices,
+    notices: publishing.notices,
   });
 
   // cross-area subscriptions: the only place one area's reaction is attached to another's event

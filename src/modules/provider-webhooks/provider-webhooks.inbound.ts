@@ -16,7 +16,7 @@ import { channelIdOfTopic, parseYoutubeFeed, verifyWebSubSignature } from '../..
 import type { AppDeps } from '../app-deps.js';
 import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { CommentPlatform, CommentsModule } from '../comments/comments.module.js';
-import type { PublishingRead } from '../publishing/publishing.module.js';
+import type { PublishingNoticesPort } from '../publishing/publishing.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';
 import { accountPlatforms, type InboundPlatform, isInboundPlatform, type WebhookSettings } from './webhook-settings.js';
 
@@ -40,7 +40,7 @@ export class InboundWebhooks {
     private readonly deps: Pick<AppDeps, 'database' | 'jobs' | 'events' | 'clock'>,
     private readonly settings: WebhookSettings,
     private readonly comments: () => CommentsModule,
-    private readonly notices: () => PublishingRead['notices'],
+    private readonly notices: () => PublishingNoticesPort,
     private readonly channels: ChannelsReadPort & ChannelsTokenProblemsPort,
   ) {}
 

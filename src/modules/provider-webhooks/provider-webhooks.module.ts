@@ -7,7 +7,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { ChannelsReadPort, ChannelsTokenProblemsPort } from '../channels/channels.module.js';
 import type { CommentsModule } from '../comments/comments.module.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
-import type { PublishingRead } from '../publishing/publishing.module.js';
+import type { PublishingNoticesPort } from '../publishing/publishing.module.js';
 import { InboundWebhooks, PROVIDER_WEBHOOK_PROCESS_QUEUE } from './provider-webhooks.inbound.js';
 import { WebhookProvisioning } from './provider-webhooks.provision.js';
 import { registerProviderWebhookRoutes } from './provider-webhooks.routes.js';
@@ -21,7 +21,7 @@ export type ProviderWebhooksPorts = Pick<AppDeps, 'config' | 'database' | 'jobs'
   registry: ProviderRegistry;
   channels: ChannelsReadPort & ChannelsTokenProblemsPort;
   comments: CommentsModule;
-  notices: PublishingRead['notices'];
+  notices: PublishingNoticesPort;
 };
 
 export interface ProviderWebhooksModule extends AreaModule {

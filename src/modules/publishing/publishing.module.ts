@@ -63,8 +63,6 @@ export type { StoredMedia } from './publishing.tables.js';
 export interface PublishingRead {
   channels: ChannelGateway;
   slots: SlotsService;
-  /** platform notices about published posts (provider webhooks) */
-  notices: ProviderNotices;
   /** published targets (comments and analytics sync their posts) */
   targets: PublishTargetsReadPort;
   /** the batches' port: batch items as plans, their jobs and targets */
@@ -76,6 +74,13 @@ export interface PublishingRead {
  * job, targets and worker jobs). The root hands over `PublishingModule.plans`.
  */
 export type PublishingPlansPort = Pick<PlansService, 'create'>;
+
+/**
+ * What provider webhooks do with a platform's notice about a post: find its targets (a read) and act on a
+ * video the platform reports live (a write: a poll queued, or the public URL recorded). The root hands
+ * over `PublishingModule.notices`.
+ */
+export type PublishingNoticesPort = Pick<ProviderNotices, 'targetsOfPost' | 'videoLive'>;
 
 export interface PublishingModule extends AreaModule<PublishingRead> {
   channels: ChannelGateway;
@@ -141,7 +146,6 @@ export function createPublishingModule(ports: PublishingPorts): PublishingModule
     read: {
       channels,
       slots,
-      notices,
       targets: publishTargetsReadPort,
       batches: publishingBatchPort(ports, channels, media, (tx, e, o) => plans.persistJobs(tx, e, o)),
     },

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
+import { putChannel } from '../support/channels.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
@@ -22,28 +23,7 @@ describe('automation sources: references and feed URLs checked at save', () => {
   let otherBrandProduct = '';
 
   async function channel(org: Org, brandId: string, ext: string): Promise<string> {
-    const ref = await ctx.root.shared.vault.store(ctx.database.db, {
-      organizationId: org.organizationId,
-      platform: 'x',
-      kind: 'access',
-      token: 't',
-      at: new Date(),
-    });
-    const res = await ctx.app.inject({
-      method: 'PUT',
-      url: '/v1/channel-accounts',
-      headers: org.auth,
-      payload: {
-        organizationId: org.organizationId,
-        brandId,
-        platform: 'x',
-        externalAccountId: ext,
-        displayName: ext,
-        accessTokenRef: ref,
-      },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().channelAccountId;
+    return putChannel(ctx, org, { brandId, platform: 'x', externalAccountId: ext, displayName: ext });
   }
   async function profile(org: Org, brandId: string, channelAccountId: string): Promise<string> {
     const res = await ctx.app.inject({

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { identityRepository } from '../../src/modules/identity/identity.repository.js';
 import { addMember, cookieValue, PASSWORD, setCookies } from '../support/auth.js';
+import { putChannel } from '../support/channels.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 const OWN = 'http://localhost:8080';
@@ -111,21 +112,7 @@ describe('workspace setup from the dashboard (session cookie)', () => {
     assert.equal(url.statusCode, 200, url.body);
     assert.ok(url.json().authorizationUrl.startsWith('http'));
     // a channel made with the API, renamed and disconnected with the admin's session
-    const ref = await ctx.root.shared.vault.store(ctx.database.db, {
-      organizationId,
-      platform: 'x',
-      kind: 'access',
-      token: 'tok-1',
-      at: new Date(),
-    });
-    const made = await ctx.app.inject({
-      method: 'PUT',
-      url: '/v1/channel-accounts',
-      headers: org.auth,
-      payload: { organizationId, platform: 'x', externalAccountId: 'setup-1', displayName: 'Acme on X', accessTokenRef: ref },
-    });
-    assert.equal(made.statusCode, 201, made.body);
-    const { channelAccountId } = made.json();
+    const channelAccountId = await putChannel(ctx, org, { platform: 'x', externalAccountId: 'setup-1', displayName: 'Acme on X' });
     assert.equal((await as(member, 'DELETE', `/v1/channel-accounts/${channelAccountId}`, { organizationId })).statusCode, 403);
     const gone = await as(admin, 'DELETE', `/v1/channel-accounts/${channelAccountId}`, { organizationId, reason: 'dashboard' });
     assert.equal(gone.statusCode, 200, gone.body);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Platform } from '../../src/platform/social-platforms.js';
+import { putChannel } from '../support/channels.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 type Org = Awaited<ReturnType<TestContext['createOrganization']>>;
@@ -13,30 +15,8 @@ describe('publishing profiles', () => {
   let brandB: string;
   const ch: Record<string, string> = {};
 
-  async function channel(org: Org, brandId: string, platform: string, ext: string): Promise<string> {
-    const ref = await ctx.root.shared.vault.store(ctx.database.db, {
-      organizationId: org.organizationId,
-      platform: 'x',
-      kind: 'access',
-      token: 't',
-      at: new Date(),
-    });
-    const res = await ctx.app.inject({
-      method: 'PUT',
-      url: '/v1/channel-accounts',
-      headers: org.auth,
-      payload: {
-        organizationId: org.organizationId,
-        brandId,
-        platform,
-        externalAccountId: ext,
-        displayName: ext,
-        handle: `@${ext}`,
-        accessTokenRef: ref,
-      },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().channelAccountId;
+  async function channel(org: Org, brandId: string, platform: Platform, ext: string): Promise<string> {
+    return putChannel(ctx, org, { brandId, platform, externalAccountId: ext, displayName: ext, handle: `@${ext}` });
   }
   const save = (org: Org, body: Record<string, unknown>) =>
     ctx.app.inject({

@@ -1,6 +1,7 @@
 /** The Pinterest description and title limits through the plan preview route (API v5 create Pin: 800 and 100). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { putChannel } from '../support/channels.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 describe('pinterest limits in the plan preview', () => {
@@ -14,29 +15,13 @@ describe('pinterest limits in the plan preview', () => {
     const org = await ctx.createOrganization();
     auth = org.auth;
     ({ brandId } = await ctx.createBrand(org.organizationId, 'Pins'));
-    const vault = ctx.root.shared.vault;
-    const ref = await vault.store(ctx.database.db, {
-      organizationId: org.organizationId,
+    channelAccountId = await putChannel(ctx, org, {
       platform: 'pinterest',
-      kind: 'access',
+      externalAccountId: 'pin-user-1',
+      displayName: 'Pins',
       token: 'pina_test_token',
-      at: new Date(),
+      brandId,
     });
-    const res = await ctx.app.inject({
-      method: 'PUT',
-      url: '/v1/channel-accounts',
-      headers: auth,
-      payload: {
-        organizationId: org.organizationId,
-        platform: 'pinterest',
-        externalAccountId: 'pin-user-1',
-        displayName: 'Pins',
-        accessTokenRef: ref,
-        brandId,
-      },
-    });
-    assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
-    channelAccountId = res.json().channelAccountId;
   });
   after(() => ctx.close());
 

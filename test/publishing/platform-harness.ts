@@ -16,6 +16,7 @@ import { type RunningPinterestSimulator, startPinterestSimulator } from '../../s
 import { type RunningTiktokSimulator, startTiktokSimulator } from '../../src/sandbox/simulators/tiktok.simulator.js';
 import { type RunningXSimulator, startXSimulator } from '../../src/sandbox/simulators/x.simulator.js';
 import { multipartBody } from '../media/media-helpers.js';
+import { putChannel } from '../support/channels.js';
 import { createTestContext, type TestClock, type TestContext } from '../support/harness.js';
 import { INTERNAL_TOKEN, LiveClock, type Org } from './publishing-harness.js';
 
@@ -225,28 +226,13 @@ export async function connectPlatform(
   platform: Platform,
 ): Promise<{ channelAccountId: string; externalAccountId: string }> {
   const grant = simulatorGrant(h, platform);
-  const ref = await h.ctx.root.shared.vault.store(h.ctx.database.db, {
-    organizationId: org.organizationId,
+  const channelAccountId = await putChannel(h.ctx, org, {
     platform,
-    kind: 'access',
+    externalAccountId: grant.externalAccountId,
     token: grant.token,
-    at: new Date(),
+    brandId: org.brandId,
   });
-  const res = await h.ctx.app.inject({
-    method: 'PUT',
-    url: '/v1/channel-accounts',
-    headers: org.auth,
-    payload: {
-      organizationId: org.organizationId,
-      platform,
-      externalAccountId: grant.externalAccountId,
-      displayName: `${platform} channel`,
-      accessTokenRef: ref,
-      brandId: org.brandId,
-    },
-  });
-  assert.ok(res.statusCode === 201 || res.statusCode === 200, res.body);
-  return { channelAccountId: res.json().channelAccountId, externalAccountId: grant.externalAccountId };
+  return { channelAccountId, externalAccountId: grant.externalAccountId };
 }
 
 /** Uploads bytes through POST /v1/media (multipart) and answers the library item id. */

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../src/providers/provider.js';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
 import { DASHBOARD, sessionHeaders } from '../support/auth.js';
+import { putChannel } from '../support/channels.js';
 import { TestClock as BaseClock, createTestContext, type HarnessOptions, type TestClock, type TestContext } from '../support/harness.js';
 import { waitFor } from '../support/wait.js';
 
@@ -154,29 +155,8 @@ export async function connectChannel(
     }).token;
     externalAccountId = s.seed.igBusinessId;
   }
-  const vault = h.ctx.root.shared.vault;
-  const ref = await vault.store(h.ctx.database.db, {
-    organizationId: org.organizationId,
-    platform,
-    kind: 'access',
-    token,
-    at: new Date(),
-  });
-  const res = await h.ctx.app.inject({
-    method: 'PUT',
-    url: '/v1/channel-accounts',
-    headers: org.auth,
-    payload: {
-      organizationId: org.organizationId,
-      platform,
-      externalAccountId,
-      displayName: `${platform} channel`,
-      accessTokenRef: ref,
-      brandId: org.brandId,
-    },
-  });
-  assert.ok(res.statusCode === 201 || res.statusCode === 200, res.body);
-  return { channelAccountId: res.json().channelAccountId, externalAccountId };
+  const channelAccountId = await putChannel(h.ctx, org, { platform, externalAccountId, token, brandId: org.brandId });
+  return { channelAccountId, externalAccountId };
 }
 
 export async function api(h: PublishingHarness, org: Org, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {

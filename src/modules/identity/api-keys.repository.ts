@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import { keysetPage } from '../../platform/db/keyset.js';
+import type { ApiKeysTable } from '../../platform/db/schema.js';
 import type { Executor } from '../database.js';
 
 export interface ApiKeyRecord {
@@ -14,18 +16,7 @@ export interface ApiKeyRecord {
   createdAt: Date;
 }
 
-const toRecord = (r: {
-  id: string;
-  organization_id: string;
-  name: string;
-  prefix: string;
-  secret_hash: string;
-  scopes: string[];
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  expires_at: Date | null;
-  created_at: Date;
-}): ApiKeyRecord => ({
+const toRecord = (r: Omit<Selectable<ApiKeysTable>, 'created_by_user_id'>): ApiKeyRecord => ({
   id: r.id,
   organizationId: r.organization_id,
   name: r.name,

@@ -108,6 +108,20 @@ function noStore(reply: FastifyReply) {
   reply.header('pragma', 'no-cache');
 }
 
+/** What the authorization page and its approval can answer besides success (the same checks run on both). */
+const AUTHORIZE_ERRORS = errorResponses(
+  'public_oauth_disabled',
+  'oauth_app_not_found',
+  'oauth_redirect_uri_not_registered',
+  'invalid_public_oauth_authorize_request',
+  'invalid_target',
+  'dashboard_session_required',
+  'permission_denied',
+  'oauth_authorization_write_failed',
+  'oauth_authorization_code_write_failed',
+  'internal_server_error',
+);
+
 export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(ConsentDescription);
@@ -144,18 +158,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
         response: {
           200: Type.Ref('OAuthConsent'),
           302: { type: 'null', description: 'Redirect to the client (prompt=none).' },
-          ...errorResponses(
-            'public_oauth_disabled',
-            'oauth_app_not_found',
-            'oauth_redirect_uri_not_registered',
-            'invalid_public_oauth_authorize_request',
-            'invalid_target',
-            'dashboard_session_required',
-            'permission_denied',
-            'oauth_authorization_write_failed',
-            'oauth_authorization_code_write_failed',
-            'internal_server_error',
-          ),
+          ...AUTHORIZE_ERRORS,
         },
       },
     },
@@ -194,18 +197,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
         body: AuthorizeApproval,
         response: {
           200: Type.Object({ redirectTo: Type.String() }, { $id: 'OAuthAuthorizeRedirect', additionalProperties: false }),
-          ...errorResponses(
-            'public_oauth_disabled',
-            'oauth_app_not_found',
-            'oauth_redirect_uri_not_registered',
-            'invalid_public_oauth_authorize_request',
-            'invalid_target',
-            'dashboard_session_required',
-            'permission_denied',
-            'oauth_authorization_write_failed',
-            'oauth_authorization_code_write_failed',
-            'internal_server_error',
-          ),
+          ...AUTHORIZE_ERRORS,
         },
       },
     },

@@ -13,8 +13,10 @@ import { deriveJobStatus } from './publish-states.js';
 import { toJob, toTarget } from './publishing.mapper.js';
 import { publishingRepository, type TargetRow } from './publishing.repository.js';
 
-const COMPLETED = new Set(['published', 'partially_published', 'failed', 'missed']);
-const TARGET_EVENTS = {
+/** The job statuses after which nothing more happens to a job: its publish_job.completed is recorded. */
+export const COMPLETED = new Set(['published', 'partially_published', 'failed', 'missed']);
+/** The event a target's outcome records, by the state it reached. */
+export const TARGET_EVENTS = {
   published: 'publish_target.published',
   failed: 'publish_target.failed',
   needs_attention: 'publish_target.needs_attention',

@@ -8,17 +8,10 @@
 import type { DomainEvent, EventOutbox } from '../../platform/events/outbox.js';
 import type { Executor } from '../database.js';
 import { publishEngineRepository } from './publish-engine.repository.js';
+import { COMPLETED, TARGET_EVENTS } from './publish-events.js';
 import { deriveJobStatus } from './publish-states.js';
 import { toJob, toTarget } from './publishing.mapper.js';
 import type { JobRow, TargetRow } from './publishing.repository.js';
-
-const COMPLETED = new Set(['published', 'partially_published', 'failed', 'missed']);
-const TARGET_EVENTS = {
-  published: 'publish_target.published',
-  failed: 'publish_target.failed',
-  needs_attention: 'publish_target.needs_attention',
-  missed: 'publish_target.missed',
-} as const;
 
 /**
  * `outcomes`: targets changed in this transaction (their rows as the change left them), in the order

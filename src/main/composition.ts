@@ -2,7 +2,7 @@
  * The composition root: builds every shared piece once (shared.ts), builds each area with only the
  * ports it uses, wires the cross-area subscriptions, and answers the ordered list of modules (whose
  * routes buildApp registers) and the one registry of job definitions (which the worker runs). The API
- * and the worker of one process share one Root.
+ * and the worker of one process share one Root; a CLI command composes its own (cli-root.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -27,7 +27,7 @@ import { createProvidersModule } from '../modules/provider-api/provider-api.modu
 import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
 import { publishOutcomeLog } from '../modules/publishing/outcome-log.js';
 import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
-import { createToolsModule } from '../modules/tools/tools.module.js';
+import { createToolsModule, type ToolsModule } from '../modules/tools/tools.module.js';
 import { createWebhooksModule, type WebhooksModule } from '../modules/webhooks/webhooks.module.js';
 import { Subscribers } from '../platform/events/subscribers.js';
 import type { JobDefinition } from '../platform/queue/job-queue.js';
@@ -52,6 +52,7 @@ export interface Root {
     automations: AutomationsModule;
     brands: BrandsModule;
     identity: IdentityModule;
+    tools: ToolsModule;
     providerWebhooks: ProviderWebhooksModule;
   };
   /** every area in the order its routes are registered */
@@ -174,6 +175,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
       automations,
       brands,
       identity,
+      tools,
       providerWebhooks,
     },
     modules: [],

@@ -199,7 +199,6 @@ export const brandsRepository = {
     return Number(result.numUpdatedRows) > 0;
   },
 
-  /** Organization of a brand, for the CLI's `products create --brand` (an operator command). */
   /** The number of brands of each of the organizations (organizations without brands are absent). */
   async countByOrganization(db: Executor, organizationIds: string[]): Promise<Map<string, number>> {
     if (organizationIds.length === 0) return new Map();
@@ -212,6 +211,7 @@ export const brandsRepository = {
     return new Map(rows.map((r) => [r.organization_id, Number(r.n)]));
   },
 
+  /** Organization of a brand, for the CLI's `products create --brand` and `products list` (operator commands). */
   async organizationOfBrand(db: Executor, brandId: string): Promise<string | null> {
     return (await db.selectFrom('brands').select('organization_id').where('id', '=', brandId).executeTakeFirst())?.organization_id ?? null;
   },

@@ -96,7 +96,7 @@ export class IdentityService {
     return this.db.transaction().execute((tx) => this.createApiKey(tx, input));
   }
 
-  // the operator's commands (the CLI): organization-wide listings and changes, each checking the organization first
+  // the operator's commands (the CLI): listings and changes by organization id; an unknown organization is `invalid_request`
 
   async requireOrganization(organizationId: string): Promise<void> {
     if (!(await identityRepository.organizationExists(this.db, organizationId)))

@@ -13,7 +13,7 @@ import { toolsRetentionRepository } from './tools-retention.repository.js';
  * The keys service of the settings routes and the CLI: a revocation or new key bumps the auth version of every store
  * a server's tool-auth cache reads (the in-process one on the embedded database, and Redis when set).
  */
-function toolKeysFromDashboard(deps: ToolsPorts): ToolKeysService {
+function sharedToolKeys(deps: ToolsPorts): ToolKeysService {
   const stores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
   return new ToolKeysService(deps.database.db, stores, { ...deps.users, ...deps.usersAdmin });
 }
@@ -32,7 +32,7 @@ export interface ToolsModule extends AreaModule {
 
 export function createToolsModule(deps: ToolsPorts): ToolsModule {
   const auth = createToolAuth(deps);
-  const keys = toolKeysFromDashboard(deps);
+  const keys = sharedToolKeys(deps);
   return {
     read: undefined,
     jobs: [],

@@ -7,6 +7,7 @@
  *   http/      stays generic: no module, no provider
  *   modules/   an area imports another area only through that area's public file, <area>/<area>.module.ts,
  *              and only its types (the read ports and module types; the root hands the implementations over)
+ *   main/      imports an area only through its module file and its command files (<area>/*.cli.ts)
  *   no circle of imports anywhere (type-only imports included)
  * Checked by `npm run lint:deps` and test/architecture/dependencies.test.ts on every `npm test`; nothing is
  * exempt (no known-violations list).
@@ -65,6 +66,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/' },
       to: { path: '^src/main/' },
+    },
+    {
+      name: 'the-root-meets-areas-through-their-public-files',
+      comment:
+        'main/ builds each area from its module file, <area>/<area>.module.ts, and lists its commands from <area>/*.cli.ts; never its services, repositories or helpers',
+      severity: 'error',
+      from: { path: '^src/main/' },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/([^/]+)/\\1\\.module\\.ts$', '^src/modules/[^/]+/[^/]+\\.cli\\.ts$'] },
     },
     {
       name: 'areas-meet-through-their-module',

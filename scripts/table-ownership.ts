@@ -14,7 +14,8 @@
  *    The names a file gives its common table expressions (`with`, `withRecursive`) are not tables.
  * 2. SQL lives in repositories: inside `src/modules/**` a Kysely builder call that starts a statement
  *    (`selectFrom`, `insertInto`, `updateTable`, `deleteFrom`, `mergeInto`, `replaceInto`) or a `sql`
- *    template appears only in files named `*.repository.ts`.
+ *    template appears only in files named `*.repository.ts`, and nowhere in `src/main/` (the CLI's
+ *    listings too come from the areas' repositories, through the services the root builds).
  *
  * `npm run lint:tables` prints the violations and fails on any.
  */
@@ -35,14 +36,6 @@ export const FOUNDATION_OWNERS: Readonly<Record<string, string>> = {
 
 /** Tables of the platform layer (the event outbox, the workers' heartbeats): infrastructure, no area's. */
 export const PLATFORM_TABLES: readonly string[] = ['events', 'worker_heartbeats'];
-
-/**
- * TEMPORARY: the files that still hold SQL outside a repository, as found when the rule was written (in
- * `src/modules`, and the root's operator lists in `src/main`, which also name tables); the SQL is being moved
- * into the areas' repositories. Each move deletes its line here (the check fails on a listed file that no
- * longer needs it); when the list is empty, delete the constant.
- */
-export const TEMPORARY_SQL_OUTSIDE_REPOSITORIES: readonly string[] = ['src/main/cli-lists.ts'];
 
 export interface TableViolation {
   file: string;
@@ -237,7 +230,6 @@ export function tableViolations(modulesDir: string, mainDir: string | null = nul
   const owners = tableOwners(modulesDir);
   const out: TableViolation[] = [];
   for (const { file, area } of checkedFiles(modulesDir, mainDir)) {
-    if (area === 'main' && TEMPORARY_SQL_OUTSIDE_REPOSITORIES.includes(path.relative(path.dirname(path.dirname(mainDir!)), file))) continue;
     const { tables } = scanSource(file, fs.readFileSync(file, 'utf8'));
     for (const table of [...tables].sort()) {
       const owner = owners.get(table);
@@ -262,12 +254,8 @@ export function sqlPlacementViolations(modulesDir: string, mainDir: string | nul
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const tables = tableViolations(path.resolve('src/modules'), path.resolve('src/main'));
   for (const v of tables) console.error(`${path.relative('.', v.file)}: ${v.area} names ${v.table}, a table of ${v.owner}`);
-  const known = new Set(TEMPORARY_SQL_OUTSIDE_REPOSITORIES);
   const placed = sqlPlacementViolations(path.resolve('src/modules'), path.resolve('src/main'));
-  const unlisted = placed.filter((v) => !known.has(path.relative('.', v.file)));
-  for (const v of unlisted) console.error(`${path.relative('.', v.file)}:${v.line}: ${v.call} outside a repository`);
-  const stale = [...known].filter((f) => !placed.some((v) => path.relative('.', v.file) === f));
-  for (const f of stale) console.error(`${f}: holds no SQL any more; delete it from TEMPORARY_SQL_OUTSIDE_REPOSITORIES`);
-  if (tables.length + unlisted.length + stale.length > 0) process.exit(1);
-  console.log(`table rules: every area names only its own tables; SQL only in repositories (${known.size} files listed as TEMPORARY)`);
+  for (const v of placed) console.error(`${path.relative('.', v.file)}:${v.line}: ${v.call} outside a repository`);
+  if (tables.length + placed.length > 0) process.exit(1);
+  console.log('table rules: every area names only its own tables; SQL only in repositories');
 }

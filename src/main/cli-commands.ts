@@ -1,11 +1,14 @@
-/** The foundation's CLI commands. Areas add theirs in their own *.cli.ts and list them in cli.ts. */
+/**
+ * The foundation's CLI commands: the process roles, migrations, and the first steps of an install
+ * (bootstrap, API keys, brands and products) on the root's services (cli-root.ts `withRoot`). Areas add
+ * theirs in their own *.cli.ts and cli.ts lists them with the part of the root they use.
+ */
 import { type Config, EnvSchema } from '../config.js';
-import { brandsRepository } from '../modules/brands/brands.repository.js';
-import { BrandsService } from '../modules/brands/brands.service.js';
-import { IdentityService, parseScopes } from '../modules/identity/identity.service.js';
-import { args, type CliCommand, openForCommand, required, withDatabase } from '../platform/cli/cli-kit.js';
+import { parseScopes } from '../modules/identity/identity.module.js';
+import { args, type CliCommand, openForCommand, required } from '../platform/cli/cli-kit.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { AppError } from '../platform/errors.js';
+import { withRoot } from './cli-root.js';
 import { type Role, startRuntime, VERSION } from './runtime.js';
 
 /** What a person starting the service needs to know first: where it listens, on what data, in which mode. */
@@ -80,10 +83,10 @@ export const foundationCommands: CliCommand<Config>[] = [
     usage: 'bootstrap --organization NAME --email E --password P [--init] [--json]',
     async run({ config, argv, out }) {
       const { values } = args(argv, { organization: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } });
-      const result = await withDatabase(
+      const result = await withRoot(
         config,
-        (h) =>
-          new IdentityService(h.db).bootstrap(
+        (root) =>
+          root.areas.identity.service.bootstrap(
             { organization: required(values, 'organization'), email: required(values, 'email'), password: required(values, 'password') },
             new Date(),
           ),
@@ -99,8 +102,8 @@ export const foundationCommands: CliCommand<Config>[] = [
       const { values } = args(argv, { organization: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } });
       const organizationId = required(values, 'organization');
       const scopes = parseScopes(values.scopes as string | undefined);
-      const key = await withDatabase(config, (h) =>
-        new IdentityService(h.db).createApiKeyFor({ organizationId, scopes, name: values.name as string | undefined }),
+      const key = await withRoot(config, (root) =>
+        root.areas.identity.service.createApiKeyFor({ organizationId, scopes, name: values.name as string | undefined }),
       );
       out(key, values.json === true);
     },
@@ -116,11 +119,9 @@ export const foundationCommands: CliCommand<Config>[] = [
         timezone: { type: 'string' },
       });
       const organizationId = required(values, 'organization');
-      const brand = await withDatabase(config, async (h) => {
-        const { identityRepository } = await import('../modules/identity/identity.repository.js');
-        if (!(await identityRepository.organizationExists(h.db, organizationId)))
-          throw new AppError('invalid_request', { message: `No organization ${organizationId}.` });
-        return new BrandsService(h.db).create(
+      const brand = await withRoot(config, async ({ areas }) => {
+        await areas.identity.service.requireOrganization(organizationId);
+        return areas.brands.service.create(
           organizationId,
           { name: required(values, 'name'), slug: values.slug as string | undefined, timezone: values.timezone as string | undefined },
           new Date(),
@@ -141,10 +142,10 @@ export const foundationCommands: CliCommand<Config>[] = [
         'store-product-id': { type: 'string' },
       });
       const brandId = required(values, 'brand');
-      const product = await withDatabase(config, async (h) => {
-        const organizationId = await brandsRepository.organizationOfBrand(h.db, brandId);
+      const product = await withRoot(config, async ({ areas }) => {
+        const organizationId = await areas.brands.service.organizationOf(brandId);
         if (!organizationId) throw new AppError('invalid_request', { message: `No brand ${brandId}.` });
-        return new BrandsService(h.db).createProduct(
+        return areas.brands.service.createProduct(
           organizationId,
           brandId,
           {

@@ -2,16 +2,13 @@
  * Operator commands that list and revoke what the other commands create: organizations, brands,
  * products, API keys, channels and publish jobs. A readable table on a terminal, `--json` for scripts.
  * Everything but `organizations list` is scoped to one organization (--organization), through the
- * areas' repositories.
+ * services of the root's areas (cli-root.ts `withRoot`).
  */
 import type { Config } from '../config.js';
-import { brandsRepository } from '../modules/brands/brands.repository.js';
-import { channelsRepository } from '../modules/channels/channels.repository.js';
-import type { Executor } from '../modules/database.js';
-import { apiKeysRepository } from '../modules/identity/api-keys.repository.js';
-import { publishingRepository } from '../modules/publishing/publishing.repository.js';
-import { args, type CliCommand, required, withDatabase } from '../platform/cli/cli-kit.js';
+import type { PublishingModule } from '../modules/publishing/publishing.module.js';
+import { args, type CliCommand, required } from '../platform/cli/cli-kit.js';
 import { AppError } from '../platform/errors.js';
+import { withRoot } from './cli-root.js';
 
 type Row = Record<string, unknown>;
 
@@ -43,12 +40,8 @@ export function printTable(rows: Row[], columns: string[], json: boolean): void 
   );
 }
 
-async function requireOrganization(db: Executor, organizationId: string): Promise<void> {
-  const found = await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
-  if (!found) throw new AppError('invalid_request', { message: `No organization ${organizationId}.` });
-}
-
 const LIMIT = 1000;
+type JobStatus = Parameters<PublishingModule['jobsService']['list']>[1]['status'];
 
 export const listCommands: CliCommand<Config>[] = [
   {
@@ -56,26 +49,19 @@ export const listCommands: CliCommand<Config>[] = [
     usage: 'organizations list [--json]  every organization with its brand and API key counts',
     async run({ config, argv }) {
       const { values } = args(argv, {});
-      const rows = await withDatabase(config, (h) =>
+      const rows = await withRoot(config, async ({ areas }) => {
         // operator-wide by design: the one listing that is not scoped to an organization
-        h.db
-          .selectFrom('organizations as o')
-          .select((eb) => [
-            'o.id as organizationId',
-            'o.name',
-            'o.created_at as createdAt',
-            eb.selectFrom('brands').whereRef('brands.organization_id', '=', 'o.id').select(eb.fn.countAll<number>().as('n')).as('brands'),
-            eb
-              .selectFrom('api_keys')
-              .whereRef('api_keys.organization_id', '=', 'o.id')
-              .where('api_keys.revoked_at', 'is', null)
-              .select(eb.fn.countAll<number>().as('n'))
-              .as('activeApiKeys'),
-          ])
-          .orderBy('o.id')
-          .execute(),
-      );
-      printTable(rows as Row[], ['organizationId', 'name', 'brands', 'activeApiKeys', 'createdAt'], values.json === true);
+        const organizations = await areas.identity.service.organizations();
+        const brands = await areas.brands.service.brandCounts(organizations.map((o) => o.id));
+        return organizations.map((o) => ({
+          organizationId: o.id,
+          name: o.name,
+          createdAt: o.createdAt,
+          brands: brands.get(o.id) ?? 0,
+          activeApiKeys: o.activeApiKeys,
+        }));
+      });
+      printTable(rows, ['organizationId', 'name', 'brands', 'activeApiKeys', 'createdAt'], values.json === true);
     },
   },
   {
@@ -84,12 +70,12 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { organization: { type: 'string' } });
       const organizationId = required(values, 'organization');
-      const rows = await withDatabase(config, async (h) => {
-        await requireOrganization(h.db, organizationId);
-        return brandsRepository.list(h.db, organizationId, { afterId: null, limit: LIMIT });
+      const rows = await withRoot(config, async ({ areas }) => {
+        await areas.identity.service.requireOrganization(organizationId);
+        return (await areas.brands.service.list(organizationId, { limit: LIMIT })).data;
       });
       printTable(
-        rows.map((b) => ({ brandId: b.id, name: b.name, slug: b.slug, timezone: b.timezone, createdAt: b.created_at })),
+        rows.map((b) => ({ brandId: b.brandId, name: b.name, slug: b.slug, timezone: b.timezone, createdAt: b.createdAt })),
         ['brandId', 'name', 'slug', 'timezone', 'createdAt'],
         values.json === true,
       );
@@ -101,13 +87,19 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { brand: { type: 'string' } });
       const brandId = required(values, 'brand');
-      const rows = await withDatabase(config, async (h) => {
-        const organizationId = await brandsRepository.organizationOfBrand(h.db, brandId);
+      const rows = await withRoot(config, async ({ areas }) => {
+        const organizationId = await areas.brands.service.organizationOf(brandId);
         if (!organizationId) throw new AppError('invalid_request', { message: `No brand ${brandId}.` });
-        return brandsRepository.productsFor(h.db, organizationId, [brandId]);
+        return (await areas.brands.service.get(organizationId, brandId)).products ?? [];
       });
       printTable(
-        rows.map((p) => ({ productId: p.id, name: p.name, slug: p.slug, productUrl: p.product_url, storeProductId: p.store_product_id })),
+        rows.map((p) => ({
+          productId: p.productId,
+          name: p.name,
+          slug: p.slug,
+          productUrl: p.productUrl,
+          storeProductId: p.storeProductId,
+        })),
         ['productId', 'name', 'slug', 'productUrl', 'storeProductId'],
         values.json === true,
       );
@@ -119,10 +111,7 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { organization: { type: 'string' } });
       const organizationId = required(values, 'organization');
-      const rows = await withDatabase(config, async (h) => {
-        await requireOrganization(h.db, organizationId);
-        return apiKeysRepository.listForOrganization(h.db, organizationId);
-      });
+      const rows = await withRoot(config, ({ areas }) => areas.identity.service.apiKeys(organizationId));
       printTable(
         rows.map((k) => ({
           apiKeyId: k.id,
@@ -145,10 +134,7 @@ export const listCommands: CliCommand<Config>[] = [
       const { values } = args(argv, { organization: { type: 'string' }, key: { type: 'string' } });
       const organizationId = required(values, 'organization');
       const apiKeyId = required(values, 'key');
-      const revoked = await withDatabase(config, async (h) => {
-        await requireOrganization(h.db, organizationId);
-        return apiKeysRepository.revoke(h.db, organizationId, apiKeyId, new Date());
-      });
+      const revoked = await withRoot(config, ({ areas }) => areas.identity.service.revokeApiKey(organizationId, apiKeyId, new Date()));
       if (!revoked) throw new AppError('invalid_request', { message: `No active API key ${apiKeyId} in ${organizationId}.` });
       out({ apiKeyId, revoked: true }, values.json === true);
     },
@@ -159,18 +145,18 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { organization: { type: 'string' }, brand: { type: 'string' } });
       const organizationId = required(values, 'organization');
-      const rows = await withDatabase(config, async (h) => {
-        await requireOrganization(h.db, organizationId);
-        return channelsRepository.list(h.db, organizationId, { brandId: values.brand as string | undefined, afterId: null, limit: LIMIT });
+      const rows = await withRoot(config, async ({ areas }) => {
+        await areas.identity.service.requireOrganization(organizationId);
+        return (await areas.channels.channels.list(organizationId, { brandId: values.brand as string | undefined, limit: LIMIT })).data;
       });
       printTable(
         rows.map((c) => ({
-          channelAccountId: c.id,
+          channelAccountId: c.channelAccountId,
           platform: c.platform,
-          displayName: c.display_name,
+          displayName: c.displayName,
           handle: c.handle,
           state: c.state,
-          brandId: c.brand_id,
+          brandId: c.brandId,
         })),
         ['channelAccountId', 'platform', 'displayName', 'handle', 'state', 'brandId'],
         values.json === true,
@@ -183,17 +169,13 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { organization: { type: 'string' }, brand: { type: 'string' }, status: { type: 'string' } });
       const organizationId = required(values, 'organization');
-      const rows = await withDatabase(config, async (h) => {
-        await requireOrganization(h.db, organizationId);
-        return publishingRepository.listJobs(h.db, organizationId, {
-          brandId: values.brand as string | undefined,
-          status: values.status as string | undefined,
-          beforeId: null,
-          limit: LIMIT,
-        });
+      const rows = await withRoot(config, async ({ areas }) => {
+        await areas.identity.service.requireOrganization(organizationId);
+        const query = { brandId: values.brand as string | undefined, status: values.status as JobStatus, limit: LIMIT };
+        return (await areas.publishing.jobsService.list(organizationId, query)).data;
       });
       printTable(
-        rows.map((j) => ({ publishJobId: j.id, status: j.status, title: j.title, brandId: j.brand_id, createdAt: j.created_at })),
+        rows.map((j) => ({ publishJobId: j.publishJobId, status: j.status, title: j.title, brandId: j.brandId, createdAt: j.createdAt })),
         ['publishJobId', 'status', 'title', 'brandId', 'createdAt'],
         values.json === true,
       );
@@ -206,24 +188,28 @@ export const listCommands: CliCommand<Config>[] = [
       const { values } = args(argv, { organization: { type: 'string' }, job: { type: 'string' } });
       const organizationId = required(values, 'organization');
       const jobId = required(values, 'job');
-      const { job, targets } = await withDatabase(config, async (h) => {
-        const job = await publishingRepository.getJob(h.db, organizationId, jobId);
-        if (!job) throw new AppError('invalid_request', { message: `No publish job ${jobId} in ${organizationId}.` });
-        return { job, targets: await publishingRepository.targetsOf(h.db, organizationId, [jobId]) };
-      });
-      const rows = targets.map((t) => ({
-        postTargetId: t.id,
+      const job = await withRoot(config, ({ areas }) =>
+        areas.publishing.jobsService.get(organizationId, jobId).catch((err: unknown) => {
+          if (err instanceof AppError && err.code === 'public_publish_job_not_found')
+            throw new AppError('invalid_request', { message: `No publish job ${jobId} in ${organizationId}.` });
+          throw err;
+        }),
+      );
+      const rows = job.targets.map((t) => ({
+        postTargetId: t.postTargetId,
         platform: t.platform,
-        channelAccountId: t.channel_account_id,
+        channelAccountId: t.channelAccountId,
         state: t.state,
-        permalink: t.provider_url,
-        error: t.last_error ? `${t.last_error.category}: ${t.last_error.code}` : null,
+        permalink: t.providerUrl,
+        error: t.lastError ? `${t.lastError.category}: ${t.lastError.code}` : null,
       }));
       if (values.json === true) {
-        process.stdout.write(`${JSON.stringify({ publishJobId: job.id, status: job.status, title: job.title, targets: rows }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ publishJobId: job.publishJobId, status: job.status, title: job.title, targets: rows }, null, 2)}\n`,
+        );
         return;
       }
-      process.stdout.write(`publish job ${job.id}: ${job.status}${job.title ? ` (${job.title})` : ''}\n`);
+      process.stdout.write(`publish job ${job.publishJobId}: ${job.status}${job.title ? ` (${job.title})` : ''}\n`);
       printTable(rows, ['postTargetId', 'platform', 'channelAccountId', 'state', 'permalink', 'error'], false);
     },
   },

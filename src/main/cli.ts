@@ -1,23 +1,24 @@
 /**
- * service-api command line. Every command reads the same environment as the server (src/config.ts)
- * and reports bad input as one clear line on stderr, exit code 1, never a stack trace.
+ * service-api command line. Every command reads the same environment as the server (src/config.ts),
+ * runs on the composition root (cli-root.ts) and reports bad input as one clear line on stderr, exit
+ * code 1, never a stack trace.
  */
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { authCommands } from '../modules/identity/auth.cli.js';
-import { usersReadPort } from '../modules/identity/users.read.js';
 import { toolCommands } from '../modules/tools/tools.cli.js';
 import type { CliCommand } from '../platform/cli/cli-kit.js';
 import { printer } from '../platform/cli/cli-kit.js';
 import { AppError } from '../platform/errors.js';
 import { foundationCommands } from './cli-commands.js';
 import { listCommands } from './cli-lists.js';
+import { openIdentity, openToolKeys } from './cli-root.js';
 import { mcpCommands } from './mcp.cli.js';
 
 const commands: CliCommand<Config>[] = [
   ...foundationCommands,
   // tools: add the tool API commands here
-  ...toolCommands(usersReadPort),
-  ...authCommands,
+  ...toolCommands(openToolKeys),
+  ...authCommands(openIdentity),
   ...listCommands,
   ...mcpCommands,
 ];

@@ -2,7 +2,7 @@
  * The composition root: builds every shared piece once (shared.ts), builds each area with only the
  * ports it uses, wires the cross-area subscriptions, and answers the ordered list of modules (whose
  * routes buildApp registers) and the one registry of job definitions (which the worker runs). The API
- * and the worker of one process share one Root.
+ * and the worker of one process share one Root; a CLI command composes its own (cli-root.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -12,8 +12,7 @@ import type { AppDeps } from '../modules/app-deps.js';
 import { type AutomationsModule, createAutomationsModule } from '../modules/automations/automations.module.js';
 import { type BatchesModule, createBatchesModule } from '../modules/batches/batches.module.js';
 import { type BrandsModule, createBrandsModule } from '../modules/brands/brands.module.js';
-import { type ChannelsModule, createChannelsModule } from '../modules/channels/channels.module.js';
-import type { DisconnectHook } from '../modules/channels/disconnect-hooks.js';
+import { type ChannelsModule, createChannelsModule, type DisconnectHook } from '../modules/channels/channels.module.js';
 import { type CommentsModule, createCommentsModule } from '../modules/comments/comments.module.js';
 import { createDashboardModule } from '../modules/dashboard/dashboard.module.js';
 import { createHealthModule } from '../modules/health/health.module.js';
@@ -25,9 +24,8 @@ import { createOperationsModule } from '../modules/operations/operations.module.
 import { createProfilesModule, type ProfilesModule } from '../modules/profiles/profiles.module.js';
 import { createProvidersModule } from '../modules/provider-api/provider-api.module.js';
 import { createProviderWebhooksModule, type ProviderWebhooksModule } from '../modules/provider-webhooks/provider-webhooks.module.js';
-import { publishOutcomeLog } from '../modules/publishing/outcome-log.js';
-import { createPublishingModule, type PublishingModule } from '../modules/publishing/publishing.module.js';
-import { createToolsModule } from '../modules/tools/tools.module.js';
+import { createPublishingModule, type PublishingModule, publishOutcomeLog } from '../modules/publishing/publishing.module.js';
+import { createToolsModule, type ToolsModule } from '../modules/tools/tools.module.js';
 import { createWebhooksModule, type WebhooksModule } from '../modules/webhooks/webhooks.module.js';
 import { Subscribers } from '../platform/events/subscribers.js';
 import type { JobDefinition } from '../platform/queue/job-queue.js';
@@ -52,6 +50,7 @@ export interface Root {
     automations: AutomationsModule;
     brands: BrandsModule;
     identity: IdentityModule;
+    tools: ToolsModule;
     providerWebhooks: ProviderWebhooksModule;
   };
   /** every area in the order its routes are registered */
@@ -174,6 +173,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
       automations,
       brands,
       identity,
+      tools,
       providerWebhooks,
     },
     modules: [],

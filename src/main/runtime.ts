@@ -16,12 +16,9 @@ import pino, { type Logger } from 'pino';
 import { buildApp, PRETTY_TRANSPORT } from '../app.js';
 import type { Config } from '../config.js';
 import type { AppDeps } from '../modules/app-deps.js';
-import { identityRepository } from '../modules/identity/identity.repository.js';
-import { mediaSpoolDir } from '../modules/media/media.module.js';
-import { removeOrphanedSpoolFiles } from '../modules/media/media-spool.js';
-import { bumpToolAuthVersion } from '../modules/tools/tool-auth-cache.js';
+import { mediaSpoolDir, removeOrphanedSpoolFiles } from '../modules/media/media.module.js';
 import { systemClock } from '../platform/clock.js';
-import { closeCounters, createCounters } from '../platform/counters/index.js';
+import { type Counters, closeCounters, createCounters } from '../platform/counters/index.js';
 import { type DatabaseHandle, openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import type { PgliteLock } from '../platform/db/pglite-dialect.js';
@@ -29,7 +26,7 @@ import { EventOutbox } from '../platform/events/outbox.js';
 import { redactingLogOptions } from '../platform/logging/redact.js';
 import { metricsWithCounterStores } from '../platform/metrics/index.js'; // metrics
 import { serveMetrics } from '../platform/metrics/metrics-server.js'; // metrics
-import { createJobQueue } from '../platform/queue/job-queue.js';
+import { createJobQueue, type JobQueue } from '../platform/queue/job-queue.js';
 import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
 import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
 import { composeRoot, type Root } from './composition.js';
@@ -93,6 +90,14 @@ export async function serveEmbeddedSocket(
   return server;
 }
 
+/** The dependencies of a process over its open database, counters and queue (a server's, or one CLI command's). */
+export function processDeps(config: Config, database: DatabaseHandle, counters: Counters, jobs: JobQueue): AppDeps {
+  const encryptor = new Encryptor(loadEncryptionKey(config.env.SERVICE_ENCRYPTION_KEY, config.dataDir));
+  const events = new EventOutbox(() => systemClock.now());
+  const metrics = metricsWithCounterStores(counters);
+  return { config, database, counters, jobs, encryptor, events, clock: systemClock, metrics, version: VERSION };
+}
+
 export interface RuntimeOptions {
   logger?: Logger;
   /** start-up steps as they begin (the CLI shows them while the embedded database initialises) */
@@ -126,7 +131,6 @@ export async function startRuntime(config: Config, role: Role, opts: RuntimeOpti
     throw err;
   }
   const counters = createCounters(config.env.REDIS_URL);
-  const encryptor = new Encryptor(loadEncryptionKey(config.env.SERVICE_ENCRYPTION_KEY, config.dataDir));
   const runsWorker = role !== 'api';
   const jobs = createJobQueue(database, {
     supervise: runsWorker,
@@ -136,16 +140,15 @@ export async function startRuntime(config: Config, role: Role, opts: RuntimeOpti
       deleteAfterDays: config.env.SERVICE_JOB_ARCHIVE_RETENTION_DAYS,
     },
   });
+  const deps = processDeps(config, database, counters, jobs);
+  const { metrics } = deps;
   await jobs.start();
-  const events = new EventOutbox(() => systemClock.now());
-  const metrics = metricsWithCounterStores(counters);
-  const deps: AppDeps = { config, database, counters, jobs, encryptor, events, clock: systemClock, metrics, version: VERSION };
   const root = composeRoot(deps, { logger });
 
   let socketServer: PGLiteSocketServer | null = null;
   if (database.pglite && database.lock)
     socketServer = await serveEmbeddedSocket(database.pglite, database.lock, config.dbSocketPath, logger, 8, () =>
-      bumpToolAuthVersion(counters.memory),
+      root.areas.tools.afterOutsideWrite(),
     );
 
   let app: FastifyInstance | null = null;
@@ -161,7 +164,7 @@ export async function startRuntime(config: Config, role: Role, opts: RuntimeOpti
     void app.compileRemainingSchemas().then((failures) => {
       for (const f of failures) logger.error({ err: f.error, route: f.route }, 'a route schema does not compile');
     });
-    if ((await identityRepository.countOrganizations(database.db)) === 0) {
+    if ((await root.areas.identity.service.organizationCount()) === 0) {
       logger.info(
         'empty database: create an organization, its owner and an API key with\n' +
           '  npx service-api bootstrap --organization "Acme" --email admin@acme.test --password \'<password>\' --json',

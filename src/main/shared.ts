@@ -4,7 +4,7 @@
  * reactions. Only the composition root (composition.ts) calls this.
  */
 import type { AppDeps } from '../modules/app-deps.js';
-import { TokenVault } from '../modules/channels/token-vault.js';
+import { TokenVault } from '../modules/channels/channels.module.js';
 import { type GuardedClientOptions, GuardedHttpClient } from '../platform/http-client/guarded-client.js';
 import { MediaStores } from '../platform/media-store/create-media-store.js';
 import type { ProviderRegistry } from '../providers/registry.js';

@@ -104,7 +104,7 @@ describe('layer rules', () => {
     }
   });
 
-  it("catches an area importing another area's internals, or more than types from its module file", () => {
+  it("catches an area importing another area's internals, or more than types from its module file, and the root an area's internals", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'areas-'));
     try {
       for (const d of ['src/modules/a', 'src/modules/b']) fs.mkdirSync(path.join(dir, d), { recursive: true });
@@ -123,6 +123,13 @@ describe('layer rules', () => {
       write('src/modules/a/a.module.ts', "import { use } from './a.service.js';\nexport const a = use;\n");
       // forbidden: a file of the other area that is not its module file, and a value import of its module file
       write('src/modules/a/a.repository.ts', "import { rows } from '../b/b.repository.js';\nexport const mine = rows;\n");
+      // the root: an area's module file and its command file, never a repository
+      fs.mkdirSync(path.join(dir, 'src/main'), { recursive: true });
+      write('src/modules/b/b.cli.ts', 'export const commands = [];\n');
+      write(
+        'src/main/cli.ts',
+        "import { createB } from '../modules/b/b.module.js';\nimport { commands } from '../modules/b/b.cli.js';\nimport { rows } from '../modules/b/b.repository.js';\nexport const all = [createB, commands, rows];\n",
+      );
       write('src/modules/a/a.jobs.ts', "import { createB } from '../b/b.module.js';\nexport const b = createB;\n");
       const res = spawnSync(bin, ['src', '--config', path.resolve('.dependency-cruiser.cjs'), '--output-type', 'json'], {
         cwd: dir,
@@ -135,6 +142,7 @@ describe('layer rules', () => {
       assert.deepEqual(found, [
         'areas-import-types-of-each-other: src/modules/a/a.jobs.ts -> src/modules/b/b.module.ts',
         'areas-meet-through-their-module: src/modules/a/a.repository.ts -> src/modules/b/b.repository.ts',
+        'the-root-meets-areas-through-their-public-files: src/main/cli.ts -> src/modules/b/b.repository.ts',
       ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
+import { openToolKeys } from '../../src/main/cli-root.js';
 import { type Runtime, startRuntime } from '../../src/main/runtime.js';
-import { usersReadPort } from '../../src/modules/identity/users.read.js';
 import { toolCommands } from '../../src/modules/tools/tools.cli.js';
 import { QR_PATH } from './tool-http.support.js';
 
@@ -26,7 +26,7 @@ describe('embedded server: the CLI reaches the auth cache through the database s
   });
 
   const command = async (...argv: string[]): Promise<any> => {
-    const cmd = toolCommands(usersReadPort)
+    const cmd = toolCommands(openToolKeys)
       .sort((a, b) => b.name.length - a.name.length)
       .find((c) => argv.join(' ').startsWith(c.name));
     assert.ok(cmd, argv.join(' '));

@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.js';
-import { usersReadPort } from '../../src/modules/identity/users.read.js';
+import { openToolKeys } from '../../src/main/cli-root.js';
 import { toolCommands } from '../../src/modules/tools/tools.cli.js';
 
 const execFileAsync = promisify(execFile);
@@ -20,7 +20,7 @@ describe('users and tool-keys CLI commands', () => {
 
   /** Runs a command in this process (the same code the binary dispatches to) and returns its output. */
   const command = async (...argv: string[]): Promise<unknown> => {
-    const cmd = toolCommands(usersReadPort)
+    const cmd = toolCommands(openToolKeys)
       .sort((a, b) => b.name.length - a.name.length)
       .find((c) => argv.join(' ').startsWith(c.name));
     assert.ok(cmd, argv.join(' '));

@@ -199,7 +199,19 @@ export const brandsRepository = {
     return Number(result.numUpdatedRows) > 0;
   },
 
-  /** Organization of a brand, for the CLI's `products create --brand` (an operator command). */
+  /** The number of brands of each of the organizations (organizations without brands are absent). */
+  async countByOrganization(db: Executor, organizationIds: string[]): Promise<Map<string, number>> {
+    if (organizationIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('brands')
+      .select((eb) => ['organization_id', eb.fn.countAll<number>().as('n')])
+      .where('organization_id', 'in', organizationIds)
+      .groupBy('organization_id')
+      .execute();
+    return new Map(rows.map((r) => [r.organization_id, Number(r.n)]));
+  },
+
+  /** Organization of a brand, for the CLI's `products create --brand` and `products list` (operator commands). */
   async organizationOfBrand(db: Executor, brandId: string): Promise<string | null> {
     return (await db.selectFrom('brands').select('organization_id').where('id', '=', brandId).executeTakeFirst())?.organization_id ?? null;
   },

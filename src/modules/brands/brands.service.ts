@@ -79,6 +79,16 @@ export class BrandsService {
     };
   }
 
+  /** The organization of a brand, null when there is no such brand (the operator's commands take a bare brand id). */
+  organizationOf(brandId: string): Promise<string | null> {
+    return brandsRepository.organizationOfBrand(this.db, brandId);
+  }
+
+  /** The number of brands of each of the organizations (organizations without brands are absent). */
+  brandCounts(organizationIds: string[]): Promise<Map<string, number>> {
+    return brandsRepository.countByOrganization(this.db, organizationIds);
+  }
+
   async get(organizationId: string, brandId: string): Promise<BrandT> {
     const row = await brandsRepository.get(this.db, organizationId, brandId);
     if (!row) throw new AppError('brand_not_found', { message: `No brand ${brandId} in the principal organization.` });

@@ -17,6 +17,8 @@ import type { ChannelEventSink } from './channel-events.js';
 import { type ChannelsReadPort as ChannelsReadAndWrite, channelsReadPort } from './channels.read.js';
 
 export type { DisconnectCounts, DisconnectHook } from './disconnect-hooks.js';
+/** the token vault: the root builds the one instance (main/shared.ts) and hands it to channels and publishing */
+export { TokenVault } from './token-vault.js';
 
 import { registerChannelRoutes } from './channels.routes.js';
 import { ChannelAccount } from './channels.schemas.js';

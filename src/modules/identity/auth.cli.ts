@@ -1,15 +1,21 @@
+/** CLI: dashboard members, OAuth apps and the identity provider's join domains, on the root's identity services. */
 import type { Config } from '../../config.js';
 import { PUBLIC_SCOPES } from '../../http/principal.js';
-import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
+import { args, type CliCommand, type CliOpener, required } from '../../platform/cli/cli-kit.js';
 import { AppError } from '../../platform/errors.js';
-import { CredentialsService } from './credentials.service.js';
-import { identityRepository } from './identity.repository.js';
-import { IdentityService } from './identity.service.js';
-import { identityProviderRepository } from './identity-provider.repository.js';
+import type { CredentialsService } from './credentials.service.js';
+import type { IdentityService } from './identity.service.js';
 import { clientSecretRefDigests } from './oauth-secret-refs.js';
 import { isRole } from './policies.js';
 
-export const authCommands: CliCommand<Config>[] = [
+/** What the identity commands use of the area (the root's `IdentityModule` has both). */
+export interface IdentityCli {
+  service: IdentityService;
+  credentials: CredentialsService;
+}
+
+/** The identity commands; `open` runs one on the root's identity area (src/main/cli-root.ts). */
+export const authCommands = (open: CliOpener<IdentityCli, Config>): CliCommand<Config>[] => [
   {
     name: 'members create',
     usage:
@@ -23,10 +29,10 @@ export const authCommands: CliCommand<Config>[] = [
       });
       const role = (values.role as string | undefined) ?? 'admin';
       if (!isRole(role)) throw new AppError('invalid_request', { message: '--role must be member, admin or owner.' });
-      const user = await withDatabase(
+      const user = await open(
         config,
-        (h) =>
-          new IdentityService(h.db).createUser(
+        (identity) =>
+          identity.service.createUser(
             {
               organizationId: required(values, 'organization'),
               email: required(values, 'email'),
@@ -63,8 +69,8 @@ export const authCommands: CliCommand<Config>[] = [
       if (scopes.length === 0 || unknown.length > 0)
         throw new AppError('invalid_request', { message: `--scopes must list scopes among ${PUBLIC_SCOPES.join(', ')}.` });
       const ref = values['client-secret-ref'] as string | undefined;
-      const created = await withDatabase(config, (h) =>
-        new CredentialsService({ database: h, clock: { now: () => new Date() } }).createApp(
+      const created = await open(config, (identity) =>
+        identity.credentials.createApp(
           required(values, 'organization'),
           { name: required(values, 'name'), redirectUris, scopes },
           ref ? { ref, digests: clientSecretRefDigests(config.env) } : undefined,
@@ -85,11 +91,7 @@ export const authCommands: CliCommand<Config>[] = [
       if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain))
         throw new AppError('invalid_request', { message: `--domain ${domain} is not a domain name.` });
       const organizationId = required(values, 'organization');
-      await withDatabase(config, async (h) => {
-        if (!(await identityRepository.organizationExists(h.db, organizationId)))
-          throw new AppError('invalid_request', { message: `No organization ${organizationId}.` });
-        await identityProviderRepository.setJoinRule(h.db, { emailDomain: domain, organizationId, role, at: new Date() });
-      });
+      await open(config, (identity) => identity.service.allowDomain({ organizationId, emailDomain: domain, role }, new Date()));
       out({ organizationId, emailDomain: domain, role }, values.json === true);
     },
   },
@@ -100,7 +102,7 @@ export const authCommands: CliCommand<Config>[] = [
       const { values } = args(argv, { organization: { type: 'string' }, domain: { type: 'string' } });
       const organizationId = required(values, 'organization');
       const domain = required(values, 'domain').trim().toLowerCase();
-      const removed = await withDatabase(config, (h) => identityProviderRepository.removeJoinRule(h.db, organizationId, domain));
+      const removed = await open(config, (identity) => identity.service.removeDomain(organizationId, domain));
       out({ organizationId, emailDomain: domain, removed }, values.json === true);
     },
   },

@@ -8,6 +8,7 @@ import { registerAuthRoutes } from './auth.routes.js';
 import { Authenticator } from './authenticate.js';
 import { registerCredentialRoutes } from './credentials.routes.js';
 import { CredentialsService } from './credentials.service.js';
+import { IdentityService } from './identity.service.js';
 import { identityProviderRepository } from './identity-provider.repository.js';
 import { registerIdentityProviderRoutes } from './identity-provider.routes.js';
 import { IdentityProviderSignIn } from './identity-provider.service.js';
@@ -23,6 +24,7 @@ import { SessionService } from './sessions.service.js';
 import { SignInService } from './sign-in.service.js';
 import { type UsersReadPort as UsersPorts, usersReadPort } from './users.read.js';
 
+export { parseScopes } from './identity.service.js';
 export type { UserWithTier } from './users.read.js';
 /** What other areas may read of users: a user by email, a user's tier (also inside the caller's statement). */
 export type UsersReadPort = Pick<UsersPorts, 'byEmail' | 'tierOf'>;
@@ -49,6 +51,10 @@ export interface IdentityModule extends AreaModule<IdentityRead> {
   pruneUnusedClients: PruneStep;
   /** the tool API's user administration (the root hands it to the tools area) */
   usersAdmin: UsersAdminPort;
+  /** organizations, members and API keys (the operator's commands: bootstrap, members, api-keys, organizations) */
+  service: IdentityService;
+  /** developer credentials: API keys and OAuth apps (the settings routes and the operator's `oauth-apps create`) */
+  credentials: CredentialsService;
 }
 
 export function createIdentityModule(ports: IdentityPorts): IdentityModule {
@@ -60,6 +66,8 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
   return {
     read: { authenticator: new Authenticator(ports), sessions, users: usersReadPort },
     usersAdmin: usersReadPort,
+    service: new IdentityService(ports.database.db),
+    credentials,
     jobs: [],
     pruneExpiredSessions: { name: 'expiredSessions', prune: sessionsRepository.deleteExpired },
     pruneExpiredIdentityProviderLogins: { name: 'expiredIdentityProviderLogins', prune: identityProviderRepository.deleteExpiredLogins },

@@ -15,6 +15,25 @@ export const identityRepository = {
       .executeTakeFirst();
     return Number(r?.n ?? 0);
   },
+  /** Every organization, in id order, with its count of active API keys (the operator's listing, not scoped to one). */
+  async listOrganizations(db: Executor): Promise<Array<{ id: string; name: string; createdAt: Date; activeApiKeys: number }>> {
+    const rows = await db
+      .selectFrom('organizations as o')
+      .select((eb) => [
+        'o.id',
+        'o.name',
+        'o.created_at',
+        eb
+          .selectFrom('api_keys')
+          .whereRef('api_keys.organization_id', '=', 'o.id')
+          .where('api_keys.revoked_at', 'is', null)
+          .select(eb.fn.countAll<number>().as('n'))
+          .as('active_api_keys'),
+      ])
+      .orderBy('o.id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at, activeApiKeys: Number(r.active_api_keys ?? 0) }));
+  },
   async findUserByEmail(db: Executor, email: string) {
     return (
       (await db

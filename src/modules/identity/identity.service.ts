@@ -10,8 +10,9 @@ import { generateKey } from '../../platform/secrets/api-key-secret.js';
 import { hashPassword } from '../../platform/secrets/password.js';
 import { assertPasswordAllowed } from '../../platform/secrets/password-policy.js';
 import type { Db, Executor } from '../database.js';
-import { apiKeysRepository } from './api-keys.repository.js';
+import { type ApiKeyRecord, apiKeysRepository } from './api-keys.repository.js';
 import { identityRepository } from './identity.repository.js';
+import { identityProviderRepository } from './identity-provider.repository.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -93,5 +94,43 @@ export class IdentityService {
 
   async createApiKeyFor(input: { organizationId: string; name?: string; scopes: string[] }) {
     return this.db.transaction().execute((tx) => this.createApiKey(tx, input));
+  }
+
+  // the operator's commands (the CLI): listings and changes by organization id; an unknown organization is `invalid_request`
+
+  async requireOrganization(organizationId: string): Promise<void> {
+    if (!(await identityRepository.organizationExists(this.db, organizationId)))
+      throw new AppError('invalid_request', { message: `No organization ${organizationId}.` });
+  }
+
+  async organizationCount(): Promise<number> {
+    return identityRepository.countOrganizations(this.db);
+  }
+
+  /** Every organization with its count of active API keys: the one listing not scoped to an organization. */
+  async organizations() {
+    return identityRepository.listOrganizations(this.db);
+  }
+
+  /** The organization's API keys without their secret hashes. */
+  async apiKeys(organizationId: string): Promise<Array<Omit<ApiKeyRecord, 'secretHash'>>> {
+    await this.requireOrganization(organizationId);
+    return (await apiKeysRepository.listForOrganization(this.db, organizationId)).map(({ secretHash: _, ...key }) => key);
+  }
+
+  /** false when the organization has no such active key */
+  async revokeApiKey(organizationId: string, apiKeyId: string, at: Date): Promise<boolean> {
+    await this.requireOrganization(organizationId);
+    return apiKeysRepository.revoke(this.db, organizationId, apiKeyId, at);
+  }
+
+  /** People with a verified email of the domain and no account join the organization at their first OpenID Connect sign-in. */
+  async allowDomain(input: { organizationId: string; emailDomain: string; role: string }, at: Date): Promise<void> {
+    await this.requireOrganization(input.organizationId);
+    await identityProviderRepository.setJoinRule(this.db, { ...input, at });
+  }
+
+  async removeDomain(organizationId: string, emailDomain: string): Promise<boolean> {
+    return identityProviderRepository.removeJoinRule(this.db, organizationId, emailDomain);
   }
 }

@@ -114,3 +114,5 @@ export function mediaUrlSigner(ports: Pick<AppDeps, 'config' | 'encryptor'>): Me
 
 /** Where uploads are spooled before they are stored (local to the process). */
 export const mediaSpoolDir = (config: { dataDir: string }) => join(config.dataDir, 'media', '.tmp');
+/** run by the API process at start: uploads cut off by a crash leave spool files */
+export { removeOrphanedSpoolFiles } from './media-spool.js';

@@ -49,6 +49,8 @@ export type PublishingPorts = PublishingDeps & {
 };
 
 export type { MediaInputT } from './media-access.js';
+/** the process log line of each publish outcome (the root subscribes it to the outbox) */
+export { publishOutcomeLog } from './outcome-log.js';
 export type {
   BatchItemToCheck,
   BatchJobToCreate,

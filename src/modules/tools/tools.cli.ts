@@ -1,30 +1,14 @@
 /** CLI: users and their membership tier, and tool API keys. The full key is printed once, at creation. */
 import type { Config } from '../../config.js';
-import { args, type CliCommand, required, withDatabase } from '../../platform/cli/cli-kit.js';
-import { closeCounters, createCounters } from '../../platform/counters/index.js';
-import type { DatabaseHandle } from '../../platform/db/database.js';
-import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
-import { parseTier, parseToolScopes, ToolKeysService } from './tool-keys.service.js';
+import { args, type CliCommand, type CliOpener, required } from '../../platform/cli/cli-kit.js';
+import { parseTier, parseToolScopes, type ToolKeysService } from './tool-keys.service.js';
 
 /**
- * A service whose tier changes and revocations reach the servers' auth caches: through Redis when
- * configured; an embedded server notices writes made through its database socket by itself.
+ * The tool API commands; `open` runs one on the root's keys service (src/main/cli-root.ts). Tier changes and
+ * revocations reach the servers' auth caches: through Redis when configured (`sharedCounters`); an embedded
+ * server notices writes made through its database socket by itself.
  */
-async function withKeysService<T>(
-  config: Config,
-  users: UsersReadPort & UsersAdminPort,
-  fn: (service: ToolKeysService) => Promise<T>,
-): Promise<T> {
-  const counters = config.env.REDIS_URL ? createCounters(config.env.REDIS_URL) : null;
-  try {
-    return await withDatabase(config, (h: DatabaseHandle) => fn(new ToolKeysService(h.db, counters?.redis ?? null, users)));
-  } finally {
-    if (counters) await closeCounters(counters);
-  }
-}
-
-/** The tool API commands; `users` is the identity area's users port (the root hands it over). */
-export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand<Config>[] => [
+export const toolCommands = (open: CliOpener<ToolKeysService, Config>): CliCommand<Config>[] => [
   {
     name: 'users create',
     usage: 'users create --email E [--tier basic|pro|max] [--init] [--json]   a tool API user (tier default basic)',
@@ -32,7 +16,7 @@ export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand<
       const { values } = args(argv, { email: { type: 'string' }, tier: { type: 'string' } });
       const email = required(values, 'email');
       const tier = parseTier(values.tier as string | undefined, 'basic');
-      const user = await withDatabase(config, (h) => new ToolKeysService(h.db, null, users).createUser({ email, tier }, new Date()), {
+      const user = await open(config, (keys) => keys.createUser({ email, tier }, new Date()), {
         creates: true,
         init: values.init === true,
       });
@@ -46,7 +30,7 @@ export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand<
       const { values } = args(argv, { email: { type: 'string' }, tier: { type: 'string' } });
       const email = required(values, 'email');
       const tier = parseTier(required(values, 'tier'), 'basic');
-      const result = await withKeysService(config, users, (service) => service.setTier({ email, tier }, new Date()));
+      const result = await open(config, (keys) => keys.setTier({ email, tier }, new Date()), { sharedCounters: true });
       out(result, values.json === true);
     },
   },
@@ -57,9 +41,7 @@ export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand<
       const { values } = args(argv, { email: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } });
       const email = required(values, 'email');
       const scopes = parseToolScopes(values.scopes as string | undefined);
-      const key = await withDatabase(config, (h) =>
-        new ToolKeysService(h.db, null, users).createKey({ email, scopes, name: values.name as string | undefined }, new Date()),
-      );
+      const key = await open(config, (keys) => keys.createKey({ email, scopes, name: values.name as string | undefined }, new Date()));
       out(key, values.json === true);
     },
   },
@@ -69,7 +51,7 @@ export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand<
     async run({ config, argv }) {
       const { values } = args(argv, { email: { type: 'string' } });
       const email = required(values, 'email');
-      const keys = await withDatabase(config, (h) => new ToolKeysService(h.db, null, users).listKeys(email));
+      const keys = await open(config, (service) => service.listKeys(email));
       if (values.json === true) {
         process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
         return;
@@ -90,7 +72,7 @@ export const toolCommands = (users: UsersReadPort & UsersAdminPort): CliCommand<
         process.stderr.write('error: tool-keys revoke needs the key id\n');
         return 1;
       }
-      const result = await withKeysService(config, users, (service) => service.revokeKey(id, new Date()));
+      const result = await open(config, (keys) => keys.revokeKey(id, new Date()), { sharedCounters: true });
       out(result, values.json === true);
     },
   },

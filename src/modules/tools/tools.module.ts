@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AreaModule } from '../../http/area-module.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
+import { bumpToolAuthVersion } from './tool-auth-cache.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { registerToolKeyRoutes } from './tool-keys.routes.js';
 import { ToolKeysService } from './tool-keys.service.js';
@@ -9,10 +10,10 @@ import { createToolAuth, registerToolRoutes, type ToolsPorts } from './tools.rou
 import { toolsRetentionRepository } from './tools-retention.repository.js';
 
 /**
- * The keys service of the settings routes: a revocation or new key bumps the auth version of every store
+ * The keys service of the settings routes and the CLI: a revocation or new key bumps the auth version of every store
  * a server's tool-auth cache reads (the in-process one on the embedded database, and Redis when set).
  */
-function toolKeysFromDashboard(deps: ToolsPorts): ToolKeysService {
+function sharedToolKeys(deps: ToolsPorts): ToolKeysService {
   const stores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
   return new ToolKeysService(deps.database.db, stores, { ...deps.users, ...deps.usersAdmin });
 }
@@ -20,17 +21,27 @@ function toolKeysFromDashboard(deps: ToolsPorts): ToolKeysService {
 export interface ToolsModule extends AreaModule {
   /** subscribed by the root to maintenance's prune: idempotency records past their 24 hours */
   pruneExpiredIdempotency: PruneStep;
+  /** users' tiers and tool API keys (the settings routes and the operator's `users` and `tool-keys` commands) */
+  keys: ToolKeysService;
+  /**
+   * Called by the root after a query of the embedded database's socket clients (the CLI writes through it):
+   * this process's tool-auth cache reads keys and tiers again.
+   */
+  afterOutsideWrite(): Promise<void>;
 }
 
 export function createToolsModule(deps: ToolsPorts): ToolsModule {
   const auth = createToolAuth(deps);
+  const keys = sharedToolKeys(deps);
   return {
     read: undefined,
     jobs: [],
     pruneExpiredIdempotency: { name: 'tool_idempotency', prune: toolsRetentionRepository.pruneExpiredIdempotency },
+    keys,
+    afterOutsideWrite: () => bumpToolAuthVersion(deps.counters.memory),
     routes: (app: FastifyInstance) => {
       registerToolRoutes(app, deps, auth);
-      registerToolKeyRoutes(app, toolKeysFromDashboard(deps), () => deps.clock.now());
+      registerToolKeyRoutes(app, keys, () => deps.clock.now());
     },
     errorEnvelope: { prefix: TOOL_API_PREFIX, render: toolErrorEnvelope },
     authScheme: auth.scheme,

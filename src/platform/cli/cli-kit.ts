@@ -1,9 +1,8 @@
-/** Small helpers shared by CLI commands: argument parsing, output, and a database for one command. */
+/** Small helpers shared by CLI commands: argument parsing, output, and opening the database for one command. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DatabaseHandle, type DatabaseSettings, embeddedSocketAlive, openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors.js';
 
 /** A command's context; the root's commands read the whole Config (C), an area's only what opens its database. */
@@ -41,36 +40,36 @@ export function required(values: Record<string, unknown>, name: string): string 
   return v;
 }
 
-/** What `withDatabase` may do when the embedded data directory holds no database yet. */
+/** What a command may do when the embedded data directory holds no database yet, and what else it needs. */
 export interface DatabaseIntent {
   /** the command writes data (bootstrap, create, revoke ...) */
   creates?: boolean;
   /** the user passed --init: creating a new embedded database is intended */
   init?: boolean;
+  /**
+   * the command changes what the servers cache (a tool user's tier, a tool key's revocation): the shared
+   * counter store (Redis, when configured) is connected so the change reaches every server's cache
+   */
+  sharedCounters?: boolean;
 }
+
+/**
+ * How an area's commands reach what the composition root builds: the root (src/main/cli-root.ts) opens
+ * the database for one command, composes the root, hands `fn` the area's part (A) and closes everything.
+ */
+export type CliOpener<A, C extends DatabaseSettings = DatabaseSettings> = <T>(
+  config: C,
+  fn: (area: A) => Promise<T>,
+  intent?: DatabaseIntent,
+) => Promise<T>;
 
 /**
  * Opens the database for one CLI command and says on stderr which one it opened. In embedded mode a
  * running server's database is reached through its local socket (PGlite admits one process); otherwise
  * PGlite is opened directly. A new embedded database is created only by a command that writes data,
  * and outside the default data directory only with --init: a typo in SERVICE_DATA_DIR must not hand
- * out keys for an empty database while the server runs on another.
+ * out keys for an empty database while the server runs on another. The caller migrates and closes it.
  */
-export async function withDatabase<T>(
-  config: DatabaseSettings,
-  fn: (db: DatabaseHandle) => Promise<T>,
-  intent: DatabaseIntent = {},
-): Promise<T> {
-  const handle = await openForCommand(config, intent);
-  try {
-    await migrateToLatest(handle.db);
-    return await fn(handle);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Opens the database as `withDatabase` does (same checks, same stderr line), without migrating; the caller closes it. */
 export async function openForCommand(config: DatabaseSettings, intent: DatabaseIntent = {}): Promise<DatabaseHandle> {
   let where: string;
   if (!config.embedded) {

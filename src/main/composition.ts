@@ -150,6 +150,7 @@ export function composeRoot(deps: AppDeps, opts: RootOptions = {}): Root {
   prunes.subscribe(batches.pruneExpiredPreviews);
   prunes.subscribe(identity.pruneExpiredIdentityProviderLogins);
   prunes.subscribe(identity.pruneUnusedClients);
+  for (const step of identity.pruneExpiredSecrets) prunes.subscribe(step);
   // the delivery log before the events: an event goes once no delivery names it
   for (const step of webhooks.pruneSteps) prunes.subscribe(step);
   prunes.subscribe(providerWebhooks.pruneProcessedDeliveries);

@@ -232,6 +232,90 @@ describe('maintenance prune: retention', () => {
     assert.deepEqual(await ids('auth_sessions'), ['ses_live']);
   });
 
+  it('removes OAuth codes and tokens and sign-in exchange codes a day past their expiry, never usable ones', async () => {
+    await db()
+      .insertInto('oauth_apps')
+      .values({
+        id: 'oap_retention',
+        organization_id: org.organizationId,
+        name: 'r',
+        client_id: 'client-retention',
+        redirect_uris: ['https://app.example.test/cb'],
+        scopes: ['brands:read'],
+      } as never)
+      .execute();
+    await db()
+      .insertInto('oauth_authorizations')
+      .values({
+        id: 'oaz_retention',
+        organization_id: org.organizationId,
+        oauth_app_id: 'oap_retention',
+        user_id: org.userId,
+        scopes: ['brands:read'],
+      })
+      .execute();
+    const code = (hash: string, expiresAt: Date) =>
+      db()
+        .insertInto('oauth_codes')
+        .values({
+          code_hash: hash,
+          authorization_id: 'oaz_retention',
+          redirect_uri: 'https://app.example.test/cb',
+          code_challenge: 'c',
+          scopes: [],
+          expires_at: expiresAt,
+        })
+        .execute();
+    const token = (id: string, expiresAt: Date) =>
+      db()
+        .insertInto('oauth_tokens')
+        .values({
+          id,
+          token_hash: id,
+          kind: 'refresh',
+          authorization_id: 'oaz_retention',
+          family_id: 'fam',
+          scopes: [],
+          expires_at: expiresAt,
+        } as never)
+        .execute();
+    const exchange = (hash: string, expiresAt: Date) =>
+      db()
+        .insertInto('auth_exchange_codes')
+        .values({
+          code_hash: hash,
+          nonce_hash: 'n',
+          binding_hash: 'b',
+          origin: 'https://app.example.test',
+          organization_id: org.organizationId,
+          user_id: org.userId,
+          expires_at: expiresAt,
+        })
+        .execute();
+    // expired two days ago: removed; expired an hour ago (a replay is still recognised) or live: kept
+    await code('code-old', ago(2));
+    await code('code-recent', new Date(now.getTime() - 3_600_000));
+    await code('code-live', new Date(now.getTime() + 60_000));
+    await token('tok-old', ago(2));
+    await token('tok-live', new Date(now.getTime() + DAY));
+    await exchange('ex-old', ago(2));
+    await exchange('ex-recent', new Date(now.getTime() - 60_000));
+    const counts = await prune();
+    assert.equal(counts.oauth_codes, 1);
+    assert.equal(counts.oauth_tokens, 1);
+    assert.equal(counts.auth_exchange_codes, 1);
+    const left = async (table: 'oauth_codes' | 'auth_exchange_codes') =>
+      (await sql<{ code_hash: string }>`select code_hash from ${sql.table(table)} order by code_hash`.execute(db())).rows.map(
+        (r) => r.code_hash,
+      );
+    assert.deepEqual(await left('oauth_codes'), ['code-live', 'code-recent']);
+    assert.deepEqual(await left('auth_exchange_codes'), ['ex-recent']);
+    assert.deepEqual(
+      (await db().selectFrom('oauth_tokens').select('id').execute()).map((r) => r.id),
+      ['tok-live'],
+    );
+  });
+
   it('deletes in bounded batches: a backlog larger than one run is worked off over several runs', async () => {
     // 40 events of a year ago; a run removes at most 3 batches of 5
     await sql`

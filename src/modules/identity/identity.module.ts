@@ -12,6 +12,7 @@ import { IdentityService } from './identity.service.js';
 import { identityProviderRepository } from './identity-provider.repository.js';
 import { registerIdentityProviderRoutes } from './identity-provider.routes.js';
 import { IdentityProviderSignIn } from './identity-provider.service.js';
+import { identityRetentionRepository } from './identity-retention.repository.js';
 import { registerInternalRoutes } from './internal.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { OAuthService } from './oauth.service.js';
@@ -49,6 +50,8 @@ export interface IdentityModule extends AreaModule<IdentityRead> {
   pruneExpiredIdentityProviderLogins: PruneStep;
   /** subscribed by the root to maintenance's prune: self-registered OAuth clients nobody consented to in 7 days */
   pruneUnusedClients: PruneStep;
+  /** subscribed by the root to maintenance's prune: OAuth codes and tokens and sign-in exchange codes a day past expiry */
+  pruneExpiredSecrets: PruneStep[];
   /** the tool API's user administration (the root hands it to the tools area) */
   usersAdmin: UsersAdminPort;
   /** organizations, members and API keys (the operator's commands: bootstrap, members, api-keys, organizations) */
@@ -72,6 +75,11 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
     pruneExpiredSessions: { name: 'expiredSessions', prune: sessionsRepository.deleteExpired },
     pruneExpiredIdentityProviderLogins: { name: 'expiredIdentityProviderLogins', prune: identityProviderRepository.deleteExpiredLogins },
     pruneUnusedClients: { name: 'unusedOAuthClients', prune: oauthClientsRepository.deleteUnused },
+    pruneExpiredSecrets: [
+      { name: 'oauth_codes', prune: identityRetentionRepository.pruneOAuthCodes },
+      { name: 'oauth_tokens', prune: identityRetentionRepository.pruneOAuthTokens },
+      { name: 'auth_exchange_codes', prune: identityRetentionRepository.pruneExchangeCodes },
+    ],
     routes(app: FastifyInstance) {
       installDashboardAuth(
         app,

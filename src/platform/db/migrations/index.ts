@@ -33,6 +33,7 @@ import * as m0017 from './0017-mcp-oauth.js'; // the remote MCP endpoint's OAuth
 import * as m0018 from './0018-scale-indexes.js'; // indexes for a year of history (bench:scale)
 import * as m0020 from './0020-retention.js'; // the maintenance prune's indexes
 import * as m0023 from './0023-webhook-delivery-claims.js'; // webhook deliveries claimed from their table
+import * as m0024 from './0024-identity-retention.js'; // expiry indexes of OAuth codes and tokens
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0018-scale-indexes': m0018, // indexes for a year of history (bench:scale)
   '0020-retention': m0020, // the maintenance prune's indexes
   '0023-webhook-delivery-claims': m0023, // webhook deliveries claimed from their table
+  '0024-identity-retention': m0024, // the prune of expired OAuth codes, tokens and exchange codes
 };

@@ -45,7 +45,12 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
   const key = credential.get();
   if (key) headers.authorization = `Bearer ${key}`;
-  const res = await fetch(path, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   const data = text ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) throw new ServiceApiError(res.status, data, res.headers.get('x-request-id'));

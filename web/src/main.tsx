@@ -218,7 +218,13 @@ function App() {
   // the OAuth authorization endpoint: consent after sign-in, outside the app's navigation
   if (window.location.pathname.startsWith('/app/oauth/authorize'))
     return (
-      <Suspense fallback={<div className="card narrow"><Loading /></div>}>
+      <Suspense
+        fallback={
+          <div className="card narrow">
+            <Loading />
+          </div>
+        }
+      >
         <ConsentPage organizationName={state.me?.organization?.name} userName={state.me?.user?.displayName ?? state.me?.user?.email} />
       </Suspense>
     );

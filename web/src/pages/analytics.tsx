@@ -6,10 +6,10 @@
  */
 import { useMemo, useState } from 'react';
 import { type ChannelAccount, client, ok, type PublishJob, type Schemas } from '../client';
-import { loadBrands, loadChannels } from './loaders';
 import { BrandPicker } from '../pickers';
 import { PlatformLabel, platformName } from '../platforms';
 import { Alert, Empty, Loading, useLoad } from '../ui';
+import { loadBrands, loadChannels } from './loaders';
 
 type AnalyticsSnapshot = Schemas['AnalyticsSnapshot'];
 
@@ -72,10 +72,20 @@ export default function AnalyticsPage() {
     [brandId],
   );
   const texts = useMemo(() => textsByTarget(jobs ?? []), [jobs]);
-  const postText = (s: AnalyticsSnapshot) => (s.postTargetId ? texts.get(s.postTargetId) : undefined) ?? `A ${platformName(s.platform)} post`;
+  const postText = (s: AnalyticsSnapshot) =>
+    (s.postTargetId ? texts.get(s.postTargetId) : undefined) ?? `A ${platformName(s.platform)} post`;
   const list = snapshots ?? [];
   const metricNames = useMemo(
-    () => [...new Set(list.flatMap((s) => Object.entries(s.metrics ?? {}).filter(([, v]) => typeof v === 'number').map(([k]) => k)))].sort(),
+    () =>
+      [
+        ...new Set(
+          list.flatMap((s) =>
+            Object.entries(s.metrics ?? {})
+              .filter(([, v]) => typeof v === 'number')
+              .map(([k]) => k),
+          ),
+        ),
+      ].sort(),
     [list],
   );
   const [metric, setMetric] = useState('');
@@ -93,7 +103,8 @@ export default function AnalyticsPage() {
   const channelName = (id?: string | null) => channels?.find((c: ChannelAccount) => c.channelAccountId === id)?.displayName ?? id ?? '—';
   const perChannel = useMemo(() => {
     const m = new Map<string, number>();
-    for (const s of latestPerPost) m.set(channelName(s.channelAccountId), (m.get(channelName(s.channelAccountId)) ?? 0) + num(s.metrics?.[active]));
+    for (const s of latestPerPost)
+      m.set(channelName(s.channelAccountId), (m.get(channelName(s.channelAccountId)) ?? 0) + num(s.metrics?.[active]));
     return [...m.entries()].map(([label, value]) => ({ label, value }));
     // biome-ignore lint/correctness/useExhaustiveDependencies: channelName reads channels
   }, [latestPerPost, active, channels]);
@@ -129,7 +140,9 @@ export default function AnalyticsPage() {
       <Alert text={error} />
       {!snapshots && !error && <Loading what="Loading metrics" />}
       {snapshots && list.length === 0 && (
-        <Empty title="No metrics in this period yet.">Open a published post and choose Refresh metrics, or wait for the next automatic reading.</Empty>
+        <Empty title="No metrics in this period yet.">
+          Open a published post and choose Refresh metrics, or wait for the next automatic reading.
+        </Empty>
       )}
       {list.length > 0 && (
         <div className="stats" role="group" aria-label="totals">

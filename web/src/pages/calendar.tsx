@@ -11,8 +11,8 @@ import { PlatformIcon } from '../platforms';
 import { useCan } from '../session';
 import { Alert, ConfirmDialog, Loading, message, useLoad } from '../ui';
 import { addDays, type DayRef, dayKey, dayLabel, dayOf, mondayOf, timeLabel, zonedInstant, zonedParts } from '../zoned';
-import { loadBrands, loadChannels } from './loaders';
 import { approve, reject, useDecides } from './approval';
+import { loadBrands, loadChannels } from './loaders';
 import { STATUS_CLASS } from './status';
 
 const jobTime = (j: PublishJob) => new Date(j.scheduledAt ?? j.createdAt);
@@ -88,9 +88,9 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
   const [jobs, loadError, reload] = useLoad(
     () =>
       brandId
-        ? ok(client.GET('/v1/publish/jobs', { params: { query: { brandId, from: from.toISOString(), to: to.toISOString(), limit: 100 } } })).then(
-            (r) => r.data as PublishJob[],
-          )
+        ? ok(
+            client.GET('/v1/publish/jobs', { params: { query: { brandId, from: from.toISOString(), to: to.toISOString(), limit: 100 } } }),
+          ).then((r) => r.data as PublishJob[])
         : Promise.resolve([] as PublishJob[]),
     [brandId, from.getTime(), to.getTime()],
   );
@@ -221,7 +221,12 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
                       <button type="button" onClick={() => void decide(j, true)} aria-label={`approve ${j.text.slice(0, 40)}`}>
                         Approve
                       </button>
-                      <button type="button" className="secondary" onClick={() => void decide(j, false)} aria-label={`reject ${j.text.slice(0, 40)}`}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => void decide(j, false)}
+                        aria-label={`reject ${j.text.slice(0, 40)}`}
+                      >
                         Reject
                       </button>
                     </span>
@@ -241,7 +246,12 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
       >
         <label>
           Time ({zone.replaceAll('_', ' ')})
-          <input type="time" required value={moving?.time ?? ''} onChange={(e) => moving && setMoving({ ...moving, time: e.target.value })} />
+          <input
+            type="time"
+            required
+            value={moving?.time ?? ''}
+            onChange={(e) => moving && setMoving({ ...moving, time: e.target.value })}
+          />
         </label>
       </ConfirmDialog>
     </section>

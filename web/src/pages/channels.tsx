@@ -36,9 +36,9 @@ type Choice = Schemas['ChannelChoiceList']['data'][number];
 function AccountChoice({ channel, onDone }: { channel: ChannelAccount; onDone: (note: string) => void }) {
   const [choices, error] = useLoad(
     () =>
-      ok(client.GET('/v1/channel-accounts/{channelAccountId}/choices', { params: { path: { channelAccountId: channel.channelAccountId } } })).then(
-        (r) => r.data as Choice[],
-      ),
+      ok(
+        client.GET('/v1/channel-accounts/{channelAccountId}/choices', { params: { path: { channelAccountId: channel.channelAccountId } } }),
+      ).then((r) => r.data as Choice[]),
     [channel.channelAccountId],
   );
   const [busy, setBusy] = useState(false);

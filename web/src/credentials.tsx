@@ -74,7 +74,7 @@ export function Confirm({ label, confirmLabel, onConfirm }: { label: string; con
       </button>
     );
   return (
-    <span role="group" aria-label={confirmLabel}>
+    <fieldset className="buttons" aria-label={confirmLabel}>
       <button
         type="button"
         className="danger"
@@ -84,11 +84,11 @@ export function Confirm({ label, confirmLabel, onConfirm }: { label: string; con
         }}
       >
         {confirmLabel}
-      </button>{' '}
+      </button>
       <button type="button" className="secondary" onClick={() => setAsking(false)}>
         Cancel
       </button>
-    </span>
+    </fieldset>
   );
 }
 

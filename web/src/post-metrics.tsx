@@ -67,7 +67,7 @@ export function PostMetrics({ job }: { job: PublishJob }) {
         const s = snapshots?.get(t.postTargetId);
         const values = Object.entries(s?.metrics ?? {}).filter((e): e is [string, number] => typeof e[1] === 'number');
         return (
-          <div key={t.postTargetId} className="stats" role="group" aria-label={`metrics on ${platformName(t.platform)}`}>
+          <fieldset key={t.postTargetId} className="stats" aria-label={`metrics on ${platformName(t.platform)}`}>
             {!SYNC_PLATFORMS.includes(t.platform) && (
               <p className="muted">{platformName(t.platform)} does not share post metrics with us yet.</p>
             )}
@@ -79,7 +79,7 @@ export function PostMetrics({ job }: { job: PublishJob }) {
               </div>
             ))}
             {s && <p className="muted">as of {new Date(s.capturedAt).toLocaleString()}</p>}
-          </div>
+          </fieldset>
         );
       })}
       {can('analytics.provider_sync.manage') && (

@@ -45,8 +45,14 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [T | undefi
   useEffect(() => {
     let live = true;
     load().then(
-      (d) => live && (setData(d), setError(null)),
-      (e) => live && setError(message(e)),
+      (d) => {
+        if (!live) return;
+        setData(d);
+        setError(null);
+      },
+      (e) => {
+        if (live) setError(message(e));
+      },
     );
     return () => {
       live = false;

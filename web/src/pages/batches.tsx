@@ -93,6 +93,7 @@ function BatchPlanner() {
   useEffect(() => {
     if (!brandId && brands?.[0]) setBrandId(brands[0].brandId);
   }, [brands, brandId]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the inputs are what clears a stale preview, not values the effect reads
   useEffect(() => setPreview(null), [rows, times, timezone, horizonDays, minGap, cooldown, weekdaysOnly, linkComment, brandId]);
 
   const findChannels = (cell: string): ChannelAccount[] =>
@@ -340,6 +341,7 @@ function BatchPlanner() {
           {preview.answer.warnings.length > 0 && (
             <ul aria-label="warnings" className="warnings">
               {preview.answer.warnings.map((w, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: warnings have no id and may repeat; the list is read-only and replaced whole
                 <li key={`${w.rule}-${i}`} className={w.unscheduled ? 'error' : 'warn-text'}>
                   <strong>{w.rule}</strong>
                   {w.itemIndex !== null ? ` (row ${w.itemIndex + 1})` : ''}: {w.message}

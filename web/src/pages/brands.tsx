@@ -64,7 +64,10 @@ function ProductForm({
         : await ok(
             client.POST('/v1/brands/{brandId}/products', { params: { path: { brandId } }, body: { name, productUrl: url || null } }),
           );
-      if (!product) setName(''), setUrl('');
+      if (!product) {
+        setName('');
+        setUrl('');
+      }
       onSaved(saved);
     } catch (err) {
       setError(message(err));
@@ -143,7 +146,10 @@ function BrandCard({ brand, canEdit, onChanged }: { brand: Brand; canEdit: boole
               <ProductForm
                 brandId={brand.brandId}
                 product={p}
-                onSaved={(saved) => (setEditingProduct(null), onChanged(`Saved ${saved.name}.`))}
+                onSaved={(saved) => {
+                  setEditingProduct(null);
+                  onChanged(`Saved ${saved.name}.`);
+                }}
                 onCancel={() => setEditingProduct(null)}
               />
             </li>

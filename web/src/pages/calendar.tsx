@@ -38,7 +38,11 @@ function PostChip({
   canMove: boolean;
   onOpen: () => void;
 }) {
-  const targets = job.targets.map((t) => ({ platform: t.platform, name: channels.get(t.channelAccountId)?.displayName ?? t.platform }));
+  const targets = job.targets.map((t) => ({
+    id: t.postTargetId,
+    platform: t.platform,
+    name: channels.get(t.channelAccountId)?.displayName ?? t.platform,
+  }));
   const names = [...new Set(targets.map((t) => t.name))];
   const movable = canMove && job.status === 'scheduled';
   return (
@@ -52,8 +56,8 @@ function PostChip({
     >
       <span className="post-time">{timeLabel(jobTime(job), zone)}</span>
       <span className="post-channels">
-        {targets.slice(0, 3).map((t, i) => (
-          <PlatformIcon key={`${t.platform}${i}`} platform={t.platform} size={14} />
+        {targets.slice(0, 3).map((t) => (
+          <PlatformIcon key={t.id} platform={t.platform} size={14} />
         ))}
         <span className="post-channel-names">{names.join(', ')}</span>
       </span>
@@ -199,6 +203,7 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
           const key = dayKey(d);
           const outside = view === 'month' && d.m !== anchor.m;
           return (
+            // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for dragged posts; keyboard users reschedule on the post's page
             <div
               key={key}
               className={`day${outside ? ' outside' : ''}${key === today ? ' today' : ''}`}

@@ -15,7 +15,7 @@ export function MediaList({ media, onChange }: { media: ComposerMedia[]; onChang
       {media.map((m, i) => (
         <li key={m.id} className="media-item">
           {m.kind === 'video' ? (
-            <video className="thumb" src={m.url} muted preload="metadata" aria-hidden="true" />
+            <video className="thumb" src={m.url} muted preload="metadata" aria-hidden="true" tabIndex={-1} />
           ) : (
             <img className="thumb" src={m.url} alt="" />
           )}

@@ -84,7 +84,10 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
     const t = setTimeout(() => {
       const { scheduleAt: _at, ...rest } = plan;
       ok(client.POST('/v1/publish/plans/preview', { body: rest as never })).then(
-        (p) => (setPreview(p), setError(null)),
+        (p) => {
+          setPreview(p);
+          setError(null);
+        },
         (e) => setError(message(e)),
       );
     }, 250);
@@ -172,8 +175,9 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
               aria-describedby="compose-validation"
             />
           </div>
-          <div
+          <fieldset
             className="drop"
+            aria-label="media"
             onDragOver={(e: DragEvent) => e.preventDefault()}
             onDrop={(e: DragEvent) => {
               e.preventDefault();
@@ -186,7 +190,7 @@ export function ComposerPage({ navigate }: { navigate: (to: string) => void }) {
             </label>
             {progress !== null && <progress aria-label="upload progress" value={progress} max={1} />}
             <MediaList media={media} onChange={setMedia} />
-          </div>
+          </fieldset>
           {chosen.length > 0 && (
             <details className="overrides">
               <summary>Text per channel</summary>

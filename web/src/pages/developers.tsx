@@ -273,7 +273,7 @@ function ToolPlayground() {
       </form>
       <Alert text={error} />
       {answer && (
-        <div aria-label="UTM links" className="panel">
+        <section aria-label="UTM links" className="panel">
           <ul className="list">
             {answer.links.map((l) => (
               <li key={l.index}>
@@ -294,7 +294,7 @@ function ToolPlayground() {
           <p className="muted">
             Quota: {answer.quota.remaining} of {answer.quota.limit} {answer.quota.unit} left today.
           </p>
-        </div>
+        </section>
       )}
       {qr && <img src={qr} alt="QR code of the link" width={160} height={160} />}
     </section>

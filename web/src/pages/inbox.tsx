@@ -279,13 +279,13 @@ export default function InboxPage() {
       </div>
       {syncNote && <p role="status">{syncNote}</p>}
       <Alert text={syncError} />
-      <div className="toolbar" role="group" aria-label="filter comments">
+      <fieldset className="toolbar plain" aria-label="filter comments">
         {FILTERS.map(([value, label]) => (
           <button key={value} type="button" aria-pressed={status === value} onClick={() => setStatus(value)}>
             {label}
           </button>
         ))}
-      </div>
+      </fieldset>
       <Alert text={error} />
       {!comments && !error && <Loading what="Loading comments" />}
       {comments && (

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
-import type { Family, SimCode, SimComment, SimContainer, SimObject, SimPost, SimStats, SimToken, TokenKind } from './meta-objects.js';
+import type { Family, SimCode, SimComment, SimContainer, SimObject, SimPost, SimToken } from './meta-objects.js';
 
 export type { Family, SimCode, SimComment, SimContainer, SimObject, SimPost, SimStats, SimToken, TokenKind } from './meta-objects.js';
 export { emptyStats } from './meta-objects.js';

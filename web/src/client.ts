@@ -35,7 +35,7 @@ export const client = createClient<paths>({ baseUrl: window.location.origin, cre
 client.use(bearer);
 
 // Errors are the SDK's: ServiceApiError carries the catalog code, status, fields and request id.
-export { ServiceApiError, unwrap } from '../../packages/sdk/src/errors';
+export { ServiceApiError } from '../../packages/sdk/src/errors';
 
 /** Unwraps an openapi-fetch answer (the SDK's unwrap): the data, or a ServiceApiError. */
 export const ok = unwrap;
@@ -78,7 +78,7 @@ export function uploadMedia(file: File, brandId: string, onProgress: (fraction: 
   });
 }
 
-export interface BrowserSessionStart {
+interface BrowserSessionStart {
   authorizationCode: string;
   nonce: string;
   expiresAt: string;

@@ -12,7 +12,7 @@ export const PLATFORMS: Platform[] = [
   'tiktok',
 ];
 
-export const PLATFORM_NAMES: Record<string, string> = {
+const PLATFORM_NAMES: Record<string, string> = {
   x: 'X',
   facebook_page: 'Facebook Page',
   instagram_business: 'Instagram (business)',

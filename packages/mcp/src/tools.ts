@@ -9,7 +9,7 @@
  * `fixed` arguments are set by the tool itself and hidden from its input (publish always queues or
  * schedules; create_draft never does), and `next` tells the agent which call follows.
  */
-export type ToolMode = 'read' | 'dry_run_write' | 'confirm_write';
+type ToolMode = 'read' | 'dry_run_write' | 'confirm_write';
 
 export interface ToolSpec {
   name: string;
@@ -230,7 +230,7 @@ export const TOOL_SPECS: ToolSpec[] = [
 type Json = Record<string, any>;
 
 /** Inlines local `$ref`s (`#/components/...`), leaving a recursive one as a plain object. */
-export function deref(schema: unknown, doc: Json, seen: string[] = []): unknown {
+function deref(schema: unknown, doc: Json, seen: string[] = []): unknown {
   if (Array.isArray(schema)) return schema.map((s) => deref(s, doc, seen));
   if (!schema || typeof schema !== 'object') return schema;
   const s = schema as Json;

@@ -50,13 +50,11 @@ export type PublishingPorts = PublishingDeps & {
 
 export type { MediaInputT } from './media-access.js';
 export type {
-  BatchItemToCheck,
   BatchJobToCreate,
   BatchPublishTarget,
-  PlacedPost,
   PublishingBatchPort,
 } from './publishing.batch-port.js';
-export type { PublishedTarget, PublishTargetsReadPort } from './publishing.read.js';
+export type { PublishTargetsReadPort } from './publishing.read.js';
 export type { StoredMedia } from './publishing.tables.js';
 
 /** What other areas (batches, automations, provider webhooks, comments, analytics) use of publishing. */
@@ -163,7 +161,7 @@ async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLi
  * A disconnected channel's targets: waiting ones are cancelled (they can never publish), a retry
  * waiting for the platform needs a reconnect, and one in flight needs attention (its outcome is unknown).
  */
-export async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
+async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
   const move = async (event: TargetEvent, among: readonly string[], reason: string) => {
     return targetsRepository.moveChannelTargets(tx, organizationId, channelAccountId, { event, among, reason, at: now });
   };

@@ -12,7 +12,7 @@ import { SIGN_IN_SETTINGS } from './config-sign-in.js';
 import { PLATFORMS, type Platform } from './providers/provider.js';
 
 /** Feature gates: one boolean per 403 code of the specification, all on by default. */
-export const FEATURE_GATES = {
+const FEATURE_GATES = {
   SERVICE_PUBLIC_API_ENABLED: 'public_api_disabled',
   SERVICE_PUBLIC_OAUTH_ENABLED: 'public_oauth_disabled',
   SERVICE_PUBLISH_JOB_WRITE_ENABLED: 'publish_job_write_disabled',
@@ -26,7 +26,7 @@ export const FEATURE_GATES = {
   SERVICE_WEBHOOK_WRITE_ENABLED: 'webhook_write_disabled',
   SERVICE_AUTOMATION_WRITE_ENABLED: 'automation_write_disabled',
 } as const;
-export type FeatureGate = keyof typeof FEATURE_GATES;
+type FeatureGate = keyof typeof FEATURE_GATES;
 
 const gateSchemas = Object.fromEntries(
   Object.entries(FEATURE_GATES).map(([name, code]) => [name, Bool(true, `Feature gate; when false the gated routes answer 403 ${code}.`)]),

@@ -9,7 +9,7 @@ import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { SEEDED_TABLES } from './seed.js';
 
 /** Tables that grow with the history: a sequential scan of one of them costs in proportion to the year. */
-export const BIG_TABLES = new Set([...SEEDED_TABLES, 'publish_batch_targets', 'publish_batch_items', 'job']);
+const BIG_TABLES = new Set([...SEEDED_TABLES, 'publish_batch_targets', 'publish_batch_items', 'job']);
 
 export interface Captured {
   sql: string;

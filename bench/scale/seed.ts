@@ -61,7 +61,7 @@ function b32(expr: string, len: number): string {
 }
 
 /** A prefixed ULID: 48-bit milliseconds of `ts` (10 digits), then 80 bits (here: the 65-bit sequence `n`, zero-padded). */
-export const ulidFn = `create or replace function pg_temp.bench_id(prefix text, ts timestamptz, n bigint) returns text
+const ulidFn = `create or replace function pg_temp.bench_id(prefix text, ts timestamptz, n bigint) returns text
   language sql stable as $$ select prefix || '_' || ${b32('(extract(epoch from ts) * 1000)::bigint', 10)} || '000' || ${b32('n', 13)} $$`;
 
 /** Seeds the organization `orgId` (its owner `userId` exists) and the small organizations. `now` anchors the year. */

@@ -30,10 +30,11 @@ import type { ScopeRequirement } from './principal.js';
  * (modules/identity/policies.ts) fills the registry by declaration merging, so route options are
  * checked against its table without http importing it.
  */
+/** @public filled by declaration merging, which the unused-export check does not see */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging
 export interface DashboardPolicyRegistry {}
 export type PolicyId = DashboardPolicyRegistry extends { policy: infer P extends string } ? P : string;
-export type Role = DashboardPolicyRegistry extends { role: infer R extends string } ? R : string;
+type Role = DashboardPolicyRegistry extends { role: infer R extends string } ? R : string;
 
 /** What the identity area provides to authorize a dashboard request. */
 export interface DashboardAuthPort {

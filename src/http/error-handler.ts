@@ -24,7 +24,7 @@ export interface ErrorEnvelope {
   render(error: { code: ErrorCode; message: string; details?: Record<string, unknown> }, requestId: string): Record<string, unknown>;
 }
 
-export interface RegisteredRoute {
+interface RegisteredRoute {
   method: string;
   url: string;
   hidden: boolean;
@@ -231,8 +231,4 @@ export function errorHandling(envelopes: readonly ErrorEnvelope[] = []) {
     clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => clientErrorHandler(envelopes, err, socket),
     install: (app: FastifyInstance) => installErrorHandling(envelopes, app),
   };
-}
-
-export function catalogEntry(code: ErrorCode) {
-  return ERROR_CATALOG[code];
 }

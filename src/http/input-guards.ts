@@ -17,9 +17,9 @@ import { redactUrl } from '../platform/logging/redact.js';
 import { checkJsonShape, jsonShapeError } from './json-body.js';
 
 /** `<prefix>_<ULID>`: lower-case prefix, Crockford base-32 ULID. */
-export const GENERIC_ID_PATTERN = '^[a-z][a-z0-9]{0,15}_[0-9A-HJKMNP-TV-Z]{26}$';
-export const MIN_YEAR = 1900;
-export const MAX_YEAR = 2999;
+const GENERIC_ID_PATTERN = '^[a-z][a-z0-9]{0,15}_[0-9A-HJKMNP-TV-Z]{26}$';
+const MIN_YEAR = 1900;
+const MAX_YEAR = 2999;
 
 // ---------------------------------------------------------------- text PostgreSQL cannot store
 
@@ -30,7 +30,7 @@ export function isStorableText(s: string): boolean {
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The path of the first string (value or key) PostgreSQL cannot store, or null. */
-export function findUnstorableText(value: unknown, path: string[] = [], depth = 0): string[] | null {
+function findUnstorableText(value: unknown, path: string[] = [], depth = 0): string[] | null {
   if (typeof value === 'string') return isStorableText(value) ? null : path;
   if (value === null || typeof value !== 'object' || depth > 64) return null;
   if (Buffer.isBuffer(value)) return null;
@@ -88,7 +88,7 @@ async function refuseUnstorableText(request: FastifyRequest): Promise<void> {
 }
 
 /** The path of the first number that is not finite (query coercion turns "1e309" into Infinity), or null. */
-export function findNonFiniteNumber(value: unknown, path: string[] = [], depth = 0): string[] | null {
+function findNonFiniteNumber(value: unknown, path: string[] = [], depth = 0): string[] | null {
   if (typeof value === 'number') return Number.isFinite(value) ? null : path;
   if (value === null || typeof value !== 'object' || depth > 64 || Buffer.isBuffer(value)) return null;
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
@@ -137,7 +137,7 @@ export function formatsPlugin<A extends { addFormat(name: string, format: any): 
 }
 
 /** RFC 3339 date-time whose year (before and after the offset) lies in MIN_YEAR..MAX_YEAR. */
-export function isDateTimeInRange(s: string): boolean {
+function isDateTimeInRange(s: string): boolean {
   const year = Number(s.slice(0, 4));
   if (!(year >= MIN_YEAR && year <= MAX_YEAR)) return false;
   const t = Date.parse(s);

@@ -19,9 +19,9 @@ import { AppError, type ErrorCode } from '../platform/errors.js';
 /** Deepest nesting of objects and arrays accepted (the body itself is level 1). */
 export const JSON_MAX_DEPTH = 64;
 /** Most values (object members plus array elements, at every level) in one body. */
-export const JSON_MAX_VALUES = 250_000;
+const JSON_MAX_VALUES = 250_000;
 /** Most keys in one object. */
-export const JSON_MAX_KEYS = 10_000;
+const JSON_MAX_KEYS = 10_000;
 
 export interface JsonShapeIssue {
   kind: 'duplicate_key' | 'too_deep' | 'too_many_values' | 'too_many_keys';

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CATALOG, ERROR_CATALOG_VERSION } from '../platform/errors.js';
 import { addResponseHeaders, RESPONSE_HEADERS } from './openapi-headers.js';
 
-export const API_VERSION = '0.1.0';
+const API_VERSION = '0.1.0';
 
 interface OperationDoc {
   requestBody?: unknown;

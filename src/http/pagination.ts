@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, type ErrorCode } from '../platform/errors.js';
 
-export function encodeCursor(lastKey: string, filters: Record<string, unknown> = {}): string {
+function encodeCursor(lastKey: string, filters: Record<string, unknown> = {}): string {
   return Buffer.from(JSON.stringify({ k: lastKey, f: fingerprint(filters) })).toString('base64url');
 }
 

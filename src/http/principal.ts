@@ -31,7 +31,7 @@ export const PUBLIC_SCOPES = [
   'automations:read',
   'automations:write',
 ] as const;
-export type PublicScope = (typeof PUBLIC_SCOPES)[number];
+type PublicScope = (typeof PUBLIC_SCOPES)[number];
 
 /** A route's scope requirement: a scope, or `any` for any valid credential (capabilities). */
 export type ScopeRequirement = PublicScope | 'any';

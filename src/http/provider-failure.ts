@@ -11,7 +11,7 @@ export interface PlatformFailure {
   readonly retryAfterSeconds: number | null;
 }
 
-export interface ProviderFailureDetails {
+interface ProviderFailureDetails {
   platform: string;
   providerCategory: ProviderErrorCategory;
   providerCode: string | null;

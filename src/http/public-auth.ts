@@ -42,7 +42,7 @@ declare module 'fastify' {
   }
 }
 
-export function effectiveOrigin(request: FastifyRequest): string {
+function effectiveOrigin(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`.toLowerCase();
 }
 

@@ -31,7 +31,7 @@ function routeCodes(route: string, response: Record<string, unknown>): ErrorCode
   return codes;
 }
 
-export function deriveRouteSecurity(route: Pick<RouteOptions, 'method' | 'url' | 'config' | 'schema'>): void {
+function deriveRouteSecurity(route: Pick<RouteOptions, 'method' | 'url' | 'config' | 'schema'>): void {
   const auth = route.config?.auth;
   if (!auth || !route.schema) return;
   const session = route.config?.sessionAlternative === true;

@@ -31,8 +31,6 @@ export const ErrorResponse = Type.Object(
   { $id: 'ErrorResponse', additionalProperties: true, description: 'Every error of the publishing API.' },
 );
 
-export const ErrorResponseRef = Type.Ref('ErrorResponse');
-
 export const PaginationQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size (1-100, default 50).' })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Opaque cursor from a previous page (nextCursor).' })),
@@ -83,7 +81,7 @@ export const PUBLIC_AUTH_ERRORS: ErrorCode[] = [
 ];
 
 /** Crockford base-32 ULID, as in every id this service issues (`<prefix>_<ULID>`). */
-export const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
 /** The format of an id issued with the given prefix; path ids always carry it (malformed ids answer 400). */
 export const IdOf = (prefix: string, description?: string) =>
   Type.String({ pattern: `^${prefix}_${ULID_PATTERN}$`, description: description ?? `${prefix}_<ULID>` });
@@ -128,7 +126,7 @@ export const MediaInput = Type.Object(
 export const MediaInputRef = Type.Unsafe<Static<typeof MediaInput>>(Type.Ref('MediaInput'));
 
 /** PublishBatchScheduleSlot (spec), with its defaults. */
-export const PublishBatchScheduleSlot = Type.Object(
+const PublishBatchScheduleSlot = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 120 }),
     localTime: Type.String({

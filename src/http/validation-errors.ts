@@ -15,9 +15,9 @@ import { formatsPlugin } from './input-guards.js';
 import { AJV_CUSTOM_OPTIONS, coercionOf } from './validator.js';
 
 /** Inputs (JSON text size) validated a second time with every error. */
-export const REVALIDATE_MAX_BYTES = 64 * 1024;
+const REVALIDATE_MAX_BYTES = 64 * 1024;
 /** At most this many fields in one answer. */
-export const MAX_FIELDS = 50;
+const MAX_FIELDS = 50;
 
 interface AjvError {
   instancePath: string;

@@ -24,7 +24,7 @@ export const AJV_CUSTOM_OPTIONS = {
 } as const;
 
 /** The request parts whose values are text and are converted to their declared types. */
-export const TEXT_PARTS: ReadonlySet<string> = new Set(['querystring', 'params', 'headers']);
+const TEXT_PARTS: ReadonlySet<string> = new Set(['querystring', 'params', 'headers']);
 
 /** ajv's coercion for a part: text parts only ('array' also wraps a single query value in an array). */
 export function coercionOf(httpPart: string | undefined): 'array' | false {

@@ -20,7 +20,7 @@ const cell = (v: unknown): string => {
 };
 
 /** Prints rows as an aligned table (or JSON with --json). */
-export function printTable(rows: Row[], columns: string[], json: boolean): void {
+function printTable(rows: Row[], columns: string[], json: boolean): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return;

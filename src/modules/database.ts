@@ -37,6 +37,6 @@ export interface Database
     EventTables {}
 
 export type Db = Kysely<Database>;
-export type Tx = Transaction<Database>;
+type Tx = Transaction<Database>;
 /** A Kysely executor: the database or an open transaction. */
 export type Executor = Db | Tx;

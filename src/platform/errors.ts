@@ -6,7 +6,7 @@
  */
 export const ERROR_CATALOG_VERSION = '2026-07-26';
 
-export type ErrorCategory =
+type ErrorCategory =
   | 'validation'
   | 'configuration'
   | 'conflict'

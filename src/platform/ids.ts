@@ -7,16 +7,6 @@ import { monotonicFactory } from 'ulid';
 
 const next = monotonicFactory();
 
-export const ID_PREFIXES = {
-  organization: 'org',
-  user: 'usr',
-  apiKey: 'key',
-  brand: 'brd',
-  product: 'prd',
-  session: 'ses',
-  worker: 'wrk',
-} as const;
-
 export function newId(prefix: string): string {
   return `${prefix}_${next()}`;
 }

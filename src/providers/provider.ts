@@ -152,7 +152,7 @@ export interface ProviderAppConfig {
 
 /* ------------------------------------------------------------------ OAuth */
 
-export interface AuthorizationUrlInput {
+interface AuthorizationUrlInput {
   state: string;
   redirectUri: string;
   scopes: string[];
@@ -316,6 +316,3 @@ export interface SocialProvider {
   /** runs one of capability.toolNames; results are plain JSON objects */
   runTool(ctx: ProviderCallContext, toolName: ProviderToolName, input: Record<string, unknown>): Promise<Array<Record<string, unknown>>>;
 }
-
-/** Factory signature every adapter exports as create<Platform>Provider. */
-export type ProviderFactory = (config: ProviderAppConfig) => SocialProvider;

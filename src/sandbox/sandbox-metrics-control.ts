@@ -18,7 +18,7 @@ export interface MetricsControlStates {
 }
 
 /** per platform: accepted name -> the simulator's own counter */
-export const CONTROL_METRIC_NAMES = {
+const CONTROL_METRIC_NAMES = {
   x: {
     views: 'impression_count',
     likes: 'like_count',

@@ -23,7 +23,7 @@ export interface PersistedSimulator {
 const FORMAT = 1;
 
 /** JSON with Maps, Sets and bigints tagged, so they come back as what they were. */
-export function encodeState(value: unknown): string {
+function encodeState(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v instanceof Map) return { $map: [...v.entries()] };
     if (v instanceof Set) return { $set: [...v.values()] };
@@ -32,7 +32,7 @@ export function encodeState(value: unknown): string {
   });
 }
 
-export function decodeState(text: string): unknown {
+function decodeState(text: string): unknown {
   return JSON.parse(text, (_key, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;

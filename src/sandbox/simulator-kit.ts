@@ -15,7 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRep
 import type { ContractViolation } from '../platform/contracts/contracts.js';
 import { redactUrl } from '../platform/logging/redact.js';
 
-export type FailureKind = 'expired_token' | 'rate_limit' | 'server_error' | 'timeout' | 'lost_response';
+type FailureKind = 'expired_token' | 'rate_limit' | 'server_error' | 'timeout' | 'lost_response';
 
 export interface FailureRule {
   kind: FailureKind;
@@ -149,7 +149,7 @@ export class SimAnswer extends Error {
 }
 
 /** Waits `ms`, or less when the client closes the connection first. */
-export function holdUnlessClosed(req: FastifyRequest, ms: number): Promise<void> {
+function holdUnlessClosed(req: FastifyRequest, ms: number): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     timer.unref();

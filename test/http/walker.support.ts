@@ -57,7 +57,7 @@ function resolve(doc: Doc, schema: Record<string, unknown> | null): Record<strin
 }
 
 /** A well-formed id that exists nowhere: prefix_ + 26 ULID characters. */
-export const NO_SUCH_ID = (prefix = 'xyz') => `${prefix}_01J0000000000000000000000Z`;
+const NO_SUCH_ID = (prefix = 'xyz') => `${prefix}_01J0000000000000000000000Z`;
 
 /** Fills path params with a valid-format id (of the prefix the schema pattern names, if any). */
 export function fillPath(op: Operation, doc: Doc, override?: Record<string, string>): string {

@@ -8,10 +8,7 @@ import { ctxFor, streamedItem } from '../support/simulators.js';
 
 export const REDIRECT = 'http://127.0.0.1:9/oauth/callback/pinterest';
 /** a 1x1 PNG */
-export const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 
 export function videoItem(bytes = randomBytes(3000)): PublishMediaItem {
   return streamedItem({ kind: 'video', mimeType: 'video/mp4', url: 'http://127.0.0.1:9/unused.mp4' }, bytes, 1200);

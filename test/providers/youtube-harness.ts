@@ -6,7 +6,7 @@ import { ctxFor, streamedItem } from '../support/simulators.js';
 
 export const REDIRECT = 'http://127.0.0.1:9/oauth/callback/youtube';
 
-export function videoItem(bytes = randomBytes(4096)): PublishMediaItem {
+function videoItem(bytes = randomBytes(4096)): PublishMediaItem {
   return streamedItem({ kind: 'video', mimeType: 'video/mp4', url: 'http://127.0.0.1:9/unused' }, bytes, 1000);
 }
 

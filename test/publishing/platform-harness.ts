@@ -27,7 +27,7 @@ export function publishingFixture(name: 'photo-640.jpg' | 'clip-640x360-5s.mp4')
 }
 
 /** One response the relay passed from the app to a platform simulator. */
-export interface ServedMedia {
+interface ServedMedia {
   path: string;
   status: number;
   bytes: number;

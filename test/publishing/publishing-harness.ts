@@ -4,7 +4,6 @@
  * channels (tokens issued by the simulator, stored encrypted like the connect flow does), and helpers
  * that wait for target states.
  */
-import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../src/providers/provider.js';

@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type ContractViolation, loadContract } from '../../src/platform/contracts/contracts.js';
 import { parseMultipart } from '../../src/sandbox/simulators/x/x-http.js';
 
-export interface MockCall {
+interface MockCall {
   method: string;
   url: string;
   operationId: string | null;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 // @ts-expect-error no declaration file
 import Provider from 'oidc-provider';
 
-export interface OidcAccount {
+interface OidcAccount {
   email?: string;
   email_verified?: boolean;
   name?: string;

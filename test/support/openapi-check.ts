@@ -16,7 +16,7 @@ type Operation = {
   responses?: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
 };
 
-export interface Answer {
+interface Answer {
   method: string;
   /** the route template as Fastify registered it (`/v1/brands/:brandId`) */
   route: string;
@@ -29,7 +29,7 @@ export interface Answer {
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
-export function openApiChecker(doc: Doc) {
+function openApiChecker(doc: Doc) {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);
   ajv.addFormat('binary', true);

@@ -10,7 +10,7 @@ import { POLICIES, type PolicyId } from '../../src/modules/identity/policies.js'
 import { ERROR_CATALOG, type ErrorCode } from '../../src/platform/errors.js';
 import type { TestContext } from './harness.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface SecuredOperation {
   method: Method;

@@ -30,7 +30,7 @@ function decodeRgba(width: number, height: number, rgba: Uint8Array | Buffer): s
   return found ? Buffer.from(found.binaryData).toString('utf8') : null;
 }
 
-export function dataUrlPayload(dataUrl: string, mime: string): Buffer {
+function dataUrlPayload(dataUrl: string, mime: string): Buffer {
   const prefix = `data:${mime};base64,`;
   if (!dataUrl.startsWith(prefix)) throw new Error(`expected a ${mime} data URL`);
   return Buffer.from(dataUrl.slice(prefix.length), 'base64');

@@ -35,7 +35,7 @@ export const client = createClient<paths>({ baseUrl: window.location.origin, cre
 client.use(bearer);
 
 // Errors are the SDK's: ServiceApiError carries the catalog code, status, fields and request id.
-export { ServiceApiError, unwrap } from '../../packages/sdk/src/errors';
+export { ServiceApiError } from '../../packages/sdk/src/errors';
 
 /** Unwraps an openapi-fetch answer (the SDK's unwrap): the data, or a ServiceApiError. */
 export const ok = unwrap;
@@ -45,7 +45,12 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
   const key = credential.get();
   if (key) headers.authorization = `Bearer ${key}`;
-  const res = await fetch(path, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   const data = text ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) throw new ServiceApiError(res.status, data, res.headers.get('x-request-id'));
@@ -73,7 +78,7 @@ export function uploadMedia(file: File, brandId: string, onProgress: (fraction: 
   });
 }
 
-export interface BrowserSessionStart {
+interface BrowserSessionStart {
   authorizationCode: string;
   nonce: string;
   expiresAt: string;

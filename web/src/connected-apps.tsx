@@ -37,14 +37,14 @@ export default function ConnectedApps() {
               {a.userIds.length === 1 ? 'person' : 'people'} · redirects to {a.redirectUris.map((u) => new URL(u).origin).join(', ')}
             </div>
             {asking === a.oauthAppId ? (
-              <span role="group" aria-label={`Disconnect ${a.name}`}>
+              <fieldset className="buttons" aria-label={`Disconnect ${a.name}`}>
                 <button type="button" className="danger" onClick={() => void disconnect(a)}>
                   Disconnect {a.name}
-                </button>{' '}
+                </button>
                 <button type="button" className="secondary" onClick={() => setAsking(null)}>
                   Keep
                 </button>
-              </span>
+              </fieldset>
             ) : (
               <button type="button" className="secondary" onClick={() => setAsking(a.oauthAppId)}>
                 Disconnect

@@ -74,7 +74,7 @@ export function Confirm({ label, confirmLabel, onConfirm }: { label: string; con
       </button>
     );
   return (
-    <span role="group" aria-label={confirmLabel}>
+    <fieldset className="buttons" aria-label={confirmLabel}>
       <button
         type="button"
         className="danger"
@@ -84,11 +84,11 @@ export function Confirm({ label, confirmLabel, onConfirm }: { label: string; con
         }}
       >
         {confirmLabel}
-      </button>{' '}
+      </button>
       <button type="button" className="secondary" onClick={() => setAsking(false)}>
         Cancel
       </button>
-    </span>
+    </fieldset>
   );
 }
 
@@ -113,7 +113,10 @@ function ScopePicker({ selected, onChange, legend }: { selected: Scope[]; onChan
 }
 
 function ApiKeys() {
-  const [keys, error, reload] = useLoad(() => ok(client.GET('/v1/api-keys', { params: { query: { limit: 100 } } })).then((r) => r.data as ApiKey[]), []);
+  const [keys, error, reload] = useLoad(
+    () => ok(client.GET('/v1/api-keys', { params: { query: { limit: 100 } } })).then((r) => r.data as ApiKey[]),
+    [],
+  );
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(SCOPES);
   const [secret, setSecret] = useState<string | null>(null);
@@ -200,7 +203,10 @@ function ApiKeys() {
 }
 
 function OAuthApps() {
-  const [apps, error, reload] = useLoad(() => ok(client.GET('/v1/oauth/apps', { params: { query: { limit: 100 } } })).then((r) => r.data as OAuthApp[]), []);
+  const [apps, error, reload] = useLoad(
+    () => ok(client.GET('/v1/oauth/apps', { params: { query: { limit: 100 } } })).then((r) => r.data as OAuthApp[]),
+    [],
+  );
   const [name, setName] = useState('');
   const [redirects, setRedirects] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['brands:read', 'publish:read']);
@@ -255,7 +261,13 @@ function OAuthApps() {
         </label>
         <label>
           Redirect URIs (one a line)
-          <textarea rows={2} value={redirects} onChange={(e) => setRedirects(e.target.value)} required placeholder="https://app.example.com/callback" />
+          <textarea
+            rows={2}
+            value={redirects}
+            onChange={(e) => setRedirects(e.target.value)}
+            required
+            placeholder="https://app.example.com/callback"
+          />
         </label>
         <ScopePicker legend="App scopes" selected={scopes} onChange={setScopes} />
         <button type="submit">Create OAuth app</button>
@@ -316,7 +328,9 @@ function OAuthGrants() {
                 <td>
                   <span className={`badge ${g.revokedAt ? 'bad' : 'ok'}`}>{g.revokedAt ? 'revoked' : 'active'}</span>
                 </td>
-                <td>{!g.revokedAt && <Confirm label="Revoke" confirmLabel={`Revoke grant of ${g.appName}`} onConfirm={() => revoke(g)} />}</td>
+                <td>
+                  {!g.revokedAt && <Confirm label="Revoke" confirmLabel={`Revoke grant of ${g.appName}`} onConfirm={() => revoke(g)} />}
+                </td>
               </tr>
             ))}
             {grants?.length === 0 && (

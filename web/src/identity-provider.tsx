@@ -12,7 +12,7 @@ interface ProviderInfo {
   name: string | null;
 }
 
-export const CALLBACK_PATH = '/app/sign-in/identity-provider';
+const CALLBACK_PATH = '/app/sign-in/identity-provider';
 
 export function IdentityProviderButton({ onError }: { onError: (message: string) => void }) {
   const [info, setInfo] = useState<ProviderInfo | null>(null);

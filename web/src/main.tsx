@@ -1,4 +1,4 @@
-import { type FormEvent, lazy, StrictMode, Suspense, useEffect, useState } from 'react';
+import { type FormEvent, lazy, StrictMode, Suspense, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { call, credential, signIn } from './client';
 import { finishIdentityProviderSignIn, IdentityProviderButton } from './identity-provider';
@@ -197,17 +197,20 @@ function Shell({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) 
 function App() {
   const [state, setState] = useState<{ me: Me | null } | null | undefined>(undefined);
   const [signInError, setSignInError] = useState<string | null>(null);
-  const refresh = () =>
-    call<Me>('GET', '/v1/me')
-      .then((me) => setState({ me }))
-      .catch(() => setState(credential.get() ? { me: null } : null));
+  const refresh = useCallback(
+    () =>
+      call<Me>('GET', '/v1/me')
+        .then((me) => setState({ me }))
+        .catch(() => setState(credential.get() ? { me: null } : null)),
+    [],
+  );
   useEffect(() => {
     // back from the identity provider: finish that sign-in first
     void finishIdentityProviderSignIn().then((error) => {
       setSignInError(error);
       return refresh();
     });
-  }, []);
+  }, [refresh]);
   if (state === undefined)
     return (
       <div className="card narrow">
@@ -218,7 +221,13 @@ function App() {
   // the OAuth authorization endpoint: consent after sign-in, outside the app's navigation
   if (window.location.pathname.startsWith('/app/oauth/authorize'))
     return (
-      <Suspense fallback={<div className="card narrow"><Loading /></div>}>
+      <Suspense
+        fallback={
+          <div className="card narrow">
+            <Loading />
+          </div>
+        }
+      >
         <ConsentPage organizationName={state.me?.organization?.name} userName={state.me?.user?.displayName ?? state.me?.user?.email} />
       </Suspense>
     );

@@ -85,7 +85,8 @@ export default function ConsentPage({ organizationName, userName }: { organizati
         </p>
       )}
       <p>
-        Signed in as <strong>{userName ?? 'you'}</strong>. The app gets access to <strong>{organizationName ?? consent.organizationId}</strong>
+        Signed in as <strong>{userName ?? 'you'}</strong>. The app gets access to{' '}
+        <strong>{organizationName ?? consent.organizationId}</strong>
         {consent.resource ? ' through the MCP endpoint' : ' through the API'} and may:
       </p>
       <ul aria-label="requested scopes">

@@ -52,7 +52,9 @@ export function ChannelPicker({
           <input
             type="checkbox"
             checked={selected.includes(c.channelAccountId)}
-            onChange={(e) => onChange(e.target.checked ? [...selected, c.channelAccountId] : selected.filter((x) => x !== c.channelAccountId))}
+            onChange={(e) =>
+              onChange(e.target.checked ? [...selected, c.channelAccountId] : selected.filter((x) => x !== c.channelAccountId))
+            }
           />
           <PlatformIcon platform={c.platform} />
           {c.displayName} ({platformName(c.platform)})

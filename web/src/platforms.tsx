@@ -1,9 +1,18 @@
 /** Platforms as people know them: display names, icons and where each platform cuts a post. */
 import type { Platform } from './client';
 
-export const PLATFORMS: Platform[] = ['x', 'facebook_page', 'instagram_business', 'instagram_standalone', 'threads', 'youtube', 'pinterest', 'tiktok'];
+export const PLATFORMS: Platform[] = [
+  'x',
+  'facebook_page',
+  'instagram_business',
+  'instagram_standalone',
+  'threads',
+  'youtube',
+  'pinterest',
+  'tiktok',
+];
 
-export const PLATFORM_NAMES: Record<string, string> = {
+const PLATFORM_NAMES: Record<string, string> = {
   x: 'X',
   facebook_page: 'Facebook Page',
   instagram_business: 'Instagram (business)',
@@ -41,7 +50,12 @@ export function PlatformIcon({ platform, size = 18 }: { platform: string; size?:
     <svg className={`picon picon-${family}`} width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <rect className="picon-bg" width="24" height="24" rx="6" />
       {family === 'x' && <path className="picon-fg-stroke" d="M7 7l10 10M17 7L7 17" strokeWidth="2.2" strokeLinecap="round" />}
-      {family === 'facebook_page' && <path className="picon-fg" d="M13.5 20v-6h2.2l.4-2.6h-2.6V9.8c0-.8.3-1.3 1.4-1.3h1.3V6.2a17 17 0 0 0-2-.1c-2 0-3.3 1.2-3.3 3.4v1.9H8.7V14h2.2v6z" />}
+      {family === 'facebook_page' && (
+        <path
+          className="picon-fg"
+          d="M13.5 20v-6h2.2l.4-2.6h-2.6V9.8c0-.8.3-1.3 1.4-1.3h1.3V6.2a17 17 0 0 0-2-.1c-2 0-3.3 1.2-3.3 3.4v1.9H8.7V14h2.2v6z"
+        />
+      )}
       {family === 'instagram' && (
         <>
           <rect className="picon-fg-stroke" x="5.5" y="5.5" width="13" height="13" rx="4" strokeWidth="1.8" fill="none" />
@@ -60,10 +74,16 @@ export function PlatformIcon({ platform, size = 18 }: { platform: string; size?:
       )}
       {family === 'youtube' && <path className="picon-fg" d="M10 8.5v7l6-3.5z" />}
       {family === 'pinterest' && (
-        <path className="picon-fg" d="M12.3 5C8.4 5 6.5 7.7 6.5 10c0 1.4.5 2.6 1.6 3.1.2.1.4 0 .4-.2l.2-.7c.1-.2 0-.3-.1-.5-.3-.4-.6-1-.6-1.7 0-2.2 1.6-4.1 4.3-4.1 2.3 0 3.6 1.4 3.6 3.3 0 2.5-1.1 4.6-2.7 4.6-.9 0-1.6-.7-1.4-1.6.3-1.1.8-2.3.8-3.1 0-.7-.4-1.3-1.2-1.3-.9 0-1.7 1-1.7 2.3 0 .8.3 1.4.3 1.4l-1.1 4.6c-.3 1.4 0 3.1 0 3.3 0 .1.1.1.2 0 .1-.1 1.1-1.4 1.5-2.7l.6-2.3c.3.6 1.2 1.1 2.1 1.1 2.8 0 4.7-2.6 4.7-6C18 7.4 15.8 5 12.3 5z" />
+        <path
+          className="picon-fg"
+          d="M12.3 5C8.4 5 6.5 7.7 6.5 10c0 1.4.5 2.6 1.6 3.1.2.1.4 0 .4-.2l.2-.7c.1-.2 0-.3-.1-.5-.3-.4-.6-1-.6-1.7 0-2.2 1.6-4.1 4.3-4.1 2.3 0 3.6 1.4 3.6 3.3 0 2.5-1.1 4.6-2.7 4.6-.9 0-1.6-.7-1.4-1.6.3-1.1.8-2.3.8-3.1 0-.7-.4-1.3-1.2-1.3-.9 0-1.7 1-1.7 2.3 0 .8.3 1.4.3 1.4l-1.1 4.6c-.3 1.4 0 3.1 0 3.3 0 .1.1.1.2 0 .1-.1 1.1-1.4 1.5-2.7l.6-2.3c.3.6 1.2 1.1 2.1 1.1 2.8 0 4.7-2.6 4.7-6C18 7.4 15.8 5 12.3 5z"
+        />
       )}
       {family === 'tiktok' && (
-        <path className="picon-fg" d="M15.8 5h-2.6v9.6a2.2 2.2 0 1 1-2.2-2.2l.5.1V9.8h-.5a4.8 4.8 0 1 0 4.8 4.8V9.7a6 6 0 0 0 3.2 1V8.2A3.3 3.3 0 0 1 15.8 5z" />
+        <path
+          className="picon-fg"
+          d="M15.8 5h-2.6v9.6a2.2 2.2 0 1 1-2.2-2.2l.5.1V9.8h-.5a4.8 4.8 0 1 0 4.8 4.8V9.7a6 6 0 0 0 3.2 1V8.2A3.3 3.3 0 0 1 15.8 5z"
+        />
       )}
     </svg>
   );

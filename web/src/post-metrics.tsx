@@ -5,9 +5,9 @@
  */
 import { useState } from 'react';
 import { client, ok, type PublishJob, type Schemas } from './client';
+import { platformName } from './platforms';
 import { useCan } from './session';
 import { Alert, message, useLoad } from './ui';
-import { platformName } from './platforms';
 
 type Snapshot = Schemas['AnalyticsSnapshot'];
 type SyncPlatform = Snapshot['platform'];
@@ -67,8 +67,10 @@ export function PostMetrics({ job }: { job: PublishJob }) {
         const s = snapshots?.get(t.postTargetId);
         const values = Object.entries(s?.metrics ?? {}).filter((e): e is [string, number] => typeof e[1] === 'number');
         return (
-          <div key={t.postTargetId} className="stats" role="group" aria-label={`metrics on ${platformName(t.platform)}`}>
-            {!SYNC_PLATFORMS.includes(t.platform) && <p className="muted">{platformName(t.platform)} does not share post metrics with us yet.</p>}
+          <fieldset key={t.postTargetId} className="stats" aria-label={`metrics on ${platformName(t.platform)}`}>
+            {!SYNC_PLATFORMS.includes(t.platform) && (
+              <p className="muted">{platformName(t.platform)} does not share post metrics with us yet.</p>
+            )}
             {SYNC_PLATFORMS.includes(t.platform) && !s && <p className="muted">No metrics read yet.</p>}
             {values.map(([name, value]) => (
               <div key={name} className="stat">
@@ -77,7 +79,7 @@ export function PostMetrics({ job }: { job: PublishJob }) {
               </div>
             ))}
             {s && <p className="muted">as of {new Date(s.capturedAt).toLocaleString()}</p>}
-          </div>
+          </fieldset>
         );
       })}
       {can('analytics.provider_sync.manage') && (

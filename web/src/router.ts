@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 
 const BASE = '/app';
 
+const read = () => window.location.pathname.replace(/^\/app/, '') || '/';
+
 /** The path under /app/ (e.g. "/calendar") and a navigate function using the History API. */
 export function useRoute(): [string, (to: string) => void] {
-  const read = () => window.location.pathname.replace(/^\/app/, '') || '/';
   const [path, setPath] = useState(read);
   useEffect(() => {
     const onPop = () => setPath(read());

@@ -28,7 +28,9 @@ export function message(e: unknown): string {
         : `Your role does not allow this. Ask an owner or admin of your organization.${serverText ? ` (${serverText})` : ''}`;
     }
     if (!sentence) sentence = 'The request did not go through. Try again.';
-    const details = [`Code: ${e.error}`, e.status ? `HTTP ${e.status}` : null, e.requestId ? `request ${e.requestId}` : null].filter(Boolean);
+    const details = [`Code: ${e.error}`, e.status ? `HTTP ${e.status}` : null, e.requestId ? `request ${e.requestId}` : null].filter(
+      Boolean,
+    );
     return `${sentence}\n${details.join(' · ')}`;
   }
   if (e instanceof TypeError) return `${SENTENCES.network_error}\n${e.message}`;
@@ -43,8 +45,14 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [T | undefi
   useEffect(() => {
     let live = true;
     load().then(
-      (d) => live && (setData(d), setError(null)),
-      (e) => live && setError(message(e)),
+      (d) => {
+        if (!live) return;
+        setData(d);
+        setError(null);
+      },
+      (e) => {
+        if (live) setError(message(e));
+      },
     );
     return () => {
       live = false;

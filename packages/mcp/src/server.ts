@@ -65,7 +65,9 @@ async function callTool(api: ServiceApi, tool: BuiltTool, args: Record<string, u
     });
   }
   const method = tool.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  const call = (api as unknown as Record<string, (p: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>>)[method]!;
+  const call = (
+    api as unknown as Record<string, (p: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>>
+  )[method]!;
   const { data, error, response } = await call(tool.path, {
     params: { path: req.path, query: req.query },
     ...(req.body !== undefined ? { body: req.body } : {}),

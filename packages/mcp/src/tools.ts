@@ -9,7 +9,7 @@
  * `fixed` arguments are set by the tool itself and hidden from its input (publish always queues or
  * schedules; create_draft never does), and `next` tells the agent which call follows.
  */
-export type ToolMode = 'read' | 'dry_run_write' | 'confirm_write';
+type ToolMode = 'read' | 'dry_run_write' | 'confirm_write';
 
 export interface ToolSpec {
   name: string;
@@ -24,42 +24,213 @@ export interface ToolSpec {
   next?: string;
 }
 
-const JOB_NEXT = 'Poll get_publish_job with the answer\'s publishJobId until status is published (or failed, with each target\'s error).';
+const JOB_NEXT = "Poll get_publish_job with the answer's publishJobId until status is published (or failed, with each target's error).";
 
 export const TOOL_SPECS: ToolSpec[] = [
-  { name: 'list_brands', method: 'get', path: '/v1/brands', mode: 'read', description: 'List the brands of the organization (set includeProducts to embed their products). A post names a brandId from here.' },
+  {
+    name: 'list_brands',
+    method: 'get',
+    path: '/v1/brands',
+    mode: 'read',
+    description: 'List the brands of the organization (set includeProducts to embed their products). A post names a brandId from here.',
+  },
   { name: 'get_brand', method: 'get', path: '/v1/brands/{brandId}', mode: 'read', description: 'Get one brand with its products.' },
-  { name: 'list_channel_accounts', method: 'get', path: '/v1/channel-accounts', mode: 'read', description: 'List connected social channels (filter by brandId, platform, state). Targets of a post name a channelAccountId from here.' },
-  { name: 'get_provider_capabilities', method: 'get', path: '/v1/providers/capabilities', mode: 'read', description: 'What each platform supports: text limits, media kinds and counts, first comments, scheduling.' },
-  { name: 'list_media', method: 'get', path: '/v1/media', mode: 'read', description: 'List media library items (filter by brandId, kind). A post names mediaIds from here.' },
-  { name: 'upload_media', method: 'post', path: '/v1/media', mode: 'confirm_write', description: 'Adds a small file (base64 JSON) to the media library; answers its mediaId.' },
-  { name: 'upload_media_from_url', method: 'post', path: '/v1/media/import', mode: 'dry_run_write', description: 'Downloads a public https URL into the media library (the file is fetched and stored); answers its mediaId for a post\'s media.', next: 'Use the answer\'s mediaId in the media of preview_publish_plan and publish.' },
-  { name: 'preview_publish_plan', method: 'post', path: '/v1/publish/plans/preview', mode: 'read', description: 'Validate a post for each target platform without creating anything. Answers valid plus per-target issues (text too long, media not allowed, ...); fix the plan and preview again until valid is true.' },
-  { name: 'find_publish_slot', method: 'get', path: '/v1/publish/slots', mode: 'read', description: 'Recommend the next free posting time for a brand, channel or profile; pass it as plan.scheduleAt to publish.' },
-  { name: 'publish', method: 'post', path: '/v1/agent/publish', mode: 'dry_run_write', fixed: { body: { enqueue: true } }, description: 'Publishes a post: creates a publish job that is queued now, or scheduled when plan.scheduleAt is set. Use create_draft to save a draft instead.', next: JOB_NEXT },
-  { name: 'create_draft', method: 'post', path: '/v1/agent/publish', mode: 'dry_run_write', fixed: { body: { enqueue: false } }, description: 'Saves a post as a draft publish job (nothing is published or scheduled).', next: 'Publish the draft later with enqueue_publish_job, or give it a time with reschedule_publish_job.' },
-  { name: 'list_drafts', method: 'get', path: '/v1/publish/jobs', mode: 'read', fixed: { query: { status: 'draft' } }, description: 'List draft publish jobs (filter by brandId, from, to); read one with get_publish_job.' },
-  { name: 'list_publish_jobs', method: 'get', path: '/v1/publish/jobs', mode: 'read', description: 'List publish jobs (filter by brandId, status, from, to).' },
-  { name: 'get_publish_job', method: 'get', path: '/v1/publish/jobs/{publishJobId}', mode: 'read', description: 'Get a publish job or draft with its text, media, targets, each target status, error and permalink.' },
-  { name: 'enqueue_publish_job', method: 'post', path: '/v1/publish/jobs/{publishJobId}/enqueue', mode: 'confirm_write', description: 'Queues a draft (or scheduled) publish job for publishing now.', next: JOB_NEXT },
-  { name: 'reschedule_publish_job', method: 'post', path: '/v1/publish/jobs/{publishJobId}/schedule', mode: 'confirm_write', description: 'Schedules a draft, or moves a scheduled publish job, to scheduleAt.', next: 'The job publishes at scheduleAt; get_publish_job shows its status.' },
-  { name: 'cancel_publish_job', method: 'post', path: '/v1/publish/jobs/{publishJobId}/cancel', mode: 'confirm_write', description: 'Cancels a publish job that has not been published (its targets will not be published).' },
-  { name: 'preview_publish_batch', method: 'post', path: '/v1/publish/batches/preview', mode: 'read', description: 'Spread many product posts over schedule slots and preview the assignments and warnings.' },
-  { name: 'commit_publish_batch', method: 'post', path: '/v1/publish/batches', mode: 'dry_run_write', description: 'Commits a publish batch: creates its scheduled publish jobs.' },
-  { name: 'list_publish_batches', method: 'get', path: '/v1/publish/batches', mode: 'read', description: 'List publish batches and their status.' },
-  { name: 'list_comments_needing_reply', method: 'get', path: '/v1/social-comments', mode: 'read', fixed: { query: { status: 'needs_reply' } }, description: 'List synced comments nobody has replied to yet (filter by brandId, channelAccountId, postTargetId). Reply with reply_to_social_comment.' },
-  { name: 'list_social_comments', method: 'get', path: '/v1/social-comments', mode: 'read', description: 'List synced comments (filter by brandId, channelAccountId, status, replyStatus).' },
-  { name: 'sync_social_comments', method: 'post', path: '/v1/social-comments/sync', mode: 'dry_run_write', description: 'Fetches the comments of a published post from its platform and stores them.', next: 'list_comments_needing_reply shows the ones to answer.' },
-  { name: 'draft_comment_reply', method: 'post', path: '/v1/social-comments/reply-drafts', mode: 'dry_run_write', description: 'Drafts a reply to a comment with the configured language model and stores the draft (never sends it).' },
-  { name: 'reply_to_social_comment', method: 'post', path: '/v1/social-comments/{socialCommentId}/reply', mode: 'dry_run_write', description: 'Posts a reply to a comment on its platform (visible to the public).' },
-  { name: 'list_analytics_snapshots', method: 'get', path: '/v1/analytics/snapshots', mode: 'read', description: 'List stored metrics snapshots of published posts.' },
-  { name: 'sync_analytics', method: 'post', path: '/v1/analytics/sync', mode: 'dry_run_write', description: "Reads a published post's metrics from its platform and stores a snapshot." },
+  {
+    name: 'list_channel_accounts',
+    method: 'get',
+    path: '/v1/channel-accounts',
+    mode: 'read',
+    description:
+      'List connected social channels (filter by brandId, platform, state). Targets of a post name a channelAccountId from here.',
+  },
+  {
+    name: 'get_provider_capabilities',
+    method: 'get',
+    path: '/v1/providers/capabilities',
+    mode: 'read',
+    description: 'What each platform supports: text limits, media kinds and counts, first comments, scheduling.',
+  },
+  {
+    name: 'list_media',
+    method: 'get',
+    path: '/v1/media',
+    mode: 'read',
+    description: 'List media library items (filter by brandId, kind). A post names mediaIds from here.',
+  },
+  {
+    name: 'upload_media',
+    method: 'post',
+    path: '/v1/media',
+    mode: 'confirm_write',
+    description: 'Adds a small file (base64 JSON) to the media library; answers its mediaId.',
+  },
+  {
+    name: 'upload_media_from_url',
+    method: 'post',
+    path: '/v1/media/import',
+    mode: 'dry_run_write',
+    description:
+      "Downloads a public https URL into the media library (the file is fetched and stored); answers its mediaId for a post's media.",
+    next: "Use the answer's mediaId in the media of preview_publish_plan and publish.",
+  },
+  {
+    name: 'preview_publish_plan',
+    method: 'post',
+    path: '/v1/publish/plans/preview',
+    mode: 'read',
+    description:
+      'Validate a post for each target platform without creating anything. Answers valid plus per-target issues (text too long, media not allowed, ...); fix the plan and preview again until valid is true.',
+  },
+  {
+    name: 'find_publish_slot',
+    method: 'get',
+    path: '/v1/publish/slots',
+    mode: 'read',
+    description: 'Recommend the next free posting time for a brand, channel or profile; pass it as plan.scheduleAt to publish.',
+  },
+  {
+    name: 'publish',
+    method: 'post',
+    path: '/v1/agent/publish',
+    mode: 'dry_run_write',
+    fixed: { body: { enqueue: true } },
+    description:
+      'Publishes a post: creates a publish job that is queued now, or scheduled when plan.scheduleAt is set. Use create_draft to save a draft instead.',
+    next: JOB_NEXT,
+  },
+  {
+    name: 'create_draft',
+    method: 'post',
+    path: '/v1/agent/publish',
+    mode: 'dry_run_write',
+    fixed: { body: { enqueue: false } },
+    description: 'Saves a post as a draft publish job (nothing is published or scheduled).',
+    next: 'Publish the draft later with enqueue_publish_job, or give it a time with reschedule_publish_job.',
+  },
+  {
+    name: 'list_drafts',
+    method: 'get',
+    path: '/v1/publish/jobs',
+    mode: 'read',
+    fixed: { query: { status: 'draft' } },
+    description: 'List draft publish jobs (filter by brandId, from, to); read one with get_publish_job.',
+  },
+  {
+    name: 'list_publish_jobs',
+    method: 'get',
+    path: '/v1/publish/jobs',
+    mode: 'read',
+    description: 'List publish jobs (filter by brandId, status, from, to).',
+  },
+  {
+    name: 'get_publish_job',
+    method: 'get',
+    path: '/v1/publish/jobs/{publishJobId}',
+    mode: 'read',
+    description: 'Get a publish job or draft with its text, media, targets, each target status, error and permalink.',
+  },
+  {
+    name: 'enqueue_publish_job',
+    method: 'post',
+    path: '/v1/publish/jobs/{publishJobId}/enqueue',
+    mode: 'confirm_write',
+    description: 'Queues a draft (or scheduled) publish job for publishing now.',
+    next: JOB_NEXT,
+  },
+  {
+    name: 'reschedule_publish_job',
+    method: 'post',
+    path: '/v1/publish/jobs/{publishJobId}/schedule',
+    mode: 'confirm_write',
+    description: 'Schedules a draft, or moves a scheduled publish job, to scheduleAt.',
+    next: 'The job publishes at scheduleAt; get_publish_job shows its status.',
+  },
+  {
+    name: 'cancel_publish_job',
+    method: 'post',
+    path: '/v1/publish/jobs/{publishJobId}/cancel',
+    mode: 'confirm_write',
+    description: 'Cancels a publish job that has not been published (its targets will not be published).',
+  },
+  {
+    name: 'preview_publish_batch',
+    method: 'post',
+    path: '/v1/publish/batches/preview',
+    mode: 'read',
+    description: 'Spread many product posts over schedule slots and preview the assignments and warnings.',
+  },
+  {
+    name: 'commit_publish_batch',
+    method: 'post',
+    path: '/v1/publish/batches',
+    mode: 'dry_run_write',
+    description: 'Commits a publish batch: creates its scheduled publish jobs.',
+  },
+  {
+    name: 'list_publish_batches',
+    method: 'get',
+    path: '/v1/publish/batches',
+    mode: 'read',
+    description: 'List publish batches and their status.',
+  },
+  {
+    name: 'list_comments_needing_reply',
+    method: 'get',
+    path: '/v1/social-comments',
+    mode: 'read',
+    fixed: { query: { status: 'needs_reply' } },
+    description:
+      'List synced comments nobody has replied to yet (filter by brandId, channelAccountId, postTargetId). Reply with reply_to_social_comment.',
+  },
+  {
+    name: 'list_social_comments',
+    method: 'get',
+    path: '/v1/social-comments',
+    mode: 'read',
+    description: 'List synced comments (filter by brandId, channelAccountId, status, replyStatus).',
+  },
+  {
+    name: 'sync_social_comments',
+    method: 'post',
+    path: '/v1/social-comments/sync',
+    mode: 'dry_run_write',
+    description: 'Fetches the comments of a published post from its platform and stores them.',
+    next: 'list_comments_needing_reply shows the ones to answer.',
+  },
+  {
+    name: 'draft_comment_reply',
+    method: 'post',
+    path: '/v1/social-comments/reply-drafts',
+    mode: 'dry_run_write',
+    description: 'Drafts a reply to a comment with the configured language model and stores the draft (never sends it).',
+  },
+  {
+    name: 'reply_to_social_comment',
+    method: 'post',
+    path: '/v1/social-comments/{socialCommentId}/reply',
+    mode: 'dry_run_write',
+    description: 'Posts a reply to a comment on its platform (visible to the public).',
+  },
+  {
+    name: 'list_analytics_snapshots',
+    method: 'get',
+    path: '/v1/analytics/snapshots',
+    mode: 'read',
+    description: 'List stored metrics snapshots of published posts.',
+  },
+  {
+    name: 'sync_analytics',
+    method: 'post',
+    path: '/v1/analytics/sync',
+    mode: 'dry_run_write',
+    description: "Reads a published post's metrics from its platform and stores a snapshot.",
+  },
 ];
 
 type Json = Record<string, any>;
 
 /** Inlines local `$ref`s (`#/components/...`), leaving a recursive one as a plain object. */
-export function deref(schema: unknown, doc: Json, seen: string[] = []): unknown {
+function deref(schema: unknown, doc: Json, seen: string[] = []): unknown {
   if (Array.isArray(schema)) return schema.map((s) => deref(s, doc, seen));
   if (!schema || typeof schema !== 'object') return schema;
   const s = schema as Json;

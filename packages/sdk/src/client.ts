@@ -37,13 +37,10 @@ export type ListPath = {
 }[keyof paths];
 
 type ListOp<P extends ListPath> = paths[P] extends { get: infer Op } ? Op : never;
-export type ListItem<P extends ListPath> = ListOp<P> extends { responses: { 200: infer R } }
-  ? JsonOf<R> extends { data: Array<infer I> }
-    ? I
-    : never
-  : never;
+export type ListItem<P extends ListPath> =
+  ListOp<P> extends { responses: { 200: infer R } } ? (JsonOf<R> extends { data: Array<infer I> } ? I : never) : never;
 type ListParams<P extends ListPath> = ListOp<P> extends { parameters: infer Params } ? Params : never;
-export type ListQuery<P extends ListPath> = ListParams<P> extends { query?: infer Q } ? Omit<NonNullable<Q>, 'cursor'> : never;
+type ListQuery<P extends ListPath> = ListParams<P> extends { query?: infer Q } ? Omit<NonNullable<Q>, 'cursor'> : never;
 type ListPathParams<P extends ListPath> = ListParams<P> extends { path?: infer Pp } ? Pp : never;
 
 export interface ServiceApi extends Client<paths> {

@@ -55,7 +55,10 @@ export class ServiceApiUnreachableError extends Error {
 
   constructor(method: string, url: string, cause: unknown) {
     const detail = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
-    super(`Could not reach the API at ${new URL(url).origin} (${method} ${url}): ${detail}. Check the base URL (the server listens on port 8080 by default).`, { cause });
+    super(
+      `Could not reach the API at ${new URL(url).origin} (${method} ${url}): ${detail}. Check the base URL (the server listens on port 8080 by default).`,
+      { cause },
+    );
     this.url = url;
   }
 }

@@ -29,7 +29,10 @@ export function verifyWebhook<T = Record<string, unknown>>(
   secret: string | string[],
 ): WebhookEvent<T> {
   const flat: Record<string, string> = {};
-  if (headers instanceof Headers) headers.forEach((v, k) => (flat[k] = v));
+  if (headers instanceof Headers)
+    headers.forEach((v, k) => {
+      flat[k] = v;
+    });
   else for (const [k, v] of Object.entries(headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
   const body = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
   let lastError: unknown;

@@ -16,7 +16,6 @@ import type { Executor } from '../database.js';
 import type { PublishTargetsReadPort } from '../publishing/publishing.module.js';
 import { analyticsRepository as repo, type SnapshotRow } from './analytics.repository.js';
 import {
-  ANALYTICS_PLATFORMS,
   type AnalyticsPlatform,
   type AnalyticsSnapshotQueryT,
   type AnalyticsSnapshotT,
@@ -24,9 +23,7 @@ import {
   SNAPSHOT_ID_PREFIX,
 } from './analytics.schemas.js';
 
-export const isAnalyticsPlatform = (p: string): p is AnalyticsPlatform => (ANALYTICS_PLATFORMS as readonly string[]).includes(p);
-
-export function toSnapshot(r: SnapshotRow): AnalyticsSnapshotT {
+function toSnapshot(r: SnapshotRow): AnalyticsSnapshotT {
   return {
     analyticsSnapshotId: r.id,
     organizationId: r.organization_id,
@@ -44,7 +41,7 @@ export function toSnapshot(r: SnapshotRow): AnalyticsSnapshotT {
 const bodyField = (name: string) => [{ path: [name], source: 'body' as const }];
 
 /** A platform failure as an answer, without the platform's raw body. */
-export function analyticsProviderFailure(err: ProviderError): AppError {
+function analyticsProviderFailure(err: ProviderError): AppError {
   return providerFailure(err, {
     categories: ['user_content', 'platform_rejected'],
     answer: (e, details) =>

@@ -18,7 +18,7 @@ import type { AnalyticsService } from './analytics.service.js';
 const HOUR = 3_600_000;
 /** after publish: about 1 h, 24 h and 7 d */
 const LAST_CHECKPOINT_MS = 7 * 24 * HOUR;
-export const CHECKPOINTS_MS = [HOUR, 24 * HOUR, LAST_CHECKPOINT_MS] as const;
+const CHECKPOINTS_MS = [HOUR, 24 * HOUR, LAST_CHECKPOINT_MS] as const;
 /** targets published longer ago than the last checkpoint plus this are no longer considered */
 const LATE_GRACE_MS = 24 * HOUR;
 /** X post lookup allows few reads per 15 minutes on the lower tiers */
@@ -33,7 +33,7 @@ export interface AnalyticsSyncRunResult {
 }
 
 /** The newest checkpoint the target has passed at `now`, as an instant; null before the first. */
-export function dueCheckpoint(publishedAt: Date, now: Date): Date | null {
+function dueCheckpoint(publishedAt: Date, now: Date): Date | null {
   let due: Date | null = null;
   for (const c of CHECKPOINTS_MS) if (publishedAt.getTime() + c <= now.getTime()) due = new Date(publishedAt.getTime() + c);
   return due;

@@ -6,7 +6,7 @@ import { AUTOMATION_RUN_QUEUE, type AutomationsService } from './automations.ser
 import type { AutomationRunner } from './runner.js';
 import { enqueueDueRuns } from './scheduler.js';
 
-export const AUTOMATION_SCHEDULER_QUEUE = 'automations.scheduler';
+const AUTOMATION_SCHEDULER_QUEUE = 'automations.scheduler';
 
 export function automationJobDefinitions(
   deps: Pick<AppDeps, 'database' | 'clock'>,

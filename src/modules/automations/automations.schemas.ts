@@ -8,10 +8,10 @@ export const RUN_ID_PREFIX = 'arun';
 const SourceId = Type.String({ pattern: `^${SOURCE_ID_PREFIX}_${ULID}$`, description: 'asrc_<ULID>' });
 const RunId = Type.String({ pattern: `^${RUN_ID_PREFIX}_${ULID}$`, description: 'arun_<ULID>' });
 
-export const SOURCE_KINDS = ['rss_feed', 'product_rotation', 'external'] as const;
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-export const RUN_TRIGGERS = ['manual', 'schedule', 'api'] as const;
-export const PUBLISH_MODES = ['draft', 'schedule', 'publish'] as const;
+const SOURCE_KINDS = ['rss_feed', 'product_rotation', 'external'] as const;
+const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+const RUN_TRIGGERS = ['manual', 'schedule', 'api'] as const;
+const PUBLISH_MODES = ['draft', 'schedule', 'publish'] as const;
 
 const Template = Type.String({ minLength: 1, maxLength: 5000, description: 'placeholders {{title}}, {{link}}, {{summary}}' });
 const Target = Type.Object(
@@ -19,7 +19,7 @@ const Target = Type.Object(
   { additionalProperties: false },
 );
 
-export const RssFeedConfig = Type.Object(
+const RssFeedConfig = Type.Object(
   {
     feedUrl: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://', description: 'http(s) URL of an RSS 2.0 or Atom feed' }),
     profileId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
@@ -39,7 +39,7 @@ export const RssFeedConfig = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProductRotationConfig = Type.Object(
+const ProductRotationConfig = Type.Object(
   {
     productIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 500, uniqueItems: true })),
     profileId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
@@ -50,11 +50,11 @@ export const ProductRotationConfig = Type.Object(
   { additionalProperties: false },
 );
 
-export const ExternalConfig = Type.Object({}, { additionalProperties: true, maxProperties: 50 });
+const ExternalConfig = Type.Object({}, { additionalProperties: true, maxProperties: 50 });
 
 export const CONFIG_SCHEMAS = { rss_feed: RssFeedConfig, product_rotation: ProductRotationConfig, external: ExternalConfig } as const;
 
-export const Schedule = Nullable(
+const Schedule = Nullable(
   Type.Object(
     {
       cron: Type.String({ minLength: 9, maxLength: 120, description: 'five-field cron expression' }),
@@ -129,7 +129,7 @@ const RunError = Type.Object(
   { additionalProperties: false },
 );
 
-export const RunOutput = Type.Object(
+const RunOutput = Type.Object(
   {
     publishJobIds: Type.Array(Type.String()),
     publishBatchIds: Type.Array(Type.String()),

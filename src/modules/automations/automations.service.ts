@@ -31,7 +31,7 @@ import { checkSourceReferences, type SourceReferencePorts } from './source-refer
 export const AUTOMATION_RUN_QUEUE = 'automations.run';
 export const RUN_QUEUE_OPTIONS = { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 900 };
 
-export const toSource = (r: SourceRow): AutomationSourceT => ({
+const toSource = (r: SourceRow): AutomationSourceT => ({
   automationSourceId: r.id,
   organizationId: r.organization_id,
   brandId: r.brand_id,
@@ -45,7 +45,7 @@ export const toSource = (r: SourceRow): AutomationSourceT => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
-export const toRun = (r: RunRow): AutomationRunT => ({
+const toRun = (r: RunRow): AutomationRunT => ({
   automationRunId: r.id,
   automationSourceId: r.source_id,
   status: r.status as RunStatus,

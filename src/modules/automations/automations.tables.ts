@@ -43,7 +43,7 @@ export interface AutomationRunsTable {
   updated_at: Date;
 }
 
-export interface AutomationSeenItemsTable {
+interface AutomationSeenItemsTable {
   source_id: string;
   item_key: string;
   created_at: Date;

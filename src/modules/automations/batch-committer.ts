@@ -2,7 +2,7 @@
  * The port product_rotation commits publish batches through. The batches area implements it; until
  * it is wired, product_rotation runs fail with `batches_unavailable` instead of pretending.
  */
-export interface BatchCommitItem {
+interface BatchCommitItem {
   productId: string;
   text: string;
 }

@@ -1,7 +1,7 @@
 /** The automation run state machine: the one table of allowed moves. Terminal states have no exits. */
 import type { RunStatus } from './automations.schemas.js';
 
-export const RUN_TRANSITIONS: Record<RunStatus, readonly RunStatus[]> = {
+const RUN_TRANSITIONS: Record<RunStatus, readonly RunStatus[]> = {
   queued: ['running', 'cancelled'],
   running: ['succeeded', 'failed', 'cancelled'],
   succeeded: [],

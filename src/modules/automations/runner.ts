@@ -20,7 +20,7 @@ import type { BatchCommitter } from './batch-committer.js';
 import { type FeedItemView, type FeedValidators, fetchFeed, oldestFirst, RunFailure, readFeed, renderTemplate } from './feed.js';
 
 /** A run still `running` this long after it started is taken over by the job's next delivery. */
-export const RUN_LEASE_MS = RUN_QUEUE_OPTIONS.expireInSeconds * 1000;
+const RUN_LEASE_MS = RUN_QUEUE_OPTIONS.expireInSeconds * 1000;
 
 export interface RunnerPorts {
   /** creates the plans of feed items (a write) */

@@ -37,7 +37,7 @@ export interface PlannerPorts {
 const DUPLICATE_LOOKBACK_MS = 72 * 3_600_000;
 const DEFAULT_TEMPLATE = '{{title}}: {{productUrl}}';
 
-export interface PlannedTarget {
+interface PlannedTarget {
   platform: string;
   channelAccountId: string;
   settings: Record<string, unknown>;
@@ -47,7 +47,7 @@ export interface PlannedTarget {
   jitterSeconds: number | null;
 }
 
-export interface PlannedItem {
+interface PlannedItem {
   clientAssetId: string;
   productId: string;
   text: string;
@@ -80,7 +80,7 @@ const invalid = (message: string, fields: FieldIssue[]) => new AppError('invalid
 const at = (...path: (string | number)[]): FieldIssue[] => [{ path: path.map(String), source: 'body' }];
 
 /** Checks a policy beyond its schema: jitter order, time zones, unique slot ids. */
-export function checkPolicy(policy: BatchPolicyT, base: string[]): void {
+function checkPolicy(policy: BatchPolicyT, base: string[]): void {
   policy.slots.forEach((s, i) => {
     if (s.jitterSecondsMin > s.jitterSecondsMax)
       throw invalid(`policy.slots[${i}]: jitterSecondsMin (${s.jitterSecondsMin}) exceeds jitterSecondsMax (${s.jitterSecondsMax}).`, [

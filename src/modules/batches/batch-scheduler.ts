@@ -34,9 +34,9 @@ import {
 
 export { isoWeekday, isTimeZone, zonedInstant } from '../../platform/time/zoned-time.js';
 export type { SchedulerSlot } from './batch-calendar.js';
-export { jitterFor, PLATFORM_DAILY_CAPS, slotOccurrences } from './batch-calendar.js';
+export { PLATFORM_DAILY_CAPS } from './batch-calendar.js';
 
-export type Rule =
+type Rule =
   | 'min_gap'
   | 'product_cooldown'
   | 'platform_daily_cap'
@@ -50,7 +50,7 @@ export type Rule =
   | 'product_link_missing'
   | 'product_link_tracking_skipped';
 
-export interface SchedulerTarget {
+interface SchedulerTarget {
   platform: string;
   channelAccountId: string;
   /** set when plan validation blocks this target: it stays unscheduled */

@@ -33,7 +33,7 @@ const PREVIEW_FIELDS = ['brandId', 'items', 'from', 'generatedAt', 'productLinkC
 /** the fields a stored preview and a commit naming it must share (generatedAt is only echoed) */
 const PLANNED_FIELDS = ['brandId', 'items', 'from', 'productLinkComment', 'policy', 'existingAssignments'] as const;
 /** how long a preview's schedule stays committable by its batchPreviewId */
-export const PREVIEW_TTL_MS = 24 * 3_600_000;
+const PREVIEW_TTL_MS = 24 * 3_600_000;
 
 const plannedHash = (req: PublishBatchPreviewRequestT) =>
   createHash('sha256')

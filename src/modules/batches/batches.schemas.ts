@@ -12,7 +12,7 @@ const Obj = (description?: string) => Type.Object({}, { additionalProperties: tr
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const DELAY_MAX = 86_400_000;
 
-export const BATCH_STATUSES = [
+const BATCH_STATUSES = [
   'empty',
   'unscheduled',
   'scheduled',
@@ -25,7 +25,7 @@ export const BATCH_STATUSES = [
 ] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
-export const PublishBatchTarget = Type.Object(
+const PublishBatchTarget = Type.Object(
   {
     platform: PlatformT,
     channelAccountId: Id,
@@ -46,7 +46,7 @@ export const PublishBatchTarget = Type.Object(
   { $id: 'PublishBatchTarget', additionalProperties: false },
 );
 
-export const PublishBatchItem = Type.Object(
+const PublishBatchItem = Type.Object(
   {
     clientAssetId: Type.String({ minLength: 1, maxLength: 200, description: 'Your id of the asset; one asset record per clientAssetId.' }),
     productId: Id,
@@ -62,7 +62,7 @@ export const PublishBatchItem = Type.Object(
   { $id: 'PublishBatchItem', additionalProperties: false },
 );
 
-export const ProductLinkCommentPolicy = Type.Object(
+const ProductLinkCommentPolicy = Type.Object(
   {
     enabled: Type.Boolean({ default: false }),
     template: Type.Optional(

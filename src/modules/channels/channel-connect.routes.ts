@@ -21,7 +21,7 @@ import type { ChannelsService } from './channels.service.js';
 const SETUP_POLICY = 'workspace.brands.initialize';
 const tags = ['Channels'];
 
-export const ChannelConnectUrlRequest = Type.Object(
+const ChannelConnectUrlRequest = Type.Object(
   {
     organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     platform: PlatformRef,
@@ -46,7 +46,7 @@ export const ChannelConnectUrlRequest = Type.Object(
   { $id: 'ChannelConnectUrlRequest', additionalProperties: false },
 );
 
-export const ChannelConnectUrlResponse = Type.Object(
+const ChannelConnectUrlResponse = Type.Object(
   {
     platform: PlatformRef,
     authorizationUrl: Type.String({ format: 'uri' }),

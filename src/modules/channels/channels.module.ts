@@ -16,7 +16,7 @@ import { ChannelConnectService } from './channel-connect.service.js';
 import type { ChannelEventSink } from './channel-events.js';
 import { type ChannelsReadPort as ChannelsReadAndWrite, channelsReadPort } from './channels.read.js';
 
-export type { DisconnectCounts, DisconnectHook } from './disconnect-hooks.js';
+export type { DisconnectHook } from './disconnect-hooks.js';
 /** the token vault: the root builds the one instance (main/shared.ts) and hands it to channels and publishing */
 export { TokenVault } from './token-vault.js';
 
@@ -38,9 +38,7 @@ export type ChannelsPorts = Pick<AppDeps, 'config' | 'database' | 'encryptor' | 
 export type {
   ChannelCallAnswer,
   ChannelFactsForPublishing,
-  ChannelOfAccount,
   ChannelRef,
-  UsableChannel,
 } from './channels.read.js';
 
 /** What other areas may read of channels (facts, call contexts, the channels of an account or platform). */

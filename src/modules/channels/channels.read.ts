@@ -34,14 +34,14 @@ export interface ChannelRef {
 }
 
 /** A channel in a usable state, its platform's adapter and a call context carrying the decrypted token. */
-export interface UsableChannel {
+interface UsableChannel {
   channel: ChannelFactsForPublishing;
   provider: SocialProvider;
   ctx: ProviderCallContext;
 }
 
 /** A channel of some organization, found by platform and account rather than by id. */
-export interface ChannelOfAccount {
+interface ChannelOfAccount {
   organizationId: string;
   channelAccountId: string;
   platform: Platform;

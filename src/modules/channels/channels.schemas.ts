@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { IdOf, ListOf, Nullable, NullOr, PaginationQuery, PlatformRef } from '../../http/shared-schemas.js';
 import { CHANNEL_ACCOUNT_STATES, type ChannelAccountState } from './channel-states.js';
 
-export const StateRef = Type.Unsafe<ChannelAccountState>(
+const StateRef = Type.Unsafe<ChannelAccountState>(
   Type.String({
     enum: [...CHANNEL_ACCOUNT_STATES],
     description: 'ChannelAccountState',
@@ -10,7 +10,7 @@ export const StateRef = Type.Unsafe<ChannelAccountState>(
 );
 
 const Count = Type.Integer({ minimum: 0 });
-export const DisconnectSummary = Type.Object(
+const DisconnectSummary = Type.Object(
   {
     alreadyDisconnected: Type.Boolean(),
     revokedChannelTokenCount: Count,
@@ -46,7 +46,7 @@ export const ChannelAccount = Type.Object(
   },
   { $id: 'ChannelAccount', additionalProperties: false },
 );
-export const ChannelAccountRef = Type.Unsafe<Static<typeof ChannelAccount>>(Type.Ref('ChannelAccount'));
+const ChannelAccountRef = Type.Unsafe<Static<typeof ChannelAccount>>(Type.Ref('ChannelAccount'));
 
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const NullableId = NullOr(Type.String({ minLength: 1, maxLength: 256 }));

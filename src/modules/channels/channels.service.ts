@@ -8,13 +8,12 @@ import { decodeCursor, page } from '../../http/pagination.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
-import type { Db } from '../database.js';
 import { disconnectChannel } from './channel-disconnect.js';
 import type { ChannelsDeps } from './channels.deps.js';
 
 export type { ChannelsDeps } from './channels.deps.js';
 
-import { type ChannelEventSink, recordChannelStateEvent } from './channel-events.js';
+import { recordChannelStateEvent } from './channel-events.js';
 import { assertTransition, type ChannelAccountState, INITIAL_STATES } from './channel-states.js';
 import { brandOf, toChannelAccount } from './channels.mapper.js';
 import { channelsRepository } from './channels.repository.js';

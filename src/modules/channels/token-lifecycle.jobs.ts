@@ -161,7 +161,7 @@ async function refreshOne(deps: LifecycleDeps, channel: ChannelRowT, now: Date):
   return done ? 'refreshed' : null;
 }
 
-export const TOKEN_LIFECYCLE_JOB = 'channels.token-lifecycle';
+const TOKEN_LIFECYCLE_JOB = 'channels.token-lifecycle';
 
 export function tokenLifecycleJob(lifecycle: LifecycleDeps) {
   return defineJob<Record<string, never>>({

@@ -20,7 +20,7 @@ const ENV_REF = /^env:([A-Za-z_][A-Za-z0-9_]{0,127})$/;
 /** The stored secrets among references (env refs are the operator's, never stored). */
 const storedIds = (refs: Array<string | null>): string[] => refs.filter((r): r is string => !!r && SECRET_REF.test(r));
 
-export function parseEnvTokens(config: Config): Map<string, string> {
+function parseEnvTokens(config: Config): Map<string, string> {
   const out = new Map<string, string>();
   for (const pair of (config.env.SERVICE_CHANNEL_TOKEN_ENV_REFS ?? '').split(',')) {
     const i = pair.indexOf('=');

@@ -23,7 +23,7 @@ const TABLE: Record<CommentEvent, { from: readonly ReplyStatus[]; to: ReplyStatu
 };
 
 /** The status a replyStatus implies. */
-export function statusFor(replyStatus: ReplyStatus): CommentStatus {
+function statusFor(replyStatus: ReplyStatus): CommentStatus {
   if (replyStatus === 'replied') return 'replied';
   if (replyStatus === 'drafted') return 'drafted';
   return 'needs_reply';

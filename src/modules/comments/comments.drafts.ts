@@ -29,7 +29,7 @@ export interface DraftPrompt {
   user: string;
 }
 
-export function buildPrompt(req: DraftRequest, tone: string, maxCharacters: number): DraftPrompt {
+function buildPrompt(req: DraftRequest, tone: string, maxCharacters: number): DraftPrompt {
   const brand = req.brandName?.trim() || 'the brand';
   const system = [
     `You reply to comments on ${req.platform} on behalf of ${brand}.`,
@@ -50,7 +50,7 @@ export function buildPrompt(req: DraftRequest, tone: string, maxCharacters: numb
 }
 
 /** The reply within the character limit: cut at a sentence, else a word boundary, with an ellipsis. */
-export function enforceLimit(text: string, max: number): string {
+function enforceLimit(text: string, max: number): string {
   let t = text.trim().replace(/^(reply|answer)\s*:\s*/i, '');
   if (/^["“'].*["”']$/s.test(t)) t = t.slice(1, -1).trim();
   const chars = [...t];

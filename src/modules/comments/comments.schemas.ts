@@ -9,11 +9,11 @@ export const REPLY_ID_PREFIX = 'scr';
 
 export const COMMENT_PLATFORMS = ['facebook_page', 'instagram_business', 'instagram_standalone', 'threads', 'x'] as const;
 export type CommentPlatform = (typeof COMMENT_PLATFORMS)[number];
-export const COMMENT_STATUSES = ['needs_reply', 'replied', 'drafted'] as const;
-export const REPLY_STATUSES = ['none', 'replied', 'drafted', 'failed', 'needs_reconciliation'] as const;
+const COMMENT_STATUSES = ['needs_reply', 'replied', 'drafted'] as const;
+const REPLY_STATUSES = ['none', 'replied', 'drafted', 'failed', 'needs_reconciliation'] as const;
 export type CommentStatus = (typeof COMMENT_STATUSES)[number];
 export type ReplyStatus = (typeof REPLY_STATUSES)[number];
-export const REPLY_TONES = ['helpful', 'friendly', 'concise', 'premium', 'supportive'] as const;
+const REPLY_TONES = ['helpful', 'friendly', 'concise', 'premium', 'supportive'] as const;
 
 const lit = <T extends readonly string[]>(values: T, description?: string) =>
   Type.Union(
@@ -23,7 +23,7 @@ const lit = <T extends readonly string[]>(values: T, description?: string) =>
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 
-export const CommentCapabilities = Type.Object(
+const CommentCapabilities = Type.Object(
   {
     canReply: Type.Boolean(),
     canHide: Type.Boolean(),
@@ -84,7 +84,7 @@ export const SocialCommentSyncRequest = Type.Object(
 );
 export type SyncRequest = Static<typeof SocialCommentSyncRequest>;
 
-export const SocialCommentSyncItem = Type.Object(
+const SocialCommentSyncItem = Type.Object(
   {
     change: lit(['create', 'update', 'unchanged'] as const),
     socialCommentId: Nullable(Type.String({ description: 'null in a dry run for a comment not stored yet' })),

@@ -25,7 +25,7 @@ const TYPES: Record<string, string> = {
  * images and media also from data:/blob: (the QR preview, local previews), no plugins, no <base>, forms
  * post only here, and no page may frame it (clickjacking).
  */
-export const DASHBOARD_CSP = [
+const DASHBOARD_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -41,7 +41,7 @@ export const DASHBOARD_CSP = [
 ].join('; ');
 
 /** Headers of every answer under /app/ (the shell, assets, 404s): see docs/hardening.md, "Trust boundaries". */
-export function dashboardSecurityHeaders(reply: FastifyReply, https: boolean): FastifyReply {
+function dashboardSecurityHeaders(reply: FastifyReply, https: boolean): FastifyReply {
   reply.headers({
     'content-security-policy': DASHBOARD_CSP,
     'x-frame-options': 'DENY',
@@ -57,7 +57,7 @@ export function dashboardSecurityHeaders(reply: FastifyReply, https: boolean): F
 }
 
 /** web/dist from the source tree (src/modules/dashboard) or from the bundle (dist/main). */
-export function dashboardRoot(): string {
+function dashboardRoot(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.resolve(here, '../../../web/dist'), path.resolve(here, '../../web/dist'), path.resolve('web/dist')];
   return candidates.find((c) => fs.existsSync(path.join(c, 'index.html'))) ?? candidates[0]!;

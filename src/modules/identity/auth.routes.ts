@@ -23,7 +23,7 @@ import {
 import type { SessionService } from './sessions.service.js';
 import { EXCHANGE_TTL_MS, type SignInService } from './sign-in.service.js';
 
-export const EXCHANGE_COOKIE = 'service_browser_session_exchange';
+const EXCHANGE_COOKIE = 'service_browser_session_exchange';
 export const EXCHANGE_PATH = '/v1/auth';
 
 /** Set-Cookie value: HttpOnly, host-only (never a Domain attribute), Secure when the service is served over https. */

@@ -1,7 +1,7 @@
 import type { ColumnType } from 'kysely';
 import type { CreatedAt, DefaultedTimestamp } from '../../platform/db/schema.js';
 
-export interface AuthExchangeCodesTable {
+interface AuthExchangeCodesTable {
   code_hash: string;
   nonce_hash: string;
   binding_hash: string;
@@ -13,7 +13,7 @@ export interface AuthExchangeCodesTable {
   created_at: CreatedAt;
 }
 
-export interface OauthAppsTable {
+interface OauthAppsTable {
   id: string;
   /** null for a dynamically registered client: it belongs to no organization; its grants do */
   organization_id: string | null;
@@ -32,7 +32,7 @@ export interface OauthAppsTable {
   deleted_at: Date | null;
 }
 
-export interface OauthAuthorizationsTable {
+interface OauthAuthorizationsTable {
   id: string;
   organization_id: string;
   oauth_app_id: string;
@@ -42,7 +42,7 @@ export interface OauthAuthorizationsTable {
   revoked_at: Date | null;
 }
 
-export interface OauthCodesTable {
+interface OauthCodesTable {
   code_hash: string;
   authorization_id: string;
   redirect_uri: string;
@@ -55,7 +55,7 @@ export interface OauthCodesTable {
   created_at: CreatedAt;
 }
 
-export interface OauthTokensTable {
+interface OauthTokensTable {
   id: string;
   token_hash: string;
   /** access | refresh */
@@ -75,7 +75,7 @@ export interface OauthTokensTable {
 }
 
 /** A sign-in through the OpenID Connect provider between its start and its callback (single use, 10 minutes). */
-export interface IdentityProviderLoginsTable {
+interface IdentityProviderLoginsTable {
   /** sha256 of the `state` sent to the provider */
   state_hash: string;
   /** sha256 of the HttpOnly cookie value bound to the browser that started it */
@@ -92,7 +92,7 @@ export interface IdentityProviderLoginsTable {
 }
 
 /** A provider account (issuer + subject) linked to a user, by verified email or at just-in-time creation. */
-export interface IdentityProviderLinksTable {
+interface IdentityProviderLinksTable {
   issuer: string;
   subject: string;
   user_id: string;
@@ -103,7 +103,7 @@ export interface IdentityProviderLinksTable {
 }
 
 /** People with a verified email of this domain and no account join the organization on first sign-in. */
-export interface IdentityProviderJoinDomainsTable {
+interface IdentityProviderJoinDomainsTable {
   email_domain: string;
   organization_id: string;
   /** member | admin */

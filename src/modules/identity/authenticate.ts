@@ -21,8 +21,8 @@ import { ACCESS_TOKEN_KIND } from './oauth.service.js';
 
 const DELEGATION_KIND = 'mcd';
 
-export const NEGATIVE_CACHE_MS = 30_000;
-export const POSITIVE_TTL_MS = 5_000;
+const NEGATIVE_CACHE_MS = 30_000;
+const POSITIVE_TTL_MS = 5_000;
 const LAST_USED_EVERY_MS = 60_000;
 
 interface CachedPrincipal {

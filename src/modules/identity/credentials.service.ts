@@ -16,7 +16,7 @@ import { assertClientSecretRef } from './oauth-secret-refs.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export const apiKeyView = (k: ApiKeyRecord) => ({
+const apiKeyView = (k: ApiKeyRecord) => ({
   apiKeyId: k.id,
   name: k.name,
   prefix: k.prefix,
@@ -27,7 +27,7 @@ export const apiKeyView = (k: ApiKeyRecord) => ({
   createdAt: k.createdAt.toISOString(),
 });
 
-export const oauthAppView = (a: OAuthAppRecord) => ({
+const oauthAppView = (a: OAuthAppRecord) => ({
   oauthAppId: a.id,
   name: a.name,
   clientId: a.clientId,
@@ -39,7 +39,7 @@ export const oauthAppView = (a: OAuthAppRecord) => ({
   updatedAt: a.updatedAt.toISOString(),
 });
 
-export const grantView = (g: GrantRecord) => ({
+const grantView = (g: GrantRecord) => ({
   authorizationId: g.id,
   oauthAppId: g.oauthAppId,
   clientId: g.clientId,
@@ -71,7 +71,7 @@ function checkRedirectUris(uris: string[]): void {
   });
 }
 
-export function newClientSecret(): { secret: string; hash: string } {
+function newClientSecret(): { secret: string; hash: string } {
   const { key, hash } = generateKey('ocs');
   return { secret: key, hash };
 }

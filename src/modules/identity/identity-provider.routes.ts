@@ -15,7 +15,7 @@ import {
 } from './auth.schemas.js';
 import { IDENTITY_PROVIDER_LOGIN_TTL_MS, type IdentityProviderSignIn } from './identity-provider.service.js';
 
-export const IDENTITY_PROVIDER_COOKIE = 'service_identity_provider_login';
+const IDENTITY_PROVIDER_COOKIE = 'service_identity_provider_login';
 
 export function registerIdentityProviderRoutes(root: FastifyInstance, deps: Pick<AppDeps, 'config'>, idp: IdentityProviderSignIn): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -26,7 +26,6 @@ import { SignInService } from './sign-in.service.js';
 import { type UsersReadPort as UsersPorts, usersReadPort } from './users.read.js';
 
 export { parseScopes } from './identity.service.js';
-export type { UserWithTier } from './users.read.js';
 /** What other areas may read of users: a user by email, a user's tier (also inside the caller's statement). */
 export type UsersReadPort = Pick<UsersPorts, 'byEmail' | 'tierOf'>;
 /** The tool API's user administration (writes): a user created with a membership tier, a tier changed. */

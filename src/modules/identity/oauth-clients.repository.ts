@@ -18,7 +18,7 @@ export interface ConnectedGrantRow {
 }
 
 /** A self-registered client nobody consented to within this time is deleted by the maintenance prune. */
-export const UNUSED_CLIENT_TTL_MS = 7 * 24 * 3_600_000;
+const UNUSED_CLIENT_TTL_MS = 7 * 24 * 3_600_000;
 
 export const oauthClientsRepository = {
   /** Deletes self-registered clients older than the TTL that no organization ever granted. */

@@ -3,7 +3,7 @@ import type { DashboardAuthPort } from '../../http/dashboard-auth.js';
 
 export type Role = 'member' | 'admin' | 'owner';
 
-export const ROLE_RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 };
+const ROLE_RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 };
 
 export interface PolicyRule {
   minimumRole: Role;
@@ -57,7 +57,7 @@ export function isRole(value: string): value is Role {
   return value === 'member' || value === 'admin' || value === 'owner';
 }
 
-export function roleReaches(role: string, minimum: Role): role is Role {
+function roleReaches(role: string, minimum: Role): role is Role {
   return isRole(role) && ROLE_RANK[role] >= ROLE_RANK[minimum];
 }
 

@@ -7,7 +7,7 @@ import type { AliasableExpression } from 'kysely';
 import type { Executor } from '../database.js';
 import { identityRepository } from './identity.repository.js';
 
-export interface UserWithTier {
+interface UserWithTier {
   id: string;
   email: string;
   tier: string;

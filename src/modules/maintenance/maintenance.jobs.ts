@@ -27,7 +27,7 @@ export interface PruneOptions {
   maxBatches: number;
 }
 
-export const DEFAULT_PRUNE_OPTIONS: PruneOptions = { batchSize: 1_000, maxBatches: 200 };
+const DEFAULT_PRUNE_OPTIONS: PruneOptions = { batchSize: 1_000, maxBatches: 200 };
 
 const staleWorkerHeartbeats: PruneStep = {
   name: 'staleWorkerHeartbeats',

@@ -7,7 +7,7 @@ import { maintenanceJob, type PruneStep } from './maintenance.jobs.js';
 import { pruneOptions } from './maintenance.prune.js';
 
 export type { PruneStep } from './maintenance.jobs.js';
-export { type PruneCounts, type PrunePorts, pruneOnce } from './maintenance.prune.js';
+export { pruneOnce } from './maintenance.prune.js';
 
 export type MaintenancePorts = Pick<AppDeps, 'database' | 'clock' | 'config'> & { prunes: Subscribers<PruneStep> };
 

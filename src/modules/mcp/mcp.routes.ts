@@ -22,7 +22,7 @@ import type { McpGuards } from './mcp.guards.js';
 import type { McpSessions } from './mcp.sessions.js';
 
 /** The scopes the tools use; MCP clients ask for these (RFC 9728 scopes_supported). */
-export const MCP_SCOPES = [
+const MCP_SCOPES = [
   'brands:read',
   'channels:read',
   'media:read',

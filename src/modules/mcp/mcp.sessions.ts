@@ -11,7 +11,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 export const IDLE_MS = 30 * 60_000;
-export const MAX_SESSIONS = 1_000;
+const MAX_SESSIONS = 1_000;
 /** sessions one grant may hold; its oldest ends when it opens one more */
 export const MAX_SESSIONS_PER_GRANT = 20;
 

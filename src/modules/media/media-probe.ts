@@ -22,9 +22,9 @@ export const ALLOWED_MEDIA_TYPES = {
   'video/mp4': { kind: 'video', extension: 'mp4' },
 } as const satisfies Record<string, { kind: MediaKind; extension: string }>;
 
-export type AllowedMimeType = keyof typeof ALLOWED_MEDIA_TYPES;
+type AllowedMimeType = keyof typeof ALLOWED_MEDIA_TYPES;
 
-export interface MediaMetadata {
+interface MediaMetadata {
   width?: number;
   height?: number;
   durationSeconds?: number;

@@ -18,7 +18,7 @@ export interface MediaDeleteData {
 /** Queue options shared by the sender (ensureQueue) and the worker. */
 export const mediaDeleteQueue = { name: MEDIA_DELETE_JOB, queue: { retryLimit: 5, retryBackoff: true }, handler: async () => undefined };
 
-export async function removeDeletedMedia(db: Db, stores: MediaStores, data: MediaDeleteData): Promise<'removed' | 'skipped'> {
+async function removeDeletedMedia(db: Db, stores: MediaStores, data: MediaDeleteData): Promise<'removed' | 'skipped'> {
   const row = await mediaRepository.get(db, data.organizationId, data.mediaLibraryItemId);
   if (row?.lifecycle_state !== 'deleting') return 'skipped';
   await stores.for(row.storage_backend).delete(row.storage_key);

@@ -21,7 +21,7 @@ import { MediaIngest } from './media-ingest.js';
 import type { MediaReferenceChecks } from './media-references.js';
 import { MEDIA_URL_KEY_LABEL, MediaUrlSigner } from './media-signed-url.js';
 
-export type { MediaFacts, MediaForPublish, MediaReadPort } from './media.read.js';
+export type { MediaReadPort } from './media.read.js';
 export type { MediaReferenceCheck } from './media-references.js';
 
 export type MediaPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'jobs' | 'clock' | 'events' | 'encryptor'> & {
@@ -104,7 +104,7 @@ export function createMediaModule(ports: MediaPorts): MediaModule {
 }
 
 /** The signer of media content URLs (its key derived from the service encryption key). */
-export function mediaUrlSigner(ports: Pick<AppDeps, 'config' | 'encryptor'>): MediaUrlSigner {
+function mediaUrlSigner(ports: Pick<AppDeps, 'config' | 'encryptor'>): MediaUrlSigner {
   return new MediaUrlSigner(
     ports.encryptor.deriveKey(MEDIA_URL_KEY_LABEL),
     ports.config.publicBaseUrl,

@@ -8,7 +8,7 @@ import type { Executor } from '../database.js';
 import { mediaRepository } from './media.repository.js';
 import type { MediaUrlSigner } from './media-signed-url.js';
 
-export interface MediaFacts {
+interface MediaFacts {
   id: string;
   kind: 'image' | 'video' | 'gif';
   mimeType: string;
@@ -20,7 +20,7 @@ export interface MediaFacts {
   url: string;
 }
 
-export interface MediaForPublish {
+interface MediaForPublish {
   /** the store's public URL of the bytes, else a fresh signed URL of the content route */
   url: string;
   /** the stored bytes (throws when they are missing) */

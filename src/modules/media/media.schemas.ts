@@ -4,7 +4,7 @@ import { IdOf, ListOf, Nullable, PaginationQuery } from '../../http/shared-schem
 
 export const MAX_IMPORT_BYTES = 33_554_432;
 
-export const MediaKindSchema = Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('gif')]);
+const MediaKindSchema = Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('gif')]);
 
 export const MediaLibraryItem = Type.Object(
   {

@@ -51,7 +51,7 @@ function invalidBase64(message = 'dataBase64 is not valid base64.'): AppError {
  * length tells whether anything was skipped: only then is the (slower) character check needed, to
  * tell line-wrapped base64 from garbage.
  */
-export function decodeDataBase64(value: string): Buffer {
+function decodeDataBase64(value: string): Buffer {
   let start = 0;
   if (value.startsWith('data:')) {
     const comma = value.indexOf(',');

@@ -8,7 +8,7 @@ import { requirePolicy } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import type { AppDeps } from '../app-deps.js';
 
-export const METRICS_PATH = '/v1/internal/metrics';
+const METRICS_PATH = '/v1/internal/metrics';
 
 export function registerMetricsRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'metrics'>): void {
   const { metrics } = deps;

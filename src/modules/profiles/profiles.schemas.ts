@@ -3,9 +3,9 @@ import { IdOf, ListOf, Nullable, NullOr, PaginationQuery, PlatformRef } from '..
 
 const Obj = (description?: string) => Type.Object({}, { additionalProperties: true, description });
 
-export { BatchPolicy, type BatchPolicyT, PublishBatchScheduleSlot } from '../../http/shared-schemas.js';
+export { BatchPolicy, type BatchPolicyT } from '../../http/shared-schemas.js';
 
-export const ProfileChannelInput = Type.Object(
+const ProfileChannelInput = Type.Object(
   {
     channelAccountId: Type.String({ minLength: 1, maxLength: 128 }),
     platform: PlatformRef,
@@ -39,7 +39,7 @@ export const PublishingProfileSaveRequest = Type.Object(
   { $id: 'PublishingProfileSaveRequest', additionalProperties: false },
 );
 
-export const PublishingProfileChannel = Type.Object(
+const PublishingProfileChannel = Type.Object(
   {
     profileChannelId: Type.String(),
     profileId: Type.String(),
@@ -90,5 +90,4 @@ export const PublishingProfileParams = Type.Object({ profileId: IdOf('pro') }, {
 export const PublishingProfileList = ListOf(PublishingProfile, undefined, 'PublishingProfileList');
 
 export type PublishingProfileT = Static<typeof PublishingProfile>;
-export type PublishingProfileChannelT = Static<typeof PublishingProfileChannel>;
 export type PublishingProfileSaveT = Static<typeof PublishingProfileSaveRequest>;

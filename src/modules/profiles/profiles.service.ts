@@ -17,8 +17,6 @@ import { type ProfileValues, profilesRepository } from './profiles.repository.js
 import { invalidProfile, normalizeBatchPolicy, profileNotFound } from './profiles.rules.js';
 import type { PublishingProfileSaveT, PublishingProfileT } from './profiles.schemas.js';
 
-export { normalizeBatchPolicy } from './profiles.rules.js';
-
 /** The other areas' read ports a profile's save and answers use: its channels' facts, its brand. */
 export interface ProfilesServicePorts {
   channels: Pick<ChannelsReadPort, 'factsForPublishing'>;

@@ -1,10 +1,10 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { MEDIA_KINDS, PLATFORMS, PROVIDER_PLUG_NAMES, PROVIDER_TOOL_NAMES, RATE_LIMIT_POLICIES } from '../../providers/provider.js';
 
 const Enum = <T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>(Type.String({ enum: [...values], description }));
 
-export const ProviderSettingRule = Type.Object(
+const ProviderSettingRule = Type.Object(
   {
     field: Type.String(),
     label: Type.String(),
@@ -15,7 +15,7 @@ export const ProviderSettingRule = Type.Object(
   { $id: 'ProviderSettingRule', additionalProperties: false },
 );
 
-export const ProviderMediaRule = Type.Object(
+const ProviderMediaRule = Type.Object(
   {
     allowedKinds: Type.Array(Enum(MEDIA_KINDS)),
     minItems: Type.Integer({ minimum: 0 }),
@@ -32,7 +32,7 @@ export const ProviderMediaRule = Type.Object(
   { $id: 'ProviderMediaRule', additionalProperties: false },
 );
 
-export const ProviderCapability = Type.Object(
+const ProviderCapability = Type.Object(
   {
     platform: Enum(PLATFORMS),
     displayName: Type.String(),
@@ -53,7 +53,7 @@ export const ProviderCapability = Type.Object(
   { $id: 'ProviderCapability', additionalProperties: false },
 );
 
-export const ProviderToolDefinition = Type.Object(
+const ProviderToolDefinition = Type.Object(
   {
     name: Enum(PROVIDER_TOOL_NAMES),
     label: Type.String(),
@@ -66,7 +66,7 @@ export const ProviderToolDefinition = Type.Object(
   { $id: 'ProviderToolDefinition', additionalProperties: false },
 );
 
-export const ProviderPlugDefinition = Type.Object(
+const ProviderPlugDefinition = Type.Object(
   {
     name: Enum(PROVIDER_PLUG_NAMES),
     label: Type.String(),
@@ -107,5 +107,3 @@ export const ProviderToolResponse = Type.Object(
   },
   { $id: 'ProviderToolResponse', additionalProperties: false },
 );
-
-export type ProviderToolRequestT = Static<typeof ProviderToolRequest>;

@@ -5,8 +5,8 @@
  */
 import type { ProviderPlugName, ProviderSettingRule, ProviderToolName, SocialProvider } from '../../providers/provider.js';
 
-export type ToolCategory = 'account_lookup' | 'composer_lookup' | 'publishing_option';
-export type ToolOutputKind = 'account_reference' | 'profile' | 'category' | 'board' | 'privacy_option' | 'community';
+type ToolCategory = 'account_lookup' | 'composer_lookup' | 'publishing_option';
+type ToolOutputKind = 'account_reference' | 'profile' | 'category' | 'board' | 'privacy_option' | 'community';
 
 interface ToolText {
   label: string;
@@ -23,7 +23,7 @@ const query: ProviderSettingRule = {
   required: true,
 };
 
-export const TOOL_TEXT: Record<ProviderToolName, ToolText> = {
+const TOOL_TEXT: Record<ProviderToolName, ToolText> = {
   mentionSearch: {
     label: 'Mention search',
     category: 'composer_lookup',
@@ -81,7 +81,7 @@ export const TOOL_TEXT: Record<ProviderToolName, ToolText> = {
   },
 };
 
-export const PLUG_TEXT: Record<
+const PLUG_TEXT: Record<
   ProviderPlugName,
   {
     label: string;

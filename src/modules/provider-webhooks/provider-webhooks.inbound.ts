@@ -20,7 +20,7 @@ import type { PublishingNoticesPort } from '../publishing/publishing.module.js';
 import { providerWebhooksRepository as repo } from './provider-webhooks.repository.js';
 import { accountPlatforms, type InboundPlatform, isInboundPlatform, type WebhookSettings } from './webhook-settings.js';
 
-export const PROVIDER_WEBHOOK_PROCESS_JOB = 'provider-webhooks.process';
+const PROVIDER_WEBHOOK_PROCESS_JOB = 'provider-webhooks.process';
 export const PROVIDER_WEBHOOK_PROCESS_QUEUE = { name: PROVIDER_WEBHOOK_PROCESS_JOB, queue: { retryLimit: 3, retryDelay: 5 } };
 
 export type Handshake = { kind: 'text'; body: string } | { kind: 'json'; body: { response_token: string } };
@@ -29,7 +29,7 @@ const unverified = (message: string) => new AppError('provider_webhook_verificat
 const badSignature = (message = "The delivery's signature is missing or does not match.") =>
   new AppError('provider_webhook_signature_invalid', { message });
 
-export function knownPlatform(platform: string): InboundPlatform {
+function knownPlatform(platform: string): InboundPlatform {
   if (!isInboundPlatform(platform))
     throw new AppError('provider_webhook_not_found', { message: `No inbound webhook endpoint for platform ${platform}.` });
   return platform;

@@ -25,8 +25,8 @@ const CONSOLE_NOTES: Partial<Record<Platform, string>> = {
 };
 
 /** YouTube leases ending within this window are renewed; pending or failed ones are retried after STUCK_MS. */
-export const LEASE_RENEW_WINDOW_MS = 24 * 3_600_000;
-export const STUCK_MS = 3_600_000;
+const LEASE_RENEW_WINDOW_MS = 24 * 3_600_000;
+const STUCK_MS = 3_600_000;
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
 

@@ -28,7 +28,7 @@ export const ProvisionBody = Type.Object(
 );
 export type ProvisionBodyT = Static<typeof ProvisionBody>;
 
-export const ProvisionStep = Type.Object(
+const ProvisionStep = Type.Object(
   {
     request: Type.String({ description: 'method and URL of the platform call (no credentials)' }),
     description: Type.String(),
@@ -39,7 +39,7 @@ export const ProvisionStep = Type.Object(
 );
 export type ProvisionStepT = { request: string; description: string; outcome: 'would_call' | 'ok' | 'failed'; error: string | null };
 
-export const ProvisionPlatform = Type.Object(
+const ProvisionPlatform = Type.Object(
   {
     platform: Type.String(),
     method: lit(['app_subscription', 'account_activity', 'websub', 'developer_console'] as const),

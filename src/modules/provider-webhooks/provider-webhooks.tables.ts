@@ -7,7 +7,7 @@
 import type { ColumnType } from 'kysely';
 import type { Json, Timestamp } from '../../platform/db/schema.js';
 
-export interface ProviderWebhookDeliveriesTable {
+interface ProviderWebhookDeliveriesTable {
   id: string;
   platform: string;
   dedupe_key: string;
@@ -18,7 +18,7 @@ export interface ProviderWebhookDeliveriesTable {
   outcome: ColumnType<Record<string, unknown> | null, string | null, string | null>;
 }
 
-export interface ProviderWebhookSubscriptionsTable {
+interface ProviderWebhookSubscriptionsTable {
   id: string;
   platform: string;
   topic: string;

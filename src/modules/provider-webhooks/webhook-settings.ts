@@ -6,7 +6,6 @@ import type { AppDeps } from '../app-deps.js';
 
 export const INBOUND_PLATFORMS = ['facebook_page', 'instagram_business', 'instagram_standalone', 'threads', 'x', 'youtube'] as const;
 export type InboundPlatform = (typeof INBOUND_PLATFORMS)[number];
-export const META_PLATFORMS: readonly Platform[] = ['facebook_page', 'instagram_business', 'instagram_standalone', 'threads'];
 
 export const isInboundPlatform = (p: string): p is InboundPlatform => (INBOUND_PLATFORMS as readonly string[]).includes(p);
 

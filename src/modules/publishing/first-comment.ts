@@ -11,7 +11,7 @@ import { targetError } from './publish-call.js';
 import { type CommentJobData, sendCommentJob } from './publish-queue.js';
 import type { PublishingDeps } from './publishing.deps.js';
 
-export const FIRST_COMMENT_MAX_ATTEMPTS = 3;
+const FIRST_COMMENT_MAX_ATTEMPTS = 3;
 
 export class FirstCommentStep {
   constructor(

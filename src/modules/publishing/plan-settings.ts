@@ -4,7 +4,7 @@
  */
 import type { TargetCheck } from './plan-checks.js';
 
-export const FIRST_COMMENT_MAX_DELAY_MS = 86_400_000;
+const FIRST_COMMENT_MAX_DELAY_MS = 86_400_000;
 
 export function checkSettings(check: TargetCheck, settings: Record<string, unknown>) {
   checkSettingRules(check, settings);

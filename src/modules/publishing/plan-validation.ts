@@ -14,8 +14,7 @@ import { checkSettings } from './plan-settings.js';
 import { checkText } from './plan-text.js';
 import { PLATFORM_RULES } from './platform-rules.js';
 
-export type { PlanIssue, PlanMedia, Severity } from './plan-checks.js';
-export { FIRST_COMMENT_MAX_DELAY_MS } from './plan-settings.js';
+export type { PlanIssue, PlanMedia } from './plan-checks.js';
 
 export interface PlanTargetInput {
   platform: string;
@@ -40,7 +39,7 @@ export interface ValidationFacts {
   resolutionIssues: PlanIssue[];
 }
 
-export interface ValidatedTarget {
+interface ValidatedTarget {
   index: number;
   platform: string;
   channelAccountId: string;

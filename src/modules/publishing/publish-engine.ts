@@ -19,8 +19,6 @@ import { IN_FLIGHT_STATES, PENDING_STATES, TRANSITIONS } from './publish-states.
 import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository } from './publishing.repository.js';
 
-export { targetError } from './publish-call.js';
-
 /** longest a published outcome is held during a burst before it is written */
 const HOLD_MAX_MS = 3000;
 /** most published outcomes held in memory at once */

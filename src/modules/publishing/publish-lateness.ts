@@ -12,7 +12,7 @@ interface Timed {
 }
 
 /** How late the target is at `now` (0 when it has no due time yet). */
-export function latenessMs(row: Timed, now: Date): number {
+function latenessMs(row: Timed, now: Date): number {
   const due = row.due_at ?? row.scheduled_at;
   return due ? Math.max(0, now.getTime() - new Date(due).getTime()) : 0;
 }

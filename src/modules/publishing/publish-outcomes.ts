@@ -47,7 +47,7 @@ const EVENT_OF: Record<Outcome['kind'], (o: Outcome) => TargetEvent> = {
  * The columns an outcome sets on its target (the batched statement reads the post id and URL from its
  * input rows). Retry and processing columns depend on the row.
  */
-export function outcomeColumns(o: Outcome, row: TargetRow | null, now: Date, pollMaxMs = 0): Columns {
+function outcomeColumns(o: Outcome, row: TargetRow | null, now: Date, pollMaxMs = 0): Columns {
   const to = TRANSITIONS[EVENT_OF[o.kind](o)].to;
   switch (o.kind) {
     case 'published':

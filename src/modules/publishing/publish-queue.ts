@@ -29,7 +29,7 @@ export interface CommentJobData {
 }
 
 /** Publish jobs are never retried by pg-boss itself: the engine decides retries from the outcome. */
-export const PUBLISH_QUEUE_OPTIONS = {
+const PUBLISH_QUEUE_OPTIONS = {
   retryLimit: 0,
   expireInSeconds: 900,
 } as const;

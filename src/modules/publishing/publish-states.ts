@@ -83,10 +83,6 @@ export const TRANSITIONS: Record<TargetEvent, { from: readonly TargetState[]; to
 export const PENDING_STATES: readonly TargetState[] = TRANSITIONS.claim.from;
 /** a worker holds the target: it is calling the platform, or polling a post the platform is processing */
 export const IN_FLIGHT_STATES: readonly TargetState[] = [TRANSITIONS.claim.to, TRANSITIONS.processing.to];
-/** states no event leaves */
-export const TERMINAL_STATES: readonly TargetState[] = TARGET_STATES.filter((s) =>
-  Object.values(TRANSITIONS).every((t) => !t.from.includes(s)),
-);
 /** before anything was scheduled or queued: a draft (also after a rejection), or one waiting for approval */
 export const DRAFT_STATES: readonly TargetState[] = [TRANSITIONS.reject.to, TRANSITIONS.submit.to];
 /** not finished: a draft, waiting for approval or the worker, or in flight (still references its media) */
@@ -94,10 +90,6 @@ export const OPEN_STATES: readonly TargetState[] = [...DRAFT_STATES, ...PENDING_
 /** the states a transition may start from, narrowed to the given ones (for statements that move a subset) */
 export function fromStates(event: TargetEvent, among: readonly string[]): TargetState[] {
   return TRANSITIONS[event].from.filter((s) => among.includes(s));
-}
-
-export function canTransition(from: string, event: TargetEvent): boolean {
-  return (TRANSITIONS[event].from as readonly string[]).includes(from);
 }
 
 export const JOB_STATUSES = [

@@ -20,7 +20,7 @@ import { type NewJob, type NewTarget, publishingRepository } from './publishing.
 import type { StoredMedia } from './publishing.tables.js';
 
 /** One batch item as a plan of one brand and product. */
-export interface BatchItemToCheck {
+interface BatchItemToCheck {
   brandId: string;
   productId: string;
   text: string;
@@ -33,7 +33,7 @@ export interface BatchItemToCheck {
 }
 
 /** A post already placed on a channel (scheduled, in flight or published). */
-export interface PlacedPost {
+interface PlacedPost {
   channelAccountId: string;
   platform: string;
   text: string;

@@ -52,13 +52,11 @@ export type { MediaInputT } from './media-access.js';
 /** the process log line of each publish outcome (the root subscribes it to the outbox) */
 export { publishOutcomeLog } from './outcome-log.js';
 export type {
-  BatchItemToCheck,
   BatchJobToCreate,
   BatchPublishTarget,
-  PlacedPost,
   PublishingBatchPort,
 } from './publishing.batch-port.js';
-export type { PublishedTarget, PublishTargetsReadPort } from './publishing.read.js';
+export type { PublishTargetsReadPort } from './publishing.read.js';
 export type { StoredMedia } from './publishing.tables.js';
 
 /** What other areas (batches, automations, provider webhooks, comments, analytics) use of publishing. */
@@ -169,7 +167,7 @@ async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLi
  * A disconnected channel's targets: waiting ones are cancelled (they can never publish), a retry
  * waiting for the platform needs a reconnect, and one in flight needs attention (its outcome is unknown).
  */
-export async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
+async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
   const move = async (event: TargetEvent, among: readonly string[], reason: string) => {
     return targetsRepository.moveChannelTargets(tx, organizationId, channelAccountId, { event, among, reason, at: now });
   };

@@ -6,7 +6,7 @@ import type { Executor } from '../database.js';
 import { targetsRepository } from './targets.repository.js';
 
 /** A target the platform published: where and as which post. */
-export interface PublishedTarget {
+interface PublishedTarget {
   postTargetId: string;
   organizationId: string;
   brandId: string;

@@ -7,7 +7,7 @@ import { type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import { deriveJobStatus, IN_FLIGHT_STATES, PENDING_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
-import type { ApprovalRecord, PublishJobsTable, PublishTargetsTable, StoredMedia, TargetError } from './publishing.tables.js';
+import type { ApprovalRecord, PublishJobsTable, PublishTargetsTable, StoredMedia } from './publishing.tables.js';
 
 export type JobRow = Selectable<PublishJobsTable>;
 export type TargetRow = Selectable<PublishTargetsTable>;
@@ -315,5 +315,3 @@ export const publishingRepository = {
     return out;
   },
 };
-
-export const toErrorJson = (e: TargetError | null) => JSON.stringify(e);

@@ -8,9 +8,9 @@ export const DateTime = (description?: string) => Type.String({ format: 'date-ti
 
 const MAX_LATENESS_DESCRIPTION =
   "The lateness limit: a target the worker finds due more than this many minutes after its time (its schedule, or when it was queued) is not published but moves to `missed` (event publish_target.missed). Omitted: the profile's `scheduleSettings.maxLatenessMinutes`, else no limit; null: no limit.";
-export const MaxLateness = NullOr(Type.Integer({ minimum: 0, maximum: 10080, description: MAX_LATENESS_DESCRIPTION }));
+const MaxLateness = NullOr(Type.Integer({ minimum: 0, maximum: 10080, description: MAX_LATENESS_DESCRIPTION }));
 
-export { MediaInput, MediaInputRef, PlatformT } from '../../http/shared-schemas.js';
+export { MediaInput } from '../../http/shared-schemas.js';
 
 export const PublishTargetInput = Type.Object(
   {
@@ -33,9 +33,9 @@ export const PublishTargetInput = Type.Object(
   },
   { $id: 'PublishTargetInput', additionalProperties: false },
 );
-export const PublishTargetInputRef = Type.Unsafe<Static<typeof PublishTargetInput>>(Type.Ref('PublishTargetInput'));
+const PublishTargetInputRef = Type.Unsafe<Static<typeof PublishTargetInput>>(Type.Ref('PublishTargetInput'));
 
-export const PublicPublishPlanInput = Type.Object(
+const PublicPublishPlanInput = Type.Object(
   {
     brandId: Type.String(),
     text: Type.String(),
@@ -46,7 +46,7 @@ export const PublicPublishPlanInput = Type.Object(
   { $id: 'PublicPublishPlanInput', additionalProperties: false, description: 'The plan of the specification: explicit media and targets.' },
 );
 
-export const AgentPlan = Type.Object(
+const AgentPlan = Type.Object(
   {
     brandId: Type.String(),
     text: Type.String(),
@@ -98,9 +98,9 @@ export const PlanIssueSchema = Type.Object(
   },
   { $id: 'PlanIssue', additionalProperties: false },
 ); /** Shared component (registered at the root): a preview lists issues at two levels. */
-export const PlanIssue = Type.Unsafe<Static<typeof PlanIssueSchema>>(Type.Ref('PlanIssue'));
+const PlanIssue = Type.Unsafe<Static<typeof PlanIssueSchema>>(Type.Ref('PlanIssue'));
 
-export const PreviewTarget = Type.Object(
+const PreviewTarget = Type.Object(
   {
     index: Type.Integer(),
     platform: Type.String(),
@@ -141,7 +141,7 @@ export const PublishTargetErrorSchema = Type.Object(
 );
 const TargetErrorT = Type.Unsafe<Static<typeof PublishTargetErrorSchema>>(Type.Ref('PublishTargetError'));
 
-export const PublishTarget = Type.Object(
+const PublishTarget = Type.Object(
   {
     postTargetId: Type.String(),
     publishJobId: Type.String(),
@@ -184,7 +184,7 @@ export const PublishTarget = Type.Object(
   { $id: 'PublishTarget', additionalProperties: false },
 );
 
-export const ApprovalSchema = Type.Object(
+const ApprovalSchema = Type.Object(
   {
     state: lit(['pending', 'approved', 'rejected']),
     requestedBy: Type.String({ description: 'The submitter: a user id (dashboard) or the API key / OAuth token subject.' }),
@@ -378,7 +378,6 @@ export const ReconcileAnswer = Type.Object(
 );
 
 export type AgentPublishRequestT = Static<typeof AgentPublishRequest>;
-export type PublicPublishPlanInputT = Static<typeof PublicPublishPlanInput>;
 export type AgentPlanT = Static<typeof AgentPlan>;
 export type PublishJobT = Static<typeof PublishJob>;
 export type PublishTargetT = Static<typeof PublishTarget>;

@@ -39,7 +39,7 @@ export interface ApprovalRecord {
   reason: string | null;
 }
 
-export interface PublishingSettingsTable {
+interface PublishingSettingsTable {
   organization_id: string;
   members_publish_directly: ColumnType<boolean, boolean | undefined, boolean>;
   updated_by: string | null;

@@ -41,7 +41,7 @@ type PolicyT = Static<typeof Policy>;
 type SlotT = Static<typeof Slot>;
 
 /** Used when no profile has a saved batch policy: three daily slots in the brand's timezone. */
-export const DEFAULT_BATCH_POLICY: PolicyT = {
+const DEFAULT_BATCH_POLICY: PolicyT = {
   id: 'default',
   horizonDays: 14,
   slots: [

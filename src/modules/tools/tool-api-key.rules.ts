@@ -4,7 +4,7 @@
  */
 import { digestMatches, generateKey, keyPrefix, maskKey } from '../../platform/secrets/api-key-secret.js';
 
-export const TOOL_KEY_KIND = 'tk';
+const TOOL_KEY_KIND = 'tk';
 
 export function newToolApiKey() {
   const generated = generateKey(TOOL_KEY_KIND);

@@ -24,7 +24,7 @@ import type { Db } from '../database.js';
 import type { UsersReadPort } from '../identity/identity.module.js';
 import { ToolKeyLookup, type ToolKeyRecord } from './tool-keys.repository.js';
 
-export const TOOL_AUTH_VERSION_KEY = 'tools:auth-version';
+const TOOL_AUTH_VERSION_KEY = 'tools:auth-version';
 const VERSION_TTL_MS = 30 * 24 * 3600_000;
 /** a bound for changes made by hand in SQL (every writer in the code bumps the version) */
 const ENTRY_TTL_MS = 60_000;

@@ -69,7 +69,7 @@ export class LastUsedWriter {
   }
 }
 
-export async function authenticateToolRequest(
+async function authenticateToolRequest(
   db: Db,
   cache: ToolAuthCache,
   lastUsed: LastUsedWriter,

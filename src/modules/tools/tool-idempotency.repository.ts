@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.js';
 
-export const IN_PROGRESS_STALE_MS = 5 * 60_000;
+const IN_PROGRESS_STALE_MS = 5 * 60_000;
 
 export interface StoredResponse {
   status: number;

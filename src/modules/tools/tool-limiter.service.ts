@@ -8,7 +8,7 @@ import type { CounterStore } from '../../platform/counters/index.js';
 import type { TierLimits, ToolName } from './tool-limits.js';
 import { dayWindow, minuteWindow, retryAfterSeconds } from './tool-windows.js';
 
-export interface QuotaState {
+interface QuotaState {
   limit: number;
   remaining: number;
   used: number;
@@ -16,7 +16,7 @@ export interface QuotaState {
   resetAt: string;
 }
 
-export interface RateLimitState {
+interface RateLimitState {
   limit: number;
   remaining: number;
   resetAt: string;

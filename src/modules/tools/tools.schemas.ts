@@ -38,7 +38,7 @@ export const UtmBuildRequest = Type.Object(
   { $id: 'ToolUtmBuildRequest' },
 );
 
-export const Quota = Type.Object(
+const Quota = Type.Object(
   {
     limit: Type.Integer(),
     remaining: Type.Integer(),
@@ -49,7 +49,7 @@ export const Quota = Type.Object(
   { $id: 'ToolQuota', description: 'Daily quota of this API key and tool.' },
 );
 
-export const RateLimit = Type.Object(
+const RateLimit = Type.Object(
   {
     limit: Type.Integer(),
     remaining: Type.Integer(),
@@ -113,7 +113,7 @@ export const QrGenerateResponse = Type.Object(
   { $id: 'ToolQrGenerateResponse' },
 );
 
-export const ToolError = Type.Object(
+const ToolError = Type.Object(
   {
     object: Type.Literal('tool_api.error'),
     error: Type.Object({ code: Type.String(), message: Type.String() }),

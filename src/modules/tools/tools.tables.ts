@@ -2,7 +2,7 @@
 import type { ColumnType } from 'kysely';
 import type { CreatedAt, Timestamp } from '../../platform/db/schema.js';
 
-export interface ToolApiKeysTable {
+interface ToolApiKeysTable {
   id: string;
   user_id: string;
   name: string;
@@ -17,7 +17,7 @@ export interface ToolApiKeysTable {
   created_at: CreatedAt;
 }
 
-export interface ToolIdempotencyTable {
+interface ToolIdempotencyTable {
   api_key_id: string;
   tool: string;
   idempotency_key: string;

@@ -22,15 +22,15 @@ import { DeliveryAgents, postSigned, type SendResult } from './webhooks.sender.j
 import { type DeliveredRow, type DeliveryContext, webhookDeliveryRepository as repo } from './webhooks-delivery.repository.js';
 
 /** Retry delays after attempt 1, 2, ... (the Svix schedule, about 27 h in all). */
-export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 /** a timeout or a 429 waits at least this long */
-export const BACKOFF_FLOOR_MS = 60_000;
+const BACKOFF_FLOOR_MS = 60_000;
 /** a claimed delivery whose endpoint is at its concurrency limit waits this long for a slot, then is given back */
 const SLOT_WAIT_MS = 1_000;
 /** ... claimable again this much later */
 const DEFER_MS = 1_000;
 /** a claim's lease outlasts an attempt (its timeout) by this margin: the slot wait and the outcome write */
-export const LEASE_MARGIN_MS = 30_000;
+const LEASE_MARGIN_MS = 30_000;
 
 export const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}`;
 
@@ -100,12 +100,7 @@ class EndpointSlots {
 }
 
 /** The delay before the next attempt: schedule with +-20% jitter, floors and Retry-After within [delay, 2 x delay]. */
-export function retryDelayMs(
-  attemptNo: number,
-  result: Pick<SendResult, 'statusCode' | 'errorClass' | 'headers'>,
-  percent: number,
-  now: number,
-) {
+function retryDelayMs(attemptNo: number, result: Pick<SendResult, 'statusCode' | 'errorClass' | 'headers'>, percent: number, now: number) {
   const scale = percent / 100;
   const base = (RETRY_SCHEDULE_MS[attemptNo - 1] ?? 0) * scale;
   let delay = base * (0.8 + Math.random() * 0.4);

@@ -6,7 +6,7 @@ const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 export const ENDPOINT_ID_PREFIX = 'we';
 export const DELIVERY_ID_PREFIX = 'wdl';
 
-export const EventTypeSchema = Type.Union(
+const EventTypeSchema = Type.Union(
   EVENT_TYPES.map((t) => Type.Literal(t)),
   { description: 'An event type of the catalog.' },
 );
@@ -151,7 +151,6 @@ export const DeliveryParams = Type.Object(
   { deliveryId: Type.String({ pattern: `^${DELIVERY_ID_PREFIX}_${ULID}$`, description: `${DELIVERY_ID_PREFIX}_<ULID>` }) },
   { additionalProperties: false },
 );
-export const EmptyBody = Type.Object({}, { additionalProperties: false });
 
 export const WebhookEndpointList = ListOf(Type.Ref('WebhookEndpoint'), undefined, 'WebhookEndpointList');
 export const WebhookDeliveryList = ListOf(Type.Ref('WebhookDelivery'), undefined, 'WebhookDeliveryList');
@@ -160,6 +159,5 @@ export const WEBHOOK_SCHEMAS = [WebhookEndpoint, WebhookAttempt, WebhookDelivery
 
 export type WebhookEndpointT = Static<typeof WebhookEndpoint>;
 export type WebhookDeliveryT = Static<typeof WebhookDelivery>;
-export type WebhookAttemptT = Static<typeof WebhookAttempt>;
 export type CreateT = Static<typeof WebhookEndpointCreateRequest>;
 export type UpdateT = Static<typeof WebhookEndpointUpdateRequest>;

@@ -11,7 +11,7 @@ import type { LookupOptions } from 'node:dns';
 import { Agent, request } from 'undici';
 import { GuardedFetchError, type GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 
-export const EXCERPT_BYTES = 4096;
+const EXCERPT_BYTES = 4096;
 /** an idle kept-alive connection (and its pool, once empty) is closed after this long */
 const KEEP_ALIVE_MS = 4_000;
 

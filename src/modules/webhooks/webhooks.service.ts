@@ -14,7 +14,7 @@ const ROTATION_OVERLAP_MS = 24 * 3600_000;
 const RECOVER_MAX_MS = 14 * 24 * 3600_000;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
 const toEndpoint = (r: EndpointRow): WebhookEndpointT => ({
   webhookEndpointId: r.id,

@@ -6,7 +6,7 @@ import { type DatabaseHandle, type DatabaseSettings, embeddedSocketAlive, openDa
 import { AppError } from '../errors.js';
 
 /** A command's context; the root's commands read the whole Config (C), an area's only what opens its database. */
-export interface CliContext<C extends DatabaseSettings = DatabaseSettings> {
+interface CliContext<C extends DatabaseSettings = DatabaseSettings> {
   config: C;
   argv: string[];
   out(value: unknown, json: boolean): void;

@@ -86,7 +86,7 @@ export function applyCorrections(name: string, document: Record<string, unknown>
  * effect, and ajv refuses to compile it). Such a schema is rewritten to what its authors meant, the
  * schema or null (`anyOf: [schema, {type: 'null'}]`), everywhere; the published file stays as it is.
  */
-export function normalizeNullable(node: unknown): unknown {
+function normalizeNullable(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(normalizeNullable);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};

@@ -6,8 +6,7 @@
 import { ApiContract } from './api-contract.js';
 import { readContractFiles } from './contract-files.js';
 
-export { ApiContract, type ContractRequest, type ContractViolation, type MockAnswer, type RequestVerdict } from './api-contract.js';
-export type { ContractCorrection, ContractSource } from './contract-files.js';
+export { ApiContract, type ContractRequest, type ContractViolation, type RequestVerdict } from './api-contract.js';
 
 const loaded = new Map<string, Promise<ApiContract>>();
 

@@ -2,9 +2,7 @@ import type { CounterStore } from './counter-store.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
 import { RedisCounterStore } from './redis-counter-store.js';
 
-export type { ConsumeResult, CounterStore } from './counter-store.js';
-export { MemoryCounterStore } from './memory-counter-store.js';
-export { RedisCounterStore } from './redis-counter-store.js';
+export type { CounterStore } from './counter-store.js';
 
 /** The process's counter stores: memory always; Redis when REDIS_URL is set. */
 export interface Counters {

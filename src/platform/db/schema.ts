@@ -17,14 +17,14 @@ export type JsonObject = ColumnType<Record<string, unknown>, string | undefined,
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 export type Json<T = unknown> = ColumnType<T, string, string>;
 
-export interface OrganizationsTable {
+interface OrganizationsTable {
   id: string;
   name: string;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
 
-export interface UsersTable {
+interface UsersTable {
   id: string;
   email: string;
   password_hash: string | null;
@@ -35,7 +35,7 @@ export interface UsersTable {
   updated_at: Timestamp;
 }
 
-export interface MembershipsTable {
+interface MembershipsTable {
   organization_id: string;
   user_id: string;
   role: string;
@@ -80,7 +80,7 @@ export interface BrandProductsTable {
   updated_at: Timestamp;
 }
 
-export interface WorkerHeartbeatsTable {
+interface WorkerHeartbeatsTable {
   worker_id: string;
   hostname: string;
   pid: number;
@@ -88,7 +88,7 @@ export interface WorkerHeartbeatsTable {
   beat_at: Date;
 }
 
-export interface AuthSessionsTable {
+interface AuthSessionsTable {
   id: string;
   organization_id: string;
   user_id: string;

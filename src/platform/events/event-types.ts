@@ -30,7 +30,7 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export interface EventsTable {
+interface EventsTable {
   /** evt_<ULID>; also the `webhook-id` of every delivery of this event */
   id: string;
   organization_id: string;

@@ -23,7 +23,7 @@ import { Agent, request } from 'undici';
 import { type AddressRefusal, type AllowList, canonicalAddress, parseAllowList, refuseAddress } from './address-policy.js';
 import { refuseUrlWithoutDns, type SavedUrlProblem } from './url-policy.js';
 
-export const GUARDED_DEFAULTS = {
+const GUARDED_DEFAULTS = {
   timeoutMs: 60_000,
   maxRedirects: 5,
   maxBytes: 33_554_432,

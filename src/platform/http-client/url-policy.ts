@@ -11,7 +11,7 @@
  */
 import { type AddressRefusal, type AllowList, canonicalAddress, refuseAddress } from './address-policy.js';
 
-export type SavedUrlRefusal = 'url_invalid' | 'scheme_not_allowed' | 'credentials_not_allowed' | 'address_refused' | 'name_refused';
+type SavedUrlRefusal = 'url_invalid' | 'scheme_not_allowed' | 'credentials_not_allowed' | 'address_refused' | 'name_refused';
 
 export interface SavedUrlProblem {
   reason: SavedUrlRefusal;

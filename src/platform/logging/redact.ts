@@ -11,7 +11,7 @@ import type { LoggerOptions } from 'pino';
 const SECRET_NAME = /token|secret|code|key|signature|password|passwd|sig$|^sig|^state$|credential|verifier|auth/i;
 
 /** Whether a query parameter of this name carries a secret value (case-insensitive, by substring). */
-export function isSecretParameterName(name: string): boolean {
+function isSecretParameterName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 

@@ -21,7 +21,7 @@ export interface MediaStoreConfig {
   };
 }
 
-export function createMediaStore(config: MediaStoreConfig): MediaStore {
+function createMediaStore(config: MediaStoreConfig): MediaStore {
   if (config.s3?.bucket) {
     return new S3MediaStore({
       ...config.s3,

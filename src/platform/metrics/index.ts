@@ -8,8 +8,8 @@ import type { CounterStore } from '../counters/counter-store.js';
 import type { Counters } from '../counters/index.js';
 import { type CounterStoreObserver, createMetrics, type Metrics } from './metrics.js';
 
-export type { CounterStoreObserver, JobObserver, Metrics, MetricsPort, ProviderCallObserver } from './metrics.js';
-export { createMetrics, secondsSince } from './metrics.js';
+export type { Metrics } from './metrics.js';
+export { createMetrics } from './metrics.js';
 
 export function metricsWithCounterStores(counters: Counters): Metrics {
   const metrics = createMetrics();
@@ -25,7 +25,7 @@ const OPERATIONS = ['consume', 'increment', 'get', 'setFlag', 'hasFlag', 'delete
  * Counts failed operations of a counter store. The store object is wrapped in place (its methods are
  * shadowed on the instance), because services captured it before metrics existed.
  */
-export function observeCounterStore(store: CounterStore, observer: CounterStoreObserver): void {
+function observeCounterStore(store: CounterStore, observer: CounterStoreObserver): void {
   const target = store as CounterStore & { [OBSERVED]?: true };
   if (target[OBSERVED]) return;
   target[OBSERVED] = true;

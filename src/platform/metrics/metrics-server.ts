@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Metrics } from './metrics.js';
 
-export const METRICS_PATH = '/v1/internal/metrics';
+const METRICS_PATH = '/v1/internal/metrics';
 
 export interface MetricsServer {
   port: number;

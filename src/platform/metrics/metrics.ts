@@ -20,7 +20,7 @@ export interface CounterStoreObserver {
   counterStoreError(store: string, operation: string): void;
 }
 
-export interface MetricsPort extends ProviderCallObserver, JobObserver, CounterStoreObserver {
+interface MetricsPort extends ProviderCallObserver, JobObserver, CounterStoreObserver {
   httpRequest(method: string, route: string, status: number, seconds: number): void;
   publishLateness(platform: string, seconds: number): void;
   webhookDelivery(outcome: string, errorClass: string | null): void;

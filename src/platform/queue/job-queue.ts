@@ -39,7 +39,7 @@ export interface JobDefinition<T extends object = Record<string, unknown>> {
   handler(data: T, job: PgBoss.Job<T>): Promise<void>;
 }
 
-export interface SendOptions {
+interface SendOptions {
   tx?: AnyExecutor;
   startAfter?: Date | number;
   singletonKey?: string;
@@ -67,7 +67,7 @@ const ENSURE_QUEUE_ATTEMPTS = 5;
 const POOL_WAIT_MS = 10_000;
 
 /** deadlock_detected, unique_violation, or a table another session created first (duplicate_table) */
-export function isCreateRace(err: unknown): boolean {
+function isCreateRace(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '23505' || code === '42P07';
 }

@@ -8,7 +8,7 @@ import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { QUEUE_SCHEMA } from './job-queue.js';
 
 /** A field of the job's payload compared with an expression of the caller's statement. */
-export interface JobDataMatch {
+interface JobDataMatch {
   /** the payload's key (`data->>key`) */
   key: string;
   /** the caller's value, e.g. `sql.ref('t.id')` */

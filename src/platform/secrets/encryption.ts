@@ -36,7 +36,7 @@ export class Encryptor {
   }
 }
 
-export function parseKey(value: string): Buffer {
+function parseKey(value: string): Buffer {
   const v = value.trim();
   const buf = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : Buffer.from(v, 'base64');
   if (buf.length !== 32) throw new Error('SERVICE_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');

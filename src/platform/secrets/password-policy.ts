@@ -8,8 +8,8 @@
  */
 import { AppError } from '../errors.js';
 
-export const PASSWORD_MIN_CHARACTERS = 8;
-export const PASSWORD_MAX_BYTES = 256;
+const PASSWORD_MIN_CHARACTERS = 8;
+const PASSWORD_MAX_BYTES = 256;
 
 let common: Promise<Set<string>> | null = null;
 

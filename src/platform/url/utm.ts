@@ -10,10 +10,10 @@
  * - The fragment is copied verbatim after the query, so hash-router URLs (`/#/x?y=1`) keep their route.
  */
 
-export const UTM_URL_MAX_CHARS = 8192;
+const UTM_URL_MAX_CHARS = 8192;
 
 /** Why a URL was not built; every value is listed in docs/tool-api.md. */
-export type UtmInvalidReason = 'not_a_string' | 'empty' | 'too_long' | 'relative_url' | 'unsupported_scheme' | 'missing_host' | 'malformed';
+type UtmInvalidReason = 'not_a_string' | 'empty' | 'too_long' | 'relative_url' | 'unsupported_scheme' | 'missing_host' | 'malformed';
 
 export interface UtmParams {
   source: string;
@@ -29,13 +29,13 @@ export interface UtmBuildRequest extends UtmParams {
   urls: unknown[];
 }
 
-export interface UtmLink {
+interface UtmLink {
   index: number;
   url: string;
   link: string;
 }
 
-export interface UtmInvalid {
+interface UtmInvalid {
   index: number;
   url: unknown;
   reason: UtmInvalidReason;
@@ -67,7 +67,7 @@ function hasSpaceOrControl(value: string): boolean {
 }
 
 /** The query text appended to every link, computed once per request. */
-export function utmQuerySuffix(params: UtmParams): string {
+function utmQuerySuffix(params: UtmParams): string {
   let suffix = '';
   for (const [field, name] of UTM_PARAM_NAMES) {
     const value = params[field];

@@ -13,7 +13,7 @@ import type { InsightRow } from '../meta-shared/instagram-content.js';
 import { type ProviderAppConfig, type ProviderCallContext, ProviderError, type ProviderPostMetrics } from '../provider.js';
 
 /** normalized name -> [current metric, deprecated predecessor or null] */
-export const FACEBOOK_METRIC_FIELDS = {
+const FACEBOOK_METRIC_FIELDS = {
   views: ['post_media_view', 'post_impressions'],
   viewers: ['post_total_media_view_unique', 'post_impressions_unique'],
   clicks: ['post_clicks', null],

@@ -115,7 +115,7 @@ export function categorizeGraphError(status: number, err: GraphErrorBody | null)
 }
 
 /** Removes secrets from a platform body before it is stored on the error. */
-export function redactSecrets(value: unknown): unknown {
+function redactSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecrets);
   if (typeof value === 'string') return scrubUrls(value);
   if (!value || typeof value !== 'object') return value;
@@ -130,7 +130,7 @@ export function redactSecrets(value: unknown): unknown {
  * Platforms echo media URLs in messages ("could not be fetched from this uri: ..."); our media URLs
  * carry signatures in the query, so queries are dropped from any URL in a message.
  */
-export function scrubUrls(text: string): string {
+function scrubUrls(text: string): string {
   return text.replace(/(https?:\/\/[^\s?#"']+)[?#][^\s"']*/g, '$1?[redacted]');
 }
 

@@ -30,7 +30,7 @@ function toSearchParams(params: GraphParams, token?: string): URLSearchParams {
   return sp;
 }
 
-export async function graphCall<T = Record<string, unknown>>(call: GraphCall): Promise<T> {
+async function graphCall<T = Record<string, unknown>>(call: GraphCall): Promise<T> {
   const params = toSearchParams(call.params ?? {}, call.accessToken);
   const inQuery = call.method !== 'POST';
   const qs = params.toString();

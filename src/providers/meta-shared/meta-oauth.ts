@@ -25,7 +25,7 @@ interface TokenAnswer {
   permissions?: string | string[];
 }
 
-export function appCredentials(platform: Platform, config: ProviderAppConfig): { clientId: string; clientSecret: string } {
+function appCredentials(platform: Platform, config: ProviderAppConfig): { clientId: string; clientSecret: string } {
   if (!config.clientId || !config.clientSecret) {
     throw new ProviderError({
       platform,

@@ -8,7 +8,7 @@ import type { ProviderCallContext, ProviderPostMetrics } from '../provider.js';
 import type { PinterestClient } from './pinterest.client.js';
 
 /** normalized name -> Pinterest metric type */
-export const PINTEREST_METRIC_FIELDS = {
+const PINTEREST_METRIC_FIELDS = {
   views: 'IMPRESSION',
   saves: 'SAVE',
   pin_clicks: 'PIN_CLICK',

@@ -121,10 +121,3 @@ export function retryAfterSeconds(headers: Record<string, string>, now = Date.no
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
-
-/** Collects an async iterable of bytes into one buffer (for small uploads and chunking). */
-export async function collectBytes(source: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of source) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts);
-}

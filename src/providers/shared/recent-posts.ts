@@ -35,9 +35,9 @@ export interface ListedPost {
 /** clock skew between us and the platform tolerated at both ends of the window */
 export const WINDOW_SLACK_MS = 120_000;
 /** list pages walked at most; a listing cut short answers unknown rather than absent */
-export const MAX_LIST_PAGES = 10;
+const MAX_LIST_PAGES = 10;
 
-export function normalizePostText(text: string): string {
+function normalizePostText(text: string): string {
   return text
     .normalize('NFC')
     .replace(/https?:\/\/\S+/g, ' ')
@@ -69,7 +69,7 @@ export function matchRecentPost(posts: readonly ListedPost[], input: FindRecentP
  * Walks a newest-first listing page by page until a post older than the window, the last page, or
  * MAX_LIST_PAGES; answers the posts seen and whether the window was covered.
  */
-export async function walkRecent(
+async function walkRecent(
   input: FindRecentPostInput,
   page: (cursor: string | undefined) => Promise<{ posts: ListedPost[]; next: string | undefined }>,
 ): Promise<{ posts: ListedPost[]; complete: boolean }> {

@@ -40,7 +40,7 @@ export const THREADS_SCOPES = [
   'threads_profile_discovery',
 ];
 
-export const THREADS_REPLY_CONTROLS = ['everyone', 'accounts_you_follow', 'mentioned_only', 'parent_post_author_only', 'followers_only'];
+const THREADS_REPLY_CONTROLS = ['everyone', 'accounts_you_follow', 'mentioned_only', 'parent_post_author_only', 'followers_only'];
 
 const SETTING_RULES: ProviderSettingRule[] = [
   {

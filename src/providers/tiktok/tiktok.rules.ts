@@ -12,7 +12,7 @@ import type { ProviderCapability, ProviderValidationRules } from '../provider.js
 import type { PlatformApiVersion } from '../shared/api-version.js';
 
 /** TikTok API version: the path segment of the API base URL (open.tiktokapis.com/v2). */
-export const TIKTOK_API_VERSION = 'v2';
+const TIKTOK_API_VERSION = 'v2';
 
 /** The API version the adapter calls and the description it was checked against (contracts/tiktok). */
 export const TIKTOK_API: PlatformApiVersion = {
@@ -29,7 +29,7 @@ export const TIKTOK_ENDPOINTS = {
   uploadBaseUrl: 'https://open-upload.tiktokapis.com',
 };
 
-export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
+const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 
 export const TIKTOK_PRIVACY_LABELS: Record<string, string> = {
   PUBLIC_TO_EVERYONE: 'Everyone',
@@ -50,7 +50,7 @@ export const TIKTOK_CHUNK_LIMITS = {
 } as const;
 
 /** Login Kit scopes: user.info.basic for the account, video.publish for Direct Post, video.list for metrics. */
-export const TIKTOK_REQUIRED_SCOPES = ['user.info.basic', 'video.publish'];
+const TIKTOK_REQUIRED_SCOPES = ['user.info.basic', 'video.publish'];
 export const TIKTOK_DEFAULT_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.list'];
 
 export const TIKTOK_CAPABILITY: ProviderCapability = {

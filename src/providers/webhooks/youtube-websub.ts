@@ -7,7 +7,7 @@ import { ProviderError } from '../provider.js';
 import { providerRequest } from '../shared/provider-http.js';
 import { type InboundEvent, verifyPrefixedSignature } from './signatures.js';
 
-export const YOUTUBE_FEED_PREFIX = 'https://www.youtube.com/xml/feeds/videos.xml?channel_id=';
+const YOUTUBE_FEED_PREFIX = 'https://www.youtube.com/xml/feeds/videos.xml?channel_id=';
 
 export const youtubeTopic = (channelId: string) => `${YOUTUBE_FEED_PREFIX}${encodeURIComponent(channelId)}`;
 

@@ -36,7 +36,7 @@ interface XProblem {
 }
 
 /** Seconds until x-rate-limit-reset (a Unix timestamp), else Retry-After, else one 15-minute window. */
-export function xRetryAfter(headers: Record<string, string>, now = Date.now()): number {
+function xRetryAfter(headers: Record<string, string>, now = Date.now()): number {
   const reset = Number(headers['x-rate-limit-reset']);
   if (Number.isFinite(reset) && reset > 0) return Math.max(1, Math.ceil(reset - now / 1000));
   const retry = Number(headers['retry-after']);
@@ -53,7 +53,7 @@ function problemCode(p: XProblem, status: number): string {
   return `http_${status}`;
 }
 
-export function xError(res: ProviderHttpResponse, opts: { idempotent: boolean; oauth?: boolean }): ProviderError {
+function xError(res: ProviderHttpResponse, opts: { idempotent: boolean; oauth?: boolean }): ProviderError {
   const p = (res.body && typeof res.body === 'object' ? res.body : {}) as XProblem;
   const status = res.status;
   const detail = p.detail ?? p.error_description ?? p.errors?.[0]?.message ?? p.errors?.[0]?.detail ?? p.title ?? '';

@@ -8,7 +8,7 @@ import { type ProviderCallContext, ProviderError, type ProviderPostMetrics } fro
 import type { XClient } from './x.client.js';
 
 /** normalized name -> X public_metrics field */
-export const X_METRIC_FIELDS = {
+const X_METRIC_FIELDS = {
   views: 'impression_count',
   likes: 'like_count',
   replies: 'reply_count',

@@ -41,7 +41,7 @@ export const X_MEDIA_LIMITS = {
 /** tweet.moderate.write: hiding replies in the channel's own conversations (PUT /2/tweets/:id/hidden) */
 export const X_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write', 'tweet.moderate.write'];
 
-export const X_REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'];
+const X_REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'];
 
 export const X_CAPABILITY: ProviderCapability = {
   platform: 'x',

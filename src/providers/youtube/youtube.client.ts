@@ -295,7 +295,7 @@ export interface YoutubeCommentSnippet {
   publishedAt?: string;
 }
 
-export interface YoutubeCommentThread {
+interface YoutubeCommentThread {
   id: string;
   snippet?: {
     topLevelComment?: { id: string; snippet?: YoutubeCommentSnippet };

@@ -34,7 +34,7 @@ interface GoogleApiErrorBody {
   };
 }
 /** Seconds until the daily YouTube quota resets (midnight America/Los_Angeles). */
-export function secondsUntilQuotaReset(now = new Date()): number {
+function secondsUntilQuotaReset(now = new Date()): number {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone: 'America/Los_Angeles',
     hour: 'numeric',

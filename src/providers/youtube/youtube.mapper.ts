@@ -6,7 +6,7 @@ import { type OAuthTokens, type ProviderComment, ProviderError, type PublishResu
 import type { GoogleTokenResponse, YoutubeCommentSnippet, YoutubeVideoResource } from './youtube.client.js';
 
 const PLATFORM = 'youtube' as const;
-export const PROCESSING_POLL_MS = 15_000;
+const PROCESSING_POLL_MS = 15_000;
 
 export function youtubeWatchUrl(videoId: string): string {
   return `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;

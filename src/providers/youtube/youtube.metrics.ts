@@ -8,7 +8,7 @@ import { type ProviderCallContext, ProviderError, type ProviderPostMetrics } fro
 import type { YoutubeClient } from './youtube.client.js';
 
 /** normalized name -> statistics field */
-export const YOUTUBE_METRIC_FIELDS = {
+const YOUTUBE_METRIC_FIELDS = {
   views: 'viewCount',
   likes: 'likeCount',
   comments: 'commentCount',

@@ -13,7 +13,7 @@ import type { ProviderCapability, ProviderValidationRules } from '../provider.js
 import type { PlatformApiVersion } from '../shared/api-version.js';
 
 /** YouTube Data API version: the path segment of www.googleapis.com/youtube/{version} and /upload/youtube/{version}. */
-export const YOUTUBE_API_VERSION = 'v3';
+const YOUTUBE_API_VERSION = 'v3';
 
 /** The API version the adapter calls and the description it was checked against (contracts/youtube). */
 export const YOUTUBE_API: PlatformApiVersion = {
@@ -41,7 +41,7 @@ export const YOUTUBE_SCOPES = [
 
 export const YOUTUBE_PRIVACY_STATUSES = ['public', 'unlisted', 'private'] as const;
 
-export const YOUTUBE_LIMITS = {
+const YOUTUBE_LIMITS = {
   titleMaxChars: 100,
   descriptionMaxBytes: 5000,
   maxVideoBytes: 256 * 1024 ** 3,

@@ -36,12 +36,7 @@ export interface GoogleSimulatorOptions {
   failures: FailureQueue;
 }
 
-export { type GoogleSimulatorBaseUrls as SimulatorBaseUrls, googleSimulatorBaseUrls } from './simulator-urls.js';
-
-/** Subscribe URL of the simulated PubSubHubbub hub served at `base`. */
-export function googleSimulatorHubUrl(base: string): string {
-  return `${base.replace(/\/+$/, '')}/websub/subscribe`;
-}
+export { googleSimulatorBaseUrls } from './simulator-urls.js';
 
 export const googleSimulatorPlugin: FastifyPluginAsync<GoogleSimulatorOptions> = async (app, opts) => {
   const closing = new AbortController();

@@ -31,9 +31,6 @@ export { MetaSimState } from './meta/meta-state.js';
 
 export {
   META_SANDBOX_APP,
-  META_SIM_GRAPH_VERSION,
-  META_SIM_THREADS_VERSION,
-  type MetaBaseUrls,
   type MetaPlatform,
   metaSandboxBaseUrls,
 } from './simulator-urls.js';

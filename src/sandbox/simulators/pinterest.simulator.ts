@@ -36,7 +36,7 @@ export interface PinterestSimulatorOptions {
   failures: FailureQueue;
 }
 
-export { type PinterestSimulatorBaseUrls, pinterestSimulatorBaseUrls } from './simulator-urls.js';
+export { pinterestSimulatorBaseUrls } from './simulator-urls.js';
 
 export const pinterestSimulatorPlugin: FastifyPluginAsync<PinterestSimulatorOptions> = async (app, opts) => {
   const closing = new AbortController();

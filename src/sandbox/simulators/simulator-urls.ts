@@ -7,8 +7,8 @@
 import { GRAPH_API_VERSION, THREADS_API_VERSION } from '../../providers/meta-shared/meta-api-version.js';
 
 /** the simulator serves the versions the adapters call (src/providers/meta-shared/meta-api-version.ts) */
-export const META_SIM_GRAPH_VERSION = GRAPH_API_VERSION;
-export const META_SIM_THREADS_VERSION = THREADS_API_VERSION;
+const META_SIM_GRAPH_VERSION = GRAPH_API_VERSION;
+const META_SIM_THREADS_VERSION = THREADS_API_VERSION;
 /** app credentials the simulator accepts unless others are given */
 export const META_SANDBOX_APP = {
   clientId: 'sandbox-meta-app',

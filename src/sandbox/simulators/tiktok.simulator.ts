@@ -16,7 +16,7 @@ import { registerTiktokPostRoutes } from './tiktok/tiktok-post.routes.js';
 import { type TiktokSimulatorOptions, TiktokSimulatorState } from './tiktok/tiktok-state.js';
 import { registerTiktokStatusRoutes } from './tiktok/tiktok-status.routes.js';
 
-export { type TiktokSimulatorBaseUrls as SimulatorBaseUrls, tiktokSimulatorBaseUrls } from './simulator-urls.js';
+export { tiktokSimulatorBaseUrls } from './simulator-urls.js';
 export {
   type TiktokSimulatorOptions,
   TiktokSimulatorState,

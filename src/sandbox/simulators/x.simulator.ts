@@ -24,7 +24,7 @@ import { registerXTweetRoutes } from './x/x-tweets.routes.js';
 import { registerXUserRoutes } from './x/x-users.routes.js';
 import { registerXWebhookRoutes } from './x/x-webhooks.routes.js';
 
-export { type XSimulatorBaseUrls, xSimulatorBaseUrls } from './simulator-urls.js';
+export { xSimulatorBaseUrls } from './simulator-urls.js';
 export { type XSimulatorOptions, XSimulatorState } from './x/x-state.js';
 
 export interface XSimulatorPluginOptions {

@@ -4,17 +4,17 @@
  * The charts are small SVG bar charts (no chart library: ~1 KB instead of a 50+ KB dependency) with
  * totals and a data table carrying the same numbers for screen readers and keyboard users.
  */
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { type ChannelAccount, client, ok, type PublishJob, type Schemas } from '../client';
-import { loadBrands, loadChannels } from './loaders';
 import { BrandPicker } from '../pickers';
 import { PlatformLabel, platformName } from '../platforms';
 import { Alert, Empty, Loading, useLoad } from '../ui';
+import { loadBrands, loadChannels } from './loaders';
 
 type AnalyticsSnapshot = Schemas['AnalyticsSnapshot'];
 
 /** Horizontal bars, the value at the end of each bar, labels wide enough to read a post's first words. */
-function BarChart({ title, bars }: { title: string; bars: Array<{ label: string; value: number }> }) {
+function BarChart({ title, bars }: { title: string; bars: Array<{ key: string; label: string; value: number }> }) {
   const max = Math.max(1, ...bars.map((b) => b.value));
   const rowH = 34;
   const labelW = 200;
@@ -24,7 +24,7 @@ function BarChart({ title, bars }: { title: string; bars: Array<{ label: string;
       <figcaption>{title}</figcaption>
       <svg role="img" aria-label={title} viewBox={`0 0 470 ${bars.length * rowH + 4}`} width="100%" preserveAspectRatio="xMinYMin meet">
         {bars.map((b, i) => (
-          <g key={`${b.label}${i}`} transform={`translate(0 ${i * rowH})`}>
+          <g key={b.key} transform={`translate(0 ${i * rowH})`}>
             <rect className="bar-track" x={labelW} y="6" height={rowH - 12} width={barW} rx="3" />
             <rect className={`bar bar-${i % 4}`} x={labelW} y="6" height={rowH - 12} width={Math.max(2, (barW * b.value) / max)} rx="3" />
             <text className="bar-label" x={labelW - 8} y={rowH / 2 + 5} textAnchor="end">
@@ -72,10 +72,20 @@ export default function AnalyticsPage() {
     [brandId],
   );
   const texts = useMemo(() => textsByTarget(jobs ?? []), [jobs]);
-  const postText = (s: AnalyticsSnapshot) => (s.postTargetId ? texts.get(s.postTargetId) : undefined) ?? `A ${platformName(s.platform)} post`;
+  const postText = (s: AnalyticsSnapshot) =>
+    (s.postTargetId ? texts.get(s.postTargetId) : undefined) ?? `A ${platformName(s.platform)} post`;
   const list = snapshots ?? [];
   const metricNames = useMemo(
-    () => [...new Set(list.flatMap((s) => Object.entries(s.metrics ?? {}).filter(([, v]) => typeof v === 'number').map(([k]) => k)))].sort(),
+    () =>
+      [
+        ...new Set(
+          list.flatMap((s) =>
+            Object.entries(s.metrics ?? {})
+              .filter(([, v]) => typeof v === 'number')
+              .map(([k]) => k),
+          ),
+        ),
+      ].sort(),
     [list],
   );
   const [metric, setMetric] = useState('');
@@ -90,15 +100,18 @@ export default function AnalyticsPage() {
     }
     return [...m.values()];
   }, [list]);
-  const channelName = (id?: string | null) => channels?.find((c: ChannelAccount) => c.channelAccountId === id)?.displayName ?? id ?? '—';
+  const channelName = useCallback(
+    (id?: string | null) => channels?.find((c: ChannelAccount) => c.channelAccountId === id)?.displayName ?? id ?? '—',
+    [channels],
+  );
   const perChannel = useMemo(() => {
     const m = new Map<string, number>();
-    for (const s of latestPerPost) m.set(channelName(s.channelAccountId), (m.get(channelName(s.channelAccountId)) ?? 0) + num(s.metrics?.[active]));
-    return [...m.entries()].map(([label, value]) => ({ label, value }));
-    // biome-ignore lint/correctness/useExhaustiveDependencies: channelName reads channels
-  }, [latestPerPost, active, channels]);
+    for (const s of latestPerPost)
+      m.set(channelName(s.channelAccountId), (m.get(channelName(s.channelAccountId)) ?? 0) + num(s.metrics?.[active]));
+    return [...m.entries()].map(([label, value]) => ({ key: label, label, value }));
+  }, [latestPerPost, active, channelName]);
   const perPost = latestPerPost
-    .map((s) => ({ label: postText(s), value: num(s.metrics?.[active]) }))
+    .map((s) => ({ key: s.postTargetId ?? s.providerPostId, label: postText(s), value: num(s.metrics?.[active]) }))
     .sort((a, b) => b.value - a.value)
     .slice(0, 10);
 
@@ -129,10 +142,12 @@ export default function AnalyticsPage() {
       <Alert text={error} />
       {!snapshots && !error && <Loading what="Loading metrics" />}
       {snapshots && list.length === 0 && (
-        <Empty title="No metrics in this period yet.">Open a published post and choose Refresh metrics, or wait for the next automatic reading.</Empty>
+        <Empty title="No metrics in this period yet.">
+          Open a published post and choose Refresh metrics, or wait for the next automatic reading.
+        </Empty>
       )}
       {list.length > 0 && (
-        <div className="stats" role="group" aria-label="totals">
+        <fieldset className="stats" aria-label="totals">
           {metricNames.map((m) => (
             <div key={m} className="stat" data-metric={m}>
               <strong>{latestPerPost.reduce((sum, s) => sum + num(s.metrics?.[m]), 0).toLocaleString()}</strong>
@@ -143,7 +158,7 @@ export default function AnalyticsPage() {
             <strong>{latestPerPost.length}</strong>
             posts
           </div>
-        </div>
+        </fieldset>
       )}
       {list.length > 0 && (
         <div className="charts">

@@ -104,8 +104,7 @@ export function ApprovalPanel({ job, onChange }: { job: PublishJob; onChange: ()
               );
             }}
           >
-            Missed its time:{' '}
-            <input type="datetime-local" aria-label="new time" value={at} onChange={(e) => setAt(e.target.value)} />
+            Missed its time: <input type="datetime-local" aria-label="new time" value={at} onChange={(e) => setAt(e.target.value)} />
             <button type="submit">{decides ? 'Reschedule' : 'Submit for approval at this time'}</button>
           </form>
         )}

@@ -5,15 +5,15 @@
  */
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import type { paths } from '../../../packages/sdk/src/generated/openapi';
-import { type Brand, type ChannelAccount, client, ok } from '../client';
 import { fmtDay, fmtTime, slotNote } from '../batch-format';
+import { type Brand, type ChannelAccount, client, ok } from '../client';
 import { parseCsv } from '../csv';
-import { loadBrands, loadChannels } from './loaders';
-import { TimeZoneSelect } from './brands';
 import { BrandPicker, ChannelPicker } from '../pickers';
+import { platformName } from '../platforms';
 import { useCan } from '../session';
 import { Alert, Empty, message, useLoad } from '../ui';
-import { platformName } from '../platforms';
+import { TimeZoneSelect } from './brands';
+import { loadBrands, loadChannels } from './loaders';
 
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 type PreviewRequest = Json<NonNullable<paths['/v1/publish/batches/preview']['post']['requestBody']>>;
@@ -40,7 +40,6 @@ const STATUS_CLASS: Record<string, string> = {
   failed: 'bad',
   unscheduled: 'muted',
 };
-
 
 export default function BatchesPage() {
   const can = useCan();
@@ -94,6 +93,7 @@ function BatchPlanner() {
   useEffect(() => {
     if (!brandId && brands?.[0]) setBrandId(brands[0].brandId);
   }, [brands, brandId]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the inputs are what clears a stale preview, not values the effect reads
   useEffect(() => setPreview(null), [rows, times, timezone, horizonDays, minGap, cooldown, weekdaysOnly, linkComment, brandId]);
 
   const findChannels = (cell: string): ChannelAccount[] =>
@@ -102,7 +102,13 @@ function BatchPlanner() {
       .map((t) => t.trim().toLowerCase())
       .filter(Boolean)
       .flatMap((t) =>
-        usable.filter((c) => c.channelAccountId.toLowerCase() === t || c.platform === t || c.displayName.toLowerCase() === t || c.handle?.toLowerCase() === t),
+        usable.filter(
+          (c) =>
+            c.channelAccountId.toLowerCase() === t ||
+            c.platform === t ||
+            c.displayName.toLowerCase() === t ||
+            c.handle?.toLowerCase() === t,
+        ),
       );
 
   const importCsv = () => {
@@ -223,12 +229,17 @@ function BatchPlanner() {
       <details className="panel">
         <summary>Paste CSV rows</summary>
         <p className="muted">
-          One row per post: <code>product,text,channels</code>. Product is its name or id; channels are platform names, channel names
-          or ids separated by <code>|</code>. A header row is optional.
+          One row per post: <code>product,text,channels</code>. Product is its name or id; channels are platform names, channel names or ids
+          separated by <code>|</code>. A header row is optional.
         </p>
         <label>
           CSV rows
-          <textarea rows={5} value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={'product,text,channels\nHouse Blend,"Fresh roast, today",x'} />
+          <textarea
+            rows={5}
+            value={csv}
+            onChange={(e) => setCsv(e.target.value)}
+            placeholder={'product,text,channels\nHouse Blend,"Fresh roast, today",x'}
+          />
         </label>
         <button type="button" onClick={importCsv} disabled={!csv.trim()}>
           Add rows from CSV
@@ -241,7 +252,11 @@ function BatchPlanner() {
           <li key={r.id} className="row-card">
             <label>
               Product (row {i + 1})
-              <select aria-label={`Product (row ${i + 1})`} value={r.productId} onChange={(e) => update(r.id, { productId: e.target.value })}>
+              <select
+                aria-label={`Product (row ${i + 1})`}
+                value={r.productId}
+                onChange={(e) => update(r.id, { productId: e.target.value })}
+              >
                 {products.map((p) => (
                   <option key={p.productId} value={p.productId}>
                     {p.name}
@@ -269,7 +284,12 @@ function BatchPlanner() {
         type="button"
         className="secondary"
         disabled={products.length === 0}
-        onClick={() => setRows((rs) => [...rs, { id: rowId(), productId: products[0]!.productId, text: '', channelIds: usable[0] ? [usable[0].channelAccountId] : [] }])}
+        onClick={() =>
+          setRows((rs) => [
+            ...rs,
+            { id: rowId(), productId: products[0]!.productId, text: '', channelIds: usable[0] ? [usable[0].channelAccountId] : [] },
+          ])
+        }
       >
         Add a row
       </button>
@@ -281,8 +301,8 @@ function BatchPlanner() {
           <input value={times} onChange={(e) => setTimes(e.target.value)} pattern="^\s*\d{2}:\d{2}(\s*[,\s]\s*\d{2}:\d{2})*\s*$" required />
         </label>
         <p className="muted small" id="jitter-note">
-          Each post goes out within 10 minutes before or after its posting time (a small random shift, the jitter), so your
-          posts do not all land on the same minute. The preview shows each post's slot and its shift.
+          Each post goes out within 10 minutes before or after its posting time (a small random shift, the jitter), so your posts do not all
+          land on the same minute. The preview shows each post's slot and its shift.
         </p>
         <TimeZoneSelect value={timezone} onChange={setTimezone} />
         <label>
@@ -301,8 +321,8 @@ function BatchPlanner() {
           <input type="checkbox" checked={weekdaysOnly} onChange={(e) => setWeekdaysOnly(e.target.checked)} /> Weekdays only
         </label>
         <label className="check">
-          <input type="checkbox" checked={linkComment} onChange={(e) => setLinkComment(e.target.checked)} /> First comment with the product link
-          (UTM tagged)
+          <input type="checkbox" checked={linkComment} onChange={(e) => setLinkComment(e.target.checked)} /> First comment with the product
+          link (UTM tagged)
         </label>
         <button type="submit" disabled={busy || rows.length === 0 || rows.some((r) => r.channelIds.length === 0)}>
           Preview schedule
@@ -315,11 +335,13 @@ function BatchPlanner() {
         <section aria-label="schedule preview" className="panel">
           <h2>Preview</h2>
           <p data-testid="preview-summary">
-            {preview.answer.scheduledItemCount} scheduled, {preview.answer.unscheduledItemCount} unscheduled, {preview.answer.assignmentCount} posts
+            {preview.answer.scheduledItemCount} scheduled, {preview.answer.unscheduledItemCount} unscheduled,{' '}
+            {preview.answer.assignmentCount} posts
           </p>
           {preview.answer.warnings.length > 0 && (
             <ul aria-label="warnings" className="warnings">
               {preview.answer.warnings.map((w, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: warnings have no id and may repeat; the list is read-only and replaced whole
                 <li key={`${w.rule}-${i}`} className={w.unscheduled ? 'error' : 'warn-text'}>
                   <strong>{w.rule}</strong>
                   {w.itemIndex !== null ? ` (row ${w.itemIndex + 1})` : ''}: {w.message}
@@ -337,7 +359,8 @@ function BatchPlanner() {
                       <span className="lane-day">{day}</span>
                       {list.map((a) => (
                         <span key={`${a.itemIndex}-${a.targetIndex}`} className="chip" title={rowText(a.clientAssetId)}>
-                          <time dateTime={a.scheduledAt}>{fmtTime(a.scheduledAt)}</time> {productName(a.productId)}: {rowText(a.clientAssetId).slice(0, 40)}
+                          <time dateTime={a.scheduledAt}>{fmtTime(a.scheduledAt)}</time> {productName(a.productId)}:{' '}
+                          {rowText(a.clientAssetId).slice(0, 40)}
                           <span className="slot-note">{slotNote(a)}</span>
                         </span>
                       ))}

@@ -61,8 +61,13 @@ function ProductForm({
               body: { name, productUrl: url || null },
             }),
           )
-        : await ok(client.POST('/v1/brands/{brandId}/products', { params: { path: { brandId } }, body: { name, productUrl: url || null } }));
-      if (!product) (setName(''), setUrl(''));
+        : await ok(
+            client.POST('/v1/brands/{brandId}/products', { params: { path: { brandId } }, body: { name, productUrl: url || null } }),
+          );
+      if (!product) {
+        setName('');
+        setUrl('');
+      }
       onSaved(saved);
     } catch (err) {
       setError(message(err));
@@ -141,7 +146,10 @@ function BrandCard({ brand, canEdit, onChanged }: { brand: Brand; canEdit: boole
               <ProductForm
                 brandId={brand.brandId}
                 product={p}
-                onSaved={(saved) => (setEditingProduct(null), onChanged(`Saved ${saved.name}.`))}
+                onSaved={(saved) => {
+                  setEditingProduct(null);
+                  onChanged(`Saved ${saved.name}.`);
+                }}
                 onCancel={() => setEditingProduct(null)}
               />
             </li>
@@ -159,7 +167,12 @@ function BrandCard({ brand, canEdit, onChanged }: { brand: Brand; canEdit: boole
                 )}
               </span>
               {canEdit && (
-                <button type="button" className="secondary small" onClick={() => setEditingProduct(p.productId)} aria-label={`Edit ${p.name}`}>
+                <button
+                  type="button"
+                  className="secondary small"
+                  onClick={() => setEditingProduct(p.productId)}
+                  aria-label={`Edit ${p.name}`}
+                >
                   Edit
                 </button>
               )}
@@ -202,7 +215,9 @@ export function BrandsPage() {
       {!brands && !error && <Loading what="Loading brands" />}
       {brands?.length === 0 && (
         <Empty title="No brands yet.">
-          {can('workspace.brands.create') ? 'Create your first brand below: it groups channels, products and posts.' : 'Ask an admin to create one.'}
+          {can('workspace.brands.create')
+            ? 'Create your first brand below: it groups channels, products and posts.'
+            : 'Ask an admin to create one.'}
         </Empty>
       )}
       <ul className="list">

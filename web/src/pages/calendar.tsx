@@ -11,8 +11,8 @@ import { PlatformIcon } from '../platforms';
 import { useCan } from '../session';
 import { Alert, ConfirmDialog, Loading, message, useLoad } from '../ui';
 import { addDays, type DayRef, dayKey, dayLabel, dayOf, mondayOf, timeLabel, zonedInstant, zonedParts } from '../zoned';
-import { loadBrands, loadChannels } from './loaders';
 import { approve, reject, useDecides } from './approval';
+import { loadBrands, loadChannels } from './loaders';
 import { STATUS_CLASS } from './status';
 
 const jobTime = (j: PublishJob) => new Date(j.scheduledAt ?? j.createdAt);
@@ -38,7 +38,11 @@ function PostChip({
   canMove: boolean;
   onOpen: () => void;
 }) {
-  const targets = job.targets.map((t) => ({ platform: t.platform, name: channels.get(t.channelAccountId)?.displayName ?? t.platform }));
+  const targets = job.targets.map((t) => ({
+    id: t.postTargetId,
+    platform: t.platform,
+    name: channels.get(t.channelAccountId)?.displayName ?? t.platform,
+  }));
   const names = [...new Set(targets.map((t) => t.name))];
   const movable = canMove && job.status === 'scheduled';
   return (
@@ -52,8 +56,8 @@ function PostChip({
     >
       <span className="post-time">{timeLabel(jobTime(job), zone)}</span>
       <span className="post-channels">
-        {targets.slice(0, 3).map((t, i) => (
-          <PlatformIcon key={`${t.platform}${i}`} platform={t.platform} size={14} />
+        {targets.slice(0, 3).map((t) => (
+          <PlatformIcon key={t.id} platform={t.platform} size={14} />
         ))}
         <span className="post-channel-names">{names.join(', ')}</span>
       </span>
@@ -88,9 +92,9 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
   const [jobs, loadError, reload] = useLoad(
     () =>
       brandId
-        ? ok(client.GET('/v1/publish/jobs', { params: { query: { brandId, from: from.toISOString(), to: to.toISOString(), limit: 100 } } })).then(
-            (r) => r.data as PublishJob[],
-          )
+        ? ok(
+            client.GET('/v1/publish/jobs', { params: { query: { brandId, from: from.toISOString(), to: to.toISOString(), limit: 100 } } }),
+          ).then((r) => r.data as PublishJob[])
         : Promise.resolve([] as PublishJob[]),
     [brandId, from.getTime(), to.getTime()],
   );
@@ -199,6 +203,7 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
           const key = dayKey(d);
           const outside = view === 'month' && d.m !== anchor.m;
           return (
+            // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for dragged posts; keyboard users reschedule on the post's page
             <div
               key={key}
               className={`day${outside ? ' outside' : ''}${key === today ? ' today' : ''}`}
@@ -221,7 +226,12 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
                       <button type="button" onClick={() => void decide(j, true)} aria-label={`approve ${j.text.slice(0, 40)}`}>
                         Approve
                       </button>
-                      <button type="button" className="secondary" onClick={() => void decide(j, false)} aria-label={`reject ${j.text.slice(0, 40)}`}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => void decide(j, false)}
+                        aria-label={`reject ${j.text.slice(0, 40)}`}
+                      >
                         Reject
                       </button>
                     </span>
@@ -241,7 +251,12 @@ export function CalendarPage({ navigate }: { navigate: (to: string) => void }) {
       >
         <label>
           Time ({zone.replaceAll('_', ' ')})
-          <input type="time" required value={moving?.time ?? ''} onChange={(e) => moving && setMoving({ ...moving, time: e.target.value })} />
+          <input
+            type="time"
+            required
+            value={moving?.time ?? ''}
+            onChange={(e) => moving && setMoving({ ...moving, time: e.target.value })}
+          />
         </label>
       </ConfirmDialog>
     </section>

@@ -36,9 +36,9 @@ type Choice = Schemas['ChannelChoiceList']['data'][number];
 function AccountChoice({ channel, onDone }: { channel: ChannelAccount; onDone: (note: string) => void }) {
   const [choices, error] = useLoad(
     () =>
-      ok(client.GET('/v1/channel-accounts/{channelAccountId}/choices', { params: { path: { channelAccountId: channel.channelAccountId } } })).then(
-        (r) => r.data as Choice[],
-      ),
+      ok(
+        client.GET('/v1/channel-accounts/{channelAccountId}/choices', { params: { path: { channelAccountId: channel.channelAccountId } } }),
+      ).then((r) => r.data as Choice[]),
     [channel.channelAccountId],
   );
   const [busy, setBusy] = useState(false);
@@ -61,7 +61,7 @@ function AccountChoice({ channel, onDone }: { channel: ChannelAccount; onDone: (
     }
   };
   return (
-    <div className="panel" role="group" aria-label={`choose the account for ${channel.displayName}`}>
+    <fieldset className="panel" aria-label={`choose the account for ${channel.displayName}`}>
       <strong>Which {channel.platform === 'facebook_page' ? 'Page' : 'account'} should this channel post to?</strong>
       <Alert text={error ?? actionError} />
       {!choices && !error && <Loading what="Loading the accounts" />}
@@ -76,7 +76,7 @@ function AccountChoice({ channel, onDone }: { channel: ChannelAccount; onDone: (
           </li>
         ))}
       </ul>
-    </div>
+    </fieldset>
   );
 }
 
@@ -166,7 +166,15 @@ export function ChannelsPage() {
                 <tr key={c.channelAccountId} data-channel={c.channelAccountId}>
                   <td>
                     {c.displayName} {c.handle && <span className="muted">@{c.handle}</span>}
-                    {c.state === 'in_between_steps' && canSetUp && <AccountChoice channel={c} onDone={(n) => (setNote(n), reload())} />}
+                    {c.state === 'in_between_steps' && canSetUp && (
+                      <AccountChoice
+                        channel={c}
+                        onDone={(n) => {
+                          setNote(n);
+                          reload();
+                        }}
+                      />
+                    )}
                   </td>
                   <td>
                     <PlatformLabel platform={c.platform} />

@@ -15,7 +15,7 @@ export function MediaList({ media, onChange }: { media: ComposerMedia[]; onChang
       {media.map((m, i) => (
         <li key={m.id} className="media-item">
           {m.kind === 'video' ? (
-            <video className="thumb" src={m.url} muted preload="metadata" aria-hidden="true" />
+            <video className="thumb" src={m.url} muted preload="metadata" aria-hidden="true" tabIndex={-1} />
           ) : (
             <img className="thumb" src={m.url} alt="" />
           )}
@@ -34,7 +34,13 @@ export function MediaList({ media, onChange }: { media: ComposerMedia[]; onChang
             </label>
           </div>
           <div className="media-actions">
-            <button type="button" className="secondary small" disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`Move ${m.name} earlier`}>
+            <button
+              type="button"
+              className="secondary small"
+              disabled={i === 0}
+              onClick={() => move(i, i - 1)}
+              aria-label={`Move ${m.name} earlier`}
+            >
               ↑
             </button>
             <button
@@ -46,7 +52,12 @@ export function MediaList({ media, onChange }: { media: ComposerMedia[]; onChang
             >
               ↓
             </button>
-            <button type="button" className="secondary small" onClick={() => onChange(media.filter((x) => x.id !== m.id))} aria-label={`Remove ${m.name}`}>
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => onChange(media.filter((x) => x.id !== m.id))}
+              aria-label={`Remove ${m.name}`}
+            >
               ✕
             </button>
           </div>

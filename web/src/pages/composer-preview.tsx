@@ -42,7 +42,10 @@ function PreviewCard({
   const over = limit !== null && target ? target.textLength - limit : 0;
   const issues = target?.issues ?? [];
   return (
-    <article className={`pcard pcard-${channel.platform}`} aria-label={`preview on ${platformName(channel.platform)}: ${channel.displayName}`}>
+    <article
+      className={`pcard pcard-${channel.platform}`}
+      aria-label={`preview on ${platformName(channel.platform)}: ${channel.displayName}`}
+    >
       <header className="pcard-head">
         <PlatformIcon platform={channel.platform} size={22} />
         <span>
@@ -50,16 +53,20 @@ function PreviewCard({
           <span className="muted"> {channel.handle ? `@${channel.handle}` : platformName(channel.platform)}</span>
         </span>
       </header>
-      {HAS_TITLE.has(channel.platform) && <p className="pcard-title">{title || <span className="muted">Add a title for {platformName(channel.platform)}</span>}</p>}
+      {HAS_TITLE.has(channel.platform) && (
+        <p className="pcard-title">{title || <span className="muted">Add a title for {platformName(channel.platform)}</span>}</p>
+      )}
       {media.length > 0 && (
         <div className={`pcard-media count-${Math.min(media.length, 4)}`}>
-          {media.slice(0, 4).map((m, i) =>
-            m.kind === 'video' ? (
-              <video key={m.id} src={m.url} muted preload="metadata" aria-label={m.altText || `video ${i + 1}`} />
-            ) : (
-              <img key={m.id} src={m.url} alt={m.altText || `image ${i + 1} (no alt text yet)`} />
-            ),
-          )}
+          {media
+            .slice(0, 4)
+            .map((m, i) =>
+              m.kind === 'video' ? (
+                <video key={m.id} src={m.url} muted preload="metadata" aria-label={m.altText || `video ${i + 1}`} />
+              ) : (
+                <img key={m.id} src={m.url} alt={m.altText || `image ${i + 1} (no alt text yet)`} />
+              ),
+            )}
           {media.length > 4 && <span className="pcard-more">+{media.length - 4}</span>}
         </div>
       )}

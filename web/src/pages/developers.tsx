@@ -50,7 +50,11 @@ function Deliveries({ endpoint }: { endpoint: Endpoint }) {
           className="secondary"
           onClick={() =>
             act('Test event sent.', () =>
-              ok(client.POST('/v1/webhook-endpoints/{webhookEndpointId}/test', { params: { path: { webhookEndpointId: endpoint.webhookEndpointId } } })),
+              ok(
+                client.POST('/v1/webhook-endpoints/{webhookEndpointId}/test', {
+                  params: { path: { webhookEndpointId: endpoint.webhookEndpointId } },
+                }),
+              ),
             )
           }
         >
@@ -90,7 +94,12 @@ function Deliveries({ endpoint }: { endpoint: Endpoint }) {
                     className="secondary"
                     onClick={() =>
                       act('Delivery queued again.', () =>
-                        ok(client.POST('/v1/webhook-deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: d.deliveryId } }, body: {} } as never)),
+                        ok(
+                          client.POST('/v1/webhook-deliveries/{deliveryId}/redeliver', {
+                            params: { path: { deliveryId: d.deliveryId } },
+                            body: {},
+                          } as never),
+                        ),
                       )
                     }
                   >
@@ -141,7 +150,9 @@ function Webhooks() {
         {endpoints?.map((ep) => (
           <li key={ep.webhookEndpointId} data-endpoint={ep.webhookEndpointId}>
             <strong className="break">{ep.url}</strong>{' '}
-            <span className={`badge ${ep.enabled ? 'ok' : 'bad'}`}>{ep.enabled ? 'enabled' : `disabled${ep.disabledReason ? `: ${ep.disabledReason}` : ''}`}</span>
+            <span className={`badge ${ep.enabled ? 'ok' : 'bad'}`}>
+              {ep.enabled ? 'enabled' : `disabled${ep.disabledReason ? `: ${ep.disabledReason}` : ''}`}
+            </span>
             {ep.description && <div className="muted">{ep.description}</div>}
             <div className="muted">Events: {ep.eventTypes.length ? ep.eventTypes.join(', ') : 'all'}</div>
             <button
@@ -208,7 +219,11 @@ function ToolPlayground() {
       .split('\n')
       .map((u) => u.trim())
       .filter(Boolean);
-    const { data, error: err, response } = await toolClient.POST('/api/v1/tools/utm-builder/build', {
+    const {
+      data,
+      error: err,
+      response,
+    } = await toolClient.POST('/api/v1/tools/utm-builder/build', {
       headers,
       body: { urls: list, source, medium, campaign },
     });
@@ -217,7 +232,11 @@ function ToolPlayground() {
   };
   const makeQr = async (text: string) => {
     setError(null);
-    const { data, error: err, response } = await toolClient.POST('/api/v1/tools/qrcode/generate', { headers, body: { text, format: 'svg' } });
+    const {
+      data,
+      error: err,
+      response,
+    } = await toolClient.POST('/api/v1/tools/qrcode/generate', { headers, body: { text, format: 'svg' } });
     if (data) setQr(data.qrcode.dataUrl);
     else setError(toolError(err, response.status));
   };
@@ -254,7 +273,7 @@ function ToolPlayground() {
       </form>
       <Alert text={error} />
       {answer && (
-        <div aria-label="UTM links" className="panel">
+        <section aria-label="UTM links" className="panel">
           <ul className="list">
             {answer.links.map((l) => (
               <li key={l.index}>
@@ -275,7 +294,7 @@ function ToolPlayground() {
           <p className="muted">
             Quota: {answer.quota.remaining} of {answer.quota.limit} {answer.quota.unit} left today.
           </p>
-        </div>
+        </section>
       )}
       {qr && <img src={qr} alt="QR code of the link" width={160} height={160} />}
     </section>

@@ -7,11 +7,11 @@
  */
 import { useState } from 'react';
 import { type Brand, client, ok, type PublishJob, type Schemas, ServiceApiError } from '../client';
-import { loadBrands } from './loaders';
 import { BrandPicker } from '../pickers';
+import { platformName } from '../platforms';
 import { useCan } from '../session';
 import { Alert, Empty, Loading, message, useLoad } from '../ui';
-import { platformName } from '../platforms';
+import { loadBrands } from './loaders';
 
 type SocialComment = Schemas['SocialComment'];
 const TONES = ['helpful', 'friendly', 'concise', 'premium', 'supportive'] as const;
@@ -129,7 +129,9 @@ function CommentCard({
           body: { organizationId: c.organizationId, brandId: c.brandId, body: reply, dryRun: false },
         }),
       );
-      setNote(r.mode === 'needs_reconciliation' ? 'The platform did not confirm the reply; it is checked on the next sync.' : 'Reply sent.');
+      setNote(
+        r.mode === 'needs_reconciliation' ? 'The platform did not confirm the reply; it is checked on the next sync.' : 'Reply sent.',
+      );
       onDone();
     } catch (e) {
       setError(message(e));
@@ -221,7 +223,9 @@ export default function InboxPage() {
   );
   const [jobs] = useLoad(
     () =>
-      ok(client.GET('/v1/publish/jobs', { params: { query: { limit: 100, ...(brandId ? { brandId } : {}) } } })).then((r) => r.data as PublishJob[]),
+      ok(client.GET('/v1/publish/jobs', { params: { query: { limit: 100, ...(brandId ? { brandId } : {}) } } })).then(
+        (r) => r.data as PublishJob[],
+      ),
     [brandId],
   );
   const posts = postsByTarget(jobs ?? []);
@@ -242,7 +246,9 @@ export default function InboxPage() {
       const failed: string[] = [];
       for (const b of list) {
         const r = await ok(
-          client.POST('/v1/social-comments/sync-profile', { body: { organizationId: b.organizationId, brandId: b.brandId, dryRun: false } }),
+          client.POST('/v1/social-comments/sync-profile', {
+            body: { organizationId: b.organizationId, brandId: b.brandId, dryRun: false },
+          }),
         );
         posts += r.targets.length;
         for (const t of r.targets) {
@@ -273,13 +279,13 @@ export default function InboxPage() {
       </div>
       {syncNote && <p role="status">{syncNote}</p>}
       <Alert text={syncError} />
-      <div className="toolbar" role="group" aria-label="filter comments">
+      <fieldset className="toolbar plain" aria-label="filter comments">
         {FILTERS.map(([value, label]) => (
           <button key={value} type="button" aria-pressed={status === value} onClick={() => setStatus(value)}>
             {label}
           </button>
         ))}
-      </div>
+      </fieldset>
       <Alert text={error} />
       {!comments && !error && <Loading what="Loading comments" />}
       {comments && (

@@ -3,5 +3,5 @@ export { BrandsPage } from './brands';
 export { CalendarPage } from './calendar';
 export { ChannelsPage } from './channels';
 export { ComposerPage } from './composer';
-export { loadBrands, loadChannels } from './loaders';
+
 export { PostPage } from './post';

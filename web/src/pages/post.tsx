@@ -1,12 +1,12 @@
 /** One post: its targets, their outcomes and metrics. */
 import { type FormEvent, useEffect, useState } from 'react';
 import { client, ok } from '../client';
+import { PlatformLabel } from '../platforms';
 import { PostMetrics } from '../post-metrics';
 import { useCan } from '../session';
 import { Alert, Loading, message, useLoad } from '../ui';
 import { ApprovalPanel } from './approval';
 import { STATUS_CLASS } from './status';
-import { PlatformLabel } from '../platforms';
 
 export function PostPage({ publishJobId, navigate }: { publishJobId: string; navigate: (to: string) => void }) {
   const [job, error, reload] = useLoad(
@@ -29,7 +29,12 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
     setActionError(null);
     try {
       const at = new Date(newTime);
-      await ok(client.POST('/v1/publish/jobs/{publishJobId}/schedule', { params: { path: { publishJobId } }, body: { scheduleAt: at.toISOString() } }));
+      await ok(
+        client.POST('/v1/publish/jobs/{publishJobId}/schedule', {
+          params: { path: { publishJobId } },
+          body: { scheduleAt: at.toISOString() },
+        }),
+      );
       setNote(`Rescheduled for ${at.toLocaleString()}.`);
       reload();
     } catch (err) {
@@ -38,7 +43,12 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
   };
   const cancel = async () => {
     try {
-      await ok(client.POST('/v1/publish/jobs/{publishJobId}/cancel', { params: { path: { publishJobId } }, body: { reason: 'cancelled in the dashboard' } }));
+      await ok(
+        client.POST('/v1/publish/jobs/{publishJobId}/cancel', {
+          params: { path: { publishJobId } },
+          body: { reason: 'cancelled in the dashboard' },
+        }),
+      );
       reload();
     } catch (e) {
       setActionError(message(e));
@@ -53,7 +63,10 @@ export function PostPage({ publishJobId, navigate }: { publishJobId: string; nav
       {job && (
         <>
           <p>
-            Status: <span className={`badge ${STATUS_CLASS[job.status] ?? ''}`} data-testid="job-status">{job.status}</span>
+            Status:{' '}
+            <span className={`badge ${STATUS_CLASS[job.status] ?? ''}`} data-testid="job-status">
+              {job.status}
+            </span>
             {job.scheduledAt && <> · scheduled {new Date(job.scheduledAt).toLocaleString()}</>}
           </p>
           <ApprovalPanel job={job} onChange={reload} />

@@ -96,7 +96,9 @@ function ToolKeys() {
                   <td>{k.scopes.map((s) => SCOPE_LABELS[s] ?? s).join(', ')}</td>
                   <td>{when(k.lastUsedAt)}</td>
                   <td>
-                    <span className={`badge ${k.status === 'active' ? 'ok' : 'muted'}`}>{k.status === 'active' ? 'Active' : 'Revoked'}</span>
+                    <span className={`badge ${k.status === 'active' ? 'ok' : 'muted'}`}>
+                      {k.status === 'active' ? 'Active' : 'Revoked'}
+                    </span>
                   </td>
                   <td>
                     {k.status === 'active' && <Confirm label="Revoke" confirmLabel={`Revoke ${k.name}`} onConfirm={() => revoke(k)} />}

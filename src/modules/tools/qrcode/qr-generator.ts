@@ -8,11 +8,11 @@ import { parseQrRequest, type QrFormat, type QrRequest } from './qr-options.js';
 import type { QrWorkerPool } from './qr-worker-pool.js';
 
 /** Texts up to this many characters make symbols that encode in well under a millisecond. */
-export const QR_INLINE_SVG_MAX_CHARS = 256;
+const QR_INLINE_SVG_MAX_CHARS = 256;
 
 export type QrGenerateResult = { ok: true; value: { dataUrl: string; format: QrFormat } } | { ok: false; message: string };
 
-export function runsInline(request: QrRequest): boolean {
+function runsInline(request: QrRequest): boolean {
   return request.format === 'svg' && request.text.length <= QR_INLINE_SVG_MAX_CHARS;
 }
 

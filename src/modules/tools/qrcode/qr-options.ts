@@ -24,7 +24,7 @@ export const QR_MIN_SIZE = 64;
 export const QR_MAX_SIZE: Record<QrFormat, number> = { png: 2048, svg: 4096 };
 export const QR_MAX_MARGIN = 16;
 /** No QR symbol holds more than 7,089 characters (numeric mode, level L); longer text is refused up front. */
-export const QR_MAX_TEXT_CHARS = 7089;
+const QR_MAX_TEXT_CHARS = 7089;
 
 const ECLS: ReadonlySet<string> = new Set(['L', 'M', 'Q', 'H']);
 

@@ -9,14 +9,7 @@ import { codePointLength, isPlainObject, isWellFormedText } from '../tool-text.j
 
 export {
   buildUtmLinks,
-  UTM_URL_MAX_CHARS,
-  type UtmBuildRequest,
   type UtmBuildResult,
-  type UtmInvalid,
-  type UtmInvalidReason,
-  type UtmLink,
-  type UtmParams,
-  utmQuerySuffix,
 } from '../../../platform/url/utm.js';
 
 export const UTM_VALUE_MAX_CHARS = 250;

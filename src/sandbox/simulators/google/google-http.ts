@@ -16,7 +16,7 @@ const STATUS_NAMES: Record<number, string> = {
   503: 'UNAVAILABLE',
 };
 
-export function googleApiError(code: number, reason: string, message: string, domain = 'youtube.api') {
+function googleApiError(code: number, reason: string, message: string, domain = 'youtube.api') {
   return {
     error: {
       code,

@@ -237,7 +237,7 @@ export class GoogleSimulatorState implements PersistableState {
   }
 }
 
-export const ALL_SCOPES = [
+const ALL_SCOPES = [
   'https://www.googleapis.com/auth/youtube.upload',
   'https://www.googleapis.com/auth/youtube.readonly',
   'https://www.googleapis.com/auth/youtube.force-ssl',

@@ -21,7 +21,7 @@ function listResponse(kind: string, items: unknown[], perPage = items.length) {
 }
 
 /** YouTube's uploads playlist id: the channel id with UC replaced by UU. */
-export function uploadsPlaylistOf(channelId: string): string {
+function uploadsPlaylistOf(channelId: string): string {
   return `UU${channelId.slice(2)}`;
 }
 

@@ -13,7 +13,7 @@ import { enforceContract } from '../../contract-guard.js';
 import type { SimResult, SimulatorLedger } from '../../simulator-kit.js';
 
 /** The consent page and the PubSubHubbub hub are outside the descriptions; OAuth has its own (contracts/google-oauth). */
-export const YOUTUBE_UNDESCRIBED = ['GET /oauth/o/oauth2/v2/auth', '* /websub/subscribe'] as const;
+const YOUTUBE_UNDESCRIBED = ['GET /oauth/o/oauth2/v2/auth', '* /websub/subscribe'] as const;
 
 const isOAuth = (route: string) => route.startsWith('/oauth/');
 
@@ -45,7 +45,7 @@ function errorOf(v: ContractViolation) {
   };
 }
 
-export function youtubeContractRejection(verdict: RequestVerdict): SimResult {
+function youtubeContractRejection(verdict: RequestVerdict): SimResult {
   if (verdict.operationId === null) {
     return {
       status: 404,

@@ -18,10 +18,10 @@ import { resolveObject } from './meta-read.routes.js';
 import { pick, renderComment } from './meta-render.js';
 import type { Family, MetaSimState, SimComment, SimPost, SimToken } from './meta-state.js';
 
-export const COMMENT_PAGE_MAX = 25;
+const COMMENT_PAGE_MAX = 25;
 
 const hiddenIds = new WeakMap<MetaSimState, Set<string>>();
-export function hiddenSet(state: MetaSimState): Set<string> {
+function hiddenSet(state: MetaSimState): Set<string> {
   let s = hiddenIds.get(state);
   if (!s) {
     s = new Set();

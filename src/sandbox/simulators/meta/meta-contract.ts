@@ -49,7 +49,7 @@ const HOSTS: MetaHost[] = [
  * A Graph form body as the description's fields: PHP-style indexed keys (`attached_media[0]`), which
  * Graph reads as one list, are folded into that list.
  */
-export function graphBodyOf(request: FastifyRequest): unknown {
+function graphBodyOf(request: FastifyRequest): unknown {
   const body = request.body;
   if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return body ?? undefined;
   const out: Record<string, unknown> = {};
@@ -66,7 +66,7 @@ export function graphBodyOf(request: FastifyRequest): unknown {
   return out;
 }
 
-export function graphContractRejection(verdict: RequestVerdict, request: FastifyRequest): SimResult {
+function graphContractRejection(verdict: RequestVerdict, request: FastifyRequest): SimResult {
   if (verdict.operationId === null) {
     return {
       status: 400,

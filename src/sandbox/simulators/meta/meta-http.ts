@@ -70,7 +70,7 @@ export function missingPermission(scope: string, code: 10 | 200 = 200): SimError
   });
 }
 
-export function expiredTokenError(at: number): SimError {
+function expiredTokenError(at: number): SimError {
   return new SimError(400, {
     message: `Error validating access token: Session has expired on ${new Date(at).toUTCString()}. The current time is ${new Date().toUTCString()}.`,
     code: 190,

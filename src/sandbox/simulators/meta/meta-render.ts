@@ -2,7 +2,7 @@
 import type { Family, MetaSimState, SimComment, SimObject, SimPost } from './meta-state.js';
 
 /** top-level names of a Graph fields expression: "a,b{c,d},e.limit(1)" -> [a, b, e] */
-export function topLevelFields(expr: string | undefined): string[] | null {
+function topLevelFields(expr: string | undefined): string[] | null {
   if (!expr) return null;
   const out: string[] = [];
   let depth = 0;

@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type PersistableState, pickFields, restoreFields } from '../../sandbox-store.js';
-import type { Family, SimCode, SimComment, SimContainer, SimObject, SimPost, SimStats, SimToken, TokenKind } from './meta-objects.js';
+import type { Family, SimCode, SimComment, SimContainer, SimObject, SimPost, SimToken } from './meta-objects.js';
 
-export type { Family, SimCode, SimComment, SimContainer, SimObject, SimPost, SimStats, SimToken, TokenKind } from './meta-objects.js';
+export type { Family, SimCode, SimComment, SimContainer, SimObject, SimPost, SimToken, TokenKind } from './meta-objects.js';
 export { emptyStats } from './meta-objects.js';
 
-export const CONTAINER_TTL_MS = 24 * 3600 * 1000;
+const CONTAINER_TTL_MS = 24 * 3600 * 1000;
 
 const PERSISTED = ['objects', 'tokens', 'codes', 'pageTokens', 'seq', 'clockOffsetMs'] as const;
 

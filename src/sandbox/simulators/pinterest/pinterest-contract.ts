@@ -16,9 +16,9 @@ import { PIN_ERRORS } from './pinterest-http.js';
  * Routes outside the description: the consent page (www.pinterest.com/oauth/) and the upload_url that
  * POST /v5/media hands out (a storage bucket's presigned form POST, not the API).
  */
-export const PINTEREST_UNDESCRIBED = ['GET /web/oauth/', 'POST /media-upload/'] as const;
+const PINTEREST_UNDESCRIBED = ['GET /web/oauth/', 'POST /media-upload/'] as const;
 
-export function pinterestContractRejection(verdict: RequestVerdict): SimResult {
+function pinterestContractRejection(verdict: RequestVerdict): SimResult {
   if (verdict.operationId === null) return { status: 404, body: { code: 404, message: 'Not found' } };
   if (verdict.violations.some((v) => v.field === 'header.authorization')) {
     return { status: 401, body: { code: PIN_ERRORS.authenticationFailed, message: 'Authentication failed.' } };

@@ -20,7 +20,7 @@ const MAX_VIDEO_BYTES = 512 * 1024 * 1024;
 const SIGNING_KEY = randomBytes(32);
 
 /** Splits a multipart/form-data body into named fields; the `file` part stays binary. */
-export function parseMultipart(body: Buffer, contentType: string): { fields: Record<string, string>; file: Buffer | null } {
+function parseMultipart(body: Buffer, contentType: string): { fields: Record<string, string>; file: Buffer | null } {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
   const fields: Record<string, string> = {};
   let file: Buffer | null = null;

@@ -199,4 +199,4 @@ export class PinterestSimulatorState implements PersistableState {
   }
 }
 
-export const ALL_PINTEREST_SCOPES = ['boards:read', 'pins:read', 'pins:write', 'user_accounts:read'];
+const ALL_PINTEREST_SCOPES = ['boards:read', 'pins:read', 'pins:write', 'user_accounts:read'];

@@ -15,16 +15,16 @@ import type { SimResult, SimulatorLedger } from '../../simulator-kit.js';
 import { randomId } from './tiktok-state.js';
 
 /** The consent page is a web page of www.tiktok.com, outside the API description. */
-export const TIKTOK_UNDESCRIBED = ['GET /v2/auth/authorize/'] as const;
+const TIKTOK_UNDESCRIBED = ['GET /v2/auth/authorize/'] as const;
 
 const logId = () => `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}${randomId(9).toUpperCase()}`;
 
 /** The simulator serves the upload host (open-upload.tiktokapis.com/video/) under /upload/video/. */
-export function tiktokPlatformPath(path: string): string {
+function tiktokPlatformPath(path: string): string {
   return path.startsWith('/upload/video/') ? path.slice('/upload'.length) : path;
 }
 
-export function tiktokContractRejection(verdict: RequestVerdict): SimResult {
+function tiktokContractRejection(verdict: RequestVerdict): SimResult {
   const message = describeViolations(verdict.violations) || `${verdict.operation} is not an operation of the API`;
   if (verdict.operationId === 'oauthToken' || verdict.operationId === 'oauthRevoke') {
     return { status: 400, body: { error: 'invalid_request', error_description: message, log_id: logId() } };

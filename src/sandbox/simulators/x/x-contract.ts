@@ -13,14 +13,14 @@ import type { SimResult, SimulatorLedger } from '../../simulator-kit.js';
 import type { MultipartFields } from './x-http.js';
 
 /** Routes outside the description: the OAuth 2.0 consent page, token and revoke endpoints (docs.x.com OAuth 2.0 pages). */
-export const X_UNDESCRIBED = ['GET /i/oauth2/authorize', 'POST /2/oauth2/token', 'POST /2/oauth2/revoke'] as const;
+const X_UNDESCRIBED = ['GET /i/oauth2/authorize', 'POST /2/oauth2/token', 'POST /2/oauth2/revoke'] as const;
 
 function isMultipart(body: unknown): body is MultipartFields {
   return !!body && typeof body === 'object' && 'fields' in body && 'files' in body;
 }
 
 /** A multipart body as the description's fields: text parts as they are, a file part as a string standing for its bytes. */
-export function xBodyOf(request: FastifyRequest): unknown {
+function xBodyOf(request: FastifyRequest): unknown {
   const body = request.body;
   if (body === undefined || body === null) return undefined;
   if (isMultipart(body)) {
@@ -31,7 +31,7 @@ export function xBodyOf(request: FastifyRequest): unknown {
   return body;
 }
 
-export function xContractRejection(verdict: RequestVerdict): SimResult {
+function xContractRejection(verdict: RequestVerdict): SimResult {
   if (verdict.operationId === null) {
     return { status: 404, body: { errors: [{ message: 'Sorry, that page does not exist', code: 34 }] } };
   }

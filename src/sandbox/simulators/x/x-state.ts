@@ -78,7 +78,7 @@ export const nextId = () => {
 function advanceIdsPast(ids: Iterable<string>): void {
   for (const id of ids) if (/^\d+$/.test(id) && BigInt(id) > snowflake) snowflake = BigInt(id);
 }
-export const randomToken = (bytes = 24) => randomBytes(bytes).toString('base64url');
+const randomToken = (bytes = 24) => randomBytes(bytes).toString('base64url');
 
 const PERSISTED = [
   'users',

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
+import { createTestContext, TestClock } from '../support/harness.js';
 import {
   api,
   connectChannel,
@@ -296,17 +297,18 @@ describe('publish approvals and lateness', () => {
   });
 
   it('a target found due past its limit is missed (event publish_target.missed), and can be rescheduled', async () => {
-    const clock = h.ctx.clock;
-    // queued ten minutes ago (the worker was down since): one with a limit of 5 minutes, one without
-    clock.set(Date.now() - 600_000);
+    // queued ten minutes ago (the worker was down since): one with a limit of 5 minutes, one without. They
+    // are created through a second app on the same database whose clock is ten minutes behind, so the
+    // running worker never sees the earlier time.
+    const past = await createTestContext({ ...h.options, database: h.ctx.database, clock: new TestClock(Date.now() - 600_000) });
     let late: { publishJobId: string };
     let unlimited: { publishJobId: string };
     try {
       const body = (text: string, extra: Record<string, unknown>) => ({ plan: plan(text, extra), dryRun: false, enqueue: true });
-      late = (await api(h, org, 'POST', '/v1/publish/jobs', body('stale post', { maxLatenessMinutes: 5 }))).body;
-      unlimited = (await api(h, org, 'POST', '/v1/publish/jobs', body('late but wanted', {}))).body;
+      late = (await api({ ...h, ctx: past }, org, 'POST', '/v1/publish/jobs', body('stale post', { maxLatenessMinutes: 5 }))).body;
+      unlimited = (await api({ ...h, ctx: past }, org, 'POST', '/v1/publish/jobs', body('late but wanted', {}))).body;
     } finally {
-      clock.set(Date.now());
+      await past.close();
     }
     {
       const missed = await waitForJob(h, org, late.publishJobId, ['missed']);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * Publishing test setup: the Meta simulator (Facebook Pages, Instagram, Threads) and the X simulator
  * on loopback, a test context whose adapters point at them, organizations with brands and connected
@@ -40,6 +41,8 @@ export async function dashboardHeaders(
 
 export interface PublishingHarness {
   ctx: TestContext;
+  /** what the context was built with: a second app on the same database (another clock) takes the same */
+  options: HarnessOptions & { env: Record<string, string>; encryptionKey: Buffer };
   meta: RunningMetaSimulator;
   mediaOrigin: string;
   close(): Promise<void>;
@@ -80,13 +83,15 @@ export async function startPublishingHarness(
     env[`SERVICE_${k}_AUTH_BASE_URL`] = meta.baseUrls[p].authBaseUrl;
     env[`SERVICE_${k}_UPLOAD_BASE_URL`] = meta.baseUrls[p].uploadBaseUrl;
   }
-  const ctx = await createTestContext({
-    clock: new LiveClock() as TestClock,
+  const options = {
     ...opts.harness,
     env: { ...env, ...opts.env, ...opts.harness?.env },
-  });
+    encryptionKey: opts.harness?.encryptionKey ?? randomBytes(32),
+  };
+  const ctx = await createTestContext({ clock: new LiveClock() as TestClock, ...options });
   return {
     ctx,
+    options,
     meta,
     mediaOrigin: media.origin,
     async close() {

@@ -1,9 +1,27 @@
 /**
- * Audience activity on the Meta simulator: comments (Facebook, Instagram) and replies (Threads)
- * written by people other than the account, as the sandbox control route and tests add them. The
- * adapters then see them through the platforms' own comment-listing APIs.
+ * Comments on the Meta simulator: the ones the account writes through the API, and audience activity
+ * (comments on Facebook and Instagram, replies on Threads) written by people other than the account, as
+ * the sandbox control route and tests add them. The adapters then see them through the platforms' own
+ * comment-listing APIs.
  */
-import type { MetaSimState, SimPost } from './meta-state.js';
+import type { SimulatorLedger } from '../../simulator-kit.js';
+import type { MetaSimState, SimComment, SimPost } from './meta-state.js';
+
+/** Stores a comment the account wrote through the API and records it in the ledger; answers Graph's {id}. */
+export function writeOwnComment(
+  state: MetaSimState,
+  ledger: SimulatorLedger,
+  comment: Omit<SimComment, 'kind' | 'createdAt'>,
+): { body: { id: string } } {
+  const created = state.put({ kind: 'comment', ...comment, createdAt: state.now() });
+  ledger.comments.push({
+    postId: comment.postId,
+    commentId: created.id,
+    text: comment.text,
+    at: Date.now(),
+  });
+  return { body: { id: created.id } };
+}
 
 export interface AudienceComment {
   postId: string;

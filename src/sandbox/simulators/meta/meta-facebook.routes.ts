@@ -4,6 +4,7 @@
  * A /feed write honours `fields` (read-after-write: the answer is the created post read with them).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { writeOwnComment } from './meta-comments.js';
 import {
   type Answer,
   authenticate,
@@ -39,23 +40,14 @@ export function facebookComment(ctx: RouteContext, req: FastifyRequest): Answer 
   requireScope(token, 'pages_manage_engagement');
   const post = state.get(postId) as SimPost;
   const page = state.get(post.ownerId);
-  const created = state.put({
-    kind: 'comment',
+  return writeOwnComment(state, ledger, {
     id: `${postId.split('_').pop()}_${state.nextId()}`,
     postId,
     parentId,
     text: message,
     authorId: post.ownerId,
     authorName: page?.kind === 'page' ? page.name : 'Page',
-    createdAt: state.now(),
   });
-  ledger.comments.push({
-    postId,
-    commentId: created.id,
-    text: message,
-    at: Date.now(),
-  });
-  return { body: { id: created.id } };
 }
 
 /** Pages API publishing: /feed, /photos and /videos on the video host. */

@@ -34,6 +34,14 @@ function parts(q: Query): Set<string> {
   );
 }
 
+/** The requested parts; null after answering 400 when the request names none. */
+function requiredParts(q: Query, reply: FastifyReply): Set<string> | null {
+  const wanted = parts(q);
+  if (wanted.size > 0) return wanted;
+  sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+  return null;
+}
+
 function threadResource(t: SimThread, withReplies: boolean) {
   const resource: Record<string, unknown> = {
     kind: 'youtube#commentThread',
@@ -97,8 +105,8 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
     const call = await openApiCall(state, ctx, 'playlist_items', request, reply, 'read', QUOTA_COST.list);
     if (!call) return reply;
     const q = request.query as Query;
-    const wanted = parts(q);
-    if (wanted.size === 0) return sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+    const wanted = requiredParts(q, reply);
+    if (!wanted) return reply;
     if (!q.playlistId && !q.id) return sendApiError(reply, 400, 'required', 'Required parameter: playlistId', 'global');
     const max = q.maxResults === undefined ? 5 : Number(q.maxResults);
     if (!Number.isInteger(max) || max < 0 || max > 50) {
@@ -162,8 +170,8 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
     const call = await openApiCall(state, ctx, 'videos_list', request, reply, 'read', QUOTA_COST.list);
     if (!call) return reply;
     const q = request.query as Query;
-    const wanted = parts(q);
-    if (wanted.size === 0) return sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+    const wanted = requiredParts(q, reply);
+    if (!wanted) return reply;
     const ids = (q.id ?? '').split(',').filter(Boolean);
     const items = [];
     for (const id of ids) {

@@ -4,8 +4,21 @@
  * the sandbox control route and tests add them. The adapters then see them through the platforms' own
  * comment-listing APIs.
  */
+import type { FastifyRequest } from 'fastify';
 import type { SimulatorLedger } from '../../simulator-kit.js';
-import type { MetaSimState, SimComment, SimPost } from './meta-state.js';
+import { authenticate, invalidParam, params } from './meta-http.js';
+import { resolveObject } from './meta-read.routes.js';
+import type { Family, MetaSimState, SimComment, SimPost } from './meta-state.js';
+
+/** The common start of a comment write: the caller's token, the object commented on and the required message. */
+export function commentRequest(state: MetaSimState, family: Family, req: FastifyRequest) {
+  const token = authenticate(state, req, family);
+  const { id } = req.params as { id: string };
+  const target = resolveObject(state, family, token, id, 'POST');
+  const message = params(req).message;
+  if (!message) throw invalidParam('The parameter message is required');
+  return { token, id, target, message };
+}
 
 /** Stores a comment the account wrote through the API and records it in the ledger; answers Graph's {id}. */
 export function writeOwnComment(

@@ -4,7 +4,7 @@
  * platforms do ("we cURL media"), so an unreachable URL fails the container with the platform's error.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { writeOwnComment } from './meta-comments.js';
+import { commentRequest, writeOwnComment } from './meta-comments.js';
 import { facebookComment, registerFacebookPublishing } from './meta-facebook.routes.js';
 import {
   authenticate,
@@ -244,11 +244,7 @@ export function registerMetaWriteRoutes(
   // Instagram comments and replies; on the Facebook host, Page posts and their comments go to facebookComment
   if (family !== 'threads') {
     const comment = (req: FastifyRequest, asReply: boolean) => {
-      const token = authenticate(state, req, family);
-      const { id } = req.params as { id: string };
-      const target = resolveObject(state, family, token, id, 'POST');
-      const message = params(req).message;
-      if (!message) throw invalidParam('The parameter message is required');
+      const { token, id, target, message } = commentRequest(state, family, req);
       let postId: string;
       let parentId: string | null = null;
       if (!asReply && target.kind === 'post' && target.platform.startsWith('instagram')) postId = target.id;

@@ -17,7 +17,7 @@ import type {
 
 const MB = 1024 * 1024;
 
-export const INSTAGRAM_MEDIA_RULE: ProviderMediaRule = {
+const INSTAGRAM_MEDIA_RULE: ProviderMediaRule = {
   allowedKinds: ['image', 'video'],
   minItems: 1,
   maxItems: 10,
@@ -34,7 +34,7 @@ export const INSTAGRAM_MEDIA_RULE: ProviderMediaRule = {
   ],
 };
 
-export const INSTAGRAM_SETTING_RULES: ProviderSettingRule[] = [
+const INSTAGRAM_SETTING_RULES: ProviderSettingRule[] = [
   {
     field: 'postType',
     label: 'Post type',

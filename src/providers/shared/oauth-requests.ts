@@ -1,6 +1,8 @@
 /** Pieces of the OAuth 2.0 authorization-code flow that several adapters build the same way. */
 
-import { type AuthorizationUrlInput, type Platform, ProviderError } from '../provider.js';
+import { type Platform, ProviderError, type ProviderOAuth } from '../provider.js';
+
+type AuthorizationUrlInput = Parameters<ProviderOAuth['authorizationUrl']>[0];
 
 /**
  * The authorization request's query: client_id, redirect_uri, response_type=code, the requested scopes

@@ -278,6 +278,13 @@ export interface ProviderPostMetrics {
   apiVersion: string;
 }
 
+/** A comment to write: on the post, or as a reply to one of its comments. */
+export interface PostCommentInput {
+  providerPostId: string;
+  text: string;
+  replyToCommentId?: string;
+}
+
 export interface SocialProvider {
   readonly platform: Platform;
   readonly capability: ProviderCapability;
@@ -298,10 +305,7 @@ export interface SocialProvider {
   findRecentPost?(ctx: ProviderCallContext, input: FindRecentPostInput): Promise<RecentPostLookup>;
 
   /** firstComment plug and comment replies; throws ProviderError(platform_rejected) where unsupported */
-  postComment(
-    ctx: ProviderCallContext,
-    input: { providerPostId: string; text: string; replyToCommentId?: string },
-  ): Promise<{ providerCommentId: string }>;
+  postComment(ctx: ProviderCallContext, input: PostCommentInput): Promise<{ providerCommentId: string }>;
   /** the post's comments (replies included, flat, each with its parent), following the platform's pagination up to limit */
   listComments(ctx: ProviderCallContext, input: { providerPostId: string; limit: number; since?: string }): Promise<ProviderComment[]>;
   /** the platform's own count of the account's reply budget (Threads: 1,000 replies in a moving 24 h); absent where it has none */

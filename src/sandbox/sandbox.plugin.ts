@@ -6,13 +6,13 @@
  * credentials the adapters use. With a data dir, the simulators' worlds survive a restart (sandbox-store.ts).
  */
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Platform, ProviderAppConfig } from '../providers/provider.js';
 import { registerCommentControl } from './sandbox-control.comments.js';
 import { registerMetricsControl } from './sandbox-metrics-control.js'; // analytics
 import { SandboxStore } from './sandbox-store.js';
 import { SANDBOX_PREFIX, type SandboxFamily } from './sandbox-urls.js';
-import { FailureQueue, SimulatorLedger } from './simulator-kit.js';
+import { FailureQueue, SimulatorLedger, type SimulatorPluginOptions } from './simulator-kit.js';
 import { GoogleSimulatorState, googleSimulatorPlugin } from './simulators/google.simulator.js';
 import { MetaSimState, metaSimulatorPlugin } from './simulators/meta.simulator.js';
 import { PinterestSimulatorState, pinterestSimulatorPlugin } from './simulators/pinterest.simulator.js';
@@ -116,30 +116,12 @@ export async function registerSandbox(
       ledger: ledgers.meta,
       failures: failures.meta,
     });
-    await scope.register(googleSimulatorPlugin, {
-      prefix: `${SANDBOX_PREFIX}/google`,
-      state: google,
-      ledger: ledgers.google,
-      failures: failures.google,
-    });
-    await scope.register(pinterestSimulatorPlugin, {
-      prefix: `${SANDBOX_PREFIX}/pinterest`,
-      state: pinterest,
-      ledger: ledgers.pinterest,
-      failures: failures.pinterest,
-    });
-    await scope.register(tiktokSimulatorPlugin, {
-      prefix: `${SANDBOX_PREFIX}/tiktok`,
-      state: tiktok,
-      ledger: ledgers.tiktok,
-      failures: failures.tiktok,
-    });
-    await scope.register(xSimulatorPlugin, {
-      prefix: `${SANDBOX_PREFIX}/x`,
-      state: x,
-      ledger: ledgers.x,
-      failures: failures.x,
-    });
+    const mount = <S>(family: SandboxFamily, plugin: FastifyPluginAsync<SimulatorPluginOptions<S>>, state: S) =>
+      scope.register(plugin, { prefix: `${SANDBOX_PREFIX}/${family}`, state, ledger: ledgers[family], failures: failures[family] });
+    await mount('google', googleSimulatorPlugin, google);
+    await mount('pinterest', pinterestSimulatorPlugin, pinterest);
+    await mount('tiktok', tiktokSimulatorPlugin, tiktok);
+    await mount('x', xSimulatorPlugin, x);
     registerCommentControl(scope, { meta, x, google });
   });
   registerMetricsControl(app, { meta, google, pinterest, x }); // analytics

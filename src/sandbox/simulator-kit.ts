@@ -109,6 +109,13 @@ export function addRawBodyParsers(app: FastifyInstance, uploadLimitBytes = 512 *
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: uploadLimitBytes }, (_req, body, done) => done(null, body));
 }
 
+/** What a simulator plugin is given: the world it serves, its ledger and its failure switches. */
+export interface SimulatorPluginOptions<S> {
+  state: S;
+  ledger: SimulatorLedger;
+  failures: FailureQueue;
+}
+
 export interface RunningSimulator<S, B> {
   url: string;
   close(): Promise<void>;
@@ -118,13 +125,14 @@ export interface RunningSimulator<S, B> {
   baseUrls: B;
 }
 
-/** Runs a simulator plugin standalone on a loopback port (tests). */
+/** Runs a simulator plugin standalone on a loopback port (tests); `bodyLimit` raises Fastify's default. */
 export async function startSimulatorServer<S, B>(
-  plugin: FastifyPluginAsync<{ state: S; ledger: SimulatorLedger; failures: FailureQueue }>,
+  plugin: FastifyPluginAsync<SimulatorPluginOptions<S>>,
   state: S,
   baseUrls: (url: string) => B,
+  server: { bodyLimit?: number } = {},
 ): Promise<RunningSimulator<S, B>> {
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  const app = Fastify({ logger: false, forceCloseConnections: true, ...server });
   const ledger = new SimulatorLedger();
   const failures = new FailureQueue();
   await app.register(plugin, { state, ledger, failures });
@@ -206,6 +214,13 @@ export interface FailureContext {
   failures: FailureQueue;
   /** aborted when the simulator closes, so held (timeout) requests end at once */
   closing: AbortSignal;
+}
+
+/** A simulator plugin's FailureContext: its ledger and switches, and a signal aborted when the app closes. */
+export function failureContextOf(app: FastifyInstance, opts: SimulatorPluginOptions<unknown>): FailureContext {
+  const closing = new AbortController();
+  app.addHook('onClose', async () => closing.abort());
+  return { ledger: opts.ledger, failures: opts.failures, closing: closing.signal };
 }
 
 /** The injected failures that answer instead of the operation, each with the platform's own error. */

@@ -26,6 +26,7 @@ import { decodePollToken, encodePollToken, graphClient, trimBase } from '../meta
 import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 import {
   type FindRecentPostInput,
+  type PostCommentInput,
   type ProviderAccount,
   type ProviderAppConfig,
   type ProviderCallContext,
@@ -231,14 +232,7 @@ export function facebookPageClient(config: ProviderAppConfig) {
 
     permalink,
 
-    async postComment(
-      ctx: ProviderCallContext,
-      input: {
-        providerPostId: string;
-        text: string;
-        replyToCommentId?: string;
-      },
-    ) {
+    async postComment(ctx: ProviderCallContext, input: PostCommentInput) {
       const target = input.replyToCommentId ?? input.providerPostId;
       const created = await graph.post<{ id: string }>(`${api}/${target}/comments`, ctx, { message: input.text });
       return { providerCommentId: created.id };

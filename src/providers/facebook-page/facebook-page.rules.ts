@@ -7,20 +7,13 @@
  * - Permissions: https://developers.facebook.com/docs/pages-api/overview#permissions
  */
 
-import { GRAPH_API_VERSION, GRAPH_DESCRIPTION_DATE } from '../meta-shared/meta-api-version.js';
+import { GRAPH_API_VERSION, graphApiVersion } from '../meta-shared/meta-api-version.js';
 import type { ProviderCapability, ProviderSettingRule, ProviderValidationRules } from '../provider.js';
-import type { PlatformApiVersion } from '../shared/api-version.js';
 
 const MB = 1024 * 1024;
 
 /** The API version the adapter calls and the description it was checked against (contracts/facebook-graph). */
-export const FACEBOOK_PAGE_API: PlatformApiVersion = {
-  version: `Graph API ${GRAPH_API_VERSION}`,
-  contract: 'facebook-graph',
-  descriptionVersion: GRAPH_API_VERSION,
-  descriptionDate: GRAPH_DESCRIPTION_DATE,
-  reference: 'https://developers.facebook.com/docs/pages-api',
-};
+export const FACEBOOK_PAGE_API = graphApiVersion('facebook-graph', 'https://developers.facebook.com/docs/pages-api');
 
 export const FACEBOOK_PAGE_ENDPOINTS = {
   apiBaseUrl: `https://graph.facebook.com/${GRAPH_API_VERSION}`,

@@ -20,6 +20,7 @@
 import { parseGraphError } from '../meta-shared/graph-errors.js';
 import { graphClient, trimBase } from '../meta-shared/graph-http.js';
 import { instagramContent } from '../meta-shared/instagram-content.js';
+import { instagramProfileView } from '../meta-shared/instagram-profile.js';
 import { safeFieldArgument } from '../meta-shared/tool-support.js';
 import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
 import { ProviderError } from '../provider.js';
@@ -69,17 +70,7 @@ export function instagramBusinessClient(config: ProviderAppConfig) {
       const u = await graph.get<Record<string, unknown>>(`${api}/${ctx.externalAccountId}`, ctx, {
         fields: 'id,username,name,biography,website,followers_count,follows_count,media_count,profile_picture_url',
       });
-      return {
-        externalAccountId: String(u.id),
-        handle: u.username ?? null,
-        displayName: u.name ?? u.username ?? null,
-        biography: u.biography ?? null,
-        website: u.website ?? null,
-        avatarUrl: u.profile_picture_url ?? null,
-        followersCount: Number(u.followers_count ?? 0),
-        followingCount: Number(u.follows_count ?? 0),
-        mediaCount: Number(u.media_count ?? 0),
-      };
+      return instagramProfileView(u, String(u.id));
     },
 
     /** Business discovery: another professional account by exact username, or none. */

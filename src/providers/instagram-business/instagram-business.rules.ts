@@ -7,19 +7,15 @@
  * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
  */
 
-import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
-import { GRAPH_API_VERSION, GRAPH_DESCRIPTION_DATE } from '../meta-shared/meta-api-version.js';
-import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
-import type { PlatformApiVersion } from '../shared/api-version.js';
+import { INSTAGRAM_VALIDATION_RULES, instagramCapability } from '../meta-shared/instagram-rules.js';
+import { GRAPH_API_VERSION, graphApiVersion } from '../meta-shared/meta-api-version.js';
+import type { ProviderValidationRules } from '../provider.js';
 
 /** The API version the adapter calls and the description it was checked against (contracts/facebook-graph). */
-export const INSTAGRAM_BUSINESS_API: PlatformApiVersion = {
-  version: `Graph API ${GRAPH_API_VERSION}`,
-  contract: 'facebook-graph',
-  descriptionVersion: GRAPH_API_VERSION,
-  descriptionDate: GRAPH_DESCRIPTION_DATE,
-  reference: 'https://developers.facebook.com/docs/instagram-platform/instagram-api-with-facebook-login',
-};
+export const INSTAGRAM_BUSINESS_API = graphApiVersion(
+  'facebook-graph',
+  'https://developers.facebook.com/docs/instagram-platform/instagram-api-with-facebook-login',
+);
 
 export const INSTAGRAM_BUSINESS_ENDPOINTS = {
   apiBaseUrl: `https://graph.facebook.com/${GRAPH_API_VERSION}`,
@@ -37,22 +33,11 @@ export const INSTAGRAM_BUSINESS_SCOPES = [
   'business_management',
 ];
 
-export const INSTAGRAM_BUSINESS_CAPABILITY: ProviderCapability = {
-  platform: 'instagram_business',
-  displayName: 'Instagram (Business, via Facebook)',
-  requiredScopes: INSTAGRAM_BUSINESS_SCOPES,
-  mediaRule: INSTAGRAM_MEDIA_RULE,
-  supportsScheduling: true,
-  supportsComments: true,
-  supportsAnalytics: true,
-  supportsDelete: false,
-  supportsUpdate: false,
-  settingsFields: INSTAGRAM_SETTING_RULES.map((r) => r.field),
-  settingRules: INSTAGRAM_SETTING_RULES,
-  toolNames: ['pageProfile', 'mentionSearch'],
-  plugNames: ['firstComment', 'reply'],
-  rateLimitPolicy: 'strict',
-  maxTextLength: 2200,
-};
+export const INSTAGRAM_BUSINESS_CAPABILITY = instagramCapability(
+  'instagram_business',
+  'Instagram (Business, via Facebook)',
+  INSTAGRAM_BUSINESS_SCOPES,
+  ['pageProfile', 'mentionSearch'],
+);
 
 export const INSTAGRAM_BUSINESS_RULES: ProviderValidationRules = INSTAGRAM_VALIDATION_RULES;

@@ -15,6 +15,7 @@
 
 import { graphClient, trimBase } from '../meta-shared/graph-http.js';
 import { instagramContent } from '../meta-shared/instagram-content.js';
+import { instagramProfileView } from '../meta-shared/instagram-profile.js';
 import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
 
 export function instagramStandaloneClient(config: ProviderAppConfig) {
@@ -48,18 +49,7 @@ export function instagramStandaloneClient(config: ProviderAppConfig) {
       const u = await graph.get<Record<string, unknown>>(`${api}/me`, ctx, {
         fields: 'user_id,username,name,account_type,biography,website,profile_picture_url,followers_count,follows_count,media_count',
       });
-      return {
-        externalAccountId: String(u.user_id ?? u.id),
-        handle: u.username ?? null,
-        displayName: u.name ?? u.username ?? null,
-        accountType: u.account_type ?? null,
-        biography: u.biography ?? null,
-        website: u.website ?? null,
-        avatarUrl: u.profile_picture_url ?? null,
-        followersCount: Number(u.followers_count ?? 0),
-        followingCount: Number(u.follows_count ?? 0),
-        mediaCount: Number(u.media_count ?? 0),
-      };
+      return instagramProfileView(u, String(u.user_id ?? u.id), { accountType: u.account_type ?? null });
     },
   };
 }

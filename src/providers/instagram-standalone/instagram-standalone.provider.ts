@@ -1,5 +1,6 @@
 /** instagram_standalone adapter: Instagram API with Instagram Login behind the SocialProvider port. */
 
+import { instagramContentMethods } from '../meta-shared/instagram-port.js';
 import { instagramLoginOAuth } from '../meta-shared/meta-oauth.js';
 import { unsupportedTool } from '../meta-shared/tool-support.js';
 import type { ProviderAppConfig, SocialProvider } from '../provider.js';
@@ -15,14 +16,7 @@ export function createInstagramStandaloneProvider(config: ProviderAppConfig): So
     rules: INSTAGRAM_STANDALONE_RULES,
     oauth: instagramLoginOAuth(config, INSTAGRAM_STANDALONE_SCOPES),
     lookupAccounts: ({ tokens }) => client.me(tokens.accessToken),
-    publish: (ctx, request) => client.content.publish(ctx, request),
-    pollPublish: (ctx, pollToken) => client.content.pollPublish(ctx, pollToken),
-    fetchPermalink: (ctx, id) => client.content.fetchPermalink(ctx, id),
-    findRecentPost: (ctx, input) => client.content.findRecentPost(ctx, input),
-    postComment: (ctx, input) => client.content.postComment(ctx, input),
-    listComments: (ctx, input) => client.content.listComments(ctx, input),
-    hideComment: (ctx, input) => client.content.hideComment(ctx, input),
-    fetchPostAnalytics: (ctx, input) => client.content.fetchPostAnalytics(ctx, input),
+    ...instagramContentMethods(client.content),
     async runTool(ctx, toolName) {
       if (toolName === 'pageProfile') return [await client.profile(ctx)];
       throw unsupportedTool(platform, toolName);

@@ -7,19 +7,16 @@
  * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
  */
 
-import { INSTAGRAM_MEDIA_RULE, INSTAGRAM_SETTING_RULES, INSTAGRAM_VALIDATION_RULES } from '../meta-shared/instagram-rules.js';
-import { GRAPH_API_VERSION, GRAPH_DESCRIPTION_DATE } from '../meta-shared/meta-api-version.js';
-import type { ProviderCapability, ProviderValidationRules } from '../provider.js';
-import type { PlatformApiVersion } from '../shared/api-version.js';
+import { INSTAGRAM_VALIDATION_RULES, instagramCapability } from '../meta-shared/instagram-rules.js';
+import { GRAPH_API_VERSION, graphApiVersion } from '../meta-shared/meta-api-version.js';
+import type { ProviderValidationRules } from '../provider.js';
 
 /** The API version the adapter calls and the description it was checked against (contracts/instagram-graph). */
-export const INSTAGRAM_STANDALONE_API: PlatformApiVersion = {
-  version: `Instagram API with Instagram Login (Graph API ${GRAPH_API_VERSION})`,
-  contract: 'instagram-graph',
-  descriptionVersion: GRAPH_API_VERSION,
-  descriptionDate: GRAPH_DESCRIPTION_DATE,
-  reference: 'https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login',
-};
+export const INSTAGRAM_STANDALONE_API = graphApiVersion(
+  'instagram-graph',
+  'https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login',
+  `Instagram API with Instagram Login (Graph API ${GRAPH_API_VERSION})`,
+);
 
 export const INSTAGRAM_STANDALONE_ENDPOINTS = {
   apiBaseUrl: `https://graph.instagram.com/${GRAPH_API_VERSION}`,
@@ -35,23 +32,12 @@ export const INSTAGRAM_STANDALONE_SCOPES = [
   'instagram_business_manage_insights',
 ];
 
-export const INSTAGRAM_STANDALONE_CAPABILITY: ProviderCapability = {
-  platform: 'instagram_standalone',
-  displayName: 'Instagram (Instagram Login)',
-  requiredScopes: INSTAGRAM_STANDALONE_SCOPES,
-  mediaRule: INSTAGRAM_MEDIA_RULE,
-  supportsScheduling: true,
-  supportsComments: true,
-  supportsAnalytics: true,
-  supportsDelete: false,
-  supportsUpdate: false,
-  settingsFields: INSTAGRAM_SETTING_RULES.map((r) => r.field),
-  settingRules: INSTAGRAM_SETTING_RULES,
-  // business discovery and hashtag search need Facebook Login; only the own profile is available
-  toolNames: ['pageProfile'],
-  plugNames: ['firstComment', 'reply'],
-  rateLimitPolicy: 'strict',
-  maxTextLength: 2200,
-};
+// business discovery and hashtag search need Facebook Login; only the own profile is available
+export const INSTAGRAM_STANDALONE_CAPABILITY = instagramCapability(
+  'instagram_standalone',
+  'Instagram (Instagram Login)',
+  INSTAGRAM_STANDALONE_SCOPES,
+  ['pageProfile'],
+);
 
 export const INSTAGRAM_STANDALONE_RULES: ProviderValidationRules = INSTAGRAM_VALIDATION_RULES;

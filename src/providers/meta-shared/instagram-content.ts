@@ -17,6 +17,7 @@
 import {
   type FindRecentPostInput,
   type Platform,
+  type PostCommentInput,
   type ProviderCallContext,
   type ProviderComment,
   ProviderError,
@@ -215,14 +216,7 @@ export function instagramContent(deps: InstagramContentDeps) {
       return media.permalink ?? null;
     },
 
-    async postComment(
-      ctx: ProviderCallContext,
-      input: {
-        providerPostId: string;
-        text: string;
-        replyToCommentId?: string;
-      },
-    ) {
+    async postComment(ctx: ProviderCallContext, input: PostCommentInput) {
       const url = input.replyToCommentId ? `${apiBase}/${input.replyToCommentId}/replies` : `${apiBase}/${input.providerPostId}/comments`;
       const created = await graph.post<{ id: string }>(url, ctx, {
         message: input.text,

@@ -6,11 +6,18 @@
  * (image specifications, reels specifications, carousel limits) and
  * https://developers.facebook.com/docs/instagram-platform/content-publishing (limitations).
  */
-import type { ProviderMediaRule, ProviderSettingRule, ProviderValidationRules } from '../provider.js';
+import type {
+  Platform,
+  ProviderCapability,
+  ProviderMediaRule,
+  ProviderSettingRule,
+  ProviderToolName,
+  ProviderValidationRules,
+} from '../provider.js';
 
 const MB = 1024 * 1024;
 
-export const INSTAGRAM_MEDIA_RULE: ProviderMediaRule = {
+const INSTAGRAM_MEDIA_RULE: ProviderMediaRule = {
   allowedKinds: ['image', 'video'],
   minItems: 1,
   maxItems: 10,
@@ -27,7 +34,7 @@ export const INSTAGRAM_MEDIA_RULE: ProviderMediaRule = {
   ],
 };
 
-export const INSTAGRAM_SETTING_RULES: ProviderSettingRule[] = [
+const INSTAGRAM_SETTING_RULES: ProviderSettingRule[] = [
   {
     field: 'postType',
     label: 'Post type',
@@ -71,3 +78,29 @@ export const INSTAGRAM_VALIDATION_RULES: ProviderValidationRules = {
     carouselMinItems: 2,
   },
 };
+
+/** The capability both Instagram APIs share; they differ in name, scopes and the tools their login allows. */
+export function instagramCapability(
+  platform: Platform,
+  displayName: string,
+  requiredScopes: string[],
+  toolNames: ProviderToolName[],
+): ProviderCapability {
+  return {
+    platform,
+    displayName,
+    requiredScopes,
+    mediaRule: INSTAGRAM_MEDIA_RULE,
+    supportsScheduling: true,
+    supportsComments: true,
+    supportsAnalytics: true,
+    supportsDelete: false,
+    supportsUpdate: false,
+    settingsFields: INSTAGRAM_SETTING_RULES.map((r) => r.field),
+    settingRules: INSTAGRAM_SETTING_RULES,
+    toolNames,
+    plugNames: ['firstComment', 'reply'],
+    rateLimitPolicy: 'strict',
+    maxTextLength: 2200,
+  };
+}

@@ -7,6 +7,8 @@
  * still point an adapter anywhere.
  */
 
+import type { PlatformApiVersion } from '../shared/api-version.js';
+
 /** Graph API version (graph.facebook.com, graph-video.facebook.com, www.facebook.com dialogs, graph.instagram.com). */
 export const GRAPH_API_VERSION = 'v25.0';
 
@@ -14,4 +16,9 @@ export const GRAPH_API_VERSION = 'v25.0';
 export const THREADS_API_VERSION = 'v1.0';
 
 /** Date of the node specs (facebook/facebook-business-sdk-codegen, source.json committedAt) the Graph descriptions are built from. */
-export const GRAPH_DESCRIPTION_DATE = '2026-03-26';
+const GRAPH_DESCRIPTION_DATE = '2026-03-26';
+
+/** The version record of an adapter on the Graph API, checked against the `contract` description. */
+export function graphApiVersion(contract: string, reference: string, version = `Graph API ${GRAPH_API_VERSION}`): PlatformApiVersion {
+  return { version, contract, descriptionVersion: GRAPH_API_VERSION, descriptionDate: GRAPH_DESCRIPTION_DATE, reference };
+}

@@ -37,9 +37,8 @@ function describe(res: ProviderHttpResponse, operation: string) {
   };
 }
 
-export function mapPinterestApiError(res: ProviderHttpResponse, operation: string): ProviderError {
-  const base = describe(res, operation);
-  if (res.status === 401) return new ProviderError({ ...base, category: 'auth_expired' });
+/** 429 (rate_limited, after Retry-After) and 5xx (transient) mean the same on every Pinterest endpoint. */
+function rateLimitedOrTransient(res: ProviderHttpResponse, base: ReturnType<typeof describe>): ProviderError | null {
   if (res.status === 429) {
     return new ProviderError({
       ...base,
@@ -48,6 +47,14 @@ export function mapPinterestApiError(res: ProviderHttpResponse, operation: strin
     });
   }
   if (res.status >= 500) return new ProviderError({ ...base, category: 'transient' });
+  return null;
+}
+
+export function mapPinterestApiError(res: ProviderHttpResponse, operation: string): ProviderError {
+  const base = describe(res, operation);
+  if (res.status === 401) return new ProviderError({ ...base, category: 'auth_expired' });
+  const throttledOrDown = rateLimitedOrTransient(res, base);
+  if (throttledOrDown) return throttledOrDown;
   if (res.status === 400) return new ProviderError({ ...base, category: 'user_content' });
   // on Pin creation, 403 is the image being too small, too large or broken and 404 the board or
   // section not found: both are fixed by changing the post
@@ -59,14 +66,8 @@ export function mapPinterestApiError(res: ProviderHttpResponse, operation: strin
 
 export function mapPinterestOAuthError(res: ProviderHttpResponse, operation: string): ProviderError {
   const base = describe(res, `oauth ${operation}`);
-  if (res.status === 429) {
-    return new ProviderError({
-      ...base,
-      category: 'rate_limited',
-      retryAfterSeconds: retryAfterSeconds(res.headers) ?? DEFAULT_RETRY_SECONDS,
-    });
-  }
-  if (res.status >= 500) return new ProviderError({ ...base, category: 'transient' });
+  const throttledOrDown = rateLimitedOrTransient(res, base);
+  if (throttledOrDown) return throttledOrDown;
   if (res.status === 400 || res.status === 401) return new ProviderError({ ...base, category: 'auth_expired' });
   return new ProviderError({ ...base, category: 'platform_rejected' });
 }

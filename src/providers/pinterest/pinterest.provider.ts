@@ -7,6 +7,7 @@
  */
 
 import type { ProviderAppConfig, ProviderCallContext, PublishResult, SocialProvider } from '../provider.js';
+import { authorizeQuery } from '../shared/oauth-requests.js';
 import { findInListing } from '../shared/recent-posts.js';
 import { PinterestClient } from './pinterest.client.js';
 import { decodePlan, encodePlan, fail, pinFields, pinterestPinUrl, str, toTokens, type VideoPinPlan } from './pinterest.mapper.js';
@@ -63,14 +64,7 @@ export function createPinterestProvider(config: ProviderAppConfig): SocialProvid
       defaultScopes: PINTEREST_SCOPES,
       authorizationUrl(input) {
         if (!config.clientId) fail('platform_rejected', 'pinterest client id is not configured');
-        const params = new URLSearchParams({
-          client_id: config.clientId,
-          redirect_uri: input.redirectUri,
-          response_type: 'code',
-          scope: (input.scopes.length > 0 ? input.scopes : PINTEREST_SCOPES).join(','),
-          state: input.state,
-        });
-        return `${client.authorizeEndpoint()}?${params}`;
+        return `${client.authorizeEndpoint()}?${authorizeQuery(config.clientId, input, PINTEREST_SCOPES, ',')}`;
       },
       async exchangeCode(input) {
         const form = new URLSearchParams({

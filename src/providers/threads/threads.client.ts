@@ -21,6 +21,7 @@ import { parseGraphError } from '../meta-shared/graph-errors.js';
 import { decodePollToken, encodePollToken, type GraphParams, graphClient, trimBase } from '../meta-shared/graph-http.js';
 import { type InsightRow, insightMetrics } from '../meta-shared/instagram-content.js';
 import {
+  type PostCommentInput,
   type ProviderAccount,
   type ProviderAppConfig,
   type ProviderCallContext,
@@ -204,14 +205,7 @@ export function threadsClient(config: ProviderAppConfig) {
     },
 
     /** A reply is a TEXT container with reply_to_id, published like a post. */
-    async reply(
-      ctx: ProviderCallContext,
-      input: {
-        providerPostId: string;
-        text: string;
-        replyToCommentId?: string;
-      },
-    ) {
+    async reply(ctx: ProviderCallContext, input: PostCommentInput) {
       const c = await createContainer(ctx, {
         media_type: 'TEXT',
         text: input.text,

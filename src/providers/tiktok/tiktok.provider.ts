@@ -11,6 +11,7 @@ import {
   type PublishResult,
   type SocialProvider,
 } from '../provider.js';
+import { requireRefreshToken } from '../shared/oauth-requests.js';
 import { findInListing } from '../shared/recent-posts.js';
 import { TiktokClient, type TiktokTokenResponse, tiktokError } from './tiktok.client.js';
 import { checkAgainstCreator, checkTiktokMedia, publishPhotos, publishVideo, userContent } from './tiktok.publish.js';
@@ -86,14 +87,8 @@ export function createTiktokProvider(config: ProviderAppConfig, options: TiktokP
         return toTokens(await client.exchangeCode(input.code, input.redirectUri, input.codeVerifier));
       },
       async refresh(input) {
-        if (!input.refreshToken) {
-          throw new ProviderError({
-            platform: 'tiktok',
-            category: 'auth_expired',
-            message: 'no TikTok refresh token stored',
-          });
-        }
-        return toTokens(await client.refresh(input.refreshToken));
+        const refreshToken = requireRefreshToken('tiktok', input.refreshToken, 'no TikTok refresh token stored');
+        return toTokens(await client.refresh(refreshToken));
       },
       async revoke(input) {
         await client.revoke(input.accessToken);

@@ -12,6 +12,7 @@ import {
   type PublishResult,
   type SocialProvider,
 } from '../provider.js';
+import { requireRefreshToken } from '../shared/oauth-requests.js';
 import { XClient, type XTokenResponse } from './x.client.js';
 import { mediaFailed, mediaStatus, uploadMedia } from './x.media.js';
 import { fetchXPostMetrics } from './x.metrics.js'; // analytics
@@ -147,14 +148,8 @@ export function createXProvider(config: ProviderAppConfig, options: XProviderOpt
         return toTokens(await client.exchangeCode(input.code, input.redirectUri, input.codeVerifier));
       },
       async refresh(input) {
-        if (!input.refreshToken) {
-          throw new ProviderError({
-            platform: 'x',
-            category: 'auth_expired',
-            message: 'no X refresh token stored (offline.access not granted)',
-          });
-        }
-        return toTokens(await client.refresh(input.refreshToken));
+        const refreshToken = requireRefreshToken('x', input.refreshToken, 'no X refresh token stored (offline.access not granted)');
+        return toTokens(await client.refresh(refreshToken));
       },
       async revoke(input) {
         await client.revoke(input.accessToken);

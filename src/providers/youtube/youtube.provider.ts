@@ -4,6 +4,7 @@
  * upload completes, so publish answers `processing` until status.uploadStatus is `processed`.
  */
 import type { ProviderAppConfig, ProviderComment, SocialProvider } from '../provider.js';
+import { authorizeQuery } from '../shared/oauth-requests.js';
 import { findInListing } from '../shared/recent-posts.js';
 import { YoutubeClient } from './youtube.client.js';
 import { fail, str, toComment, toTokens, videoResult, youtubeWatchUrl } from './youtube.mapper.js';
@@ -30,16 +31,11 @@ export function createYoutubeProvider(config: ProviderAppConfig): SocialProvider
       defaultScopes: YOUTUBE_SCOPES,
       authorizationUrl(input) {
         if (!config.clientId) fail('platform_rejected', 'youtube client id is not configured');
-        const params = new URLSearchParams({
-          client_id: config.clientId,
-          redirect_uri: input.redirectUri,
-          response_type: 'code',
-          scope: (input.scopes.length > 0 ? input.scopes : YOUTUBE_SCOPES).join(' '),
-          // offline + consent: Google returns a refresh token on every connect, not only the first
+        // offline + consent: Google returns a refresh token on every connect, not only the first
+        const params = authorizeQuery(config.clientId, input, YOUTUBE_SCOPES, ' ', {
           access_type: 'offline',
           prompt: 'consent',
           include_granted_scopes: 'true',
-          state: input.state,
         });
         if (input.codeChallenge) {
           params.set('code_challenge', input.codeChallenge);

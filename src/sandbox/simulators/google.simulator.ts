@@ -15,9 +15,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
   addRawBodyParsers,
-  type FailureQueue,
+  failureContextOf,
   type RunningSimulator,
-  type SimulatorLedger,
+  type SimulatorPluginOptions,
   startSimulatorServer,
 } from '../simulator-kit.js';
 import { registerGoogleOAuthRoutes } from './google/google-oauth.routes.js';
@@ -30,26 +30,16 @@ import { googleSimulatorBaseUrls, type GoogleSimulatorBaseUrls as SimulatorBaseU
 
 export { GoogleSimulatorState } from './google/google-state.js';
 
-export interface GoogleSimulatorOptions {
-  state: GoogleSimulatorState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-}
+export type GoogleSimulatorOptions = SimulatorPluginOptions<GoogleSimulatorState>;
 
 export { googleSimulatorBaseUrls } from './simulator-urls.js';
 
 export const googleSimulatorPlugin: FastifyPluginAsync<GoogleSimulatorOptions> = async (app, opts) => {
-  const closing = new AbortController();
-  app.addHook('onClose', async () => closing.abort());
+  const ctx = failureContextOf(app, opts);
   // content parsers are encapsulated in this plugin: the host app keeps its own
   addRawBodyParsers(app);
   // every request is judged by the YouTube Data API description first (contracts/youtube)
   enforceYoutubeContract(app, opts.ledger);
-  const ctx = {
-    ledger: opts.ledger,
-    failures: opts.failures,
-    closing: closing.signal,
-  };
   registerGoogleOAuthRoutes(app, opts.state, ctx);
   registerYoutubeUploadRoutes(app, opts.state, ctx);
   registerYoutubeApiRoutes(app, opts.state, ctx);

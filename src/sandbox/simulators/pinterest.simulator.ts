@@ -16,9 +16,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { loadContract } from '../../platform/contracts/contracts.js';
 import {
   addRawBodyParsers,
-  type FailureQueue,
+  failureContextOf,
   type RunningSimulator,
-  type SimulatorLedger,
+  type SimulatorPluginOptions,
   startSimulatorServer,
 } from '../simulator-kit.js';
 import { registerPinterestApiRoutes } from './pinterest/pinterest-api.routes.js';
@@ -30,25 +30,15 @@ import { type PinterestSimulatorBaseUrls, pinterestSimulatorBaseUrls } from './s
 
 export { PinterestSimulatorState } from './pinterest/pinterest-state.js';
 
-export interface PinterestSimulatorOptions {
-  state: PinterestSimulatorState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-}
+export type PinterestSimulatorOptions = SimulatorPluginOptions<PinterestSimulatorState>;
 
 export { pinterestSimulatorBaseUrls } from './simulator-urls.js';
 
 export const pinterestSimulatorPlugin: FastifyPluginAsync<PinterestSimulatorOptions> = async (app, opts) => {
-  const closing = new AbortController();
-  app.addHook('onClose', async () => closing.abort());
+  const ctx = failureContextOf(app, opts);
   // encapsulated in this plugin: the host app keeps its own parsers
   addRawBodyParsers(app);
   enforcePinterestContract(app, opts.ledger);
-  const ctx = {
-    ledger: opts.ledger,
-    failures: opts.failures,
-    closing: closing.signal,
-  };
   registerPinterestOAuthRoutes(app, opts.state, ctx);
   registerPinterestApiRoutes(app, opts.state, ctx);
   registerPinterestMediaRoutes(app, opts.state, ctx);

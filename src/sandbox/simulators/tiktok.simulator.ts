@@ -6,8 +6,8 @@
  * Runs standalone on 127.0.0.1:<random> (tests) or mounted under a prefix of another Fastify app (sandbox
  * mode); in both cases authBaseUrl and uploadBaseUrl are the origin + prefix and apiBaseUrl adds /v2.
  */
-import Fastify, { type FastifyPluginAsync } from 'fastify';
-import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { type RunningSimulator, type SimulatorPluginOptions, startSimulatorServer } from '../simulator-kit.js';
 import { type TiktokSimulatorBaseUrls as SimulatorBaseUrls, tiktokSimulatorBaseUrls } from './simulator-urls.js';
 import { enforceTiktokContract } from './tiktok/tiktok-contract.js';
 import { addBodyParsers, type SimContext } from './tiktok/tiktok-http.js';
@@ -22,18 +22,10 @@ export {
   TiktokSimulatorState,
 } from './tiktok/tiktok-state.js';
 
-export interface TiktokSimulatorPluginOptions {
-  state: TiktokSimulatorState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-}
+export type TiktokSimulatorPluginOptions = SimulatorPluginOptions<TiktokSimulatorState>;
 
 export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOptions> = async (app, opts) => {
-  const ctx: SimContext = {
-    state: opts.state,
-    ledger: opts.ledger,
-    failures: opts.failures,
-  };
+  const ctx: SimContext = opts;
   addBodyParsers(app);
   // every request is judged by the TikTok API v2 description first (contracts/tiktok)
   enforceTiktokContract(app, opts.ledger);
@@ -42,32 +34,10 @@ export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOpti
   registerTiktokStatusRoutes(app, ctx);
 };
 
-export interface RunningTiktokSimulator {
-  url: string;
-  baseUrls: SimulatorBaseUrls;
-  state: TiktokSimulatorState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-  close(): Promise<void>;
-}
+export type RunningTiktokSimulator = RunningSimulator<TiktokSimulatorState, SimulatorBaseUrls>;
 
 export async function startTiktokSimulator(opts: TiktokSimulatorOptions = {}): Promise<RunningTiktokSimulator> {
-  const state = new TiktokSimulatorState(opts);
-  const ledger = new SimulatorLedger();
-  const failures = new FailureQueue();
-  const app = Fastify({
-    logger: false,
-    forceCloseConnections: true,
+  return startSimulatorServer(tiktokSimulatorPlugin, new TiktokSimulatorState(opts), tiktokSimulatorBaseUrls, {
     bodyLimit: 200 * 1024 * 1024,
   });
-  await app.register(tiktokSimulatorPlugin, { state, ledger, failures });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  return {
-    url,
-    baseUrls: tiktokSimulatorBaseUrls(url),
-    state,
-    ledger,
-    failures,
-    close: () => app.close(),
-  };
 }

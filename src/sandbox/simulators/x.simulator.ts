@@ -10,9 +10,9 @@
  * Runs standalone on 127.0.0.1:<random> (tests) or mounted under a prefix of another Fastify app (sandbox
  * mode); apiBaseUrl, authBaseUrl and uploadBaseUrl are then all origin + prefix.
  */
-import Fastify, { type FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { loadContract } from '../../platform/contracts/contracts.js';
-import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
+import { type RunningSimulator, type SimulatorPluginOptions, startSimulatorServer } from '../simulator-kit.js';
 import { type XSimulatorBaseUrls, xSimulatorBaseUrls } from './simulator-urls.js';
 import { enforceXContract } from './x/x-contract.js';
 import { addBodyParsers, type XSimContext } from './x/x-http.js';
@@ -27,18 +27,10 @@ import { registerXWebhookRoutes } from './x/x-webhooks.routes.js';
 export { xSimulatorBaseUrls } from './simulator-urls.js';
 export { type XSimulatorOptions, XSimulatorState } from './x/x-state.js';
 
-export interface XSimulatorPluginOptions {
-  state: XSimulatorState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-}
+export type XSimulatorPluginOptions = SimulatorPluginOptions<XSimulatorState>;
 
 export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = async (app, opts) => {
-  const ctx: XSimContext = {
-    state: opts.state,
-    ledger: opts.ledger,
-    failures: opts.failures,
-  };
+  const ctx: XSimContext = opts;
   addBodyParsers(app);
   enforceXContract(app, opts.ledger);
   registerXOauthRoutes(app, ctx);
@@ -49,30 +41,10 @@ export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = asy
   registerXWebhookRoutes(app, ctx);
 };
 
-export interface RunningXSimulator {
-  url: string;
-  baseUrls: XSimulatorBaseUrls;
-  state: XSimulatorState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-  close(): Promise<void>;
-}
+export type RunningXSimulator = RunningSimulator<XSimulatorState, XSimulatorBaseUrls>;
 
 export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<RunningXSimulator> {
   // standalone (tests): read the description before the first request rather than on it
   await loadContract('x');
-  const state = new XSimulatorState(opts);
-  const ledger = new SimulatorLedger();
-  const failures = new FailureQueue();
-  const app = Fastify({ logger: false, forceCloseConnections: true });
-  await app.register(xSimulatorPlugin, { state, ledger, failures });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  return {
-    url,
-    baseUrls: xSimulatorBaseUrls(url),
-    state,
-    ledger,
-    failures,
-    close: () => app.close(),
-  };
+  return startSimulatorServer(xSimulatorPlugin, new XSimulatorState(opts), xSimulatorBaseUrls);
 }

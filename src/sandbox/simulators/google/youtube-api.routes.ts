@@ -4,10 +4,10 @@
  * pageToken paging), videos.list (status, processingDetails, statistics), commentThreads.insert/list,
  * comments.insert and videoCategories.list, with YouTube's list envelopes and error reasons.
  */
-import type { FastifyInstance } from 'fastify';
-import { beginOperation, dropConnection, type SimContext, sendApiError } from './google-http.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type SimContext, sendApiError } from './google-http.js';
 import { etag, type GoogleSimulatorState, makeComment, QUOTA_COST, SIM_VIDEO_CATEGORIES, type SimThread } from './google-state.js';
-import { chargeQuota, requireToken } from './youtube-guard.js';
+import { answerCall, chargeQuota, openApiCall } from './youtube-guard.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -34,6 +34,14 @@ function parts(q: Query): Set<string> {
   );
 }
 
+/** The requested parts; null after answering 400 when the request names none. */
+function requiredParts(q: Query, reply: FastifyReply): Set<string> | null {
+  const wanted = parts(q);
+  if (wanted.size > 0) return wanted;
+  sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+  return null;
+}
+
 function threadResource(t: SimThread, withReplies: boolean) {
   const resource: Record<string, unknown> = {
     kind: 'youtube#commentThread',
@@ -52,15 +60,23 @@ function threadResource(t: SimThread, withReplies: boolean) {
   return resource;
 }
 
+function videoNotFound(reply: FastifyReply) {
+  return sendApiError(
+    reply,
+    404,
+    'videoNotFound',
+    'The video identified by the videoId parameter could not be found.',
+    'youtube.commentThread',
+  );
+}
+
 export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimulatorState, ctx: SimContext): void {
   app.get('/youtube/v3/channels', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'channels', request, reply, 'api');
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, 'read');
-    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const call = await openApiCall(state, ctx, 'channels', request, reply, 'read', QUOTA_COST.list);
+    if (!call) return reply;
     const q = request.query as Query;
     if (!q.part) return sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
-    const mine = q.mine === 'true' ? state.channels.filter((c) => c.id === token.channelId) : [];
+    const mine = q.mine === 'true' ? state.channels.filter((c) => c.id === call.token.channelId) : [];
     const items = mine.map((c) => ({
       kind: 'youtube#channel',
       etag: etag(c.id),
@@ -81,19 +97,16 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
       },
       contentDetails: { relatedPlaylists: { likes: '', uploads: uploadsPlaylistOf(c.id) } },
     }));
-    if (begun.loseAnswer) return dropConnection(request, reply);
-    return reply.send(listResponse('youtube#channelListResponse', items, 5));
+    return answerCall(request, reply, call, listResponse('youtube#channelListResponse', items, 5));
   });
 
   // the uploads playlist of a channel: every video it uploaded, newest first (private ones for the owner only)
   app.get('/youtube/v3/playlistItems', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'playlist_items', request, reply, 'api');
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, 'read');
-    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const call = await openApiCall(state, ctx, 'playlist_items', request, reply, 'read', QUOTA_COST.list);
+    if (!call) return reply;
     const q = request.query as Query;
-    const wanted = parts(q);
-    if (wanted.size === 0) return sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+    const wanted = requiredParts(q, reply);
+    if (!wanted) return reply;
     if (!q.playlistId && !q.id) return sendApiError(reply, 400, 'required', 'Required parameter: playlistId', 'global');
     const max = q.maxResults === undefined ? 5 : Number(q.maxResults);
     if (!Number.isInteger(max) || max < 0 || max > 50) {
@@ -112,7 +125,7 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
     // newest first; reversed insertion order first, so uploads within the same millisecond keep it too
     const videos = [...state.videos.values()]
       .reverse()
-      .filter((v) => v.channelId === channel.id && (v.resource.status.privacyStatus !== 'private' || token.channelId === channel.id))
+      .filter((v) => v.channelId === channel.id && (v.resource.status.privacyStatus !== 'private' || call.token.channelId === channel.id))
       .sort((a, b) => String(b.resource.snippet.publishedAt).localeCompare(String(a.resource.snippet.publishedAt)));
     const start = q.pageToken
       ? Number(
@@ -150,18 +163,15 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
     body.pageInfo = { totalResults: videos.length, resultsPerPage: max };
     if (start + max < videos.length) body.nextPageToken = Buffer.from(`page:${start + max}`).toString('base64url');
     if (start > 0) body.prevPageToken = Buffer.from(`page:${Math.max(0, start - max)}`).toString('base64url');
-    if (begun.loseAnswer) return dropConnection(request, reply);
-    return reply.send(body);
+    return answerCall(request, reply, call, body);
   });
 
   app.get('/youtube/v3/videos', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'videos_list', request, reply, 'api');
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, 'read');
-    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const call = await openApiCall(state, ctx, 'videos_list', request, reply, 'read', QUOTA_COST.list);
+    if (!call) return reply;
     const q = request.query as Query;
-    const wanted = parts(q);
-    if (wanted.size === 0) return sendApiError(reply, 400, 'required', 'Required parameter: part', 'global');
+    const wanted = requiredParts(q, reply);
+    if (!wanted) return reply;
     const ids = (q.id ?? '').split(',').filter(Boolean);
     const items = [];
     for (const id of ids) {
@@ -169,7 +179,7 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
       if (!video) continue;
       const r = video.resource;
       // someone else's private video is invisible
-      if (r.status.privacyStatus === 'private' && video.channelId !== token.channelId) continue;
+      if (r.status.privacyStatus === 'private' && video.channelId !== call.token.channelId) continue;
       if ((wanted.has('status') || wanted.has('processingDetails')) && video.readsUntilProcessed > 0) {
         video.readsUntilProcessed -= 1;
         if (video.readsUntilProcessed === 0) {
@@ -187,37 +197,27 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
       }
       items.push(item);
     }
-    if (begun.loseAnswer) return dropConnection(request, reply);
-    return reply.send(listResponse('youtube#videoListResponse', items));
+    return answerCall(request, reply, call, listResponse('youtube#videoListResponse', items));
   });
 
   app.post('/youtube/v3/commentThreads', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'comment_insert', request, reply, 'api');
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, 'comment');
-    if (!token) return reply;
+    const call = await openApiCall(state, ctx, 'comment_insert', request, reply, 'comment');
+    if (!call) return reply;
     const snippet = ((request.body ?? {}) as { snippet?: Record<string, unknown> }).snippet ?? {};
     const videoId = String(snippet.videoId ?? '');
     const text = (snippet.topLevelComment as { snippet?: { textOriginal?: unknown } } | undefined)?.snippet?.textOriginal;
     const video = state.videos.get(videoId);
-    if (!video)
-      return sendApiError(
-        reply,
-        404,
-        'videoNotFound',
-        'The video identified by the videoId parameter could not be found.',
-        'youtube.commentThread',
-      );
+    if (!video) return videoNotFound(reply);
     if (typeof text !== 'string' || text.trim() === '' || [...text].length > 10_000) {
       return sendApiError(reply, 400, 'commentTextTooLong', 'The comment resource is empty or too long.', 'youtube.commentThread');
     }
     if (!chargeQuota(state, reply, QUOTA_COST.insertComment)) return reply;
-    const channel = state.channel(token.channelId);
+    const channel = state.channel(call.token.channelId);
     const comment = makeComment(state.newId('comment'), {
       videoId,
       text,
       author: channel?.title ?? 'Channel',
-      authorChannelId: token.channelId,
+      authorChannelId: call.token.channelId,
     });
     const thread: SimThread = {
       id: comment.id,
@@ -234,15 +234,12 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
       at: Date.now(),
     });
     video.resource.statistics.commentCount = String(Number(video.resource.statistics.commentCount) + 1);
-    if (begun.loseAnswer) return dropConnection(request, reply);
-    return reply.send(threadResource(thread, false));
+    return answerCall(request, reply, call, threadResource(thread, false));
   });
 
   app.post('/youtube/v3/comments', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'comment_insert', request, reply, 'api');
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, 'comment');
-    if (!token) return reply;
+    const call = await openApiCall(state, ctx, 'comment_insert', request, reply, 'comment');
+    if (!call) return reply;
     const snippet = ((request.body ?? {}) as { snippet?: Record<string, unknown> }).snippet ?? {};
     const parentId = String(snippet.parentId ?? '');
     const thread = state.threads.get(parentId);
@@ -253,12 +250,12 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
       return sendApiError(reply, 400, 'commentTextRequired', 'The comment resource must contain a textOriginal.', 'youtube.comment');
     }
     if (!chargeQuota(state, reply, QUOTA_COST.insertComment)) return reply;
-    const channel = state.channel(token.channelId);
+    const channel = state.channel(call.token.channelId);
     const reply_ = makeComment(`${parentId}.${state.newId('comment').slice(3, 25)}`, {
       videoId: thread.videoId,
       text,
       author: channel?.title ?? 'Channel',
-      authorChannelId: token.channelId,
+      authorChannelId: call.token.channelId,
       parentId,
     });
     thread.replies.push(reply_);
@@ -268,41 +265,27 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
       text,
       at: Date.now(),
     });
-    if (begun.loseAnswer) return dropConnection(request, reply);
-    return reply.send(reply_);
+    return answerCall(request, reply, call, reply_);
   });
 
   app.get('/youtube/v3/commentThreads', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'comments_list', request, reply, 'api');
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, 'read');
-    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const call = await openApiCall(state, ctx, 'comments_list', request, reply, 'read', QUOTA_COST.list);
+    if (!call) return reply;
     const q = request.query as Query;
     if (!q.videoId) return sendApiError(reply, 400, 'missingRequiredParameter', 'No filter selected.', 'youtube.parameter');
-    if (!state.videos.has(q.videoId)) {
-      return sendApiError(
-        reply,
-        404,
-        'videoNotFound',
-        'The video identified by the videoId parameter could not be found.',
-        'youtube.commentThread',
-      );
-    }
+    if (!state.videos.has(q.videoId)) return videoNotFound(reply);
     const max = Math.min(100, Math.max(1, Number(q.maxResults ?? 20) || 20));
     const threads = [...state.threads.values()]
       .filter((t) => t.videoId === q.videoId)
       .reverse()
       .slice(0, max)
       .map((t) => threadResource(t, parts(q).has('replies')));
-    if (begun.loseAnswer) return dropConnection(request, reply);
-    return reply.send(listResponse('youtube#commentThreadListResponse', threads, max));
+    return answerCall(request, reply, call, listResponse('youtube#commentThreadListResponse', threads, max));
   });
 
   app.get('/youtube/v3/videoCategories', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'categories', request, reply, 'api');
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, 'read');
-    if (!token || !chargeQuota(state, reply, QUOTA_COST.list)) return reply;
+    const call = await openApiCall(state, ctx, 'categories', request, reply, 'read', QUOTA_COST.list);
+    if (!call) return reply;
     const q = request.query as Query;
     if (!q.regionCode && !q.id) return sendApiError(reply, 400, 'missingRequiredParameter', 'No filter selected.', 'youtube.parameter');
     const items = SIM_VIDEO_CATEGORIES.map(([id, title, assignable]) => ({
@@ -311,7 +294,6 @@ export function registerYoutubeApiRoutes(app: FastifyInstance, state: GoogleSimu
       id,
       snippet: { title, assignable, channelId: 'UCBR8-60-B28hp2BmDPdntcQ' },
     }));
-    if (begun.loseAnswer) return dropConnection(request, reply);
-    return reply.send(listResponse('youtube#videoCategoryListResponse', items));
+    return answerCall(request, reply, call, listResponse('youtube#videoCategoryListResponse', items));
   });
 }

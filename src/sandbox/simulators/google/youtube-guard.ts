@@ -3,7 +3,7 @@
  * and the project's daily quota (each method costs the units the YouTube docs list).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { INVALID_CREDENTIALS, QUOTA_MESSAGE, sendApiError } from './google-http.js';
+import { beginOperation, dropConnection, INVALID_CREDENTIALS, QUOTA_MESSAGE, type SimContext, sendApiError } from './google-http.js';
 import type { GoogleSimulatorState, SimAccessToken } from './google-state.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/';
@@ -48,4 +48,36 @@ export function chargeQuota(state: GoogleSimulatorState, reply: FastifyReply, un
   }
   state.quotaRemaining -= units;
   return true;
+}
+
+export interface OpenedCall {
+  token: SimAccessToken;
+  loseAnswer: boolean;
+}
+
+/**
+ * The common start of a Data API method: records the request and applies any injected failure, then checks
+ * the token's scope and, when `quotaUnits` is given, charges it. Null when the reply was already sent.
+ */
+export async function openApiCall(
+  state: GoogleSimulatorState,
+  ctx: SimContext,
+  operation: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  need: keyof typeof SCOPES_FOR,
+  quotaUnits?: number,
+): Promise<OpenedCall | null> {
+  const begun = await beginOperation(ctx, operation, request, reply, 'api');
+  if (begun === 'answered') return null;
+  const token = requireToken(state, request, reply, need);
+  if (!token) return null;
+  if (quotaUnits !== undefined && !chargeQuota(state, reply, quotaUnits)) return null;
+  return { token, loseAnswer: begun.loseAnswer };
+}
+
+/** Sends the answer, or drops the connection instead when the injected failure loses it. */
+export function answerCall(request: FastifyRequest, reply: FastifyReply, call: OpenedCall, body: unknown): FastifyReply {
+  if (call.loseAnswer) return dropConnection(request, reply);
+  return reply.send(body);
 }

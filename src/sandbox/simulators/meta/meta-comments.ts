@@ -1,9 +1,40 @@
 /**
- * Audience activity on the Meta simulator: comments (Facebook, Instagram) and replies (Threads)
- * written by people other than the account, as the sandbox control route and tests add them. The
- * adapters then see them through the platforms' own comment-listing APIs.
+ * Comments on the Meta simulator: the ones the account writes through the API, and audience activity
+ * (comments on Facebook and Instagram, replies on Threads) written by people other than the account, as
+ * the sandbox control route and tests add them. The adapters then see them through the platforms' own
+ * comment-listing APIs.
  */
-import type { MetaSimState, SimPost } from './meta-state.js';
+import type { FastifyRequest } from 'fastify';
+import type { SimulatorLedger } from '../../simulator-kit.js';
+import { authenticate, invalidParam, params } from './meta-http.js';
+import { resolveObject } from './meta-read.routes.js';
+import type { Family, MetaSimState, SimComment, SimPost } from './meta-state.js';
+
+/** The common start of a comment write: the caller's token, the object commented on and the required message. */
+export function commentRequest(state: MetaSimState, family: Family, req: FastifyRequest) {
+  const token = authenticate(state, req, family);
+  const { id } = req.params as { id: string };
+  const target = resolveObject(state, family, token, id, 'POST');
+  const message = params(req).message;
+  if (!message) throw invalidParam('The parameter message is required');
+  return { token, id, target, message };
+}
+
+/** Stores a comment the account wrote through the API and records it in the ledger; answers Graph's {id}. */
+export function writeOwnComment(
+  state: MetaSimState,
+  ledger: SimulatorLedger,
+  comment: Omit<SimComment, 'kind' | 'createdAt'>,
+): { body: { id: string } } {
+  const created = state.put({ kind: 'comment', ...comment, createdAt: state.now() });
+  ledger.comments.push({
+    postId: comment.postId,
+    commentId: created.id,
+    text: comment.text,
+    at: Date.now(),
+  });
+  return { body: { id: created.id } };
+}
 
 export interface AudienceComment {
   postId: string;

@@ -4,6 +4,7 @@
  * A /feed write honours `fields` (read-after-write: the answer is the created post read with them).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { commentRequest, writeOwnComment } from './meta-comments.js';
 import {
   type Answer,
   authenticate,
@@ -24,11 +25,7 @@ import { emptyStats, type Family, type SimPost } from './meta-state.js';
 export function facebookComment(ctx: RouteContext, req: FastifyRequest): Answer {
   const { state, ledger } = ctx;
   const family: Family = 'facebook';
-  const token = authenticate(state, req, family);
-  const { id } = req.params as { id: string };
-  const target = resolveObject(state, family, token, id, 'POST');
-  const message = params(req).message;
-  if (!message) throw invalidParam('The parameter message is required');
+  const { token, id, target, message } = commentRequest(state, family, req);
   let postId: string;
   let parentId: string | null = null;
   if (target.kind === 'post' && target.platform === 'facebook_page') postId = target.id;
@@ -39,23 +36,14 @@ export function facebookComment(ctx: RouteContext, req: FastifyRequest): Answer 
   requireScope(token, 'pages_manage_engagement');
   const post = state.get(postId) as SimPost;
   const page = state.get(post.ownerId);
-  const created = state.put({
-    kind: 'comment',
+  return writeOwnComment(state, ledger, {
     id: `${postId.split('_').pop()}_${state.nextId()}`,
     postId,
     parentId,
     text: message,
     authorId: post.ownerId,
     authorName: page?.kind === 'page' ? page.name : 'Page',
-    createdAt: state.now(),
   });
-  ledger.comments.push({
-    postId,
-    commentId: created.id,
-    text: message,
-    at: Date.now(),
-  });
-  return { body: { id: created.id } };
 }
 
 /** Pages API publishing: /feed, /photos and /videos on the video host. */

@@ -51,6 +51,17 @@ export function unsupported(method: string, id: string): SimError {
   });
 }
 
+/** code 9007 / subcode 2207027: a container (or carousel child) is not FINISHED yet */
+export function mediaNotReady(): SimError {
+  return new SimError(400, {
+    message: 'Media ID is not available',
+    code: 9007,
+    subcode: 2207027,
+    userTitle: 'Media not ready',
+    userMessage: 'The media is not ready for publishing, please wait for a moment.',
+  });
+}
+
 export function invalidParam(message: string, subcode?: number, userMessage?: string): SimError {
   return new SimError(400, {
     message: `(#100) ${message}`,

@@ -4,8 +4,19 @@
  * platforms do ("we cURL media"), so an unreachable URL fails the container with the platform's error.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { commentRequest, writeOwnComment } from './meta-comments.js';
 import { facebookComment, registerFacebookPublishing } from './meta-facebook.routes.js';
-import { authenticate, handler, invalidParam, params, type RouteContext, requireScope, SimError, unsupported } from './meta-http.js';
+import {
+  authenticate,
+  handler,
+  invalidParam,
+  mediaNotReady,
+  params,
+  type RouteContext,
+  requireScope,
+  SimError,
+  unsupported,
+} from './meta-http.js';
 import { fetchMedia, recordPost } from './meta-media.js';
 import { resolveObject } from './meta-read.routes.js';
 import { shortcode } from './meta-render.js';
@@ -125,15 +136,7 @@ export function registerMetaWriteRoutes(
       for (const childId of children) {
         const child = state.get(childId);
         if (child?.kind !== 'container' || child.ownerId !== owner.id) throw unsupported('POST', childId);
-        if (state.containerStatus(child) !== 'FINISHED') {
-          throw new SimError(400, {
-            message: 'Media ID is not available',
-            code: 9007,
-            subcode: 2207027,
-            userTitle: 'Media not ready',
-            userMessage: 'The media is not ready for publishing, please wait for a moment.',
-          });
-        }
+        if (state.containerStatus(child) !== 'FINISHED') throw mediaNotReady();
       }
       container.children = children;
       container.readyAt = state.now();
@@ -184,15 +187,7 @@ export function registerMetaWriteRoutes(
       throw invalidParam('The parameter creation_id is invalid', 2207008);
     const status = state.containerStatus(c);
     if (status === 'PUBLISHED') throw invalidParam('This media has already been published', 2207008);
-    if (status !== 'FINISHED') {
-      throw new SimError(400, {
-        message: 'Media ID is not available',
-        code: 9007,
-        subcode: 2207027,
-        userTitle: 'Media not ready',
-        userMessage: 'The media is not ready for publishing, please wait for a moment.',
-      });
-    }
+    if (status !== 'FINISHED') throw mediaNotReady();
     if (!c.replyToId) checkQuota(owner.id);
     const postId = state.nextId();
     const platform = family === 'threads' ? 'threads' : family === 'instagram' ? 'instagram_standalone' : 'instagram_business';
@@ -249,11 +244,7 @@ export function registerMetaWriteRoutes(
   // Instagram comments and replies; on the Facebook host, Page posts and their comments go to facebookComment
   if (family !== 'threads') {
     const comment = (req: FastifyRequest, asReply: boolean) => {
-      const token = authenticate(state, req, family);
-      const { id } = req.params as { id: string };
-      const target = resolveObject(state, family, token, id, 'POST');
-      const message = params(req).message;
-      if (!message) throw invalidParam('The parameter message is required');
+      const { token, id, target, message } = commentRequest(state, family, req);
       let postId: string;
       let parentId: string | null = null;
       if (!asReply && target.kind === 'post' && target.platform.startsWith('instagram')) postId = target.id;
@@ -264,23 +255,14 @@ export function registerMetaWriteRoutes(
       requireScope(token, COMMENT_SCOPE[family], 10);
       const post = state.get(postId) as SimPost;
       const author = state.get(post.ownerId);
-      const created = state.put({
-        kind: 'comment',
+      return writeOwnComment(state, ledger, {
         id: state.nextId(),
         postId,
         parentId,
         text: message,
         authorId: post.ownerId,
         authorName: author?.kind === 'ig_user' ? author.username : 'sandbox',
-        createdAt: state.now(),
       });
-      ledger.comments.push({
-        postId,
-        commentId: created.id,
-        text: message,
-        at: Date.now(),
-      });
-      return { body: { id: created.id } };
     };
     const isFacebookTarget = (id: string) => {
       const target = state.get(id);

@@ -3,14 +3,7 @@
  * switches of the FailureQueue, body parsers, and bearer-token checks.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  type FailureQueue,
-  type FailureRule,
-  runWithFailures,
-  SimAnswer,
-  type SimResult,
-  type SimulatorLedger,
-} from '../../simulator-kit.js';
+import { type FailureRule, runWithFailures, SimAnswer, type SimResult, type SimulatorPluginOptions } from '../../simulator-kit.js';
 import { randomId, type TiktokSimToken, type TiktokSimulatorState } from './tiktok-state.js';
 
 export { SimAnswer, type SimResult };
@@ -40,11 +33,7 @@ export function oauthError(status: number, error: string, description: string): 
   });
 }
 
-export interface SimContext {
-  state: TiktokSimulatorState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-}
+export type SimContext = SimulatorPluginOptions<TiktokSimulatorState>;
 
 /**
  * Wraps a handler with the failure switches. expired_token / rate_limit / server_error answer instead of the

@@ -3,23 +3,12 @@
  * switches of the FailureQueue, bearer-token and scope checks, and form / multipart body parsing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  type FailureQueue,
-  type FailureRule,
-  runWithFailures,
-  SimAnswer,
-  type SimResult,
-  type SimulatorLedger,
-} from '../../simulator-kit.js';
+import { type FailureRule, runWithFailures, SimAnswer, type SimResult, type SimulatorPluginOptions } from '../../simulator-kit.js';
 import type { XSimulatorState } from './x-state.js';
 
 export { SimAnswer, type SimResult };
 
-export interface XSimContext {
-  state: XSimulatorState;
-  ledger: SimulatorLedger;
-  failures: FailureQueue;
-}
+export type XSimContext = SimulatorPluginOptions<XSimulatorState>;
 
 const TITLES: Record<number, string> = {
   400: 'Invalid Request',

@@ -61,14 +61,30 @@ function touchesServers(file: string, seen = new Set<string>()): boolean {
   return false;
 }
 
+/**
+ * With SERVICE_TEST_PASS_SPLIT=1 (CI, when it runs both passes side by side) these files of the list above
+ * run on the PostgreSQL pass instead of the embedded one, so the two passes take about as long: the
+ * embedded pass runs every file that depends on the database, and would otherwise also run all of these.
+ */
+const ON_SERVER_PASS_WHEN_SPLIT = ['test/main/cli.test.ts', 'test/channels/sandbox-restart.test.ts', 'test/main/cli-data-dir.test.ts'].map(
+  (f) => path.normalize(f),
+);
+
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const skipIndependent = filters.length === 0 && !!process.env.DATABASE_URL && process.env.SERVICE_TEST_ALL !== '1';
 let files = find('test')
   .sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
-const leftOut = skipIndependent ? files.filter((f) => PASS_INDEPENDENT.includes(path.normalize(f)) || !touchesServers(f)) : [];
+const split = filters.length === 0 && process.env.SERVICE_TEST_PASS_SPLIT === '1';
+const onServerPass = (f: string) => split && ON_SERVER_PASS_WHEN_SPLIT.includes(path.normalize(f));
+const leftOut = skipIndependent
+  ? files.filter((f) => !onServerPass(f) && (PASS_INDEPENDENT.includes(path.normalize(f)) || !touchesServers(f)))
+  : split
+    ? files.filter(onServerPass)
+    : [];
 files = files.filter((f) => !leftOut.includes(f));
 if (skipIndependent) console.error(`left out on PostgreSQL (they run the same on the embedded pass): ${leftOut.join(', ')}`);
+else if (leftOut.length > 0) console.error(`left out on the embedded pass (the PostgreSQL pass runs them): ${leftOut.join(', ')}`);
 // --list: the files this run would start, one a line, and nothing run
 if (process.argv.includes('--list')) {
   console.log(files.join('\n'));

@@ -143,6 +143,21 @@ describe('shared security checks of every authenticated operation', () => {
       })
       .execute();
 
+    // a grant of the OAuth app to the first organization's owner, as the authorization-code flow leaves it
+    // (test/identity/oauth.test.ts runs that flow)
+    const grantId = newId('oag');
+    await ctx.database.db
+      .insertInto('oauth_authorizations')
+      .values({
+        id: grantId,
+        organization_id: a.organizationId,
+        oauth_app_id: app.oauthApp.oauthAppId,
+        user_id: a.userId,
+        scopes: ['brands:read'],
+        created_at: now,
+      })
+      .execute();
+
     const revoked = await newKey(['brands:read']);
     const revokedKey = { authorization: `Bearer ${revoked.secret}` };
     assert.equal((await ctx.app.inject({ method: 'GET', url: '/v1/brands', headers: revokedKey })).statusCode, 200);
@@ -173,9 +188,7 @@ describe('shared security checks of every authenticated operation', () => {
         productId: owned(product.productId),
         // a person's own tool API key (test/dashboard/workspace-setup.test.ts: another person's is 404)
         toolApiKeyId: absent('toolApiKeyId'),
-        // an OAuth grant takes the whole authorization-code flow (test/identity/oauth.test.ts checks that
-        // another organization cannot see or revoke one): a well-formed id that names nothing
-        authorizationId: absent('authorizationId'),
+        authorizationId: owned(grantId),
         // not resources of an organization
         toolName: { value: 'x.get_user', owned: false },
         platform: { value: 'x', owned: false },
@@ -262,6 +275,12 @@ describe('shared security checks of every authenticated operation', () => {
     assert.deepEqual(comment, { hidden: false, reply_status: 'none' });
     const run = await db.selectFrom('automation_runs').select('status').where('id', '=', id('automationRunId')).executeTakeFirstOrThrow();
     assert.notEqual(run.status, 'cancelled');
+    const grant = await db
+      .selectFrom('oauth_authorizations')
+      .select('revoked_at')
+      .where('id', '=', id('authorizationId'))
+      .executeTakeFirstOrThrow();
+    assert.equal(grant.revoked_at, null, 'the grant is not revoked');
     for (const [table, name] of [
       ['publishing_profiles', 'profileId'],
       ['media_library_items', 'mediaLibraryItemId'],

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
+import { externalDependencies } from '../scripts/external-dependencies.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -23,7 +24,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  plugins: [externalDependencies],
   logLevel: 'warning',
 });
 // the production setting documented in the README; BENCH_NODE_FLAGS='' measures V8's default heap sizing

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { build } from 'esbuild';
+import { externalDependencies } from './external-dependencies.js';
 
 fs.rmSync('dist', { recursive: true, force: true });
 await build({
@@ -18,17 +19,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // dependencies stay in node_modules; the repository's own packages (packages/*, TypeScript sources) are bundled
-  plugins: [
-    {
-      name: 'external-dependencies',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('@service-api/') ? undefined : { path: args.path, external: true },
-        );
-      },
-    },
-  ],
+  // dependencies stay in node_modules; the repository's own packages are bundled
+  plugins: [externalDependencies],
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -14,9 +14,7 @@
  * route's p99 < 50 ms, no sequential scan of a big table.
  */
 import pg from 'pg';
-import { IdentityService } from '../src/modules/identity/identity.service.js';
-import { ALL_SCOPES, createTestContext } from '../test/support/harness.js';
-import { type Dataset, prepareDataset } from './scale/datasets.js';
+import { benchApi, type Dataset, prepareDataset } from './scale/datasets.js';
 import { describeVerdict, explain, openCapturedPostgres, StatementCapture, type Verdict } from './scale/plans.js';
 import { pruneUnderLoad } from './scale/prune-under-load.js';
 import { scenarios } from './scale/scenarios.js';
@@ -39,23 +37,12 @@ interface Figures {
 async function measure(ds: Dataset, explainPlans: boolean): Promise<Map<string, Figures & { kind: string }>> {
   const capture = new StatementCapture();
   const database = openCapturedPostgres(ds.url, 10, capture);
-  const ctx = await createTestContext({
-    database,
-    redis: false,
-    checkOpenApi: false,
-    env: { DATABASE_URL: ds.url, SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true' },
-  });
+  const { ctx, auth } = await benchApi(database, ds.url, ds.organizationId);
   const client = new pg.Client({ connectionString: ds.url });
   await client.connect();
   const pool = new pg.Pool({ connectionString: ds.url, max: 1 });
   const out = new Map<string, Figures & { kind: string }>();
   try {
-    const key = await new IdentityService(database.db).createApiKeyFor({
-      organizationId: ds.organizationId,
-      name: 'bench',
-      scopes: ALL_SCOPES,
-    });
-    const auth = { authorization: `Bearer ${key.apiKey}` };
     for (const s of await scenarios(ctx, client, ds, auth)) {
       if (ONLY && !ONLY.test(s.name)) continue;
       for (let i = 0; i < WARMUP; i++) await s.run(i);

@@ -8,9 +8,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { BrandsService } from '../../src/modules/brands/brands.service.js';
 import { IdentityService } from '../../src/modules/identity/identity.service.js';
-import { openPostgres } from '../../src/platform/db/database.js';
+import { type DatabaseHandle, openPostgres } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { down as undo0018 } from '../../src/platform/db/migrations/0018-scale-indexes.js';
+import { ALL_SCOPES, createTestContext, type TestContext } from '../../test/support/harness.js';
 import { seed, shapeFor } from './seed.js';
 
 /** Bumped when the seed's shape changes, so an old database is seeded again. */
@@ -112,4 +113,23 @@ export async function prepareDataset(baseUrl: string, name: string, factor: numb
     await client.end();
   }
   return { name, url, factor, organizationId: boot.organizationId, userId: boot.userId, seededAt: now };
+}
+
+/**
+ * The API in process on a data set's database (the same composition as the server, no rate limit) and an
+ * API key of its agency with every scope: what the measurements call.
+ */
+export async function benchApi(
+  database: DatabaseHandle,
+  url: string,
+  organizationId: string,
+): Promise<{ ctx: TestContext; auth: Record<string, string> }> {
+  const ctx = await createTestContext({
+    database,
+    redis: false,
+    checkOpenApi: false,
+    env: { DATABASE_URL: url, SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true' },
+  });
+  const key = await new IdentityService(database.db).createApiKeyFor({ organizationId, name: 'bench', scopes: ALL_SCOPES });
+  return { ctx, auth: { authorization: `Bearer ${key.apiKey}` } };
 }

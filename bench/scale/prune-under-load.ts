@@ -6,12 +6,10 @@
  * 90): their p99 during, the rows each step removed, and the rows left past their retention.
  */
 import pg from 'pg';
-import { IdentityService } from '../../src/modules/identity/identity.service.js';
 import { pruneOnce } from '../../src/modules/maintenance/maintenance.module.js';
 import { openPostgres } from '../../src/platform/db/database.js';
-import { ALL_SCOPES, createTestContext } from '../../test/support/harness.js';
 import { percentile } from '../support/stats.js';
-import type { Dataset } from './datasets.js';
+import { benchApi, type Dataset } from './datasets.js';
 import { scenarios } from './scenarios.js';
 
 const PRUNE_SECONDS = Number(process.env.PRUNE_SECONDS ?? 90);
@@ -38,21 +36,10 @@ export async function pruneUnderLoad(baseUrl: string, large: Dataset, log: (s: s
   const url = new URL(baseUrl);
   url.pathname = `/${copy}`;
   const database = openPostgres(url.toString(), 10);
-  const ctx = await createTestContext({
-    database,
-    redis: false,
-    checkOpenApi: false,
-    env: { DATABASE_URL: url.toString(), SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED: 'true' },
-  });
+  const { ctx, auth } = await benchApi(database, url.toString(), large.organizationId);
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    const key = await new IdentityService(database.db).createApiKeyFor({
-      organizationId: large.organizationId,
-      name: 'bench',
-      scopes: ALL_SCOPES,
-    });
-    const auth = { authorization: `Bearer ${key.apiKey}` };
     const reads = (await scenarios(ctx, client, large, auth)).filter((s) => s.kind === 'read route');
     const load = async (until: () => boolean) => {
       const times: number[] = [];

@@ -10,28 +10,23 @@ import type { Db } from '../database.js';
 
 const GRACE_MS = 86_400_000;
 
+/** Deletes up to `limit` rows of `table` (keyed by `key`) expired for longer than the grace period. */
+async function pruneExpired(
+  db: Db,
+  table: 'oauth_codes' | 'oauth_tokens' | 'auth_exchange_codes',
+  key: 'code_hash' | 'id',
+  now: Date,
+  limit: number,
+): Promise<number> {
+  const r = await sql`
+    delete from ${sql.table(table)} where ${sql.ref(key)} in (
+      select ${sql.ref(key)} from ${sql.table(table)} where expires_at < ${new Date(now.getTime() - GRACE_MS)}
+      order by expires_at limit ${limit} for update skip locked)`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
 export const identityRetentionRepository = {
-  async pruneOAuthCodes(db: Db, now: Date, limit: number): Promise<number> {
-    const r = await sql`
-      delete from oauth_codes where code_hash in (
-        select code_hash from oauth_codes where expires_at < ${new Date(now.getTime() - GRACE_MS)}
-        order by expires_at limit ${limit} for update skip locked)`.execute(db);
-    return Number(r.numAffectedRows ?? 0);
-  },
-
-  async pruneOAuthTokens(db: Db, now: Date, limit: number): Promise<number> {
-    const r = await sql`
-      delete from oauth_tokens where id in (
-        select id from oauth_tokens where expires_at < ${new Date(now.getTime() - GRACE_MS)}
-        order by expires_at limit ${limit} for update skip locked)`.execute(db);
-    return Number(r.numAffectedRows ?? 0);
-  },
-
-  async pruneExchangeCodes(db: Db, now: Date, limit: number): Promise<number> {
-    const r = await sql`
-      delete from auth_exchange_codes where code_hash in (
-        select code_hash from auth_exchange_codes where expires_at < ${new Date(now.getTime() - GRACE_MS)}
-        order by expires_at limit ${limit} for update skip locked)`.execute(db);
-    return Number(r.numAffectedRows ?? 0);
-  },
+  pruneOAuthCodes: (db: Db, now: Date, limit: number) => pruneExpired(db, 'oauth_codes', 'code_hash', now, limit),
+  pruneOAuthTokens: (db: Db, now: Date, limit: number) => pruneExpired(db, 'oauth_tokens', 'id', now, limit),
+  pruneExchangeCodes: (db: Db, now: Date, limit: number) => pruneExpired(db, 'auth_exchange_codes', 'code_hash', now, limit),
 };

@@ -34,15 +34,12 @@ describe('route schemas compiled on first use', () => {
     assert.ok([400, 404].includes(malformed.statusCode), malformed.body);
   });
 
-  it('compiles every remaining schema of every route without a failure, once', async () => {
+  it('compiles every remaining schema of every route without a failure', async () => {
     const failures = await ctx.app.compileRemainingSchemas();
     assert.deepEqual(
       failures.map((f) => `${f.route}: ${f.error.message}`),
       [],
     );
-    const started = performance.now();
-    assert.deepEqual(await ctx.app.compileRemainingSchemas(), []);
-    assert.ok(performance.now() - started < 1_000, 'the second pass found nothing left to compile');
     const doc = await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' });
     assert.equal(doc.statusCode, 200);
   });

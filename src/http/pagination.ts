@@ -3,6 +3,7 @@
  * used with other filters is refused instead of silently returning a wrong page.
  */
 import { createHash } from 'node:crypto';
+import { decodeTimeKey, type TimeKey } from '../platform/db/keyset.js';
 import { AppError, type ErrorCode } from '../platform/errors.js';
 
 function encodeCursor(lastKey: string, filters: Record<string, unknown> = {}): string {
@@ -16,11 +17,24 @@ export function decodeCursor(cursor: string | undefined, filters: Record<string,
     if (typeof parsed.k !== 'string' || parsed.f !== fingerprint(filters)) throw new Error('mismatch');
     return parsed.k;
   } catch {
-    throw new AppError(code, {
-      message: 'The cursor is not valid for this query; start again without a cursor.',
-      fields: [{ path: ['cursor'], source: 'query' }],
-    });
+    throw invalidCursor(code);
   }
+}
+
+/** The (time, id) key of a list ordered by time (platform/db/keyset.ts `timeKeysetPage`). */
+export function decodeTimeCursor(cursor: string | undefined, filters: Record<string, unknown>, code: ErrorCode): TimeKey | null {
+  const key = decodeCursor(cursor, filters, code);
+  if (key === null) return null;
+  const parsed = decodeTimeKey(key);
+  if (!parsed) throw invalidCursor(code);
+  return parsed;
+}
+
+function invalidCursor(code: ErrorCode) {
+  return new AppError(code, {
+    message: 'The cursor is not valid for this query; start again without a cursor.',
+    fields: [{ path: ['cursor'], source: 'query' }],
+  });
 }
 
 function fingerprint(filters: Record<string, unknown>): string {

@@ -111,6 +111,16 @@ describe('analytics: X', () => {
     assert.equal(p3.body.nextCursor, null);
     const ids = [...p1.body.data, ...p2.body.data, ...p3.body.data].map((s: { analyticsSnapshotId: string }) => s.analyticsSnapshotId);
     assert.equal(new Set(ids).size, 5);
+    // newest capture first across the pages (synced rows written in any order)
+    const captured = [...p1.body.data, ...p2.body.data, ...p3.body.data].map((s: { capturedAt: string }) => s.capturedAt);
+    assert.deepEqual(captured, [...captured].sort().reverse());
+    // a cursor whose key is not a (time, id) key is refused like any other bad cursor
+    const forged = Buffer.from(
+      JSON.stringify({ k: 'not-a-key', f: JSON.parse(Buffer.from(p1.body.nextCursor, 'base64url').toString()).f }),
+    ).toString('base64url');
+    const refused = await call(h, org, 'GET', `/v1/analytics/snapshots?platform=x&limit=2&cursor=${forged}`);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error, 'invalid_public_analytics_snapshot_query');
     // a cursor is bound to its filters
     const bad = await call(h, org, 'GET', `/v1/analytics/snapshots?platform=youtube&cursor=${p1.body.nextCursor}`);
     assert.equal(bad.status, 400);

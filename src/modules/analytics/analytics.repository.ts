@@ -1,7 +1,7 @@
 /** Analytics snapshot queries; every one is scoped by organization id. Snapshots are only ever inserted. */
 
-import type { Selectable } from 'kysely';
-import { keysetPage } from '../../platform/db/keyset.js';
+import { type Selectable, sql } from 'kysely';
+import { type TimeKey, timeKeysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { AnalyticsSnapshotsTable, SnapshotSource } from './analytics.tables.js';
 
@@ -18,12 +18,8 @@ export interface SnapshotFilters {
 }
 
 export const analyticsRepository = {
-  /** newest first (by id, i.e. by write time); beforeId is the last id of the previous page */
-  async list(
-    db: Executor,
-    organizationId: string,
-    f: SnapshotFilters & { beforeId: string | null; limit: number },
-  ): Promise<SnapshotRow[]> {
+  /** newest capture first (then id); `after` is the key of the previous page's last row */
+  async list(db: Executor, organizationId: string, f: SnapshotFilters & { after: TimeKey | null; limit: number }): Promise<SnapshotRow[]> {
     let q = db.selectFrom('analytics_snapshots').selectAll().where('organization_id', '=', organizationId);
     if (f.brandId) q = q.where('brand_id', '=', f.brandId);
     if (f.channelAccountId) q = q.where('channel_account_id', '=', f.channelAccountId);
@@ -32,7 +28,7 @@ export const analyticsRepository = {
     if (f.providerPostId) q = q.where('provider_post_id', '=', f.providerPostId);
     if (f.from) q = q.where('captured_at', '>=', f.from);
     if (f.to) q = q.where('captured_at', '<', f.to);
-    return keysetPage(q, 'id', f.beforeId, f.limit, 'desc').execute();
+    return timeKeysetPage(q, sql.ref<Date>('captured_at'), 'id', f.after, f.limit).execute();
   },
 
   async insert(

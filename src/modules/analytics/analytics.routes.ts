@@ -25,7 +25,7 @@ export function registerAnalyticsRoutes(root: FastifyInstance, service: Analytic
       schema: {
         operationId: 'listAnalyticsSnapshots',
         tags,
-        summary: 'List analytics snapshots, newest first; filter by brand, channel, platform, post target and capture time',
+        summary: 'List analytics snapshots, newest capture first; filter by brand, channel, platform, post target and capture time',
         querystring: AnalyticsSnapshotQuery,
         response: {
           200: AnalyticsSnapshotList,

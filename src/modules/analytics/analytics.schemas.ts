@@ -37,7 +37,11 @@ export const AnalyticsSnapshot = Type.Object(
 );
 export type AnalyticsSnapshotT = Static<typeof AnalyticsSnapshot>;
 
-export const AnalyticsSnapshotList = ListOf(Type.Ref('AnalyticsSnapshot'), 'Analytics snapshots, newest first.', 'AnalyticsSnapshotList');
+export const AnalyticsSnapshotList = ListOf(
+  Type.Ref('AnalyticsSnapshot'),
+  'Analytics snapshots, newest capture first (then by id).',
+  'AnalyticsSnapshotList',
+);
 
 export const AnalyticsSnapshotQuery = Type.Object(
   {

@@ -3,8 +3,9 @@
  * append-only snapshot. A metric the platform did not report is null, never 0.
  */
 
-import { decodeCursor, page } from '../../http/pagination.js';
+import { decodeTimeCursor, page } from '../../http/pagination.js';
 import { providerFailure } from '../../http/provider-failure.js';
+import { encodeTimeKey } from '../../platform/db/keyset.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
@@ -106,9 +107,9 @@ export class AnalyticsService {
       from: from?.toISOString(),
       to: to?.toISOString(),
     };
-    const beforeId = decodeCursor(q.cursor, filters, code);
-    const rows = await repo.list(this.db, organizationId, { ...filters, from, to, beforeId, limit });
-    const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
+    const after = decodeTimeCursor(q.cursor, filters, code);
+    const rows = await repo.list(this.db, organizationId, { ...filters, from, to, after, limit });
+    const { data, nextCursor } = page(rows, limit, (r) => encodeTimeKey(r.captured_at, r.id), filters);
     return { data: data.map(toSnapshot), nextCursor };
   }
 

@@ -5,7 +5,8 @@
  * target is reported as not changed — or finds its job stale and skips), and new worker jobs are sent
  * in the same transaction.
  */
-import { decodeCursor, page } from '../../http/pagination.js';
+import { decodeCursor, decodeTimeCursor, page } from '../../http/pagination.js';
+import { encodeTimeKey } from '../../platform/db/keyset.js';
 import { retryOnConflict } from '../../platform/db/retry.js';
 import { AppError, type ErrorCode } from '../../platform/errors.js';
 import { firstCommentRepository } from './first-comment.repository.js';
@@ -45,16 +46,24 @@ export class PublishJobsService {
         fields: [{ path: ['from'], source: 'query' }],
       });
     }
-    const beforeId = decodeCursor(q.cursor, filters, 'invalid_public_publish_job_query');
+    // a time window is listed by the time the job is for (its index gives the page without sorting the
+    // window); otherwise by id
+    const code = 'invalid_public_publish_job_query';
+    const byTime = Boolean(q.from || q.to);
     const rows = await publishingRepository.listJobs(this.db, organizationId, {
       brandId: q.brandId,
       status: q.status,
       from: q.from ? new Date(q.from) : undefined,
       to: q.to ? new Date(q.to) : undefined,
-      beforeId,
+      order: byTime
+        ? { by: 'time', after: decodeTimeCursor(q.cursor, filters, code) }
+        : { by: 'id', before: decodeCursor(q.cursor, filters, code) },
       limit,
     });
-    const { data, nextCursor } = page(rows, limit, (r) => r.id, filters);
+    const keyOf = byTime
+      ? (r: (typeof rows)[number]) => encodeTimeKey(r.scheduled_at ?? r.created_at, r.id)
+      : (r: (typeof rows)[number]) => r.id;
+    const { data, nextCursor } = page(rows, limit, keyOf, filters);
     const targets = await publishingRepository.targetsOf(
       this.db,
       organizationId,

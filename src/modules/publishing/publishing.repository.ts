@@ -4,7 +4,7 @@
  */
 
 import { type Selectable, sql } from 'kysely';
-import { keysetPage } from '../../platform/db/keyset.js';
+import { keysetPage, type TimeKey, timeKeysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import { deriveJobStatus, IN_FLIGHT_STATES, PENDING_STATES, type TargetEvent, TRANSITIONS } from './publish-states.js';
 import type { ApprovalRecord, PublishJobsTable, PublishTargetsTable, StoredMedia } from './publishing.tables.js';
@@ -49,7 +49,8 @@ export interface JobListQuery {
   status?: string;
   from?: Date;
   to?: Date;
-  beforeId: string | null;
+  /** newest first by id, or (a time window) by the time the job is for, then id */
+  order: { by: 'id'; before: string | null } | { by: 'time'; after: TimeKey | null };
   limit: number;
 }
 
@@ -142,15 +143,20 @@ export const publishingRepository = {
       .execute();
   },
 
-  /** Newest first (ids are ULIDs), fetched with limit + 1. */
+  /** Newest first (ids are ULIDs, or the time the job is for), fetched with limit + 1. */
   async listJobs(db: Executor, organizationId: string, q: JobListQuery): Promise<JobRow[]> {
     let query = db.selectFrom('publish_jobs').selectAll().where('organization_id', '=', organizationId);
     if (q.brandId) query = query.where('brand_id', '=', q.brandId);
     if (q.status) query = query.where('status', '=', q.status);
-    // from/to select on the time the job is for: its schedule, else its creation
-    if (q.from) query = query.where(sql<Date>`coalesce(scheduled_at, created_at)`, '>=', q.from);
-    if (q.to) query = query.where(sql<Date>`coalesce(scheduled_at, created_at)`, '<', q.to);
-    return keysetPage(query, 'id', q.beforeId, q.limit, 'desc').execute();
+    // from/to select on the time the job is for: its schedule, else its creation (indexed expression)
+    const time = sql<Date>`coalesce(scheduled_at, created_at)`;
+    if (q.from) query = query.where(time, '>=', q.from);
+    if (q.to) query = query.where(time, '<', q.to);
+    return (
+      q.order.by === 'time'
+        ? timeKeysetPage(query, time, 'id', q.order.after, q.limit)
+        : keysetPage(query, 'id', q.order.before, q.limit, 'desc')
+    ).execute();
   },
 
   async targetsOf(db: Executor, organizationId: string, jobIds: string[]): Promise<TargetRow[]> {

@@ -125,6 +125,8 @@ export function registerPublishingRoutes(root: FastifyInstance, _deps: Publishin
         operationId: 'listPublishJobs',
         tags: ['Publishing'],
         summary: 'List publish jobs with their targets (newest first)',
+        description:
+          'Newest first by creation; with `from` or `to` (a calendar window), by the time the job is for (its schedule, else its creation), then by id. Pages follow `nextCursor`.',
         querystring: JobListQuery,
         response: {
           200: JobList,

@@ -8,9 +8,9 @@
  */
 
 import { PLATFORMS, type Platform, type ProviderErrorCategory } from '../platform/social-platforms.js';
-import type { FindRecentPostInput, RecentPostLookup } from './shared/recent-posts.js';
+import type { FindRecentPostInput, ListingPages, RecentPostLookup } from './shared/recent-posts.js';
 
-export type { FindRecentPostInput, RecentPostLookup };
+export type { FindRecentPostInput, ListingPages, RecentPostLookup };
 export { PLATFORMS, type Platform, type ProviderErrorCategory };
 
 export const MEDIA_KINDS = ['image', 'video', 'gif'] as const;

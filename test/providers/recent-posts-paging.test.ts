@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { matchRecentPost } from '../../src/providers/shared/recent-posts.js';
+import { findInListing, type ListedPost, type ListingPages, matchRecentPost } from '../../src/providers/shared/recent-posts.js';
 import { type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
 import { metaPageTokens } from '../support/simulators.js';
 
@@ -24,6 +24,37 @@ describe('recent posts listed while posting goes on', () => {
     assert.deepEqual(matchRecentPost([post, other, post], input, true), { status: 'found', providerPostId: 'p_1', url: null });
     // two different posts with the text are still two
     assert.equal(matchRecentPost([post, { ...post, id: 'p_3' }], input, true).status, 'unknown');
+  });
+
+  it("a sweep's lookups of one account walk its listing once, and reach back past 1,000 posts of the window", async () => {
+    // 3,000 posts in the last minute, newest first, 100 a page (an account posting at volume)
+    const now = Date.now();
+    const posts: ListedPost[] = Array.from({ length: 3_000 }, (_, i) => ({
+      id: `p_${i}`,
+      text: `volume post ${i}`,
+      createdAt: now - i * 20,
+      url: null,
+    }));
+    let fetched = 0;
+    const page = async (cursor: string | undefined) => {
+      fetched++;
+      const start = cursor ? Number(cursor) : 0;
+      return { posts: posts.slice(start, start + 100), next: start + 100 < posts.length ? String(start + 100) : undefined };
+    };
+    const shared: ListingPages = new Map();
+    const look = (text: string) =>
+      findInListing({ ...input, text, since: new Date(now - 70_000), until: new Date(now), listingPages: shared }, page, 'account listing');
+    const found = await Promise.all(['volume post 5', 'volume post 1500', 'volume post 2999', 'volume post 2998'].map(look));
+    assert.deepEqual(
+      found.map((f) => (f.status === 'found' ? f.providerPostId : f.status)),
+      ['p_5', 'p_1500', 'p_2999', 'p_2998'],
+    );
+    // a post not in the full listing is absent (the walk reached its end), still without a page fetched twice
+    assert.deepEqual(await look('never posted'), { status: 'absent' });
+    assert.equal(fetched, 30);
+    // without a shared listing each lookup walks it again
+    await findInListing({ ...input, text: 'volume post 2999', since: new Date(now - 70_000), until: new Date(now) }, page);
+    assert.equal(fetched, 60);
   });
 
   describe('the Meta simulator pages like Graph: cursors name an item, not a position', () => {

@@ -14,6 +14,7 @@
  * - a first comment stuck posting past the lease: needs_attention; pending with no job: re-queued.
  */
 import type { QueueInspector } from '../../platform/queue/queue-inspector.js';
+import type { ListingPages } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type Outcome, targetError } from './publish-call.js';
 import { missedOutcome } from './publish-lateness.js';
@@ -61,7 +62,7 @@ export class ReconcileService {
    * targets of the channel hold. Published (with the post's id and permalink), failed (the listing
    * covers the window and has no such post) or needs_attention (no listing, several matches, an error).
    */
-  private async lookUp(row: TargetRow, now: Date): Promise<Outcome> {
+  private async lookUp(row: TargetRow, now: Date, listingPages: ListingPages): Promise<Outcome> {
     const job = await publishingRepository.getJob(this.deps.database.db, row.organization_id, row.job_id);
     const unknown = (why: string): Outcome => ({
       kind: 'final',
@@ -85,6 +86,7 @@ export class ReconcileService {
         excludeIds: held,
         mediaKinds: (job?.media ?? []).map((m) => m.kind),
         settings: row.settings as Record<string, unknown>,
+        listingPages,
       });
       if (found.status === 'found') return { kind: 'published', providerPostId: found.providerPostId, url: found.url };
       if (found.status === 'absent') return this.notLanded(row, job?.max_lateness_minutes ?? null, now);
@@ -136,10 +138,12 @@ export class ReconcileService {
 
     // 1. stuck in publishing: looked up on the platform, flagged only where it cannot tell
     const overdue = await reconcileRepository.pastLease(db, organizationId, now, BATCH);
+    // the account listings' pages this sweep fetched, shared by its lookups
+    const listingPages: ListingPages = new Map();
     for (let i = 0; i < overdue.length; i += LOOKUPS_AT_ONCE) {
       await Promise.all(
         overdue.slice(i, i + LOOKUPS_AT_ONCE).map(async (row) => {
-          const written = await this.outcomes.record(row, await this.lookUp(row, now));
+          const written = await this.outcomes.record(row, await this.lookUp(row, now, listingPages));
           if (written === TRANSITIONS.published.to) result.publishedCount += 1;
           else if (written === TRANSITIONS.failed.to) result.failedCount += 1;
           else if (written === TRANSITIONS.retry.to) result.retriedCount += 1;

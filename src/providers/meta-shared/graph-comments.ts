@@ -59,20 +59,25 @@ export function graphFindRecentPost(
   fields: { text: string; createdAt: string; url: string },
   input: FindRecentPostInput,
 ): Promise<RecentPostLookup> {
-  return findInListing(input, async (after) => {
-    const res = await graph.get<GraphPage>(url, ctx, {
-      fields: `id,${fields.text},${fields.createdAt},${fields.url}`,
-      limit: 25,
-      after,
-    });
-    const posts = (res.data ?? []).map((p) => ({
-      id: String(p.id),
-      text: typeof p[fields.text] === 'string' ? (p[fields.text] as string) : '',
-      createdAt: Date.parse(String(p[fields.createdAt] ?? '').replace(/\+0000$/, 'Z')),
-      url: typeof p[fields.url] === 'string' ? new URL(p[fields.url] as string, 'https://www.facebook.com').toString() : null,
-    }));
-    return { posts, next: res.paging?.next ? res.paging.cursors?.after : undefined };
-  });
+  return findInListing(
+    input,
+    async (after) => {
+      const res = await graph.get<GraphPage>(url, ctx, {
+        fields: `id,${fields.text},${fields.createdAt},${fields.url}`,
+        // Graph's largest page for an object's posts
+        limit: 100,
+        after,
+      });
+      const posts = (res.data ?? []).map((p) => ({
+        id: String(p.id),
+        text: typeof p[fields.text] === 'string' ? (p[fields.text] as string) : '',
+        createdAt: Date.parse(String(p[fields.createdAt] ?? '').replace(/\+0000$/, 'Z')),
+        url: typeof p[fields.url] === 'string' ? new URL(p[fields.url] as string, 'https://www.facebook.com').toString() : null,
+      }));
+      return { posts, next: res.paging?.next ? res.paging.cursors?.after : undefined };
+    },
+    `${url} ${fields.text}`,
+  );
 }
 
 /** A filter keeping items whose `field` timestamp is at or after `since` (ISO); undefined without one. */

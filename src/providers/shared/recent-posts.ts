@@ -17,7 +17,16 @@ export interface FindRecentPostInput {
   /** the attempt's media kinds and target settings (some kinds of post are not in the listing) */
   mediaKinds: readonly string[];
   settings: Record<string, unknown>;
+  /**
+   * Listing pages already fetched by this sweep, shared by its lookups: after a crash at volume many
+   * targets of one account are looked up at once and would each walk the same newest-first listing.
+   * Pages fetched after the sweep began hold every post made before it (the crashed attempts' posts).
+   */
+  listingPages?: ListingPages;
 }
+
+export type ListingPage = { posts: ListedPost[]; next: string | undefined };
+export type ListingPages = Map<string, Promise<ListingPage>>;
 
 export type RecentPostLookup =
   | { status: 'found'; providerPostId: string; url: string | null }
@@ -34,8 +43,11 @@ export interface ListedPost {
 
 /** clock skew between us and the platform tolerated at both ends of the window */
 export const WINDOW_SLACK_MS = 120_000;
-/** list pages walked at most; a listing cut short answers unknown rather than absent */
-const MAX_LIST_PAGES = 10;
+/**
+ * list pages walked at most; a listing cut short answers unknown rather than absent. An account that
+ * posts at volume needs its whole window walked (4,000 posts at 100 a page); a sweep shares the pages.
+ */
+const MAX_LIST_PAGES = 40;
 
 function normalizePostText(text: string): string {
   return text
@@ -71,9 +83,23 @@ export function matchRecentPost(posts: readonly ListedPost[], input: FindRecentP
  */
 async function walkRecent(
   input: FindRecentPostInput,
-  page: (cursor: string | undefined) => Promise<{ posts: ListedPost[]; next: string | undefined }>,
+  fetchPage: (cursor: string | undefined) => Promise<ListingPage>,
+  listing: string | undefined,
 ): Promise<{ posts: ListedPost[]; complete: boolean }> {
   const oldest = input.since.getTime() - WINDOW_SLACK_MS;
+  const shared = listing === undefined ? undefined : input.listingPages;
+  const page = (cursor: string | undefined) => {
+    if (!shared) return fetchPage(cursor);
+    const key = `${listing} ${cursor ?? ''}`;
+    let p = shared.get(key);
+    if (!p) {
+      p = fetchPage(cursor);
+      shared.set(key, p);
+      // a failed page is not kept: the next lookup asks again
+      p.catch(() => shared.delete(key));
+    }
+    return p;
+  };
   const posts: ListedPost[] = [];
   let cursor: string | undefined;
   for (let n = 0; n < MAX_LIST_PAGES; n++) {
@@ -86,11 +112,16 @@ async function walkRecent(
   return { posts, complete: false };
 }
 
-/** Looks up the listing and matches in one call (what an adapter's findRecentPost usually is). */
+/**
+ * Looks up the listing and matches in one call (what an adapter's findRecentPost usually is).
+ * `listing` names a listing whose requests do not depend on the input (its URL with the account), so
+ * the lookups of one sweep share its pages (`input.listingPages`).
+ */
 export async function findInListing(
   input: FindRecentPostInput,
-  page: (cursor: string | undefined) => Promise<{ posts: ListedPost[]; next: string | undefined }>,
+  page: (cursor: string | undefined) => Promise<ListingPage>,
+  listing?: string,
 ): Promise<RecentPostLookup> {
-  const { posts, complete } = await walkRecent(input, page);
+  const { posts, complete } = await walkRecent(input, page, listing);
   return matchRecentPost(posts, input, complete);
 }

@@ -268,6 +268,15 @@ describe('several API and worker processes behind a load balancer', {
       `posts ${POSTS}: settled in ${totalMs} ms (${((POSTS * 1000) / totalMs).toFixed(1)} posts/s end to end), ` +
         `duplicates ${duplicates}, lost ${lost}, states ${JSON.stringify(settled)}, requests per API process ${JSON.stringify([...proxy.served.values()])}`,
     );
+    if (settled.needs_attention) {
+      const flagged = await db
+        .selectFrom('publish_targets')
+        .select(['text', 'last_error'])
+        .where('state', '=', 'needs_attention')
+        .limit(5)
+        .execute();
+      for (const f of flagged) t.diagnostic(`needs_attention: ${f.text}: ${JSON.stringify(f.last_error)}`);
+    }
     assert.equal(duplicates, 0, 'no post published twice');
     assert.equal(lost, 0, 'no post lost');
     assert.equal(settled.published, POSTS, `every target published: ${JSON.stringify(settled)}`);

@@ -4,35 +4,36 @@
  * the API key and tool. Row types: src/modules/tools/tools.tables.ts.
  */
 import { type Kysely, sql } from 'kysely';
+import { cascadeTo, createdAt, createdAtNow, idKey, required } from './migration-helpers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('tool_api_keys')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('name', 'text', (c) => c.notNull())
+    .$call(idKey)
+    .addColumn('user_id', 'text', cascadeTo('users'))
+    .addColumn('name', 'text', required)
     .addColumn('prefix', 'text', (c) => c.notNull().unique())
-    .addColumn('last_four', 'text', (c) => c.notNull())
-    .addColumn('secret_hash', 'text', (c) => c.notNull())
-    .addColumn('scopes', sql`text[]`, (c) => c.notNull())
+    .addColumn('last_four', 'text', required)
+    .addColumn('secret_hash', 'text', required)
+    .addColumn('scopes', sql`text[]`, required)
     .addColumn('last_used_at', 'timestamptz')
     .addColumn('revoked_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAtNow)
     .execute();
   await db.schema.createIndex('tool_api_keys_user_idx').on('tool_api_keys').columns(['user_id', 'id']).execute();
 
   await db.schema
     .createTable('tool_idempotency')
-    .addColumn('api_key_id', 'text', (c) => c.notNull().references('tool_api_keys.id').onDelete('cascade'))
-    .addColumn('tool', 'text', (c) => c.notNull())
-    .addColumn('idempotency_key', 'text', (c) => c.notNull())
-    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    .addColumn('api_key_id', 'text', cascadeTo('tool_api_keys'))
+    .addColumn('tool', 'text', required)
+    .addColumn('idempotency_key', 'text', required)
+    .addColumn('fingerprint', 'text', required)
     .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('in_progress','completed')`))
     .addColumn('response_status', 'integer')
     .addColumn('response_body', 'text')
     .addColumn('response_headers', 'jsonb')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+    .$call(createdAt)
+    .addColumn('expires_at', 'timestamptz', required)
     .addPrimaryKeyConstraint('tool_idempotency_pk', ['api_key_id', 'tool', 'idempotency_key'])
     .execute();
   await db.schema.createIndex('tool_idempotency_expires_idx').on('tool_idempotency').column('expires_at').execute();

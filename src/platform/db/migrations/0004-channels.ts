@@ -4,18 +4,29 @@
  * state `deleted` so publish targets that point at it stay readable.
  */
 import { type Kysely, sql } from 'kysely';
+import {
+  brandRow,
+  cascadeTo,
+  createdAtNow,
+  optionalCascadeTo,
+  organizationIndex,
+  organizationRow,
+  required,
+  setNullTo,
+  singleUse,
+  timestampsNow,
+} from './migration-helpers.js';
 
 const STATES = `'not_connected','connecting','in_between_steps','connected','expiring','refresh_needed','reconnect_required','disabled','deleted'`;
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('channel_accounts')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('brand_id', 'text', (c) => c.references('brands.id').onDelete('set null'))
-    .addColumn('platform', 'text', (c) => c.notNull())
-    .addColumn('external_account_id', 'text', (c) => c.notNull())
-    .addColumn('display_name', 'text', (c) => c.notNull())
+    .$call(organizationRow)
+    .addColumn('brand_id', 'text', setNullTo('brands'))
+    .addColumn('platform', 'text', required)
+    .addColumn('external_account_id', 'text', required)
+    .addColumn('display_name', 'text', required)
     .addColumn('handle', 'text')
     .addColumn('platform_app_id', 'text')
     .addColumn('state', 'text', (c) => c.notNull().check(sql.raw(`state in (${STATES})`)))
@@ -28,58 +39,52 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('pending_choices', 'jsonb')
     .addColumn('refresh_failures', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_refresh_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(timestampsNow)
     .addUniqueConstraint('channel_accounts_org_platform_ext_uq', ['organization_id', 'platform', 'external_account_id'])
     .execute();
-  await sql`create index channel_accounts_org_id_idx on channel_accounts (organization_id, id)`.execute(db);
+  await organizationIndex(db, 'channel_accounts', 'channel_accounts_org_id_idx');
   await sql`create index channel_accounts_expiry_idx on channel_accounts (token_expires_at) where state in ('connected','expiring','refresh_needed')`.execute(
     db,
   );
 
   await db.schema
     .createTable('provider_token_secrets')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('channel_account_id', 'text', (c) => c.references('channel_accounts.id').onDelete('cascade'))
-    .addColumn('platform', 'text', (c) => c.notNull())
+    .$call(organizationRow)
+    .addColumn('channel_account_id', 'text', optionalCascadeTo('channel_accounts'))
+    .addColumn('platform', 'text', required)
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('access','refresh')`))
-    .addColumn('ciphertext', 'text', (c) => c.notNull())
+    .addColumn('ciphertext', 'text', required)
     .addColumn('expires_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAtNow)
     .execute();
   await sql`create index provider_token_secrets_channel_idx on provider_token_secrets (channel_account_id)`.execute(db);
 
   await db.schema
     .createTable('channel_connect_states')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('brand_id', 'text', (c) => c.references('brands.id').onDelete('cascade'))
-    .addColumn('platform', 'text', (c) => c.notNull())
-    .addColumn('secret_hash', 'text', (c) => c.notNull())
+    .$call(organizationRow)
+    .addColumn('brand_id', 'text', optionalCascadeTo('brands'))
+    .addColumn('platform', 'text', required)
+    .addColumn('secret_hash', 'text', required)
     .addColumn('return_url', 'text')
-    .addColumn('redirect_uri', 'text', (c) => c.notNull())
+    .addColumn('redirect_uri', 'text', required)
     .addColumn('scopes', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'::text[]`))
     .addColumn('code_verifier', 'text')
-    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('consumed_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(singleUse)
+    .$call(createdAtNow)
     .execute();
   await sql`create index channel_connect_states_expires_idx on channel_connect_states (expires_at)`.execute(db);
 
   await db.schema
     .createTable('publishing_profiles')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('brand_id', 'text', (c) => c.notNull().references('brands.id').onDelete('cascade'))
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('slug', 'text', (c) => c.notNull())
+    .$call(organizationRow)
+    .addColumn('brand_id', 'text', cascadeTo('brands'))
+    .addColumn('name', 'text', required)
+    .addColumn('slug', 'text', required)
     .addColumn('description', 'text')
     .addColumn('is_default', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('schedule_settings', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('comment_settings', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(timestampsNow)
     .addUniqueConstraint('publishing_profiles_brand_slug_uq', ['organization_id', 'brand_id', 'slug'])
     .execute();
   // one default profile per brand, enforced by the database as well as the service
@@ -87,17 +92,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('publishing_profile_channels')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('brand_id', 'text', (c) => c.notNull())
-    .addColumn('profile_id', 'text', (c) => c.notNull().references('publishing_profiles.id').onDelete('cascade'))
-    .addColumn('channel_account_id', 'text', (c) => c.notNull().references('channel_accounts.id').onDelete('cascade'))
-    .addColumn('platform', 'text', (c) => c.notNull())
+    .$call(brandRow)
+    .addColumn('profile_id', 'text', cascadeTo('publishing_profiles'))
+    .addColumn('channel_account_id', 'text', cascadeTo('channel_accounts'))
+    .addColumn('platform', 'text', required)
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('settings', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(timestampsNow)
     .addUniqueConstraint('publishing_profile_channels_uq', ['profile_id', 'channel_account_id'])
     .execute();
   await sql`create index publishing_profile_channels_channel_idx on publishing_profile_channels (channel_account_id)`.execute(db);

@@ -5,45 +5,43 @@
  * slot conflict checks and the job list.
  */
 import { type Kysely, sql } from 'kysely';
+import { brandRow, cascadeTo, idKey, organizationIndex, required, timestampsNow } from './migration-helpers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('publish_jobs')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('brand_id', 'text', (c) => c.notNull())
+    .$call(brandRow)
     .addColumn('product_id', 'text')
     .addColumn('profile_id', 'text')
     .addColumn('title', 'text')
-    .addColumn('text', 'text', (c) => c.notNull())
+    .addColumn('text', 'text', required)
     .addColumn('media', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
-    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', required)
     .addColumn('idempotency_key', 'text')
     .addColumn('request_hash', 'text')
     .addColumn('scheduled_at', 'timestamptz')
     .addColumn('run_after', 'timestamptz')
     .addColumn('cancel_reason', 'text')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(timestampsNow)
     .execute();
   await sql`create unique index publish_jobs_org_idem_idx on publish_jobs (organization_id, idempotency_key) where idempotency_key is not null`.execute(
     db,
   );
-  await sql`create index publish_jobs_org_id_idx on publish_jobs (organization_id, id)`.execute(db);
+  await organizationIndex(db, 'publish_jobs', 'publish_jobs_org_id_idx');
   await sql`create index publish_jobs_org_brand_idx on publish_jobs (organization_id, brand_id, id)`.execute(db);
 
   await db.schema
     .createTable('publish_targets')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull())
-    .addColumn('job_id', 'text', (c) => c.notNull().references('publish_jobs.id').onDelete('cascade'))
-    .addColumn('brand_id', 'text', (c) => c.notNull())
-    .addColumn('channel_account_id', 'text', (c) => c.notNull())
-    .addColumn('platform', 'text', (c) => c.notNull())
+    .$call(idKey)
+    .addColumn('organization_id', 'text', required)
+    .addColumn('job_id', 'text', cascadeTo('publish_jobs'))
+    .addColumn('brand_id', 'text', required)
+    .addColumn('channel_account_id', 'text', required)
+    .addColumn('platform', 'text', required)
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('text', 'text', (c) => c.notNull())
+    .addColumn('text', 'text', required)
     .addColumn('settings', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
-    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', required)
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('scheduled_at', 'timestamptz')
     .addColumn('next_attempt_at', 'timestamptz')
@@ -60,8 +58,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('first_comment_id', 'text')
     .addColumn('first_comment_attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('first_comment_error', 'jsonb')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(timestampsNow)
     .execute();
   await sql`create index publish_targets_job_idx on publish_targets (job_id, position)`.execute(db);
   await sql`create index publish_targets_due_idx on publish_targets (state, next_attempt_at) where state in ('scheduled','queued','publishing','processing')`.execute(

@@ -5,20 +5,20 @@
  * `sequence` numbers them in commit order within that group so receivers can order them.
  */
 import { type Kysely, sql } from 'kysely';
+import { createdAtNow, organizationIndex, organizationRow, required } from './migration-helpers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('events')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('data', 'jsonb', (c) => c.notNull())
+    .$call(organizationRow)
+    .addColumn('type', 'text', required)
+    .addColumn('data', 'jsonb', required)
     .addColumn('sequence_key', 'text')
     .addColumn('sequence', 'integer')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAtNow)
     .addColumn('fanned_out_at', 'timestamptz')
     .execute();
-  await sql`create index events_org_id_idx on events (organization_id, id)`.execute(db);
+  await organizationIndex(db, 'events', 'events_org_id_idx');
   await sql`create index events_pending_idx on events (id) where fanned_out_at is null`.execute(db);
   await sql`create unique index events_sequence_idx on events (sequence_key, sequence) where sequence_key is not null`.execute(db);
 }

@@ -4,6 +4,17 @@
  * Every secret is stored as a sha256 digest.
  */
 import { type Kysely, sql } from 'kysely';
+import {
+  cascadeTo,
+  createdAtNow,
+  idKey,
+  organizationIndex,
+  organizationRef,
+  organizationRow,
+  required,
+  singleUse,
+  timestampsNow,
+} from './migration-helpers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('auth_sessions').addColumn('idle_expires_at', 'timestamptz').execute();
@@ -12,70 +23,64 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('auth_exchange_codes')
     .addColumn('code_hash', 'text', (c) => c.primaryKey())
-    .addColumn('nonce_hash', 'text', (c) => c.notNull())
-    .addColumn('binding_hash', 'text', (c) => c.notNull())
-    .addColumn('origin', 'text', (c) => c.notNull())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('consumed_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('nonce_hash', 'text', required)
+    .addColumn('binding_hash', 'text', required)
+    .addColumn('origin', 'text', required)
+    .$call(organizationRef)
+    .addColumn('user_id', 'text', cascadeTo('users'))
+    .$call(singleUse)
+    .$call(createdAtNow)
     .execute();
 
   await db.schema
     .createTable('oauth_apps')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('name', 'text', (c) => c.notNull())
+    .$call(organizationRow)
+    .addColumn('name', 'text', required)
     .addColumn('client_id', 'text', (c) => c.notNull().unique())
     .addColumn('client_secret_hash', 'text')
     .addColumn('client_secret_ref', 'text')
-    .addColumn('redirect_uris', sql`text[]`, (c) => c.notNull())
-    .addColumn('scopes', sql`text[]`, (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('redirect_uris', sql`text[]`, required)
+    .addColumn('scopes', sql`text[]`, required)
+    .$call(timestampsNow)
     .addColumn('deleted_at', 'timestamptz')
     .execute();
-  await sql`create index oauth_apps_org_idx on oauth_apps (organization_id, id)`.execute(db);
+  await organizationIndex(db, 'oauth_apps', 'oauth_apps_org_idx');
 
   await db.schema
     .createTable('oauth_authorizations')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('oauth_app_id', 'text', (c) => c.notNull().references('oauth_apps.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('scopes', sql`text[]`, (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(organizationRow)
+    .addColumn('oauth_app_id', 'text', cascadeTo('oauth_apps'))
+    .addColumn('user_id', 'text', cascadeTo('users'))
+    .addColumn('scopes', sql`text[]`, required)
+    .$call(createdAtNow)
     .addColumn('revoked_at', 'timestamptz')
     .execute();
-  await sql`create index oauth_authorizations_org_idx on oauth_authorizations (organization_id, id)`.execute(db);
+  await organizationIndex(db, 'oauth_authorizations', 'oauth_authorizations_org_idx');
 
   await db.schema
     .createTable('oauth_codes')
     .addColumn('code_hash', 'text', (c) => c.primaryKey())
-    .addColumn('authorization_id', 'text', (c) => c.notNull().references('oauth_authorizations.id').onDelete('cascade'))
-    .addColumn('redirect_uri', 'text', (c) => c.notNull())
-    .addColumn('code_challenge', 'text', (c) => c.notNull())
-    .addColumn('scopes', sql`text[]`, (c) => c.notNull())
-    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('consumed_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('authorization_id', 'text', cascadeTo('oauth_authorizations'))
+    .addColumn('redirect_uri', 'text', required)
+    .addColumn('code_challenge', 'text', required)
+    .addColumn('scopes', sql`text[]`, required)
+    .$call(singleUse)
+    .$call(createdAtNow)
     .execute();
 
   await db.schema
     .createTable('oauth_tokens')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .$call(idKey)
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('authorization_id', 'text', (c) => c.notNull().references('oauth_authorizations.id').onDelete('cascade'))
-    .addColumn('family_id', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', required)
+    .addColumn('authorization_id', 'text', cascadeTo('oauth_authorizations'))
+    .addColumn('family_id', 'text', required)
     .addColumn('code_hash', 'text')
-    .addColumn('scopes', sql`text[]`, (c) => c.notNull())
-    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('consumed_at', 'timestamptz')
+    .addColumn('scopes', sql`text[]`, required)
+    .$call(singleUse)
     .addColumn('revoked_at', 'timestamptz')
     .addColumn('replaced_by_pair', 'text')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAtNow)
     .execute();
   await sql`create index oauth_tokens_family_idx on oauth_tokens (family_id)`.execute(db);
   await sql`create index oauth_tokens_authorization_idx on oauth_tokens (authorization_id)`.execute(db);

@@ -4,24 +4,23 @@
  * platforms' own retention windows.
  */
 import { type Kysely, sql } from 'kysely';
+import { brandRow, createdAt, organizationIndex, required } from './migration-helpers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('analytics_snapshots')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('brand_id', 'text', (c) => c.notNull())
-    .addColumn('channel_account_id', 'text', (c) => c.notNull())
-    .addColumn('platform', 'text', (c) => c.notNull())
+    .$call(brandRow)
+    .addColumn('channel_account_id', 'text', required)
+    .addColumn('platform', 'text', required)
     .addColumn('post_target_id', 'text')
-    .addColumn('provider_post_id', 'text', (c) => c.notNull())
-    .addColumn('captured_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('metrics', 'jsonb', (c) => c.notNull())
-    .addColumn('source', 'jsonb', (c) => c.notNull())
-    .addColumn('trigger', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('provider_post_id', 'text', required)
+    .addColumn('captured_at', 'timestamptz', required)
+    .addColumn('metrics', 'jsonb', required)
+    .addColumn('source', 'jsonb', required)
+    .addColumn('trigger', 'text', required)
+    .$call(createdAt)
     .execute();
-  await sql`create index analytics_snapshots_org_idx on analytics_snapshots (organization_id, id)`.execute(db);
+  await organizationIndex(db, 'analytics_snapshots', 'analytics_snapshots_org_idx');
   await sql`create index analytics_snapshots_target_idx on analytics_snapshots (organization_id, post_target_id, captured_at)`.execute(db);
   await sql`create index analytics_snapshots_channel_idx on analytics_snapshots (organization_id, channel_account_id, captured_at)`.execute(
     db,

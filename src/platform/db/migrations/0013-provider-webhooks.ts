@@ -4,16 +4,17 @@
  * for the inbound endpoint. Platform-level rows: a delivery is matched to organizations only when processed.
  */
 import { type Kysely, sql } from 'kysely';
+import { idKey, required, timestamps } from './migration-helpers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('provider_webhook_deliveries')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('platform', 'text', (c) => c.notNull())
-    .addColumn('dedupe_key', 'text', (c) => c.notNull())
-    .addColumn('payload', 'jsonb', (c) => c.notNull())
-    .addColumn('event_count', 'integer', (c) => c.notNull())
-    .addColumn('received_at', 'timestamptz', (c) => c.notNull())
+    .$call(idKey)
+    .addColumn('platform', 'text', required)
+    .addColumn('dedupe_key', 'text', required)
+    .addColumn('payload', 'jsonb', required)
+    .addColumn('event_count', 'integer', required)
+    .addColumn('received_at', 'timestamptz', required)
     .addColumn('processed_at', 'timestamptz')
     .addColumn('outcome', 'jsonb')
     .execute();
@@ -21,15 +22,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index provider_webhook_deliveries_received on provider_webhook_deliveries (received_at)`.execute(db);
   await db.schema
     .createTable('provider_webhook_subscriptions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('platform', 'text', (c) => c.notNull())
-    .addColumn('topic', 'text', (c) => c.notNull())
-    .addColumn('callback_url', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
+    .$call(idKey)
+    .addColumn('platform', 'text', required)
+    .addColumn('topic', 'text', required)
+    .addColumn('callback_url', 'text', required)
+    .addColumn('state', 'text', required)
     .addColumn('lease_expires_at', 'timestamptz')
-    .addColumn('details', 'jsonb', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('details', 'jsonb', required)
+    .$call(timestamps)
     .execute();
   await sql`create unique index provider_webhook_subscriptions_topic on provider_webhook_subscriptions (platform, topic)`.execute(db);
 }

@@ -5,20 +5,19 @@
  * email domains whose people an organization lets join on their first sign-in.
  */
 import { type Kysely, sql } from 'kysely';
+import { brandRow, cascadeTo, createdAt, organizationIndex, organizationRef, required, singleUse } from './migration-helpers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('publish_batch_previews')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('brand_id', 'text', (c) => c.notNull())
-    .addColumn('request_hash', 'text', (c) => c.notNull())
-    .addColumn('from_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('schedule', 'jsonb', (c) => c.notNull())
-    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .$call(brandRow)
+    .addColumn('request_hash', 'text', required)
+    .addColumn('from_at', 'timestamptz', required)
+    .addColumn('schedule', 'jsonb', required)
+    .addColumn('expires_at', 'timestamptz', required)
+    .$call(createdAt)
     .execute();
-  await sql`create index publish_batch_previews_org_idx on publish_batch_previews (organization_id, id)`.execute(db);
+  await organizationIndex(db, 'publish_batch_previews', 'publish_batch_previews_org_idx');
   await sql`create index publish_batch_previews_expiry_idx on publish_batch_previews (expires_at)`.execute(db);
 
   await sql`alter table events add column audience text`.execute(db);
@@ -27,33 +26,32 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('identity_provider_logins')
     .addColumn('state_hash', 'text', (c) => c.primaryKey())
-    .addColumn('binding_hash', 'text', (c) => c.notNull())
-    .addColumn('origin', 'text', (c) => c.notNull())
-    .addColumn('code_verifier', 'text', (c) => c.notNull())
-    .addColumn('nonce', 'text', (c) => c.notNull())
-    .addColumn('redirect_uri', 'text', (c) => c.notNull())
+    .addColumn('binding_hash', 'text', required)
+    .addColumn('origin', 'text', required)
+    .addColumn('code_verifier', 'text', required)
+    .addColumn('nonce', 'text', required)
+    .addColumn('redirect_uri', 'text', required)
     .addColumn('return_to', 'text')
-    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('consumed_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .$call(singleUse)
+    .$call(createdAt)
     .execute();
   await sql`create index identity_provider_logins_expiry_idx on identity_provider_logins (expires_at)`.execute(db);
   await db.schema
     .createTable('identity_provider_links')
-    .addColumn('issuer', 'text', (c) => c.notNull())
-    .addColumn('subject', 'text', (c) => c.notNull())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('last_sign_in_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('issuer', 'text', required)
+    .addColumn('subject', 'text', required)
+    .addColumn('user_id', 'text', cascadeTo('users'))
+    .addColumn('email', 'text', required)
+    .$call(createdAt)
+    .addColumn('last_sign_in_at', 'timestamptz', required)
     .addPrimaryKeyConstraint('identity_provider_links_pk', ['issuer', 'subject'])
     .execute();
   await db.schema
     .createTable('identity_provider_join_domains')
     .addColumn('email_domain', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('role', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+    .$call(organizationRef)
+    .addColumn('role', 'text', required)
+    .$call(createdAt)
     .execute();
 }
 

@@ -122,7 +122,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List analytics snapshots, newest first; filter by brand, channel, platform, post target and capture time */
+        /** List analytics snapshots, newest capture first; filter by brand, channel, platform, post target and capture time */
         get: operations["listAnalyticsSnapshots"];
         put?: never;
         post?: never;
@@ -1238,7 +1238,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List publish jobs with their targets (newest first) */
+        /**
+         * List publish jobs with their targets (newest first)
+         * @description Newest first by creation; with `from` or `to` (a calendar window), by the time the job is for (its schedule, else its creation), then by id. Pages follow `nextCursor`.
+         */
         get: operations["listPublishJobs"];
         put?: never;
         /**
@@ -1806,7 +1809,7 @@ export interface components {
                 metricNames: string[];
             };
         };
-        /** @description Analytics snapshots, newest first. */
+        /** @description Analytics snapshots, newest capture first (then by id). */
         AnalyticsSnapshotList: {
             data: components["schemas"]["AnalyticsSnapshot"][];
             /** @description Cursor of the next page; null on the last page. */
@@ -4575,7 +4578,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Analytics snapshots, newest first. */
+            /** @description Analytics snapshots, newest capture first (then by id). */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

@@ -108,6 +108,21 @@ function noStore(reply: FastifyReply) {
   reply.header('pragma', 'no-cache');
 }
 
+/**
+ * The start the token and revocation endpoints share: the feature on, the answer not cached, then the
+ * client (Basic or post credentials) rate limited and authenticated.
+ */
+async function authenticateTokenClient(service: OAuthService, request: FastifyRequest, reply: FastifyReply) {
+  service.assertEnabled();
+  noStore(reply);
+  const body = flatBody(request.body);
+  const { clientId, clientSecret } = clientCredentials(request, body);
+  if (!clientId) throw new AppError('invalid_client');
+  await service.rateLimit(clientId);
+  const client = await service.authenticateClient(clientId, clientSecret);
+  return { body, client };
+}
+
 /** What the authorization page and its approval can answer besides success (the same checks run on both). */
 const AUTHORIZE_ERRORS = errorResponses(
   'public_oauth_disabled',
@@ -253,13 +268,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
         },
       },
       async (request, reply) => {
-        service.assertEnabled();
-        noStore(reply);
-        const body = flatBody(request.body);
-        const { clientId, clientSecret } = clientCredentials(request, body);
-        if (!clientId) throw new AppError('invalid_client');
-        await service.rateLimit(clientId);
-        const client = await service.authenticateClient(clientId, clientSecret);
+        const { body, client } = await authenticateTokenClient(service, request, reply);
         if (body.grant_type === 'authorization_code') return service.exchangeCode(client, body);
         if (body.grant_type === 'refresh_token') return service.refresh(client, body);
         throw new AppError('invalid_oauth_token_request', {
@@ -291,13 +300,7 @@ export function registerOAuthRoutes(root: FastifyInstance, service: OAuthService
         },
       },
       async (request, reply) => {
-        service.assertEnabled();
-        noStore(reply);
-        const body = flatBody(request.body);
-        const { clientId, clientSecret } = clientCredentials(request, body);
-        if (!clientId) throw new AppError('invalid_client');
-        await service.rateLimit(clientId);
-        const client = await service.authenticateClient(clientId, clientSecret);
+        const { body, client } = await authenticateTokenClient(service, request, reply);
         if (!body.token)
           throw new AppError('invalid_oauth_token_request', {
             message: 'token is required.',

@@ -30,29 +30,26 @@ export class ChannelLinker {
   constructor(private readonly deps: CallbackDeps) {}
 
   async storeTokens(tx: Executor, row: ConnectStateRow, tokens: OAuthTokens, account: ProviderAccount | null, now: Date) {
-    const { vault } = this.deps;
     const accessToken = account?.accountAccessToken ?? tokens.accessToken;
     // an account token (Facebook page token from a long-lived user token) does not expire
     const expiresAt = account?.accountAccessToken ? null : tokens.expiresAt;
-    const accessRef = await vault.store(tx, {
-      organizationId: row.organization_id,
-      platform: row.platform,
-      kind: 'access',
-      token: accessToken,
-      expiresAt,
-      at: now,
-    });
+    const accessRef = await this.storeToken(tx, row, 'access', accessToken, expiresAt, now);
     const refreshRef = tokens.refreshToken
-      ? await vault.store(tx, {
-          organizationId: row.organization_id,
-          platform: row.platform,
-          kind: 'refresh',
-          token: tokens.refreshToken,
-          expiresAt: tokens.refreshTokenExpiresAt,
-          at: now,
-        })
+      ? await this.storeToken(tx, row, 'refresh', tokens.refreshToken, tokens.refreshTokenExpiresAt, now)
       : null;
     return { accessRef, refreshRef, expiresAt };
+  }
+
+  /** Stores one token of the login's organization and platform in the vault; answers its reference. */
+  private storeToken(
+    tx: Executor,
+    row: ConnectStateRow,
+    kind: 'access' | 'refresh',
+    token: string,
+    expiresAt: Date | null | undefined,
+    now: Date,
+  ): Promise<string> {
+    return this.deps.vault.store(tx, { organizationId: row.organization_id, platform: row.platform, kind, token, expiresAt, at: now });
   }
 
   /** Upserts the channel of one account as connected with fresh tokens; answers its id. */
@@ -128,15 +125,7 @@ export class ChannelLinker {
     const user = await this.storeTokens(tx, row, tokens, null, now);
     const choices: PendingChoice[] = [];
     for (const a of accounts) {
-      const ref = a.accountAccessToken
-        ? await vault.store(tx, {
-            organizationId: row.organization_id,
-            platform: row.platform,
-            kind: 'access',
-            token: a.accountAccessToken,
-            at: now,
-          })
-        : null;
+      const ref = a.accountAccessToken ? await this.storeToken(tx, row, 'access', a.accountAccessToken, undefined, now) : null;
       choices.push({
         externalAccountId: a.externalAccountId,
         displayName: a.displayName,

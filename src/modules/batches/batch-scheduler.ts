@@ -97,6 +97,31 @@ export interface Assignment {
   manual: boolean;
 }
 
+/** Target j of item i placed at `at`: in a slot occurrence, or as given (manualScheduleAt) when slot is null. */
+function assignmentOf(
+  i: number,
+  j: number,
+  item: SchedulerItem,
+  target: SchedulerTarget,
+  at: number,
+  slot: { id: string; at: number } | null,
+  jitterSeconds: number,
+): Assignment {
+  return {
+    itemIndex: i,
+    targetIndex: j,
+    clientAssetId: item.clientAssetId,
+    productId: item.productId,
+    platform: target.platform,
+    channelAccountId: target.channelAccountId,
+    slotId: slot ? slot.id : null,
+    slotAt: slot ? new Date(slot.at).toISOString() : null,
+    scheduledAt: new Date(at).toISOString(),
+    jitterSeconds,
+    manual: slot === null,
+  };
+}
+
 export interface SchedulerWarning {
   rule: Rule;
   itemIndex: number | null;
@@ -256,19 +281,7 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
           message: `manualScheduleAt is kept as given although it breaks ${broken} on channel ${target.channelAccountId}.`,
         });
       add(c, at, item.productId, item.text, 0, 0);
-      assignments.push({
-        itemIndex: i,
-        targetIndex: j,
-        clientAssetId: item.clientAssetId,
-        productId: item.productId,
-        platform: target.platform,
-        channelAccountId: target.channelAccountId,
-        slotId: null,
-        slotAt: null,
-        scheduledAt: new Date(at).toISOString(),
-        jitterSeconds: 0,
-        manual: true,
-      });
+      assignments.push(assignmentOf(i, j, item, target, at, null, 0));
     });
   }
 
@@ -362,19 +375,7 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
           continue;
         }
         add(c, t, item.productId, item.text, s.minGapMinutes * MIN, s.productCooldownMinutes * MIN);
-        assignments.push({
-          itemIndex: i,
-          targetIndex: j,
-          clientAssetId: item.clientAssetId,
-          productId: item.productId,
-          platform: target.platform,
-          channelAccountId: target.channelAccountId,
-          slotId: s.id,
-          slotAt: new Date(o.base).toISOString(),
-          scheduledAt: new Date(t).toISOString(),
-          jitterSeconds: jitter,
-          manual: false,
-        });
+        assignments.push(assignmentOf(i, j, item, target, t, { id: s.id, at: o.base }, jitter));
         return;
       }
       const top = [...blockers.entries()].sort((a, b) => b[1] - a[1])[0];

@@ -3,24 +3,14 @@
 import type { Selectable } from 'kysely';
 import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
-import type { AssetsTable, PublishBatchesTable, PublishBatchPreviewsTable } from './batches.tables.js';
+import type { AssetsTable, PublishBatchesTable, PublishBatchPreviewsTable, PublishBatchTargetsTable } from './batches.tables.js';
 
 export type BatchRow = Selectable<PublishBatchesTable>;
 export type AssetRow = Selectable<AssetsTable>;
 export type PreviewRow = Selectable<PublishBatchPreviewsTable>;
 
-export interface BatchTargetRow {
-  id: string;
-  batch_id: string;
-  item_id: string;
-  position: number;
-  channel_account_id: string;
-  platform: string;
-  slot_id: string | null;
-  scheduled_at: Date | null;
-  jitter_seconds: number | null;
-  post_target_id: string | null;
-}
+/** A batch target as the batch reads select it (without its organization and creation time). */
+export type BatchTargetRow = Omit<Selectable<PublishBatchTargetsTable>, 'organization_id' | 'created_at'>;
 
 const CHUNK = 500;
 export async function chunked<T>(rows: T[], fn: (part: T[]) => Promise<unknown>): Promise<void> {

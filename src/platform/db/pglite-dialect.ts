@@ -23,13 +23,7 @@ export class PgliteLock {
 
   /** Runs fn while holding the lock; callers queue in FIFO order. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    let release!: () => void;
-    const next = new Promise<void>((r) => {
-      release = r;
-    });
-    const prev = this.tail;
-    this.tail = prev.then(() => next);
-    await prev;
+    const release = await this.acquire();
     try {
       return await fn();
     } finally {

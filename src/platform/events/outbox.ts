@@ -92,15 +92,7 @@ export class EventOutbox {
         sequence = (next.get(event.sequenceKey) ?? 0) + 1;
         next.set(event.sequenceKey, sequence);
       }
-      return {
-        id: newId('evt'),
-        organizationId: event.organizationId,
-        type: event.type,
-        data: event.data,
-        sequence,
-        createdAt,
-        audience: event.audience ?? null,
-      };
+      return recordedEvent(newId('evt'), event, sequence, createdAt);
     });
     await tx
       .insertInto('events')
@@ -150,15 +142,7 @@ export class EventOutbox {
         fanned_out_at: this.fanOut ? createdAt : null,
       } as never)
       .execute();
-    const recorded: RecordedEvent = {
-      id,
-      organizationId: event.organizationId,
-      type: event.type,
-      data: event.data,
-      sequence,
-      createdAt,
-      audience: event.audience ?? null,
-    };
+    const recorded = recordedEvent(id, event, sequence, createdAt);
     await this.notify(tx, [recorded]);
     return recorded;
   }
@@ -169,4 +153,17 @@ export class EventOutbox {
     // the rows were written marked: the fan-out must run in this transaction (its failure rolls all back)
     if (this.fanOut) await this.fanOut(tx, recorded);
   }
+}
+
+/** An event as written: its id, sequence number (null without a sequence key) and creation time. */
+function recordedEvent(id: string, event: DomainEvent, sequence: number | null, createdAt: Date): RecordedEvent {
+  return {
+    id,
+    organizationId: event.organizationId,
+    type: event.type,
+    data: event.data,
+    sequence,
+    createdAt,
+    audience: event.audience ?? null,
+  };
 }

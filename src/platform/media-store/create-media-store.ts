@@ -5,20 +5,12 @@
 import { join } from 'node:path';
 import { DiskMediaStore } from './disk-media-store.js';
 import type { MediaStore } from './media-store.js';
-import { S3MediaStore } from './s3-media-store.js';
+import { S3MediaStore, type S3MediaStoreOptions } from './s3-media-store.js';
 
 export interface MediaStoreConfig {
   dataDir: string;
-  s3?: {
-    bucket: string;
-    region?: string;
-    endpoint?: string;
-    forcePathStyle?: boolean;
-    accessKeyId?: string;
-    secretAccessKey?: string;
-    prefix?: string;
-    publicBaseUrl?: string;
-  };
+  /** the S3 store's options; the region defaults to us-east-1 and the temp dir lies under the data dir */
+  s3?: Omit<S3MediaStoreOptions, 'region' | 'tempDir'> & { region?: string };
 }
 
 function createMediaStore(config: MediaStoreConfig): MediaStore {

@@ -5,6 +5,7 @@
  * (docs/analytics.md) or the platform's own field names; 404 for an unknown post, 400 for an unknown name.
  */
 import type { FastifyInstance } from 'fastify';
+import { X_METRIC_FIELDS } from '../providers/x/x.metrics.js';
 import type { GoogleSimulatorState } from './simulators/google.simulator.js';
 import type { MetaSimState } from './simulators/meta.simulator.js';
 import type { PinterestSimulatorState } from './simulators/pinterest.simulator.js';
@@ -19,14 +20,7 @@ export interface MetricsControlStates {
 
 /** per platform: accepted name -> the simulator's own counter */
 const CONTROL_METRIC_NAMES = {
-  x: {
-    views: 'impression_count',
-    likes: 'like_count',
-    replies: 'reply_count',
-    reposts: 'retweet_count',
-    quotes: 'quote_count',
-    bookmarks: 'bookmark_count',
-  },
+  x: X_METRIC_FIELDS,
   youtube: { views: 'viewCount', likes: 'likeCount', comments: 'commentCount', favorites: 'favoriteCount' },
   facebook_page: { views: 'views', reach: 'reach', clicks: 'clicks', reactions: 'likes', likes: 'likes', shares: 'shares' },
   pinterest: { views: 'IMPRESSION', saves: 'SAVE', pin_clicks: 'PIN_CLICK', outbound_clicks: 'OUTBOUND_CLICK' },

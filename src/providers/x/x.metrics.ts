@@ -7,8 +7,8 @@
 import { type ProviderCallContext, ProviderError, type ProviderPostMetrics } from '../provider.js';
 import type { XClient } from './x.client.js';
 
-/** normalized name -> X public_metrics field */
-const X_METRIC_FIELDS = {
+/** normalized name -> X public_metrics field (the sandbox's metrics control takes the same names) */
+export const X_METRIC_FIELDS = {
   views: 'impression_count',
   likes: 'like_count',
   replies: 'reply_count',

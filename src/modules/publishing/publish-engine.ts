@@ -127,13 +127,7 @@ export class PublishEngine {
     let prepared: Awaited<ReturnType<PublishCall['prepare']>>;
     try {
       const now = this.deps.clock.now();
-      claimed = await this.claims.claim({
-        targetId,
-        version,
-        organizationId,
-        leaseUntil: new Date(now.getTime() + this.settings.leaseMs),
-        now,
-      });
+      claimed = await this.claimTarget(targetId, version, organizationId, now);
       if (!claimed) return 'stale';
       // past its lateness limit (the worker was down, the account was reconnecting): missed, not published
       const missed = missedOutcome(claimed, claimed.job_max_lateness, this.deps.clock.now());
@@ -172,17 +166,16 @@ export class PublishEngine {
     }
   }
 
+  /** Claims the target for one lease from now (null: its version moved on or it is taken). */
+  private claimTarget(targetId: string, version: number, organizationId: string, now: Date): Promise<ClaimedRow | null> {
+    return this.claims.claim({ targetId, version, organizationId, leaseUntil: new Date(now.getTime() + this.settings.leaseMs), now });
+  }
+
   private async publish(targetId: string, version: number, organizationId: string): Promise<string> {
     const now = this.deps.clock.now();
     // claim the target and mark its job publishing in one statement (batched with the claims of the
     // same turn); answers the job's media and the channel too
-    const claimed = await this.claims.claim({
-      targetId,
-      version,
-      organizationId,
-      leaseUntil: new Date(now.getTime() + this.settings.leaseMs),
-      now,
-    });
+    const claimed = await this.claimTarget(targetId, version, organizationId, now);
     if (!claimed) return 'stale';
     const missed = missedOutcome(claimed, claimed.job_max_lateness, now);
     if (missed) return this.outcomes.record(claimed, missed);

@@ -55,58 +55,52 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   const register = new client.Registry();
   const registers = opts.defaultMetrics === false ? [register] : [processMetrics(), register];
 
-  const http = new client.Histogram({
-    name: `${PREFIX}http_request_duration_seconds`,
-    help: 'HTTP request duration by method, route pattern and status code.',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [register],
-  });
-  const jobs = new client.Counter({
-    name: `${PREFIX}jobs_total`,
-    help: 'Jobs run by the worker, by queue and outcome.',
-    labelNames: ['queue', 'outcome'] as const,
-    registers: [register],
-  });
-  const jobDuration = new client.Histogram({
-    name: `${PREFIX}job_duration_seconds`,
-    help: 'Job handler duration by queue and outcome.',
-    labelNames: ['queue', 'outcome'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [register],
-  });
-  const lateness = new client.Histogram({
-    name: `${PREFIX}publish_lateness_seconds`,
-    help: "Time from a target's scheduledAt to its recorded publication, by platform.",
-    labelNames: ['platform'] as const,
-    buckets: LATENESS_BUCKETS,
-    registers: [register],
-  });
-  const providerCalls = new client.Counter({
-    name: `${PREFIX}provider_calls_total`,
-    help: 'Calls to a platform API by platform, operation and error class (none when it succeeded).',
-    labelNames: ['platform', 'operation', 'error_class'] as const,
-    registers: [register],
-  });
-  const providerDuration = new client.Histogram({
-    name: `${PREFIX}provider_call_duration_seconds`,
-    help: 'Duration of calls to a platform API by platform and operation.',
-    labelNames: ['platform', 'operation'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [register],
-  });
-  const webhooks = new client.Counter({
-    name: `${PREFIX}webhook_deliveries_total`,
-    help: 'Webhook delivery attempts by outcome (delivered, retry, failed) and error class (none when delivered).',
-    labelNames: ['outcome', 'error_class'] as const,
-    registers: [register],
-  });
-  const counterErrors = new client.Counter({
-    name: `${PREFIX}counter_store_errors_total`,
-    help: 'Failed operations on the shared counter store (rate limits, quotas, locks), by store and operation.',
-    labelNames: ['store', 'operation'] as const,
-    registers: [register],
-  });
+  // every series of this instance carries the prefix and lives in its own registry
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new client.Counter<L>({ name: `${PREFIX}${name}`, help, labelNames, registers: [register] });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new client.Histogram<L>({ name: `${PREFIX}${name}`, help, labelNames, buckets, registers: [register] });
+
+  const http = histogram(
+    'http_request_duration_seconds',
+    'HTTP request duration by method, route pattern and status code.',
+    ['method', 'route', 'status_code'],
+    DURATION_BUCKETS,
+  );
+  const jobs = counter('jobs_total', 'Jobs run by the worker, by queue and outcome.', ['queue', 'outcome']);
+  const jobDuration = histogram(
+    'job_duration_seconds',
+    'Job handler duration by queue and outcome.',
+    ['queue', 'outcome'],
+    DURATION_BUCKETS,
+  );
+  const lateness = histogram(
+    'publish_lateness_seconds',
+    "Time from a target's scheduledAt to its recorded publication, by platform.",
+    ['platform'],
+    LATENESS_BUCKETS,
+  );
+  const providerCalls = counter(
+    'provider_calls_total',
+    'Calls to a platform API by platform, operation and error class (none when it succeeded).',
+    ['platform', 'operation', 'error_class'],
+  );
+  const providerDuration = histogram(
+    'provider_call_duration_seconds',
+    'Duration of calls to a platform API by platform and operation.',
+    ['platform', 'operation'],
+    DURATION_BUCKETS,
+  );
+  const webhooks = counter(
+    'webhook_deliveries_total',
+    'Webhook delivery attempts by outcome (delivered, retry, failed) and error class (none when delivered).',
+    ['outcome', 'error_class'],
+  );
+  const counterErrors = counter(
+    'counter_store_errors_total',
+    'Failed operations on the shared counter store (rate limits, quotas, locks), by store and operation.',
+    ['store', 'operation'],
+  );
 
   return {
     contentType: register.contentType,

@@ -62,57 +62,27 @@ export function graphClient(platform: Platform, timeoutMs: number) {
   const call = <T = Record<string, unknown>>(
     method: GraphCall['method'],
     url: string,
-    opts: {
-      token?: string;
-      params?: GraphParams;
-      idempotent?: boolean;
-      signal?: AbortSignal;
-    } = {},
-  ) =>
-    graphCall<T>({
-      platform,
-      method,
-      url,
-      params: opts.params,
-      accessToken: opts.token,
-      timeoutMs,
-      signal: opts.signal,
-      idempotent: opts.idempotent ?? method !== 'POST',
-    });
+    ctx: Pick<ProviderCallContext, 'accessToken' | 'signal'> | null,
+    params: GraphParams | undefined,
+    idempotent: boolean,
+  ) => graphCall<T>({ platform, method, url, params, accessToken: ctx?.accessToken, timeoutMs, signal: ctx?.signal, idempotent });
   return {
     get: <T = Record<string, unknown>>(
       url: string,
       ctx: Pick<ProviderCallContext, 'accessToken' | 'signal'> | null,
       params?: GraphParams,
-    ) =>
-      call<T>('GET', url, {
-        token: ctx?.accessToken,
-        params,
-        signal: ctx?.signal,
-      }),
+    ) => call<T>('GET', url, ctx, params, true),
     post: <T = Record<string, unknown>>(
       url: string,
       ctx: Pick<ProviderCallContext, 'accessToken' | 'signal'> | null,
       params: GraphParams,
       idempotent = false,
-    ) =>
-      call<T>('POST', url, {
-        token: ctx?.accessToken,
-        params,
-        signal: ctx?.signal,
-        idempotent,
-      }),
+    ) => call<T>('POST', url, ctx, params, idempotent),
     del: <T = Record<string, unknown>>(
       url: string,
       ctx: Pick<ProviderCallContext, 'accessToken' | 'signal'> | null,
       params?: GraphParams,
-    ) =>
-      call<T>('DELETE', url, {
-        token: ctx?.accessToken,
-        params,
-        signal: ctx?.signal,
-        idempotent: true,
-      }),
+    ) => call<T>('DELETE', url, ctx, params, true),
   };
 }
 export type GraphClient = ReturnType<typeof graphClient>;

@@ -23,11 +23,8 @@ import { X_ENDPOINTS } from './x/x.rules.js';
 import { createYoutubeProvider } from './youtube/youtube.provider.js';
 import { YOUTUBE_ENDPOINTS } from './youtube/youtube.rules.js';
 
-export interface Endpoints {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
+/** The three base URLs an adapter calls (production defaults, or a simulator's in sandbox mode). */
+export type Endpoints = Pick<ProviderAppConfig, 'apiBaseUrl' | 'authBaseUrl' | 'uploadBaseUrl'>;
 
 const ADAPTERS: Record<
   Platform,

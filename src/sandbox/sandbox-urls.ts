@@ -3,6 +3,7 @@
  * one origin (sandbox mode), and the app credentials the simulators accept by default.
  */
 import type { Platform } from '../providers/provider.js';
+import type { Endpoints } from '../providers/registry.js';
 // the URL helpers only, not the simulators: a live process reads these settings too
 import {
   googleSimulatorBaseUrls,
@@ -12,12 +13,6 @@ import {
   tiktokSimulatorBaseUrls,
   xSimulatorBaseUrls,
 } from './simulators/simulator-urls.js';
-
-export interface SandboxBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
 
 export const SANDBOX_PREFIX = '/sandbox';
 export type SandboxFamily = 'meta' | 'google' | 'pinterest' | 'tiktok' | 'x';
@@ -55,7 +50,7 @@ export const SANDBOX_APP_CREDENTIALS: Record<SandboxFamily, { clientId: string; 
 };
 
 /** Base URLs of every adapter when the simulators are mounted at origin + /sandbox/<family>. */
-export function sandboxBaseUrls(origin: string): Record<Platform, SandboxBaseUrls> {
+export function sandboxBaseUrls(origin: string): Record<Platform, Endpoints> {
   const root = `${origin.replace(/\/+$/, '')}${SANDBOX_PREFIX}`;
   const meta = metaSandboxBaseUrls(root, '/meta');
   return {

@@ -223,6 +223,42 @@ export function failureContextOf(app: FastifyInstance, opts: SimulatorPluginOpti
   return { ledger: opts.ledger, failures: opts.failures, closing: closing.signal };
 }
 
+/** A group of a simulator's routes, registered with the world it serves and its failure context. */
+export type SimulatorRoutes<S> = (app: FastifyInstance, state: S, ctx: FailureContext) => void;
+
+/**
+ * The plugin of a simulator taking form and raw bodies: the parsers (encapsulated in the plugin, so the
+ * host app keeps its own), then the platform's published description judging every request first, then
+ * the route groups in order.
+ */
+export function rawBodySimulatorPlugin<S>(
+  enforceContract: (app: FastifyInstance, ledger: SimulatorLedger) => void,
+  routes: SimulatorRoutes<S>[],
+): FastifyPluginAsync<SimulatorPluginOptions<S>> {
+  return async (app, opts) => {
+    const ctx = failureContextOf(app, opts);
+    addRawBodyParsers(app);
+    enforceContract(app, opts.ledger);
+    for (const register of routes) register(app, opts.state, ctx);
+  };
+}
+
+/**
+ * The plugin of a simulator whose routes take its plugin options: the simulator's own body parsers, then
+ * the platform's published description judging every request first, then the route groups in order.
+ */
+export function simulatorPlugin<S>(
+  addBodyParsers: (app: FastifyInstance) => void,
+  enforceContract: (app: FastifyInstance, ledger: SimulatorLedger) => void,
+  routes: Array<(app: FastifyInstance, ctx: SimulatorPluginOptions<S>) => void>,
+): FastifyPluginAsync<SimulatorPluginOptions<S>> {
+  return async (app, opts) => {
+    addBodyParsers(app);
+    enforceContract(app, opts.ledger);
+    for (const register of routes) register(app, opts);
+  };
+}
+
 /** The injected failures that answer instead of the operation, each with the platform's own error. */
 export type AnsweringFailure = FailureRule & { kind: 'expired_token' | 'rate_limit' | 'server_error' };
 

@@ -13,20 +13,15 @@
  * publish (the final PUT), videos_list, comment_insert, comments_list, categories.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import {
-  addRawBodyParsers,
-  failureContextOf,
-  type RunningSimulator,
-  type SimulatorPluginOptions,
-  startSimulatorServer,
-} from '../simulator-kit.js';
+import type { Endpoints } from '../../providers/registry.js';
+import { type RunningSimulator, rawBodySimulatorPlugin, type SimulatorPluginOptions, startSimulatorServer } from '../simulator-kit.js';
 import { registerGoogleOAuthRoutes } from './google/google-oauth.routes.js';
 import { GoogleSimulatorState } from './google/google-state.js';
 import { registerWebSubHubRoutes } from './google/websub-hub.routes.js';
 import { registerYoutubeApiRoutes } from './google/youtube-api.routes.js';
 import { enforceYoutubeContract } from './google/youtube-contract.js';
 import { registerYoutubeUploadRoutes } from './google/youtube-upload.routes.js';
-import { googleSimulatorBaseUrls, type GoogleSimulatorBaseUrls as SimulatorBaseUrls } from './simulator-urls.js';
+import { googleSimulatorBaseUrls } from './simulator-urls.js';
 
 export { GoogleSimulatorState } from './google/google-state.js';
 
@@ -34,19 +29,15 @@ export type GoogleSimulatorOptions = SimulatorPluginOptions<GoogleSimulatorState
 
 export { googleSimulatorBaseUrls } from './simulator-urls.js';
 
-export const googleSimulatorPlugin: FastifyPluginAsync<GoogleSimulatorOptions> = async (app, opts) => {
-  const ctx = failureContextOf(app, opts);
-  // content parsers are encapsulated in this plugin: the host app keeps its own
-  addRawBodyParsers(app);
-  // every request is judged by the YouTube Data API description first (contracts/youtube)
-  enforceYoutubeContract(app, opts.ledger);
-  registerGoogleOAuthRoutes(app, opts.state, ctx);
-  registerYoutubeUploadRoutes(app, opts.state, ctx);
-  registerYoutubeApiRoutes(app, opts.state, ctx);
-  registerWebSubHubRoutes(app, opts.state, ctx);
-};
+// every request is judged by the YouTube Data API description first (contracts/youtube)
+export const googleSimulatorPlugin: FastifyPluginAsync<GoogleSimulatorOptions> = rawBodySimulatorPlugin(enforceYoutubeContract, [
+  registerGoogleOAuthRoutes,
+  registerYoutubeUploadRoutes,
+  registerYoutubeApiRoutes,
+  registerWebSubHubRoutes,
+]);
 
-export type RunningYoutubeSimulator = RunningSimulator<GoogleSimulatorState, SimulatorBaseUrls>;
+export type RunningYoutubeSimulator = RunningSimulator<GoogleSimulatorState, Endpoints>;
 
 export async function startYoutubeSimulator(opts: { state?: GoogleSimulatorState } = {}): Promise<RunningYoutubeSimulator> {
   return startSimulatorServer(googleSimulatorPlugin, opts.state ?? new GoogleSimulatorState(), googleSimulatorBaseUrls);

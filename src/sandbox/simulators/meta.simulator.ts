@@ -17,6 +17,7 @@
  * adapters at metaSandboxBaseUrls(origin, prefix)).
  */
 import Fastify, { type FastifyPluginAsync } from 'fastify';
+import type { Endpoints } from '../../providers/registry.js';
 import { FailureQueue, SimulatorLedger } from '../simulator-kit.js';
 import { registerMetaCommentRoutes } from './meta/meta-comments.routes.js';
 import { enforceMetaContracts } from './meta/meta-contract.js';
@@ -25,7 +26,7 @@ import { registerMetaReadRoutes } from './meta/meta-read.routes.js';
 import { MetaSimState } from './meta/meta-state.js';
 import { registerMetaSubscriptionRoutes } from './meta/meta-subscriptions.routes.js';
 import { registerMetaWriteRoutes } from './meta/meta-write.routes.js';
-import { META_SANDBOX_APP, type MetaBaseUrls, type MetaPlatform, metaSandboxBaseUrls } from './simulator-urls.js';
+import { META_SANDBOX_APP, type MetaPlatform, metaSandboxBaseUrls } from './simulator-urls.js';
 
 export { MetaSimState } from './meta/meta-state.js';
 
@@ -90,7 +91,7 @@ export const metaSimulatorPlugin: FastifyPluginAsync<MetaSimulatorOptions> = asy
 
 export interface RunningMetaSimulator {
   url: string;
-  baseUrls: Record<MetaPlatform, MetaBaseUrls>;
+  baseUrls: Record<MetaPlatform, Endpoints>;
   state: MetaSimState;
   ledger: SimulatorLedger;
   failures: FailureQueue;

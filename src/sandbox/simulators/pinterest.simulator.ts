@@ -14,19 +14,14 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { loadContract } from '../../platform/contracts/contracts.js';
-import {
-  addRawBodyParsers,
-  failureContextOf,
-  type RunningSimulator,
-  type SimulatorPluginOptions,
-  startSimulatorServer,
-} from '../simulator-kit.js';
+import type { Endpoints } from '../../providers/registry.js';
+import { type RunningSimulator, rawBodySimulatorPlugin, type SimulatorPluginOptions, startSimulatorServer } from '../simulator-kit.js';
 import { registerPinterestApiRoutes } from './pinterest/pinterest-api.routes.js';
 import { enforcePinterestContract } from './pinterest/pinterest-contract.js';
 import { registerPinterestMediaRoutes } from './pinterest/pinterest-media.routes.js';
 import { registerPinterestOAuthRoutes } from './pinterest/pinterest-oauth.routes.js';
 import { PinterestSimulatorState } from './pinterest/pinterest-state.js';
-import { type PinterestSimulatorBaseUrls, pinterestSimulatorBaseUrls } from './simulator-urls.js';
+import { pinterestSimulatorBaseUrls } from './simulator-urls.js';
 
 export { PinterestSimulatorState } from './pinterest/pinterest-state.js';
 
@@ -34,17 +29,13 @@ export type PinterestSimulatorOptions = SimulatorPluginOptions<PinterestSimulato
 
 export { pinterestSimulatorBaseUrls } from './simulator-urls.js';
 
-export const pinterestSimulatorPlugin: FastifyPluginAsync<PinterestSimulatorOptions> = async (app, opts) => {
-  const ctx = failureContextOf(app, opts);
-  // encapsulated in this plugin: the host app keeps its own parsers
-  addRawBodyParsers(app);
-  enforcePinterestContract(app, opts.ledger);
-  registerPinterestOAuthRoutes(app, opts.state, ctx);
-  registerPinterestApiRoutes(app, opts.state, ctx);
-  registerPinterestMediaRoutes(app, opts.state, ctx);
-};
+export const pinterestSimulatorPlugin: FastifyPluginAsync<PinterestSimulatorOptions> = rawBodySimulatorPlugin(enforcePinterestContract, [
+  registerPinterestOAuthRoutes,
+  registerPinterestApiRoutes,
+  registerPinterestMediaRoutes,
+]);
 
-export type RunningPinterestSimulator = RunningSimulator<PinterestSimulatorState, PinterestSimulatorBaseUrls>;
+export type RunningPinterestSimulator = RunningSimulator<PinterestSimulatorState, Endpoints>;
 
 export async function startPinterestSimulator(opts: { state?: PinterestSimulatorState } = {}): Promise<RunningPinterestSimulator> {
   // standalone (tests): read the description before the first request rather than on it

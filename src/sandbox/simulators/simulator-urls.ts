@@ -5,6 +5,7 @@
  * platform descriptions) to learn a URL.
  */
 import { GRAPH_API_VERSION, THREADS_API_VERSION } from '../../providers/meta-shared/meta-api-version.js';
+import type { Endpoints } from '../../providers/registry.js';
 
 /** the simulator serves the versions the adapters call (src/providers/meta-shared/meta-api-version.ts) */
 const META_SIM_GRAPH_VERSION = GRAPH_API_VERSION;
@@ -17,14 +18,8 @@ export const META_SANDBOX_APP = {
 
 export type MetaPlatform = 'facebook_page' | 'instagram_business' | 'instagram_standalone' | 'threads';
 
-export interface MetaBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
 /** Base URLs for the four adapters when the simulator is served at origin + prefix. */
-export function metaSandboxBaseUrls(origin: string, prefix = ''): Record<MetaPlatform, MetaBaseUrls> {
+export function metaSandboxBaseUrls(origin: string, prefix = ''): Record<MetaPlatform, Endpoints> {
   const root = `${origin.replace(/\/+$/, '')}${prefix.replace(/\/+$/, '')}`;
   const fb = {
     apiBaseUrl: `${root}/facebook/graph/${META_SIM_GRAPH_VERSION}`,
@@ -47,14 +42,8 @@ export function metaSandboxBaseUrls(origin: string, prefix = ''): Record<MetaPla
   };
 }
 
-export interface GoogleSimulatorBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
 /** Base URLs the YouTube adapter must use to talk to a simulator served at `base` (origin + prefix). */
-export function googleSimulatorBaseUrls(base: string): GoogleSimulatorBaseUrls {
+export function googleSimulatorBaseUrls(base: string): Endpoints {
   const root = base.replace(/\/+$/, '');
   return {
     apiBaseUrl: `${root}/youtube/v3`,
@@ -63,14 +52,8 @@ export function googleSimulatorBaseUrls(base: string): GoogleSimulatorBaseUrls {
   };
 }
 
-export interface PinterestSimulatorBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
 /** Base URLs the Pinterest adapter must use to talk to a simulator served at `base` (origin + prefix). */
-export function pinterestSimulatorBaseUrls(base: string): PinterestSimulatorBaseUrls {
+export function pinterestSimulatorBaseUrls(base: string): Endpoints {
   const root = base.replace(/\/+$/, '');
   return {
     apiBaseUrl: `${root}/v5`,
@@ -79,27 +62,15 @@ export function pinterestSimulatorBaseUrls(base: string): PinterestSimulatorBase
   };
 }
 
-export interface TiktokSimulatorBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
 /** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/tiktok"). */
-export function tiktokSimulatorBaseUrls(origin: string, prefix = ''): TiktokSimulatorBaseUrls {
+export function tiktokSimulatorBaseUrls(origin: string, prefix = ''): Endpoints {
   const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
   // the API base carries the version, as the production one does (open.tiktokapis.com/v2)
   return { apiBaseUrl: `${base}/v2`, authBaseUrl: base, uploadBaseUrl: base };
 }
 
-export interface XSimulatorBaseUrls {
-  apiBaseUrl: string;
-  authBaseUrl: string;
-  uploadBaseUrl: string;
-}
-
 /** Base URLs an adapter uses to reach a simulator served at origin + prefix (e.g. "http://127.0.0.1:3000", "/sandbox/x"). */
-export function xSimulatorBaseUrls(origin: string, prefix = ''): XSimulatorBaseUrls {
+export function xSimulatorBaseUrls(origin: string, prefix = ''): Endpoints {
   const base = `${origin.replace(/\/$/, '')}${prefix.replace(/\/$/, '')}`;
   // the adapter's API and upload URLs carry the version path, as production's do
   return { apiBaseUrl: `${base}/2`, authBaseUrl: base, uploadBaseUrl: `${base}/2` };

@@ -7,10 +7,11 @@
  * mode); in both cases authBaseUrl and uploadBaseUrl are the origin + prefix and apiBaseUrl adds /v2.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { type RunningSimulator, type SimulatorPluginOptions, startSimulatorServer } from '../simulator-kit.js';
-import { type TiktokSimulatorBaseUrls as SimulatorBaseUrls, tiktokSimulatorBaseUrls } from './simulator-urls.js';
+import type { Endpoints } from '../../providers/registry.js';
+import { type RunningSimulator, type SimulatorPluginOptions, simulatorPlugin, startSimulatorServer } from '../simulator-kit.js';
+import { tiktokSimulatorBaseUrls } from './simulator-urls.js';
 import { enforceTiktokContract } from './tiktok/tiktok-contract.js';
-import { addBodyParsers, type SimContext } from './tiktok/tiktok-http.js';
+import { addBodyParsers } from './tiktok/tiktok-http.js';
 import { registerTiktokOauthRoutes } from './tiktok/tiktok-oauth.routes.js';
 import { registerTiktokPostRoutes } from './tiktok/tiktok-post.routes.js';
 import { type TiktokSimulatorOptions, TiktokSimulatorState } from './tiktok/tiktok-state.js';
@@ -24,17 +25,14 @@ export {
 
 export type TiktokSimulatorPluginOptions = SimulatorPluginOptions<TiktokSimulatorState>;
 
-export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOptions> = async (app, opts) => {
-  const ctx: SimContext = opts;
-  addBodyParsers(app);
-  // every request is judged by the TikTok API v2 description first (contracts/tiktok)
-  enforceTiktokContract(app, opts.ledger);
-  registerTiktokOauthRoutes(app, ctx);
-  registerTiktokPostRoutes(app, ctx, app.prefix);
-  registerTiktokStatusRoutes(app, ctx);
-};
+// every request is judged by the TikTok API v2 description first (contracts/tiktok)
+export const tiktokSimulatorPlugin: FastifyPluginAsync<TiktokSimulatorPluginOptions> = simulatorPlugin(
+  addBodyParsers,
+  enforceTiktokContract,
+  [registerTiktokOauthRoutes, (app, ctx) => registerTiktokPostRoutes(app, ctx, app.prefix), registerTiktokStatusRoutes],
+);
 
-export type RunningTiktokSimulator = RunningSimulator<TiktokSimulatorState, SimulatorBaseUrls>;
+export type RunningTiktokSimulator = RunningSimulator<TiktokSimulatorState, Endpoints>;
 
 export async function startTiktokSimulator(opts: TiktokSimulatorOptions = {}): Promise<RunningTiktokSimulator> {
   return startSimulatorServer(tiktokSimulatorPlugin, new TiktokSimulatorState(opts), tiktokSimulatorBaseUrls, {

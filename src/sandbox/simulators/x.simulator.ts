@@ -12,10 +12,11 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { loadContract } from '../../platform/contracts/contracts.js';
-import { type RunningSimulator, type SimulatorPluginOptions, startSimulatorServer } from '../simulator-kit.js';
-import { type XSimulatorBaseUrls, xSimulatorBaseUrls } from './simulator-urls.js';
+import type { Endpoints } from '../../providers/registry.js';
+import { type RunningSimulator, type SimulatorPluginOptions, simulatorPlugin, startSimulatorServer } from '../simulator-kit.js';
+import { xSimulatorBaseUrls } from './simulator-urls.js';
 import { enforceXContract } from './x/x-contract.js';
-import { addBodyParsers, type XSimContext } from './x/x-http.js';
+import { addBodyParsers } from './x/x-http.js';
 import { registerXMediaRoutes } from './x/x-media.routes.js';
 import { registerXMetricsRoutes } from './x/x-metrics.routes.js'; // analytics
 import { registerXOauthRoutes } from './x/x-oauth.routes.js';
@@ -29,19 +30,16 @@ export { type XSimulatorOptions, XSimulatorState } from './x/x-state.js';
 
 export type XSimulatorPluginOptions = SimulatorPluginOptions<XSimulatorState>;
 
-export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = async (app, opts) => {
-  const ctx: XSimContext = opts;
-  addBodyParsers(app);
-  enforceXContract(app, opts.ledger);
-  registerXOauthRoutes(app, ctx);
-  registerXUserRoutes(app, ctx);
-  registerXTweetRoutes(app, ctx);
-  registerXMediaRoutes(app, ctx);
-  registerXMetricsRoutes(app, ctx); // analytics
-  registerXWebhookRoutes(app, ctx);
-};
+export const xSimulatorPlugin: FastifyPluginAsync<XSimulatorPluginOptions> = simulatorPlugin(addBodyParsers, enforceXContract, [
+  registerXOauthRoutes,
+  registerXUserRoutes,
+  registerXTweetRoutes,
+  registerXMediaRoutes,
+  registerXMetricsRoutes, // analytics
+  registerXWebhookRoutes,
+]);
 
-export type RunningXSimulator = RunningSimulator<XSimulatorState, XSimulatorBaseUrls>;
+export type RunningXSimulator = RunningSimulator<XSimulatorState, Endpoints>;
 
 export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<RunningXSimulator> {
   // standalone (tests): read the description before the first request rather than on it

@@ -32,13 +32,7 @@ const toRecord = (r: Omit<Selectable<ApiKeysTable>, 'created_by_user_id'>): ApiK
 export const apiKeysRepository = {
   async insert(
     db: Executor,
-    row: {
-      id: string;
-      organizationId: string;
-      name: string;
-      prefix: string;
-      secretHash: string;
-      scopes: string[];
+    row: Pick<ApiKeyRecord, 'id' | 'organizationId' | 'name' | 'prefix' | 'secretHash' | 'scopes'> & {
       createdByUserId: string | null;
       expiresAt?: Date | null;
     },

@@ -13,7 +13,7 @@ interface AuthExchangeCodesTable {
   created_at: CreatedAt;
 }
 
-interface OauthAppsTable {
+export interface OauthAppsTable {
   id: string;
   /** null for a dynamically registered client: it belongs to no organization; its grants do */
   organization_id: string | null;

@@ -1,6 +1,8 @@
 /** OAuth apps, grants (authorizations), codes and tokens. Every secret column holds a sha256 digest. */
+import type { Selectable } from 'kysely';
 import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
+import type { OauthAppsTable } from './auth.tables.js';
 
 export interface OAuthAppRecord {
   id: string;
@@ -17,19 +19,7 @@ export interface OAuthAppRecord {
   updatedAt: Date;
 }
 
-export const toApp = (r: {
-  id: string;
-  organization_id: string | null;
-  registration: string;
-  name: string;
-  client_id: string;
-  client_secret_hash: string | null;
-  client_secret_ref: string | null;
-  redirect_uris: string[];
-  scopes: string[];
-  created_at: Date;
-  updated_at: Date;
-}): OAuthAppRecord => ({
+export const toApp = (r: Omit<Selectable<OauthAppsTable>, 'registered_from' | 'deleted_at'>): OAuthAppRecord => ({
   id: r.id,
   organizationId: r.organization_id,
   registration: r.registration === 'dynamic' ? 'dynamic' : 'dashboard',
@@ -264,21 +254,7 @@ export const oauthRepository = {
     await db.updateTable('oauth_codes').set({ consumed_at: at }).where('code_hash', '=', codeHash).execute();
   },
 
-  async insertToken(
-    db: Executor,
-    t: {
-      id: string;
-      tokenHash: string;
-      kind: 'access' | 'refresh';
-      authorizationId: string;
-      familyId: string;
-      codeHash: string | null;
-      resource: string | null;
-      scopes: string[];
-      expiresAt: Date;
-      at: Date;
-    },
-  ) {
+  async insertToken(db: Executor, t: Omit<TokenRecord, 'consumedAt' | 'revokedAt' | 'replacedByPair'> & { tokenHash: string; at: Date }) {
     await db
       .insertInto('oauth_tokens')
       .values({

@@ -277,38 +277,23 @@ export class OAuthService {
     const access = generateKey(ACCESS_TOKEN_KIND);
     const refresh = generateKey(REFRESH_TOKEN_KIND);
     const accessTtl = this.env.SERVICE_OAUTH_ACCESS_TOKEN_TTL_SECONDS;
-    try {
-      await oauthRepository.insertToken(tx, {
-        id: newId('oat'),
-        tokenHash: access.hash,
-        kind: 'access',
-        authorizationId,
-        familyId,
-        codeHash,
-        resource,
-        scopes,
-        expiresAt: new Date(at.getTime() + accessTtl * 1000),
-        at,
-      });
-    } catch (cause) {
-      throw new AppError('oauth_access_token_write_failed', { cause });
-    }
-    try {
-      await oauthRepository.insertToken(tx, {
-        id: newId('ort'),
-        tokenHash: refresh.hash,
-        kind: 'refresh',
-        authorizationId,
-        familyId,
-        codeHash,
-        resource,
-        scopes,
-        expiresAt: new Date(at.getTime() + this.env.SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS * 1000),
-        at,
-      });
-    } catch (cause) {
-      throw new AppError('oauth_refresh_token_write_failed', { cause });
-    }
+    // each token of the pair is written alone, so a failed write names which one it was
+    const insert = async (
+      kind: 'access' | 'refresh',
+      id: string,
+      tokenHash: string,
+      ttlSeconds: number,
+      failure: 'oauth_access_token_write_failed' | 'oauth_refresh_token_write_failed',
+    ) => {
+      try {
+        const expiresAt = new Date(at.getTime() + ttlSeconds * 1000);
+        await oauthRepository.insertToken(tx, { id, tokenHash, kind, authorizationId, familyId, codeHash, resource, scopes, expiresAt, at });
+      } catch (cause) {
+        throw new AppError(failure, { cause });
+      }
+    };
+    await insert('access', newId('oat'), access.hash, accessTtl, 'oauth_access_token_write_failed');
+    await insert('refresh', newId('ort'), refresh.hash, this.env.SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS, 'oauth_refresh_token_write_failed');
     return { access_token: access.key, token_type: 'Bearer', expires_in: accessTtl, refresh_token: refresh.key, scope: scopes.join(' ') };
   }
 

@@ -60,6 +60,16 @@ export interface AttemptOutcome {
   };
 }
 
+/** When the organization's pending deliveries (one by id, or an endpoint's) are next due; null parks them. */
+async function setPendingDue(db: Executor, organizationId: string, by: 'id' | 'endpoint_id', value: string, due: Date | null) {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: due, claim_at: due })
+    .where('organization_id', '=', organizationId)
+    .where(by, '=', value)
+    .where('status', '=', 'pending')
+    .execute();
+}
 export const webhookDeliveryRepository = {
   /**
    * Up to `limit` due deliveries, leased until `leaseUntil` (their claim_at moves there), with their
@@ -107,24 +117,12 @@ export const webhookDeliveryRepository = {
 
   /** A delivery whose endpoint is disabled waits unclaimed until the endpoint is enabled again. */
   async park(db: Executor, organizationId: string, deliveryId: string) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: null, claim_at: null })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', deliveryId)
-      .where('status', '=', 'pending')
-      .execute();
+    await setPendingDue(db, organizationId, 'id', deliveryId, null);
   },
 
   /** The pending deliveries of an endpoint (parked while it was disabled) are due now. */
   async resumeEndpoint(db: Executor, organizationId: string, endpointId: string, now: Date) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: now, claim_at: now })
-      .where('organization_id', '=', organizationId)
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
-      .execute();
+    await setPendingDue(db, organizationId, 'endpoint_id', endpointId, now);
   },
 
   /**

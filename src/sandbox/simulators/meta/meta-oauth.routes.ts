@@ -129,6 +129,16 @@ export function registerMetaOAuthRoutes(app: FastifyInstance, ctx: RouteContext,
     };
   };
 
+  /** GET {path} for one grant_type: a long-lived token from a short-lived one (with the app secret), or a refreshed one. */
+  const extendRoute = (family: Family, path: string, grantType: string, needSecret: boolean) =>
+    app.get(
+      path,
+      handler(ctx, family, 'token', (req) => {
+        if (params(req).grant_type !== grantType) throw new SimError(400, { message: 'Unsupported grant_type', code: 100 });
+        return { body: extend(family, req, params(req).access_token, needSecret) };
+      }),
+    );
+
   // Facebook Login
   app.get('/facebook/www/:version/dialog/oauth', authorize('facebook'));
   app.get(
@@ -185,30 +195,8 @@ export function registerMetaOAuthRoutes(app: FastifyInstance, ctx: RouteContext,
       }
     }),
   );
-  app.get(
-    '/instagram/graph/access_token',
-    handler(ctx, 'instagram', 'token', (req) => {
-      if (params(req).grant_type !== 'ig_exchange_token')
-        throw new SimError(400, {
-          message: 'Unsupported grant_type',
-          code: 100,
-        });
-      return { body: extend('instagram', req, params(req).access_token, true) };
-    }),
-  );
-  app.get(
-    '/instagram/graph/refresh_access_token',
-    handler(ctx, 'instagram', 'token', (req) => {
-      if (params(req).grant_type !== 'ig_refresh_token')
-        throw new SimError(400, {
-          message: 'Unsupported grant_type',
-          code: 100,
-        });
-      return {
-        body: extend('instagram', req, params(req).access_token, false),
-      };
-    }),
-  );
+  extendRoute('instagram', '/instagram/graph/access_token', 'ig_exchange_token', true);
+  extendRoute('instagram', '/instagram/graph/refresh_access_token', 'ig_refresh_token', false);
 
   // Threads
   app.get('/threads/www/oauth/authorize', authorize('threads'));
@@ -221,26 +209,6 @@ export function registerMetaOAuthRoutes(app: FastifyInstance, ctx: RouteContext,
       return { body: { access_token: t.token, user_id: t.subjectId } };
     }),
   );
-  app.get(
-    '/threads/graph/access_token',
-    handler(ctx, 'threads', 'token', (req) => {
-      if (params(req).grant_type !== 'th_exchange_token')
-        throw new SimError(400, {
-          message: 'Unsupported grant_type',
-          code: 100,
-        });
-      return { body: extend('threads', req, params(req).access_token, true) };
-    }),
-  );
-  app.get(
-    '/threads/graph/refresh_access_token',
-    handler(ctx, 'threads', 'token', (req) => {
-      if (params(req).grant_type !== 'th_refresh_token')
-        throw new SimError(400, {
-          message: 'Unsupported grant_type',
-          code: 100,
-        });
-      return { body: extend('threads', req, params(req).access_token, false) };
-    }),
-  );
+  extendRoute('threads', '/threads/graph/access_token', 'th_exchange_token', true);
+  extendRoute('threads', '/threads/graph/refresh_access_token', 'th_refresh_token', false);
 }

@@ -4,6 +4,7 @@
  */
 
 import { PUBLIC_SCOPES } from '../../http/principal.js';
+import { commaList } from '../../platform/comma-list.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { generateKey } from '../../platform/secrets/api-key-secret.js';
@@ -18,14 +19,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function parseScopes(list: string | undefined): string[] {
   if (!list) return [...PUBLIC_SCOPES];
-  const scopes = [
-    ...new Set(
-      list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ];
+  const scopes = commaList(list);
   const unknown = scopes.filter((s) => !(PUBLIC_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0)
     throw new AppError('invalid_request', { message: `Unknown scope(s): ${unknown.join(', ')}. Known: ${PUBLIC_SCOPES.join(', ')}.` });

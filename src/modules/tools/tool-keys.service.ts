@@ -1,4 +1,5 @@
 /** Users' membership tiers and their tool API keys (the CLI's `users` and `tool-keys` commands). */
+import { commaList } from '../../platform/comma-list.js';
 import type { CounterStore } from '../../platform/counters/index.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -24,14 +25,7 @@ export function parseTier(value: string | undefined, fallback: MembershipTier): 
 /** Default: every tool scope. `tools:*` and `tools:<tool>:*` are accepted wildcards. */
 export function parseToolScopes(list: string | undefined): string[] {
   if (list === undefined) return Object.values(TOOL_SCOPES);
-  const scopes = [
-    ...new Set(
-      list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ];
+  const scopes = commaList(list);
   const unknown = scopes.filter((s) => !isKnownScope(s));
   if (unknown.length > 0) {
     const known = [...Object.values(TOOL_SCOPES), TOOL_WILDCARD_SCOPE].join(', ');

@@ -32,6 +32,21 @@ export function cookie(deps: Pick<AppDeps, 'config'>, name: string, value: strin
   return `${name}=${value}; Path=${opts.path}; Max-Age=${opts.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
 
+/**
+ * The answer of a completed browser sign-in: not cached, the one-time login binding cookie cleared and the
+ * dashboard session cookie set.
+ */
+export function setSignedInCookies(deps: Pick<AppDeps, 'config'>, reply: FastifyReply, bindingCookie: string, sessionToken: string): void {
+  reply.header('cache-control', 'no-store');
+  reply.header('set-cookie', [
+    cookie(deps, bindingCookie, '', { path: EXCHANGE_PATH, maxAgeSeconds: 0 }),
+    cookie(deps, DASHBOARD_SESSION_COOKIE, sessionToken, {
+      path: '/',
+      maxAgeSeconds: deps.config.env.SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS,
+    }),
+  ]);
+}
+
 export function normalizedOrigin(request: FastifyRequest): string | undefined {
   const o = request.headers.origin;
   return typeof o === 'string' ? o.trim().replace(/\/+$/, '').toLowerCase() : undefined;
@@ -125,14 +140,7 @@ export function registerAuthRoutes(
         binding: parseCookies(request.headers.cookie)[EXCHANGE_COOKIE],
         origin: normalizedOrigin(request),
       });
-      reply.header('cache-control', 'no-store');
-      reply.header('set-cookie', [
-        cookie(deps, EXCHANGE_COOKIE, '', { path: EXCHANGE_PATH, maxAgeSeconds: 0 }),
-        cookie(deps, DASHBOARD_SESSION_COOKIE, r.token, {
-          path: '/',
-          maxAgeSeconds: deps.config.env.SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS,
-        }),
-      ]);
+      setSignedInCookies(deps, reply, EXCHANGE_COOKIE, r.token);
       return r.body;
     },
   );

@@ -1,11 +1,11 @@
 /** Sign-in through the OpenID Connect provider (docs/sessions.md): is it configured, start, callback. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { DASHBOARD_SESSION_COOKIE, parseCookies } from '../../http/dashboard-auth.js';
+import { parseCookies } from '../../http/dashboard-auth.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import { AppError } from '../../platform/errors.js';
 import type { AppDeps } from '../app-deps.js';
-import { cookie, EXCHANGE_PATH, normalizedOrigin, requireApprovedOrigin, validReturnTo } from './auth.routes.js';
+import { cookie, EXCHANGE_PATH, normalizedOrigin, requireApprovedOrigin, setSignedInCookies, validReturnTo } from './auth.routes.js';
 import {
   IdentityProviderCallbackRequest,
   IdentityProviderCallbackResponse,
@@ -109,14 +109,7 @@ export function registerIdentityProviderRoutes(root: FastifyInstance, deps: Pick
         binding: parseCookies(request.headers.cookie)[IDENTITY_PROVIDER_COOKIE],
         origin: normalizedOrigin(request),
       });
-      reply.header('cache-control', 'no-store');
-      reply.header('set-cookie', [
-        cookie(deps, IDENTITY_PROVIDER_COOKIE, '', { path: EXCHANGE_PATH, maxAgeSeconds: 0 }),
-        cookie(deps, DASHBOARD_SESSION_COOKIE, r.token, {
-          path: '/',
-          maxAgeSeconds: deps.config.env.SERVICE_DASHBOARD_SESSION_ABSOLUTE_SECONDS,
-        }),
-      ]);
+      setSignedInCookies(deps, reply, IDENTITY_PROVIDER_COOKIE, r.token);
       return r.body;
     },
   );

@@ -278,6 +278,7 @@ export class OAuthService {
     const refresh = generateKey(REFRESH_TOKEN_KIND);
     const accessTtl = this.env.SERVICE_OAUTH_ACCESS_TOKEN_TTL_SECONDS;
     // each token of the pair is written alone, so a failed write names which one it was
+    const grant = { authorizationId, familyId, codeHash, resource, scopes, at };
     const insert = async (
       kind: 'access' | 'refresh',
       id: string,
@@ -286,14 +287,14 @@ export class OAuthService {
       failure: 'oauth_access_token_write_failed' | 'oauth_refresh_token_write_failed',
     ) => {
       try {
-        const expiresAt = new Date(at.getTime() + ttlSeconds * 1000);
-        await oauthRepository.insertToken(tx, { id, tokenHash, kind, authorizationId, familyId, codeHash, resource, scopes, expiresAt, at });
+        await oauthRepository.insertToken(tx, { id, tokenHash, kind, expiresAt: new Date(at.getTime() + ttlSeconds * 1000), ...grant });
       } catch (cause) {
         throw new AppError(failure, { cause });
       }
     };
     await insert('access', newId('oat'), access.hash, accessTtl, 'oauth_access_token_write_failed');
-    await insert('refresh', newId('ort'), refresh.hash, this.env.SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS, 'oauth_refresh_token_write_failed');
+    const refreshTtl = this.env.SERVICE_OAUTH_REFRESH_TOKEN_TTL_SECONDS;
+    await insert('refresh', newId('ort'), refresh.hash, refreshTtl, 'oauth_refresh_token_write_failed');
     return { access_token: access.key, token_type: 'Bearer', expires_in: accessTtl, refresh_token: refresh.key, scope: scopes.join(' ') };
   }
 

@@ -40,6 +40,24 @@ export class ChannelLinker {
     return { accessRef, refreshRef, expiresAt };
   }
 
+  /** Inserts a channel of the login's organization, brand and platform under the platform's app; answers its id. */
+  private async insertChannel(
+    tx: Executor,
+    row: ConnectStateRow,
+    fields: Omit<Parameters<typeof channelsRepository.insert>[1], 'id' | 'organizationId' | 'brandId' | 'platform' | 'platformAppId'>,
+  ): Promise<string> {
+    const id = newId('cha');
+    await channelsRepository.insert(tx, {
+      id,
+      organizationId: row.organization_id,
+      brandId: row.brand_id,
+      platform: row.platform,
+      platformAppId: this.deps.registry.appConfig(row.platform).clientId,
+      ...fields,
+    });
+    return id;
+  }
+
   /** Stores one token of the login's organization and platform in the vault; answers its reference. */
   private storeToken(
     tx: Executor,
@@ -70,16 +88,10 @@ export class ChannelLinker {
     const existing = await channelsRepository.lockByExternal(tx, row.organization_id, row.platform, account.externalAccountId);
     const settings = { ...tokens.extra };
     if (!existing) {
-      const id = newId('cha');
-      await channelsRepository.insert(tx, {
-        id,
-        organizationId: row.organization_id,
-        brandId: row.brand_id,
-        platform: row.platform,
+      const id = await this.insertChannel(tx, row, {
         externalAccountId: account.externalAccountId,
         displayName: account.displayName,
         handle: account.handle,
-        platformAppId: this.deps.registry.appConfig(row.platform).clientId,
         state: 'connected',
         scopes: tokens.scopes,
         accessTokenRef: accessRef,
@@ -134,17 +146,11 @@ export class ChannelLinker {
         accessTokenRef: ref,
       });
     }
-    const id = newId('cha');
-    await channelsRepository.insert(tx, {
-      id,
-      organizationId: row.organization_id,
-      brandId: row.brand_id,
-      platform: row.platform,
+    const id = await this.insertChannel(tx, row, {
       // a placeholder until the choice: the connect request's own id keeps the unique key free
       externalAccountId: `pending:${row.id}`,
       displayName: `Choose one of ${accounts.length} ${row.platform} accounts`,
       handle: null,
-      platformAppId: this.deps.registry.appConfig(row.platform).clientId,
       state: 'in_between_steps',
       stateReason: 'account_choice_required',
       scopes: tokens.scopes,

@@ -16,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type ProviderAppConfig, ProviderError } from '../provider.js';
+import { requireAccessTokenAnswer } from '../shared/oauth-requests.js';
 import { type ProviderHttpResponse, providerRequest } from '../shared/provider-http.js';
 import { mapPinterestApiError, mapPinterestOAuthError, mapPinterestUploadError } from './pinterest.errors.js';
 
@@ -87,15 +88,7 @@ export class PinterestClient {
       idempotent: true,
     });
     if (res.status !== 200) throw mapPinterestOAuthError(res, operation);
-    const body = res.body as PinterestTokenResponse;
-    if (!body || typeof body.access_token !== 'string') {
-      throw new ProviderError({
-        platform: PLATFORM,
-        category: 'transient',
-        message: 'pinterest token answer has no access_token',
-      });
-    }
-    return body;
+    return requireAccessTokenAnswer(PLATFORM, res.body as PinterestTokenResponse, 'pinterest');
   }
 
   private async call(

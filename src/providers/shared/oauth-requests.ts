@@ -30,3 +30,15 @@ export function requireRefreshToken(platform: Platform, refreshToken: string | n
   if (!refreshToken) throw new ProviderError({ platform, category: 'auth_expired', message });
   return refreshToken;
 }
+
+/** A token endpoint's answer as given, unless it carries no access_token (a transient fault of the platform). */
+export function requireAccessTokenAnswer<T extends { access_token?: unknown }>(
+  platform: Platform,
+  body: T | null | undefined,
+  name: string,
+): T {
+  if (!body || typeof body.access_token !== 'string') {
+    throw new ProviderError({ platform, category: 'transient', message: `${name} token answer has no access_token` });
+  }
+  return body;
+}

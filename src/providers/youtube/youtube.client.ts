@@ -14,6 +14,7 @@
  * - https://developers.google.com/youtube/v3/getting-started#quota (daily quota resets at midnight Pacific Time)
  */
 import { type ProviderAppConfig, ProviderError } from '../provider.js';
+import { requireAccessTokenAnswer } from '../shared/oauth-requests.js';
 import { type ProviderHttpResponse, providerRequest } from '../shared/provider-http.js';
 import { mapGoogleOAuthError, mapYoutubeApiError } from './youtube.errors.js';
 
@@ -81,15 +82,7 @@ export class YoutubeClient {
       idempotent: true,
     });
     if (res.status !== 200) throw mapGoogleOAuthError(res, operation);
-    const body = res.body as GoogleTokenResponse;
-    if (!body || typeof body.access_token !== 'string') {
-      throw new ProviderError({
-        platform: PLATFORM,
-        category: 'transient',
-        message: 'google token answer has no access_token',
-      });
-    }
-    return body;
+    return requireAccessTokenAnswer(PLATFORM, res.body as GoogleTokenResponse, 'google');
   }
 
   /** Revokes a token (and with it the grant). An already invalid token counts as revoked. */

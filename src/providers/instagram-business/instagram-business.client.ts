@@ -18,8 +18,7 @@
  */
 
 import { parseGraphError } from '../meta-shared/graph-errors.js';
-import { graphClient, trimBase } from '../meta-shared/graph-http.js';
-import { instagramContent } from '../meta-shared/instagram-content.js';
+import { instagramApi } from '../meta-shared/instagram-content.js';
 import { instagramProfileView } from '../meta-shared/instagram-profile.js';
 import { safeFieldArgument } from '../meta-shared/tool-support.js';
 import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
@@ -38,10 +37,9 @@ interface PageWithInstagram {
 
 export function instagramBusinessClient(config: ProviderAppConfig) {
   const platform = 'instagram_business' as const;
-  const graph = graphClient(platform, config.timeoutMs);
-  const api = trimBase(config.apiBaseUrl);
+  const { graph, api, content } = instagramApi(platform, config);
   return {
-    content: instagramContent({ platform, graph, apiBase: api }),
+    content,
 
     /** Instagram professional accounts linked to the Pages the user manages. */
     async linkedAccounts(accessToken: string): Promise<ProviderAccount[]> {

@@ -13,17 +13,15 @@
  * {"error_type","code","error_message"} body is read by the same mapper.
  */
 
-import { graphClient, trimBase } from '../meta-shared/graph-http.js';
-import { instagramContent } from '../meta-shared/instagram-content.js';
+import { instagramApi } from '../meta-shared/instagram-content.js';
 import { instagramProfileView } from '../meta-shared/instagram-profile.js';
 import type { ProviderAccount, ProviderAppConfig, ProviderCallContext } from '../provider.js';
 
 export function instagramStandaloneClient(config: ProviderAppConfig) {
   const platform = 'instagram_standalone' as const;
-  const graph = graphClient(platform, config.timeoutMs);
-  const api = trimBase(config.apiBaseUrl);
+  const { graph, api, content } = instagramApi(platform, config);
   return {
-    content: instagramContent({ platform, graph, apiBase: api }),
+    content,
 
     /** The professional account that granted the token; user_id is the id used for publishing. */
     async me(accessToken: string): Promise<ProviderAccount[]> {

@@ -18,6 +18,7 @@ import {
   type FindRecentPostInput,
   type Platform,
   type PostCommentInput,
+  type ProviderAppConfig,
   type ProviderCallContext,
   type ProviderComment,
   ProviderError,
@@ -28,7 +29,7 @@ import {
   type RecentPostLookup,
 } from '../provider.js';
 import { graphFindRecentPost, graphItems, graphList, sinceFilter } from './graph-comments.js';
-import { decodePollToken, encodePollToken, type GraphClient, type GraphParams } from './graph-http.js';
+import { decodePollToken, encodePollToken, type GraphClient, type GraphParams, graphClient, trimBase } from './graph-http.js';
 
 type Stage =
   | { stage: 'children'; children: string[]; caption: string; video: boolean }
@@ -74,6 +75,13 @@ function singleParams(item: PublishMediaItem, request: PublishRequest): GraphPar
     params.collaborators = JSON.stringify(request.settings.collaborators);
   }
   return params;
+}
+
+/** What both Instagram clients build on: the platform's Graph caller, its API base and the content methods over them. */
+export function instagramApi(platform: Platform, config: ProviderAppConfig) {
+  const graph = graphClient(platform, config.timeoutMs);
+  const api = trimBase(config.apiBaseUrl);
+  return { graph, api, content: instagramContent({ platform, graph, apiBase: api }) };
 }
 
 export function instagramContent(deps: InstagramContentDeps) {

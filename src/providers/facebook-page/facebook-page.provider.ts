@@ -6,7 +6,7 @@
 
 import { graphFindRecentPost } from '../meta-shared/graph-comments.js';
 import { facebookLoginOAuth } from '../meta-shared/meta-oauth.js';
-import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
+import { metaToolRunner } from '../meta-shared/tool-support.js';
 import type { ProviderAppConfig, SocialProvider } from '../provider.js';
 import { facebookPageClient } from './facebook-page.client.js';
 import { facebookPageMetrics } from './facebook-page.metrics.js'; // analytics
@@ -40,10 +40,9 @@ export function createFacebookPageProvider(config: ProviderAppConfig): SocialPro
     hideComment: (ctx, input) => client.hideComment(ctx, input),
     fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
     fetchPostMetrics: facebookPageMetrics(config), // analytics
-    async runTool(ctx, toolName, input) {
-      if (toolName === 'pageProfile') return [await client.profile(ctx)];
-      if (toolName === 'mentionSearch') return client.searchPages(ctx, requireStringInput(platform, input, 'query'));
-      throw unsupportedTool(platform, toolName);
-    },
+    runTool: metaToolRunner(platform, (ctx) => client.profile(ctx), {
+      inputs: ['query'],
+      search: (ctx, query) => client.searchPages(ctx, query),
+    }),
   };
 }

@@ -2,7 +2,7 @@
 
 import { instagramContentMethods } from '../meta-shared/instagram-port.js';
 import { facebookLoginOAuth } from '../meta-shared/meta-oauth.js';
-import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
+import { metaToolRunner } from '../meta-shared/tool-support.js';
 import type { ProviderAppConfig, SocialProvider } from '../provider.js';
 import { instagramBusinessClient } from './instagram-business.client.js';
 import { INSTAGRAM_BUSINESS_CAPABILITY, INSTAGRAM_BUSINESS_RULES, INSTAGRAM_BUSINESS_SCOPES } from './instagram-business.rules.js';
@@ -17,10 +17,9 @@ export function createInstagramBusinessProvider(config: ProviderAppConfig): Soci
     oauth: facebookLoginOAuth(platform, config, INSTAGRAM_BUSINESS_SCOPES),
     lookupAccounts: ({ tokens }) => client.linkedAccounts(tokens.accessToken),
     ...instagramContentMethods(client.content),
-    async runTool(ctx, toolName, input) {
-      if (toolName === 'pageProfile') return [await client.profile(ctx)];
-      if (toolName === 'mentionSearch') return client.discover(ctx, requireStringInput(platform, input, 'query', 'username'));
-      throw unsupportedTool(platform, toolName);
-    },
+    runTool: metaToolRunner(platform, (ctx) => client.profile(ctx), {
+      inputs: ['query', 'username'],
+      search: (ctx, username) => client.discover(ctx, username),
+    }),
   };
 }

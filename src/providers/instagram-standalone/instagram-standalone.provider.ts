@@ -2,7 +2,7 @@
 
 import { instagramContentMethods } from '../meta-shared/instagram-port.js';
 import { instagramLoginOAuth } from '../meta-shared/meta-oauth.js';
-import { unsupportedTool } from '../meta-shared/tool-support.js';
+import { metaToolRunner } from '../meta-shared/tool-support.js';
 import type { ProviderAppConfig, SocialProvider } from '../provider.js';
 import { instagramStandaloneClient } from './instagram-standalone.client.js';
 import { INSTAGRAM_STANDALONE_CAPABILITY, INSTAGRAM_STANDALONE_RULES, INSTAGRAM_STANDALONE_SCOPES } from './instagram-standalone.rules.js';
@@ -17,9 +17,6 @@ export function createInstagramStandaloneProvider(config: ProviderAppConfig): So
     oauth: instagramLoginOAuth(config, INSTAGRAM_STANDALONE_SCOPES),
     lookupAccounts: ({ tokens }) => client.me(tokens.accessToken),
     ...instagramContentMethods(client.content),
-    async runTool(ctx, toolName) {
-      if (toolName === 'pageProfile') return [await client.profile(ctx)];
-      throw unsupportedTool(platform, toolName);
-    },
+    runTool: metaToolRunner(platform, (ctx) => client.profile(ctx)),
   };
 }

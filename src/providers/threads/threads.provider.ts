@@ -2,7 +2,7 @@
 
 import { graphFindRecentPost } from '../meta-shared/graph-comments.js';
 import { threadsOAuth } from '../meta-shared/meta-oauth.js';
-import { requireStringInput, unsupportedTool } from '../meta-shared/tool-support.js';
+import { metaToolRunner } from '../meta-shared/tool-support.js';
 import type { ProviderAppConfig, SocialProvider } from '../provider.js';
 import { threadsClient } from './threads.client.js';
 import { THREADS_CAPABILITY, THREADS_RULES, THREADS_SCOPES } from './threads.rules.js';
@@ -32,10 +32,9 @@ export function createThreadsProvider(config: ProviderAppConfig): SocialProvider
     hideComment: (ctx, input) => client.manageReply(ctx, input),
     replyBudget: (ctx) => client.replyQuota(ctx),
     fetchPostAnalytics: (ctx, input) => client.insights(ctx, input.providerPostId),
-    async runTool(ctx, toolName, input) {
-      if (toolName === 'pageProfile') return [await client.profile(ctx)];
-      if (toolName === 'mentionSearch') return client.lookupProfile(ctx, requireStringInput(platform, input, 'query', 'username'));
-      throw unsupportedTool(platform, toolName);
-    },
+    runTool: metaToolRunner(platform, (ctx) => client.profile(ctx), {
+      inputs: ['query', 'username'],
+      search: (ctx, username) => client.lookupProfile(ctx, username),
+    }),
   };
 }

@@ -2,7 +2,7 @@
  * Content Posting API endpoints of the TikTok simulator: creator_info, Direct Post video init (FILE_UPLOAD)
  * with chunked PUT transfer, photo init (PULL_FROM_URL), status fetch, and video query.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError, authorize, jsonBody, ok, originOf, SimAnswer, type SimContext, simulate } from './tiktok-http.js';
 import { numericId, randomId, type TiktokSimPublish } from './tiktok-state.js';
 
@@ -22,6 +22,14 @@ function validateChunks(size: number, chunk: number, count: number): string | nu
 
 export function registerTiktokPostRoutes(app: FastifyInstance, ctx: SimContext, prefix: string): void {
   const { state, ledger } = ctx;
+  /** What both publish inits read first: the token (video.publish), the body, its post_info and source_info. */
+  const publishInit = (req: FastifyRequest) => {
+    const token = authorize(ctx, req, 'video.publish');
+    const body = jsonBody(req);
+    const postInfo = (body.post_info ?? {}) as Record<string, unknown>;
+    const source = (body.source_info ?? {}) as Record<string, unknown>;
+    return { token, body, postInfo, source };
+  };
 
   function creatorInfo(openId: string) {
     const user = state.users.get(openId);
@@ -111,10 +119,7 @@ export function registerTiktokPostRoutes(app: FastifyInstance, ctx: SimContext, 
   app.post(
     '/v2/post/publish/video/init/',
     simulate(ctx, 'publish', 'api', (req) => {
-      const token = authorize(ctx, req, 'video.publish');
-      const body = jsonBody(req);
-      const postInfo = (body.post_info ?? {}) as Record<string, unknown>;
-      const source = (body.source_info ?? {}) as Record<string, unknown>;
+      const { token, postInfo, source } = publishInit(req);
       const title = typeof postInfo.title === 'string' ? postInfo.title : '';
       const privacy = checkPostInfo(token.accessToken, token.openId, postInfo, title);
       if (source.source !== 'FILE_UPLOAD') throw apiError(400, 'invalid_params', 'Only FILE_UPLOAD is simulated for videos.');
@@ -137,10 +142,7 @@ export function registerTiktokPostRoutes(app: FastifyInstance, ctx: SimContext, 
   app.post(
     '/v2/post/publish/content/init/',
     simulate(ctx, 'publish', 'api', (req) => {
-      const token = authorize(ctx, req, 'video.publish');
-      const body = jsonBody(req);
-      const postInfo = (body.post_info ?? {}) as Record<string, unknown>;
-      const source = (body.source_info ?? {}) as Record<string, unknown>;
+      const { token, body, postInfo, source } = publishInit(req);
       const description = typeof postInfo.description === 'string' ? postInfo.description : '';
       if (typeof postInfo.title === 'string' && [...postInfo.title].length > 90) {
         throw apiError(400, 'invalid_params', 'Photo title exceeds 90 characters.');

@@ -3,12 +3,30 @@
  * PUBLISH_COMPLETE or FAILED), and the Display API's video list (the creator's public videos, newest
  * first, `cursor` paging by create time in ms) and video query (share_url and metrics).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError, authorize, jsonBody, ok, type SimContext, simulate } from './tiktok-http.js';
 import type { TiktokSimVideo } from './tiktok-state.js';
 
+/** The `fields` query parameter of the Display API reads: the video fields the caller asks for. */
+function requestedFields(req: FastifyRequest): string[] {
+  return String((req.query as Record<string, string>).fields ?? '')
+    .split(',')
+    .filter(Boolean);
+}
+
+/** A video's answer with only the fields asked for (unknown names are left out). */
+function onlyFields(all: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
+}
+
 export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext): void {
   const { state } = ctx;
+  /** The token's creator; a token of an account that is gone is invalid. */
+  const creatorOf = (openId: string) => {
+    const user = state.users.get(openId);
+    if (!user) throw apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+    return user;
+  };
 
   app.post(
     '/v2/post/publish/status/fetch/',
@@ -41,15 +59,12 @@ export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext
     '/v2/video/list/',
     simulate(ctx, 'video_list', 'api', (req) => {
       const token = authorize(ctx, req, 'video.list');
-      const fields = String((req.query as Record<string, string>).fields ?? '')
-        .split(',')
-        .filter(Boolean);
+      const fields = requestedFields(req);
       const body = jsonBody(req);
       const max = body.max_count === undefined ? 10 : Number(body.max_count);
       if (!Number.isInteger(max) || max < 1 || max > 20) throw apiError(400, 'invalid_params', 'max_count must be 1-20.');
       const before = body.cursor === undefined ? Number.POSITIVE_INFINITY : Number(body.cursor);
-      const user = state.users.get(token.openId);
-      if (!user) throw apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+      const user = creatorOf(token.openId);
       // a post exists once its processing ended, whether or not anyone fetched its status
       for (const p of state.publishes.values()) if (p.openId === token.openId) state.statusOf(p);
       // videos restored from a sandbox store written before createdAtMs existed carry createTime only
@@ -66,7 +81,7 @@ export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext
           create_time: v.createTime,
           share_url: `https://www.tiktok.com/@${user.username}/video/${v.id}`,
         };
-        return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
+        return onlyFields(all, fields);
       });
       const oldest = page.at(-1);
       return ok({ videos, cursor: oldest ? at(oldest) : 0, has_more: listed.length > page.length });
@@ -77,14 +92,11 @@ export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext
     '/v2/video/query/',
     simulate(ctx, 'video_query', 'api', (req) => {
       const token = authorize(ctx, req, 'video.list');
-      const fields = String((req.query as Record<string, string>).fields ?? '')
-        .split(',')
-        .filter(Boolean);
+      const fields = requestedFields(req);
       const filters = (jsonBody(req).filters ?? {}) as { video_ids?: unknown };
       const ids = Array.isArray(filters.video_ids) ? filters.video_ids.map(String) : [];
       if (ids.length === 0 || ids.length > 20) throw apiError(400, 'invalid_params', 'filters.video_ids needs 1-20 ids.');
-      const user = state.users.get(token.openId);
-      if (!user) throw apiError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+      const user = creatorOf(token.openId);
       const videos = ids
         .map((id) => state.videos.get(id))
         .filter((v): v is TiktokSimVideo => v !== undefined && v.openId === token.openId)
@@ -99,7 +111,7 @@ export function registerTiktokStatusRoutes(app: FastifyInstance, ctx: SimContext
             comment_count: v.commentCount,
             share_count: v.shareCount,
           };
-          return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
+          return onlyFields(all, fields);
         });
       return ok({ videos, cursor: 0, has_more: false });
     }),

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { fetchImage } from './image-fetch.js';
-import { beginOperation, dropConnection, PIN_ERRORS, type PinSimContext, requireToken, sendPinError } from './pinterest-http.js';
+import { beginAuthorized, dropConnection, PIN_ERRORS, type PinSimContext, sendPinError } from './pinterest-http.js';
 import type { PinterestSimulatorState, SimPin } from './pinterest-state.js';
 
 type Query = Record<string, string | undefined>;
@@ -21,10 +21,9 @@ function tooLong(value: unknown, max: number): boolean {
 
 export function registerPinterestApiRoutes(app: FastifyInstance, state: PinterestSimulatorState, ctx: PinSimContext): void {
   app.get('/v5/user_account', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'user_account', request, reply);
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, ['user_accounts:read']);
-    if (!token) return reply;
+    const started = await beginAuthorized(ctx, state, 'user_account', request, reply, ['user_accounts:read']);
+    if (!started) return reply;
+    const { begun, token } = started;
     const user = state.users.find((u) => u.id === token.userId);
     if (!user) return sendPinError(reply, 404, PIN_ERRORS.notFound, 'User not found.');
     const mine = [...state.pins.values()].filter((p) => p.ownerId === user.id).length;
@@ -46,10 +45,9 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
   });
 
   app.get('/v5/boards', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'boards', request, reply);
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, ['boards:read']);
-    if (!token) return reply;
+    const started = await beginAuthorized(ctx, state, 'boards', request, reply, ['boards:read']);
+    if (!started) return reply;
+    const { begun, token } = started;
     const q = request.query as Query;
     const size = Number(q.page_size ?? 25);
     if (!Number.isInteger(size) || size < 1 || size > 250) return badRequest(reply, 'page_size must be between 1 and 250');
@@ -78,10 +76,9 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
 
   // https://developers.pinterest.com/docs/api/v5/pins-list : the account's Pins, newest first, bookmark pagination
   app.get('/v5/pins', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'pins_list', request, reply);
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, ['pins:read']);
-    if (!token) return reply;
+    const started = await beginAuthorized(ctx, state, 'pins_list', request, reply, ['pins:read']);
+    if (!started) return reply;
+    const { begun, token } = started;
     const q = request.query as Query;
     const size = Number(q.page_size ?? 25);
     if (!Number.isInteger(size) || size < 1 || size > 250) return badRequest(reply, 'page_size must be between 1 and 250');
@@ -98,10 +95,9 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
   });
 
   app.post('/v5/pins', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'publish', request, reply);
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, ['pins:write']);
-    if (!token) return reply;
+    const started = await beginAuthorized(ctx, state, 'publish', request, reply, ['pins:write']);
+    if (!started) return reply;
+    const { begun, token } = started;
     const body = (request.body ?? {}) as Record<string, unknown>;
     const source = (body.media_source ?? null) as Record<string, unknown> | null;
     if (typeof body.board_id !== 'string' || body.board_id === '') return badRequest(reply, 'board_id is required');
@@ -207,10 +203,9 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
   });
 
   app.get('/v5/pins/:pinId', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'pin_get', request, reply);
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, ['pins:read']);
-    if (!token) return reply;
+    const started = await beginAuthorized(ctx, state, 'pin_get', request, reply, ['pins:read']);
+    if (!started) return reply;
+    const { begun } = started;
     const pin = state.pins.get((request.params as { pinId: string }).pinId);
     if (!pin) return sendPinError(reply, 404, PIN_ERRORS.notFound, 'Pin not found.');
     if (begun.loseAnswer) return dropConnection(request, reply);
@@ -218,10 +213,9 @@ export function registerPinterestApiRoutes(app: FastifyInstance, state: Pinteres
   });
 
   app.get('/v5/pins/:pinId/analytics', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'pin_analytics', request, reply);
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, ['pins:read']);
-    if (!token) return reply;
+    const started = await beginAuthorized(ctx, state, 'pin_analytics', request, reply, ['pins:read']);
+    if (!started) return reply;
+    const { begun, token } = started;
     const q = request.query as Query;
     if (!q.start_date || !q.end_date || !q.metric_types) return badRequest(reply, 'start_date, end_date and metric_types are required');
     const pin = state.pins.get((request.params as { pinId: string }).pinId);

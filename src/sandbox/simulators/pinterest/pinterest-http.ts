@@ -74,3 +74,22 @@ export function requireToken(
   }
   return token;
 }
+
+/**
+ * The start of an API operation: the request recorded and the next injected failure applied, then the
+ * bearer token checked for one of `scopes`; null when either has answered already.
+ */
+export async function beginAuthorized(
+  ctx: PinSimContext,
+  state: PinterestSimulatorState,
+  operation: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scopes: string[],
+): Promise<{ begun: { loseAnswer: boolean }; token: SimPinToken } | null> {
+  const begun = await beginOperation(ctx, operation, request, reply);
+  if (begun === 'answered') return null;
+  const token = requireToken(state, request, reply, scopes);
+  if (!token) return null;
+  return { begun, token };
+}

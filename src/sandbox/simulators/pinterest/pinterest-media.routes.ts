@@ -6,12 +6,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
+  beginAuthorized,
   beginOperation,
   dropConnection,
   PIN_ERRORS,
   type PinSimContext,
   publicBase,
-  requireToken,
   sendPinError,
 } from './pinterest-http.js';
 import type { PinterestSimulatorState } from './pinterest-state.js';
@@ -54,10 +54,9 @@ function s3Error(reply: FastifyReply, status: number, code: string, message: str
 
 export function registerPinterestMediaRoutes(app: FastifyInstance, state: PinterestSimulatorState, ctx: PinSimContext): void {
   app.post('/v5/media', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'media_register', request, reply);
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, ['pins:write']);
-    if (!token) return reply;
+    const started = await beginAuthorized(ctx, state, 'media_register', request, reply, ['pins:write']);
+    if (!started) return reply;
+    const { begun, token } = started;
     const body = (request.body ?? {}) as { media_type?: unknown };
     if (body.media_type !== 'video') {
       return sendPinError(reply, 400, PIN_ERRORS.invalidParameters, 'media_type must be "video".');
@@ -115,10 +114,9 @@ export function registerPinterestMediaRoutes(app: FastifyInstance, state: Pinter
   });
 
   app.get('/v5/media/:mediaId', async (request, reply) => {
-    const begun = await beginOperation(ctx, 'media_status', request, reply);
-    if (begun === 'answered') return reply;
-    const token = requireToken(state, request, reply, ['pins:read', 'pins:write']);
-    if (!token) return reply;
+    const started = await beginAuthorized(ctx, state, 'media_status', request, reply, ['pins:read', 'pins:write']);
+    if (!started) return reply;
+    const { begun, token } = started;
     const { mediaId } = request.params as { mediaId: string };
     const media = state.media.get(mediaId);
     if (!media || media.ownerId !== token.userId) return sendPinError(reply, 404, PIN_ERRORS.notFound, 'Media upload not found.');

@@ -76,18 +76,28 @@ function newClientSecret(): { secret: string; hash: string } {
   return { secret: key, hash };
 }
 
+type ListQuery = { limit?: number; cursor?: string };
+
+/** One page of a credential list, in id order: the cursor decoded, limit + 1 rows loaded, the extra one cut into nextCursor. */
+async function listPage<R extends { id: string }, V>(
+  q: ListQuery,
+  load: (after: string | null, limit: number) => Promise<R[]>,
+  view: (row: R) => V,
+): Promise<{ data: V[]; nextCursor: string | null }> {
+  const limit = q.limit ?? 50;
+  const after = decodeCursor(q.cursor, {}, 'invalid_credential_query');
+  const p = page(await load(after, limit), limit, (r) => r.id, {});
+  return { data: p.data.map(view), nextCursor: p.nextCursor };
+}
+
 export class CredentialsService {
   constructor(private readonly deps: Pick<AppDeps, 'database' | 'clock'>) {}
   private get db() {
     return this.deps.database.db;
   }
 
-  async listApiKeys(organizationId: string, q: { limit?: number; cursor?: string }) {
-    const limit = q.limit ?? 50;
-    const after = decodeCursor(q.cursor, {}, 'invalid_credential_query');
-    const rows = await apiKeysRepository.listPage(this.db, organizationId, after, limit);
-    const p = page(rows, limit, (r) => r.id, {});
-    return { data: p.data.map(apiKeyView), nextCursor: p.nextCursor };
+  async listApiKeys(organizationId: string, q: ListQuery) {
+    return listPage(q, (after, limit) => apiKeysRepository.listPage(this.db, organizationId, after, limit), apiKeyView);
   }
 
   async createApiKey(organizationId: string, userId: string, input: { name: string; scopes?: string[]; expiresAt?: string }) {
@@ -123,11 +133,8 @@ export class CredentialsService {
     await apiKeysRepository.revoke(this.db, organizationId, id, this.deps.clock.now());
   }
 
-  async listApps(organizationId: string, q: { limit?: number; cursor?: string }) {
-    const limit = q.limit ?? 50;
-    const after = decodeCursor(q.cursor, {}, 'invalid_credential_query');
-    const p = page(await oauthRepository.listApps(this.db, organizationId, after, limit), limit, (r) => r.id, {});
-    return { data: p.data.map(oauthAppView), nextCursor: p.nextCursor };
+  async listApps(organizationId: string, q: ListQuery) {
+    return listPage(q, (after, limit) => oauthRepository.listApps(this.db, organizationId, after, limit), oauthAppView);
   }
 
   async getApp(organizationId: string, id: string) {
@@ -210,11 +217,8 @@ export class CredentialsService {
     });
   }
 
-  async listGrants(organizationId: string, q: { limit?: number; cursor?: string }) {
-    const limit = q.limit ?? 50;
-    const after = decodeCursor(q.cursor, {}, 'invalid_credential_query');
-    const p = page(await oauthRepository.listGrants(this.db, organizationId, after, limit), limit, (r) => r.id, {});
-    return { data: p.data.map(grantView), nextCursor: p.nextCursor };
+  async listGrants(organizationId: string, q: ListQuery) {
+    return listPage(q, (after, limit) => oauthRepository.listGrants(this.db, organizationId, after, limit), grantView);
   }
 
   async revokeGrant(organizationId: string, id: string) {

@@ -94,16 +94,27 @@ function descendants(state: MetaSimState, rootId: string): SimPost[] {
   return out.sort((a, b) => a.createdAt - b.createdAt);
 }
 
+/** Hides (flag 'true') or shows a comment or reply; the answer of every hide endpoint. */
+function setHidden(state: MetaSimState, id: string, flag: string): { body: { success: true } } {
+  if (flag === 'true') hiddenSet(state).add(id);
+  else hiddenSet(state).delete(id);
+  return { body: { success: true } };
+}
+
 export function registerMetaCommentRoutes(app: FastifyInstance, ctx: RouteContext, family: Family, prefix: string): void {
   const { state } = ctx;
+  /** The request's token and the object its :id names (refused as unsupported for `method` when unknown). */
+  const target = (req: FastifyRequest, method?: string) => {
+    const token = authenticate(state, req, family);
+    const { id } = req.params as { id: string };
+    return { token, id, obj: resolveObject(state, family, token, id, method) };
+  };
 
   app.get(
     `${prefix}/:id/comments`,
     handler(ctx, family, 'comments_list', (req) => {
-      const token = authenticate(state, req, family);
-      const { id } = req.params as { id: string };
+      const { id, obj } = target(req);
       const p = params(req);
-      const obj = resolveObject(state, family, token, id);
       if (obj.kind !== 'post' && obj.kind !== 'comment') throw unsupported('GET', `${id}/comments`);
       const post = obj.kind === 'post' ? obj : (state.get(obj.postId) as SimPost);
       if (post.platform === 'threads') throw unsupported('GET', `${id}/comments`);
@@ -125,9 +136,7 @@ export function registerMetaCommentRoutes(app: FastifyInstance, ctx: RouteContex
   app.get(
     `${prefix}/:id/replies`,
     handler(ctx, family, 'comments_list', (req) => {
-      const token = authenticate(state, req, family);
-      const { id } = req.params as { id: string };
-      const obj = resolveObject(state, family, token, id);
+      const { token, id, obj } = target(req);
       if (obj.kind === 'post' && obj.platform === 'threads') {
         return paged(
           req,
@@ -151,9 +160,7 @@ export function registerMetaCommentRoutes(app: FastifyInstance, ctx: RouteContex
   app.get(
     `${prefix}/:id/conversation`,
     handler(ctx, family, 'comments_list', (req) => {
-      const token = authenticate(state, req, family);
-      const { id } = req.params as { id: string };
-      const obj = resolveObject(state, family, token, id);
+      const { token, id, obj } = target(req);
       if (obj.kind !== 'post' || obj.platform !== 'threads') throw unsupported('GET', `${id}/conversation`);
       const list = descendants(state, obj.id);
       if (params(req).reverse === 'true') list.reverse();
@@ -168,10 +175,8 @@ export function registerMetaCommentRoutes(app: FastifyInstance, ctx: RouteContex
   app.post(
     `${prefix}/:id`,
     handler(ctx, family, 'comment_hide', (req) => {
-      const token = authenticate(state, req, family);
-      const { id } = req.params as { id: string };
+      const { token, id, obj } = target(req, 'POST');
       const p = params(req);
-      const obj = resolveObject(state, family, token, id, 'POST');
       const flag = family === 'facebook' && p.is_hidden !== undefined ? p.is_hidden : p.hide;
       if (obj.kind !== 'comment' || flag === undefined) throw unsupported('POST', id);
       const post = state.get(obj.postId) as SimPost;
@@ -179,9 +184,7 @@ export function registerMetaCommentRoutes(app: FastifyInstance, ctx: RouteContex
         if (p.is_hidden === undefined) throw invalidParam('The parameter is_hidden is required');
         requireScope(token, 'pages_manage_engagement');
       } else requireScope(token, family === 'facebook' ? 'instagram_manage_comments' : 'instagram_business_manage_comments');
-      if (flag === 'true') hiddenSet(state).add(obj.id);
-      else hiddenSet(state).delete(obj.id);
-      return { body: { success: true } };
+      return setHidden(state, obj.id, flag);
     }),
   );
 
@@ -189,15 +192,11 @@ export function registerMetaCommentRoutes(app: FastifyInstance, ctx: RouteContex
     app.post(
       `${prefix}/:id/manage_reply`,
       handler(ctx, family, 'comment_hide', (req) => {
-        const token = authenticate(state, req, family);
-        const { id } = req.params as { id: string };
+        const { token, id, obj } = target(req, 'POST');
         const p = params(req);
-        const obj = resolveObject(state, family, token, id, 'POST');
         if (obj.kind !== 'post' || !obj.replyToId || p.hide === undefined) throw unsupported('POST', `${id}/manage_reply`);
         requireScope(token, 'threads_manage_replies', 10);
-        if (p.hide === 'true') hiddenSet(state).add(obj.id);
-        else hiddenSet(state).delete(obj.id);
-        return { body: { success: true } };
+        return setHidden(state, obj.id, p.hide);
       }),
     );
   }

@@ -8,7 +8,7 @@ import { parseScopes } from '../modules/identity/identity.module.js';
 import { args, type CliCommand, openForCommand, required } from '../platform/cli/cli-kit.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { AppError } from '../platform/errors.js';
-import { withRoot } from './cli-root.js';
+import { withBrand, withOrganization, withRoot } from './cli-root.js';
 import { type Role, startRuntime, VERSION } from './runtime.js';
 
 /** What a person starting the service needs to know first: where it listens, on what data, in which mode. */
@@ -119,8 +119,7 @@ export const foundationCommands: CliCommand<Config>[] = [
         timezone: { type: 'string' },
       });
       const organizationId = required(values, 'organization');
-      const brand = await withRoot(config, async ({ areas }) => {
-        await areas.identity.service.requireOrganization(organizationId);
+      const brand = await withOrganization(config, organizationId, async (areas) => {
         return areas.brands.service.create(
           organizationId,
           { name: required(values, 'name'), slug: values.slug as string | undefined, timezone: values.timezone as string | undefined },
@@ -142,9 +141,7 @@ export const foundationCommands: CliCommand<Config>[] = [
         'store-product-id': { type: 'string' },
       });
       const brandId = required(values, 'brand');
-      const product = await withRoot(config, async ({ areas }) => {
-        const organizationId = await areas.brands.service.organizationOf(brandId);
-        if (!organizationId) throw new AppError('invalid_request', { message: `No brand ${brandId}.` });
+      const product = await withBrand(config, brandId, async (areas, organizationId) => {
         return areas.brands.service.createProduct(
           organizationId,
           brandId,

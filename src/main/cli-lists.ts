@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { PublishingModule } from '../modules/publishing/publishing.module.js';
 import { args, type CliCommand, required } from '../platform/cli/cli-kit.js';
 import { AppError } from '../platform/errors.js';
-import { withRoot } from './cli-root.js';
+import { withBrand, withOrganization, withRoot } from './cli-root.js';
 
 type Row = Record<string, unknown>;
 
@@ -70,8 +70,7 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { organization: { type: 'string' } });
       const organizationId = required(values, 'organization');
-      const rows = await withRoot(config, async ({ areas }) => {
-        await areas.identity.service.requireOrganization(organizationId);
+      const rows = await withOrganization(config, organizationId, async (areas) => {
         return (await areas.brands.service.list(organizationId, { limit: LIMIT })).data;
       });
       printTable(
@@ -87,9 +86,7 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { brand: { type: 'string' } });
       const brandId = required(values, 'brand');
-      const rows = await withRoot(config, async ({ areas }) => {
-        const organizationId = await areas.brands.service.organizationOf(brandId);
-        if (!organizationId) throw new AppError('invalid_request', { message: `No brand ${brandId}.` });
+      const rows = await withBrand(config, brandId, async (areas, organizationId) => {
         return (await areas.brands.service.get(organizationId, brandId)).products ?? [];
       });
       printTable(
@@ -145,8 +142,7 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { organization: { type: 'string' }, brand: { type: 'string' } });
       const organizationId = required(values, 'organization');
-      const rows = await withRoot(config, async ({ areas }) => {
-        await areas.identity.service.requireOrganization(organizationId);
+      const rows = await withOrganization(config, organizationId, async (areas) => {
         return (await areas.channels.channels.list(organizationId, { brandId: values.brand as string | undefined, limit: LIMIT })).data;
       });
       printTable(
@@ -169,8 +165,7 @@ export const listCommands: CliCommand<Config>[] = [
     async run({ config, argv }) {
       const { values } = args(argv, { organization: { type: 'string' }, brand: { type: 'string' }, status: { type: 'string' } });
       const organizationId = required(values, 'organization');
-      const rows = await withRoot(config, async ({ areas }) => {
-        await areas.identity.service.requireOrganization(organizationId);
+      const rows = await withOrganization(config, organizationId, async (areas) => {
         const query = { brandId: values.brand as string | undefined, status: values.status as JobStatus, limit: LIMIT };
         return (await areas.publishing.jobsService.list(organizationId, query)).data;
       });

@@ -10,6 +10,7 @@ import type { ToolsModule } from '../modules/tools/tools.module.js';
 import { type CliOpener, type DatabaseIntent, openForCommand } from '../platform/cli/cli-kit.js';
 import { type Counters, closeCounters, createCounters } from '../platform/counters/index.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
+import { AppError } from '../platform/errors.js';
 import { createJobQueue } from '../platform/queue/job-queue.js';
 import { composeRoot, type Root } from './composition.js';
 import { processDeps } from './runtime.js';
@@ -31,6 +32,27 @@ export async function withRoot<T>(config: Config, fn: (root: Root) => Promise<T>
     if (counters) await closeCounters(counters);
     await database.close();
   }
+}
+
+/** `withRoot` for a command scoped to one organization: an unknown organization is refused before fn runs. */
+export function withOrganization<T>(config: Config, organizationId: string, fn: (areas: Root['areas']) => Promise<T>): Promise<T> {
+  return withRoot(config, async ({ areas }) => {
+    await areas.identity.service.requireOrganization(organizationId);
+    return fn(areas);
+  });
+}
+
+/** `withRoot` for a command scoped to one brand: fn gets the brand's organization; an unknown brand is refused. */
+export function withBrand<T>(
+  config: Config,
+  brandId: string,
+  fn: (areas: Root['areas'], organizationId: string) => Promise<T>,
+): Promise<T> {
+  return withRoot(config, async ({ areas }) => {
+    const organizationId = await areas.brands.service.organizationOf(brandId);
+    if (!organizationId) throw new AppError('invalid_request', { message: `No brand ${brandId}.` });
+    return fn(areas, organizationId);
+  });
 }
 
 /** The identity area's part of the root, for `identity/auth.cli.ts`. */

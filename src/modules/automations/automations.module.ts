@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AreaModule } from '../../http/area-module.js';
+import { pruneOlderThan } from '../../platform/clock.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import type { AppDeps } from '../app-deps.js';
 import type { BrandsReadPort } from '../brands/brands.module.js';
@@ -52,12 +53,7 @@ export function createAutomationsModule(ports: AutomationsPorts): AutomationsMod
     read: undefined,
     pruneFinishedRuns: {
       name: 'automation_runs',
-      prune: (db, now, limit) =>
-        automationsRetentionRepository.pruneFinishedRuns(
-          db,
-          new Date(now.getTime() - ports.config.env.SERVICE_AUTOMATION_RUN_RETENTION_DAYS * 86_400_000),
-          limit,
-        ),
+      prune: pruneOlderThan(ports.config.env.SERVICE_AUTOMATION_RUN_RETENTION_DAYS, automationsRetentionRepository.pruneFinishedRuns),
     },
     jobs: automationJobDefinitions(ports, service, runner),
     routes: (app: FastifyInstance) => registerAutomationRoutes(app, ports, service, runner),

@@ -1,6 +1,7 @@
 /** The provider webhooks area: settings, inbound processing, provisioning and their jobs. */
 import type { FastifyInstance } from 'fastify';
 import type { AreaModule } from '../../http/area-module.js';
+import { pruneOlderThan } from '../../platform/clock.js';
 import { defineJob } from '../../platform/queue/job-queue.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { AppDeps } from '../app-deps.js';
@@ -47,12 +48,7 @@ export function createProviderWebhooksModule(ports: ProviderWebhooksPorts): Prov
     provisioning,
     pruneProcessedDeliveries: {
       name: 'provider_webhook_deliveries',
-      prune: (db, now, limit) =>
-        providerWebhooksRetentionRepository.pruneProcessed(
-          db,
-          new Date(now.getTime() - ports.config.env.SERVICE_PROVIDER_WEBHOOK_RETENTION_DAYS * 86_400_000),
-          limit,
-        ),
+      prune: pruneOlderThan(ports.config.env.SERVICE_PROVIDER_WEBHOOK_RETENTION_DAYS, providerWebhooksRetentionRepository.pruneProcessed),
     },
     read: undefined,
     jobs: [

@@ -6,8 +6,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.js';
 
-const DAY_MS = 86_400_000;
-
 export const webhooksRetentionRepository = {
   /**
    * Finished deliveries (delivered or failed) created before the cutoff; their attempts go with them
@@ -44,5 +42,3 @@ export const webhooksRetentionRepository = {
     return Number(r.numAffectedRows ?? 0);
   },
 };
-
-export const retentionCutoff = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);

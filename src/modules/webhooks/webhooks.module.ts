@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../../config.js';
 import type { AreaModule } from '../../http/area-module.js';
+import { pruneOlderThan } from '../../platform/clock.js';
 import type { OutboxBatchListener } from '../../platform/events/outbox.js';
 import type { GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 import { defineJob, type JobDefinition } from '../../platform/queue/job-queue.js';
@@ -15,16 +16,13 @@ import { WebhookDeliverer } from './webhooks.delivery.js';
 import { type DeliverJobData, WEBHOOK_DELIVER_JOB, WebhookFanOut } from './webhooks.fanout.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { WebhooksService } from './webhooks.service.js';
-import { webhooksRetentionRepository as retention, retentionCutoff } from './webhooks-retention.repository.js';
+import { webhooksRetentionRepository as retention } from './webhooks-retention.repository.js';
 
 /** The delivery log's and the event outbox's retention (SERVICE_WEBHOOK_RETENTION_DAYS, SERVICE_EVENT_RETENTION_DAYS). */
 function webhooksPruneSteps(env: Pick<Env, 'SERVICE_WEBHOOK_RETENTION_DAYS' | 'SERVICE_EVENT_RETENTION_DAYS'>): PruneStep[] {
   return [
-    {
-      name: 'webhook_deliveries',
-      prune: (db, now, limit) => retention.pruneDeliveries(db, retentionCutoff(now, env.SERVICE_WEBHOOK_RETENTION_DAYS), limit),
-    },
-    { name: 'events', prune: (db, now, limit) => retention.pruneEvents(db, retentionCutoff(now, env.SERVICE_EVENT_RETENTION_DAYS), limit) },
+    { name: 'webhook_deliveries', prune: pruneOlderThan(env.SERVICE_WEBHOOK_RETENTION_DAYS, retention.pruneDeliveries) },
+    { name: 'events', prune: pruneOlderThan(env.SERVICE_EVENT_RETENTION_DAYS, retention.pruneEvents) },
   ];
 }
 

@@ -102,7 +102,7 @@ export class SimulatorLedger {
 }
 
 /** Body parsers a simulator needs (form bodies and raw uploads), encapsulated in its own plugin scope. */
-export function addRawBodyParsers(app: FastifyInstance, uploadLimitBytes = 512 * 1024 * 1024): void {
+function addRawBodyParsers(app: FastifyInstance, uploadLimitBytes = 512 * 1024 * 1024): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
@@ -217,7 +217,7 @@ export interface FailureContext {
 }
 
 /** A simulator plugin's FailureContext: its ledger and switches, and a signal aborted when the app closes. */
-export function failureContextOf(app: FastifyInstance, opts: SimulatorPluginOptions<unknown>): FailureContext {
+function failureContextOf(app: FastifyInstance, opts: SimulatorPluginOptions<unknown>): FailureContext {
   const closing = new AbortController();
   app.addHook('onClose', async () => closing.abort());
   return { ledger: opts.ledger, failures: opts.failures, closing: closing.signal };

@@ -56,12 +56,7 @@ export function beginOperation(
 }
 
 /** A valid bearer token this simulator issued, carrying one of the scopes the endpoint accepts. */
-export function requireToken(
-  state: PinterestSimulatorState,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  scopes: string[],
-): SimPinToken | null {
+function requireToken(state: PinterestSimulatorState, request: FastifyRequest, reply: FastifyReply, scopes: string[]): SimPinToken | null {
   const match = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '');
   const token = match?.[1] ? state.validAccessToken(match[1]) : null;
   if (!token) {

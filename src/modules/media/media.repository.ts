@@ -26,6 +26,11 @@ function normalise(row: MediaRow): MediaRow {
   return { ...row, bytes: Number(row.bytes) };
 }
 
+/** Every column of the organization's library items, a query to narrow further. */
+function itemsOf(db: Executor, organizationId: string) {
+  return db.selectFrom('media_library_items').selectAll().where('organization_id', '=', organizationId);
+}
+
 export const mediaRepository = {
   /** Inserts unless an active item with the same bytes exists; returns null on that conflict. */
   async insertUnlessDuplicate(db: Executor, row: NewMediaRow): Promise<MediaRow | null> {
@@ -52,35 +57,19 @@ export const mediaRepository = {
   },
 
   async findActiveBySha(db: Executor, organizationId: string, sha256: string): Promise<MediaRow | null> {
-    const row = await db
-      .selectFrom('media_library_items')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('sha256', '=', sha256)
-      .where('lifecycle_state', '=', 'active')
-      .executeTakeFirst();
+    const row = await itemsOf(db, organizationId).where('sha256', '=', sha256).where('lifecycle_state', '=', 'active').executeTakeFirst();
     return row ? normalise(row) : null;
   },
 
   async get(db: Executor, organizationId: string, id: string): Promise<MediaRow | null> {
-    const row = await db
-      .selectFrom('media_library_items')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await itemsOf(db, organizationId).where('id', '=', id).executeTakeFirst();
     return row ? normalise(row) : null;
   },
 
   /** The organization's items among `ids` (unknown ids are absent). */
   async many(db: Executor, organizationId: string, ids: string[]): Promise<MediaRow[]> {
     if (ids.length === 0) return [];
-    const rows = await db
-      .selectFrom('media_library_items')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await itemsOf(db, organizationId).where('id', 'in', ids).execute();
     return rows.map(normalise);
   },
 
@@ -102,7 +91,7 @@ export const mediaRepository = {
     organizationId: string,
     q: { brandId?: string; kind?: MediaRow['kind']; afterId: string | null; limit: number },
   ): Promise<MediaRow[]> {
-    let query = db.selectFrom('media_library_items').selectAll().where('organization_id', '=', organizationId);
+    let query = itemsOf(db, organizationId);
     if (q.brandId) query = query.where('brand_id', '=', q.brandId);
     if (q.kind) query = query.where('kind', '=', q.kind);
     const rows = await keysetPage(query, 'id', q.afterId, q.limit).execute();

@@ -91,14 +91,8 @@ export const channelsRepository = {
 
   /** Locks the row for the rest of the transaction (state changes are checked against the locked state). */
   async lock(tx: Executor, organizationId: string, id: string): Promise<Selectable<ChannelAccountsTable> | null> {
-    const row = await tx
-      .selectFrom('channel_accounts')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirst();
-    return row ?? null;
+    const row = await channels(tx).where('c.organization_id', '=', organizationId).where('c.id', '=', id).forUpdate().executeTakeFirst();
+    return (row as ChannelRow | undefined) ?? null;
   },
 
   async lockByExternal(
@@ -107,15 +101,13 @@ export const channelsRepository = {
     platform: Platform,
     externalAccountId: string,
   ): Promise<Selectable<ChannelAccountsTable> | null> {
-    const row = await tx
-      .selectFrom('channel_accounts')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('platform', '=', platform)
-      .where('external_account_id', '=', externalAccountId)
+    const row = await channels(tx)
+      .where('c.organization_id', '=', organizationId)
+      .where('c.platform', '=', platform)
+      .where('c.external_account_id', '=', externalAccountId)
       .forUpdate()
       .executeTakeFirst();
-    return row ?? null;
+    return (row as ChannelRow | undefined) ?? null;
   },
 
   async insert(

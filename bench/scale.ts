@@ -106,14 +106,14 @@ for (const [name, lf] of l) {
   if (!sf) continue;
   const ratio = lf.p50 / sf.p50;
   const planOk = !lf.verdict || lf.verdict.seqScans.length === 0;
-  const over = ratio > 2 || (lf.kind === 'read route' && lf.p99 > 50) || !planOk;
+  const over = (lf.kind !== 'page of 100' && ratio > 2) || (lf.kind !== 'worker' && lf.p99 > 50) || !planOk;
   if (over) misses++;
   rows.push(
     `${pad(name, 64)} ${f1(sf.p50).padStart(9)} ${f1(sf.p99)} ${f1(lf.p50).padStart(9)} ${f1(lf.p99)} ${`${ratio.toFixed(1)}x`.padStart(6)}  ${describeVerdict(lf.verdict)}${over ? '  <- over target' : ''}`,
   );
 }
 rows.push(
-  `targets: large/small <= 2x, read route p99 < 50 ms, no sequential scan of a big table: ${misses === 0 ? 'all met' : `${misses} missed`}`,
+  `targets: large/small <= 2x (a page both sets fill), read route p99 < 50 ms, no sequential scan of a big table: ${misses === 0 ? 'all met' : `${misses} missed`}`,
 );
 log(rows.join('\n'));
 // the prune of a year of rows under load, on a copy of the large set (BENCH_SCALE_ONLY=prune: this alone)

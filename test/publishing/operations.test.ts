@@ -211,6 +211,38 @@ describe('publishing operations', () => {
     assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'landed before the worker died').length, 1);
   });
 
+  it('a lookup that failed for a passing reason is tried again by the next sweep, and flagged only after 15 minutes', async () => {
+    const job = await create('stuck while the listing was down');
+    const other = await create('stuck long ago while the listing was down');
+    const targetId = job.targets[0].postTargetId;
+    const stuck = (id: string, leaseEndedMsAgo: number) =>
+      db()
+        .updateTable('publish_targets')
+        .set({ state: 'publishing', lease_until: new Date(Date.now() - leaseEndedMsAgo), attempts: 1 })
+        .where('id', '=', id)
+        .execute();
+    await stuck(targetId, 1000);
+    await stuck(other.targets[0].postTargetId, 16 * 60_000);
+    // the account's listing answers 500 to every lookup of this sweep
+    h.meta.failures.inject({ kind: 'server_error', operation: 'read', times: 100 });
+    const first = (await reconcile()).json();
+    h.meta.failures.clear();
+    assert.equal(first.lookupsDeferredCount, 1);
+    // the one whose lease ended 16 minutes ago has waited long enough: flagged
+    assert.equal(first.flaggedCount, 1);
+    const row = await db().selectFrom('publish_targets').select(['state', 'version']).where('id', '=', targetId).executeTakeFirstOrThrow();
+    assert.equal(row.state, 'publishing');
+    // the listing answers again: the post never landed, so it is queued again
+    const second = (await reconcile()).json();
+    assert.equal(second.lookupsDeferredCount, 0);
+    assert.equal(second.retriedCount, 1);
+    const after = (await api(h, org, 'GET', `/v1/publish/jobs/${job.publishJobId}`)).body.targets[0];
+    assert.equal(after.state, 'queued');
+    const flagged = (await api(h, org, 'GET', `/v1/publish/jobs/${other.publishJobId}`)).body.targets[0];
+    assert.equal(flagged.state, 'needs_attention');
+    assert.match(flagged.stateReason ?? flagged.lastError.message, /lookup failed/);
+  });
+
   it('URL reconciliation fetches permalinks of published targets lacking one (dry run first)', async () => {
     const job = await create('needs a url');
     const done = await waitForJob(h, org, job.publishJobId, ['published']);

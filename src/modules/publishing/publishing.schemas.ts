@@ -370,6 +370,10 @@ export const ReconcileAnswer = Type.Object(
       description: "targets stuck in publishing that never landed and are past their job's lateness limit: missed",
     }),
     flaggedCount: Type.Integer({ description: 'targets stuck in publishing whose outcome the platform cannot tell: needs_attention' }),
+    lookupsDeferredCount: Type.Integer({
+      description:
+        'targets stuck in publishing whose lookup failed for a passing reason (a timeout, a rate limit, a 5xx): left for the next sweep, for up to 15 minutes past their lease',
+    }),
     pollsRequeuedCount: Type.Integer(),
     commentsFlaggedCount: Type.Integer(),
     commentsRequeuedCount: Type.Integer(),

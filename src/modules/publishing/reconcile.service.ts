@@ -14,7 +14,7 @@
  * - a first comment stuck posting past the lease: needs_attention; pending with no job: re-queued.
  */
 import type { QueueInspector } from '../../platform/queue/queue-inspector.js';
-import type { ListingPages } from '../../providers/provider.js';
+import { type ListingPages, ProviderError } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type Outcome, targetError } from './publish-call.js';
 import { missedOutcome } from './publish-lateness.js';
@@ -26,6 +26,12 @@ import { publishingRepository, type TargetRow } from './publishing.repository.js
 import { reconcileRepository } from './reconcile.repository.js';
 
 const BATCH = 500;
+/**
+ * A lookup that failed for a passing reason (timeout, rate limit, 5xx) is tried again by the next sweeps for
+ * this long past the target's lease, before the target is flagged: one failed listing call must not leave a
+ * post that never landed needing a person.
+ */
+const LOOKUP_RETRY_MS = 15 * 60_000;
 /** platform lookups of stuck targets run this many at once */
 const LOOKUPS_AT_ONCE = 8;
 
@@ -41,6 +47,8 @@ export interface ReconcileResult {
   missedCount: number;
   /** stuck in publishing and the platform cannot tell: needs_attention */
   flaggedCount: number;
+  /** stuck in publishing, the lookup failed for a passing reason: left for the next sweep */
+  lookupsDeferredCount: number;
   pollsRequeuedCount: number;
   commentsFlaggedCount: number;
   commentsRequeuedCount: number;
@@ -62,7 +70,7 @@ export class ReconcileService {
    * targets of the channel hold. Published (with the post's id and permalink), failed (the listing
    * covers the window and has no such post) or needs_attention (no listing, several matches, an error).
    */
-  private async lookUp(row: TargetRow, now: Date, listingPages: ListingPages): Promise<Outcome> {
+  private async lookUp(row: TargetRow, now: Date, listingPages: ListingPages): Promise<Outcome | 'try_later'> {
     const job = await publishingRepository.getJob(this.deps.database.db, row.organization_id, row.job_id);
     const unknown = (why: string): Outcome => ({
       kind: 'final',
@@ -92,6 +100,9 @@ export class ReconcileService {
       if (found.status === 'absent') return this.notLanded(row, job?.max_lateness_minutes ?? null, now);
       return unknown(`the platform may or may not have the post (${found.reason}).`);
     } catch (err) {
+      const passing = err instanceof ProviderError && err.retryable;
+      const leaseEnded = (row.lease_until ?? now).getTime();
+      if (passing && now.getTime() - leaseEnded < LOOKUP_RETRY_MS) return 'try_later';
       return unknown(`the platform may or may not have the post (the lookup failed: ${(err as Error).message}).`);
     }
   }
@@ -131,6 +142,7 @@ export class ReconcileService {
       retriedCount: 0,
       missedCount: 0,
       flaggedCount: 0,
+      lookupsDeferredCount: 0,
       pollsRequeuedCount: 0,
       commentsFlaggedCount: 0,
       commentsRequeuedCount: 0,
@@ -143,7 +155,12 @@ export class ReconcileService {
     for (let i = 0; i < overdue.length; i += LOOKUPS_AT_ONCE) {
       await Promise.all(
         overdue.slice(i, i + LOOKUPS_AT_ONCE).map(async (row) => {
-          const written = await this.outcomes.record(row, await this.lookUp(row, now, listingPages));
+          const outcome = await this.lookUp(row, now, listingPages);
+          if (outcome === 'try_later') {
+            result.lookupsDeferredCount += 1;
+            return;
+          }
+          const written = await this.outcomes.record(row, outcome);
           if (written === TRANSITIONS.published.to) result.publishedCount += 1;
           else if (written === TRANSITIONS.failed.to) result.failedCount += 1;
           else if (written === TRANSITIONS.retry.to) result.retriedCount += 1;

@@ -3324,6 +3324,8 @@ export interface components {
             failedCount: number;
             /** @description targets stuck in publishing whose outcome the platform cannot tell: needs_attention */
             flaggedCount: number;
+            /** @description targets stuck in publishing whose lookup failed for a passing reason (a timeout, a rate limit, a 5xx): left for the next sweep, for up to 15 minutes past their lease */
+            lookupsDeferredCount: number;
             /** @description targets stuck in publishing that never landed and are past their job's lateness limit: missed */
             missedCount: number;
             pollsRequeuedCount: number;

@@ -29,6 +29,7 @@ const PASS_INDEPENDENT = [
   'test/channels/sandbox-restart.test.ts',
   'test/channels/sandbox-store.test.ts',
   'test/main/cli-data-dir.test.ts',
+  'test/main/cli-input.test.ts',
   'test/main/cli.test.ts',
   'test/main/readme.test.ts',
   'test/main/walkthrough.test.ts',
@@ -66,9 +67,12 @@ function touchesServers(file: string, seen = new Set<string>()): boolean {
  * run on the PostgreSQL pass instead of the embedded one, so the two passes take about as long: the
  * embedded pass runs every file that depends on the database, and would otherwise also run all of these.
  */
-const ON_SERVER_PASS_WHEN_SPLIT = ['test/main/cli.test.ts', 'test/channels/sandbox-restart.test.ts', 'test/main/cli-data-dir.test.ts'].map(
-  (f) => path.normalize(f),
-);
+const ON_SERVER_PASS_WHEN_SPLIT = [
+  'test/main/cli.test.ts',
+  'test/main/cli-input.test.ts',
+  'test/channels/sandbox-restart.test.ts',
+  'test/main/cli-data-dir.test.ts',
+].map((f) => path.normalize(f));
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const skipIndependent = filters.length === 0 && !!process.env.DATABASE_URL && process.env.SERVICE_TEST_ALL !== '1';

@@ -34,6 +34,8 @@ describe('service-api CLI next to a running embedded server', () => {
   before(async () => {
     port = await freePort();
     server = spawn(process.execPath, [BIN, 'start'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    // a file that times out ends without its after hooks: the server must not outlive it
+    process.once('exit', () => server.exitCode === null && server.kill('SIGKILL'));
     server.stdout!.on('data', (d) => (serverLog += d));
     server.stderr!.on('data', (d) => (serverLog += d));
     const deadline = Date.now() + 180_000; // a loaded machine: the first start creates the database
@@ -163,89 +165,6 @@ describe('service-api CLI next to a running embedded server', () => {
     assert.equal(cli('channels', 'list', '--organization', boot.organizationId).stdout.trim(), '(none)');
     assert.deepEqual(JSON.parse(cli('jobs', 'list', '--organization', boot.organizationId, '--json').stdout), []);
     assert.equal(cli('jobs', 'show', '--organization', boot.organizationId, '--job', 'pjob_missing').status, 1);
-  });
-
-  it('bad input prints one clear line and no stack trace', () => {
-    for (const args of [
-      ['bootstrap', '--organization', 'X', '--email', 'not-an-email', '--password', 'correct horse'],
-      ['api-keys', 'create', '--organization', boot.organizationId, '--scopes', 'everything:now'],
-      ['brands', 'create', '--organization', 'org_missing', '--name', 'X'],
-      ['brands', 'create', '--organization', boot.organizationId, '--name', 'Y', '--timezone', 'Mars/Olympus'],
-      ['brands', 'create', '--bogus-flag'],
-      ['frobnicate'],
-      ['api'],
-      // a common password, and an OAuth secret reference that is not an entry of its setting
-      ['bootstrap', '--organization', 'Weak', '--email', 'weak@acme.test', '--password', 'password'],
-      [
-        'oauth-apps',
-        'create',
-        '--organization',
-        boot.organizationId,
-        '--name',
-        'P',
-        '--redirect-uri',
-        'https://p.test/cb',
-        '--scopes',
-        'brands:read',
-        '--client-secret-ref',
-        'env:PATH',
-      ],
-    ]) {
-      const res = cli(...args);
-      assert.equal(res.status, 1, args.join(' '));
-      assert.match(res.stderr, /^error: /m, args.join(' '));
-      assert.doesNotMatch(res.stderr, /\n\s+at /, `stack trace for ${args.join(' ')}`);
-      if (args.includes('Weak')) assert.match(res.stderr, /password_policy_violation/);
-      if (args.includes('env:PATH')) assert.match(res.stderr, /SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS/);
-    }
-    assert.match(cli('api').stderr, /database_url_required/);
-  });
-
-  it('oauth-apps create: a generated secret shown once, or an operator reference to an entry of its setting', () => {
-    const generated = JSON.parse(
-      cli(
-        'oauth-apps',
-        'create',
-        '--organization',
-        boot.organizationId,
-        '--name',
-        'Gen',
-        '--redirect-uri',
-        'https://p.test/cb',
-        '--scopes',
-        'brands:read',
-        '--json',
-      ).stdout,
-    );
-    assert.equal(generated.oauthApp.clientSecretSource, 'stored_hash');
-    assert.match(generated.clientSecret, /\S{20,}/);
-    const withRef = spawnSync(
-      process.execPath,
-      [
-        BIN,
-        'oauth-apps',
-        'create',
-        '--organization',
-        boot.organizationId,
-        '--name',
-        'Partner',
-        '--redirect-uri',
-        'https://p.test/cb',
-        '--scopes',
-        'brands:read',
-        '--client-secret-ref',
-        'env:PARTNER',
-        '--json',
-      ],
-      { env: { ...env(), SERVICE_OAUTH_CLIENT_SECRET_ENV_REFS: 'PARTNER=partner-secret-1' }, encoding: 'utf8', timeout: 60_000 },
-    );
-    assert.equal(withRef.status, 0, withRef.stderr);
-    const made = JSON.parse(withRef.stdout);
-    assert.deepEqual(
-      [made.oauthApp.clientSecretSource, made.oauthApp.clientSecretRef, made.clientSecret],
-      ['reference', 'env:PARTNER', null],
-    );
-    assert.ok(!withRef.stdout.includes('partner-secret-1'));
   });
 
   it('SIGTERM stops the server gracefully and removes the socket', async () => {

@@ -56,6 +56,10 @@ export async function startService(env: Record<string, string>, timeoutMs = 180_
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // a test file that times out ends without its after hooks: the service must not outlive it
+  const killOnExit = () => child.exitCode === null && child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

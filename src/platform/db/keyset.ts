@@ -17,12 +17,7 @@ export function keysetPage<DB, TB extends keyof DB, O>(
   return from.orderBy(column, order).limit(limit + 1);
 }
 
-/**
- * A list ordered by a time, then id (both descending), for lists read by time window (the calendar's
- * jobs, analytics snapshots): with an index on (…, time) the page is read in index order, so its cost
- * follows the page, not the rows in the window (ordering such a window by id would sort all of it).
- * The cursor key is `<time ISO>|<id>`.
- */
+/** The key of a row in a list ordered by time, then id (`timeKeysetPage`). */
 export interface TimeKey {
   at: Date;
   id: string;
@@ -41,6 +36,13 @@ export function decodeTimeKey(key: string): TimeKey | null {
   return Number.isNaN(at.getTime()) || id.length === 0 ? null : { at, id };
 }
 
+/**
+ * A list ordered by a time, then id (both descending), for lists read by time window (the calendar's
+ * jobs, analytics snapshots): with an index on (…, time) the page is read in index order, so its cost
+ * follows the page, not the rows in the window (ordering such a window by id would sort all of it).
+ * The cursor key is `<time ISO>|<id>`: milliseconds, as the service writes its times; a time written
+ * with microseconds (by hand in SQL) could make a page skip rows of the same millisecond.
+ */
 export function timeKeysetPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   time: Expression<Date>,

@@ -57,6 +57,46 @@ describe('recent posts listed while posting goes on', () => {
     assert.equal(fetched, 60);
   });
 
+  it('a walk ends past the newest post known to precede the attempt, instead of two minutes of slack back', async () => {
+    // an account posting 50 posts a second for the last 3 minutes (9,000 posts), newest first, 100 a page;
+    // creation times in whole seconds, as the platforms give them
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    const posts: ListedPost[] = Array.from({ length: 9_000 }, (_, i) => ({
+      id: `p_${i}`,
+      text: `busy post ${i}`,
+      createdAt: now - Math.floor(i / 50) * 1000,
+      url: null,
+    }));
+    let fetched = 0;
+    const page = async (cursor: string | undefined) => {
+      fetched++;
+      const start = cursor ? Number(cursor) : 0;
+      return { posts: posts.slice(start, start + 100), next: start + 100 < posts.length ? String(start + 100) : undefined };
+    };
+    // the attempt was claimed 10 s ago (post 500 on); the window's slack reaches back 130 s (6,500 posts)
+    const attempt = { ...input, since: new Date(now - 10_000), until: new Date(now) };
+    assert.deepEqual(await findInListing({ ...attempt, text: 'never posted' }, page), {
+      status: 'unknown',
+      reason: 'the listing did not reach back to the attempt',
+    });
+    assert.equal(fetched, 40);
+    // p_530 was recorded published before the claim: the walk stops at the first post of an older second
+    // (p_550), covering p_531..p_549 listed after it in the same second
+    fetched = 0;
+    const bounded = { ...attempt, postedBefore: new Set(['p_530', 'p_700', 'p_8000']) };
+    assert.deepEqual(await findInListing({ ...bounded, text: 'never posted' }, page), { status: 'absent' });
+    assert.equal(fetched, 6);
+    for (const text of ['busy post 3', 'busy post 549'])
+      assert.deepEqual(await findInListing({ ...bounded, text }, page), { status: 'found', providerPostId: text.replace('busy post ', 'p_'), url: null });
+    // a post older than the known one cannot be the attempt's, though it is within the slack of the window
+    assert.deepEqual(await findInListing({ ...bounded, text: 'busy post 560' }, page), { status: 'absent' });
+    // a known post the listing no longer has (deleted) leaves the time window as the bound
+    fetched = 0;
+    const deleted = await findInListing({ ...attempt, postedBefore: new Set(['gone']), text: 'never posted' }, page);
+    assert.equal(deleted.status, 'unknown');
+    assert.equal(fetched, 40);
+  });
+
   describe('the Meta simulator pages like Graph: cursors name an item, not a position', () => {
     let meta: RunningMetaSimulator;
     let token: string;

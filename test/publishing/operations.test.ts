@@ -211,6 +211,35 @@ describe('publishing operations', () => {
     assert.equal(h.meta.ledger.posts.filter((p) => p.text === 'landed before the worker died').length, 1);
   });
 
+  it('two stuck targets with the same text and one post on the page: one takes the post, the other is looked up again', async () => {
+    const a = await create('one post for two stuck targets');
+    const b = await create('one post for two stuck targets');
+    const s = h.meta.state;
+    const [pageToken] = metaPageTokens(s, [s.seed.pageId]) as [string];
+    const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ message: 'one post for two stuck targets', access_token: pageToken }),
+    });
+    const postId = ((await res.json()) as { id: string }).id;
+    // both claimed by a worker that died; the sweep looks both up at once
+    await db()
+      .updateTable('publish_targets')
+      .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1 })
+      .where('id', 'in', [a.targets[0].postTargetId, b.targets[0].postTargetId])
+      .execute();
+    const first = (await reconcile()).json();
+    assert.deepEqual([first.publishedCount, first.lookupsDeferredCount, first.flaggedCount], [1, 1, 0]);
+    // the next sweep excludes the post the first one recorded: the other never landed, so it is queued again
+    const second = (await reconcile()).json();
+    assert.deepEqual([second.publishedCount, second.retriedCount, second.lookupsDeferredCount], [0, 1, 0]);
+    const targets = await Promise.all(
+      [a, b].map(async (j) => (await api(h, org, 'GET', `/v1/publish/jobs/${j.publishJobId}`)).body.targets[0]),
+    );
+    assert.deepEqual(targets.map((t) => t.state).sort(), ['published', 'queued']);
+    assert.equal(targets.find((t) => t.state === 'published').providerPostId, postId);
+  });
+
   it('a lookup that failed for a passing reason is tried again by the next sweep, and flagged only after 15 minutes', async () => {
     const job = await create('stuck while the listing was down');
     const other = await create('stuck long ago while the listing was down');

@@ -15,18 +15,21 @@ import type { TargetRow } from './publishing.repository.js';
 type Scope = string | undefined;
 
 export const reconcileRepository = {
-  /** Post ids other targets of the channel hold (updated since `since`): a lookup must not take them for this one. */
-  async heldPostIds(db: Executor, organizationId: string, q: { channelAccountId: string; exceptTargetId: string; since: Date }) {
+  /**
+   * Posts other targets of the channel hold (updated since `since`), with when we recorded them published:
+   * a lookup must not take them for this one, and those recorded before the attempt bound its walk.
+   */
+  async heldPosts(db: Executor, organizationId: string, q: { channelAccountId: string; exceptTargetId: string; since: Date }) {
     const rows = await db
       .selectFrom('publish_targets')
-      .select('provider_post_id')
+      .select(['provider_post_id', 'published_at'])
       .where('organization_id', '=', organizationId)
       .where('channel_account_id', '=', q.channelAccountId)
       .where('provider_post_id', 'is not', null)
       .where('id', '<>', q.exceptTargetId)
       .where('updated_at', '>=', q.since)
       .execute();
-    return rows.map((r) => r.provider_post_id!);
+    return rows.map((r) => ({ postId: r.provider_post_id!, publishedAt: r.published_at }));
   },
 
   /** Targets in publishing whose lease ended before `now`, the longest overdue first. */

@@ -34,6 +34,12 @@ const BATCH = 500;
 const LOOKUP_RETRY_MS = 15 * 60_000;
 /** platform lookups of stuck targets run this many at once */
 const LOOKUPS_AT_ONCE = 8;
+/**
+ * A post we recorded published this long before an attempt's claim was made before the attempt's call
+ * (`postedBefore` of the lookup): the margin covers the clocks of our own machines (the recording worker's
+ * and the claiming worker's), not the platform's.
+ */
+const POSTED_BEFORE_MARGIN_MS = 10_000;
 
 export interface ReconcileResult {
   requeuedCount: number;
@@ -54,6 +60,13 @@ export interface ReconcileResult {
   commentsRequeuedCount: number;
 }
 
+/** What the lookups of one sweep share. */
+interface SweepLookups {
+  listingPages: ListingPages;
+  /** by channel account: each post a lookup found, to the target it was found for */
+  found: Map<string, Map<string, string>>;
+}
+
 export class ReconcileService {
   constructor(
     private readonly deps: PublishingDeps,
@@ -70,7 +83,7 @@ export class ReconcileService {
    * targets of the channel hold. Published (with the post's id and permalink), failed (the listing
    * covers the window and has no such post) or needs_attention (no listing, several matches, an error).
    */
-  private async lookUp(row: TargetRow, now: Date, listingPages: ListingPages): Promise<Outcome | 'try_later'> {
+  private async lookUp(row: TargetRow, now: Date, sweep: SweepLookups): Promise<Outcome | 'try_later'> {
     const job = await publishingRepository.getJob(this.deps.database.db, row.organization_id, row.job_id);
     const unknown = (why: string): Outcome => ({
       kind: 'final',
@@ -82,21 +95,33 @@ export class ReconcileService {
       if (!channel.provider.findRecentPost) return unknown(`${row.platform} offers no list of the account's posts to check.`);
       const until = row.lease_until ?? now;
       const since = new Date(until.getTime() - this.settings.leaseMs);
-      const held = await reconcileRepository.heldPostIds(this.deps.database.db, row.organization_id, {
+      const held = await reconcileRepository.heldPosts(this.deps.database.db, row.organization_id, {
         channelAccountId: row.channel_account_id,
         exceptTargetId: row.id,
         since: new Date(since.getTime() - 86_400_000),
       });
+      const claimedAt = since.getTime() - POSTED_BEFORE_MARGIN_MS;
+      const foundOnChannel = sweep.found.get(row.channel_account_id) ?? new Map<string, string>();
+      sweep.found.set(row.channel_account_id, foundOnChannel);
       const found = await channel.provider.findRecentPost(channel.ctx, {
         text: row.text,
         since,
         until,
-        excludeIds: held,
+        // with the posts this sweep's other lookups found (not yet recorded when this one began)
+        excludeIds: [...held.map((p) => p.postId), ...foundOnChannel.keys()],
+        postedBefore: new Set(held.filter((p) => p.publishedAt !== null && p.publishedAt.getTime() < claimedAt).map((p) => p.postId)),
         mediaKinds: (job?.media ?? []).map((m) => m.kind),
         settings: row.settings as Record<string, unknown>,
-        listingPages,
+        listingPages: sweep.listingPages,
       });
-      if (found.status === 'found') return { kind: 'published', providerPostId: found.providerPostId, url: found.url };
+      if (found.status === 'found') {
+        // two lookups of one sweep that ran at once found the same post: one takes it, the other asks again
+        // at the next sweep (when the post is recorded and excluded)
+        const holder = foundOnChannel.get(found.providerPostId);
+        if (holder !== undefined && holder !== row.id) return 'try_later';
+        foundOnChannel.set(found.providerPostId, row.id);
+        return { kind: 'published', providerPostId: found.providerPostId, url: found.url };
+      }
       if (found.status === 'absent') return this.notLanded(row, job?.max_lateness_minutes ?? null, now);
       return unknown(`the platform may or may not have the post (${found.reason}).`);
     } catch (err) {
@@ -150,12 +175,12 @@ export class ReconcileService {
 
     // 1. stuck in publishing: looked up on the platform, flagged only where it cannot tell
     const overdue = await reconcileRepository.pastLease(db, organizationId, now, BATCH);
-    // the account listings' pages this sweep fetched, shared by its lookups
-    const listingPages: ListingPages = new Map();
+    // the account listings' pages this sweep fetched and the posts its lookups found, shared by its lookups
+    const sweep: SweepLookups = { listingPages: new Map(), found: new Map() };
     for (let i = 0; i < overdue.length; i += LOOKUPS_AT_ONCE) {
       await Promise.all(
         overdue.slice(i, i + LOOKUPS_AT_ONCE).map(async (row) => {
-          const outcome = await this.lookUp(row, now, listingPages);
+          const outcome = await this.lookUp(row, now, sweep);
           if (outcome === 'try_later') {
             result.lookupsDeferredCount += 1;
             return;

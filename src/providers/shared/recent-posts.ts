@@ -23,6 +23,14 @@ export interface FindRecentPostInput {
    * Pages fetched after the sweep began hold every post made before it (the crashed attempts' posts).
    */
   listingPages?: ListingPages;
+  /**
+   * Ids of the account's posts whose publication we had confirmed before the attempt was claimed. The
+   * attempt's post, if it was made, was created after each of them, so a newest-first walk covers the
+   * attempt once it passes the newest of them it meets: a bound set by the order of events, not by the
+   * platform's clock, which keeps the walk short on an account posting at volume (the time window, with
+   * its two minutes of slack for clock skew, would reach back thousands of posts there).
+   */
+  postedBefore?: ReadonlySet<string>;
 }
 
 export type ListingPage = { posts: ListedPost[]; next: string | undefined };
@@ -57,9 +65,17 @@ function normalizePostText(text: string): string {
     .trim();
 }
 
-/** `complete`: the listing reached posts older than the window (or the account's first post). */
-export function matchRecentPost(posts: readonly ListedPost[], input: FindRecentPostInput, complete: boolean): RecentPostLookup {
-  const from = input.since.getTime() - WINDOW_SLACK_MS;
+/**
+ * `complete`: the listing reached posts older than the window (or the account's first post).
+ * `notBefore`: the creation time of a post made before the attempt (`postedBefore`), when the walk met one.
+ */
+export function matchRecentPost(
+  posts: readonly ListedPost[],
+  input: FindRecentPostInput,
+  complete: boolean,
+  notBefore = Number.NEGATIVE_INFINITY,
+): RecentPostLookup {
+  const from = Math.max(input.since.getTime() - WINDOW_SLACK_MS, notBefore);
   const to = input.until.getTime() + WINDOW_SLACK_MS;
   const wanted = normalizePostText(input.text);
   const excluded = new Set(input.excludeIds);
@@ -78,14 +94,17 @@ export function matchRecentPost(posts: readonly ListedPost[], input: FindRecentP
 }
 
 /**
- * Walks a newest-first listing page by page until a post older than the window, the last page, or
- * MAX_LIST_PAGES; answers the posts seen and whether the window was covered.
+ * Walks a newest-first listing page by page until a post older than the window, a post older than the
+ * newest post known to precede the attempt (`postedBefore`), the last page, or MAX_LIST_PAGES; answers
+ * the posts seen, whether the attempt was covered and the creation time of that known post.
+ * A listing gives creation times in seconds and orders posts of the same second any way, so the walk
+ * goes on past the known post to the first post strictly older than it.
  */
 async function walkRecent(
   input: FindRecentPostInput,
   fetchPage: (cursor: string | undefined) => Promise<ListingPage>,
   listing: string | undefined,
-): Promise<{ posts: ListedPost[]; complete: boolean }> {
+): Promise<{ posts: ListedPost[]; complete: boolean; anchorAt?: number }> {
   const oldest = input.since.getTime() - WINDOW_SLACK_MS;
   const shared = listing === undefined ? undefined : input.listingPages;
   const page = (cursor: string | undefined) => {
@@ -102,14 +121,20 @@ async function walkRecent(
   };
   const posts: ListedPost[] = [];
   let cursor: string | undefined;
+  let anchorAt: number | undefined;
   for (let n = 0; n < MAX_LIST_PAGES; n++) {
     const res = await page(cursor);
     posts.push(...res.posts);
-    if (res.posts.some((p) => p.createdAt < oldest)) return { posts, complete: true };
-    if (!res.next || res.posts.length === 0) return { posts, complete: true };
+    if (anchorAt === undefined && input.postedBefore?.size) {
+      const known = res.posts.find((p) => input.postedBefore!.has(p.id) && Number.isFinite(p.createdAt));
+      if (known) anchorAt = known.createdAt;
+    }
+    const floor = Math.max(oldest, anchorAt ?? Number.NEGATIVE_INFINITY);
+    if (res.posts.some((p) => p.createdAt < floor)) return { posts, complete: true, anchorAt };
+    if (!res.next || res.posts.length === 0) return { posts, complete: true, anchorAt };
     cursor = res.next;
   }
-  return { posts, complete: false };
+  return { posts, complete: false, anchorAt };
 }
 
 /**
@@ -122,6 +147,6 @@ export async function findInListing(
   page: (cursor: string | undefined) => Promise<ListingPage>,
   listing?: string,
 ): Promise<RecentPostLookup> {
-  const { posts, complete } = await walkRecent(input, page, listing);
-  return matchRecentPost(posts, input, complete);
+  const { posts, complete, anchorAt } = await walkRecent(input, page, listing);
+  return matchRecentPost(posts, input, complete, anchorAt);
 }

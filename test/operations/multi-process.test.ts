@@ -234,6 +234,8 @@ describe('several API and worker processes behind a load balancer', {
       return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
     };
     let lastSweep = 0;
+    // what the sweeps made of the targets the killed worker left in flight
+    const swept = { publishedCount: 0, retriedCount: 0, flaggedCount: 0, lookupsDeferredCount: 0, requeuedCount: 0 };
     const settled = await waitFor(
       'every target settled',
       async () => {
@@ -247,6 +249,7 @@ describe('several API and worker processes behind a load balancer', {
               headers: { cookie: `service_dashboard_session=${admin}`, origin: DASHBOARD },
             });
             assert.equal(r.statusCode, 200, r.body);
+            for (const k of Object.keys(swept) as Array<keyof typeof swept>) swept[k] += r.json()[k];
           }
         }
         const c = await counts();
@@ -267,6 +270,10 @@ describe('several API and worker processes behind a load balancer', {
     t.diagnostic(
       `posts ${POSTS}: settled in ${totalMs} ms (${((POSTS * 1000) / totalMs).toFixed(1)} posts/s end to end), ` +
         `duplicates ${duplicates}, lost ${lost}, states ${JSON.stringify(settled)}, requests per API process ${JSON.stringify([...proxy.served.values()])}`,
+    );
+    t.diagnostic(
+      `crashed attempts: found on the page ${swept.publishedCount}, never landed and queued again ${swept.retriedCount}, ` +
+        `flagged ${swept.flaggedCount}; lookups deferred ${swept.lookupsDeferredCount}; lost worker jobs queued again ${swept.requeuedCount}`,
     );
     if (settled.needs_attention) {
       const flagged = await db

@@ -240,6 +240,50 @@ describe('publishing operations', () => {
     assert.equal(targets.find((t) => t.state === 'published').providerPostId, postId);
   });
 
+  it('on a page posting at volume, the lookup stops at the post recorded before the claim instead of walking two minutes of posts', async () => {
+    const s = h.meta.state;
+    const [pageToken] = metaPageTokens(s, [s.seed.pageId]) as [string];
+    const postOnPage = async (message: string) => {
+      const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ message, access_token: pageToken }),
+      });
+      return ((await res.json()) as { id: string }).id;
+    };
+    // 4,100 posts of the page's other publishers within the last seconds (41 pages of 100), then a post of
+    // ours, recorded published before the crashed attempts were claimed, then the attempts
+    let n = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (n < 4_100) await postOnPage(`flood ${n++}`);
+      }),
+    );
+    const ours = await create('recorded before the claim');
+    const ourPost = await postOnPage('recorded before the claim');
+    await db()
+      .updateTable('publish_targets')
+      .set({ state: 'published', provider_post_id: ourPost, published_at: new Date(Date.now() - 3_600_000) })
+      .where('id', '=', ours.targets[0].postTargetId)
+      .execute();
+    const landed = await create('landed after a flood');
+    const never = await create('never landed after a flood');
+    await postOnPage('landed after a flood');
+    for (let i = 0; i < 30; i++) await postOnPage(`after ${i}`);
+    // claimed after our post was recorded (the lease is 5 minutes: claimed 5 minutes and 1 second ago)
+    await db()
+      .updateTable('publish_targets')
+      .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1 })
+      .where('id', 'in', [landed.targets[0].postTargetId, never.targets[0].postTargetId])
+      .execute();
+    const r = (await reconcile()).json();
+    assert.deepEqual([r.publishedCount, r.retriedCount, r.flaggedCount], [1, 1, 0], JSON.stringify(r));
+    const state = async (job: { publishJobId: string }) =>
+      (await api(h, org, 'GET', `/v1/publish/jobs/${job.publishJobId}`)).body.targets[0].state;
+    assert.equal(await state(landed), 'published');
+    assert.equal(await state(never), 'queued');
+  });
+
   it('a lookup that failed for a passing reason is tried again by the next sweep, and flagged only after 15 minutes', async () => {
     const job = await create('stuck while the listing was down');
     const other = await create('stuck long ago while the listing was down');

@@ -26,7 +26,7 @@ const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_
 /** a timeout or a 429 waits at least this long */
 const BACKOFF_FLOOR_MS = 60_000;
 /** a claimed delivery whose endpoint is at its concurrency limit waits this long for a slot, then is given back */
-const SLOT_WAIT_MS = 1_000;
+export const SLOT_WAIT_MS = 1_000;
 /** ... claimable again this much later */
 const DEFER_MS = 1_000;
 /** a claim's lease outlasts an attempt (its timeout) by this margin: the slot wait and the outcome write */
@@ -59,6 +59,11 @@ class EndpointSlots {
   private readonly inFlight = new Map<string, number>();
   private readonly waiting = new Map<string, (() => void)[]>();
   constructor(readonly limit: number) {}
+
+  /** whether a delivery to the endpoint would get a slot of this process now */
+  free(key: string): boolean {
+    return (this.inFlight.get(key) ?? 0) < this.limit;
+  }
 
   /** endpoints whose slots in this process are all taken */
   full(): string[] {
@@ -164,6 +169,16 @@ export class WebhookDeliverer {
     const now = Date.now();
     const rows = await repo.claimDue(this.db, new Date(now), new Date(now + this.leaseMs), limit, this.slots.full());
     return rows.filter((r) => !this.sending.has(r.delivery_id));
+  }
+
+  /** Whether a delivery to the endpoint would get one of this process's slots for it at once. */
+  hasFreeSlot(endpointId: string): boolean {
+    return this.slots.free(endpointId);
+  }
+
+  /** A claimed delivery given back unattempted (it waited too long for its endpoint, or the worker stops): claimable again soon. */
+  async giveBack(c: DeliveryContext): Promise<void> {
+    await this.deferred.submit(c);
   }
 
   /** the shared store's key of an endpoint's delivery leases */

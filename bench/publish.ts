@@ -27,13 +27,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { ensurePublishQueues, PUBLISH_QUEUE, QUEUE_DEFS } from '../src/modules/publishing/publish-queue.js';
-import { type AnyDb, openPostgres, txSql } from '../src/platform/db/database.js';
+import { openPostgres, txSql } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
 import { newId } from '../src/platform/ids.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { META_SANDBOX_APP, startMetaSimulator } from '../src/sandbox/simulators/meta.simulator.js';
 import { freshPostgres } from '../test/support/harness.js';
 import { metaPageTokens } from '../test/support/simulators.js';
+import { backendCpuSeconds } from './support/pg-cpu.js';
 import { percentile as pct, sleep } from './support/stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -227,22 +228,6 @@ function processCpuSeconds(pid: number | undefined): number {
   } catch {
     return 0;
   }
-}
-
-/** CPU seconds used so far by the PostgreSQL backends connected to this database (from /proc). */
-async function backendCpuSeconds(db: AnyDb, database: string): Promise<number> {
-  const pids = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = ${database}`.execute(db);
-  const tick = 100; // USER_HZ
-  let total = 0;
-  for (const { pid } of pids.rows) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / tick;
-    } catch {
-      /* ended meanwhile */
-    }
-  }
-  return total;
 }
 
 /* ---------------------------------------------------------------- one scenario */

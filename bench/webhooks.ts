@@ -38,6 +38,7 @@ import { metricsWithCounterStores } from '../src/platform/metrics/index.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { Encryptor } from '../src/platform/secrets/encryption.js';
 import { freshPostgres } from '../test/support/harness.js';
+import { backendCpuSeconds } from './support/pg-cpu.js';
 import { percentile as pct, sleep } from './support/stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -226,6 +227,8 @@ async function main() {
     const received = () => receivers.reduce((n, r) => n + r.latencies.length, 0);
     console.log(`recording ${EVENTS} events at ${RATE}/s to ${ENDPOINTS} endpoints (${total} deliveries), one worker`);
     const cpuBefore = cpuSecondsOf(worker.pid!);
+    const dbName = new URL(fresh.url).pathname.slice(1);
+    const pgCpuBefore = await backendCpuSeconds(database.db, dbName);
     const started = Date.now();
     let recorded = 0;
     let maxBacklog = 0;
@@ -258,6 +261,7 @@ async function main() {
       await sleep(100);
     }
     const workerCpu = cpuSecondsOf(worker.pid!) - cpuBefore;
+    const pgCpu = (await backendCpuSeconds(database.db, dbName)) - pgCpuBefore;
     const lastAt = Math.max(...receivers.map((r) => r.lastAt));
     const all = receivers.flatMap((r) => r.latencies).sort((a, b) => a - b);
     const duplicates = receivers.reduce((n, r) => n + [...r.seen.values()].filter((c) => c > 1).length, 0);
@@ -275,6 +279,7 @@ async function main() {
           .loadavg()
           .map((l) => l.toFixed(2))
           .join(' ')}`,
+        `PostgreSQL backends CPU ${pgCpu.toFixed(1)} s: ${((pgCpu * 1e6) / Math.max(1, all.length)).toFixed(0)} us per delivery (the recording's and the worker's)`,
         `offered ${offered.toFixed(0)} deliveries/s (${EVENTS} x ${ENDPOINTS} over the ${recordSeconds.toFixed(1)} s of recording) = ${(
           (100 * offered) / base.perSecond
         ).toFixed(

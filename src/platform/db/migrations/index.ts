@@ -34,6 +34,7 @@ import * as m0018 from './0018-scale-indexes.js'; // indexes for a year of histo
 import * as m0020 from './0020-retention.js'; // the maintenance prune's indexes
 import * as m0023 from './0023-webhook-delivery-claims.js'; // webhook deliveries claimed from their table
 import * as m0024 from './0024-identity-retention.js'; // expiry indexes of OAuth codes and tokens
+import * as m0025 from './0025-webhook-pending-index.js'; // an index no statement reads since 0023
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0020-retention': m0020, // the maintenance prune's indexes
   '0023-webhook-delivery-claims': m0023, // webhook deliveries claimed from their table
   '0024-identity-retention': m0024, // the prune of expired OAuth codes, tokens and exchange codes
+  '0025-webhook-pending-index': m0025, // drops the pending deliveries' index no statement reads since 0023
 };

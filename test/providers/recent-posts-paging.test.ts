@@ -87,7 +87,11 @@ describe('recent posts listed while posting goes on', () => {
     assert.deepEqual(await findInListing({ ...bounded, text: 'never posted' }, page), { status: 'absent' });
     assert.equal(fetched, 6);
     for (const text of ['busy post 3', 'busy post 549'])
-      assert.deepEqual(await findInListing({ ...bounded, text }, page), { status: 'found', providerPostId: text.replace('busy post ', 'p_'), url: null });
+      assert.deepEqual(await findInListing({ ...bounded, text }, page), {
+        status: 'found',
+        providerPostId: text.replace('busy post ', 'p_'),
+        url: null,
+      });
     // a post older than the known one cannot be the attempt's, though it is within the slack of the window
     assert.deepEqual(await findInListing({ ...bounded, text: 'busy post 560' }, page), { status: 'absent' });
     // a known post the listing no longer has (deleted) leaves the time window as the bound

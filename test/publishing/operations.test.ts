@@ -212,8 +212,9 @@ describe('publishing operations', () => {
   });
 
   it('two stuck targets with the same text and one post on the page: one takes the post, the other is looked up again', async () => {
-    const a = await create('one post for two stuck targets');
-    const b = await create('one post for two stuck targets');
+    // not queued: the worker an earlier test started must not publish them meanwhile
+    const a = await create('one post for two stuck targets', {}, false);
+    const b = await create('one post for two stuck targets', {}, false);
     const s = h.meta.state;
     const [pageToken] = metaPageTokens(s, [s.seed.pageId]) as [string];
     const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
@@ -259,15 +260,16 @@ describe('publishing operations', () => {
         while (n < 4_100) await postOnPage(`flood ${n++}`);
       }),
     );
-    const ours = await create('recorded before the claim');
+    // jobs not queued: the worker an earlier test started must not publish them meanwhile
+    const ours = await create('recorded before the claim', {}, false);
     const ourPost = await postOnPage('recorded before the claim');
     await db()
       .updateTable('publish_targets')
       .set({ state: 'published', provider_post_id: ourPost, published_at: new Date(Date.now() - 3_600_000) })
       .where('id', '=', ours.targets[0].postTargetId)
       .execute();
-    const landed = await create('landed after a flood');
-    const never = await create('never landed after a flood');
+    const landed = await create('landed after a flood', {}, false);
+    const never = await create('never landed after a flood', {}, false);
     await postOnPage('landed after a flood');
     for (let i = 0; i < 30; i++) await postOnPage(`after ${i}`);
     // claimed after our post was recorded (the lease is 5 minutes: claimed 5 minutes and 1 second ago)

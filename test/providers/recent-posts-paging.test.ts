@@ -17,6 +17,19 @@ const input = {
   settings: {},
 };
 
+/** A newest-first listing of `posts`, 100 a page, that counts the pages fetched. */
+function pagedListing(posts: ListedPost[]) {
+  const listing = {
+    fetched: 0,
+    page: async (cursor: string | undefined) => {
+      listing.fetched++;
+      const start = cursor ? Number(cursor) : 0;
+      return { posts: posts.slice(start, start + 100), next: start + 100 < posts.length ? String(start + 100) : undefined };
+    },
+  };
+  return listing;
+}
+
 describe('recent posts listed while posting goes on', () => {
   it('a post listed twice (a position-paged list shifted by new posts) is one match, not two', () => {
     const post = { id: 'p_1', text: 'crash post 1-4', createdAt: Date.now(), url: null };
@@ -35,12 +48,8 @@ describe('recent posts listed while posting goes on', () => {
       createdAt: now - i * 20,
       url: null,
     }));
-    let fetched = 0;
-    const page = async (cursor: string | undefined) => {
-      fetched++;
-      const start = cursor ? Number(cursor) : 0;
-      return { posts: posts.slice(start, start + 100), next: start + 100 < posts.length ? String(start + 100) : undefined };
-    };
+    const listing = pagedListing(posts);
+    const page = listing.page;
     const shared: ListingPages = new Map();
     const look = (text: string) =>
       findInListing({ ...input, text, since: new Date(now - 70_000), until: new Date(now), listingPages: shared }, page, 'account listing');
@@ -51,10 +60,10 @@ describe('recent posts listed while posting goes on', () => {
     );
     // a post not in the full listing is absent (the walk reached its end), still without a page fetched twice
     assert.deepEqual(await look('never posted'), { status: 'absent' });
-    assert.equal(fetched, 30);
+    assert.equal(listing.fetched, 30);
     // without a shared listing each lookup walks it again
     await findInListing({ ...input, text: 'volume post 2999', since: new Date(now - 70_000), until: new Date(now) }, page);
-    assert.equal(fetched, 60);
+    assert.equal(listing.fetched, 60);
   });
 
   it('a walk ends past the newest post known to precede the attempt, instead of two minutes of slack back', async () => {
@@ -67,25 +76,21 @@ describe('recent posts listed while posting goes on', () => {
       createdAt: now - Math.floor(i / 50) * 1000,
       url: null,
     }));
-    let fetched = 0;
-    const page = async (cursor: string | undefined) => {
-      fetched++;
-      const start = cursor ? Number(cursor) : 0;
-      return { posts: posts.slice(start, start + 100), next: start + 100 < posts.length ? String(start + 100) : undefined };
-    };
+    const listing = pagedListing(posts);
+    const page = listing.page;
     // the attempt was claimed 10 s ago (post 500 on); the window's slack reaches back 130 s (6,500 posts)
     const attempt = { ...input, since: new Date(now - 10_000), until: new Date(now) };
     assert.deepEqual(await findInListing({ ...attempt, text: 'never posted' }, page), {
       status: 'unknown',
       reason: 'the listing did not reach back to the attempt',
     });
-    assert.equal(fetched, 40);
+    assert.equal(listing.fetched, 40);
     // p_530 was recorded published before the claim: the walk stops at the first post of an older second
     // (p_550), covering p_531..p_549 listed after it in the same second
-    fetched = 0;
+    listing.fetched = 0;
     const bounded = { ...attempt, postedBefore: new Set(['p_530', 'p_700', 'p_8000']) };
     assert.deepEqual(await findInListing({ ...bounded, text: 'never posted' }, page), { status: 'absent' });
-    assert.equal(fetched, 6);
+    assert.equal(listing.fetched, 6);
     for (const text of ['busy post 3', 'busy post 549'])
       assert.deepEqual(await findInListing({ ...bounded, text }, page), {
         status: 'found',
@@ -95,10 +100,10 @@ describe('recent posts listed while posting goes on', () => {
     // a post older than the known one cannot be the attempt's, though it is within the slack of the window
     assert.deepEqual(await findInListing({ ...bounded, text: 'busy post 560' }, page), { status: 'absent' });
     // a known post the listing no longer has (deleted) leaves the time window as the bound
-    fetched = 0;
+    listing.fetched = 0;
     const deleted = await findInListing({ ...attempt, postedBefore: new Set(['gone']), text: 'never posted' }, page);
     assert.equal(deleted.status, 'unknown');
-    assert.equal(fetched, 40);
+    assert.equal(listing.fetched, 40);
   });
 
   describe('the Meta simulator pages like Graph: cursors name an item, not a position', () => {

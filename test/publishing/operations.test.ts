@@ -41,6 +41,26 @@ describe('publishing operations', () => {
       headers,
     });
 
+  /** A post made on the page straight through the platform (not by the service); its id. */
+  const postOnPage = async (message: string) => {
+    const s = h.meta.state;
+    const [pageToken] = metaPageTokens(s, [s.seed.pageId]) as [string];
+    const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ message, access_token: pageToken }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    return ((await res.json()) as { id: string }).id;
+  };
+  /** Targets a worker claimed (their lease ended a second ago) and died with. */
+  const claimedAndDied = (targetIds: string[], set: Record<string, unknown> = {}) =>
+    db()
+      .updateTable('publish_targets')
+      .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1, ...set })
+      .where('id', 'in', targetIds)
+      .execute();
+
   before(async () => {
     h = await startPublishingHarness();
     org = await createOrg(h, 'Ops');
@@ -132,37 +152,17 @@ describe('publishing operations', () => {
       .where('id', '=', lostTarget)
       .execute();
     // the page has the post of one, and two posts with the text of another (the sweep cannot tell which)
-    const s = h.meta.state;
-    const [pageToken] = metaPageTokens(s, [s.seed.pageId]) as [string];
-    const postOnPage = async (message: string) => {
-      const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ message, access_token: pageToken }),
-      });
-      assert.equal(res.status, 200, await res.clone().text());
-      return ((await res.json()) as { id: string }).id;
-    };
     const landedPost = await postOnPage('landed before the worker died');
     await postOnPage('on the page twice');
     await postOnPage('something else');
     await postOnPage('on the page twice');
     // a worker claimed these and died
-    const claimedAndDied = async (jobs: Array<{ targets: Array<{ postTargetId: string }> }>, set: Record<string, unknown> = {}) =>
-      db()
-        .updateTable('publish_targets')
-        .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1, ...set })
-        .where(
-          'id',
-          'in',
-          jobs.map((j) => j.targets[0]!.postTargetId),
-        )
-        .execute();
-    await claimedAndDied([stuck, landed, twice]);
+    const ids = (...jobs: Array<{ targets: Array<{ postTargetId: string }> }>) => jobs.map((j) => j.targets[0]!.postTargetId);
+    await claimedAndDied(ids(stuck, landed, twice));
     // the default attempt budget is 5: this one used them all
-    await claimedAndDied([spent], { attempts: 5 });
+    await claimedAndDied(ids(spent), { attempts: 5 });
     // due ten minutes ago, its limit is five
-    await claimedAndDied([late], { due_at: new Date(Date.now() - 600_000) });
+    await claimedAndDied(ids(late), { due_at: new Date(Date.now() - 600_000) });
     const r = await reconcile();
     assert.equal(r.statusCode, 200, r.body);
     assert.equal(r.json().requeuedCount, 1);
@@ -215,20 +215,9 @@ describe('publishing operations', () => {
     // not queued: the worker an earlier test started must not publish them meanwhile
     const a = await create('one post for two stuck targets', {}, false);
     const b = await create('one post for two stuck targets', {}, false);
-    const s = h.meta.state;
-    const [pageToken] = metaPageTokens(s, [s.seed.pageId]) as [string];
-    const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ message: 'one post for two stuck targets', access_token: pageToken }),
-    });
-    const postId = ((await res.json()) as { id: string }).id;
+    const postId = await postOnPage('one post for two stuck targets');
     // both claimed by a worker that died; the sweep looks both up at once
-    await db()
-      .updateTable('publish_targets')
-      .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1 })
-      .where('id', 'in', [a.targets[0].postTargetId, b.targets[0].postTargetId])
-      .execute();
+    await claimedAndDied([a.targets[0].postTargetId, b.targets[0].postTargetId]);
     const first = (await reconcile()).json();
     assert.deepEqual([first.publishedCount, first.lookupsDeferredCount, first.flaggedCount], [1, 1, 0]);
     // the next sweep excludes the post the first one recorded: the other never landed, so it is queued again
@@ -242,16 +231,6 @@ describe('publishing operations', () => {
   });
 
   it('on a page posting at volume, the lookup stops at the post recorded before the claim instead of walking two minutes of posts', async () => {
-    const s = h.meta.state;
-    const [pageToken] = metaPageTokens(s, [s.seed.pageId]) as [string];
-    const postOnPage = async (message: string) => {
-      const res = await fetch(`${h.meta.baseUrls.facebook_page.apiBaseUrl}/${s.seed.pageId}/feed`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ message, access_token: pageToken }),
-      });
-      return ((await res.json()) as { id: string }).id;
-    };
     // 4,100 posts of the page's other publishers within the last seconds (41 pages of 100), then a post of
     // ours, recorded published before the crashed attempts were claimed, then the attempts
     let n = 0;
@@ -273,11 +252,7 @@ describe('publishing operations', () => {
     await postOnPage('landed after a flood');
     for (let i = 0; i < 30; i++) await postOnPage(`after ${i}`);
     // claimed after our post was recorded (the lease is 5 minutes: claimed 5 minutes and 1 second ago)
-    await db()
-      .updateTable('publish_targets')
-      .set({ state: 'publishing', lease_until: new Date(Date.now() - 1000), attempts: 1 })
-      .where('id', 'in', [landed.targets[0].postTargetId, never.targets[0].postTargetId])
-      .execute();
+    await claimedAndDied([landed.targets[0].postTargetId, never.targets[0].postTargetId]);
     const r = (await reconcile()).json();
     assert.deepEqual([r.publishedCount, r.retriedCount, r.flaggedCount], [1, 1, 0], JSON.stringify(r));
     const state = async (job: { publishJobId: string }) =>
@@ -287,17 +262,12 @@ describe('publishing operations', () => {
   });
 
   it('a lookup that failed for a passing reason is tried again by the next sweep, and flagged only after 15 minutes', async () => {
-    const job = await create('stuck while the listing was down');
-    const other = await create('stuck long ago while the listing was down');
+    // not queued: the worker an earlier test started must not publish them meanwhile
+    const job = await create('stuck while the listing was down', {}, false);
+    const other = await create('stuck long ago while the listing was down', {}, false);
     const targetId = job.targets[0].postTargetId;
-    const stuck = (id: string, leaseEndedMsAgo: number) =>
-      db()
-        .updateTable('publish_targets')
-        .set({ state: 'publishing', lease_until: new Date(Date.now() - leaseEndedMsAgo), attempts: 1 })
-        .where('id', '=', id)
-        .execute();
-    await stuck(targetId, 1000);
-    await stuck(other.targets[0].postTargetId, 16 * 60_000);
+    await claimedAndDied([targetId]);
+    await claimedAndDied([other.targets[0].postTargetId], { lease_until: new Date(Date.now() - 16 * 60_000) });
     // the account's listing answers 500 to every lookup of this sweep
     h.meta.failures.inject({ kind: 'server_error', operation: 'read', times: 100 });
     const first = (await reconcile()).json();

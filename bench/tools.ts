@@ -1,7 +1,8 @@
 /**
  * Tool API benchmark (`npm run bench:tools`). The server runs in a child process on a real loopback port
- * (embedded database in a temp dir, same code path as `service-api api`); autocannon drives it from this
- * process, and the "direct" figures call the same functions in this process without HTTP.
+ * (bench/tools-server.ts: embedded database in a temp dir, same code path as `service-api api`, bundled as
+ * plain JavaScript like the production build); autocannon drives it from this process, and the "direct"
+ * figures call the same functions in this process without HTTP.
  *
  * The baseline is a bare Fastify route in the same server process (its own port, default JSON parser, no
  * auth, limits or idempotency) running the same builder on the same body; tool API and bare route are
@@ -17,97 +18,34 @@
  * --cpu-prof-dir=/tmp/prof) is passed to the server process.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { build } from 'esbuild';
 import { Agent, request } from 'undici';
+import { SERVICE_BUNDLE_OPTIONS } from '../scripts/bundle-options.js';
+import type { ToolsServerReady as ServerReady } from './tools-server.js';
 
-const SELF = fileURLToPath(import.meta.url);
 const KEYS = 400;
 
-interface ServerReady {
-  port: number;
-  barePort: number;
-  keys: string[];
-  qrWorkers: number;
-}
-
-async function runServer(): Promise<void> {
-  const { loadConfig } = await import('../src/config.js');
-  const { startRuntime } = await import('../src/main/runtime.js');
-  const { ToolKeysService } = await import('../src/modules/tools/tool-keys.service.js');
-  const { defaultQrPoolSize } = await import('../src/modules/tools/qrcode/qr-worker-pool.js');
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-tools-'));
-  const config = loadConfig({
-    ...process.env,
-    SERVICE_DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SERVICE_LOG_LEVEL: 'silent',
-    DATABASE_URL: '',
-  });
-  const runtime = await startRuntime(config, 'api');
-  const service = new ToolKeysService(runtime.deps.database.db, runtime.deps.counters.shared, {
-    ...runtime.root.areas.identity.read.users,
-    ...runtime.root.areas.identity.usersAdmin,
-  });
-  const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const email = `bench-${i}@example.test`;
-    await service.createUser({ email, tier: 'max' }, new Date());
-    keys.push((await service.createKey({ email, scopes: ['tools:*'] }, new Date())).apiKey);
-  }
-  const port = Number(new URL(runtime.address ?? '').port);
-  const bare = await startBareRoutes(defaultQrPoolSize());
-  process.send?.({ port, barePort: bare.port, keys, qrWorkers: defaultQrPoolSize() } satisfies ServerReady);
-  // the parent going away (even by a crash) stops the server
-  process.on('disconnect', () => process.exit(0));
-  process.on('message', async (message) => {
-    if (message === 'cpu') {
-      // with a CPU profile, the marks (monotonic µs, the profile's clock) delimit the measured rounds
-      if (process.execArgv.includes('--cpu-prof')) process.stderr.write(`mark ${process.hrtime.bigint() / 1000n}\n`);
-      const usage = process.cpuUsage();
-      process.send?.({ cpuMicros: usage.user + usage.system });
-      return;
-    }
-    if (message === 'stop') {
-      await bare.close();
-      await runtime.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-      process.exit(0);
-    }
-  });
-}
-
-/** The baseline: the same builders behind a plain Fastify route (default JSON parser and serializer). */
-async function startBareRoutes(qrWorkers: number): Promise<{ port: number; close: () => Promise<void> }> {
-  const { default: Fastify } = await import('fastify');
-  const { buildUtm } = await import('../src/modules/tools/utm/utm-builder.js');
-  const { generateQr } = await import('../src/modules/tools/qrcode/qr-generator.js');
-  const { QrWorkerPool } = await import('../src/modules/tools/qrcode/qr-worker-pool.js');
-  const pool = new QrWorkerPool(qrWorkers);
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
-  app.post('/utm', async (request, reply) => {
-    const built = buildUtm(request.body);
-    if (!built.ok) return reply.code(400).send({ message: built.message });
-    return built.value;
-  });
-  app.post('/qr', async (request, reply) => {
-    const generated = await generateQr(request.body, pool);
-    if (!generated.ok) return reply.code(400).send({ message: generated.message });
-    return { qrcode: { dataUrl: generated.value.dataUrl }, format: generated.value.format };
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  return {
-    port: typeof address === 'object' && address ? address.port : 0,
-    close: async () => {
-      await app.close();
-      await pool.close();
+/** The server and its QR worker's module, bundled like `npm run build` bundles the service. */
+async function bundleServer(): Promise<string> {
+  const outdir = path.resolve(import.meta.dirname, '../dist/bench-tools');
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: {
+      'tools-server': path.resolve(import.meta.dirname, 'tools-server.ts'),
+      'qr-encoder.worker': path.resolve(import.meta.dirname, '../src/modules/tools/qrcode/qr-encoder.worker.ts'),
     },
-  };
+    outdir,
+    ...SERVICE_BUNDLE_OPTIONS,
+  });
+  copyFileSync(
+    path.resolve(import.meta.dirname, '../src/modules/tools/qrcode/qr-worker-bootstrap.mjs'),
+    path.join(outdir, 'qr-worker-bootstrap.mjs'),
+  );
+  return path.join(outdir, 'tools-server.js');
 }
 
 interface Server {
@@ -117,9 +55,13 @@ interface Server {
   stop: () => Promise<void>;
 }
 
-function startServer(): Promise<Server> {
+async function startServer(): Promise<Server> {
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = fork(SELF, ['--server'], { execArgv: [...nodeArgs, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(await bundleServer(), [], {
+    execArgv: nodeArgs,
+    env: { ...process.env, BENCH_TOOL_KEYS: String(KEYS) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -397,5 +339,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--server')) await runServer();
-else await main();
+await main();

@@ -27,6 +27,12 @@ export interface SchemaCompileFailure {
 
 export class LazySchemas {
   private readonly pending = new Map<Compiled, () => Compiled>();
+  /** compiled functions by compiler context (see `sharedFor`), then by schema text */
+  private readonly shared = new Map<string, Map<string, Compiled>>();
+  private readonly objectIds = new WeakMap<object, number>();
+  private nextObjectId = 1;
+  /** how many schemas were compiled (distinct ones: a repeated schema reuses the compiled function) */
+  compiledCount = 0;
 
   /** Fastify's own response serializer compiler (fast-json-stringify), compiling on first use. */
   serializers(): BuildCompiler {
@@ -55,18 +61,59 @@ export class LazySchemas {
     return failures;
   }
 
+  private idOf(value: unknown): number {
+    if (typeof value !== 'object' || value === null) return 0;
+    let id = this.objectIds.get(value);
+    if (id === undefined) {
+      id = this.nextObjectId++;
+      this.objectIds.set(value, id);
+    }
+    return id;
+  }
+
+  /**
+   * The compiled functions of one compiler context: the same shared schemas (by identity: Fastify hands
+   * each route of a context that added schemas a fresh copy of the same map) and the same options.
+   */
+  private sharedFor(validator: boolean, externalSchemas: unknown, options: unknown): Map<string, Compiled> {
+    const externals = Object.entries((externalSchemas ?? {}) as Record<string, unknown>)
+      .map(([id, schema]) => `${id}=${this.idOf(schema)}`)
+      .sort()
+      .join(',');
+    const key = `${validator ? 'validator' : 'serializer'} ${this.idOf(options)} ${externals}`;
+    let map = this.shared.get(key);
+    if (!map) {
+      map = new Map();
+      this.shared.set(key, map);
+    }
+    return map;
+  }
+
   private wrap(build: BuildCompiler, validator: boolean): BuildCompiler {
     return (externalSchemas, options) => {
       // the compiler of a plugin context is made on its first use too (Fastify's pool keys it by the
       // shared schemas, serialized: not free either)
       let compileRoute: CompileRoute | null = null;
+      // One compiled function per distinct schema text in a compiler context (and, for validators, per
+      // request part: query strings are converted, bodies are not). Routes repeat schemas: most answer their
+      // errors with the same ones, so ~1,000 response serializers are ~250 distinct schemas, and a serializer
+      // of a schema with a union holds its own ajv instance. The text is a sound key: the compilers read
+      // only JSON values of a schema (TypeBox's symbol-keyed markers are not read by them).
+      let compiledByText: Map<string, Compiled> | null = null;
       return (route) => {
         let compiled: Compiled | null = null;
         const compile = (): Compiled => {
           if (!compiled) {
             this.pending.delete(stand);
             compileRoute ??= build(externalSchemas, options);
-            compiled = compileRoute(route);
+            const text = `${validator ? (route.httpPart ?? '') : ''} ${JSON.stringify(route.schema)}`;
+            compiledByText ??= this.sharedFor(validator, externalSchemas, options);
+            compiled = compiledByText.get(text) ?? null;
+            if (!compiled) {
+              compiled = compileRoute(route);
+              this.compiledCount++;
+              compiledByText.set(text, compiled);
+            }
           }
           return compiled;
         };

@@ -6,7 +6,6 @@
  * Origin and Host checks; docs/mcp.md), so this command has no HTTP mode of its own.
  */
 
-import { serveStdio } from '@service-api/mcp';
 import type { Config } from '../config.js';
 import { args, type CliCommand } from '../platform/cli/cli-kit.js';
 import { AppError } from '../platform/errors.js';
@@ -30,6 +29,8 @@ export const mcpCommands: CliCommand<Config>[] = [
         });
       }
       try {
+        // loaded here: every other command (and the server processes the CLI starts) does without the MCP SDK
+        const { serveStdio } = await import('@service-api/mcp');
         await serveStdio({ baseUrl, token });
       } catch (err) {
         if (err instanceof AppError) throw err;

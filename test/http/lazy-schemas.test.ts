@@ -5,6 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { LazySchemas } from '../../src/http/lazy-schemas.js';
+import { AJV_CUSTOM_OPTIONS, partAwareValidatorBuilder } from '../../src/http/validator.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 
 describe('route schemas compiled on first use', () => {
@@ -42,5 +45,46 @@ describe('route schemas compiled on first use', () => {
     );
     const doc = await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' });
     assert.equal(doc.statusCode, 200);
+  });
+});
+
+describe('a schema repeated across routes is compiled once', () => {
+  it('shares the compiled function between routes with the same schema text, but not across request parts', async () => {
+    const schemas = new LazySchemas();
+    const app = Fastify({
+      schemaController: {
+        compilersFactory: {
+          buildValidator: schemas.validators(partAwareValidatorBuilder()) as never,
+          buildSerializer: schemas.serializers() as never,
+        },
+      },
+      ajv: { customOptions: { ...AJV_CUSTOM_OPTIONS } },
+    });
+    after(() => app.close());
+    app.addSchema({ $id: 'Shared', type: 'object', properties: { n: { type: 'number' } } });
+    // a union: fast-json-stringify gives such a serializer an ajv instance of its own
+    const answer = () => ({ type: 'object', properties: { n: { anyOf: [{ type: 'number' }, { type: 'null' }] } } });
+    const input = () => ({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] });
+    for (let i = 0; i < 20; i++) {
+      // a fresh but equal object per route, as route definitions make them
+      app.get(`/q${i}`, { schema: { querystring: input(), response: { 200: answer(), 400: { $ref: 'Shared#' } } } }, async (req) => ({
+        n: (req.query as { n: number }).n,
+      }));
+      app.post(`/b${i}`, { schema: { body: input(), response: { 200: answer(), 400: { $ref: 'Shared#' } } } }, async (req) => ({
+        n: (req.body as { n: number }).n,
+      }));
+    }
+    await app.ready();
+    assert.deepEqual(await schemas.compileRemaining(), []);
+    // querystring and body validators differ (conversion), one 200 serializer, one 400 serializer
+    assert.equal(schemas.compiledCount, 4);
+    // the query string's "7" is converted; the body's "7" is not a number
+    const query = await app.inject({ method: 'GET', url: '/q3?n=7' });
+    assert.equal(query.statusCode, 200, query.body);
+    assert.deepEqual(query.json(), { n: 7 });
+    const text = await app.inject({ method: 'POST', url: '/b5', payload: { n: '7' } });
+    assert.equal(text.statusCode, 400, text.body);
+    const number = await app.inject({ method: 'POST', url: '/b5', payload: { n: 7 } });
+    assert.deepEqual(number.json(), { n: 7 });
   });
 });

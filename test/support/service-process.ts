@@ -49,9 +49,10 @@ export interface ServiceProcess {
   kill(): void;
 }
 
-export async function startService(env: Record<string, string>, timeoutMs = 180_000): Promise<ServiceProcess> {
+/** `bin`: the command's script (default the repository's bin/service-api.mjs; a production build's dist/main/cli.js) */
+export async function startService(env: Record<string, string>, timeoutMs = 180_000, bin = BIN): Promise<ServiceProcess> {
   const base = `http://127.0.0.1:${env.PORT}`;
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [bin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
@@ -84,5 +85,10 @@ export async function startService(env: Record<string, string>, timeoutMs = 180_
 }
 
 export function runCli(env: Record<string, string>, ...args: string[]) {
-  return spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  return runCliOf(BIN, env, ...args);
+}
+
+/** runCli with another command script (a production build's dist/main/cli.js). */
+export function runCliOf(bin: string, env: Record<string, string>, ...args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', timeout: 60_000 });
 }

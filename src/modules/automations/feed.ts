@@ -4,7 +4,7 @@
  * reduced to what a run needs, each with its dedupe keys (guid/id, link, content hash).
  */
 import { createHash } from 'node:crypto';
-import { parseFeed } from '@rowanmanning/feed-parser';
+import type { parseFeed as ParseFeed } from '@rowanmanning/feed-parser';
 import { GuardedFetchError, type GuardedHttpClient } from '../../platform/http-client/guarded-client.js';
 
 export class RunFailure extends Error {
@@ -90,8 +90,13 @@ const stripTags = (html: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-export function readFeed(body: string): FeedItemView[] {
-  let feed: ReturnType<typeof parseFeed>;
+/** The feed parser (and its XML parser) load with the first feed read: only a worker running automations needs them. */
+let feedParser: Promise<typeof ParseFeed> | null = null;
+
+export async function readFeed(body: string): Promise<FeedItemView[]> {
+  feedParser ??= import('@rowanmanning/feed-parser').then((m) => m.parseFeed);
+  const parseFeed = await feedParser;
+  let feed: ReturnType<typeof ParseFeed>;
   try {
     feed = parseFeed(body);
   } catch (err) {

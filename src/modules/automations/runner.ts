@@ -156,7 +156,7 @@ export class AutomationRunner {
       output.items = [];
       return { output, state: { ...state, initialized: true } };
     }
-    const items = readFeed(fetched.body);
+    const items = await readFeed(fetched.body);
     output.itemsSeen = items.length;
     const fresh: FeedItemView[] = [];
     for (const item of items) if (!(await this.seen(source.id, item.keys))) fresh.push(item);

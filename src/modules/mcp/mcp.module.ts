@@ -4,8 +4,6 @@
  * through the REST API in process with a delegation of the token's principal (identity's
  * Authenticator.delegate), so the tools have exactly the token's organization and scopes.
  */
-import type { BuiltTool } from '@service-api/mcp';
-import { loadTools } from '@service-api/mcp';
 import type { FastifyInstance } from 'fastify';
 import type { AreaModule } from '../../http/area-module.js';
 import type { Principal } from '../../http/principal.js';
@@ -14,6 +12,7 @@ import type { IdentityRead } from '../identity/identity.module.js';
 import { mcpGuards } from './mcp.guards.js';
 import { IN_PROCESS_BASE, injectFetch } from './mcp.in-process.js';
 import { registerMcpRoutes } from './mcp.routes.js';
+import type { McpRuntime } from './mcp.runtime.js';
 import { McpSessions } from './mcp.sessions.js';
 
 export type McpPorts = Pick<AppDeps, 'config' | 'clock'> & { identity: Pick<IdentityRead, 'authenticator'> };
@@ -31,19 +30,22 @@ export function createMcpModule(ports: McpPorts): McpModule {
     sessions,
     routes(app: FastifyInstance) {
       const fetch = injectFetch(app, ports.config.publicBaseUrl);
-      let tools: Promise<BuiltTool[]> | null = null;
+      let runtime: Promise<McpRuntime> | null = null;
       app.addHook('onClose', async () => sessions.closeAll());
       registerMcpRoutes(app, {
         publicBaseUrl: ports.config.publicBaseUrl,
         guards: mcpGuards(ports),
         sessions,
         authenticateMcp: (token) => authenticator.authenticateMcp(token),
-        tools: () => {
-          tools ??= loadTools({ baseUrl: IN_PROCESS_BASE, fetch }).catch((err) => {
-            tools = null;
-            throw err;
-          });
-          return tools;
+        // the SDK and the tools load on the first /mcp request (mcp.runtime.ts says why)
+        runtime: () => {
+          runtime ??= import('./mcp.runtime.js')
+            .then((m) => m.loadMcpRuntime({ baseUrl: IN_PROCESS_BASE, fetch }))
+            .catch((err) => {
+              runtime = null;
+              throw err;
+            });
+          return runtime;
         },
         apiFor: (extra) => {
           const principal = (extra.authInfo as { extra?: { principal?: Principal } } | undefined)?.extra?.principal;

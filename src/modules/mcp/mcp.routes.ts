@@ -10,15 +10,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type ApiFor, type BuiltTool, createMcpServer } from '@service-api/mcp';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ApiFor } from '@service-api/mcp';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../http/principal.js';
 import { errorResponses } from '../../http/shared-schemas.js';
 import { AppError, isAppError } from '../../platform/errors.js';
 import type { McpGuards } from './mcp.guards.js';
+import type { McpRuntime } from './mcp.runtime.js';
 import type { McpSessions } from './mcp.sessions.js';
 
 /** The scopes the tools use; MCP clients ask for these (RFC 9728 scopes_supported). */
@@ -52,7 +52,8 @@ export interface McpRouteDeps {
   guards: McpGuards;
   sessions: McpSessions;
   authenticateMcp(token: string): Promise<Principal>;
-  tools(): Promise<BuiltTool[]>;
+  /** the MCP SDK and the tools, loaded on first use */
+  runtime(): Promise<McpRuntime>;
   apiFor: ApiFor;
 }
 
@@ -62,6 +63,7 @@ function bearer(request: FastifyRequest): string | null {
 }
 
 export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
+  let mcp: McpRuntime | null = null;
   const base = deps.publicBaseUrl;
   const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
   const metadata = () => ({
@@ -132,17 +134,21 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
         const session = deps.sessions.find(sessionId, binding);
         if (!session) throw new AppError('mcp_session_not_found');
         transport = session.transport;
-      } else if (request.method === 'POST' && isInitializeRequest(request.body)) {
-        const server = createMcpServer(await deps.tools(), deps.apiFor);
-        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      } else {
+        // the SDK loads with the first request that may start a session
+        if (request.method === 'POST') mcp ??= await deps.runtime();
+        const runtime = request.method === 'POST' ? mcp : null;
+        if (!runtime?.isInitializeRequest(request.body)) {
+          throw new AppError('invalid_request', { message: 'Start a session with an initialize request (without Mcp-Session-Id).' });
+        }
+        const server = runtime.createMcpServer(runtime.tools, deps.apiFor);
+        const created: StreamableHTTPServerTransport = new runtime.Transport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id: string): void => deps.sessions.add(id, { transport: created, server, binding }),
           onsessionclosed: (id) => deps.sessions.forget(id),
         });
         await server.connect(created);
         transport = created;
-      } else {
-        throw new AppError('invalid_request', { message: 'Start a session with an initialize request (without Mcp-Session-Id).' });
       }
       const auth: AuthInfo = {
         token,

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp, PRETTY_TRANSPORT } from '../app.js';
@@ -83,7 +83,8 @@ export async function serveEmbeddedSocket(
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const server = new PGLiteSocketServer({ db: guarded, path: socketPath, maxConnections });
+  const { PGLiteSocketServer: SocketServer } = await import('@electric-sql/pglite-socket');
+  const server = new SocketServer({ db: guarded, path: socketPath, maxConnections });
   await server.start();
   fs.chmodSync(socketPath, 0o600);
   logger.info({ socketPath }, 'embedded database served on a local socket (psql -h <data dir>)');

@@ -5,7 +5,6 @@
  * Type detection and image headers use the captured prefix; containers whose facts may sit anywhere
  * (MP4 `moov` at the end, GIF frames) are read from the stored file through a ByteReader.
  */
-import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import type { ByteReader } from './byte-reader.js';
 import { countGifFrames } from './gif-frames.js';
@@ -74,6 +73,8 @@ async function imageDimensions(prefix: Buffer, reader: ByteReader): Promise<{ wi
 }
 
 export async function probeMedia(prefix: Buffer, reader: ByteReader): Promise<MediaFacts> {
+  // file-type (and its tokenizers, ~1.7 MB of heap) loads with the first upload probed
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(prefix);
   if (!detected || !isAllowed(detected.mime)) {
     throw new MediaProbeError(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { ConsumeResult, CounterStore } from './counter-store.js';
 
 // consume: add ARGV[1] to KEYS[1] only when the sum stays <= ARGV[2]; set the TTL on first write.
@@ -29,6 +30,9 @@ const SLOT_COUNT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]))
 return redis.call('ZCARD', KEYS[1])`;
 
+// ioredis loads when a Redis store is made (REDIS_URL set): a process without Redis does not hold it
+const requireLazily = createRequire(import.meta.url);
+
 export class RedisCounterStore implements CounterStore {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
@@ -40,7 +44,8 @@ export class RedisCounterStore implements CounterStore {
   ) {
     // fail fast instead of queueing commands forever while Redis is down: callers answer an error and
     // readiness reports redis not ok
-    this.redis = new Redis(url, {
+    const { Redis: Client } = requireLazily('ioredis') as typeof import('ioredis');
+    this.redis = new Client(url, {
       lazyConnect: false,
       enableOfflineQueue: true,
       maxRetriesPerRequest: 1,

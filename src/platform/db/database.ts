@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { PgliteDialect, PgliteLock } from './pglite-dialect.js';
@@ -56,6 +56,8 @@ export function txSql(tx: AnyExecutor): SqlExecutor {
  * in-memory database from a dump (tests clone one migrated template instead of running initdb each time).
  */
 export async function openPglite(dataDir: string, template?: Blob): Promise<DatabaseHandle> {
+  // the engine's module loads only here: a process on PostgreSQL does not hold it
+  const { PGlite } = await import('@electric-sql/pglite');
   let pglite: PGlite;
   if (dataDir === 'memory://') pglite = await PGlite.create(template ? { loadDataDir: template } : {});
   else {

@@ -1,14 +1,20 @@
 /** Synchronous QR encoding: the qrcode package builds the symbol, qr-render draws it at the exact size. */
-import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
+import type QRCode from 'qrcode';
 import type { QrRequest } from './qr-options.js';
 import { renderPng, renderSvg } from './qr-render.js';
+
+const requireLazily = createRequire(import.meta.url);
+let qrcode: typeof QRCode | null = null;
 
 export type QrEncodeResult = { ok: true; dataUrl: string } | { ok: false; message: string };
 
 export function encodeQr(request: QrRequest): QrEncodeResult {
   let symbol: QRCode.QRCode;
   try {
-    symbol = QRCode.create(request.text, {
+    // the qrcode package loads with the first code encoded (an API process that draws none does not hold it)
+    qrcode ??= requireLazily('qrcode') as typeof QRCode;
+    symbol = qrcode.create(request.text, {
       errorCorrectionLevel: request.errorCorrectionLevel,
     });
   } catch {

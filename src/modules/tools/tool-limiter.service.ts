@@ -2,7 +2,9 @@
  * Per API key and tool limits: one request at a time, a whole-UTC-minute request limit and a daily quota
  * (reset 00:00 UTC). Counters live in the shared counter store (memory embedded, Redis when configured), so
  * several processes share one budget. Quotas use `consume`, which adds the units only when all of them fit:
- * a refused batch takes nothing.
+ * a refused batch takes nothing. A request makes two calls to the store (`admit` before its work, `settle`
+ * after it): on Redis two round trips instead of five (turn, minute, quota read, charge, release), which
+ * took the API process's CPU per UTM request from 1.06-1.08 to 0.97 ms (docs/operations.md).
  */
 import type { CounterStore } from '../../platform/counters/index.js';
 import type { TierLimits, ToolName } from './tool-limits.js';
@@ -29,6 +31,10 @@ export interface LimitSnapshot {
   resetEpochSeconds: { quota: string; rateLimit: string };
 }
 
+export type ToolAdmission =
+  | { kind: 'busy' | 'rate_limited'; minuteUsed: number; quotaUsed: number }
+  | { kind: 'admitted'; token: string; minuteUsed: number; quotaUsed: number };
+
 /** A lock outlives a crashed request by at most this long. */
 const LOCK_TTL_MS = 60_000;
 
@@ -42,41 +48,40 @@ export class ToolLimiter {
     return `tools:${apiKeyId}:${tool}:${part}`;
   }
 
-  /** One request at a time per key and tool: a release function, or null while another request runs. */
-  async acquire(apiKeyId: string, tool: ToolName): Promise<(() => Promise<void>) | null> {
-    const lockKey = this.key(apiKeyId, tool, 'lock');
-    const token = await this.counters.acquireSlot(lockKey, 1, LOCK_TTL_MS);
-    if (token === null) return null;
-    return () => this.counters.releaseSlot(lockKey, token);
+  /**
+   * One request at a time per key and tool, then the request counted in the current UTC minute unless the
+   * minute's limit is used up, and today's quota read: one call to the counter store (one Redis round trip).
+   * busy: another request of the key runs; rate_limited: the minute is used up (nothing counted, no turn kept).
+   */
+  async admit(apiKeyId: string, tool: ToolName, limits: TierLimits): Promise<ToolAdmission> {
+    const nowMs = this.now();
+    const minute = minuteWindow(nowMs);
+    const admission = await this.counters.admit(
+      { key: this.key(apiKeyId, tool, 'lock'), max: 1, ttlMs: LOCK_TTL_MS },
+      { key: this.key(apiKeyId, tool, `m:${minute.id}`), cost: 1, limit: limits.requestsPerMinute, ttlMs: minute.remainingMs + 5_000 },
+      this.key(apiKeyId, tool, `d:${dayWindow(nowMs).id}`),
+    );
+    const used = { minuteUsed: admission.consumed, quotaUsed: admission.read };
+    if (admission.outcome === 'admitted' && admission.token !== null) return { kind: 'admitted', token: admission.token, ...used };
+    return { kind: admission.outcome === 'busy' ? 'busy' : 'rate_limited', ...used };
   }
 
-  /** Counts the request in the current UTC minute unless the minute's limit is used up. */
-  async countRequest(apiKeyId: string, tool: ToolName, limits: TierLimits): Promise<{ allowed: boolean; used: number }> {
-    const window = minuteWindow(this.now());
-    const result = await this.counters.consume(
-      this.key(apiKeyId, tool, `m:${window.id}`),
-      1,
-      limits.requestsPerMinute,
-      window.remainingMs + 5_000,
+  /**
+   * Adds `units` to today's quota only when they all fit under the limit (0: reads it), and ends the
+   * request's turn: one call to the counter store.
+   */
+  async settle(apiKeyId: string, tool: ToolName, token: string, units: number, limit: number): Promise<{ allowed: boolean; used: number }> {
+    const day = dayWindow(this.now());
+    const result = await this.counters.settle(
+      { key: this.key(apiKeyId, tool, `d:${day.id}`), cost: units, limit, ttlMs: day.remainingMs + 60_000 },
+      { key: this.key(apiKeyId, tool, 'lock'), token },
     );
     return { allowed: result.allowed, used: result.count };
   }
 
-  async minuteUsed(apiKeyId: string, tool: ToolName): Promise<number> {
-    return this.counters.get(this.key(apiKeyId, tool, `m:${minuteWindow(this.now()).id}`));
-  }
-
-  async quotaUsed(apiKeyId: string, tool: ToolName): Promise<number> {
-    return this.counters.get(this.key(apiKeyId, tool, `d:${dayWindow(this.now()).id}`));
-  }
-
-  /** Adds `units` to today's quota only when they all fit under the limit. */
-  async consumeQuota(apiKeyId: string, tool: ToolName, units: number, limit: number): Promise<{ allowed: boolean; used: number }> {
-    const window = dayWindow(this.now());
-    const key = this.key(apiKeyId, tool, `d:${window.id}`);
-    if (units === 0) return { allowed: true, used: await this.counters.get(key) };
-    const result = await this.counters.consume(key, units, limit, window.remainingMs + 60_000);
-    return { allowed: result.allowed, used: result.count };
+  /** Ends the request's turn without charging anything (refused input, failed work, an error). */
+  async release(apiKeyId: string, tool: ToolName, token: string): Promise<void> {
+    await this.counters.releaseSlot(this.key(apiKeyId, tool, 'lock'), token);
   }
 
   snapshot(limits: TierLimits, tool: ToolName, quotaUsed: number, minuteUsed: number): LimitSnapshot {

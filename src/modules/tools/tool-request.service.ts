@@ -109,28 +109,28 @@ export class ToolRequestRunner {
   private async runExclusive(principal: ToolPrincipal, tool: ToolName, body: unknown, plan: (body: unknown) => ToolPlan) {
     const { limiter } = this.deps;
     const { apiKeyId, limits } = principal;
-    const release = await limiter.acquire(apiKeyId, tool);
-    if (!release) {
-      const [quotaUsed, minuteUsed] = await Promise.all([limiter.quotaUsed(apiKeyId, tool), limiter.minuteUsed(apiKeyId, tool)]);
-      throw limitError(
-        'concurrency_limited',
-        'Another request for this API key and tool is running; wait for it, then retry.',
-        limiter.snapshot(limits, tool, quotaUsed, minuteUsed),
-        1,
-      );
-    }
-    try {
-      const minute = await limiter.countRequest(apiKeyId, tool, limits);
-      const quotaUsed = await limiter.quotaUsed(apiKeyId, tool);
-      let snapshot = limiter.snapshot(limits, tool, quotaUsed, minute.used);
-      if (!minute.allowed) {
+    const admission = await limiter.admit(apiKeyId, tool, limits);
+    let snapshot = limiter.snapshot(limits, tool, admission.quotaUsed, admission.minuteUsed);
+    if (admission.kind !== 'admitted') {
+      if (admission.kind === 'busy') {
         throw limitError(
-          'rate_limited',
-          `The limit of ${limits.requestsPerMinute} requests per minute is used up; retry after the minute ends.`,
+          'concurrency_limited',
+          'Another request for this API key and tool is running; wait for it, then retry.',
           snapshot,
-          limiter.retryAfterMinute(),
+          1,
         );
       }
+      throw limitError(
+        'rate_limited',
+        `The limit of ${limits.requestsPerMinute} requests per minute is used up; retry after the minute ends.`,
+        snapshot,
+        limiter.retryAfterMinute(),
+      );
+    }
+    const { token } = admission;
+    // the turn ends with the quota charged (settle) or, on every other way out, released without a charge
+    let turnOpen = true;
+    try {
       const decision = plan(body);
       if (decision.kind === 'invalid') {
         throw new AppError('invalid_request', { message: decision.message, headers: limitHeaders(snapshot) });
@@ -138,14 +138,15 @@ export class ToolRequestRunner {
       if (decision.units > snapshot.quota.remaining) throw quotaRefusal(decision.units, snapshot, limiter.retryAfterDay());
       const result = await decision.run();
       if (!result.ok) throw new AppError('invalid_request', { message: result.message, headers: limitHeaders(snapshot) });
-      const charged = await limiter.consumeQuota(apiKeyId, tool, decision.units, limits.dailyQuota[tool]);
-      snapshot = limiter.snapshot(limits, tool, charged.used, minute.used);
+      const charged = await limiter.settle(apiKeyId, tool, token, decision.units, limits.dailyQuota[tool]);
+      turnOpen = false;
+      snapshot = limiter.snapshot(limits, tool, charged.used, admission.minuteUsed);
       if (!charged.allowed) throw quotaRefusal(decision.units, snapshot, limiter.retryAfterDay());
       const headers = limitHeaders(snapshot);
       const payload = JSON.stringify({ ...result.body, quota: snapshot.quota, rateLimit: snapshot.rateLimit });
       return { status: 200, payload, headers };
     } finally {
-      await release();
+      if (turnOpen) await limiter.release(apiKeyId, tool, token);
     }
   }
 }

@@ -14,6 +14,26 @@ export interface ConsumeResult {
   count: number;
 }
 
+/** A counter to consume: add `cost` to `key` when the sum stays <= `limit` (as `consume`). */
+export interface ConsumeSpec {
+  key: string;
+  cost: number;
+  limit: number;
+  ttlMs: number;
+}
+
+/** What `admit` decided, with the counters' values after it. */
+export interface Admission {
+  /** busy: every slot taken; refused: the consume did not fit (no slot kept); admitted: slot taken and consumed */
+  outcome: 'busy' | 'refused' | 'admitted';
+  /** the slot's token when admitted */
+  token: string | null;
+  /** the consumed counter's value (after the consume when admitted, unchanged otherwise) */
+  consumed: number;
+  /** the value of the `read` counter */
+  read: number;
+}
+
 export interface CounterStore {
   readonly kind: 'memory' | 'redis';
   /** Atomically adds `cost` when count + cost <= limit; the key expires ttlMs after it is first set. */
@@ -29,6 +49,13 @@ export interface CounterStore {
   releaseSlot(key: string, token: string): Promise<void>;
   /** Number of live slots (expired leases are not counted). */
   slotCount(key: string): Promise<number>;
+  /**
+   * One request's admission, atomically and in one round trip: take one of `slot.max` slots; then consume
+   * `consume` (the slot is given back when that does not fit); read `read` whatever the outcome.
+   */
+  admit(slot: { key: string; max: number; ttlMs: number }, consume: ConsumeSpec, read: string): Promise<Admission>;
+  /** Consumes `consume` (only reads it when its cost is 0) and releases the slot, in one round trip. */
+  settle(consume: ConsumeSpec, slot: { key: string; token: string }): Promise<ConsumeResult>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

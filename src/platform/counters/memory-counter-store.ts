@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { ConsumeResult, CounterStore } from './counter-store.js';
+import type { Admission, ConsumeResult, ConsumeSpec, CounterStore } from './counter-store.js';
 
 interface Entry {
   value: number;
@@ -12,6 +11,8 @@ export class MemoryCounterStore implements CounterStore {
   private readonly values = new Map<string, Entry>();
   private readonly slots = new Map<string, Map<string, number>>();
   private readonly sweeper: NodeJS.Timeout;
+  /** slot tokens: unique within the process, which is all a memory store serves */
+  private nextToken = 0;
 
   constructor(private readonly now: () => number = Date.now) {
     // drop expired keys so long-running processes do not grow without bound
@@ -29,6 +30,10 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async consume(key: string, cost: number, limit: number, ttlMs: number): Promise<ConsumeResult> {
+    return this.consumeNow(key, cost, limit, ttlMs);
+  }
+
+  private consumeNow(key: string, cost: number, limit: number, ttlMs: number): ConsumeResult {
     const e = this.live(key);
     const current = e?.value ?? 0;
     if (current + cost > limit) return { allowed: false, count: current };
@@ -76,11 +81,37 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async acquireSlot(key: string, max: number, ttlMs: number): Promise<string | null> {
+    return this.acquireSlotNow(key, max, ttlMs);
+  }
+
+  private acquireSlotNow(key: string, max: number, ttlMs: number): string | null {
     const set = this.liveSlots(key);
     if (set.size >= max) return null;
-    const token = randomUUID();
+    const token = String(++this.nextToken);
     set.set(token, this.now() + ttlMs);
     return token;
+  }
+
+  async admit(slot: { key: string; max: number; ttlMs: number }, consume: ConsumeSpec, read: string): Promise<Admission> {
+    const readValue = this.live(read)?.value ?? 0;
+    const token = this.acquireSlotNow(slot.key, slot.max, slot.ttlMs);
+    if (token === null) return { outcome: 'busy', token: null, consumed: this.live(consume.key)?.value ?? 0, read: readValue };
+    const result = this.consumeNow(consume.key, consume.cost, consume.limit, consume.ttlMs);
+    if (!result.allowed) {
+      this.slots.get(slot.key)?.delete(token);
+      return { outcome: 'refused', token: null, consumed: result.count, read: readValue };
+    }
+    // the read counter may be the consumed one
+    return { outcome: 'admitted', token, consumed: result.count, read: read === consume.key ? result.count : readValue };
+  }
+
+  async settle(consume: ConsumeSpec, slot: { key: string; token: string }): Promise<ConsumeResult> {
+    const result =
+      consume.cost === 0
+        ? { allowed: true, count: this.live(consume.key)?.value ?? 0 }
+        : this.consumeNow(consume.key, consume.cost, consume.limit, consume.ttlMs);
+    this.slots.get(slot.key)?.delete(slot.token);
+    return result;
   }
 
   async releaseSlot(key: string, token: string): Promise<void> {

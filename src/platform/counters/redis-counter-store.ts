@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
-import type { ConsumeResult, CounterStore } from './counter-store.js';
+import type { Admission, ConsumeResult, ConsumeSpec, CounterStore } from './counter-store.js';
 
 // consume: add ARGV[1] to KEYS[1] only when the sum stays <= ARGV[2]; set the TTL on first write.
 const CONSUME = `
@@ -30,12 +30,69 @@ const SLOT_COUNT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]))
 return redis.call('ZCARD', KEYS[1])`;
 
+// admit: KEYS[1] the slots, KEYS[2] the counter to consume, KEYS[3] the counter to read;
+// ARGV: now, max slots, slot ttl, token, cost, limit, counter ttl. Returns {outcome, consumed, read}:
+// outcome 0 busy, 1 refused (no slot kept), 2 admitted.
+const ADMIT = `
+local now = tonumber(ARGV[1])
+local read = tonumber(redis.call('GET', KEYS[3]) or '0')
+local current = tonumber(redis.call('GET', KEYS[2]) or '0')
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return {0, current, read} end
+local cost = tonumber(ARGV[5])
+if current + cost > tonumber(ARGV[6]) then return {1, current, read} end
+local after = redis.call('INCRBY', KEYS[2], cost)
+if after == cost then redis.call('PEXPIRE', KEYS[2], ARGV[7]) end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[4])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) * 2)
+if KEYS[3] == KEYS[2] then read = after end
+return {2, after, read}`;
+
+// settle: KEYS[1] the counter, KEYS[2] the slots; ARGV: cost (0: read only), limit, counter ttl, token
+const SETTLE = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local cost = tonumber(ARGV[1])
+local result = {1, current}
+if cost > 0 then
+  if current + cost > tonumber(ARGV[2]) then
+    result = {0, current}
+  else
+    local after = redis.call('INCRBY', KEYS[1], cost)
+    if after == cost then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+    result = {1, after}
+  end
+end
+redis.call('ZREM', KEYS[2], ARGV[4])
+return result`;
+
+/** The scripts as commands: ioredis sends each by its SHA1 (EVALSHA) and loads it once when Redis lacks it. */
+interface ScriptCommands {
+  counterConsume(key: string, cost: number, limit: number, ttlMs: number): Promise<[number, number]>;
+  counterIncrement(key: string, by: number, ttlMs: number): Promise<number>;
+  slotAcquire(key: string, now: number, max: number, ttlMs: number, token: string): Promise<number>;
+  slotCount(key: string, now: number): Promise<number>;
+  admit(
+    slots: string,
+    counter: string,
+    read: string,
+    now: number,
+    max: number,
+    slotTtlMs: number,
+    token: string,
+    cost: number,
+    limit: number,
+    ttlMs: number,
+  ): Promise<[number, number, number]>;
+  settle(counter: string, slots: string, cost: number, limit: number, ttlMs: number, token: string): Promise<[number, number]>;
+}
+
 // ioredis loads when a Redis store is made (REDIS_URL set): a process without Redis does not hold it
 const requireLazily = createRequire(import.meta.url);
 
 export class RedisCounterStore implements CounterStore {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
+  private readonly scripts: ScriptCommands;
 
   constructor(
     url: string,
@@ -55,6 +112,17 @@ export class RedisCounterStore implements CounterStore {
     this.redis.on('error', () => {
       /* surfaced through command errors and ping() */
     });
+    this.redis.defineCommand('counterConsume', { numberOfKeys: 1, lua: CONSUME });
+    this.redis.defineCommand('counterIncrement', { numberOfKeys: 1, lua: INCREMENT });
+    this.redis.defineCommand('slotAcquire', { numberOfKeys: 1, lua: ACQUIRE_SLOT });
+    this.redis.defineCommand('slotCount', { numberOfKeys: 1, lua: SLOT_COUNT });
+    this.redis.defineCommand('admit', { numberOfKeys: 3, lua: ADMIT });
+    this.redis.defineCommand('settle', { numberOfKeys: 2, lua: SETTLE });
+    this.scripts = this.redis as unknown as ScriptCommands;
+  }
+
+  private static ttl(ms: number): number {
+    return Math.max(1, Math.ceil(ms));
   }
 
   private k(key: string): string {
@@ -62,12 +130,12 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async consume(key: string, cost: number, limit: number, ttlMs: number): Promise<ConsumeResult> {
-    const [ok, count] = (await this.redis.eval(CONSUME, 1, this.k(key), cost, limit, Math.max(1, Math.ceil(ttlMs)))) as [number, number];
+    const [ok, count] = await this.scripts.counterConsume(this.k(key), cost, limit, RedisCounterStore.ttl(ttlMs));
     return { allowed: ok === 1, count: Number(count) };
   }
 
   async increment(key: string, by: number, ttlMs: number): Promise<number> {
-    return Number(await this.redis.eval(INCREMENT, 1, this.k(key), by, Math.max(1, Math.ceil(ttlMs))));
+    return Number(await this.scripts.counterIncrement(this.k(key), by, RedisCounterStore.ttl(ttlMs)));
   }
 
   async get(key: string): Promise<number> {
@@ -88,8 +156,8 @@ export class RedisCounterStore implements CounterStore {
 
   async acquireSlot(key: string, max: number, ttlMs: number): Promise<string | null> {
     const token = randomUUID();
-    const ok = await this.redis.eval(ACQUIRE_SLOT, 1, this.k(key), this.now(), max, Math.ceil(ttlMs), token);
-    return ok === 1 ? token : null;
+    const ok = await this.scripts.slotAcquire(this.k(key), this.now(), max, Math.ceil(ttlMs), token);
+    return Number(ok) === 1 ? token : null;
   }
 
   async releaseSlot(key: string, token: string): Promise<void> {
@@ -97,7 +165,42 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async slotCount(key: string): Promise<number> {
-    return Number(await this.redis.eval(SLOT_COUNT, 1, this.k(key), this.now()));
+    return Number(await this.scripts.slotCount(this.k(key), this.now()));
+  }
+
+  async admit(slot: { key: string; max: number; ttlMs: number }, consume: ConsumeSpec, read: string): Promise<Admission> {
+    const token = randomUUID();
+    const [outcome, consumed, readValue] = await this.scripts.admit(
+      this.k(slot.key),
+      this.k(consume.key),
+      this.k(read),
+      this.now(),
+      slot.max,
+      Math.ceil(slot.ttlMs),
+      token,
+      consume.cost,
+      consume.limit,
+      RedisCounterStore.ttl(consume.ttlMs),
+    );
+    const o = Number(outcome);
+    return {
+      outcome: o === 2 ? 'admitted' : o === 1 ? 'refused' : 'busy',
+      token: o === 2 ? token : null,
+      consumed: Number(consumed),
+      read: Number(readValue),
+    };
+  }
+
+  async settle(consume: ConsumeSpec, slot: { key: string; token: string }): Promise<ConsumeResult> {
+    const [ok, count] = await this.scripts.settle(
+      this.k(consume.key),
+      this.k(slot.key),
+      consume.cost,
+      consume.limit,
+      RedisCounterStore.ttl(consume.ttlMs),
+      slot.token,
+    );
+    return { allowed: Number(ok) === 1, count: Number(count) };
   }
 
   async ping(): Promise<boolean> {

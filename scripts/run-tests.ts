@@ -31,6 +31,7 @@ const PASS_INDEPENDENT = [
   'test/main/cli-data-dir.test.ts',
   'test/main/cli-input.test.ts',
   'test/main/cli.test.ts',
+  'test/main/production-build.test.ts',
   'test/main/readme.test.ts',
   'test/main/walkthrough.test.ts',
   'test/sdk/sdk-freshness.test.ts',
@@ -72,6 +73,7 @@ const ON_SERVER_PASS_WHEN_SPLIT = [
   'test/main/cli-input.test.ts',
   'test/channels/sandbox-restart.test.ts',
   'test/main/cli-data-dir.test.ts',
+  'test/main/production-build.test.ts',
 ].map((f) => path.normalize(f));
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -74,6 +74,7 @@ const ON_SERVER_PASS_WHEN_SPLIT = [
   'test/channels/sandbox-restart.test.ts',
   'test/main/cli-data-dir.test.ts',
   'test/main/production-build.test.ts',
+  'test/main/walkthrough.test.ts',
 ].map((f) => path.normalize(f));
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -18,13 +18,11 @@
  * --cpu-prof-dir=/tmp/prof) is passed to the server process.
  */
 import { fork } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
 import { Agent, request } from 'undici';
-import { SERVICE_BUNDLE_OPTIONS } from '../scripts/bundle-options.js';
+import { bundleWithQrWorker } from '../scripts/build-service.js';
 import type { ToolsServerReady as ServerReady } from './tools-server.js';
 
 const KEYS = 400;
@@ -32,19 +30,7 @@ const KEYS = 400;
 /** The server and its QR worker's module, bundled like `npm run build` bundles the service. */
 async function bundleServer(): Promise<string> {
   const outdir = path.resolve(import.meta.dirname, '../dist/bench-tools');
-  rmSync(outdir, { recursive: true, force: true });
-  await build({
-    entryPoints: {
-      'tools-server': path.resolve(import.meta.dirname, 'tools-server.ts'),
-      'qr-encoder.worker': path.resolve(import.meta.dirname, '../src/modules/tools/qrcode/qr-encoder.worker.ts'),
-    },
-    outdir,
-    ...SERVICE_BUNDLE_OPTIONS,
-  });
-  copyFileSync(
-    path.resolve(import.meta.dirname, '../src/modules/tools/qrcode/qr-worker-bootstrap.mjs'),
-    path.join(outdir, 'qr-worker-bootstrap.mjs'),
-  );
+  await bundleWithQrWorker(outdir, '', { 'tools-server': path.resolve(import.meta.dirname, 'tools-server.ts') });
   return path.join(outdir, 'tools-server.js');
 }
 

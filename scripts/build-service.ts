@@ -5,22 +5,35 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { SERVICE_BUNDLE_OPTIONS } from './bundle-options.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-export async function buildService(outdir: string): Promise<string> {
+/**
+ * Bundles `entries` (name → source file) into `outdir` with the QR worker's module and bootstrap next to
+ * them, in `entryDir` ('main/' for the service; the tool API benchmark's server uses '').
+ */
+export async function bundleWithQrWorker(
+  outdir: string,
+  entryDir: string,
+  entries: Record<string, string>,
+  extra: BuildOptions = {},
+): Promise<void> {
   fs.rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: {
-      'main/cli': path.join(ROOT, 'src/main/cli.ts'),
-      'main/qr-encoder.worker': path.join(ROOT, 'src/modules/tools/qrcode/qr-encoder.worker.ts'),
-    },
+    entryPoints: { ...entries, [`${entryDir}qr-encoder.worker`]: path.join(ROOT, 'src/modules/tools/qrcode/qr-encoder.worker.ts') },
     outdir,
     ...SERVICE_BUNDLE_OPTIONS,
-    sourcemap: true,
+    ...extra,
   });
-  fs.copyFileSync(path.join(ROOT, 'src/modules/tools/qrcode/qr-worker-bootstrap.mjs'), path.join(outdir, 'main/qr-worker-bootstrap.mjs'));
+  fs.copyFileSync(
+    path.join(ROOT, 'src/modules/tools/qrcode/qr-worker-bootstrap.mjs'),
+    path.join(outdir, entryDir, 'qr-worker-bootstrap.mjs'),
+  );
+}
+
+export async function buildService(outdir: string): Promise<string> {
+  await bundleWithQrWorker(outdir, 'main/', { 'main/cli': path.join(ROOT, 'src/main/cli.ts') }, { sourcemap: true });
   return path.join(outdir, 'main/cli.js');
 }

@@ -105,11 +105,12 @@ export class LazySchemas {
         const compile = (): Compiled => {
           if (!compiled) {
             this.pending.delete(stand);
-            compileRoute ??= build(externalSchemas, options);
             const text = `${validator ? (route.httpPart ?? '') : ''} ${JSON.stringify(route.schema)}`;
             compiledByText ??= this.sharedFor(validator, externalSchemas, options);
             compiled = compiledByText.get(text) ?? null;
             if (!compiled) {
+              // the context's compiler is made only when a schema of it is not compiled yet
+              compileRoute ??= build(externalSchemas, options);
               compiled = compileRoute(route);
               this.compiledCount++;
               compiledByText.set(text, compiled);

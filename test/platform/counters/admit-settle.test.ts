@@ -28,6 +28,9 @@ for (const { name, make, skip } of stores) {
     after(() => store?.close());
     const slot = (key: string) => ({ key: `${key}:lock`, max: 1, ttlMs: 60_000 });
     const minute = (key: string, limit: number) => ({ key: `${key}:minute`, cost: 1, limit, ttlMs: 60_000 });
+    /** charges `cost` of `key`'s day (limit 100) and ends the turn of `token` */
+    const settleDay = (key: string, cost: number, token: string) =>
+      store?.settle({ key: `${key}:day`, cost, limit: 100, ttlMs: 60_000 }, { key: `${key}:lock`, token });
 
     it('admits one at a time: the second is busy, counts nothing and sees the values', async () => {
       assert.ok(store);
@@ -40,8 +43,7 @@ for (const { name, make, skip } of stores) {
       assert.deepEqual(second, { outcome: 'busy', token: null, consumed: 1, read: 7 });
       assert.equal(await store.get('a:minute'), 1);
       // settling charges the day and ends the turn: the next request is admitted
-      const settled = await store.settle({ key: 'a:day', cost: 3, limit: 100, ttlMs: 60_000 }, { key: 'a:lock', token: first.token });
-      assert.deepEqual(settled, { allowed: true, count: 10 });
+      assert.deepEqual(await settleDay('a', 3, first.token), { allowed: true, count: 10 });
       const third = await store.admit(slot('a'), minute('a', 5), 'a:day');
       assert.deepEqual([third.outcome, third.consumed, third.read], ['admitted', 2, 10]);
     });
@@ -64,17 +66,11 @@ for (const { name, make, skip } of stores) {
       await store.consume('c:day', 95, 100, 60_000);
       const a = await store.admit(slot('c'), minute('c', 10), 'c:day');
       assert.ok(a.token);
-      assert.deepEqual(await store.settle({ key: 'c:day', cost: 6, limit: 100, ttlMs: 60_000 }, { key: 'c:lock', token: a.token }), {
-        allowed: false,
-        count: 95,
-      });
+      assert.deepEqual(await settleDay('c', 6, a.token), { allowed: false, count: 95 });
       assert.equal(await store.slotCount('c:lock'), 0);
       const b = await store.admit(slot('c'), minute('c', 10), 'c:day');
       assert.ok(b.token);
-      assert.deepEqual(await store.settle({ key: 'c:day', cost: 0, limit: 100, ttlMs: 60_000 }, { key: 'c:lock', token: b.token }), {
-        allowed: true,
-        count: 95,
-      });
+      assert.deepEqual(await settleDay('c', 0, b.token), { allowed: true, count: 95 });
       assert.equal(await store.get('c:day'), 95);
       assert.equal(await store.slotCount('c:lock'), 0);
     });

@@ -43,10 +43,20 @@ const rssTimer = setInterval(() => {
   } catch {}
 }, 100);
 
+/** CPU time (user + system, all threads) the server process has used so far, in ms (clock ticks of 10 ms) */
+function serverCpuMs(): number {
+  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // after the command name: state is field 3, utime 14 and stime 15 (1-based, as in proc(5))
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function run(url: string, headers: Record<string, string>, seconds: number) {
+  const cpuBefore = serverCpuMs();
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  const cpuMs = serverCpuMs() - cpuBefore;
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p99: r.latency.p99 };
+  // CPU per request: steadier than req/s on a shared host (it does not count time spent waiting for a core)
+  return { rps: r.requests.average, p99: r.latency.p99, cpuPerRequestMs: cpuMs / Math.max(1, r.requests.total) };
 }
 
 const oursUrl = `${info.ours}/v1/brands`;
@@ -66,6 +76,7 @@ clearInterval(rssTimer);
 const merged = (rounds: typeof oursRounds) => ({
   rps: rounds.reduce((a, r) => a + r.rps, 0) / rounds.length,
   p99: Math.max(...rounds.map((r) => r.p99)),
+  cpuPerRequestMs: rounds.reduce((a, r) => a + r.cpuPerRequestMs, 0) / rounds.length,
 });
 const baseline = merged(baselineRounds);
 const ours = merged(oursRounds);
@@ -74,10 +85,11 @@ const ratio = ours.rps / baseline.rps;
 console.log(
   `database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s each; server node flags: ${nodeFlags.join(' ') || '(none)'}`,
 );
-console.log(`baseline (bare route, same query): ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms`);
-console.log(`GET /v1/brands (auth + rate limit):  ${ours.rps.toFixed(0)} req/s, p99 ${ours.p99} ms`);
+const cpu = (r: typeof ours) => `server CPU ${(r.cpuPerRequestMs * 1000).toFixed(0)} µs/req`;
+console.log(`baseline (bare route, same query): ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms, ${cpu(baseline)}`);
+console.log(`GET /v1/brands (auth + rate limit):  ${ours.rps.toFixed(0)} req/s, p99 ${ours.p99} ms, ${cpu(ours)}`);
 console.log(
-  `ratio: ${(ratio * 100).toFixed(1)}% of baseline (target >= ${TARGET_RATIO * 100}%) ${ratio >= TARGET_RATIO ? 'OK' : 'MISSED'}; rounds: ${oursRounds.map((r, i) => `${((r.rps / (baselineRounds[i]?.rps ?? 1)) * 100).toFixed(0)}%`).join(' ')}`,
+  `ratio: ${(ratio * 100).toFixed(1)}% of baseline (target >= ${TARGET_RATIO * 100}%) ${ratio >= TARGET_RATIO ? 'OK' : 'MISSED'}; rounds: ${oursRounds.map((r, i) => `${((r.rps / (baselineRounds[i]?.rps ?? 1)) * 100).toFixed(0)}%`).join(' ')}; server CPU per request, baseline/ours: ${((baseline.cpuPerRequestMs / ours.cpuPerRequestMs) * 100).toFixed(1)}%`,
 );
 console.log(
   `${process.env.DATABASE_URL ? 'API process (PostgreSQL mode)' : 'service process (API + worker + embedded PGlite engine)'} peak RSS: ${(peakRss / 1048576).toFixed(0)} MB (target < ${TARGET_RSS_MB} MB) ${peakRss < TARGET_RSS_MB * 1048576 ? 'OK' : 'MISSED'}`,

@@ -35,6 +35,7 @@ import { META_SANDBOX_APP, startMetaSimulator } from '../src/sandbox/simulators/
 import { freshPostgres } from '../test/support/harness.js';
 import { metaPageTokens } from '../test/support/simulators.js';
 import { backendCpuSeconds } from './support/pg-cpu.js';
+import { bundleServiceCli } from './support/service-bundle.js';
 import { percentile as pct, sleep } from './support/stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -288,12 +289,14 @@ async function scenario(n: number, workers: number) {
     }
     const metricsPorts = Array.from({ length: workers }, () => 20000 + Math.floor(Math.random() * 20000));
     const env = { ...workerEnv(sim), DATABASE_URL: fresh.url };
+    // the production bundle (npm run build), not the TypeScript loader
+    const WORKER_CLI = await bundleServiceCli('bench-publish');
     // workers start one after the other so that every worker is polling before the targets fall due
     for (let w = 0; w < workers; w++) {
       procs.push(
         spawn(
           process.execPath,
-          [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main/cli.ts', 'worker'],
+          [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), WORKER_CLI, 'worker'],
           {
             cwd: ROOT,
             env: { ...env, SERVICE_WORKER_METRICS_PORT: String(metricsPorts[w]) },

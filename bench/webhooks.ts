@@ -39,6 +39,7 @@ import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { Encryptor } from '../src/platform/secrets/encryption.js';
 import { freshPostgres } from '../test/support/harness.js';
 import { backendCpuSeconds } from './support/pg-cpu.js';
+import { bundleServiceCli } from './support/service-bundle.js';
 import { percentile as pct, sleep } from './support/stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -206,10 +207,12 @@ async function main() {
       `baseline: ${BASELINE} plain POSTs, 16 at once: ${base.perSecond.toFixed(0)} requests/s, p50 ${base.p50.toFixed(1)} ms, p99 ${base.p99.toFixed(1)} ms`,
     );
 
+    // the production bundle (npm run build), not the TypeScript loader
+    const WORKER_CLI = await bundleServiceCli('bench-webhooks');
     worker = spawn(
       process.execPath,
       // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker
-      [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main/cli.ts', 'worker'],
+      [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), WORKER_CLI, 'worker'],
       {
         cwd: ROOT,
         env: { ...process.env, ...env },

@@ -4,10 +4,16 @@
  * - dependencies stay in node_modules (external-dependencies.ts);
  * - `splitting`: a module the code imports dynamically (the sandbox, the MCP runtime, the feed parser)
  *   becomes its own chunk, loaded when first used. Without it esbuild inlines such a module and hoists its
- *   packages' imports to the top of the bundle, so every process would load them at start.
+ *   packages' imports to the top of the bundle, so every process would load them at start;
+ * - the version is written into the bundle (src/main/runtime.ts), so a bundle in any directory runs (the
+ *   benchmarks bundle theirs under dist/bench-*).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { externalDependencies } from './external-dependencies.js';
+
+const { version } = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string };
 
 export const SERVICE_BUNDLE_OPTIONS = {
   bundle: true,
@@ -17,4 +23,5 @@ export const SERVICE_BUNDLE_OPTIONS = {
   target: 'node20',
   plugins: [externalDependencies],
   logLevel: 'warning',
+  define: { __SERVICE_VERSION__: JSON.stringify(version) },
 } satisfies BuildOptions;

@@ -31,8 +31,13 @@ import { startWorker, type WorkerHandle } from '../platform/queue/worker.js';
 import { Encryptor, loadEncryptionKey } from '../platform/secrets/encryption.js';
 import { composeRoot, type Root } from './composition.js';
 
-const require = createRequire(import.meta.url);
-export const VERSION: string = (require('../../package.json') as { version: string }).version;
+// a bundle carries its version (scripts/bundle-options.ts defines it), so it runs from any directory;
+// run from source, the version is read from package.json
+declare const __SERVICE_VERSION__: string | undefined;
+export const VERSION: string =
+  typeof __SERVICE_VERSION__ === 'string'
+    ? __SERVICE_VERSION__
+    : (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 export type Role = 'all' | 'api' | 'worker';
 

@@ -294,15 +294,11 @@ async function scenario(n: number, workers: number) {
     // workers start one after the other so that every worker is polling before the targets fall due
     for (let w = 0; w < workers; w++) {
       procs.push(
-        spawn(
-          process.execPath,
-          [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), WORKER_CLI, 'worker'],
-          {
-            cwd: ROOT,
-            env: { ...env, SERVICE_WORKER_METRICS_PORT: String(metricsPorts[w]) },
-            stdio: ['ignore', 'ignore', 'inherit'],
-          },
-        ),
+        spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), WORKER_CLI, 'worker'], {
+          cwd: ROOT,
+          env: { ...env, SERVICE_WORKER_METRICS_PORT: String(metricsPorts[w]) },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        }),
       );
       for (let i = 0; ; i++) {
         const beats = await db.selectFrom('worker_heartbeats').select('worker_id').execute();

@@ -15,7 +15,9 @@ export function bundleServiceCli(name: string): Promise<string> {
   let cli = built.get(name);
   if (!cli) {
     const outdir = path.join(ROOT, 'dist', name);
-    cli = bundleWithQrWorker(outdir, 'main/', { 'main/cli': path.join(ROOT, 'src/main/cli.ts') }).then(() => path.join(outdir, 'main/cli.js'));
+    cli = bundleWithQrWorker(outdir, 'main/', { 'main/cli': path.join(ROOT, 'src/main/cli.ts') }).then(() =>
+      path.join(outdir, 'main/cli.js'),
+    );
     built.set(name, cli);
   }
   return cli;

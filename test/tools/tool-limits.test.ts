@@ -34,6 +34,9 @@ describe('tool API limits', () => {
     assert.equal(qr.statusCode, 200);
     assert.deepEqual(qr.json().quota, { limit: 500, remaining: 499, used: 1, unit: 'requests', resetAt: '2026-03-11T00:00:00.000Z' });
     assert.equal(qr.json().format, 'png');
+    // the QR answer's text is written by hand around the data URL (tools.routes.ts): exactly these members
+    assert.deepEqual(Object.keys(qr.json()), ['qrcode', 'format', 'quota', 'rateLimit']);
+    assert.deepEqual(Object.keys(qr.json().qrcode), ['dataUrl']);
     const decoded = decodePngDataUrl(qr.json().qrcode.dataUrl);
     assert.deepEqual([decoded.width, decoded.text], [200, 'https://a.example/']);
   });

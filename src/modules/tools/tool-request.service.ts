@@ -18,8 +18,20 @@ import type { ToolName } from './tool-limits.js';
 /** What a tool decides about a request once it may run. */
 export type ToolPlan =
   | { kind: 'invalid'; message: string }
-  /** units: quota units the work will use (0 allowed); run: the work, returning an error message or a body */
-  | { kind: 'run'; units: number; run: () => Promise<{ ok: false; message: string } | { ok: true; body: Record<string, unknown> }> };
+  /**
+   * units: quota units the work will use (0 allowed); run: the work, returning an error message or a body
+   * (`json`: the body as the text of a JSON object, for a tool that writes it itself)
+   */
+  | { kind: 'run'; units: number; run: () => Promise<{ ok: false; message: string } | ToolBody> };
+
+export type ToolBody = { ok: true; body: Record<string, unknown> } | { ok: true; json: string };
+
+/** The answer's text: the tool's body with the quota and rate-limit state after its members. */
+function answerText(result: ToolBody, snapshot: LimitSnapshot): string {
+  const body = 'json' in result ? result.json : JSON.stringify(result.body);
+  const head = body.length > 2 ? `${body.slice(0, -1)},` : '{';
+  return `${head}"quota":${JSON.stringify(snapshot.quota)},"rateLimit":${JSON.stringify(snapshot.rateLimit)}}`;
+}
 
 export interface ToolRunnerDeps {
   db: Db;
@@ -143,7 +155,7 @@ export class ToolRequestRunner {
       snapshot = limiter.snapshot(limits, tool, charged.used, admission.minuteUsed);
       if (!charged.allowed) throw quotaRefusal(decision.units, snapshot, limiter.retryAfterDay());
       const headers = limitHeaders(snapshot);
-      const payload = JSON.stringify({ ...result.body, quota: snapshot.quota, rateLimit: snapshot.rateLimit });
+      const payload = answerText(result, snapshot);
       return { status: 200, payload, headers };
     } finally {
       if (turnOpen) await limiter.release(apiKeyId, tool, token);

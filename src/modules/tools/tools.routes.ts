@@ -74,7 +74,11 @@ function qrWork(qr: QrRequest, pool: () => QrWorkerPool): ToolWork {
   return async () => {
     const generated = await generateQrFromRequest(qr, pool);
     if (!generated.ok) return generated;
-    return { ok: true, body: { qrcode: { dataUrl: generated.value.dataUrl }, format: generated.value.format } };
+    // The body's text is written around the data URL: a base64 data URL (qr-encoder.ts) and the format
+    // (png or svg) hold no character JSON escapes, and JSON.stringify would scan the ~14 KB of an SVG's
+    // data URL character by character (~20 µs a request, about 2.5% of a QR request's CPU).
+    const { dataUrl, format } = generated.value;
+    return { ok: true, json: `{"qrcode":{"dataUrl":"${dataUrl}"},"format":"${format}"}` };
   };
 }
 

@@ -2,9 +2,9 @@
  * The production bundle (`npm run build`) run the way production runs it: plain JavaScript, no TypeScript
  * loader, modules the code imports dynamically loaded from their own chunks on first use (the sandbox, the
  * MCP runtime, the feed parser; scripts/bundle-options.ts). Built into test-output/ (dist/ is a developer's
- * build; the two test passes run at once) with the same function as `npm run build`. The bundle reads files
- * relative to itself as dist/main/cli.js does (../../package.json), so it is built one level below the
- * repository's root, in a directory of this process.
+ * build; the two test passes run at once) with the same function as `npm run build`, two levels below the
+ * repository's root in a directory of this process: the bundle carries its version (scripts/bundle-options.ts),
+ * so it does not depend on sitting where dist/main/cli.js does.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,8 @@ import { buildService } from '../../scripts/build-service.js';
 import { fetchFresh, freePort, runCliOf, type ServiceProcess, serviceEnv, startService } from '../support/service-process.js';
 
 describe('the production build', () => {
-  const out = path.resolve(import.meta.dirname, `../../.build-test-${process.pid}`);
+  const top = path.resolve(import.meta.dirname, `../../.build-test-${process.pid}`);
+  const out = path.join(top, 'nested');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'service-api-build-'));
   let cli = '';
   let env: Record<string, string> = {};
@@ -30,7 +31,7 @@ describe('the production build', () => {
   });
   after(async () => {
     await service?.stop();
-    fs.rmSync(out, { recursive: true, force: true });
+    fs.rmSync(top, { recursive: true, force: true });
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -55,6 +56,9 @@ describe('the production build', () => {
   it('starts on the embedded default with the sandbox (a chunk), and a tool key draws a PNG QR code in its worker thread', async () => {
     assert.ok(service);
     assert.match(service.output(), /^ {2}platforms +sandbox/m);
+    // the version written into the bundle (package.json is not where a dist/main/cli.js would look for it)
+    const { version } = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    assert.ok(service.output().includes(`service-api ${version}: API + worker`), service.output().slice(0, 300));
     // a simulator answers (the sandbox chunk loaded and mounted its routes)
     const simulated = await fetchFresh(`${service.base}/sandbox/x/2/users/me`);
     const answer = await simulated.text();

@@ -28,8 +28,8 @@ export type ToolBody = { ok: true; body: Record<string, unknown> } | { ok: true;
 
 /** The answer's text: the tool's body with the quota and rate-limit state after its members. */
 function answerText(result: ToolBody, snapshot: LimitSnapshot): string {
-  const body = 'json' in result ? result.json : JSON.stringify(result.body);
-  const head = body.length > 2 ? `${body.slice(0, -1)},` : '{';
+  if (!('json' in result)) return JSON.stringify({ ...result.body, quota: snapshot.quota, rateLimit: snapshot.rateLimit });
+  const head = result.json.length > 2 ? `${result.json.slice(0, -1)},` : '{';
   return `${head}"quota":${JSON.stringify(snapshot.quota)},"rateLimit":${JSON.stringify(snapshot.rateLimit)}}`;
 }
 

@@ -24,7 +24,7 @@ export type ToolPlan =
    */
   | { kind: 'run'; units: number; run: () => Promise<{ ok: false; message: string } | ToolBody> };
 
-export type ToolBody = { ok: true; body: Record<string, unknown> } | { ok: true; json: string };
+type ToolBody = { ok: true; body: Record<string, unknown> } | { ok: true; json: string };
 
 /** The answer's text: the tool's body with the quota and rate-limit state after its members. */
 function answerText(result: ToolBody, snapshot: LimitSnapshot): string {

@@ -14,7 +14,7 @@ interface Received {
 /** A loopback receiver: answers each request with the next scripted status (then 200). */
 class Receiver {
   readonly received: Received[] = [];
-  script: { status: number; headers?: Record<string, string> }[] = [];
+  script: { status: number; headers?: Record<string, string>; body?: string }[] = [];
   private server!: Server;
   url = '';
   private waiters: (() => void)[] = [];
@@ -27,7 +27,7 @@ class Receiver {
         this.received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
         const next = this.script.shift() ?? { status: 200 };
         res.writeHead(next.status, { 'content-type': 'text/plain', ...next.headers });
-        res.end(`answer ${next.status}`);
+        res.end(next.body ?? `answer ${next.status}`);
         for (const w of this.waiters.splice(0)) w();
       });
     });
@@ -209,6 +209,25 @@ describe('webhooks', () => {
     assert.equal(receiver.received[before]!.headers['webhook-id'], event.id);
     const missing = await api('POST', `/v1/webhook-deliveries/wdl_01ARZ3NDEKTSV4RRFFQ69G5FAV/redeliver`);
     assert.equal(missing.statusCode, 404);
+    await api('DELETE', `/v1/webhook-endpoints/${ep.webhookEndpointId}`);
+  });
+
+  it("keeps a receiver's answer as its attempt's excerpt, character for character", async () => {
+    const ep = (await api('POST', '/v1/webhook-endpoints', { url: receiver.url, eventTypes: ['publish_job.created'] })).json();
+    await ctx.startWorker();
+    // what an array literal or a VALUES list could get wrong: quotes, backslashes, braces, commas, the word NULL
+    const answer = 'ok "quoted" \\back\\slash {a,b} NULL, \'single\' Grüße 🎉';
+    receiver.script = [{ status: 200, body: answer }];
+    const start = receiver.received.length;
+    const event = await record('publish_job.created', { publishJobId: 'pj_excerpt', status: 'draft' });
+    await receiver.waitFor(start + 1);
+    const log = await until(async () => {
+      const r = (await api('GET', `/v1/webhook-endpoints/${ep.webhookEndpointId}/deliveries`)).json();
+      return r.data.length === 1 && r.data[0].status === 'delivered' ? r : null;
+    });
+    assert.equal(log.data[0].eventId, event.id);
+    assert.equal(log.data[0].attempts[0].responseExcerpt, answer);
+    assert.equal(log.data[0].attempts[0].statusCode, 200);
     await api('DELETE', `/v1/webhook-endpoints/${ep.webhookEndpointId}`);
   });
 

@@ -12,6 +12,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { SimulatorLedger } from '../../simulator-kit.js';
+import { callbackFetch } from '../callback-fetch.js';
 import type { GoogleSimulatorState } from './google-state.js';
 
 export interface HubSubscription {
@@ -44,7 +45,7 @@ async function verifyIntent(sub: HubSubscription, mode: string): Promise<boolean
   url.searchParams.set('hub.challenge', challenge);
   url.searchParams.set('hub.lease_seconds', String(sub.leaseSeconds));
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    const res = await callbackFetch(url, { signal: AbortSignal.timeout(5000) });
     return res.status >= 200 && res.status < 300 && (await res.text()) === challenge;
   } catch {
     return false;
@@ -57,7 +58,7 @@ export async function publishToHub(state: GoogleSimulatorState, topic: string, a
     if (sub.topic !== topic || sub.state !== 'verified') continue;
     const headers: Record<string, string> = { 'content-type': 'application/atom+xml', link: `<${topic}>; rel=self` };
     if (sub.secret) headers['x-hub-signature'] = `sha1=${createHmac('sha1', sub.secret).update(atom).digest('hex')}`;
-    const res = await fetch(sub.callback, { method: 'POST', headers, body: atom });
+    const res = await callbackFetch(sub.callback, { method: 'POST', headers, body: atom });
     statuses.push(res.status);
   }
   return statuses;

@@ -1,5 +1,6 @@
 /** Media fetching and post recording shared by the simulator's write routes. */
 import { mediaFetchTimeoutMs } from '../../media-fetch-timeout.js';
+import { callbackFetch } from '../callback-fetch.js';
 import type { RouteContext } from './meta-http.js';
 import type { SimPost } from './meta-state.js';
 
@@ -7,7 +8,7 @@ import type { SimPost } from './meta-state.js';
 export async function fetchMedia(url: string | undefined): Promise<boolean> {
   if (!url) return false;
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(mediaFetchTimeoutMs(url, 5_000)) });
+    const res = await callbackFetch(url, { signal: AbortSignal.timeout(mediaFetchTimeoutMs(url, 5_000)) });
     await res.arrayBuffer();
     return res.ok;
   } catch {

@@ -11,6 +11,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { callbackFetch } from '../callback-fetch.js';
 import { handler, invalidParam, params, type RouteContext, SimError, unsupported } from './meta-http.js';
 import type { MetaSimState } from './meta-state.js';
 
@@ -68,7 +69,7 @@ export function registerMetaSubscriptionRoutes(
       url.searchParams.set('hub.verify_token', p.verify_token);
       let answer = '';
       try {
-        const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+        const res = await callbackFetch(url, { signal: AbortSignal.timeout(5000) });
         answer = res.ok ? (await res.text()).trim() : `HTTP ${res.status}`;
       } catch (err) {
         answer = (err as Error).message;

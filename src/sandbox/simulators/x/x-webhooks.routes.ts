@@ -13,6 +13,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { callbackFetch } from '../callback-fetch.js';
 import { authorize, invalidRequest, problem, simulate, type XSimContext } from './x-http.js';
 import type { XSimulatorState } from './x-state.js';
 
@@ -23,7 +24,7 @@ async function crcCheck(state: XSimulatorState, url: string): Promise<boolean> {
   const target = new URL(url);
   target.searchParams.set('crc_token', token);
   try {
-    const res = await fetch(target, { signal: AbortSignal.timeout(3000) });
+    const res = await callbackFetch(target, { signal: AbortSignal.timeout(3000) });
     if (!res.ok) return false;
     const body = (await res.json()) as { response_token?: unknown };
     return body.response_token === crcToken(state.consumerSecret, token);
@@ -38,7 +39,7 @@ export async function deliverActivity(state: XSimulatorState, forUserId: string,
   const statuses: number[] = [];
   for (const hook of state.webhooks.values()) {
     if (!hook.valid || !hook.subscribers.has(forUserId)) continue;
-    const res = await fetch(hook.url, {
+    const res = await callbackFetch(hook.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-twitter-webhooks-signature': signature },
       body,

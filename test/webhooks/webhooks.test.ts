@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { newId } from '../../src/platform/ids.js';
 import { createTestContext, type TestContext } from '../support/harness.js';
 import { until } from './webhook-receiver.js';
 
@@ -261,6 +262,68 @@ describe('webhooks', () => {
     const log = (await api('GET', `/v1/webhook-endpoints/${ep.webhookEndpointId}/deliveries?status=failed`)).json();
     assert.equal(log.data.length, 1);
     assert.equal(log.data[0].lastStatusCode, 410);
+  });
+
+  it("pages an endpoint's delivery log newest first across statuses, whole and by status", async () => {
+    const ep = (await api('POST', '/v1/webhook-endpoints', { url: receiver.url, eventTypes: ['publish_job.created'] })).json();
+    // disabled: the events below fan out to no endpoint, and the rows written here are never claimed
+    assert.equal((await api('PATCH', `/v1/webhook-endpoints/${ep.webhookEndpointId}`, { enabled: false })).statusCode, 200);
+    const statuses = ['delivered', 'failed', 'pending', 'delivered', 'delivered', 'failed', 'pending', 'delivered', 'failed'];
+    const ids: string[] = [];
+    for (const [i, status] of statuses.entries()) {
+      const event = await record('publish_job.created', { publishJobId: `pj_log_${i}`, status: 'draft' });
+      const id = newId('wdl');
+      ids.push(id);
+      const at = new Date();
+      await ctx.database.db
+        .insertInto('webhook_deliveries')
+        .values({
+          id,
+          organization_id: org.organizationId,
+          endpoint_id: ep.webhookEndpointId,
+          event_id: event.id,
+          event_type: 'publish_job.created',
+          status,
+          attempt_count: status === 'pending' ? 0 : 1,
+          next_attempt_at: null,
+          claim_at: null,
+          last_status_code: status === 'pending' ? null : status === 'failed' ? 500 : 200,
+          last_error: null,
+          delivered_at: status === 'delivered' ? at : null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    }
+    const pages = async (query: string) => {
+      const seen: Array<{ deliveryId: string; status: string }> = [];
+      let cursor: string | null = null;
+      do {
+        const r = await api(
+          'GET',
+          `/v1/webhook-endpoints/${ep.webhookEndpointId}/deliveries?limit=2${query}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        assert.equal(r.statusCode, 200, r.body);
+        assert.ok(r.json().data.length <= 2);
+        seen.push(...r.json().data);
+        cursor = r.json().nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    const newestFirst = ids.map((id, i) => ({ id, status: statuses[i]! })).reverse();
+    const whole = await pages('');
+    assert.deepEqual(
+      whole.map((d) => [d.deliveryId, d.status]),
+      newestFirst.map((d) => [d.id, d.status]),
+    );
+    for (const status of ['pending', 'delivered', 'failed']) {
+      const only = await pages(`&status=${status}`);
+      assert.deepEqual(
+        only.map((d) => d.deliveryId),
+        newestFirst.filter((d) => d.status === status).map((d) => d.id),
+      );
+    }
+    await api('DELETE', `/v1/webhook-endpoints/${ep.webhookEndpointId}`);
   });
 
   it('webhook writes are refused when the gate is closed', async () => {

@@ -35,6 +35,7 @@ import * as m0020 from './0020-retention.js'; // the maintenance prune's indexes
 import * as m0023 from './0023-webhook-delivery-claims.js'; // webhook deliveries claimed from their table
 import * as m0024 from './0024-identity-retention.js'; // expiry indexes of OAuth codes and tokens
 import * as m0025 from './0025-webhook-pending-index.js'; // an index no statement reads since 0023
+import * as m0026 from './0026-webhook-delivery-indexes.js'; // fewer index writes per webhook delivery
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0023-webhook-delivery-claims': m0023, // webhook deliveries claimed from their table
   '0024-identity-retention': m0024, // the prune of expired OAuth codes, tokens and exchange codes
   '0025-webhook-pending-index': m0025, // drops the pending deliveries' index no statement reads since 0023
+  '0026-webhook-delivery-indexes': m0026, // the delivery log by status ranges, the prune's index of finished rows
 };

@@ -36,6 +36,7 @@ import * as m0023 from './0023-webhook-delivery-claims.js'; // webhook deliverie
 import * as m0024 from './0024-identity-retention.js'; // expiry indexes of OAuth codes and tokens
 import * as m0025 from './0025-webhook-pending-index.js'; // an index no statement reads since 0023
 import * as m0026 from './0026-webhook-delivery-indexes.js'; // fewer index writes per webhook delivery
+import * as m0027 from './0027-publish-target-indexes.js'; // a publish target index the channel time index covers
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '0024-identity-retention': m0024, // the prune of expired OAuth codes, tokens and exchange codes
   '0025-webhook-pending-index': m0025, // drops the pending deliveries' index no statement reads since 0023
   '0026-webhook-delivery-indexes': m0026, // the delivery log by status ranges, the prune's index of finished rows
+  '0027-publish-target-indexes': m0027, // drops the channel index by scheduled time (the channel time index serves its reads)
 };

@@ -34,7 +34,7 @@ import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { META_SANDBOX_APP, startMetaSimulator } from '../src/sandbox/simulators/meta.simulator.js';
 import { freshPostgres } from '../test/support/harness.js';
 import { metaPageTokens } from '../test/support/simulators.js';
-import { backendCpuSeconds } from './support/pg-cpu.js';
+import { serverCpuSeconds, serverWal } from './support/pg-cpu.js';
 import { bundleServiceCli } from './support/service-bundle.js';
 import { percentile as pct, sleep } from './support/stats.js';
 
@@ -377,10 +377,10 @@ async function scenario(n: number, workers: number) {
       });
     }
     const scheduledBy = Date.now();
-    const dbName = new URL(fresh.url).pathname.slice(1);
     let workerCpu0 = 0;
     for (const port of metricsPorts) workerCpu0 += await counterValue(port, 'process_cpu_seconds_total');
-    const pgCpu0 = await backendCpuSeconds(db, dbName);
+    const pgCpu0 = await serverCpuSeconds(db);
+    const wal0 = await serverWal(db);
     const simCpu0 = processCpuSeconds(sim.child.pid);
     if (scheduledBy > due.getTime()) console.warn(`  (scheduling took until ${scheduledBy - due.getTime()} ms after the due time)`);
     const deadline = due.getTime() + 60_000 + n * 20;
@@ -417,7 +417,8 @@ async function scenario(n: number, workers: number) {
     const sent = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${PUBLISH_QUEUE}`.execute(db);
     let workerCpu = -workerCpu0;
     for (const port of metricsPorts) workerCpu += await counterValue(port, 'process_cpu_seconds_total');
-    const pgCpu = (await backendCpuSeconds(db, dbName)) - pgCpu0;
+    const pgCpu = (await serverCpuSeconds(db)) - pgCpu0;
+    const wal1 = await serverWal(db);
     const simCpu = processCpuSeconds(sim.child.pid) - simCpu0;
     // pg-boss: how long after the due time the worker fetched the jobs
     const fetched = await sql<{ p50: number; p99: number }>`
@@ -448,6 +449,8 @@ async function scenario(n: number, workers: number) {
       fetchP99: Math.round(Number(fetched.rows[0]?.p99 ?? 0)),
       workerCpuMs: (workerCpu * 1000) / Math.max(1, receipts.length),
       pgCpuMs: (pgCpu * 1000) / Math.max(1, receipts.length),
+      walRecords: (wal1.records - wal0.records) / Math.max(1, receipts.length),
+      walBytes: (wal1.bytes - wal0.bytes) / Math.max(1, receipts.length),
       simCpuMs: (simCpu * 1000) / Math.max(1, receipts.length),
       jobMs: split.job.count ? (split.job.sum / split.job.count) * 1000 : null,
       callMs: split.call.count ? (split.call.sum / split.call.count) * 1000 : null,
@@ -490,7 +493,10 @@ async function main() {
         `N=${String(n).padStart(6)}  workers=${w}  received=${r.received}  dup=${r.duplicates}  throughput=${r.throughput.toFixed(0).padStart(5)} targets/s  lateness p50=${r.p50} ms p99=${r.p99} ms max=${r.max} ms  requeued=${r.requeued}  states=${JSON.stringify(r.states)}`,
       );
       console.log(
-        `          CPU per published target (load-independent cost): worker ${r.workerCpuMs.toFixed(2)} ms, PostgreSQL backends ${r.pgCpuMs.toFixed(2)} ms, simulator ${r.simCpuMs.toFixed(2)} ms`,
+        `          CPU per published target (load-independent cost): worker ${r.workerCpuMs.toFixed(2)} ms, PostgreSQL server ${r.pgCpuMs.toFixed(2)} ms, simulator ${r.simCpuMs.toFixed(2)} ms`,
+      );
+      console.log(
+        `          PostgreSQL write-ahead log per published target: ${r.walRecords.toFixed(1)} records, ${r.walBytes.toFixed(0)} bytes`,
       );
       if (r.jobMs !== null && r.callMs !== null)
         console.log(

@@ -38,7 +38,7 @@ import { metricsWithCounterStores } from '../src/platform/metrics/index.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { Encryptor } from '../src/platform/secrets/encryption.js';
 import { freshPostgres } from '../test/support/harness.js';
-import { backendCpuSeconds } from './support/pg-cpu.js';
+import { serverCpuSeconds, serverWal } from './support/pg-cpu.js';
 import { bundleServiceCli } from './support/service-bundle.js';
 import { percentile as pct, sleep } from './support/stats.js';
 
@@ -230,8 +230,8 @@ async function main() {
     const received = () => receivers.reduce((n, r) => n + r.latencies.length, 0);
     console.log(`recording ${EVENTS} events at ${RATE}/s to ${ENDPOINTS} endpoints (${total} deliveries), one worker`);
     const cpuBefore = cpuSecondsOf(worker.pid!);
-    const dbName = new URL(fresh.url).pathname.slice(1);
-    const pgCpuBefore = await backendCpuSeconds(database.db, dbName);
+    const pgCpuBefore = await serverCpuSeconds(database.db);
+    const walBefore = await serverWal(database.db);
     const started = Date.now();
     let recorded = 0;
     let maxBacklog = 0;
@@ -264,7 +264,8 @@ async function main() {
       await sleep(100);
     }
     const workerCpu = cpuSecondsOf(worker.pid!) - cpuBefore;
-    const pgCpu = (await backendCpuSeconds(database.db, dbName)) - pgCpuBefore;
+    const pgCpu = (await serverCpuSeconds(database.db)) - pgCpuBefore;
+    const walAfter = await serverWal(database.db);
     const lastAt = Math.max(...receivers.map((r) => r.lastAt));
     const all = receivers.flatMap((r) => r.latencies).sort((a, b) => a - b);
     const duplicates = receivers.reduce((n, r) => n + [...r.seen.values()].filter((c) => c > 1).length, 0);
@@ -282,7 +283,10 @@ async function main() {
           .loadavg()
           .map((l) => l.toFixed(2))
           .join(' ')}`,
-        `PostgreSQL backends CPU ${pgCpu.toFixed(1)} s: ${((pgCpu * 1e6) / Math.max(1, all.length)).toFixed(0)} us per delivery (the recording's and the worker's)`,
+        `PostgreSQL server CPU ${pgCpu.toFixed(1)} s: ${((pgCpu * 1e6) / Math.max(1, all.length)).toFixed(0)} us per delivery (the recording's and the worker's statements, WAL, checkpoints, autovacuum)`,
+        `PostgreSQL write-ahead log: ${((walAfter.records - walBefore.records) / Math.max(1, all.length)).toFixed(1)} records, ${(
+          (walAfter.bytes - walBefore.bytes) / Math.max(1, all.length)
+        ).toFixed(0)} bytes per delivery`,
         `offered ${offered.toFixed(0)} deliveries/s (${EVENTS} x ${ENDPOINTS} over the ${recordSeconds.toFixed(1)} s of recording) = ${(
           (100 * offered) / base.perSecond
         ).toFixed(

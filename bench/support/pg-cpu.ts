@@ -1,19 +1,55 @@
-/** CPU time of the PostgreSQL backends serving a benchmark's database, read from /proc (Linux; 0 elsewhere). */
-import { readFileSync } from 'node:fs';
+/**
+ * CPU time of the PostgreSQL server a benchmark runs on, read from /proc (Linux; 0 elsewhere): the
+ * postmaster, every process it started (backends, WAL writer, checkpointer, autovacuum), and those of its
+ * processes that ended (a pool closes idle connections, so a backend can end mid-run: the kernel adds its
+ * time to the postmaster's children's time when the postmaster reaps it). Summing only the backends
+ * connected at the two readings lost the time of every backend that ended between them.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
 
-/** CPU seconds (user + system) used so far by the PostgreSQL backends connected to `database`. */
-export async function backendCpuSeconds(db: Kysely<any>, database: string): Promise<number> {
-  const pids = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = ${database}`.execute(db);
-  const tick = 100; // USER_HZ
-  let total = 0;
-  for (const { pid } of pids.rows) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / tick;
-    } catch {
-      /* ended meanwhile, or not Linux */
-    }
+const TICK = 100; // USER_HZ
+
+/** fields after the command name: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime */
+function statFields(pid: number | string): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  } catch {
+    return null; // ended meanwhile, or not Linux
   }
-  return total;
+}
+
+/**
+ * CPU seconds (user + system) the PostgreSQL server has used so far, with its ended processes. Every
+ * database of the server counts: run the benchmark on a server nothing else uses.
+ */
+export async function serverCpuSeconds(db: Kysely<any>): Promise<number> {
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+  const backend = statFields(rows[0]!.pid);
+  if (!backend) return 0;
+  const postmaster = Number(backend[1]);
+  const own = statFields(postmaster);
+  if (!own) return 0;
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(entry);
+    if (f && Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / TICK;
+}
+
+/**
+ * The server's write-ahead log so far (pg_stat_wal, PostgreSQL 14+; zeros where it is missing, as in the
+ * embedded database): every row and index entry a statement writes is logged, so the difference of two
+ * readings counts a workload's writes without the noise of a shared host's CPU figures.
+ */
+export async function serverWal(db: Kysely<any>): Promise<{ records: number; bytes: number }> {
+  try {
+    const { rows } = await sql<{ records: string; bytes: string }>`
+      select wal_records::text as records, wal_bytes::text as bytes from pg_stat_wal`.execute(db);
+    return { records: Number(rows[0]?.records ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
+  } catch {
+    return { records: 0, bytes: 0 };
+  }
 }

@@ -9,7 +9,7 @@ import type { Db } from '../database.js';
 export const webhooksRetentionRepository = {
   /**
    * Finished deliveries (delivered or failed) created before the cutoff; their attempts go with them
-   * (cascade, by webhook_attempts_delivery_idx). Pending deliveries stay whatever their age.
+   * (cascade, by the attempts' primary key, delivery then attempt). Pending deliveries stay whatever their age.
    */
   async pruneDeliveries(db: Db, cutoff: Date, limit: number): Promise<number> {
     const r = await sql`

@@ -1,5 +1,5 @@
 /**
- * Migrations 0026 and 0027 (fewer index writes per webhook delivery and per publish target): on the
+ * Migrations 0026 and 0027 (fewer index writes per webhook delivery, attempt and publish target): on the
  * database in use (embedded and PostgreSQL) each table keeps the indexes its statements read and no more,
  * and each migration undoes and applies again.
  */
@@ -55,6 +55,19 @@ describe('migrations 0026 and 0027: the indexes of the write paths', () => {
       (await indexes()).map((i) => i.indexname),
       latest,
     );
+  });
+
+  it('keys an attempt by its delivery and number, its one index; undoes and applies again', async () => {
+    const attempts = async () => (await indexes('webhook_attempts')).map((i) => `${i.indexname}: ${i.indexdef.replace(/^.* USING /, '')}`);
+    const latest = ['webhook_attempts_pkey: btree (delivery_id, attempt)'];
+    assert.deepEqual(await attempts(), latest);
+    await down(ctx.database.db);
+    assert.deepEqual(await attempts(), [
+      'webhook_attempts_delivery_idx: btree (delivery_id, attempt)',
+      'webhook_attempts_pkey: btree (id)',
+    ]);
+    await up(ctx.database.db);
+    assert.deepEqual(await attempts(), latest);
   });
 
   it('publish targets: no channel index by scheduled time beside the one by placed time; undoes and applies again', async () => {

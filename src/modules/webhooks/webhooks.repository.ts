@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
+import { DELIVERY_STATUSES } from './webhooks.schemas.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.tables.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
@@ -109,7 +110,10 @@ export const webhooksRepository = {
     if (q.status) return ofStatus(q.status).execute();
     // The unfiltered log is the merge of the three ranges, each read only as far as the page needs: the
     // table keeps no (endpoint, id) index, as every delivery would write it three times (migration 0026).
-    const merged = sql<DeliveryRow>`(${ofStatus('pending')} union all ${ofStatus('delivered')} union all ${ofStatus('failed')})`;
+    const merged = sql<DeliveryRow>`(${sql.join(
+      DELIVERY_STATUSES.map((s) => ofStatus(s)),
+      sql` union all `,
+    )})`;
     return db
       .selectFrom(merged.as('d'))
       .selectAll()

@@ -5,6 +5,9 @@ import { EVENT_TYPES } from '../../platform/events/event-types.js';
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 export const ENDPOINT_ID_PREFIX = 'we';
 export const DELIVERY_ID_PREFIX = 'wdl';
+/** Every status a delivery can have (the delivery log merges one range of each: webhooksRepository.listDeliveries). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+const DeliveryStatus = () => Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)));
 
 const EventTypeSchema = Type.Union(
   EVENT_TYPES.map((t) => Type.Literal(t)),
@@ -108,7 +111,7 @@ export const WebhookDelivery = Type.Object(
     webhookEndpointId: Type.String(),
     eventId: Type.String({ description: 'also the webhook-id header of every attempt' }),
     eventType: Type.String(),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+    status: DeliveryStatus(),
     attemptCount: Type.Integer({ minimum: 0 }),
     nextAttemptAt: Nullable(Timestamp()),
     lastStatusCode: Nullable(Type.Integer()),
@@ -138,7 +141,7 @@ export const WebhookRecoverAnswer = Type.Object(
 export const EndpointListQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false });
 export const DeliveryListQuery = Type.Object(
   {
-    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')])),
+    status: Type.Optional(DeliveryStatus()),
     ...PaginationQuery,
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 /**
- * CPU time of the PostgreSQL server a benchmark runs on, read from /proc (Linux; 0 elsewhere): the
+ * CPU time of the PostgreSQL server a benchmark runs on, read from /proc (Linux; NaN elsewhere): the
  * postmaster, every process it started (backends, WAL writer, checkpointer, autovacuum), and those of its
  * processes that ended (a pool closes idle connections, so a backend can end mid-run: the kernel adds its
  * time to the postmaster's children's time when the postmaster reaps it). Summing only the backends
@@ -26,10 +26,10 @@ function statFields(pid: number | string): string[] | null {
 export async function serverCpuSeconds(db: Kysely<any>): Promise<number> {
   const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
   const backend = statFields(rows[0]!.pid);
-  if (!backend) return 0;
+  if (!backend) return Number.NaN;
   const postmaster = Number(backend[1]);
   const own = statFields(postmaster);
-  if (!own) return 0;
+  if (!own) return Number.NaN;
   let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -40,8 +40,8 @@ export async function serverCpuSeconds(db: Kysely<any>): Promise<number> {
 }
 
 /**
- * The server's write-ahead log so far (pg_stat_wal, PostgreSQL 14+; zeros where it is missing, as in the
- * embedded database): every row and index entry a statement writes is logged, so the difference of two
+ * The server's write-ahead log so far (pg_stat_wal, PostgreSQL 14+; NaN where it is missing, so a figure
+ * that could not be read prints as NaN, not as no writes): every row and index entry a statement writes is logged, so the difference of two
  * readings counts a workload's writes without the noise of a shared host's CPU figures.
  */
 export async function serverWal(db: Kysely<any>): Promise<{ records: number; bytes: number }> {
@@ -50,6 +50,6 @@ export async function serverWal(db: Kysely<any>): Promise<{ records: number; byt
       select wal_records::text as records, wal_bytes::text as bytes from pg_stat_wal`.execute(db);
     return { records: Number(rows[0]?.records ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
   } catch {
-    return { records: 0, bytes: 0 };
+    return { records: Number.NaN, bytes: Number.NaN };
   }
 }

@@ -119,7 +119,7 @@ export const webhooksRepository = {
       .selectAll()
       .orderBy('id', 'desc')
       .limit(q.limit + 1)
-      .execute() as Promise<DeliveryRow[]>;
+      .execute();
   },
 
   async attemptsFor(db: Executor, deliveryIds: string[]): Promise<AttemptRow[]> {

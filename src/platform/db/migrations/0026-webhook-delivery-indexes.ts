@@ -11,7 +11,8 @@
  *   outcome, instead of at all three writes.
  * - `webhook_attempts` was keyed by its id, which no statement reads by, beside an index on (delivery, attempt)
  *   that every read uses: (delivery, attempt) is now the primary key (an attempt's number only grows within
- *   its delivery, and each is written by the statement that moves the delivery's count), one index an attempt.
+ *   its delivery, and each is written by the statement that moves the delivery's count, as every version
+ *   since the table's first wrote them, so existing rows hold the key), one index an attempt.
  */
 import { type Kysely, sql } from 'kysely';
 

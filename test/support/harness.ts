@@ -111,8 +111,9 @@ function postgresTemplate(baseUrl: string): Promise<string> {
         }
         const buildingName = new URL(building.url).pathname.slice(1);
         await admin.query(`alter database ${buildingName} rename to ${name}`).catch(async (e: { code?: string }) => {
-          // 42P04: another run renamed its copy first
-          if (e.code !== '42P04') throw e;
+          // another run renamed its copy first: 42P04 when its rename had committed, 23505 (the catalog's
+          // unique name index) when both renames ran at the same moment
+          if (e.code !== '42P04' && e.code !== '23505') throw e;
           await building.drop();
         });
         return name;

@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync } from 'node:zlib';
 import { runMaintenance } from '../../src/modules/maintenance/maintenance.jobs.js';
+import * as m0028 from '../../src/platform/db/migrations/0028-packed-preview-schedules.js';
 import { api, type PublishingHarness, startPublishingHarness } from '../publishing/publishing-harness.js';
 import { type BatchOrg, createBatchOrg, dailySlots, items } from './batch-support.js';
 
@@ -44,6 +46,34 @@ describe('committing a stored preview by its batchPreviewId', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.deepEqual(committedKeys(res.body), preview.body.assignments.map(key).sort());
     assert.equal(res.body.preview.batchPreviewId, preview.body.batchPreviewId);
+  });
+
+  it('stores the schedule packed, and still commits a preview stored as jsonb before migration 0028', async () => {
+    const req = request('packed', 3);
+    const preview = (await api(h, org, 'POST', '/v1/publish/batches/preview', req)).body;
+    const db = h.ctx.database.db;
+    const stored = await db
+      .selectFrom('publish_batch_previews')
+      .select(['schedule', 'schedule_packed'])
+      .where('id', '=', preview.batchPreviewId)
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.schedule, null);
+    const packed = Buffer.from(stored.schedule_packed as Uint8Array);
+    // far smaller than its JSON text, and that text is what the preview answered
+    const text = JSON.stringify({
+      assignments: preview.assignments.map(({ comments: _c, ...a }: A & { comments?: unknown }) => a),
+      warnings: preview.warnings,
+    });
+    assert.ok(packed.length < text.length, `${packed.length} bytes packed for ${text.length} of JSON`);
+    // a row as the code before 0028 stored it: the schedule as jsonb, nothing packed
+    await db
+      .updateTable('publish_batch_previews')
+      .set({ schedule: JSON.stringify(JSON.parse(brotliDecompressSync(packed).toString('utf8'))) as never, schedule_packed: null })
+      .where('id', '=', preview.batchPreviewId)
+      .execute();
+    const res = await api(h, org, 'POST', '/v1/publish/batches', { ...req, batchPreviewId: preview.batchPreviewId, dryRun: false });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.deepEqual(committedKeys(res.body), preview.assignments.map(key).sort());
   });
 
   it('refuses with 409 publish_batch_preview_stale when a post created since then breaks the schedule; writes nothing', async () => {
@@ -133,5 +163,25 @@ describe('committing a stored preview by its batchPreviewId', () => {
       .where('id', '=', preview.batchPreviewId)
       .execute();
     assert.equal(left.length, 0);
+  });
+
+  it('migration 0028 undoes (packed previews are dropped, jsonb ones kept) and applies again', async () => {
+    const db = h.ctx.database.db;
+    const req = request('undo', 2);
+    const packed = (await api(h, org, 'POST', '/v1/publish/batches/preview', req)).body.batchPreviewId as string;
+    const kept = (await api(h, org, 'POST', '/v1/publish/batches/preview', request('undo-jsonb', 2))).body.batchPreviewId as string;
+    await db
+      .updateTable('publish_batch_previews')
+      .set({ schedule: JSON.stringify({ assignments: [], warnings: [] }) as never, schedule_packed: null })
+      .where('id', '=', kept)
+      .execute();
+    await m0028.down(db);
+    const ids = (await db.selectFrom('publish_batch_previews').select('id').where('id', 'in', [packed, kept]).execute()).map((r) => r.id);
+    assert.deepEqual(ids, [kept]);
+    await m0028.up(db);
+    const again = await api(h, org, 'POST', '/v1/publish/batches/preview', req);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    const res = await api(h, org, 'POST', '/v1/publish/batches', { ...req, batchPreviewId: again.body.batchPreviewId, dryRun: false });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
   });
 });

@@ -4,10 +4,14 @@ import type { Selectable } from 'kysely';
 import { keysetPage } from '../../platform/db/keyset.js';
 import type { Executor } from '../database.js';
 import type { AssetsTable, PublishBatchesTable, PublishBatchPreviewsTable, PublishBatchTargetsTable } from './batches.tables.js';
+import { packSchedule, unpackSchedule } from './stored-schedule.js';
 
 export type BatchRow = Selectable<PublishBatchesTable>;
 export type AssetRow = Selectable<AssetsTable>;
-export type PreviewRow = Selectable<PublishBatchPreviewsTable>;
+/** A stored preview as read: its schedule unpacked, whichever way it was stored. */
+export type PreviewRow = Omit<Selectable<PublishBatchPreviewsTable>, 'schedule' | 'schedule_packed'> & {
+  schedule: Record<string, unknown>;
+};
 
 /** A batch target as the batch reads select it (without its organization and creation time). */
 export type BatchTargetRow = Omit<Selectable<PublishBatchTargetsTable>, 'organization_id' | 'created_at'>;
@@ -40,7 +44,8 @@ export const batchesRepository = {
         brand_id: row.brandId,
         request_hash: row.requestHash,
         from_at: row.from,
-        schedule: JSON.stringify(row.schedule),
+        schedule: null,
+        schedule_packed: packSchedule(row.schedule),
         expires_at: row.expiresAt,
         created_at: row.at,
       })
@@ -49,14 +54,15 @@ export const batchesRepository = {
   },
 
   async getPreview(db: Executor, organizationId: string, id: string): Promise<PreviewRow | null> {
-    return (
-      (await db
-        .selectFrom('publish_batch_previews')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('id', '=', id)
-        .executeTakeFirst()) ?? null
-    );
+    const row = await db
+      .selectFrom('publish_batch_previews')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { schedule, schedule_packed, ...rest } = row;
+    return { ...rest, schedule: schedule_packed ? unpackSchedule(schedule_packed) : (schedule ?? {}) };
   },
 
   /** The maintenance prune: previews past their expiry. */

@@ -70,8 +70,10 @@ export interface PublishBatchPreviewsTable {
   /** sha256 of the previewed request's fields; a commit naming the preview must send the same */
   request_hash: string;
   from_at: Timestamp;
-  /** {assignments, warnings} as the preview answered them (assignments without their comments) */
-  schedule: Json<Record<string, unknown>>;
+  /** {assignments, warnings} as the preview answered them (assignments without their comments): rows stored before 0028 */
+  schedule: Json<Record<string, unknown>> | null;
+  /** the same, packed (stored-schedule.ts): rows stored since 0028 */
+  schedule_packed: Uint8Array | null;
   expires_at: Timestamp;
   created_at: Timestamp;
 }

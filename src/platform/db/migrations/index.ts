@@ -37,6 +37,7 @@ import * as m0024 from './0024-identity-retention.js'; // expiry indexes of OAut
 import * as m0025 from './0025-webhook-pending-index.js'; // an index no statement reads since 0023
 import * as m0026 from './0026-webhook-delivery-indexes.js'; // fewer index writes per webhook delivery
 import * as m0027 from './0027-publish-target-indexes.js'; // a publish target index the channel time index covers
+import * as m0028 from './0028-packed-preview-schedules.js'; // stored preview schedules compressed
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0025-webhook-pending-index': m0025, // drops the pending deliveries' index no statement reads since 0023
   '0026-webhook-delivery-indexes': m0026, // the delivery log by status ranges, the prune's index of finished rows
   '0027-publish-target-indexes': m0027, // drops the channel index by scheduled time (the channel time index serves its reads)
+  '0028-packed-preview-schedules': m0028, // a stored preview's schedule as compressed JSON, not jsonb
 };

@@ -143,7 +143,8 @@ interface ChannelState {
   gapOf: Map<number, number>;
   products: Map<string, number[]>;
   /** cooldown of the slot an assignment took, per product and time */
-  cooldownOf: Map<string, number>;
+  cooldownOf: Map<string, Map<number, number>>;
+  /** times per normalized text (textKey) */
   texts: Map<string, number[]>;
 }
 
@@ -165,31 +166,29 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
     }
     return c;
   };
-  const add = (
-    c: ChannelState,
-    t: number,
-    productId: string | null | undefined,
-    text: string | null | undefined,
-    gap: number,
-    cooldown: number,
-  ) => {
+  // `key`: the text's textKey, computed once per item by the callers (check runs for every occurrence
+  // a target tries; building the key there allocated three strings per try)
+  const add = (c: ChannelState, t: number, productId: string | null | undefined, key: string, gap: number, cooldown: number) => {
     insertSorted(c.all, t);
     c.gapOf.set(t, Math.max(c.gapOf.get(t) ?? 0, gap));
     if (productId) {
       const l = c.products.get(productId) ?? [];
       insertSorted(l, t);
       c.products.set(productId, l);
-      const k = `${productId}|${t}`;
-      c.cooldownOf.set(k, Math.max(c.cooldownOf.get(k) ?? 0, cooldown));
+      let cooldowns = c.cooldownOf.get(productId);
+      if (!cooldowns) {
+        cooldowns = new Map();
+        c.cooldownOf.set(productId, cooldowns);
+      }
+      cooldowns.set(t, Math.max(cooldowns.get(t) ?? 0, cooldown));
     }
-    if (text) {
-      const k = textKey(text);
-      const l = c.texts.get(k) ?? [];
+    if (key !== '') {
+      const l = c.texts.get(key) ?? [];
       insertSorted(l, t);
-      c.texts.set(k, l);
+      c.texts.set(key, l);
     }
   };
-  for (const e of input.existing) add(stateOf(e.channelAccountId), e.at, e.productId, e.text, 0, 0);
+  for (const e of input.existing) add(stateOf(e.channelAccountId), e.at, e.productId, e.text ? textKey(e.text) : '', 0, 0);
 
   /** The first rule t breaks on this channel, or null. */
   const check = (
@@ -199,7 +198,7 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
     gap: number,
     cooldown: number,
     productId: string,
-    text: string,
+    key: string,
   ): Rule | null => {
     // the other post's own gap counts too (its slot may ask for more)
     if (within(c.all, t, gap)) return 'min_gap';
@@ -213,15 +212,16 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
     const same = c.products.get(productId);
     if (within(same, t, cooldown)) return 'product_cooldown';
     if (same && maxCooldown > cooldown) {
+      const cooldowns = c.cooldownOf.get(productId);
       const lo = lowerBound(same, t - maxCooldown + 1);
       for (let i = lo; i < same.length && same[i]! < t + maxCooldown; i++) {
         const o = same[i]!;
-        if (Math.abs(o - t) < (c.cooldownOf.get(`${productId}|${o}`) ?? 0)) return 'product_cooldown';
+        if (Math.abs(o - t) < (cooldowns?.get(o) ?? 0)) return 'product_cooldown';
       }
     }
     const cap = PLATFORM_DAILY_CAPS[platform];
     if (cap !== undefined && overCap(c.all, t, cap)) return 'platform_daily_cap';
-    if (text.trim() !== '' && within(c.texts.get(textKey(text)), t, DUPLICATE_WINDOW_MS)) return 'duplicate_text_72h';
+    if (key !== '' && within(c.texts.get(key), t, DUPLICATE_WINDOW_MS)) return 'duplicate_text_72h';
     return null;
   };
 
@@ -256,6 +256,7 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
   for (const i of manual) {
     const item = items[i]!;
     const at = item.manualScheduleAt!;
+    const itemText = textKey(item.text);
     item.targets.forEach((target, j) => {
       const base = { itemIndex: i, targetIndex: j, clientAssetId: item.clientAssetId, channelAccountId: target.channelAccountId };
       if (target.blocked) {
@@ -273,14 +274,14 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
       }
       const c = stateOf(target.channelAccountId);
       const gap = maxGap;
-      const broken = check(c, target.platform, at, gap, maxCooldown, item.productId, item.text);
+      const broken = check(c, target.platform, at, gap, maxCooldown, item.productId, itemText);
       if (broken)
         warn({
           ...base,
           rule: 'manual_schedule_conflict',
           message: `manualScheduleAt is kept as given although it breaks ${broken} on channel ${target.channelAccountId}.`,
         });
-      add(c, at, item.productId, item.text, 0, 0);
+      add(c, at, item.productId, itemText, 0, 0);
       assignments.push(assignmentOf(i, j, item, target, at, null, 0));
     });
   }
@@ -305,6 +306,7 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
   const fullMessage = new Map<string, string>();
   for (const i of ordered) {
     const item = items[i]!;
+    const itemText = textKey(item.text);
     item.targets.forEach((target, j) => {
       const base = { itemIndex: i, targetIndex: j, clientAssetId: item.clientAssetId, channelAccountId: target.channelAccountId };
       if (target.blocked) {
@@ -369,12 +371,12 @@ export function scheduleBatch(input: SchedulerInput): SchedulerResult {
         const jitter = jitterFor(targetHash, o.hash, s.jitterSecondsMin, s.jitterSecondsMax);
         const t = o.base + jitter * 1000;
         if (t < from || t >= horizonEnd) continue;
-        const broken = check(c, target.platform, t, s.minGapMinutes * MIN, s.productCooldownMinutes * MIN, item.productId, item.text);
+        const broken = check(c, target.platform, t, s.minGapMinutes * MIN, s.productCooldownMinutes * MIN, item.productId, itemText);
         if (broken) {
           blockers.set(broken, (blockers.get(broken) ?? 0) + 1);
           continue;
         }
-        add(c, t, item.productId, item.text, s.minGapMinutes * MIN, s.productCooldownMinutes * MIN);
+        add(c, t, item.productId, itemText, s.minGapMinutes * MIN, s.productCooldownMinutes * MIN);
         assignments.push(assignmentOf(i, j, item, target, t, { id: s.id, at: o.base }, jitter));
         return;
       }

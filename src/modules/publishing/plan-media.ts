@@ -22,6 +22,8 @@ function checkMediaCounts({ list, capability, rules, extra, media, name }: Targe
   if (media.length > rule.maxItems) {
     list.block('too_many_media', ['media'], `${name} allows at most ${rule.maxItems} media items; the plan has ${media.length}.`);
   }
+  // most plans carry no media: nothing below applies (it runs for every target of a batch)
+  if (media.length === 0) return;
   const kinds = new Set(media.map((m) => m.kind));
   if (!rules.allowMixedKinds && kinds.size > 1) {
     list.block('media_kinds_mixed', ['media'], `${name} cannot mix ${[...kinds].join(' and ')} in one post.`);

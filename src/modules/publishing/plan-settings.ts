@@ -18,19 +18,19 @@ const settingPath = (base: string[], key: string) => [...base, 'settings', key];
 
 /** The platform's setting rules (required, type, allowed values), then settings it does not use. */
 function checkSettingRules({ list, base, capability, name }: TargetCheck, settings: Record<string, unknown>) {
+  // the issue's path is built only for an issue: this runs for every rule of every target of a plan
   for (const r of capability.settingRules ?? []) {
-    const path = settingPath(base, r.field);
     const v = settings[r.field];
     if (v === undefined || v === null || v === '') {
-      if (r.required) list.block('setting_required', path, `${name} needs the setting ${r.field} (${r.label}).`);
+      if (r.required) list.block('setting_required', settingPath(base, r.field), `${name} needs the setting ${r.field} (${r.label}).`);
       continue;
     }
     if (typeof v !== r.valueType) {
-      list.block('setting_invalid_type', path, `${r.field} must be a ${r.valueType}.`);
+      list.block('setting_invalid_type', settingPath(base, r.field), `${r.field} must be a ${r.valueType}.`);
       continue;
     }
     if (r.allowedValues && !r.allowedValues.includes(String(v))) {
-      list.block('setting_value_not_allowed', path, `${r.field} must be one of ${r.allowedValues.join(', ')}.`);
+      list.block('setting_value_not_allowed', settingPath(base, r.field), `${r.field} must be one of ${r.allowedValues.join(', ')}.`);
     }
   }
   for (const key of Object.keys(settings)) {

@@ -13,6 +13,7 @@ import { checkMedia } from './plan-media.js';
 import { checkSettings } from './plan-settings.js';
 import { checkText } from './plan-text.js';
 import { PLATFORM_RULES } from './platform-rules.js';
+import { codePointCount } from './text-count.js';
 
 export type { PlanIssue, PlanMedia } from './plan-checks.js';
 
@@ -109,7 +110,7 @@ function validateTarget(facts: ValidationFacts, t: PlanTargetInput, index: numbe
     channelAccountId: t.channelAccountId,
     text,
     settings,
-    textLength: [...text].length,
+    textLength: codePointCount(text),
     maxTextLength: null,
     channelState: channel?.state ?? null,
     issues: list.items,

@@ -40,6 +40,8 @@ export class MediaAccess {
     inputs: MediaInputT[],
     libraryIds: string[],
   ): Promise<{ media: PlanMedia[]; issues: PlanIssue[] }> {
+    // most plans carry no media (a batch resolves each of its items' plans)
+    if (inputs.length === 0 && libraryIds.length === 0) return { media: [], issues: [] };
     const ids = [...new Set([...inputs.map((m) => m.mediaLibraryItemId).filter((x): x is string => !!x), ...libraryIds])];
     const byId = await this.library.getForPublishing(db, organizationId, ids);
     const issues: PlanIssue[] = [];
@@ -107,6 +109,7 @@ export class MediaAccess {
 
   /** What an adapter receives for one stored item, with a fresh signed URL for library items. */
   async forPublish(organizationId: string, items: StoredMedia[], db: Executor): Promise<PublishMediaItem[]> {
+    if (items.length === 0) return [];
     const ids = items.map((m) => m.mediaLibraryItemId).filter((x): x is string => !!x);
     const library = await this.library.openForPublishing(db, organizationId, ids);
     return items.map((m) => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { brotliDecompressSync } from 'node:zlib';
+import { unpackSchedule } from '../../src/modules/batches/stored-schedule.js';
 import { runMaintenance } from '../../src/modules/maintenance/maintenance.jobs.js';
 import * as m0028 from '../../src/platform/db/migrations/0028-packed-preview-schedules.js';
 import { api, type PublishingHarness, startPublishingHarness } from '../publishing/publishing-harness.js';
@@ -68,7 +68,7 @@ describe('committing a stored preview by its batchPreviewId', () => {
     // a row as the code before 0028 stored it: the schedule as jsonb, nothing packed
     await db
       .updateTable('publish_batch_previews')
-      .set({ schedule: JSON.stringify(JSON.parse(brotliDecompressSync(packed).toString('utf8'))) as never, schedule_packed: null })
+      .set({ schedule: JSON.stringify(unpackSchedule(packed)) as never, schedule_packed: null })
       .where('id', '=', preview.batchPreviewId)
       .execute();
     const res = await api(h, org, 'POST', '/v1/publish/batches', { ...req, batchPreviewId: preview.batchPreviewId, dryRun: false });

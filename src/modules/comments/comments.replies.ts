@@ -5,6 +5,7 @@
  * reading the thread, never by posting again blindly; an Idempotency-Key finds the first attempt.
  */
 
+import { codePointCount } from '../../platform/code-points.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertOwnOrganization } from '../../platform/organization-guard.js';
@@ -93,7 +94,7 @@ export class CommentRepliesService {
     const body = req.body.trim();
     const { channel, provider, ctx } = await this.channels.usableChannel(this.db, organizationId, row.channel_account_id);
     const max = provider.capability.maxTextLength;
-    if (body.length === 0 || (max !== undefined && [...body].length > max))
+    if (body.length === 0 || (max !== undefined && codePointCount(body) > max))
       throw new AppError(REPLY_CODE, {
         message:
           body.length === 0 ? 'The reply body is empty.' : `The reply is longer than ${channel.platform}'s limit of ${max} characters.`,

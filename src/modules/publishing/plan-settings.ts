@@ -2,6 +2,7 @@
  * A target's settings against its platform's rules: the declared setting rules and fields, the length
  * limits of title, tags and link, conflicting settings, and the firstComment plug.
  */
+import { codePointCount } from '../../platform/code-points.js';
 import type { TargetCheck } from './plan-checks.js';
 
 const FIRST_COMMENT_MAX_DELAY_MS = 86_400_000;
@@ -43,7 +44,7 @@ function checkSettingRules({ list, base, capability, name }: TargetCheck, settin
 function checkTitle({ list, base, extra, media, name }: TargetCheck, title: unknown) {
   if (typeof title !== 'string') return;
   const titleMax = extra.titleMaxChars ?? (media.some((m) => m.kind === 'image') ? extra.photoTitleMaxLength : undefined);
-  if (typeof titleMax === 'number' && [...title].length > titleMax) {
+  if (typeof titleMax === 'number' && codePointCount(title) > titleMax) {
     list.block('setting_too_long', settingPath(base, 'title'), `${name} titles are at most ${titleMax} characters.`);
   }
   if (typeof extra.forbiddenCharacters === 'string' && [...extra.forbiddenCharacters].some((c) => title.includes(c))) {

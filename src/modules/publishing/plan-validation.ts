@@ -5,6 +5,7 @@
  * channel are checked here; a target's text, media and settings in plan-text.ts, plan-media.ts and
  * plan-settings.ts, with the platform's rules read through platform-rules.ts.
  */
+import { codePointCount } from '../../platform/code-points.js';
 import type { Platform } from '../../providers/provider.js';
 import { PLATFORMS } from '../../providers/provider.js';
 import type { ChannelFactsForPublishing } from '../channels/channels.module.js';
@@ -13,7 +14,6 @@ import { checkMedia } from './plan-media.js';
 import { checkSettings } from './plan-settings.js';
 import { checkText } from './plan-text.js';
 import { PLATFORM_RULES } from './platform-rules.js';
-import { codePointCount } from './text-count.js';
 
 export type { PlanIssue, PlanMedia } from './plan-checks.js';
 

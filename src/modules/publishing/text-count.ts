@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type TwitterText from 'twitter-text';
+import { codePointCount } from '../../platform/code-points.js';
 import type { ProviderValidationRules } from '../../providers/provider.js';
 
 const requireLazily = createRequire(import.meta.url);
@@ -27,25 +28,6 @@ export function countText(text: string, method: ProviderValidationRules['textCou
     default:
       return codePointCount(text);
   }
-}
-
-/**
- * Unicode code points, as `[...text].length` counts them (a lone surrogate counts one), without building
- * the array of characters: this runs for every target of a batch of thousands.
- */
-export function codePointCount(text: string): number {
-  let pairs = 0;
-  for (let i = 0; i < text.length - 1; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        pairs++;
-        i++;
-      }
-    }
-  }
-  return text.length - pairs;
 }
 
 export const countUrls = (text: string): number => twitter().extractUrls(text).length;

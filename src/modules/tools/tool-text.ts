@@ -10,9 +10,3 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function isWellFormedText(value: string): boolean {
   return !LONE_SURROGATE.test(value);
 }
-
-export function codePointLength(value: string): number {
-  let count = 0;
-  for (const _ of value) count++;
-  return count;
-}

@@ -4,8 +4,9 @@
  * docs/tool-api.md).
  */
 
+import { codePointCount } from '../../../platform/code-points.js';
 import { buildUtmLinks, UTM_PARAM_NAMES, type UtmBuildRequest, type UtmBuildResult, type UtmParams } from '../../../platform/url/utm.js';
-import { codePointLength, isPlainObject, isWellFormedText } from '../tool-text.js';
+import { isPlainObject, isWellFormedText } from '../tool-text.js';
 
 export {
   buildUtmLinks,
@@ -37,7 +38,7 @@ export function parseUtmRequest(body: unknown): UtmParseResult {
     }
     if (typeof raw !== 'string') return { ok: false, message: `\`${field}\` must be a string.` };
     const value = raw.trim();
-    const length = codePointLength(value);
+    const length = codePointCount(value);
     if (length < 1 || length > UTM_VALUE_MAX_CHARS) {
       return {
         ok: false,

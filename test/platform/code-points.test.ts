@@ -1,7 +1,8 @@
-/** Code points as the plan validation counts them: the same count as spreading the string, without the array. */
+/** Code points as text limits count them: the same count as spreading the string, without the array. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codePointCount, countText } from '../../src/modules/publishing/text-count.js';
+import { countText } from '../../src/modules/publishing/text-count.js';
+import { codePointCount } from '../../src/platform/code-points.js';
 
 describe('codePointCount', () => {
   it('counts a surrogate pair once and a lone surrogate once, like [...text].length', () => {

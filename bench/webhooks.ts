@@ -38,7 +38,7 @@ import { metricsWithCounterStores } from '../src/platform/metrics/index.js';
 import { createJobQueue } from '../src/platform/queue/job-queue.js';
 import { Encryptor } from '../src/platform/secrets/encryption.js';
 import { freshPostgres } from '../test/support/harness.js';
-import { serverCpuSeconds, serverWal } from './support/pg-cpu.js';
+import { serverCpuSeconds, serverWal, tableUpdates } from './support/pg-cpu.js';
 import { bundleServiceCli } from './support/service-bundle.js';
 import { percentile as pct, sleep } from './support/stats.js';
 
@@ -232,6 +232,7 @@ async function main() {
     const cpuBefore = cpuSecondsOf(worker.pid!);
     const pgCpuBefore = await serverCpuSeconds(database.db);
     const walBefore = await serverWal(database.db);
+    const updatesBefore = await tableUpdates(database.db, 'webhook_deliveries');
     const started = Date.now();
     let recorded = 0;
     let maxBacklog = 0;
@@ -266,6 +267,11 @@ async function main() {
     const workerCpu = cpuSecondsOf(worker.pid!) - cpuBefore;
     const pgCpu = (await serverCpuSeconds(database.db)) - pgCpuBefore;
     const walAfter = await serverWal(database.db);
+    // the statistics of the worker's backends reach the cumulative view within a second or two
+    await sleep(2000);
+    const updatesAfter = await tableUpdates(database.db, 'webhook_deliveries');
+    const updates = updatesAfter.updates - updatesBefore.updates;
+    const hotUpdates = updatesAfter.hot - updatesBefore.hot;
     const lastAt = Math.max(...receivers.map((r) => r.lastAt));
     const all = receivers.flatMap((r) => r.latencies).sort((a, b) => a - b);
     const duplicates = receivers.reduce((n, r) => n + [...r.seen.values()].filter((c) => c > 1).length, 0);
@@ -286,7 +292,9 @@ async function main() {
         `PostgreSQL server CPU ${pgCpu.toFixed(1)} s: ${((pgCpu * 1e6) / Math.max(1, all.length)).toFixed(0)} us per delivery (the recording's and the worker's statements, WAL, checkpoints, autovacuum)`,
         `PostgreSQL write-ahead log: ${((walAfter.records - walBefore.records) / Math.max(1, all.length)).toFixed(1)} records, ${(
           (walAfter.bytes - walBefore.bytes) / Math.max(1, all.length)
-        ).toFixed(0)} bytes per delivery`,
+        ).toFixed(0)} bytes per delivery; ${(updates / Math.max(1, all.length)).toFixed(2)} row updates per delivery, ${(
+          (100 * hotUpdates) / Math.max(1, updates)
+        ).toFixed(1)}% of them HOT (no index entry written)`,
         `offered ${offered.toFixed(0)} deliveries/s (${EVENTS} x ${ENDPOINTS} over the ${recordSeconds.toFixed(1)} s of recording) = ${(
           (100 * offered) / base.perSecond
         ).toFixed(

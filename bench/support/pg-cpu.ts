@@ -53,3 +53,18 @@ export async function serverWal(db: Kysely<any>): Promise<{ records: number; byt
     return { records: Number.NaN, bytes: Number.NaN };
   }
 }
+
+/**
+ * A table's row updates so far and how many of them were HOT (written in place: no index entry), from
+ * the cumulative statistics. Backends report them at most once a second (an idle one within ~10 s), so a
+ * reading just after a workload can miss its last moments.
+ */
+export async function tableUpdates(db: Kysely<any>, table: string): Promise<{ updates: number; hot: number }> {
+  try {
+    const { rows } = await sql<{ upd: string; hot: string }>`
+      select n_tup_upd::text as upd, n_tup_hot_upd::text as hot from pg_stat_user_tables where relname = ${table}`.execute(db);
+    return { updates: Number(rows[0]?.upd ?? Number.NaN), hot: Number(rows[0]?.hot ?? Number.NaN) };
+  } catch {
+    return { updates: Number.NaN, hot: Number.NaN };
+  }
+}

@@ -2,7 +2,8 @@
  * Deliveries claimed from their table: a claimed delivery is leased (no second claim, so no second send
  * while the first runs); once the lease of a worker that never recorded ends, the delivery is claimed and
  * sent again with the same webhook-id, and the late outcome of the first attempt is not recorded twice;
- * two worker processes claiming from one table never send a delivery twice.
+ * two worker processes claiming from one table never send a delivery twice. A claim writes only the lease
+ * column (a HOT update: no index entry), and the delivery keeps its place in the queue.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +11,8 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { composeRoot } from '../../src/main/composition.js';
+import { webhookDeliveryRepository } from '../../src/modules/webhooks/webhooks-delivery.repository.js';
+import * as m0029 from '../../src/platform/db/migrations/0029-webhook-delivery-leases.js';
 import { EventOutbox } from '../../src/platform/events/outbox.js';
 import { createJobQueue } from '../../src/platform/queue/job-queue.js';
 import { startWorker } from '../../src/platform/queue/worker.js';
@@ -49,7 +52,7 @@ describe('webhook deliveries claimed from their table', () => {
     assert.equal(first.organization_id, org.organizationId);
     assert.deepEqual(await deliverer.claim(10), [], 'leased: no second claim while the lease runs');
     // ... its lease ends (a timeout and a margin after the claim)
-    await sql`update webhook_deliveries set claim_at = now() - interval '1 second' where id = ${first.delivery_id}`.execute(
+    await sql`update webhook_deliveries set leased_until = now() - interval '1 second' where id = ${first.delivery_id}`.execute(
       ctx.database.db,
     );
     const [again] = await deliverer.claim(10);
@@ -75,6 +78,84 @@ describe('webhook deliveries claimed from their table', () => {
       .where('delivery_id', '=', first.delivery_id)
       .execute();
     assert.equal(attempts.length, 1);
+  });
+
+  it('a claim writes only the lease column: the delivery keeps its place in the queue and no index entry is written', async () => {
+    const org = await ctx.createOrganization();
+    await endpoint(org, '/hot');
+    const event = await record(org.organizationId);
+    const before = await ctx.database.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'claim_at', 'leased_until'])
+      .where('event_id', '=', event.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(before.leased_until, null);
+    const now = new Date();
+    const leaseUntil = new Date(now.getTime() + 40_000);
+    // the backend's pending statistics, read before and after the claim in one transaction (they are only
+    // flushed at a transaction's end), count exactly the claim's row updates and how many were HOT
+    const counts = await ctx.database.db.transaction().execute(async (tx) => {
+      const stats = async () =>
+        (
+          await sql<{ updated: string; hot: string }>`
+            select pg_stat_get_xact_tuples_updated('webhook_deliveries'::regclass) as updated,
+                   pg_stat_get_xact_tuples_hot_updated('webhook_deliveries'::regclass) as hot`.execute(tx)
+        ).rows[0]!;
+      const start = await stats();
+      const claimed = await webhookDeliveryRepository.claimDue(tx, now, leaseUntil, 100, []);
+      assert.ok(claimed.some((c) => c.delivery_id === before.id));
+      const end = await stats();
+      return { claimed: claimed.length, updated: Number(end.updated) - Number(start.updated), hot: Number(end.hot) - Number(start.hot) };
+    });
+    assert.equal(counts.updated, counts.claimed);
+    assert.equal(counts.hot, counts.claimed, 'every claimed row was updated in place (HOT): no index entry written');
+    const afterClaim = await ctx.database.db
+      .selectFrom('webhook_deliveries')
+      .select(['claim_at', 'leased_until', 'status', 'attempt_count'])
+      .where('id', '=', before.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(afterClaim, { claim_at: before.claim_at, leased_until: leaseUntil, status: 'pending', attempt_count: 0 });
+    assert.deepEqual(await ctx.root.areas.webhooks.deliverer.claim(10), [], 'leased: not claimable before the lease ends');
+    // the lease ends: claimable again, first in the queue (its place kept)
+    await sql`update webhook_deliveries set leased_until = now() - interval '1 second' where id = ${before.id}`.execute(ctx.database.db);
+    const [again] = await ctx.root.areas.webhooks.deliverer.claim(10);
+    assert.equal(again?.delivery_id, before.id);
+    assert.equal(await ctx.root.areas.webhooks.deliverer.deliver(again!), 'delivered');
+    const done = await ctx.database.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'claim_at', 'leased_until'])
+      .where('id', '=', before.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(done, { status: 'delivered', claim_at: null, leased_until: null });
+  });
+
+  it('migration 0029 undone: a delivery leased now is claimable when its lease ends, as before the lease column', async () => {
+    const org = await ctx.createOrganization();
+    await endpoint(org, '/undo');
+    const event = await record(org.organizationId);
+    const [claimed] = (await ctx.root.areas.webhooks.deliverer.claim(50)).filter((c) => c.event_id === event.id);
+    assert.ok(claimed);
+    const lease = await ctx.database.db
+      .selectFrom('webhook_deliveries')
+      .select('leased_until')
+      .where('id', '=', claimed.delivery_id)
+      .executeTakeFirstOrThrow();
+    await m0029.down(ctx.database.db);
+    try {
+      const row = await sql<{ claim_at: Date }>`select claim_at from webhook_deliveries where id = ${claimed.delivery_id}`.execute(
+        ctx.database.db,
+      );
+      assert.deepEqual(row.rows[0]!.claim_at, lease.leased_until);
+    } finally {
+      await m0029.up(ctx.database.db);
+    }
+    // applied again: the delivery is claimable at its lease's end (now in claim_at), and delivered once
+    await sql`update webhook_deliveries set claim_at = now() - interval '1 second' where id = ${claimed.delivery_id}`.execute(
+      ctx.database.db,
+    );
+    const [again] = (await ctx.root.areas.webhooks.deliverer.claim(50)).filter((c) => c.event_id === event.id);
+    assert.equal(again?.delivery_id, claimed.delivery_id);
+    assert.equal(await ctx.root.areas.webhooks.deliverer.deliver(again!), 'delivered');
   });
 
   it('two worker processes claiming from one table send every delivery once', { timeout: 120_000 }, async () => {

@@ -1,8 +1,9 @@
 /**
  * The worker's delivery loop: claims due deliveries from their table in batches (FOR UPDATE SKIP
  * LOCKED, each leased to this process) and sends them, up to SERVICE_WEBHOOK_WORKER_CONCURRENCY at
- * once. A delivery costs no queue job: its row is the queue (`claim_at`: due, a retry's time, or a
- * lease's end), so first attempts, retries and deliveries whose worker died all come back here.
+ * once. A delivery costs no queue job: its row is the queue (`claim_at`: due or a retry's time;
+ * `leased_until`: a claim's lease), so first attempts, retries and deliveries whose worker died all come
+ * back here.
  *
  * Claims run ahead of the sends: up to one claim's worth of deliveries (as many as the sends at once)
  * waits here, so a send that ends starts the next at once instead of waiting for a claim's round trip,

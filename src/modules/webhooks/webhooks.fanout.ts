@@ -44,6 +44,7 @@ export class WebhookFanOut {
       attempt_count: 0,
       next_attempt_at: at,
       claim_at: due,
+      leased_until: null,
       last_status_code: null,
       last_error: null,
       delivered_at: null,

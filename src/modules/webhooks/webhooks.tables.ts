@@ -32,8 +32,13 @@ export interface WebhookDeliveriesTable {
   status: string;
   attempt_count: number;
   next_attempt_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
-  /** when a worker may claim it next: due, a retry's time, or the end of a worker's lease; null when nothing is to be sent */
+  /** its place in the queue: due since, or a retry's time; null when nothing is to be sent */
   claim_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /**
+   * the end of the lease of the worker that claimed it (or of a give-back's wait): not claimable before.
+   * Not indexed, so a claim is a HOT update (migration 0029).
+   */
+  leased_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
   last_status_code: number | null;
   last_error: string | null;
   delivered_at: ColumnType<Date | null, Date | string | null, Date | string | null>;

@@ -38,6 +38,7 @@ import * as m0025 from './0025-webhook-pending-index.js'; // an index no stateme
 import * as m0026 from './0026-webhook-delivery-indexes.js'; // fewer index writes per webhook delivery
 import * as m0027 from './0027-publish-target-indexes.js'; // a publish target index the channel time index covers
 import * as m0028 from './0028-packed-preview-schedules.js'; // stored preview schedules compressed
+import * as m0029 from './0029-webhook-delivery-leases.js'; // a webhook delivery's lease in a column of its own
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '0026-webhook-delivery-indexes': m0026, // the delivery log by status ranges, the prune's index of finished rows
   '0027-publish-target-indexes': m0027, // drops the channel index by scheduled time (the channel time index serves its reads)
   '0028-packed-preview-schedules': m0028, // a stored preview's schedule as compressed JSON, not jsonb
+  '0029-webhook-delivery-leases': m0029, // the claim writes the lease column, not the indexed claim_at
 };

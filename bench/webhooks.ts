@@ -75,6 +75,8 @@ class Receiver {
   url = '';
   verifier: Webhook | null = null;
   readonly latencies: number[] = [];
+  /** each delivery's event time (ms since the epoch), beside its latency: the latency over the run */
+  readonly createdAt: number[] = [];
   readonly seen = new Map<string, number>();
   /** the deliveries as received, verified by `verifyAll` after the run */
   private readonly signed: Array<{ body: string; headers: Record<string, string> }> = [];
@@ -101,7 +103,9 @@ class Receiver {
         };
         try {
           const payload = JSON.parse(body) as { id: string; createdAt: string };
-          this.latencies.push(now - Date.parse(payload.createdAt));
+          const created = Date.parse(payload.createdAt);
+          this.latencies.push(now - created);
+          this.createdAt.push(created);
           this.seen.set(payload.id, (this.seen.get(payload.id) ?? 0) + 1);
           this.signed.push({ body, headers });
           this.lastAt = now;
@@ -274,6 +278,22 @@ async function main() {
     const hotUpdates = updatesAfter.hot - updatesBefore.hot;
     const lastAt = Math.max(...receivers.map((r) => r.lastAt));
     const all = receivers.flatMap((r) => r.latencies).sort((a, b) => a - b);
+    // p99 of the deliveries of the events of each tenth of the recording: where in the run the tail is
+    const windowMs = Math.max(1000, (recordSeconds * 1000) / 10);
+    const windows: number[][] = [];
+    for (const r of receivers)
+      r.createdAt.forEach((c, i) => {
+        const w = Math.min(9, Math.floor((c - started) / windowMs));
+        (windows[Math.max(0, w)] ??= []).push(r.latencies[i]!);
+      });
+    const overRun = windows.map((w) =>
+      w
+        ? pct(
+            w.sort((a, b) => a - b),
+            99,
+          )
+        : Number.NaN,
+    );
     const duplicates = receivers.reduce((n, r) => n + [...r.seen.values()].filter((c) => c > 1).length, 0);
     for (const r of receivers) r.verifyAll();
     const invalid = receivers.reduce((n, r) => n + r.invalid, 0);
@@ -284,6 +304,7 @@ async function main() {
         `recorded ${EVENTS} events in ${recordSeconds.toFixed(1)} s (${(EVENTS / recordSeconds).toFixed(0)} events/s)`,
         `delivered ${all.length}/${total} in ${seconds.toFixed(1)} s: ${(all.length / seconds).toFixed(0)} deliveries/s`,
         `latency state change -> receiver: p50 ${pct(all, 50)} ms, p99 ${pct(all, 99)} ms, max ${all[all.length - 1]} ms`,
+        `p99 by tenth of the recording (ms): ${overRun.join(' ')}`,
         `largest backlog ${maxBacklog} deliveries; duplicates ${duplicates}; invalid signatures ${invalid}`,
         `worker CPU ${workerCpu.toFixed(1)} s: ${((workerCpu * 1e6) / Math.max(1, all.length)).toFixed(0)} us per delivery; load average ${os
           .loadavg()

@@ -243,15 +243,13 @@ async function main() {
     if (WARMUP > 0) {
       const warmStart = Date.now();
       for (let i = 0; i < WARMUP; i++) {
-        await database.db
-          .transaction()
-          .execute((tx) =>
-            deps.events.record(tx, {
-              organizationId: org.organizationId,
-              type: 'publish_job.created',
-              data: { warmup: i, text: 'x'.repeat(200) },
-            }),
-          );
+        await database.db.transaction().execute((tx) =>
+          deps.events.record(tx, {
+            organizationId: org.organizationId,
+            type: 'publish_job.created',
+            data: { warmup: i, text: 'x'.repeat(200) },
+          }),
+        );
         await sleep(5);
       }
       while (receivers.reduce((n, r) => n + r.latencies.length, 0) < WARMUP * ENDPOINTS) await sleep(100);
@@ -308,14 +306,13 @@ async function main() {
     const all = receivers.flatMap((r) => r.latencies).sort((a, b) => a - b);
     // p99 of the deliveries of the events of each tenth of the recording: where in the run the tail is
     const windowMs = Math.max(1000, (recordSeconds * 1000) / 10);
-    const windows: number[][] = [];
+    const windows: number[][] = Array.from({ length: 10 }, () => []);
     for (const r of receivers)
       r.createdAt.forEach((c, i) => {
-        const w = Math.min(9, Math.floor((c - started) / windowMs));
-        (windows[Math.max(0, w)] ??= []).push(r.latencies[i]!);
+        windows[Math.max(0, Math.min(9, Math.floor((c - started) / windowMs)))]!.push(r.latencies[i]!);
       });
     const overRun = windows.map((w) =>
-      w
+      w.length > 0
         ? pct(
             w.sort((a, b) => a - b),
             99,

@@ -225,10 +225,18 @@ describe('publishing operations', () => {
     // both claimed by a worker that died; the sweep looks both up at once
     await claimedAndDied([a.targets[0].postTargetId, b.targets[0].postTargetId]);
     const first = (await reconcile()).json();
-    assert.deepEqual([first.publishedCount, first.lookupsDeferredCount, first.flaggedCount], [1, 1, 0]);
+    // one takes the post. The other's lookup either ran beside it and found the same post (it asks again at
+    // the next sweep), or began once the first had found it, which it then excludes: the post is not its, so
+    // it is queued again at once. Which of the two depends on how the lookups interleave.
+    assert.deepEqual([first.publishedCount, first.flaggedCount], [1, 0], JSON.stringify(first));
+    assert.equal(first.lookupsDeferredCount + first.retriedCount, 1, JSON.stringify(first));
     // the next sweep excludes the post the first one recorded: the other never landed, so it is queued again
     const second = (await reconcile()).json();
-    assert.deepEqual([second.publishedCount, second.retriedCount, second.lookupsDeferredCount], [0, 1, 0]);
+    assert.deepEqual(
+      [second.publishedCount, second.retriedCount, second.lookupsDeferredCount, second.flaggedCount],
+      [0, first.lookupsDeferredCount, 0, 0],
+      JSON.stringify(second),
+    );
     const targets = await Promise.all(
       [a, b].map(async (j) => (await api(h, org, 'GET', `/v1/publish/jobs/${j.publishJobId}`)).body.targets[0]),
     );

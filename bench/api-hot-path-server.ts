@@ -44,6 +44,10 @@ const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 process.send!({ ours: runtime.address, baseline: bareAddress, apiKey: boot.apiKey });
 process.on('message', async (m) => {
+  if (m === 'mark') {
+    if (process.execArgv.includes('--cpu-prof')) process.stderr.write(`mark ${process.hrtime.bigint() / 1000n}\n`);
+    return;
+  }
   if (m === 'stop') {
     await bare.close();
     await runtime.stop();

@@ -51,9 +51,13 @@ function serverCpuMs(): number {
 }
 
 async function run(url: string, headers: Record<string, string>, seconds: number) {
+  // with --cpu-prof in BENCH_NODE_FLAGS, the server marks each round's start and end on stderr (monotonic
+  // µs, the profile's clock): warm-up rounds, then baseline and ours alternately
+  child.send('mark');
   const cpuBefore = serverCpuMs();
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
   const cpuMs = serverCpuMs() - cpuBefore;
+  child.send('mark');
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   // CPU per request: steadier than req/s on a shared host (it does not count time spent waiting for a core)
   return { rps: r.requests.average, p99: r.latency.p99, cpuPerRequestMs: cpuMs / Math.max(1, r.requests.total) };

@@ -118,13 +118,17 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
   });
 
   app.decorate('compileRemainingSchemas', () => schemas.compileRemaining());
-  app.addHook('onRequest', async (request, reply) => {
+  // hooks every request runs take `done` rather than being async (no promise per request; input-guards.ts)
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    if (!isQuietUrl(request.url)) return;
-    const level = reply.statusCode < 300 ? 'debug' : 'info';
-    request.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  app.addHook('onResponse', (request, reply, done) => {
+    if (isQuietUrl(request.url)) {
+      const level = reply.statusCode < 300 ? 'debug' : 'info';
+      request.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    }
+    done();
   });
   // bodies are JSON (routes that take more register their parsers); any other type answers 415
   app.removeContentTypeParser('text/plain');

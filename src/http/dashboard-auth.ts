@@ -231,11 +231,17 @@ export function installDashboardAuth(app: FastifyInstance, deps: { config: Confi
 
   app.decorateRequest('actor', null);
   app.decorateRequest('actorPolicyCheck', null);
-  app.addHook('onRequest', async (request) => {
+  // `done` rather than async: every request runs this hook, most routes have nothing for it to do
+  app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
-    if (!config?.policy || (config.sessionAlternative && !takesDashboardPath(request))) return;
-    const actor = await authorize(request, config.policy);
-    request.actor = actor;
-    if (actor.kind === 'user') request.actorPolicyCheck = (policy) => port.roleReaches(actor.role, port.rule(policy).minimumRole);
+    if (!config?.policy || (config.sessionAlternative && !takesDashboardPath(request))) return done();
+    authorize(request, config.policy).then(
+      (actor) => {
+        request.actor = actor;
+        if (actor.kind === 'user') request.actorPolicyCheck = (policy) => port.roleReaches(actor.role, port.rule(policy).minimumRole);
+        done();
+      },
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    );
   });
 }

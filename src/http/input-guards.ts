@@ -11,7 +11,7 @@
  * - request log lines carry the URL with secret query parameters redacted.
  */
 import { createRequire } from 'node:module';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { AppError, type FieldIssue } from '../platform/errors.js';
 import { redactUrl } from '../platform/logging/redact.js';
 import { checkJsonShape, jsonShapeError } from './json-body.js';
@@ -29,22 +29,31 @@ export function isStorableText(s: string): boolean {
 }
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The path of the first string (value or key) PostgreSQL cannot store, or null. */
-function findUnstorableText(value: unknown, path: string[] = [], depth = 0): string[] | null {
-  if (typeof value === 'string') return isStorableText(value) ? null : path;
+/**
+ * The path of the first string (value or key) PostgreSQL cannot store, or null. The path is built on the
+ * way back from a hit only: every request walks its params and query, and most find nothing.
+ */
+function findUnstorableText(value: unknown, depth = 0): string[] | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : [];
   if (value === null || typeof value !== 'object' || depth > 64) return null;
   if (Buffer.isBuffer(value)) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], [...path, String(i)], depth + 1);
-      if (found) return found;
+      const found = findUnstorableText(value[i], depth + 1);
+      if (found) {
+        found.unshift(String(i));
+        return found;
+      }
     }
     return null;
   }
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!isStorableText(k)) return [...path, k.replaceAll('\u0000', '\\u0000')];
-    const found = findUnstorableText(v, [...path, k], depth + 1);
-    if (found) return found;
+  for (const k of Object.keys(value)) {
+    if (!isStorableText(k)) return [k.replaceAll('\u0000', '\\u0000')];
+    const found = findUnstorableText((value as Record<string, unknown>)[k], depth + 1);
+    if (found) {
+      found.unshift(k);
+      return found;
+    }
   }
   return null;
 }
@@ -77,43 +86,62 @@ export function noteJsonBodyText(request: FastifyRequest, text: string): void {
   (request as unknown as Record<symbol, boolean>)[BODY_TEXT_STORABLE] = !text.includes('\\u') || !MAY_HOLD_UNSTORABLE.test(text);
 }
 
-async function refuseUnstorableText(request: FastifyRequest): Promise<void> {
+function unstorableTextIssue(request: FastifyRequest): AppError | null {
   let path = findUnstorableText(request.params);
-  if (path) throw unstorableTextError(request, 'params', path);
+  if (path) return unstorableTextError(request, 'params', path);
   path = findUnstorableText(request.query);
-  if (path) throw unstorableTextError(request, 'query', path);
-  if ((request as unknown as Record<symbol, boolean>)[BODY_TEXT_STORABLE] === true) return;
+  if (path) return unstorableTextError(request, 'query', path);
+  if ((request as unknown as Record<symbol, boolean>)[BODY_TEXT_STORABLE] === true) return null;
   path = findUnstorableText(request.body);
-  if (path) throw unstorableTextError(request, 'body', path);
+  return path ? unstorableTextError(request, 'body', path) : null;
+}
+
+// The hooks below and the other hooks every request runs (app.ts, public-auth.ts, dashboard-auth.ts, the
+// metrics hook) take Fastify's `done` callback rather than being async: an async hook costs a promise and
+// a microtask turn per request even where it has nothing to do, and every request runs all of them.
+function refuseUnstorableText(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  let issue: unknown;
+  try {
+    issue = unstorableTextIssue(request);
+  } catch (err) {
+    issue = err;
+  }
+  done(issue ? (issue as Error) : undefined);
 }
 
 /** The path of the first number that is not finite (query coercion turns "1e309" into Infinity), or null. */
-function findNonFiniteNumber(value: unknown, path: string[] = [], depth = 0): string[] | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+function findNonFiniteNumber(value: unknown, depth = 0): string[] | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : [];
   if (value === null || typeof value !== 'object' || depth > 64 || Buffer.isBuffer(value)) return null;
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const found = findNonFiniteNumber(v, [...path, k], depth + 1);
-    if (found) return found;
+  for (const k of Object.keys(value)) {
+    const found = findNonFiniteNumber((value as Record<string, unknown>)[k], depth + 1);
+    if (found) {
+      found.unshift(k);
+      return found;
+    }
   }
   return null;
 }
 
 /** After validation: ajv's coercion accepts numbers too large to be finite; refuse them here. */
-async function refuseNonFiniteNumbers(request: FastifyRequest): Promise<void> {
-  const sources: [FieldIssue['source'], unknown][] = [
-    ['params', request.params],
-    ['query', request.query],
-  ];
-  for (const [source, value] of sources) {
-    const path = findNonFiniteNumber(value);
-    if (path) {
-      const code = request.routeOptions?.config?.validationCode ?? 'invalid_request';
-      throw new AppError(code, {
-        message: `Invalid ${source} ${path.join('.')}: must be a finite number.`,
-        fields: [{ path, source, message: 'must be a finite number' }],
-      });
-    }
+function nonFiniteNumberIssue(request: FastifyRequest, source: FieldIssue['source'], value: unknown): AppError | null {
+  const path = findNonFiniteNumber(value);
+  if (!path) return null;
+  const code = request.routeOptions?.config?.validationCode ?? 'invalid_request';
+  return new AppError(code, {
+    message: `Invalid ${source} ${path.join('.')}: must be a finite number.`,
+    fields: [{ path, source, message: 'must be a finite number' }],
+  });
+}
+
+function refuseNonFiniteNumbers(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  let issue: unknown;
+  try {
+    issue = nonFiniteNumberIssue(request, 'params', request.params) ?? nonFiniteNumberIssue(request, 'query', request.query);
+  } catch (err) {
+    issue = err;
   }
+  done(issue ? (issue as Error) : undefined);
 }
 
 // ---------------------------------------------------------------- date-time bounds

@@ -131,11 +131,23 @@ export function installPublicAuth(
       throw new Error(`${route.method} ${route.url}: the scheme "${by.scheme}" knows no requirement "${by.requirement}"`);
     if (by && route.config?.auth) throw new Error(`${route.method} ${route.url}: a route takes one of auth and authBy`);
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // `done` rather than async: every request runs this hook, most routes have nothing for it to do
+  app.addHook('onRequest', (request, reply, done) => {
     const config = request.routeOptions.config;
-    if (config?.authBy) return (schemes.get(config.authBy.scheme) as AuthScheme).authorize(request, reply, config.authBy.requirement);
-    // publicOrDashboard routes: a request with the session cookie and no bearer is the dashboard's to check
-    if (config?.auth && !(config.sessionAlternative && takesDashboardPath(request))) await authorize(request, reply, config.auth.scope);
+    let checked: Promise<unknown> | null = null;
+    try {
+      if (config?.authBy) checked = (schemes.get(config.authBy.scheme) as AuthScheme).authorize(request, reply, config.authBy.requirement);
+      // publicOrDashboard routes: a request with the session cookie and no bearer is the dashboard's to check
+      else if (config?.auth && !(config.sessionAlternative && takesDashboardPath(request)))
+        checked = authorize(request, reply, config.auth.scope);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (!checked) return done();
+    checked.then(
+      () => done(),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    );
   });
 }
 

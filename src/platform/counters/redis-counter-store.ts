@@ -108,6 +108,9 @@ export class RedisCounterStore implements CounterStore {
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
       retryStrategy: (times) => Math.min(times * 200, 2000),
+      // commands issued in the same turn of the event loop (concurrent requests' auth versions, admits,
+      // settles) leave in one write and their answers arrive in one read; each keeps its order and answer
+      enableAutoPipelining: true,
     });
     this.redis.on('error', () => {
       /* surfaced through command errors and ping() */

@@ -5,16 +5,10 @@
  * validation, hooks, serialization, headers) without the network, the load generator or the host's other
  * processes in the figure.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
-import { loadConfig } from '../src/config.js';
-import { startRuntime } from '../src/main/runtime.js';
-import { BrandsService } from '../src/modules/brands/brands.service.js';
-import { IdentityService } from '../src/modules/identity/identity.service.js';
 import { ToolKeysService } from '../src/modules/tools/tool-keys.service.js';
 import { buildUtm } from '../src/modules/tools/utm/utm-builder.js';
+import { startBrandsBenchService } from './support/brands-service.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const PER_ROUND = Number(process.env.PER_ROUND ?? 400);
@@ -66,31 +60,15 @@ async function compare(label: string, ours: Side, bare: Side): Promise<void> {
   );
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-overhead-'));
-const config = loadConfig({
-  ...process.env,
-  SERVICE_DATA_DIR: dataDir,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  SERVICE_LOG_LEVEL: 'warn',
-  // a high limit so the rounds measure the limiter's work, not 429 answers
-  SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS: '100000000',
-});
-const runtime = await startRuntime(config, 'api');
+// GET /v1/brands (API key, scope, rate limit, query validation, serializer) against the same query
+const service = await startBrandsBenchService(() => 'api');
 try {
+  const { runtime, brands, organizationId } = service;
   const app = runtime.app as FastifyInstance;
   const db = runtime.deps.database.db;
   console.log(
-    `route overhead without the network: node ${process.version}, ${config.embedded ? 'embedded PGlite' : 'PostgreSQL'}, ${ROUNDS} alternating rounds of ${PER_ROUND} requests, ${IN_FLIGHT} in flight`,
+    `route overhead without the network: node ${process.version}, ${service.embedded ? 'embedded PGlite' : 'PostgreSQL'}, ${ROUNDS} alternating rounds of ${PER_ROUND} requests, ${IN_FLIGHT} in flight`,
   );
-
-  // GET /v1/brands (API key, scope, rate limit, query validation, serializer) against the same query
-  const boot = await new IdentityService(db).bootstrap(
-    { organization: 'Bench', email: `bench-${RUN}@example.test`, password: 'correct horse' },
-    new Date(),
-  );
-  const brands = new BrandsService(db);
-  for (let i = 0; i < 20; i++) await brands.create(boot.organizationId, { name: `Brand ${i}` }, new Date());
 
   // POST /api/v1/tools/utm-builder/build with 100 links (tool key, limits, quota) against the same builder
   const keys = new ToolKeysService(db, runtime.deps.counters.shared, {
@@ -106,7 +84,7 @@ try {
   await app.compileRemainingSchemas();
 
   const bare = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
-  bare.get('/brands', async () => brands.list(boot.organizationId, {}));
+  bare.get('/brands', async () => brands.list(organizationId, {}));
   bare.post('/utm', async (request, reply) => {
     const built = buildUtm(request.body);
     if (!built.ok) return reply.code(400).send({ message: built.message });
@@ -114,7 +92,7 @@ try {
   });
   await bare.ready();
 
-  const brandsAuth = { authorization: `Bearer ${boot.apiKey}` };
+  const brandsAuth = { authorization: `Bearer ${service.apiKey}` };
   await compare(
     'GET /v1/brands',
     { app, request: () => ({ method: 'GET', url: '/v1/brands', headers: brandsAuth }) },
@@ -144,6 +122,5 @@ try {
   );
   await bare.close();
 } finally {
-  await runtime.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await service.stop();
 }

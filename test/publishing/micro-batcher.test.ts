@@ -5,7 +5,7 @@ import { MicroBatcher } from '../../src/modules/publishing/micro-batcher.js';
 const tick = () => new Promise((r) => setImmediate(r));
 
 /** A batcher over a recording writer: each call of `many` is one statement. */
-function recorder(hold?: { busy: () => boolean; maxHoldMs: number; maxHeld: number }) {
+function recorder(hold?: { busy: () => boolean; maxHoldMs: number; maxHeld: number }, lingerMs?: number) {
   const statements: number[][] = [];
   const batcher = new MicroBatcher<number, number>(
     async (inputs) => {
@@ -16,7 +16,7 @@ function recorder(hold?: { busy: () => boolean; maxHoldMs: number; maxHeld: numb
       statements.push([input]);
       return input * 10;
     },
-    hold,
+    { hold, ...(lingerMs !== undefined ? { lingerMs } : {}) },
   );
   return { statements, batcher };
 }
@@ -27,6 +27,27 @@ describe('micro-batcher', () => {
     const answers = await Promise.all([1, 2, 3].map((i) => batcher.submit(i)));
     assert.deepEqual(answers, [10, 20, 30]);
     assert.deepEqual(statements, [[1, 2, 3]]);
+  });
+
+  it('with a linger, gathers the calls of several turns within it into one statement', async () => {
+    const { statements, batcher } = recorder(undefined, 40);
+    const started = Date.now();
+    const first = batcher.submit(1);
+    await tick();
+    const second = batcher.submit(2);
+    await new Promise((r) => setTimeout(r, 10));
+    const third = batcher.submit(3);
+    assert.deepEqual(await Promise.all([first, second, third]), [10, 20, 30]);
+    assert.ok(Date.now() - started >= 35, `written after ${Date.now() - started} ms`);
+    assert.deepEqual(statements, [[1, 2, 3]]);
+    // without a linger, each turn's calls go on their own
+    const plain = recorder();
+    const a = plain.batcher.submit(1);
+    await tick();
+    await tick();
+    const b = plain.batcher.submit(2);
+    await Promise.all([a, b]);
+    assert.deepEqual(plain.statements, [[1], [2]]);
   });
 
   describe('write-behind while more urgent work waits', () => {

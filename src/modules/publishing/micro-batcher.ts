@@ -23,6 +23,16 @@ export interface HoldPolicy {
   maxHeld: number;
 }
 
+/**
+ * How a batcher waits for more calls: `hold` (write-behind, above); `lingerMs`, how long the first call of
+ * a batch waits for others (default: to the end of the event-loop turn), for writes whose latency matters
+ * less than their statement count.
+ */
+export interface BatchPolicy {
+  hold?: HoldPolicy;
+  lingerMs?: number;
+}
+
 export class MicroBatcher<I, O> {
   private pending: Array<{ input: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
   private scheduled = false;
@@ -31,11 +41,17 @@ export class MicroBatcher<I, O> {
   /** released: write what is pending before holding again */
   private draining = false;
 
+  private readonly hold?: HoldPolicy;
+  private readonly lingerMs: number;
+
   constructor(
     private readonly many: (inputs: I[]) => Promise<O[]>,
     private readonly one: (input: I) => Promise<O>,
-    private readonly hold?: HoldPolicy,
-  ) {}
+    policy: BatchPolicy = {},
+  ) {
+    this.hold = policy.hold;
+    this.lingerMs = policy.lingerMs ?? 0;
+  }
 
   /** Writes every held call now (no-op without held calls). */
   release(): void {
@@ -55,10 +71,12 @@ export class MicroBatcher<I, O> {
   private schedule(): void {
     if (this.scheduled || this.inFlight >= MAX_IN_FLIGHT) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       this.flush();
-    });
+    };
+    if (this.lingerMs > 0) setTimeout(run, this.lingerMs);
+    else setImmediate(run);
   }
 
   private flush(): void {

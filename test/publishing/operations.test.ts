@@ -306,6 +306,74 @@ describe('publishing operations', () => {
     assert.match(flagged.stateReason ?? flagged.lastError.message, /lookup failed/);
   });
 
+  it('a post noted by a worker that stopped mid-burst is published from its note: one event, no lookup, no second post', async () => {
+    // not queued: the worker an earlier test started must not publish them meanwhile
+    const leaseEnded = await create('noted, lease ended', {}, false);
+    const noteOld = await create('noted long ago, lease running', {}, false);
+    const noteYoung = await create('noted just now, lease running', {}, false);
+    const id = (job: { targets: Array<{ postTargetId: string }> }) => job.targets[0]!.postTargetId;
+    const now = Date.now();
+    const note = (n: number, ageMs: number) => ({
+      posted_post_id: `${h.meta.state.seed.pageId}_noted${n}`,
+      posted_url: `https://www.facebook.com/${h.meta.state.seed.pageId}/posts/noted${n}`,
+      posted_at: new Date(now - ageMs),
+    });
+    await claimedAndDied([id(leaseEnded)], note(1, 5_000));
+    // the longest hold is 30 s and the sweep waits a minute more: 100 s is past it, 10 s is not
+    await claimedAndDied([id(noteOld)], { ...note(2, 100_000), lease_until: new Date(now + 200_000) });
+    await claimedAndDied([id(noteYoung)], { ...note(3, 10_000), lease_until: new Date(now + 200_000) });
+    const reads = h.meta.ledger.count('read');
+    const r = (await reconcile()).json();
+    assert.deepEqual([r.publishedCount, r.retriedCount, r.flaggedCount], [2, 0, 0], JSON.stringify(r));
+    assert.equal(h.meta.ledger.count('read'), reads, 'no lookup on the platform');
+    assert.equal(h.meta.ledger.posts.filter((p) => p.text.startsWith('noted')).length, 0, 'no post made');
+    const events = async (targetId: string) =>
+      Number(
+        (
+          await h.ctx.database.sql.executeSql(
+            `select count(*)::int as n from events where type = 'publish_target.published' and data->>'postTargetId' = $1`,
+            [targetId],
+          )
+        ).rows[0]!.n,
+      );
+    for (const [job, n, ageMs] of [
+      [leaseEnded, 1, 5_000],
+      [noteOld, 2, 100_000],
+    ] as const) {
+      const body = (await api(h, org, 'GET', `/v1/publish/jobs/${job.publishJobId}`)).body;
+      assert.equal(body.status, 'published');
+      const t = body.targets[0];
+      assert.equal(t.state, 'published');
+      assert.equal(t.providerPostId, note(n, ageMs).posted_post_id);
+      assert.equal(t.providerUrl, note(n, ageMs).posted_url);
+      assert.equal(t.publishedAt, note(n, ageMs).posted_at.toISOString());
+      assert.equal(await events(id(job)), 1);
+      const row = await db()
+        .selectFrom('publish_targets')
+        .select(['posted_post_id', 'posted_at'])
+        .where('id', '=', id(job))
+        .executeTakeFirstOrThrow();
+      assert.deepEqual([row.posted_post_id, row.posted_at], [null, null]);
+    }
+    // a young note within a running lease is its worker's to write: left as it is
+    const young = await db()
+      .selectFrom('publish_targets')
+      .select(['state', 'posted_post_id'])
+      .where('id', '=', id(noteYoung))
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([young.state, young.posted_post_id], ['publishing', note(3, 0).posted_post_id]);
+    assert.equal(await events(id(noteYoung)), 0);
+    // a second sweep writes nothing twice
+    const again = (await reconcile()).json();
+    assert.equal(again.publishedCount, 0, JSON.stringify(again));
+    assert.equal(await events(id(leaseEnded)), 1);
+    await db()
+      .updateTable('publish_targets')
+      .set({ state: 'cancelled', posted_post_id: null, posted_at: null })
+      .where('id', '=', id(noteYoung))
+      .execute();
+  });
+
   it('URL reconciliation fetches permalinks of published targets lacking one (dry run first)', async () => {
     const job = await create('needs a url');
     const done = await waitForJob(h, org, job.publishJobId, ['published']);
@@ -425,7 +493,25 @@ describe('publishing operations', () => {
     assert.equal(bad.body.error, 'invalid_public_publish_slot_query');
     assert.equal((await api(h, nyOrg, 'GET', '/v1/publish/slots?brandId=brd_nope')).body.error, 'brand_not_found');
 
-    // disconnecting the channel cancels its scheduled target and reports it
+    // two targets of the channel in flight: one noted by its worker (published, its outcome held), one not
+    const inFlight: string[] = [];
+    for (const text of ['in flight, noted', 'in flight, not noted']) {
+      const j = await api(h, nyOrg, 'POST', '/v1/publish/jobs', {
+        plan: { brandId, text, targets: [{ platform: 'threads', channelAccountId: ch.channelAccountId }] },
+        dryRun: false,
+      });
+      assert.equal(j.status, 201, JSON.stringify(j.body));
+      inFlight.push(j.body.targets[0].postTargetId);
+    }
+    await claimedAndDied(inFlight);
+    await db()
+      .updateTable('publish_targets')
+      .set({ posted_post_id: 'threads-noted-1', posted_url: 'https://www.threads.net/@page/post/noted1', posted_at: new Date() })
+      .where('id', '=', inFlight[0]!)
+      .execute();
+
+    // disconnecting the channel cancels its scheduled target and reports it; of the two in flight, the one
+    // whose post was noted stays publishing (it is published), the other needs attention
     const del = await h.ctx.app.inject({
       method: 'DELETE',
       url: `/v1/channel-accounts/${ch.channelAccountId}`,
@@ -434,6 +520,21 @@ describe('publishing operations', () => {
     });
     assert.equal(del.statusCode, 200, del.body);
     assert.equal(del.json().disconnectSummary.cancelledPostTargetCount, 1);
+    assert.equal(del.json().disconnectSummary.needsAttentionPostTargetCount, 1);
     assert.equal((await api(h, nyOrg, 'GET', `/v1/publish/jobs/${r.body.publishJobId}`)).body.status, 'cancelled');
+    const states = async () =>
+      (await db().selectFrom('publish_targets').select(['id', 'state']).where('id', 'in', inFlight).orderBy('id').execute()).map((t) =>
+        t.id === inFlight[0] ? `noted:${t.state}` : `other:${t.state}`,
+      );
+    assert.deepEqual((await states()).sort(), ['noted:publishing', 'other:needs_attention']);
+    // the sweep writes the noted outcome (its lease ended): published, with the noted post
+    await reconcile();
+    assert.deepEqual((await states()).sort(), ['noted:published', 'other:needs_attention']);
+    const noted = await db()
+      .selectFrom('publish_targets')
+      .select(['provider_post_id'])
+      .where('id', '=', inFlight[0]!)
+      .executeTakeFirstOrThrow();
+    assert.equal(noted.provider_post_id, 'threads-noted-1');
   });
 });

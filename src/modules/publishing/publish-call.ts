@@ -18,7 +18,8 @@ import type { TargetState } from './publish-states.js';
 import type { TargetError } from './publishing.tables.js';
 
 export type Outcome =
-  | { kind: 'published'; providerPostId: string; url: string | null }
+  /** `at`: when the platform answered, where it was earlier than the outcome's write (a note's time) */
+  | { kind: 'published'; providerPostId: string; url: string | null; at?: Date }
   | {
       kind: 'processing';
       pollToken: string;

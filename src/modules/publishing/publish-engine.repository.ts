@@ -26,6 +26,8 @@ export interface ClaimKey {
 export interface PublishedKey extends ClaimKey {
   providerPostId: string;
   url: string | null;
+  /** when the platform answered: the target's published_at */
+  at: Date;
 }
 
 /** A target as the caller claimed or polled it: the conditions of its outcome write. */
@@ -97,11 +99,21 @@ export const publishEngineRepository = {
     now: Date,
   ): Promise<Array<TargetRow & { job_updated: boolean }>> {
     const ids = keys.map((x) => x.targetId);
-    const set = setClause({ ...cols, provider_post_id: sql.ref('i.post_id'), provider_url: sql.ref('i.url') });
+    // each target's own answer time; a note the outcome was held under is cleared with it
+    const set = setClause({
+      ...cols,
+      provider_post_id: sql.ref('i.post_id'),
+      provider_url: sql.ref('i.url'),
+      published_at: sql.ref('i.at'),
+      posted_post_id: null,
+      posted_url: null,
+      posted_at: null,
+    });
     const res = await sql<TargetRow & { job_updated: boolean }>`
 			with i as (
 				select * from unnest(${ids}::text[], ${keys.map((x) => x.version)}::int[], ${keys.map((x) => x.organizationId)}::text[],
-					${keys.map((x) => x.providerPostId)}::text[], ${keys.map((x) => x.url)}::text[]) as i(id, version, org, post_id, url)
+					${keys.map((x) => x.providerPostId)}::text[], ${keys.map((x) => x.url)}::text[],
+					${keys.map((x) => x.at.toISOString())}::timestamptz[]) as i(id, version, org, post_id, url, at)
 			), t as (
 				update publish_targets set ${set}
 				from i
@@ -117,6 +129,27 @@ export const publishEngineRepository = {
 			)
 			select t.*, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
     return res.rows;
+  },
+
+  /**
+   * Notes published outcomes on their targets (still publishing, of the claimed version) ahead of their
+   * full write: the platform's answer only, in columns no index holds and without `updated_at` (which one
+   * does), so each note is a HOT update where the row's page has room. Answers the ids noted.
+   */
+  async notePublished(db: Executor, keys: PublishedKey[], from: readonly string[]): Promise<Set<string>> {
+    const ids = keys.map((x) => x.targetId);
+    const res = await sql<{ id: string }>`
+			with i as (
+				select * from unnest(${ids}::text[], ${keys.map((x) => x.version)}::int[], ${keys.map((x) => x.organizationId)}::text[],
+					${keys.map((x) => x.providerPostId)}::text[], ${keys.map((x) => x.url)}::text[],
+					${keys.map((x) => x.at.toISOString())}::timestamptz[]) as i(id, version, org, post_id, url, at)
+			)
+			update publish_targets t set posted_post_id = i.post_id, posted_url = i.url, posted_at = i.at
+			from i
+			where t.id = i.id and t.id = any(${ids}::text[]) and t.organization_id = i.org
+				and t.version = i.version and (t.state || '') in (${sql.join(from)})
+			returning t.id`.execute(db);
+    return new Set(res.rows.map((r) => r.id));
   },
 
   /**

@@ -10,7 +10,7 @@ import type { MediaAccess } from './media-access.js';
 import { type Outcome, PublishCall } from './publish-call.js';
 import { type ClaimedRow, PublishClaims } from './publish-claim.js';
 import { missedOutcome } from './publish-lateness.js';
-import { OutcomeRecorder } from './publish-outcomes.js';
+import { OutcomeRecorder, outcomeHoldLimitMs } from './publish-outcomes.js';
 import type { PublishLimiter } from './publish-policies.js';
 import { PublishPoll } from './publish-poll.js';
 import { ensurePublishQueues, type TargetJobData } from './publish-queue.js';
@@ -19,8 +19,6 @@ import { IN_FLIGHT_STATES, PENDING_STATES, TRANSITIONS } from './publish-states.
 import type { PublishingDeps } from './publishing.deps.js';
 import { publishingRepository } from './publishing.repository.js';
 
-/** longest a published outcome is held during a burst before it is written */
-const HOLD_MAX_MS = 3000;
 /** most published outcomes held in memory at once */
 const HOLD_MAX_OUTCOMES = 20_000;
 
@@ -52,15 +50,17 @@ export class PublishEngine {
     this.claims = new PublishClaims(() => deps.database.db);
     this.call = new PublishCall(channels, media, settings, now);
     this.slots = new PublishSlots(deps, limiter, settings.callsAtOnce);
-    // Write-behind under a burst: while publishes wait for a call permit, the outcomes of the calls
-    // made are held in memory and written once the burst's calls have all started (256 a statement),
-    // instead of taking the CPU the waiting calls need: at 10,000 targets due at once on one worker
-    // this halves the p99 lateness (docs/operations.md). The target stays in publishing under its lease
-    // meanwhile; a crash before the write is the crash mid-publish the reconciliation sweep resolves.
-    // The hold is bounded (HOLD_MAX_MS, a quarter of the lease) so a sustained overload still writes.
+    // Write-behind under a burst: while publishes wait for a call permit, the platform's answer of each
+    // call made is noted on its target (a small batched write no index sees) and the full outcome (state,
+    // job status, events: about 26 write-ahead log records a target) is held in memory and written once the
+    // burst's calls have all started (256 a statement), instead of taking the CPU the waiting calls need
+    // (docs/operations.md, "Published outcomes noted during a burst"). The target stays in publishing
+    // under its lease meanwhile; a worker that stops before the full write leaves the note, from which the
+    // reconciliation sweep writes the outcome. The hold is bounded (outcomeHoldLimitMs: 30 s, a quarter of
+    // the lease) so a sustained overload still writes.
     this.outcomes = new OutcomeRecorder(deps, channels, settings.pollMaxMs, {
       busy: () => this.slots.callsWaiting,
-      maxHoldMs: Math.min(HOLD_MAX_MS, settings.leaseMs / 4),
+      maxHoldMs: outcomeHoldLimitMs(settings.leaseMs),
       maxHeld: HOLD_MAX_OUTCOMES,
     });
     this.slots.onCallsDrained(() => this.outcomes.releaseHeld());

@@ -5,6 +5,8 @@
  * once (`outcomeColumns`); the write is conditional on the claimed version and on the states the
  * transition table allows, so a racing writer loses instead of overwriting. Three statements carry it:
  * - published from publishing without a first comment waiting: batched with the same turn's (hot path);
+ *   during a burst the platform's answer is first noted on the target (a small batched write), and the
+ *   full outcome is held and written once the burst's calls have started (the engine's write-behind);
  * - published or final with no follow-up: one statement that sets the job's status too when it is the
  *   job's only target;
  * - everything else (a follow-up job to send, or the channel to mark): a transaction under the job lock.
@@ -28,13 +30,28 @@ interface PublishedInput {
   version: number;
   providerPostId: string;
   url: string | null;
-  now: Date;
+  /** when the platform answered (the target's published_at) */
+  at: Date;
 }
 
 /** jobUpdated: the target is its job's only one and the statement set the job's status too. */
 type PublishedAnswer = { recorded: false } | { recorded: true; jobId: string; jobUpdated: boolean };
 
 type Columns = OutcomeColumns;
+
+/** longest a published outcome is held during a burst before it is written in full */
+const HOLD_MAX_MS = 30_000;
+/** how long a burst's first note waits for others to go in the same statement */
+const NOTE_LINGER_MS = 50;
+
+/**
+ * How long a published outcome may be held during a burst (noted on its target meanwhile): at most
+ * HOLD_MAX_MS, and a quarter of the lease, so the held write always lands well inside the lease the
+ * reconciliation sweep allows an attempt.
+ */
+export function outcomeHoldLimitMs(leaseMs: number): number {
+  return Math.min(HOLD_MAX_MS, leaseMs / 4);
+}
 
 const EVENT_OF: Record<Outcome['kind'], (o: Outcome) => TargetEvent> = {
   published: () => 'published',
@@ -55,7 +72,10 @@ function outcomeColumns(o: Outcome, row: TargetRow | null, now: Date, pollMaxMs 
         state: to,
         provider_post_id: o.providerPostId,
         provider_url: o.url,
-        published_at: now,
+        published_at: o.at ?? now,
+        posted_post_id: null,
+        posted_url: null,
+        posted_at: null,
         lease_until: null,
         next_attempt_at: null,
         poll_token: null,
@@ -98,20 +118,28 @@ function outcomeColumns(o: Outcome, row: TargetRow | null, now: Date, pollMaxMs 
 
 export class OutcomeRecorder {
   private readonly published: MicroBatcher<PublishedInput, PublishedAnswer>;
+  private readonly notes: MicroBatcher<PublishedInput, boolean>;
 
   constructor(
     private readonly deps: PublishingDeps,
     private readonly channels: ChannelGateway,
     private readonly pollMaxMs: number,
     /** write-behind of published outcomes during a burst (see PublishEngine) */
-    hold?: HoldPolicy,
+    private readonly hold?: HoldPolicy,
   ) {
+    // the notes of a burst are never held: a held outcome is durable from its note on. They gather for
+    // NOTE_LINGER_MS, so that a burst's notes take a few statements a second, not one every few calls
+    this.notes = new MicroBatcher(
+      (inputs) => retryOnConflict(() => this.noteMany(inputs)),
+      (input) => retryOnConflict(() => this.noteMany([input])).then((noted) => noted[0]!),
+      { lingerMs: NOTE_LINGER_MS },
+    );
     // a deadlock with a client's change of the same job (which locks the job first) aborts the
     // transaction; it runs again (platform/db/retry.ts), so a post made is never left unrecorded
     this.published = new MicroBatcher(
       (inputs) => retryOnConflict(() => this.publishedMany(inputs)),
       (input) => retryOnConflict(() => this.publishedMany([input])).then((rows) => rows[0]!),
-      hold,
+      { hold },
     );
   }
 
@@ -129,9 +157,11 @@ export class OutcomeRecorder {
    * state written or 'lost_race'. A scheduled target's publication is measured against its due time.
    */
   async record(row: TargetRow, o: Outcome): Promise<string> {
+    // measured when the platform answered, not when the outcome's write (held during a burst) ended
+    const at = o.kind === 'published' && o.at ? o.at : this.deps.clock.now();
     const state = await this.write(row, o);
     if (state === 'published' && row.scheduled_at)
-      this.deps.metrics.publishLateness(row.platform, (this.deps.clock.now().getTime() - new Date(row.scheduled_at).getTime()) / 1000);
+      this.deps.metrics.publishLateness(row.platform, (at.getTime() - new Date(row.scheduled_at).getTime()) / 1000);
     return state;
   }
 
@@ -141,14 +171,18 @@ export class OutcomeRecorder {
     if (from.length === 0) return 'lost_race';
     const fcWaiting = !!row.first_comment && row.first_comment_state === 'waiting';
     if (o.kind === 'published' && !fcWaiting && row.state === TRANSITIONS.claim.to) {
-      const answer = await this.published.submit({
+      const input: PublishedInput = {
         targetId: row.id,
         organizationId: row.organization_id,
         version: row.version,
         providerPostId: o.providerPostId,
         url: o.url,
-        now,
-      });
+        at: o.at ?? now,
+      };
+      // the full write is about to be held (calls are waiting for the CPU): the answer is noted first, so
+      // a worker that stops before the held write leaves the outcome for the reconciliation sweep
+      if (this.hold?.busy() && !row.posted_at && !(await this.notes.submit(input))) return 'lost_race';
+      const answer = await this.published.submit(input);
       if (!answer.recorded) return 'lost_race';
       if (!answer.jobUpdated) await this.refreshJobLocked(row.organization_id, row.job_id, now);
       return 'published';
@@ -157,9 +191,16 @@ export class OutcomeRecorder {
     return this.writeWithFollowUp(row, o, from, now);
   }
 
+  /** the notes gathered over the linger in one statement; false for a target no longer publishing this version */
+  private async noteMany(inputs: PublishedInput[]): Promise<boolean[]> {
+    const noted = await publishEngineRepository.notePublished(this.db, inputs, fromStates('published', [TRANSITIONS.claim.to]));
+    return inputs.map((x) => noted.has(x.targetId));
+  }
+
   /** published outcomes of one event-loop turn in one statement, their events in the same transaction */
   private async publishedMany(inputs: PublishedInput[]): Promise<PublishedAnswer[]> {
-    const now = inputs[0]!.now;
+    // the write's own time (a held batch is written seconds after its outcomes; each keeps its answer's time)
+    const now = this.deps.clock.now();
     const cols = outcomeColumns({ kind: 'published', providerPostId: '', url: null }, null, now);
     const from = fromStates('published', [TRANSITIONS.claim.to]);
     const jobStatus = deriveJobStatus([TRANSITIONS.published.to]);

@@ -165,11 +165,12 @@ async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLi
 
 /**
  * A disconnected channel's targets: waiting ones are cancelled (they can never publish), a retry
- * waiting for the platform needs a reconnect, and one in flight needs attention (its outcome is unknown).
+ * waiting for the platform needs a reconnect, and one in flight needs attention (its outcome is unknown),
+ * unless its worker noted the platform's answer: that one is published, and its outcome is written as usual.
  */
 async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
   const move = async (event: TargetEvent, among: readonly string[], reason: string) => {
-    return targetsRepository.moveChannelTargets(tx, organizationId, channelAccountId, { event, among, reason, at: now });
+    return targetsRepository.moveChannelTargets(tx, organizationId, channelAccountId, { event, among, reason, at: now, unnotedOnly: true });
   };
   // never scheduled, or waiting for its time: it can never publish
   const cancelled = await move('cancel', [...DRAFT_STATES, TRANSITIONS.schedule.to], 'channel disconnected');

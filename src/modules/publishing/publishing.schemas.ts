@@ -357,7 +357,10 @@ export const PublishSlot = Type.Object(
 export const ReconcileAnswer = Type.Object(
   {
     requeuedCount: Type.Integer(),
-    publishedCount: Type.Integer({ description: 'targets stuck in publishing whose post the platform has: published' }),
+    publishedCount: Type.Integer({
+      description:
+        'targets stuck in publishing whose post the platform has, or whose worker noted the post and stopped before writing the outcome: published',
+    }),
     failedCount: Type.Integer({
       description:
         "targets stuck in publishing that the account's posts on the platform show never landed, with their attempts spent: failed",

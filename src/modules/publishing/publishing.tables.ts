@@ -96,6 +96,13 @@ export interface PublishTargetsTable {
   provider_post_id: string | null;
   provider_url: string | null;
   published_at: Date | null;
+  /**
+   * A published outcome noted during a burst and not yet written in full (migration 0030): the platform's
+   * post id and permalink, and when it answered. Null otherwise; the full outcome clears them.
+   */
+  posted_post_id: ColumnType<string | null, string | null | undefined, string | null>;
+  posted_url: ColumnType<string | null, string | null | undefined, string | null>;
+  posted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   first_comment: Json<{ content: string; delayMs: number } | null>;
   first_comment_state: string | null;
   first_comment_id: string | null;

@@ -46,6 +46,22 @@ export const reconcileRepository = {
   },
 
   /**
+   * Targets still in publishing whose worker noted the platform's answer before `notedBefore` and has not
+   * written the outcome since (it stopped while holding it during a burst), oldest note first.
+   */
+  async notedBefore(db: Executor, organizationId: Scope, notedBefore: Date, limit: number): Promise<TargetRow[]> {
+    return db
+      .selectFrom('publish_targets')
+      .selectAll()
+      .where('state', '=', TRANSITIONS.claim.to)
+      .where('posted_at', '<', notedBefore)
+      .$if(organizationId !== undefined, (q) => q.where('organization_id', '=', organizationId!))
+      .orderBy('posted_at')
+      .limit(limit)
+      .execute();
+  },
+
+  /**
    * Pending or processing targets due before `dueBefore` with no worker job of their version waiting, or
    * running since `activeSince`.
    */

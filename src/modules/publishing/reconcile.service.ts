@@ -2,6 +2,9 @@
  * The reconciliation sweep (cron every minute over every organization, and POST
  * /v1/internal/publish-queue/reconcile by a signed-in admin over their organization). Nothing
  * due is silently lost, even after a worker crash:
+ * - a target in publishing whose worker noted the platform's answer (during a burst) and stopped before
+ *   writing the outcome: published from the note, once the note is older than the longest hold plus a
+ *   minute, or at the end of the lease (no platform call, no lookup);
  * - a target in publishing past its lease: the account's recent posts on the platform say whether the
  *   post landed (published) or not: then it is queued again (its attempt counted, a new worker job of the
  *   claimed version) while it is within its job's lateness limit and the attempt budget
@@ -18,7 +21,7 @@ import { type ListingPages, ProviderError } from '../../providers/provider.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { type Outcome, targetError } from './publish-call.js';
 import { missedOutcome } from './publish-lateness.js';
-import type { OutcomeRecorder } from './publish-outcomes.js';
+import { type OutcomeRecorder, outcomeHoldLimitMs } from './publish-outcomes.js';
 import { ensurePublishQueues, sendCommentJob, sendTargetJob } from './publish-queue.js';
 import { TRANSITIONS } from './publish-states.js';
 import type { PublishingDeps } from './publishing.deps.js';
@@ -40,6 +43,14 @@ const LOOKUPS_AT_ONCE = 8;
  * and the claiming worker's), not the platform's.
  */
 const POSTED_BEFORE_MARGIN_MS = 10_000;
+/** a note this much older than the longest hold was left by a worker that stopped (its own write is due sooner) */
+const NOTE_GRACE_MS = 60_000;
+
+/** The outcome a worker noted on its target before it stopped: the platform's answer, as it was. */
+function notedOutcome(row: TargetRow): Outcome | null {
+  if (!row.posted_post_id) return null;
+  return { kind: 'published', providerPostId: row.posted_post_id, url: row.posted_url, ...(row.posted_at ? { at: row.posted_at } : {}) };
+}
 
 export interface ReconcileResult {
   requeuedCount: number;
@@ -173,14 +184,21 @@ export class ReconcileService {
       commentsRequeuedCount: 0,
     };
 
-    // 1. stuck in publishing: looked up on the platform, flagged only where it cannot tell
+    // 1. stuck in publishing with a note of its post: written from the note (its worker stopped mid-burst)
+    const notedBefore = new Date(now.getTime() - outcomeHoldLimitMs(this.settings.leaseMs) - NOTE_GRACE_MS);
+    for (const row of await reconcileRepository.notedBefore(db, organizationId, notedBefore, BATCH)) {
+      const written = await this.outcomes.record(row, notedOutcome(row)!);
+      if (written === TRANSITIONS.published.to) result.publishedCount += 1;
+    }
+
+    // 2. stuck in publishing: looked up on the platform (unless noted), flagged only where it cannot tell
     const overdue = await reconcileRepository.pastLease(db, organizationId, now, BATCH);
     // the account listings' pages this sweep fetched and the posts its lookups found, shared by its lookups
     const sweep: SweepLookups = { listingPages: new Map(), found: new Map() };
     for (let i = 0; i < overdue.length; i += LOOKUPS_AT_ONCE) {
       await Promise.all(
         overdue.slice(i, i + LOOKUPS_AT_ONCE).map(async (row) => {
-          const outcome = await this.lookUp(row, now, sweep);
+          const outcome = notedOutcome(row) ?? (await this.lookUp(row, now, sweep));
           if (outcome === 'try_later') {
             result.lookupsDeferredCount += 1;
             return;
@@ -195,7 +213,7 @@ export class ReconcileService {
       );
     }
 
-    // 2. due with no live worker job of the current version
+    // 3. due with no live worker job of the current version
     const dueBefore = new Date(now.getTime() - this.settings.graceMs);
     const activeSince = new Date(now.getTime() - this.settings.leaseMs);
     const orphans = await reconcileRepository.withoutLiveJob(db, this.queue, organizationId, { dueBefore, activeSince, limit: BATCH });
@@ -235,7 +253,7 @@ export class ReconcileService {
       });
     }
 
-    // 3. first comments
+    // 4. first comments
     const leaseCutoff = new Date(now.getTime() - this.settings.leaseMs);
     result.commentsFlaggedCount = await reconcileRepository.flagStuckComments(
       db,

@@ -162,21 +162,25 @@ export const targetsRepository = {
     tx: Executor,
     organizationId: string,
     channelAccountId: string,
-    q: { event: TargetEvent; among: readonly string[]; reason: string; at: Date },
+    q: { event: TargetEvent; among: readonly string[]; reason: string; at: Date; unnotedOnly?: boolean },
   ) {
-    return tx
-      .updateTable('publish_targets')
-      .set((eb) => ({
-        state: TRANSITIONS[q.event].to,
-        version: eb('version', '+', 1),
-        state_reason: q.reason,
-        next_attempt_at: null,
-        updated_at: q.at,
-      }))
-      .where('organization_id', '=', organizationId)
-      .where('channel_account_id', '=', channelAccountId)
-      .where('state', 'in', fromStates(q.event, q.among))
-      .returning(['id', 'job_id'])
-      .execute();
+    return (
+      tx
+        .updateTable('publish_targets')
+        .set((eb) => ({
+          state: TRANSITIONS[q.event].to,
+          version: eb('version', '+', 1),
+          state_reason: q.reason,
+          next_attempt_at: null,
+          updated_at: q.at,
+        }))
+        .where('organization_id', '=', organizationId)
+        .where('channel_account_id', '=', channelAccountId)
+        .where('state', 'in', fromStates(q.event, q.among))
+        // a target whose post its worker noted (a burst's held outcome) is published, whatever follows
+        .$if(q.unnotedOnly === true, (w) => w.where('posted_post_id', 'is', null))
+        .returning(['id', 'job_id'])
+        .execute()
+    );
   },
 };

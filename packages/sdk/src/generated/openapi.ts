@@ -3329,7 +3329,7 @@ export interface components {
             /** @description targets stuck in publishing that never landed and are past their job's lateness limit: missed */
             missedCount: number;
             pollsRequeuedCount: number;
-            /** @description targets stuck in publishing whose post the platform has: published */
+            /** @description targets stuck in publishing whose post the platform has, or whose worker noted the post and stopped before writing the outcome: published */
             publishedCount: number;
             requeuedCount: number;
             /** @description targets stuck in publishing that the account's posts show never landed, within their lateness limit and attempt budget: queued again */

@@ -39,6 +39,7 @@ import * as m0026 from './0026-webhook-delivery-indexes.js'; // fewer index writ
 import * as m0027 from './0027-publish-target-indexes.js'; // a publish target index the channel time index covers
 import * as m0028 from './0028-packed-preview-schedules.js'; // stored preview schedules compressed
 import * as m0029 from './0029-webhook-delivery-leases.js'; // a webhook delivery's lease in a column of its own
+import * as m0030 from './0030-publish-target-notes.js'; // a published outcome noted on its target during a burst
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '0027-publish-target-indexes': m0027, // drops the channel index by scheduled time (the channel time index serves its reads)
   '0028-packed-preview-schedules': m0028, // a stored preview's schedule as compressed JSON, not jsonb
   '0029-webhook-delivery-leases': m0029, // the claim writes the lease column, not the indexed claim_at
+  '0030-publish-target-notes': m0030, // a burst notes a published outcome on its target, written in full after
 };

@@ -395,8 +395,9 @@ async function scenario(n: number, workers: number) {
     const late = receipts.map(([, at]) => at - due.getTime()).sort((a, b) => a - b);
     const last = late.at(-1) ?? 0;
     const duplicates = receipts.length - new Set(receipts.map(([t]) => t)).size;
-    // the simulator has every post; the last outcomes may still be on their way to the database
-    for (let i = 0; i < 50; i++) {
+    // the simulator has every post; the last outcomes may still be on their way to the database (a burst's
+    // outcomes are written in full after its calls, up to the engine's longest hold of 30 s)
+    for (let i = 0; i < 300; i++) {
       const inFlight = await db.selectFrom('publish_targets').select('id').where('state', '=', 'publishing').limit(1).execute();
       if (inFlight.length === 0) break;
       await sleep(100);

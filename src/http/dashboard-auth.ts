@@ -23,6 +23,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../platform/errors.js';
+import { endHookWhenSettled } from './callback-hooks.js';
 import type { ScopeRequirement } from './principal.js';
 
 /**
@@ -235,13 +236,9 @@ export function installDashboardAuth(app: FastifyInstance, deps: { config: Confi
   app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
     if (!config?.policy || (config.sessionAlternative && !takesDashboardPath(request))) return done();
-    authorize(request, config.policy).then(
-      (actor) => {
-        request.actor = actor;
-        if (actor.kind === 'user') request.actorPolicyCheck = (policy) => port.roleReaches(actor.role, port.rule(policy).minimumRole);
-        done();
-      },
-      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
-    );
+    endHookWhenSettled(authorize(request, config.policy), done, (actor) => {
+      request.actor = actor;
+      if (actor.kind === 'user') request.actorPolicyCheck = (policy) => port.roleReaches(actor.role, port.rule(policy).minimumRole);
+    });
   });
 }

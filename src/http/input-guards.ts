@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { AppError, type FieldIssue } from '../platform/errors.js';
 import { redactUrl } from '../platform/logging/redact.js';
+import { endHookWith } from './callback-hooks.js';
 import { checkJsonShape, jsonShapeError } from './json-body.js';
 
 /** `<prefix>_<ULID>`: lower-case prefix, Crockford base-32 ULID. */
@@ -100,13 +101,7 @@ function unstorableTextIssue(request: FastifyRequest): AppError | null {
 // metrics hook) take Fastify's `done` callback rather than being async: an async hook costs a promise and
 // a microtask turn per request even where it has nothing to do, and every request runs all of them.
 function refuseUnstorableText(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  let issue: unknown;
-  try {
-    issue = unstorableTextIssue(request);
-  } catch (err) {
-    issue = err;
-  }
-  done(issue ? (issue as Error) : undefined);
+  endHookWith(done, () => unstorableTextIssue(request));
 }
 
 /** The path of the first number that is not finite (query coercion turns "1e309" into Infinity), or null. */
@@ -135,13 +130,7 @@ function nonFiniteNumberIssue(request: FastifyRequest, source: FieldIssue['sourc
 }
 
 function refuseNonFiniteNumbers(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  let issue: unknown;
-  try {
-    issue = nonFiniteNumberIssue(request, 'params', request.params) ?? nonFiniteNumberIssue(request, 'query', request.query);
-  } catch (err) {
-    issue = err;
-  }
-  done(issue ? (issue as Error) : undefined);
+  endHookWith(done, () => nonFiniteNumberIssue(request, 'params', request.params) ?? nonFiniteNumberIssue(request, 'query', request.query));
 }
 
 // ---------------------------------------------------------------- date-time bounds

@@ -14,6 +14,7 @@ import type { Counters } from '../platform/counters/index.js';
 import { selectStore } from '../platform/counters/store-selection.js';
 import { AppError } from '../platform/errors.js';
 import type { AuthScheme } from './auth-scheme.js';
+import { endHookWhenSettled, endHookWith } from './callback-hooks.js';
 import { takesDashboardPath } from './dashboard-auth.js';
 import { hasScope, type Principal, type ScopeRequirement } from './principal.js';
 
@@ -141,13 +142,10 @@ export function installPublicAuth(
       else if (config?.auth && !(config.sessionAlternative && takesDashboardPath(request)))
         checked = authorize(request, reply, config.auth.scope);
     } catch (err) {
-      return done(err as Error);
+      return endHookWith(done, () => err);
     }
     if (!checked) return done();
-    checked.then(
-      () => done(),
-      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
-    );
+    endHookWhenSettled(checked, done);
   });
 }
 

@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { ToolKeysService } from '../src/modules/tools/tool-keys.service.js';
 import { buildUtm } from '../src/modules/tools/utm/utm-builder.js';
 import { startBrandsBenchService } from './support/brands-service.js';
+import { median } from './support/stats.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const PER_ROUND = Number(process.env.PER_ROUND ?? 400);
@@ -38,8 +39,6 @@ async function round(side: Side, n: number): Promise<number> {
   const used = process.cpuUsage(before);
   return (used.user + used.system) / n;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 async function compare(label: string, ours: Side, bare: Side): Promise<void> {
   // warm both (JIT, caches), then alternate so that the host's changes of speed hit both alike

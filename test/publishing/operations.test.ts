@@ -10,6 +10,7 @@ import {
   INTERNAL_TOKEN,
   type Org,
   type PublishingHarness,
+  publishedEventCount,
   startPublishingHarness,
   waitForJob,
 } from './publishing-harness.js';
@@ -327,15 +328,7 @@ describe('publishing operations', () => {
     assert.deepEqual([r.publishedCount, r.retriedCount, r.flaggedCount], [2, 0, 0], JSON.stringify(r));
     assert.equal(h.meta.ledger.count('read'), reads, 'no lookup on the platform');
     assert.equal(h.meta.ledger.posts.filter((p) => p.text.startsWith('noted')).length, 0, 'no post made');
-    const events = async (targetId: string) =>
-      Number(
-        (
-          await h.ctx.database.sql.executeSql(
-            `select count(*)::int as n from events where type = 'publish_target.published' and data->>'postTargetId' = $1`,
-            [targetId],
-          )
-        ).rows[0]!.n,
-      );
+    const events = (targetId: string) => publishedEventCount(h, targetId);
     for (const [job, n, ageMs] of [
       [leaseEnded, 1, 5_000],
       [noteOld, 2, 100_000],

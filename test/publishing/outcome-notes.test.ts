@@ -5,7 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, connectChannel, createOrg, type Org, type PublishingHarness, startPublishingHarness, waitFor } from './publishing-harness.js';
+import {
+  api,
+  connectChannel,
+  createOrg,
+  type Org,
+  type PublishingHarness,
+  publishedEventCount,
+  startPublishingHarness,
+  waitFor,
+} from './publishing-harness.js';
 
 /** due at once on a worker making one call at a time: the burst lasts as long as 40 calls one after another */
 const JOBS = 40;
@@ -55,15 +64,7 @@ describe('published outcomes noted during a burst', () => {
     assert.ok(post, 'the noted post is on the page');
     assert.ok(noted.posted_url?.startsWith('https://'), String(noted.posted_url));
     assert.ok(noted.posted_at instanceof Date);
-    const events = async (targetId: string) =>
-      Number(
-        (
-          await h.ctx.database.sql.executeSql(
-            `select count(*)::int as n from events where type = 'publish_target.published' and data->>'postTargetId' = $1`,
-            [targetId],
-          )
-        ).rows[0]!.n,
-      );
+    const events = (targetId: string) => publishedEventCount(h, targetId);
     assert.equal(await events(noted.id), 0, 'no outcome event before the full write');
 
     // the burst drains: every outcome is written in full, the notes cleared

@@ -179,6 +179,15 @@ export async function api(h: PublishingHarness, org: Org, method: 'GET' | 'POST'
 
 export { waitFor };
 
+/** How many `publish_target.published` events a target has (each outcome is recorded once). */
+export async function publishedEventCount(h: PublishingHarness, targetId: string): Promise<number> {
+  const r = await h.ctx.database.sql.executeSql(
+    `select count(*)::int as n from events where type = 'publish_target.published' and data->>'postTargetId' = $1`,
+    [targetId],
+  );
+  return Number((r.rows[0] as { n: number }).n);
+}
+
 /** Waits until the job's targets are all in one of `states`; answers the job. */
 export async function waitForJob(h: PublishingHarness, org: Org, jobId: string, states: string[], timeoutMs = 8000) {
   let last: unknown = null;

@@ -57,6 +57,13 @@ function setClause(cols: Record<string, unknown>): RawBuilder<unknown> {
   );
 }
 
+/** Published keys as rows `i(id, version, org, post_id, url, at)`, one array parameter a column. */
+function publishedInputs(keys: PublishedKey[]): RawBuilder<unknown> {
+  return sql`select * from unnest(${keys.map((x) => x.targetId)}::text[], ${keys.map((x) => x.version)}::int[],
+		${keys.map((x) => x.organizationId)}::text[], ${keys.map((x) => x.providerPostId)}::text[], ${keys.map((x) => x.url)}::text[],
+		${keys.map((x) => x.at.toISOString())}::timestamptz[]) as i(id, version, org, post_id, url, at)`;
+}
+
 export const publishEngineRepository = {
   /**
    * Moves scheduled/queued targets of the given versions to publishing (version bump, one more attempt,
@@ -111,9 +118,7 @@ export const publishEngineRepository = {
     });
     const res = await sql<TargetRow & { job_updated: boolean }>`
 			with i as (
-				select * from unnest(${ids}::text[], ${keys.map((x) => x.version)}::int[], ${keys.map((x) => x.organizationId)}::text[],
-					${keys.map((x) => x.providerPostId)}::text[], ${keys.map((x) => x.url)}::text[],
-					${keys.map((x) => x.at.toISOString())}::timestamptz[]) as i(id, version, org, post_id, url, at)
+				${publishedInputs(keys)}
 			), t as (
 				update publish_targets set ${set}
 				from i
@@ -140,9 +145,7 @@ export const publishEngineRepository = {
     const ids = keys.map((x) => x.targetId);
     const res = await sql<{ id: string }>`
 			with i as (
-				select * from unnest(${ids}::text[], ${keys.map((x) => x.version)}::int[], ${keys.map((x) => x.organizationId)}::text[],
-					${keys.map((x) => x.providerPostId)}::text[], ${keys.map((x) => x.url)}::text[],
-					${keys.map((x) => x.at.toISOString())}::timestamptz[]) as i(id, version, org, post_id, url, at)
+				${publishedInputs(keys)}
 			)
 			update publish_targets t set posted_post_id = i.post_id, posted_url = i.url, posted_at = i.at
 			from i

@@ -170,7 +170,7 @@ async function mediaReferenceCheck(db: Executor, organizationId: string, mediaLi
  */
 async function disconnectHook(tx: Executor, organizationId: string, channelAccountId: string, now: Date) {
   const move = async (event: TargetEvent, among: readonly string[], reason: string) => {
-    return targetsRepository.moveChannelTargets(tx, organizationId, channelAccountId, { event, among, reason, at: now, unnotedOnly: true });
+    return targetsRepository.moveChannelTargets(tx, organizationId, channelAccountId, { event, among, reason, at: now });
   };
   // never scheduled, or waiting for its time: it can never publish
   const cancelled = await move('cancel', [...DRAFT_STATES, TRANSITIONS.schedule.to], 'channel disconnected');

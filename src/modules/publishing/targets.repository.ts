@@ -162,7 +162,7 @@ export const targetsRepository = {
     tx: Executor,
     organizationId: string,
     channelAccountId: string,
-    q: { event: TargetEvent; among: readonly string[]; reason: string; at: Date; unnotedOnly?: boolean },
+    q: { event: TargetEvent; among: readonly string[]; reason: string; at: Date },
   ) {
     return (
       tx
@@ -178,7 +178,7 @@ export const targetsRepository = {
         .where('channel_account_id', '=', channelAccountId)
         .where('state', 'in', fromStates(q.event, q.among))
         // a target whose post its worker noted (a burst's held outcome) is published, whatever follows
-        .$if(q.unnotedOnly === true, (w) => w.where('posted_post_id', 'is', null))
+        .where('posted_post_id', 'is', null)
         .returning(['id', 'job_id'])
         .execute()
     );

@@ -279,8 +279,12 @@ export interface JobView {
   targets: Array<{ state: string; providerPostId: string; providerUrl: string | null; attempts: number; [k: string]: unknown }>;
 }
 
-/** Waits until every target of the job reached a state the worker leaves alone; answers the job. */
-export async function settle(h: PlatformHarness, org: Org, jobId: string, timeoutMs = 15_000): Promise<JobView> {
+/**
+ * Waits until every target of the job reached a state the worker leaves alone; answers the job. The bound
+ * is generous: on CI two passes share two cores, and a flow with status polling (a container, a video)
+ * waits for its polls, seconds apart, on a loaded machine.
+ */
+export async function settle(h: PlatformHarness, org: Org, jobId: string, timeoutMs = 60_000): Promise<JobView> {
   const final = ['published', 'failed', 'needs_attention', 'needs_reconnect', 'cancelled'];
   const deadline = Date.now() + timeoutMs;
   let last: JobView | null = null;

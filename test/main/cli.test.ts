@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { BIN, freePort } from '../support/service-process.js';
+import { BIN, freePort, SOURCE_BIN } from '../support/service-process.js';
 
 // CLI calls between two requests can outlast the server's keep-alive timeout on a loaded machine, and a
 // pooled socket closed by the server meanwhile fails the next request: each request gets its own connection.
@@ -33,7 +33,8 @@ describe('service-api CLI next to a running embedded server', () => {
 
   before(async () => {
     port = await freePort();
-    server = spawn(process.execPath, [BIN, 'start'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    // the server starts as a user starts it (bin/service-api.mjs); the commands run the test run's bundle
+    server = spawn(process.execPath, [SOURCE_BIN, 'start'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     // a file that times out ends without its after hooks: the server must not outlive it
     process.once('exit', () => server.exitCode === null && server.kill('SIGKILL'));
     server.stdout!.on('data', (d) => (serverLog += d));

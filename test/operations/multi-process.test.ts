@@ -19,7 +19,7 @@ import { LiveClock } from '../publishing/publishing-harness.js';
 import { addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, REAL_DATABASE_URL, REAL_REDIS_URL, type TestClock, type TestContext } from '../support/harness.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from '../support/round-robin-proxy.js';
-import { freePort } from '../support/service-process.js';
+import { freePort, serviceArgs } from '../support/service-process.js';
 import { metaPageTokens } from '../support/simulators.js';
 import { waitFor } from '../support/wait.js';
 import { Receivers } from '../webhooks/webhook-receiver.js';
@@ -33,7 +33,7 @@ const JOBS_PER_ORG = 250;
 const ENDPOINT_CONCURRENCY = 2;
 const CREATE_CONCURRENCY = 16;
 const KEY = Buffer.alloc(32, 11);
-/** a process loads the code with tsx: slow on a loaded machine */
+/** a process loads the code at start: slow on a loaded machine */
 const STARTUP_MS = 300_000;
 
 describe('several API and worker processes behind a load balancer', {
@@ -55,7 +55,7 @@ describe('several API and worker processes behind a load balancer', {
   const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000 });
 
   const spawnRole = (role: 'api' | 'worker', extra: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', role], {
+    const child = spawn(process.execPath, serviceArgs(role), {
       cwd: ROOT,
       env: { ...process.env, ...env, ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { META_SANDBOX_APP, type RunningMetaSimulator, startMetaSimulator } from '../../src/sandbox/simulators/meta.simulator.js';
 import { addMember, DASHBOARD, signIn } from '../support/auth.js';
 import { createTestContext, REAL_DATABASE_URL, type TestClock, type TestContext } from '../support/harness.js';
+import { serviceArgs } from '../support/service-process.js';
 import { metaPageTokens } from '../support/simulators.js';
 import { LiveClock, waitFor } from './publishing-harness.js';
 
@@ -52,7 +53,7 @@ describe('worker crash', {
   };
 
   const startWorker = () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'worker'], {
+    const child = spawn(process.execPath, serviceArgs('worker'), {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serviceArgs } from '../support/service-process.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 
 type ToolResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
@@ -22,7 +23,7 @@ describe('@service-api/mcp', () => {
   const stdio = (env: Record<string, string>) =>
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', 'src/main/cli.ts', 'mcp'],
+      args: serviceArgs('mcp'),
       env: { ...(process.env as Record<string, string>), SERVICE_LOG_LEVEL: 'silent', ...env },
       stderr: 'ignore',
     });
@@ -113,14 +114,14 @@ describe('@service-api/mcp', () => {
   });
 
   it('a wrong base URL fails with a message naming the URL, and --http points to /mcp', () => {
-    const wrong = spawnSync(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'mcp'], {
+    const wrong = spawnSync(process.execPath, serviceArgs('mcp'), {
       env: { ...process.env, SERVICE_API_BASE_URL: 'http://127.0.0.1:9', SERVICE_API_TOKEN: 'sk_test', SERVICE_LOG_LEVEL: 'silent' },
       encoding: 'utf8',
       input: '',
     });
     assert.notEqual(wrong.status, 0);
     assert.match(wrong.stderr, /Could not reach the API at http:\/\/127\.0\.0\.1:9/);
-    const http = spawnSync(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'mcp', '--http', '3001'], {
+    const http = spawnSync(process.execPath, serviceArgs('mcp', '--http', '3001'), {
       env: { ...process.env, SERVICE_API_TOKEN: 'sk_test', SERVICE_LOG_LEVEL: 'silent' },
       encoding: 'utf8',
     });

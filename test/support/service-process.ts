@@ -8,7 +8,19 @@ import net from 'node:net';
 import path from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 
-export const BIN = path.resolve(import.meta.dirname, '../../bin/service-api.mjs');
+/** The command as a user runs it: bin/service-api.mjs, the sources through tsx. */
+export const SOURCE_BIN = path.resolve(import.meta.dirname, '../../bin/service-api.mjs');
+
+/**
+ * The command the tests start: the test run's bundle of src/main/cli.ts when the runner built one
+ * (SERVICE_TEST_CLI, scripts/test-bundle.ts: the same sources, a third of the start-up CPU), else the bin.
+ */
+export const BIN = process.env.SERVICE_TEST_CLI || SOURCE_BIN;
+
+/** The node arguments that run `service-api <args>` (the bundled command, or src/main/cli.ts through tsx). */
+export function serviceArgs(...args: string[]): string[] {
+  return process.env.SERVICE_TEST_CLI ? [process.env.SERVICE_TEST_CLI, ...args] : ['--import', 'tsx', 'src/main/cli.ts', ...args];
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,7 +61,7 @@ export interface ServiceProcess {
   kill(): void;
 }
 
-/** `bin`: the command's script (default the repository's bin/service-api.mjs; a production build's dist/main/cli.js) */
+/** `bin`: the command's script (default BIN; SOURCE_BIN, or a production build's dist/main/cli.js) */
 export async function startService(env: Record<string, string>, timeoutMs = 180_000, bin = BIN): Promise<ServiceProcess> {
   const base = `http://127.0.0.1:${env.PORT}`;
   const child: ChildProcess = spawn(process.execPath, [bin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });

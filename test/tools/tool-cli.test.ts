@@ -4,14 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { openToolKeys } from '../../src/main/cli-root.js';
 import { toolCommands } from '../../src/modules/tools/tools.cli.js';
+import { BIN } from '../support/service-process.js';
 
 const execFileAsync = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/service-api.mjs', import.meta.url));
 
 describe('users and tool-keys CLI commands', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tools-cli-'));

@@ -22,6 +22,7 @@ import { serveEmbeddedSocket } from '../../src/main/runtime.js';
 import { embeddedSocketUrl } from '../../src/platform/db/database.js';
 import { LiveClock } from '../publishing/publishing-harness.js';
 import { createTestContext, REAL_DATABASE_URL, type TestClock, type TestContext } from '../support/harness.js';
+import { serviceArgs } from '../support/service-process.js';
 import { Receivers, until } from './webhook-receiver.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,7 +39,7 @@ describe('webhook delivery survives a killed worker', () => {
   const key = randomBytes(32);
 
   const spawnWorker = async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'worker'], {
+    const child = spawn(process.execPath, serviceArgs('worker'), {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -190,7 +190,9 @@ export async function runWithFailures(
     if (failure?.kind === 'expired_token' || failure?.kind === 'rate_limit' || failure?.kind === 'server_error') throw answerFor(failure);
     if (failure?.kind === 'timeout') {
       await holdUnlessClosed(req, failure.delayMs ?? 30_000);
-      if (req.raw.destroyed || req.raw.socket?.destroyed) {
+      // the client gone (its timeout was shorter than the hold): nothing to answer. Only the socket tells:
+      // the request stream itself is destroyed as soon as its body has been read, client or no client.
+      if (!req.raw.socket || req.raw.socket.destroyed) {
         reply.hijack();
         return null;
       }

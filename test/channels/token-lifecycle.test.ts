@@ -149,7 +149,8 @@ describe('token lifecycle job', () => {
 
   it('leaves a channel disconnected during the platform call as the user left it', async () => {
     const id = await connectX('raced');
-    sim.failures.inject({ kind: 'timeout', operation: 'token', delayMs: 400 });
+    // the platform holds the refresh for 5 s, well past the DELETE below even on a loaded host
+    sim.failures.inject({ kind: 'timeout', operation: 'token', delayMs: 5000 });
     const running = lifecycle();
     await new Promise((r) => setTimeout(r, 100));
     const del = await ctx.app.inject({

@@ -5,7 +5,7 @@
  * Why: the loader hooks every module a process loads, the dependencies' too. Importing the test harness
  * took 2.6-2.8 s of CPU through tsx and 1.0 s from a bundle on the same host (and the same 2.5 s when the
  * bundle itself was loaded with tsx registered: the cost is the hooks, not our module count). A run starts
- * 300+ test processes on a two-core CI host whose cores the suite keeps busy, so every second of start-up
+ * about 300 test processes on a two-core CI host whose cores the suite keeps busy, so every second of start-up
  * is wall time.
  *
  * What stays the same: each module's `import.meta.url`, `import.meta.dirname` and `import.meta.filename`
@@ -14,7 +14,7 @@
  * `keepNames` keeps class and function names; dependencies stay in node_modules.
  *
  * The same build bundles the command (src/main/cli.ts): the service processes and CLI calls the tests
- * start (test/support/service-process.ts) run it, 0.7 s of CPU a start against 2.2 s through
+ * start (test/support/service-process.ts) run it: 0.6 s of CPU to print the usage, against 1.9 s through
  * bin/service-api.mjs. One test still starts the server through bin/service-api.mjs (test/main/cli.test.ts),
  * and test/main/production-build.test.ts runs the production bundle. SERVICE_TEST_BUNDLE=0 runs everything
  * from the sources through tsx instead (a stack trace then points at the TypeScript line).

@@ -112,8 +112,7 @@ console.error(
 // start (SERVICE_TEST_CLI: the bundled command). SERVICE_TEST_BUNDLE=0 runs the sources.
 const bundleDir = path.resolve(`.test-build/${process.pid}`);
 const bundled = process.env.SERVICE_TEST_BUNDLE === '0' ? null : await bundleTests(files, bundleDir);
-const cleanUp = () => fs.rmSync(bundleDir, { recursive: true, force: true });
-process.once('exit', cleanUp);
+process.once('exit', () => fs.rmSync(bundleDir, { recursive: true, force: true }));
 // --test-force-exit: a file whose tests have all finished ends even if a handle (a pool, a timer of a second
 // test context) is still open; every test keeps its own timeout, so a hung test still fails
 const timesFile = path.join(os.tmpdir(), `service-api-test-times-${process.pid}.tsv`);
@@ -136,7 +135,6 @@ const res = spawnSync(
     env: { ...process.env, NODE_ENV: 'test', SERVICE_TEST_TIMES_FILE: timesFile, ...(bundled ? { SERVICE_TEST_CLI: bundled.cli } : {}) },
   },
 );
-cleanUp();
 printSlowestFiles(timesFile);
 process.exit(res.status ?? 1);
 

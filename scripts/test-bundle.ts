@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { externalDependencies } from './external-dependencies.js';
+import { SERVICE_BUNDLE_OPTIONS } from './bundle-options.js';
 
 const CLI = 'src/main/cli.ts';
 const IMPORT_META = /\bimport\.meta\.(url|dirname|filename)\b/g;
@@ -53,17 +53,13 @@ const sourceImportMeta: Plugin = {
 export async function bundleTests(files: string[], outdir: string): Promise<{ tests: Map<string, string>; cli: string }> {
   fs.rmSync(outdir, { recursive: true, force: true });
   const entries = Object.fromEntries([...files, CLI].map((f) => [f.replace(/\.ts$/, ''), path.resolve(f)]));
+  // the service's bundle options (scripts/bundle-options.ts), with names kept and import.meta as above
   await build({
     entryPoints: entries,
     outdir,
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
+    ...SERVICE_BUNDLE_OPTIONS,
     keepNames: true,
-    plugins: [externalDependencies, sourceImportMeta],
-    logLevel: 'warning',
+    plugins: [...SERVICE_BUNDLE_OPTIONS.plugins, sourceImportMeta],
   });
   const bundled = (f: string) => path.join(outdir, f.replace(/\.ts$/, '.js'));
   return { tests: new Map(files.map((f) => [f, bundled(f)])), cli: bundled(CLI) };

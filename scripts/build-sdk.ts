@@ -4,6 +4,9 @@
  * dependencies, plus type declarations from tsc. The declarations of openapi-fetch's `Client` (the
  * SDK's typed client extends it) are shipped beside them under dist/vendor with their licences.
  *   npm run sdk:build && (cd packages/sdk && npm pack)
+ * `buildSdk(dir)` builds a copy of the package in another directory (package.json and README.md copied
+ * beside its dist/): test runs side by side (CI's two passes) each pack their own, never a dist/ that the
+ * other is rewriting.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,10 +15,14 @@ import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 const pkg = path.join(root, 'packages/sdk');
-const dist = path.join(pkg, 'dist');
 
-export async function buildSdk(): Promise<string> {
+export async function buildSdk(packageDir: string = pkg): Promise<string> {
+  const dist = path.join(packageDir, 'dist');
   fs.rmSync(dist, { recursive: true, force: true });
+  if (path.resolve(packageDir) !== pkg) {
+    fs.mkdirSync(packageDir, { recursive: true });
+    for (const file of ['package.json', 'README.md']) fs.copyFileSync(path.join(pkg, file), path.join(packageDir, file));
+  }
   await build({
     entryPoints: [path.join(pkg, 'src/index.ts')],
     outfile: path.join(dist, 'index.js'),
@@ -27,9 +34,13 @@ export async function buildSdk(): Promise<string> {
     logLevel: 'warning',
     legalComments: 'eof',
   });
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(pkg, 'tsconfig.build.json')], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(pkg, 'tsconfig.build.json'), '--outDir', dist],
+    {
+      stdio: 'inherit',
+    },
+  );
   // openapi-fetch's declarations (and the helpers they import) travel with the package
   const vendor = (name: string, file: string) => {
     const dir = path.join(dist, 'vendor', name);

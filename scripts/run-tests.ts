@@ -36,6 +36,8 @@ const PASS_INDEPENDENT = [
   'test/main/readme.test.ts',
   'test/main/walkthrough.test.ts',
   'test/sdk/sdk-freshness.test.ts',
+  // the SDK as a package (packed, installed, run, type-checked) does not depend on the server's storage
+  'test/sdk/sdk-package.test.ts',
   // The Chromium walks drive the dashboard through the same API routes whose database behaviour the API
   // tests cover on both passes; one browser pass (the embedded one) keeps CI's two passes near equal length.
   'test/dashboard/browser.test.ts',

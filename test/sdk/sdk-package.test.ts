@@ -22,6 +22,7 @@ const npm = (args: string[], cwd: string) =>
 
 describe('@service-api/sdk package', () => {
   let dir: string;
+  let packageDir: string;
   let ctx: TestContext;
   let base: string;
   let apiKey: string;
@@ -29,7 +30,9 @@ describe('@service-api/sdk package', () => {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdk-package-'));
-    await buildSdk();
+    // built into this test's own directory: another test run beside this one (CI's other pass) builds its own
+    packageDir = path.join(dir, 'package');
+    await buildSdk(packageDir);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     ctx = await createTestContext({ env: { SERVICE_PUBLIC_BASE_URL: base } });
@@ -44,7 +47,7 @@ describe('@service-api/sdk package', () => {
   });
 
   it('packs, installs offline into a new project, runs with plain node and type-checks with tsc', async () => {
-    const tarball = npm(['pack', '--silent', '--pack-destination', dir], path.join(repo, 'packages/sdk')).trim().split('\n').pop()!;
+    const tarball = npm(['pack', '--silent', '--pack-destination', dir], packageDir).trim().split('\n').pop()!;
     const project = path.join(dir, 'project');
     fs.mkdirSync(project);
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));

@@ -9,29 +9,37 @@ import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { ToolKeysService } from '../src/modules/tools/tool-keys.service.js';
 import { buildUtm } from '../src/modules/tools/utm/utm-builder.js';
 import { startBrandsBenchService } from './support/brands-service.js';
-import { median } from './support/stats.js';
+import { median, percentile } from './support/stats.js';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 20);
-const PER_ROUND = Number(process.env.PER_ROUND ?? 400);
+/** pairs of short rounds (one of each side, the order alternating) and the requests of a round */
+const PAIRS = Number(process.env.PAIRS ?? 400);
+const PER_ROUND = Number(process.env.PER_ROUND ?? 40);
 /** requests in flight at once, on both sides */
 const IN_FLIGHT = 8;
-const TOOL_KEYS = 200;
+/** tool keys the UTM rounds take turns with (each key's daily quota is 100 requests of 100 links) */
+const TOOL_KEYS = Number(process.env.TOOL_KEYS ?? 400);
+/** BENCH_CASES=brands,utm picks the comparisons */
+const CASES = new Set((process.env.BENCH_CASES ?? 'brands,utm').split(','));
 /** names of this run's users (a PostgreSQL database outlives the run) */
 const RUN = Date.now().toString(36);
 
 interface Side {
   app: FastifyInstance;
+  /** the side's i-th request */
   request: (i: number) => InjectOptions;
+  /** requests sent so far */
+  sent: number;
 }
 
 /** CPU (all threads of this process) a request of one round, in µs. */
 async function round(side: Side, n: number): Promise<number> {
   const before = process.cpuUsage();
-  let next = 0;
+  let left = n;
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < n) {
-        const res = await side.app.inject(side.request(next++));
+      while (left > 0) {
+        left--;
+        const res = await side.app.inject(side.request(side.sent++));
         if (res.statusCode !== 200) throw new Error(`answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
       }
     }),
@@ -40,22 +48,41 @@ async function round(side: Side, n: number): Promise<number> {
   return (used.user + used.system) / n;
 }
 
+/**
+ * Short rounds in pairs, one of each side back to back (which one first alternates), so that both rounds
+ * of a pair run at the same speed of the host; the figures are the medians over the pairs of the two sides'
+ * ratio and difference. On a shared host whose speed moves by tens of percent within a minute, the ratio
+ * of a pair holds still where the fastest or the median round of each side, taken apart, do not.
+ */
 async function compare(label: string, ours: Side, bare: Side): Promise<void> {
-  // warm both (JIT, caches), then alternate so that the host's changes of speed hit both alike
-  await round(bare, PER_ROUND);
-  await round(ours, PER_ROUND);
+  // warm both (JIT, caches)
+  for (let i = 0; i < 3; i++) {
+    await round(bare, 400);
+    await round(ours, 400);
+  }
   const o: number[] = [];
   const b: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    b.push(await round(bare, PER_ROUND));
-    o.push(await round(ours, PER_ROUND));
+  const ratio: number[] = [];
+  const diff: number[] = [];
+  for (let r = 0; r < PAIRS; r++) {
+    let x: number;
+    let y: number;
+    if (r % 2 === 0) {
+      y = await round(bare, PER_ROUND);
+      x = await round(ours, PER_ROUND);
+    } else {
+      x = await round(ours, PER_ROUND);
+      y = await round(bare, PER_ROUND);
+    }
+    o.push(x);
+    b.push(y);
+    ratio.push((100 * y) / x);
+    diff.push(x - y);
   }
-  const fastest = { ours: Math.min(...o), bare: Math.min(...b) };
-  const mid = { ours: median(o), bare: median(b) };
   console.log(
-    `${label.padEnd(28)} CPU a request: ours ${fastest.ours.toFixed(0)} µs (median ${mid.ours.toFixed(0)}), bare ${fastest.bare.toFixed(0)} µs (median ${mid.bare.toFixed(0)}) | ` +
-      `overhead ${(fastest.ours - fastest.bare).toFixed(1)} µs fastest rounds, ${(mid.ours - mid.bare).toFixed(1)} µs medians | ` +
-      `bare/ours ${((100 * fastest.bare) / fastest.ours).toFixed(1)}% fastest, ${((100 * mid.bare) / mid.ours).toFixed(1)}% medians`,
+    `${label.padEnd(28)} CPU a request (medians): ours ${median(o).toFixed(0)} µs, bare ${median(b).toFixed(0)} µs | ` +
+      `per pair: bare/ours ${median(ratio).toFixed(1)}% (quartiles ${percentile(ratio, 25).toFixed(1)}-${percentile(ratio, 75).toFixed(1)}%), ` +
+      `overhead ${median(diff).toFixed(1)} µs`,
   );
 }
 
@@ -66,7 +93,7 @@ try {
   const app = runtime.app as FastifyInstance;
   const db = runtime.deps.database.db;
   console.log(
-    `route overhead without the network: node ${process.version}, ${service.embedded ? 'embedded PGlite' : 'PostgreSQL'}, ${ROUNDS} alternating rounds of ${PER_ROUND} requests, ${IN_FLIGHT} in flight`,
+    `route overhead without the network: node ${process.version}, ${service.embedded ? 'embedded PGlite' : 'PostgreSQL'}, ${PAIRS} pairs of rounds of ${PER_ROUND} requests, ${IN_FLIGHT} in flight`,
   );
 
   // POST /api/v1/tools/utm-builder/build with 100 links (tool key, limits, quota) against the same builder
@@ -92,11 +119,12 @@ try {
   await bare.ready();
 
   const brandsAuth = { authorization: `Bearer ${service.apiKey}` };
-  await compare(
-    'GET /v1/brands',
-    { app, request: () => ({ method: 'GET', url: '/v1/brands', headers: brandsAuth }) },
-    { app: bare, request: () => ({ method: 'GET', url: '/brands' }) },
-  );
+  if (CASES.has('brands'))
+    await compare(
+      'GET /v1/brands',
+      { app, sent: 0, request: () => ({ method: 'GET', url: '/v1/brands', headers: brandsAuth }) },
+      { app: bare, sent: 0, request: () => ({ method: 'GET', url: '/brands' }) },
+    );
 
   const utmBody = JSON.stringify({
     urls: Array.from({ length: 100 }, (_, i) => `https://shop.example.com/products/item-${i}?color=red&size=m#reviews`),
@@ -106,19 +134,21 @@ try {
     content: 'hero banner',
   });
   const json = { 'content-type': 'application/json' };
-  await compare(
-    'UTM 100 links (tool API)',
-    {
-      app,
-      request: (i) => ({
-        method: 'POST',
-        url: '/api/v1/tools/utm-builder/build',
-        payload: utmBody,
-        headers: { ...json, authorization: `Bearer ${toolKeys[i % TOOL_KEYS]}` },
-      }),
-    },
-    { app: bare, request: () => ({ method: 'POST', url: '/utm', payload: utmBody, headers: json }) },
-  );
+  if (CASES.has('utm'))
+    await compare(
+      'UTM 100 links (tool API)',
+      {
+        app,
+        sent: 0,
+        request: (i) => ({
+          method: 'POST',
+          url: '/api/v1/tools/utm-builder/build',
+          payload: utmBody,
+          headers: { ...json, authorization: `Bearer ${toolKeys[i % TOOL_KEYS]}` },
+        }),
+      },
+      { app: bare, sent: 0, request: () => ({ method: 'POST', url: '/utm', payload: utmBody, headers: json }) },
+    );
   await bare.close();
 } finally {
   await service.stop();

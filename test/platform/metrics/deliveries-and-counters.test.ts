@@ -87,8 +87,15 @@ describe('metrics: counter-store errors', () => {
     assert.equal(ctx.deps.counters.shared.kind, 'redis');
     await assert.rejects(ctx.deps.counters.shared.consume('k', 1, 10, 1000));
     await assert.rejects(ctx.deps.counters.shared.get('k'));
+    // the tool API's two calls a request
+    await assert.rejects(
+      ctx.deps.counters.shared.admit({ key: 'l', max: 1, ttlMs: 1000 }, { key: 'm', cost: 1, limit: 10, ttlMs: 1000 }, 'd'),
+    );
+    await assert.rejects(ctx.deps.counters.shared.settle({ key: 'd', cost: 1, limit: 10, ttlMs: 1000 }, { key: 'l', token: 't' }));
     const text = await scrape(ctx);
     assert.match(text, /^service_api_counter_store_errors_total\{store="redis",operation="consume"\} 1$/m);
     assert.match(text, /^service_api_counter_store_errors_total\{store="redis",operation="get"\} 1$/m);
+    assert.match(text, /^service_api_counter_store_errors_total\{store="redis",operation="admit"\} 1$/m);
+    assert.match(text, /^service_api_counter_store_errors_total\{store="redis",operation="settle"\} 1$/m);
   });
 });

@@ -7,6 +7,7 @@ import { randomFillSync } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AreaModule } from './http/area-module.js';
 import { errorHandling } from './http/error-handler.js';
+import { waitForHandlersOnClose } from './http/handlers-in-flight.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
 import { LazySchemas, type SchemaCompileFailure } from './http/lazy-schemas.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -130,6 +131,8 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
     }
     done();
   });
+  // closing waits for the route handlers still running (a client that left takes its connection, not its handler)
+  waitForHandlersOnClose(app, deps.config.env.SERVICE_SHUTDOWN_TIMEOUT_SECONDS * 1000);
   // bodies are JSON (routes that take more register their parsers); any other type answers 415
   app.removeContentTypeParser('text/plain');
   // derived before the other route hooks read a route's schema (the validation code joins its 400 answer)

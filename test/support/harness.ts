@@ -183,6 +183,8 @@ export interface HarnessOptions {
   checkOpenApi?: boolean;
   /** the encryption key (default: random), for tests whose other processes read encrypted secrets */
   encryptionKey?: Buffer;
+  /** routes a test adds to the app before it is ready (they get every hook the service's routes get) */
+  routes?: (app: FastifyInstance) => void;
 }
 
 export async function createTestContext(opts: HarnessOptions = {}): Promise<TestContext> {
@@ -229,6 +231,7 @@ export async function createTestContext(opts: HarnessOptions = {}): Promise<Test
   const root = composeRoot(deps);
   const app = await buildApp(root, { logger: false });
   const openApi = (opts.checkOpenApi ?? process.env.SERVICE_TEST_OPENAPI_CHECK !== '0') ? installOpenApiCheck(app) : null;
+  opts.routes?.(app);
   await app.ready();
   const workers: WorkerHandle[] = [];
 

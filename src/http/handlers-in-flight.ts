@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 type Handler = (this: unknown, request: FastifyRequest, reply: FastifyReply) => unknown;
 
-export class HandlersInFlight {
+class HandlersInFlight {
   private readonly running = new Set<FastifyReply>();
 
   /** The handler, counted while the promise it returns is pending. */
@@ -44,7 +44,7 @@ export class HandlersInFlight {
 }
 
 /** Wraps every route added from now on; closing waits for their handlers, at most `timeoutMs`. */
-export function waitForHandlersOnClose(app: FastifyInstance, timeoutMs: number): HandlersInFlight {
+export function waitForHandlersOnClose(app: FastifyInstance, timeoutMs: number): void {
   const inFlight = new HandlersInFlight();
   app.addHook('onRoute', (route) => {
     route.handler = inFlight.wrap(route.handler as Handler) as typeof route.handler;
@@ -52,5 +52,4 @@ export function waitForHandlersOnClose(app: FastifyInstance, timeoutMs: number):
   app.addHook('preClose', async () => {
     if (!(await inFlight.settled(timeoutMs))) app.log.warn({ handlers: inFlight.unanswered }, 'closing with route handlers still running');
   });
-  return inFlight;
 }

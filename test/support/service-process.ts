@@ -17,9 +17,9 @@ export const SOURCE_BIN = path.resolve(import.meta.dirname, '../../bin/service-a
  */
 export const BIN = process.env.SERVICE_TEST_CLI || SOURCE_BIN;
 
-/** The node arguments that run `service-api <args>` (the bundled command, or src/main/cli.ts through tsx). */
+/** The node arguments that run `service-api <args>` with BIN. */
 export function serviceArgs(...args: string[]): string[] {
-  return process.env.SERVICE_TEST_CLI ? [process.env.SERVICE_TEST_CLI, ...args] : ['--import', 'tsx', 'src/main/cli.ts', ...args];
+  return [BIN, ...args];
 }
 
 export function freePort(): Promise<number> {

@@ -135,6 +135,12 @@ describe('tool API authentication, tiers and request errors', () => {
     const proRes = await post(ctx, UTM_PATH, pro.auth, big);
     assert.equal(proRes.statusCode, 413);
     assert.equal(errorCode(proRes), 'payload_too_large');
+    // the limit counts bytes, not characters: 100 Ki characters of 3 bytes each are 300 KiB
+    const multiByte = await post(ctx, UTM_PATH, pro.auth, utmBody(urls(1), { padding: '€'.repeat(100 * 1024) }));
+    assert.equal(multiByte.statusCode, 413);
+    assert.equal(errorCode(multiByte), 'payload_too_large');
+    const under = await post(ctx, UTM_PATH, pro.auth, utmBody(urls(1), { padding: '€'.repeat(80 * 1024) }));
+    assert.equal(under.statusCode, 200, 'a body of 240 KiB in multi-byte characters is within the Pro limit');
     const max = await createToolUser(ctx, 'max');
     const maxRes = await post(ctx, UTM_PATH, max.auth, big);
     assert.equal(maxRes.statusCode, 200, 'unknown members are ignored; the body is within the Max limit');

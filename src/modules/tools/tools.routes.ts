@@ -142,17 +142,18 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, auth:
       tools.removeAllContentTypeParsers();
       tools.addContentTypeParser(
         'application/json',
-        { parseAs: 'buffer', bodyLimit: TOOL_MAX_BODY_BYTES },
-        (request, raw: Buffer, done) => {
+        // as text: Fastify decodes a body that came in one chunk without the copy it makes of a buffer body
+        { parseAs: 'string', bodyLimit: TOOL_MAX_BODY_BYTES },
+        (request, text: string, done) => {
           const max = request.toolPrincipal?.limits.maxBodyBytes ?? TOOL_MAX_BODY_BYTES;
-          if (raw.length > max)
+          // a UTF-16 unit is 1-3 bytes of UTF-8 (a surrogate pair 4 for 2): counted only when it may matter
+          if (text.length > max || (text.length * 3 > max && Buffer.byteLength(text) > max))
             return done(
               new AppError('payload_too_large', { message: `The body is larger than the ${max} bytes allowed for this tier.` }),
               undefined,
             );
           try {
-            if (raw.length === 0) return done(null, undefined);
-            const text = raw.toString('utf8');
+            if (text.length === 0) return done(null, undefined);
             // duplicate keys, nesting and size are refused before parsing, as on every JSON body
             const issue = checkJsonShape(text);
             if (issue) return done(jsonShapeError('invalid_request', issue), undefined);

@@ -60,6 +60,11 @@ function stringEnd(text: string, start: number): number {
 }
 
 /** The first rule the JSON text breaks, or null (also for text that is not JSON: the parser says so). */
+/** the path to a container, from its parents' current keys and indexes (a module function: a closure made on every call costs a name under the bundle's keepNames) */
+function pathTo(at: Array<string | number>, levels: number): string[] {
+  return at.slice(0, levels).map(String);
+}
+
 export function checkJsonShape(text: string, limits: JsonShapeLimits = DEFAULT_LIMITS): JsonShapeIssue | null {
   // per open container (index = depth - 1): object or array, its keys so far, the current key or index
   const isObject: boolean[] = [];
@@ -68,7 +73,6 @@ export function checkJsonShape(text: string, limits: JsonShapeLimits = DEFAULT_L
   let depth = 0;
   let values = 0;
   let expectKey = false;
-  const pathTo = (levels: number) => at.slice(0, levels).map(String);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
@@ -89,10 +93,10 @@ export function checkJsonShape(text: string, limits: JsonShapeLimits = DEFAULT_L
           seen = new Set();
           keys[level] = seen;
         }
-        if (seen.has(key)) return { kind: 'duplicate_key', path: [...pathTo(level), key], message: 'is given more than once' };
+        if (seen.has(key)) return { kind: 'duplicate_key', path: [...pathTo(at, level), key], message: 'is given more than once' };
         seen.add(key);
         if (seen.size > limits.maxKeys)
-          return { kind: 'too_many_keys', path: pathTo(level), message: `holds more than ${limits.maxKeys} keys` };
+          return { kind: 'too_many_keys', path: pathTo(at, level), message: `holds more than ${limits.maxKeys} keys` };
         at[level] = key;
         expectKey = false;
       }
@@ -105,7 +109,7 @@ export function checkJsonShape(text: string, limits: JsonShapeLimits = DEFAULT_L
         if (++values > limits.maxValues)
           return { kind: 'too_many_values', path: [], message: `holds more than ${limits.maxValues} values` };
         if (depth >= limits.maxDepth)
-          return { kind: 'too_deep', path: pathTo(depth), message: `nests deeper than ${limits.maxDepth} levels` };
+          return { kind: 'too_deep', path: pathTo(at, depth), message: `nests deeper than ${limits.maxDepth} levels` };
         isObject[depth] = c === OPEN_OBJECT;
         keys[depth] = null;
         at[depth] = c === OPEN_OBJECT ? '' : 0;

@@ -38,7 +38,25 @@ export type ToolAdmission =
 /** A lock outlives a crashed request by at most this long. */
 const LOCK_TTL_MS = 60_000;
 
+/** The counter keys of one API key and tool, for the current minute and day. */
+interface KeyNames {
+  lock: string;
+  minuteId: string;
+  minute: string;
+  dayId: string;
+  day: string;
+}
+
+/** past this many key/tool pairs the name cache starts over (it only saves building strings) */
+const KEY_NAMES_MAX = 10_000;
+
 export class ToolLimiter {
+  /**
+   * The key strings of recent key/tool pairs, built once per window instead of on every request: a string
+   * built anew is copied flat and hashed again by every counter-store lookup, a kept one is hashed once.
+   */
+  private readonly keyNames = new Map<string, KeyNames>();
+
   constructor(
     private readonly counters: CounterStore,
     private readonly now: () => number,
@@ -46,6 +64,25 @@ export class ToolLimiter {
 
   private key(apiKeyId: string, tool: ToolName, part: string): string {
     return `tools:${apiKeyId}:${tool}:${part}`;
+  }
+
+  private names(apiKeyId: string, tool: ToolName, minuteId: string, dayId: string): KeyNames {
+    const id = tool === 'utm-builder' ? apiKeyId : `${apiKeyId} ${tool}`;
+    let names = this.keyNames.get(id);
+    if (!names) {
+      if (this.keyNames.size >= KEY_NAMES_MAX) this.keyNames.clear();
+      names = { lock: this.key(apiKeyId, tool, 'lock'), minuteId: '', minute: '', dayId: '', day: '' };
+      this.keyNames.set(id, names);
+    }
+    if (names.minuteId !== minuteId) {
+      names.minuteId = minuteId;
+      names.minute = this.key(apiKeyId, tool, `m:${minuteId}`);
+    }
+    if (names.dayId !== dayId) {
+      names.dayId = dayId;
+      names.day = this.key(apiKeyId, tool, `d:${dayId}`);
+    }
+    return names;
   }
 
   /**
@@ -56,10 +93,11 @@ export class ToolLimiter {
   async admit(apiKeyId: string, tool: ToolName, limits: TierLimits): Promise<ToolAdmission> {
     const nowMs = this.now();
     const minute = minuteWindow(nowMs);
+    const names = this.names(apiKeyId, tool, minute.id, dayWindow(nowMs).id);
     const admission = await this.counters.admit(
-      { key: this.key(apiKeyId, tool, 'lock'), max: 1, ttlMs: LOCK_TTL_MS },
-      { key: this.key(apiKeyId, tool, `m:${minute.id}`), cost: 1, limit: limits.requestsPerMinute, ttlMs: minute.remainingMs + 5_000 },
-      this.key(apiKeyId, tool, `d:${dayWindow(nowMs).id}`),
+      { key: names.lock, max: 1, ttlMs: LOCK_TTL_MS },
+      { key: names.minute, cost: 1, limit: limits.requestsPerMinute, ttlMs: minute.remainingMs + 5_000 },
+      names.day,
     );
     const used = { minuteUsed: admission.consumed, quotaUsed: admission.read };
     if (admission.outcome === 'admitted' && admission.token !== null) return { kind: 'admitted', token: admission.token, ...used };
@@ -71,17 +109,19 @@ export class ToolLimiter {
    * request's turn: one call to the counter store.
    */
   async settle(apiKeyId: string, tool: ToolName, token: string, units: number, limit: number): Promise<{ allowed: boolean; used: number }> {
-    const day = dayWindow(this.now());
+    const nowMs = this.now();
+    const day = dayWindow(nowMs);
+    const names = this.names(apiKeyId, tool, minuteWindow(nowMs).id, day.id);
     const result = await this.counters.settle(
-      { key: this.key(apiKeyId, tool, `d:${day.id}`), cost: units, limit, ttlMs: day.remainingMs + 60_000 },
-      { key: this.key(apiKeyId, tool, 'lock'), token },
+      { key: names.day, cost: units, limit, ttlMs: day.remainingMs + 60_000 },
+      { key: names.lock, token },
     );
     return { allowed: result.allowed, used: result.count };
   }
 
   /** Ends the request's turn without charging anything (refused input, failed work, an error). */
   async release(apiKeyId: string, tool: ToolName, token: string): Promise<void> {
-    await this.counters.releaseSlot(this.key(apiKeyId, tool, 'lock'), token);
+    await this.counters.releaseSlot(this.names(apiKeyId, tool, minuteWindow(this.now()).id, dayWindow(this.now()).id).lock, token);
   }
 
   snapshot(limits: TierLimits, tool: ToolName, quotaUsed: number, minuteUsed: number): LimitSnapshot {

@@ -6,6 +6,8 @@
  * processes in the figure.
  */
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
+import { generateQr } from '../src/modules/tools/qrcode/qr-generator.js';
+import { QrWorkerPool } from '../src/modules/tools/qrcode/qr-worker-pool.js';
 import { ToolKeysService } from '../src/modules/tools/tool-keys.service.js';
 import { buildUtm } from '../src/modules/tools/utm/utm-builder.js';
 import { startBrandsBenchService } from './support/brands-service.js';
@@ -18,7 +20,7 @@ const PER_ROUND = Number(process.env.PER_ROUND ?? 40);
 const IN_FLIGHT = 8;
 /** tool keys the UTM rounds take turns with (each key's daily quota is 100 requests of 100 links) */
 const TOOL_KEYS = Number(process.env.TOOL_KEYS ?? 400);
-/** BENCH_CASES=brands,utm picks the comparisons */
+/** BENCH_CASES=brands,utm,qr picks the comparisons (qr: an SVG QR code of 512 px) */
 const CASES = new Set((process.env.BENCH_CASES ?? 'brands,utm').split(','));
 /** names of this run's users (a PostgreSQL database outlives the run) */
 const RUN = Date.now().toString(36);
@@ -116,6 +118,13 @@ try {
     if (!built.ok) return reply.code(400).send({ message: built.message });
     return built.value;
   });
+  // the same pool size as the service's: an SVG of this size is encoded inline, a PNG in the pool
+  const qrPool = new QrWorkerPool(1);
+  bare.post('/qr', async (request, reply) => {
+    const generated = await generateQr(request.body, qrPool);
+    if (!generated.ok) return reply.code(400).send({ message: generated.message });
+    return { qrcode: { dataUrl: generated.value.dataUrl }, format: generated.value.format };
+  });
   await bare.ready();
 
   const brandsAuth = { authorization: `Bearer ${service.apiKey}` };
@@ -149,7 +158,28 @@ try {
       },
       { app: bare, sent: 0, request: () => ({ method: 'POST', url: '/utm', payload: utmBody, headers: json }) },
     );
+  const qrBody = JSON.stringify({
+    text: 'https://shop.example.com/products/item-42?utm_source=newsletter&utm_medium=email&utm_campaign=spring',
+    format: 'svg',
+    size: 512,
+  });
+  if (CASES.has('qr'))
+    await compare(
+      'QR SVG 512 px (tool API)',
+      {
+        app,
+        sent: 0,
+        request: (i) => ({
+          method: 'POST',
+          url: '/api/v1/tools/qrcode/generate',
+          payload: qrBody,
+          headers: { ...json, authorization: `Bearer ${toolKeys[i % TOOL_KEYS]}` },
+        }),
+      },
+      { app: bare, sent: 0, request: () => ({ method: 'POST', url: '/qr', payload: qrBody, headers: json }) },
+    );
   await bare.close();
+  await qrPool.close();
 } finally {
   await service.stop();
 }

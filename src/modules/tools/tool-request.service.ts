@@ -20,17 +20,20 @@ export type ToolPlan =
   | { kind: 'invalid'; message: string }
   /**
    * units: quota units the work will use (0 allowed); run: the work, returning an error message or a body
-   * (`json`: the body as the text of a JSON object, for a tool that writes it itself)
+   * (`members`: the text of the body's members, without the braces, for a tool that writes it itself)
    */
   | { kind: 'run'; units: number; run: () => Promise<{ ok: false; message: string } | ToolBody> };
 
-type ToolBody = { ok: true; body: Record<string, unknown> } | { ok: true; json: string };
+type ToolBody = { ok: true; body: Record<string, unknown> } | { ok: true; members: string };
 
-/** The answer's text: the tool's body with the quota and rate-limit state after its members. */
+/**
+ * The answer's text: the tool's body with the quota and rate-limit state after its members. A tool's own
+ * text is joined as it is (cutting a closing brace off a whole object's text copied the ~14 KB of a QR code).
+ */
 function answerText(result: ToolBody, snapshot: LimitSnapshot): string {
-  if (!('json' in result)) return JSON.stringify({ ...result.body, quota: snapshot.quota, rateLimit: snapshot.rateLimit });
-  const head = result.json.length > 2 ? `${result.json.slice(0, -1)},` : '{';
-  return `${head}"quota":${JSON.stringify(snapshot.quota)},"rateLimit":${JSON.stringify(snapshot.rateLimit)}}`;
+  if (!('members' in result)) return JSON.stringify({ ...result.body, quota: snapshot.quota, rateLimit: snapshot.rateLimit });
+  const limits = `"quota":${JSON.stringify(snapshot.quota)},"rateLimit":${JSON.stringify(snapshot.rateLimit)}`;
+  return result.members ? `{${result.members},${limits}}` : `{${limits}}`;
 }
 
 export interface ToolRunnerDeps {

@@ -7,7 +7,7 @@
  */
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { generateQr } from '../src/modules/tools/qrcode/qr-generator.js';
-import { QrWorkerPool } from '../src/modules/tools/qrcode/qr-worker-pool.js';
+import { defaultQrPoolSize, QrWorkerPool } from '../src/modules/tools/qrcode/qr-worker-pool.js';
 import { ToolKeysService } from '../src/modules/tools/tool-keys.service.js';
 import { buildUtm } from '../src/modules/tools/utm/utm-builder.js';
 import { startBrandsBenchService } from './support/brands-service.js';
@@ -118,8 +118,8 @@ try {
     if (!built.ok) return reply.code(400).send({ message: built.message });
     return built.value;
   });
-  // the same pool size as the service's: an SVG of this size is encoded inline, a PNG in the pool
-  const qrPool = new QrWorkerPool(1);
+  // the service's pool size (an SVG of this size is encoded inline, a PNG in the pool)
+  const qrPool = new QrWorkerPool(defaultQrPoolSize());
   bare.post('/qr', async (request, reply) => {
     const generated = await generateQr(request.body, qrPool);
     if (!generated.ok) return reply.code(400).send({ message: generated.message });
@@ -143,41 +143,22 @@ try {
     content: 'hero banner',
   });
   const json = { 'content-type': 'application/json' };
-  if (CASES.has('utm'))
-    await compare(
-      'UTM 100 links (tool API)',
-      {
-        app,
-        sent: 0,
-        request: (i) => ({
-          method: 'POST',
-          url: '/api/v1/tools/utm-builder/build',
-          payload: utmBody,
-          headers: { ...json, authorization: `Bearer ${toolKeys[i % TOOL_KEYS]}` },
-        }),
-      },
-      { app: bare, sent: 0, request: () => ({ method: 'POST', url: '/utm', payload: utmBody, headers: json }) },
-    );
+  /** a tool API request (the keys taken in turn) and the bare route's with the same body */
+  const toolSides = (url: string, bareUrl: string, payload: string): [Side, Side] => [
+    {
+      app,
+      sent: 0,
+      request: (i) => ({ method: 'POST', url, payload, headers: { ...json, authorization: `Bearer ${toolKeys[i % TOOL_KEYS]}` } }),
+    },
+    { app: bare, sent: 0, request: () => ({ method: 'POST', url: bareUrl, payload, headers: json }) },
+  ];
+  if (CASES.has('utm')) await compare('UTM 100 links (tool API)', ...toolSides('/api/v1/tools/utm-builder/build', '/utm', utmBody));
   const qrBody = JSON.stringify({
     text: 'https://shop.example.com/products/item-42?utm_source=newsletter&utm_medium=email&utm_campaign=spring',
     format: 'svg',
     size: 512,
   });
-  if (CASES.has('qr'))
-    await compare(
-      'QR SVG 512 px (tool API)',
-      {
-        app,
-        sent: 0,
-        request: (i) => ({
-          method: 'POST',
-          url: '/api/v1/tools/qrcode/generate',
-          payload: qrBody,
-          headers: { ...json, authorization: `Bearer ${toolKeys[i % TOOL_KEYS]}` },
-        }),
-      },
-      { app: bare, sent: 0, request: () => ({ method: 'POST', url: '/qr', payload: qrBody, headers: json }) },
-    );
+  if (CASES.has('qr')) await compare('QR SVG 512 px (tool API)', ...toolSides('/api/v1/tools/qrcode/generate', '/qr', qrBody));
   await bare.close();
   await qrPool.close();
 } finally {

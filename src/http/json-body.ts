@@ -59,12 +59,15 @@ function stringEnd(text: string, start: number): number {
   }
 }
 
-/** The first rule the JSON text breaks, or null (also for text that is not JSON: the parser says so). */
-/** the path to a container, from its parents' current keys and indexes (a module function: a closure made on every call costs a name under the bundle's keepNames) */
+/**
+ * The path to a container, from its parents' current keys and indexes. A module function: a closure made on
+ * every call would also be named again on each one under the bundle's keepNames.
+ */
 function pathTo(at: Array<string | number>, levels: number): string[] {
   return at.slice(0, levels).map(String);
 }
 
+/** The first rule the JSON text breaks, or null (also for text that is not JSON: the parser says so). */
 export function checkJsonShape(text: string, limits: JsonShapeLimits = DEFAULT_LIMITS): JsonShapeIssue | null {
   // per open container (index = depth - 1): object or array, its keys so far, the current key or index
   const isObject: boolean[] = [];

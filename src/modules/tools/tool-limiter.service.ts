@@ -38,8 +38,10 @@ export type ToolAdmission =
 /** A lock outlives a crashed request by at most this long. */
 const LOCK_TTL_MS = 60_000;
 
-/** The counter keys of one API key and tool, for the current minute and day. */
+/** The counter keys of one API key and tool; the window keys are those of the last window used. */
 interface KeyNames {
+  /** `tools:<api key id>:<tool>:` */
+  prefix: string;
   lock: string;
   minuteId: string;
   minute: string;
@@ -47,42 +49,47 @@ interface KeyNames {
   day: string;
 }
 
-/** past this many key/tool pairs the name cache starts over (it only saves building strings) */
+/** past this many keys of one tool the name cache starts over (it only saves building strings) */
 const KEY_NAMES_MAX = 10_000;
 
 export class ToolLimiter {
   /**
-   * The key strings of recent key/tool pairs, built once per window instead of on every request: a string
-   * built anew is copied flat and hashed again by every counter-store lookup, a kept one is hashed once.
+   * The key strings of recent API keys, per tool, built once per window instead of on every request: a
+   * string built anew is copied flat and hashed again by every counter-store lookup, a kept one is hashed once.
    */
-  private readonly keyNames = new Map<string, KeyNames>();
+  private readonly keyNames: Record<ToolName, Map<string, KeyNames>> = { 'utm-builder': new Map(), qrcode: new Map() };
 
   constructor(
     private readonly counters: CounterStore,
     private readonly now: () => number,
   ) {}
 
-  private key(apiKeyId: string, tool: ToolName, part: string): string {
-    return `tools:${apiKeyId}:${tool}:${part}`;
-  }
-
-  private names(apiKeyId: string, tool: ToolName, minuteId: string, dayId: string): KeyNames {
-    const id = tool === 'utm-builder' ? apiKeyId : `${apiKeyId} ${tool}`;
-    let names = this.keyNames.get(id);
+  private names(apiKeyId: string, tool: ToolName): KeyNames {
+    const cache = this.keyNames[tool];
+    let names = cache.get(apiKeyId);
     if (!names) {
-      if (this.keyNames.size >= KEY_NAMES_MAX) this.keyNames.clear();
-      names = { lock: this.key(apiKeyId, tool, 'lock'), minuteId: '', minute: '', dayId: '', day: '' };
-      this.keyNames.set(id, names);
-    }
-    if (names.minuteId !== minuteId) {
-      names.minuteId = minuteId;
-      names.minute = this.key(apiKeyId, tool, `m:${minuteId}`);
-    }
-    if (names.dayId !== dayId) {
-      names.dayId = dayId;
-      names.day = this.key(apiKeyId, tool, `d:${dayId}`);
+      if (cache.size >= KEY_NAMES_MAX) cache.clear();
+      const prefix = `tools:${apiKeyId}:${tool}:`;
+      names = { prefix, lock: `${prefix}lock`, minuteId: '', minute: '', dayId: '', day: '' };
+      cache.set(apiKeyId, names);
     }
     return names;
+  }
+
+  private static minuteKey(names: KeyNames, minuteId: string): string {
+    if (names.minuteId !== minuteId) {
+      names.minuteId = minuteId;
+      names.minute = `${names.prefix}m:${minuteId}`;
+    }
+    return names.minute;
+  }
+
+  private static dayKey(names: KeyNames, dayId: string): string {
+    if (names.dayId !== dayId) {
+      names.dayId = dayId;
+      names.day = `${names.prefix}d:${dayId}`;
+    }
+    return names.day;
   }
 
   /**
@@ -93,11 +100,16 @@ export class ToolLimiter {
   async admit(apiKeyId: string, tool: ToolName, limits: TierLimits): Promise<ToolAdmission> {
     const nowMs = this.now();
     const minute = minuteWindow(nowMs);
-    const names = this.names(apiKeyId, tool, minute.id, dayWindow(nowMs).id);
+    const names = this.names(apiKeyId, tool);
     const admission = await this.counters.admit(
       { key: names.lock, max: 1, ttlMs: LOCK_TTL_MS },
-      { key: names.minute, cost: 1, limit: limits.requestsPerMinute, ttlMs: minute.remainingMs + 5_000 },
-      names.day,
+      {
+        key: ToolLimiter.minuteKey(names, minute.id),
+        cost: 1,
+        limit: limits.requestsPerMinute,
+        ttlMs: minute.remainingMs + 5_000,
+      },
+      ToolLimiter.dayKey(names, dayWindow(nowMs).id),
     );
     const used = { minuteUsed: admission.consumed, quotaUsed: admission.read };
     if (admission.outcome === 'admitted' && admission.token !== null) return { kind: 'admitted', token: admission.token, ...used };
@@ -109,11 +121,10 @@ export class ToolLimiter {
    * request's turn: one call to the counter store.
    */
   async settle(apiKeyId: string, tool: ToolName, token: string, units: number, limit: number): Promise<{ allowed: boolean; used: number }> {
-    const nowMs = this.now();
-    const day = dayWindow(nowMs);
-    const names = this.names(apiKeyId, tool, minuteWindow(nowMs).id, day.id);
+    const day = dayWindow(this.now());
+    const names = this.names(apiKeyId, tool);
     const result = await this.counters.settle(
-      { key: names.day, cost: units, limit, ttlMs: day.remainingMs + 60_000 },
+      { key: ToolLimiter.dayKey(names, day.id), cost: units, limit, ttlMs: day.remainingMs + 60_000 },
       { key: names.lock, token },
     );
     return { allowed: result.allowed, used: result.count };
@@ -121,7 +132,7 @@ export class ToolLimiter {
 
   /** Ends the request's turn without charging anything (refused input, failed work, an error). */
   async release(apiKeyId: string, tool: ToolName, token: string): Promise<void> {
-    await this.counters.releaseSlot(this.names(apiKeyId, tool, minuteWindow(this.now()).id, dayWindow(this.now()).id).lock, token);
+    await this.counters.releaseSlot(this.names(apiKeyId, tool).lock, token);
   }
 
   snapshot(limits: TierLimits, tool: ToolName, quotaUsed: number, minuteUsed: number): LimitSnapshot {

@@ -20,7 +20,7 @@ export type ToolPlan =
   | { kind: 'invalid'; message: string }
   /**
    * units: quota units the work will use (0 allowed); run: the work, returning an error message or a body
-   * (`members`: the text of the body's members, without the braces, for a tool that writes it itself)
+   * (`members`: the text of the body's members, at least one, without the braces, for a tool that writes it itself)
    */
   | { kind: 'run'; units: number; run: () => Promise<{ ok: false; message: string } | ToolBody> };
 
@@ -32,8 +32,7 @@ type ToolBody = { ok: true; body: Record<string, unknown> } | { ok: true; member
  */
 function answerText(result: ToolBody, snapshot: LimitSnapshot): string {
   if (!('members' in result)) return JSON.stringify({ ...result.body, quota: snapshot.quota, rateLimit: snapshot.rateLimit });
-  const limits = `"quota":${JSON.stringify(snapshot.quota)},"rateLimit":${JSON.stringify(snapshot.rateLimit)}`;
-  return result.members ? `{${result.members},${limits}}` : `{${limits}}`;
+  return `{${result.members},"quota":${JSON.stringify(snapshot.quota)},"rateLimit":${JSON.stringify(snapshot.rateLimit)}}`;
 }
 
 export interface ToolRunnerDeps {

@@ -4,6 +4,7 @@
  * Metrics instance, so every app (tests build many) exposes only its own series.
  */
 import client from 'prom-client';
+import { RequestDurationHistogram } from './request-histogram.js';
 
 /** Outbound provider calls: what providers/ may call. */
 export interface ProviderCallObserver {
@@ -61,12 +62,14 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
     new client.Histogram<L>({ name: `${PREFIX}${name}`, help, labelNames, buckets, registers: [register] });
 
-  const http = histogram(
-    'http_request_duration_seconds',
+  // labels method, route and status_code (request-histogram.ts: every request writes it)
+  const http = new RequestDurationHistogram(
+    `${PREFIX}http_request_duration_seconds`,
     'HTTP request duration by method, route pattern and status code.',
-    ['method', 'route', 'status_code'],
     DURATION_BUCKETS,
   );
+  // the registry reads any metric that answers get() in its format; its types list only its own classes
+  register.registerMetric(http as unknown as client.Metric);
   const jobs = counter('jobs_total', 'Jobs run by the worker, by queue and outcome.', ['queue', 'outcome']);
   const jobDuration = histogram(
     'job_duration_seconds',
@@ -106,7 +109,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     contentType: register.contentType,
     scrape: () => client.Registry.merge(registers).metrics(),
     httpRequest(method, route, status, seconds) {
-      http.observe({ method, route, status_code: String(status) }, seconds);
+      http.observe(method, route, status, seconds);
     },
     job(queue, outcome, seconds) {
       jobs.inc({ queue, outcome });

@@ -21,8 +21,8 @@ export async function withRoot<T>(config: Config, fn: (root: Root) => Promise<T>
   let root: Root | null = null;
   try {
     await migrateToLatest(database.db);
-    // Redis only for the commands whose change the servers cache: the others never reach for it
-    counters = createCounters(intent.sharedCounters ? config.env.REDIS_URL : undefined);
+    // no command reaches for Redis: the servers learn of changes to what they cache from the database
+    counters = createCounters(undefined);
     // the queue is never started: no command sends a job
     const jobs = createJobQueue(database, { supervise: false, schedule: false });
     root = composeRoot(processDeps(config, database, counters, jobs));

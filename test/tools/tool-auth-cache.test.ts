@@ -1,12 +1,15 @@
 /**
- * The tool API caches keys and tiers for a few seconds; these tests hold it to "a change applies to the
- * next request" (same process; a second instance sharing Redis; the CLI through the embedded socket is
- * in tool-auth-cache-cli.test.ts) and check that limits stay exact under concurrency.
+ * The tool API caches keys and tiers; these tests hold it to "a change applies to the next request" of the
+ * process that made it, and to the other servers' requests once the database's notification reaches them
+ * (the CLI through the embedded socket is in tool-auth-cache-cli.test.ts), and check that limits stay
+ * exact under concurrency.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createTestContext, REAL_REDIS_URL, TestClock, type TestContext } from '../support/harness.js';
+import { sql } from 'kysely';
+import { createTestContext, REAL_DATABASE_URL, REAL_REDIS_URL, TestClock, type TestContext } from '../support/harness.js';
+import { waitFor } from '../support/wait.js';
 import { createToolUser, errorCode, post, QR_PATH, toolKeys, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 
 const svg = { text: 'hi', format: 'svg' };
@@ -81,9 +84,73 @@ describe('tool API auth cache and limits under concurrency', () => {
   });
 });
 
+const postgresSkip = REAL_DATABASE_URL ? false : 'DATABASE_URL is not set: two servers share a database on PostgreSQL only';
+
+describe("two servers on one PostgreSQL database: the key cache learns of the other's changes", { skip: postgresSkip }, () => {
+  let first: TestContext;
+  let second: TestContext;
+  const clock = new TestClock(Date.parse('2026-05-06T08:00:10.000Z'));
+
+  before(async () => {
+    // no Redis: the servers share nothing but the database
+    first = await createTestContext({ clock, redis: false });
+    second = await createTestContext({ clock, redis: false, database: first.database });
+    // each server listens on its own connection once its routes are up
+    for (const ctx of [first, second]) await waitFor('the key change listener', async () => ctx.root.areas.tools.keysListening());
+  });
+  after(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  /** the second server's answer once it shows `expected` (the notification is a database round trip away) */
+  const onSecond = (user: { auth: Record<string, string> }, expected: (res: Awaited<ReturnType<typeof post>>) => boolean) =>
+    waitFor(
+      'the change on the other server',
+      async () => {
+        const res = await post(second, QR_PATH, user.auth, svg);
+        return expected(res) && res;
+      },
+      2_000,
+      5,
+    );
+
+  it('a tier change and a revocation through one server apply on the other within a round trip', async () => {
+    const user = await createToolUser(first, 'max');
+    assert.equal((await post(second, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '5000');
+    await toolKeys(first).setTier({ email: user.email, tier: 'pro' }, clock.now());
+    await onSecond(user, (res) => res.headers['x-quota-limit'] === '500');
+    await toolKeys(first).revokeKey(user.apiKeyId, clock.now());
+    await onSecond(user, (res) => res.statusCode === 401 && errorCode(res) === 'invalid_api_key');
+  });
+
+  it('serves keys from its cache without Redis: a change made by hand in SQL (no notification) shows after the entry expires', async () => {
+    const user = await createToolUser(first, 'max');
+    assert.equal((await post(second, QR_PATH, user.auth, svg)).statusCode, 200);
+    await sql`update tool_api_keys set revoked_at = now() where id = ${user.apiKeyId}`.execute(first.database.db);
+    assert.equal((await post(second, QR_PATH, user.auth, svg)).statusCode, 200, 'served from the cache (no database read)');
+    clock.advance(61_000);
+    assert.equal(errorCode(await post(second, QR_PATH, user.auth, svg)), 'invalid_api_key');
+  });
+
+  it('with its listener down it reads the database on every request, and caches again once it listens', async () => {
+    const user = await createToolUser(first, 'max');
+    assert.equal((await post(second, QR_PATH, user.auth, svg)).statusCode, 200);
+    // every listener of the database loses its connection (as in a failover)
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'service-api listener' and datname = current_database()`.execute(
+      first.database.db,
+    );
+    await waitFor('the listener to notice', async () => !second.root.areas.tools.keysListening(), 2_000, 5);
+    // a change made while no notification can arrive: refused at once all the same
+    await sql`update tool_api_keys set revoked_at = now() where id = ${user.apiKeyId}`.execute(first.database.db);
+    assert.equal(errorCode(await post(second, QR_PATH, user.auth, svg)), 'invalid_api_key');
+    await waitFor('the listener to listen again', async () => second.root.areas.tools.keysListening(), 5_000);
+  });
+});
+
 const redisSkip = REAL_REDIS_URL ? false : 'REDIS_URL is not set: the two-instance test needs a Redis server';
 
-describe('two instances sharing Redis: auth cache and exact quota', { skip: redisSkip }, () => {
+describe('two instances sharing Redis: exact quota', { skip: redisSkip }, () => {
   let first: TestContext;
   let second: TestContext;
   const clock = new TestClock(Date.parse('2026-05-05T08:00:10.000Z'));
@@ -96,15 +163,6 @@ describe('two instances sharing Redis: auth cache and exact quota', { skip: redi
   after(async () => {
     await second?.close();
     await first?.close();
-  });
-
-  it('revocation and tier change through one instance apply to the next request on the other', async () => {
-    const user = await createToolUser(first, 'pro');
-    assert.equal((await post(second, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '500');
-    await toolKeys(first).setTier({ email: user.email, tier: 'max' }, clock.now());
-    assert.equal((await post(second, QR_PATH, user.auth, svg)).headers['x-quota-limit'], '5000');
-    await toolKeys(first).revokeKey(user.apiKeyId, clock.now());
-    assert.equal(errorCode(await post(second, QR_PATH, user.auth, svg)), 'invalid_api_key');
   });
 
   it('50 concurrent requests over both instances with room for 20: exactly 20 succeed', async () => {

@@ -1,7 +1,7 @@
 /** Helpers for the tool API HTTP tests: users with a tier, their keys, and requests through Fastify. */
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { ToolKeysService } from '../../src/modules/tools/tool-keys.service.js';
+import type { ToolKeysService } from '../../src/modules/tools/tool-keys.service.js';
 import type { MembershipTier } from '../../src/modules/tools/tool-limits.js';
 import type { TestContext } from '../support/harness.js';
 
@@ -15,12 +15,11 @@ export interface ToolUser {
   auth: Record<string, string>;
 }
 
-/** The key service the CLI runs, over the context's database, shared counters and the identity area's users port. */
-export const toolKeys = (ctx: TestContext) =>
-  new ToolKeysService(ctx.database.db, ctx.deps.counters.shared, {
-    ...ctx.root.areas.identity.read.users,
-    ...ctx.root.areas.identity.usersAdmin,
-  });
+/**
+ * The key service of the context's own process (the settings routes', and the CLI's code): its changes apply
+ * to this process's next request at once; other processes learn of them from the database's notification.
+ */
+export const toolKeys = (ctx: TestContext): ToolKeysService => ctx.root.areas.tools.keys;
 
 export async function createToolUser(ctx: TestContext, tier: MembershipTier, scopes?: string[]): Promise<ToolUser> {
   const service = toolKeys(ctx);

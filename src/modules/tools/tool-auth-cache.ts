@@ -9,14 +9,17 @@
  * guard on the body (~1%).
  *
  * Correctness: every entry carries the auth version it was read under; writers that change a tier or
- * revoke a key bump that version in the shared counter store after their commit, so the very next
- * request of any process sharing the store misses the cache and reads the database. The version is
- * read before the database, so a read racing a bump is stored under the old version and never reused.
- * Embedded mode bumps the in-process version after every query of a socket client (the CLI reaches a
- * running server's database only that way). Without a store other processes can bump (PostgreSQL
- * without Redis), the cache is off. Entries also expire after a minute, a bound for changes made
- * by hand in SQL. (With 5 s, a key used less often than that read the database on every request: about
- * 5% of the server's time in the 500-link benchmark, whose rounds revisit each key every ~5 s.)
+ * revoke a key change that version after their commit, so the next request of every server misses the
+ * cache and reads the database. The version is read before the database, so a read racing a change is
+ * stored under the old version and never reused. Where the version lives:
+ * - on PostgreSQL, a LISTEN connection of each server (platform/db/channel-listener.ts): writers notify
+ *   the channel after their commit, wherever they run (a server, the CLI); reading the version costs no
+ *   round trip, and while the connection is down there is no version and the cache is off;
+ * - on the embedded database, the in-process counter store, bumped after every query of a socket client
+ *   (the CLI reaches a running server's database only that way).
+ * Entries also expire after a minute, a bound for changes made by hand in SQL. (With 5 s, a key used less
+ * often than that read the database on every request: about 5% of the server's time in the 500-link
+ * benchmark, whose rounds revisit each key every ~5 s.)
  */
 
 import type { CounterStore } from '../../platform/counters/index.js';
@@ -25,15 +28,25 @@ import type { UsersReadPort } from '../identity/identity.module.js';
 import { ToolKeyLookup, type ToolKeyRecord } from './tool-keys.repository.js';
 
 const TOOL_AUTH_VERSION_KEY = 'tools:auth-version';
+/** the PostgreSQL channel writers notify after a change of a tool key or a tier */
+export const TOOL_AUTH_CHANNEL = 'service_api_tool_auth';
 const VERSION_TTL_MS = 30 * 24 * 3600_000;
 /** a bound for changes made by hand in SQL (every writer in the code bumps the version) */
 const ENTRY_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
-/** Called by every writer of tool keys and tiers, after its commit. */
+/** Called by every writer of tool keys and tiers on the embedded database, after its commit. */
 export async function bumpToolAuthVersion(store: CounterStore): Promise<void> {
   await store.increment(TOOL_AUTH_VERSION_KEY, 1, VERSION_TTL_MS);
 }
+
+/** The auth version as a counter in a store (the embedded database's in-process store). */
+export function storeAuthVersion(store: CounterStore): AuthVersion {
+  return async () => String(await store.get(TOOL_AUTH_VERSION_KEY));
+}
+
+/** The current auth version; null when it cannot be known now (the cache is then not used). */
+export type AuthVersion = () => string | null | Promise<string | null>;
 
 interface Entry {
   record: ToolKeyRecord;
@@ -45,24 +58,20 @@ export class ToolAuthCache {
   private readonly entries = new Map<string, Entry>();
   private readonly lookup: ToolKeyLookup;
 
-  /** `stores`: every store a writer may bump (empty: no caching); `users`: the owners' tiers */
+  /** `version`: where writers' changes show (null: no caching); `users`: the owners' tiers */
   constructor(
-    private readonly stores: CounterStore[],
+    private readonly version: AuthVersion | null,
     private readonly now: () => number,
     users: Pick<UsersReadPort, 'tierOf'>,
   ) {
     this.lookup = new ToolKeyLookup(users);
   }
 
-  private async version(): Promise<string> {
-    if (this.stores.length === 1) return String(await this.stores[0]!.get(TOOL_AUTH_VERSION_KEY));
-    return (await Promise.all(this.stores.map((s) => s.get(TOOL_AUTH_VERSION_KEY)))).join(':');
-  }
-
-  /** The key with its owner's current tier, from the cache while no writer bumped the version. */
+  /** The key with its owner's current tier, from the cache while no writer changed the version. */
   async findByPrefix(db: Db, prefix: string): Promise<ToolKeyRecord | null> {
-    if (this.stores.length === 0) return this.lookup.findByPrefix(db, prefix);
-    const version = await this.version();
+    const read = this.version === null ? null : this.version();
+    const version = read instanceof Promise ? await read : read;
+    if (version === null) return this.lookup.findByPrefix(db, prefix);
     const now = this.now();
     const hit = this.entries.get(prefix);
     if (hit && hit.version === version && hit.expiresAt > now) return hit.record;

@@ -1,12 +1,13 @@
 /** Users' membership tiers and their tool API keys (the CLI's `users` and `tool-keys` commands). */
 import { commaList } from '../../platform/comma-list.js';
 import type { CounterStore } from '../../platform/counters/index.js';
+import { type ChannelListener, notifyChannel } from '../../platform/db/channel-listener.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Db } from '../database.js';
 import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
 import { maskToolKey, newToolApiKey } from './tool-api-key.rules.js';
-import { bumpToolAuthVersion } from './tool-auth-cache.js';
+import { bumpToolAuthVersion, TOOL_AUTH_CHANNEL } from './tool-auth-cache.js';
 import { toolKeysRepository } from './tool-keys.repository.js';
 import { isKnownScope, type MembershipTier, TOOL_SCOPES, TOOL_WILDCARD_SCOPE } from './tool-limits.js';
 
@@ -37,20 +38,27 @@ export function parseToolScopes(list: string | undefined): string[] {
 
 export class ToolKeysService {
   /**
-   * `authVersion`: the shared counter store the servers' auth caches read (null when no server shares
-   * one with this process: an embedded server is told through its database socket instead). `users`: the
-   * identity area's users, which own the keys and carry the tier.
+   * `authVersion`: the in-process counter store an embedded server's auth cache reads (null elsewhere: a
+   * server on PostgreSQL listens for the notification every change sends; an embedded server is also told
+   * of writes made through its database socket). `users`: the identity area's users, which own the keys and
+   * carry the tier.
    */
   constructor(
     private readonly db: Db,
-    private readonly authVersion: CounterStore | readonly CounterStore[] | null,
+    private readonly authVersion: CounterStore | null,
     private readonly users: UsersReadPort & UsersAdminPort,
+    /** this process's listener (a server on PostgreSQL): its own next request must not wait for the notification */
+    private readonly listener: Pick<ChannelListener, 'changed'> | null = null,
   ) {}
 
-  /** After the commit: the next tool request of every server reads the key and tier again. */
+  /**
+   * After the commit: the next tool request of this process reads the key and tier again, and the other
+   * servers' as soon as the notification reaches them (within a round trip to the database).
+   */
   private async invalidateAuth(): Promise<void> {
-    const stores = this.authVersion === null ? [] : Array.isArray(this.authVersion) ? this.authVersion : [this.authVersion];
-    for (const store of stores as CounterStore[]) await bumpToolAuthVersion(store);
+    this.listener?.changed();
+    await notifyChannel(this.db, TOOL_AUTH_CHANNEL);
+    if (this.authVersion) await bumpToolAuthVersion(this.authVersion);
   }
 
   private async userByEmail(email: string) {

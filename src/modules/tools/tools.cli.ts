@@ -5,7 +5,7 @@ import { parseTier, parseToolScopes, type ToolKeysService } from './tool-keys.se
 
 /**
  * The tool API commands; `open` runs one on the root's keys service (src/main/cli-root.ts). Tier changes and
- * revocations reach the servers' auth caches: through Redis when configured (`sharedCounters`); an embedded
+ * revocations reach the servers' auth caches: a notification on PostgreSQL (tool-auth-cache.ts); an embedded
  * server notices writes made through its database socket by itself.
  */
 export const toolCommands = (open: CliOpener<ToolKeysService, Config>): CliCommand<Config>[] => [
@@ -30,7 +30,7 @@ export const toolCommands = (open: CliOpener<ToolKeysService, Config>): CliComma
       const { values } = args(argv, { email: { type: 'string' }, tier: { type: 'string' } });
       const email = required(values, 'email');
       const tier = parseTier(required(values, 'tier'), 'basic');
-      const result = await open(config, (keys) => keys.setTier({ email, tier }, new Date()), { sharedCounters: true });
+      const result = await open(config, (keys) => keys.setTier({ email, tier }, new Date()));
       out(result, values.json === true);
     },
   },
@@ -72,7 +72,7 @@ export const toolCommands = (open: CliOpener<ToolKeysService, Config>): CliComma
         process.stderr.write('error: tool-keys revoke needs the key id\n');
         return 1;
       }
-      const result = await open(config, (keys) => keys.revokeKey(id, new Date()), { sharedCounters: true });
+      const result = await open(config, (keys) => keys.revokeKey(id, new Date()));
       out(result, values.json === true);
     },
   },

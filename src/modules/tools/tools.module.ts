@@ -6,16 +6,16 @@ import { bumpToolAuthVersion } from './tool-auth-cache.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { registerToolKeyRoutes } from './tool-keys.routes.js';
 import { ToolKeysService } from './tool-keys.service.js';
-import { createToolAuth, registerToolRoutes, type ToolsPorts } from './tools.routes.js';
+import { createToolAuth, registerToolRoutes, type ToolAuth, type ToolsPorts } from './tools.routes.js';
 import { toolsRetentionRepository } from './tools-retention.repository.js';
 
 /**
- * The keys service of the settings routes and the CLI: a revocation or new key bumps the auth version of every store
- * a server's tool-auth cache reads (the in-process one on the embedded database, and Redis when set).
+ * The keys service of the settings routes and the CLI: a revocation or a tier change notifies the servers
+ * listening on PostgreSQL, and bumps the in-process version an embedded server's tool-auth cache reads.
  */
-function sharedToolKeys(deps: ToolsPorts): ToolKeysService {
-  const stores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
-  return new ToolKeysService(deps.database.db, stores, { ...deps.users, ...deps.usersAdmin });
+function sharedToolKeys(deps: ToolsPorts, auth: ToolAuth): ToolKeysService {
+  const users = { ...deps.users, ...deps.usersAdmin };
+  return new ToolKeysService(deps.database.db, deps.config.embedded ? deps.counters.memory : null, users, auth.changes);
 }
 
 export interface ToolsModule extends AreaModule {
@@ -28,17 +28,20 @@ export interface ToolsModule extends AreaModule {
    * this process's tool-auth cache reads keys and tiers again.
    */
   afterOutsideWrite(): Promise<void>;
+  /** true while this server listens for other processes' key and tier changes (PostgreSQL; its key cache is on) */
+  keysListening(): boolean;
 }
 
 export function createToolsModule(deps: ToolsPorts): ToolsModule {
   const auth = createToolAuth(deps);
-  const keys = sharedToolKeys(deps);
+  const keys = sharedToolKeys(deps, auth);
   return {
     read: undefined,
     jobs: [],
     pruneExpiredIdempotency: { name: 'tool_idempotency', prune: toolsRetentionRepository.pruneExpiredIdempotency },
     keys,
     afterOutsideWrite: () => bumpToolAuthVersion(deps.counters.memory),
+    keysListening: () => (auth.changes?.version() ?? null) !== null,
     routes: (app: FastifyInstance) => {
       registerToolRoutes(app, deps, auth);
       registerToolKeyRoutes(app, keys, () => deps.clock.now());

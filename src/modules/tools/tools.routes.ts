@@ -11,6 +11,7 @@ import { toAppError } from '../../http/error-handler.js';
 import { noteJsonBodyText } from '../../http/input-guards.js';
 import { checkJsonShape, jsonShapeError } from '../../http/json-body.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
+import { ChannelListener } from '../../platform/db/channel-listener.js';
 import { AppError } from '../../platform/errors.js';
 import type { AppDeps } from '../app-deps.js';
 import type { UsersAdminPort, UsersReadPort } from '../identity/identity.module.js';
@@ -18,7 +19,7 @@ import { generateQrFromRequest } from './qrcode/qr-generator.js';
 import { parseQrRequest, type QrRequest } from './qrcode/qr-options.js';
 import { QrWorkerPool } from './qrcode/qr-worker-pool.js';
 import { LastUsedWriter, TOOL_AUTH_SCHEME, type ToolPrincipal, toolAuthScheme } from './tool-auth.js';
-import { ToolAuthCache } from './tool-auth-cache.js';
+import { storeAuthVersion, TOOL_AUTH_CHANNEL, ToolAuthCache } from './tool-auth-cache.js';
 import { TOOL_API_PREFIX, toolErrorEnvelope } from './tool-envelope.js';
 import { ToolLimiter } from './tool-limiter.service.js';
 import { TOOL_MAX_BODY_BYTES, type ToolName } from './tool-limits.js';
@@ -88,28 +89,40 @@ function qrWork(qr: QrRequest, pool: () => QrWorkerPool): ToolWork {
  */
 export type ToolsPorts = Pick<AppDeps, 'config' | 'database' | 'counters' | 'clock'> & { users: UsersReadPort; usersAdmin: UsersAdminPort };
 
-/** The tool scheme the root installs in the auth hook, and the key-use writer the routes' app closes. */
+/**
+ * The tool scheme the root installs in the auth hook, the key-use writer the routes' app closes, and the
+ * listener that tells the key cache of other processes' writes (PostgreSQL; started with the routes).
+ */
 export interface ToolAuth {
   scheme: AuthScheme;
   lastUsed: LastUsedWriter;
-  /** where the writer reports a failed write (the app's logger, known once the routes are registered) */
+  changes: ChannelListener | null;
+  /** where the writer and the listener report failures (the app's logger, known once the routes are registered) */
   logTo(app: FastifyInstance): void;
 }
 
 export function createToolAuth(deps: ToolsPorts): ToolAuth {
   const db = deps.database.db;
   const now = () => deps.clock.now();
-  // cached only where every writer can bump the version: embedded (socket clients bump the memory
-  // store) or Redis (the CLI bumps it); PostgreSQL without Redis reads the key on every request
-  const authStores = [...(deps.config.embedded ? [deps.counters.memory] : []), ...(deps.counters.redis ? [deps.counters.redis] : [])];
-  const authCache = new ToolAuthCache(authStores, () => deps.clock.now().getTime(), deps.users);
-  let warn = (_err: unknown) => {};
-  const lastUsed = new LastUsedWriter(db, now, (err) => warn(err));
+  let warn = (_err: unknown, _what: string) => {};
+  // writers change the auth version after their commit: on PostgreSQL they notify a channel each server
+  // listens on; on the embedded database, socket clients' queries bump the in-process store
+  const { connectionString } = deps.database;
+  const changes =
+    deps.database.kind === 'postgres' && connectionString
+      ? new ChannelListener(connectionString, TOOL_AUTH_CHANNEL, (err) =>
+          warn(err, 'tool key change listener: connection lost, key cache off until it is back'),
+        )
+      : null;
+  const version = changes ? () => changes.version() : deps.config.embedded ? storeAuthVersion(deps.counters.memory) : null;
+  const authCache = new ToolAuthCache(version, () => deps.clock.now().getTime(), deps.users);
+  const lastUsed = new LastUsedWriter(db, now, (err) => warn(err, 'tool key last_used_at not written'));
   return {
     scheme: toolAuthScheme(db, authCache, lastUsed, now),
     lastUsed,
+    changes,
     logTo(app) {
-      warn = (err) => app.log.warn({ err }, 'tool key last_used_at not written');
+      warn = (err, what) => app.log.warn({ err }, what);
     },
   };
 }
@@ -127,7 +140,10 @@ export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, auth:
     pool ??= new QrWorkerPool(opts.qrWorkers);
     return pool;
   };
+  // listening from the start; until it listens, keys are read from the database on every request
+  void auth.changes?.start();
   app.addHook('onClose', async () => {
+    await auth.changes?.stop();
     await lastUsed.close();
     await pool?.close();
   });

@@ -46,11 +46,6 @@ export interface DatabaseIntent {
   creates?: boolean;
   /** the user passed --init: creating a new embedded database is intended */
   init?: boolean;
-  /**
-   * the command changes what the servers cache (a tool user's tier, a tool key's revocation): the shared
-   * counter store (Redis, when configured) is connected so the change reaches every server's cache
-   */
-  sharedCounters?: boolean;
 }
 
 /**

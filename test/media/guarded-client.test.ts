@@ -100,6 +100,49 @@ describe('guarded client address policy (nothing is contacted)', () => {
     assert.equal((await refusal(failing.check('https://missing.example.test/'))).code, 'dns_failed');
   });
 
+  test('a name is resolved once for the checks of 30 s (one lookup shared by concurrent checks); its addresses are checked on every use', async () => {
+    let t = 1_000_000;
+    const answers: Array<Array<{ address: string; family: number }>> = [
+      [{ address: '93.184.215.14', family: 4 }],
+      [{ address: '169.254.169.254', family: 4 }],
+    ];
+    let lookups = 0;
+    const cached = new GuardedHttpClient({
+      now: () => t,
+      resolve: async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        return answers[Math.min(lookups++, answers.length - 1)]!;
+      },
+    });
+    const first = await Promise.all(Array.from({ length: 20 }, () => cached.check('https://hooks.example.test/a')));
+    assert.equal(lookups, 1, 'concurrent checks share one lookup');
+    assert.ok(first.every((c) => c.address === '93.184.215.14'));
+    t += 29_000;
+    assert.equal((await cached.check('https://hooks.example.test/b')).address, '93.184.215.14');
+    assert.equal(lookups, 1);
+    // past its lifetime the name is resolved again, and the new answer is judged
+    t += 2_000;
+    assert.equal((await refusal(cached.check('https://hooks.example.test/a'))).detail.refusal, 'metadata');
+    assert.equal(lookups, 2);
+    // each name has its own entry
+    await refusal(cached.check('https://other.example.test/'));
+    assert.equal(lookups, 3);
+  });
+
+  test('a failed lookup is not kept: the next check asks again', async () => {
+    let lookups = 0;
+    const flaky = new GuardedHttpClient({
+      resolve: async () => {
+        lookups++;
+        if (lookups === 1) throw Object.assign(new Error('temporary'), { code: 'EAI_AGAIN' });
+        return [{ address: '93.184.215.14', family: 4 }];
+      },
+    });
+    assert.equal((await refusal(flaky.check('https://hooks.example.test/'))).code, 'dns_failed');
+    assert.equal((await flaky.check('https://hooks.example.test/')).address, '93.184.215.14');
+    assert.equal(lookups, 2);
+  });
+
   test('the allow-list cannot be set in production', () => {
     assert.throws(
       () =>

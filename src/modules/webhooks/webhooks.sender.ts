@@ -2,10 +2,11 @@
  * One signed POST to a user's URL: the address is checked (and pinned) by the guarded client's
  * policy at every attempt, redirects are never followed, the body read is capped at 4 KiB.
  *
- * Connections are kept alive per (origin, checked address): every attempt still resolves and checks
- * the URL, and only reuses a connection already open to the very address that check answered. When
- * DNS moves the name elsewhere the next attempt checks the new address and connects there; an idle
- * connection to the old address is closed after KEEP_ALIVE_MS.
+ * Connections are kept alive per (origin, checked address): every attempt still checks the URL (its
+ * name's resolution reused for 30 s, guarded-client.ts), and only reuses a connection already open to the
+ * very address that check answered. When DNS moves the name elsewhere the first attempt after the
+ * resolution is renewed checks the new address and connects there; an idle connection to the old address
+ * is closed after KEEP_ALIVE_MS.
  */
 import type { LookupOptions } from 'node:dns';
 import { EventEmitter } from 'node:events';

@@ -67,6 +67,8 @@ export interface GuardedClientOptions {
   environment?: string;
   /** DNS resolution; defaults to the system resolver (all addresses). Tests map names to loopback. */
   resolve?: Resolver;
+  /** the clock of the resolutions' lifetime (tests) */
+  now?: () => number;
   userAgent?: string;
 }
 
@@ -89,6 +91,10 @@ export interface GuardedResponse {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** how long a name's resolution is reused (resolveName) */
+const RESOLUTION_TTL_MS = 30_000;
+/** names whose resolution is kept (the oldest is dropped past it) */
+const RESOLUTIONS_MAX = 1_000;
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
@@ -109,6 +115,8 @@ function pinnedLookup(address: string, family: 4 | 6) {
 export class GuardedHttpClient {
   private readonly allowList: AllowList;
   private readonly resolve: Resolver;
+  private readonly now: () => number;
+  private readonly resolutions = new Map<string, { addresses: Promise<LookupAddress[]>; expiresAt: number }>();
   readonly timeoutMs: number;
   readonly maxRedirects: number;
   readonly maxBytes: number;
@@ -121,6 +129,7 @@ export class GuardedHttpClient {
     }
     this.allowList = parseAllowList(allow);
     this.resolve = options.resolve ?? systemResolver;
+    this.now = options.now ?? Date.now;
     this.timeoutMs = options.timeoutMs ?? GUARDED_DEFAULTS.timeoutMs;
     this.maxRedirects = options.maxRedirects ?? GUARDED_DEFAULTS.maxRedirects;
     this.maxBytes = options.maxBytes ?? GUARDED_DEFAULTS.maxBytes;
@@ -175,14 +184,40 @@ export class GuardedHttpClient {
     return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
   }
 
+  /**
+   * The name's addresses, from the resolutions of the last RESOLUTION_TTL_MS (one lookup at a time per name:
+   * checks that arrive while one runs share it). The system resolver answers through libuv's thread pool,
+   * 20-70 µs of CPU a lookup of a name in /etc/hosts on the development host and a network round trip for
+   * others, and a webhook worker checks its URL on every attempt: thousands of lookups a second of the same
+   * few names. The addresses are checked on every use all the same, and the connection is still pinned to
+   * the checked one; a name that moves is followed within the TTL. Failures are not kept.
+   */
   private async resolveName(url: URL): Promise<LookupAddress[]> {
     try {
-      const found = await this.resolve(url.hostname);
-      if (found.length === 0) throw new Error('no address');
-      return found;
+      return await this.resolveCached(url.hostname);
     } catch {
       throw new GuardedFetchError('dns_failed', `${url.hostname} cannot be resolved`, { url: url.href });
     }
+  }
+
+  private resolveCached(name: string): Promise<LookupAddress[]> {
+    const known = this.resolutions.get(name);
+    // expiresAt 0: a lookup in flight, shared
+    if (known && (known.expiresAt === 0 || known.expiresAt > this.now())) return known.addresses;
+    const entry = {
+      addresses: this.resolve(name).then((found) => {
+        if (found.length === 0) throw new Error('no address');
+        entry.expiresAt = this.now() + RESOLUTION_TTL_MS;
+        return found;
+      }),
+      expiresAt: 0,
+    };
+    entry.addresses.catch(() => {
+      if (this.resolutions.get(name) === entry) this.resolutions.delete(name);
+    });
+    if (!known && this.resolutions.size >= RESOLUTIONS_MAX) this.resolutions.delete(this.resolutions.keys().next().value as string);
+    this.resolutions.set(name, entry);
+    return entry.addresses;
   }
 
   /** GET with redirects, each hop checked and pinned. */

@@ -7,6 +7,7 @@
  * - parsing JSON answers and handing non-2xx answers to the adapter's own error mapper.
  * Platform-specific error mapping stays in each adapter (<p>.client.ts).
  */
+import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import { request, errors as undiciErrors } from 'undici';
 import { type Platform, ProviderError } from '../provider.js';
@@ -51,6 +52,18 @@ function headerMap(raw: Record<string, string | string[] | undefined>): Record<s
   return out;
 }
 
+/** An abort signal undici listens to as an EventEmitter: fired once, with its reason. */
+class CallSignal extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+  fire(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
 export async function providerRequest(platform: Platform, req: ProviderHttpRequest): Promise<ProviderHttpResponse> {
   const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
   let body: string | Uint8Array | Readable | undefined;
@@ -63,11 +76,13 @@ export async function providerRequest(platform: Platform, req: ProviderHttpReque
   } else if (req.body) {
     body = req.body instanceof Uint8Array ? req.body : Readable.from(req.body);
   }
-  // one controller for the whole-call deadline and the caller's signal: AbortSignal.timeout plus
-  // AbortSignal.any cost more CPU per call than the call itself under a publishing burst
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new DOMException('The operation timed out.', 'TimeoutError')), req.timeoutMs);
-  const fromCaller = () => abort.abort(req.signal?.reason);
+  // One signal for the whole-call deadline and the caller's: an EventEmitter, which undici takes as `signal`
+  // (it reads `aborted` and rejects with `reason`, as for an AbortSignal). AbortSignal.timeout plus
+  // AbortSignal.any cost more CPU a call than the call itself under a publishing burst, and an
+  // AbortController still about 20 µs a published target in a worker profile.
+  const abort = new CallSignal();
+  const timer = setTimeout(() => abort.fire(new DOMException('The operation timed out.', 'TimeoutError')), req.timeoutMs);
+  const fromCaller = () => abort.fire(req.signal?.reason);
   if (req.signal?.aborted) fromCaller();
   else req.signal?.addEventListener('abort', fromCaller, { once: true });
   try {
@@ -75,7 +90,7 @@ export async function providerRequest(platform: Platform, req: ProviderHttpReque
       method: req.method,
       headers,
       body,
-      signal: abort.signal,
+      signal: abort,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });

@@ -4,8 +4,10 @@
  * same run. Prints requests/s and p99 of both, the ratio, and the server process's peak RSS.
  * Targets: ours >= 95% of the baseline's throughput; peak RSS < 160 MB.
  *
- * The two are measured in alternating rounds (BENCH_ROUNDS of BENCH_SECONDS each, after a warm-up of
- * both), so load that changes on the host during the run hits both alike; the figures are the means.
+ * The two are measured in pairs of rounds (BENCH_ROUNDS pairs of BENCH_SECONDS a side, after a warm-up of
+ * both; which side goes first alternates), so load that changes on the host during the run hits both alike.
+ * The figures are the means, and the median with quartiles of the pairs' ratios: on a shared two-core host
+ * one pair's ratio moves by tens of points, the median of a dozen pairs by a few.
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,9 +15,10 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import { SERVICE_BUNDLE_OPTIONS } from '../scripts/bundle-options.js';
+import { median, percentile } from './support/stats.js';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const TARGET_RATIO = 0.95;
 const TARGET_RSS_MB = 160;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -72,8 +75,13 @@ await run(oursUrl, auth, 2);
 const baselineRounds: Awaited<ReturnType<typeof run>>[] = [];
 const oursRounds: Awaited<ReturnType<typeof run>>[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  baselineRounds.push(await run(baseUrl, {}, DURATION));
-  oursRounds.push(await run(oursUrl, auth, DURATION));
+  if (r % 2 === 0) {
+    baselineRounds.push(await run(baseUrl, {}, DURATION));
+    oursRounds.push(await run(oursUrl, auth, DURATION));
+  } else {
+    oursRounds.push(await run(oursUrl, auth, DURATION));
+    baselineRounds.push(await run(baseUrl, {}, DURATION));
+  }
 }
 clearInterval(rssTimer);
 /** mean req/s of the rounds; the worst round's p99 */
@@ -86,6 +94,11 @@ const baseline = merged(baselineRounds);
 const ours = merged(oursRounds);
 
 const ratio = ours.rps / baseline.rps;
+/** per pair of rounds: ours / baseline requests/s, and baseline / ours CPU a request */
+const pairRatios = oursRounds.map((r, i) => r.rps / (baselineRounds[i]?.rps ?? 1));
+const pairCpuRatios = oursRounds.map((r, i) => (baselineRounds[i]?.cpuPerRequestMs ?? 0) / r.cpuPerRequestMs);
+const spread = (xs: number[]) =>
+  `median ${(median(xs) * 100).toFixed(1)}% (quartiles ${(percentile(xs, 25) * 100).toFixed(1)}-${(percentile(xs, 75) * 100).toFixed(1)}%)`;
 console.log(
   `database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s each; server node flags: ${nodeFlags.join(' ') || '(none)'}`,
 );
@@ -93,8 +106,9 @@ const cpu = (r: typeof ours) => `server CPU ${(r.cpuPerRequestMs * 1000).toFixed
 console.log(`baseline (bare route, same query): ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms, ${cpu(baseline)}`);
 console.log(`GET /v1/brands (auth + rate limit):  ${ours.rps.toFixed(0)} req/s, p99 ${ours.p99} ms, ${cpu(ours)}`);
 console.log(
-  `ratio: ${(ratio * 100).toFixed(1)}% of baseline (target >= ${TARGET_RATIO * 100}%) ${ratio >= TARGET_RATIO ? 'OK' : 'MISSED'}; rounds: ${oursRounds.map((r, i) => `${((r.rps / (baselineRounds[i]?.rps ?? 1)) * 100).toFixed(0)}%`).join(' ')}; server CPU per request, baseline/ours: ${((baseline.cpuPerRequestMs / ours.cpuPerRequestMs) * 100).toFixed(1)}%`,
+  `ratio: ${(ratio * 100).toFixed(1)}% of baseline (target >= ${TARGET_RATIO * 100}%) ${ratio >= TARGET_RATIO ? 'OK' : 'MISSED'}; rounds: ${pairRatios.map((x) => `${(x * 100).toFixed(0)}%`).join(' ')}; server CPU per request, baseline/ours: ${((baseline.cpuPerRequestMs / ours.cpuPerRequestMs) * 100).toFixed(1)}%`,
 );
+console.log(`per pair of rounds: requests/s ${spread(pairRatios)}; server CPU per request, baseline/ours ${spread(pairCpuRatios)}`);
 console.log(
   `${process.env.DATABASE_URL ? 'API process (PostgreSQL mode)' : 'service process (API + worker + embedded PGlite engine)'} peak RSS: ${(peakRss / 1048576).toFixed(0)} MB (target < ${TARGET_RSS_MB} MB) ${peakRss < TARGET_RSS_MB * 1048576 ? 'OK' : 'MISSED'}`,
 );

@@ -5,27 +5,13 @@
  * exact under concurrency.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { createTestContext, REAL_DATABASE_URL, REAL_REDIS_URL, TestClock, type TestContext } from '../support/harness.js';
+import { createTestContext, REAL_DATABASE_URL, TestClock, type TestContext } from '../support/harness.js';
 import { waitFor } from '../support/wait.js';
-import { createToolUser, errorCode, post, QR_PATH, toolKeys, UTM_PATH, urls, utmBody } from './tool-http.support.js';
+import { concurrentClients, createToolUser, errorCode, post, QR_PATH, toolKeys, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 
 const svg = { text: 'hi', format: 'svg' };
-
-/** `clients` callers each send one request, retrying while another request of the key runs (429 concurrency_limited). */
-async function concurrentClients(send: (i: number) => ReturnType<typeof post>, clients: number) {
-  return Promise.all(
-    Array.from({ length: clients }, async (_, i) => {
-      for (;;) {
-        const res = await send(i);
-        if (res.statusCode !== 429 || errorCode(res) !== 'concurrency_limited') return res;
-        await new Promise((r) => setTimeout(r, 10 + Math.random() * 30));
-      }
-    }),
-  );
-}
 
 describe('tool API auth cache and limits under concurrency', () => {
   let ctx: TestContext;
@@ -145,30 +131,5 @@ describe("two servers on one PostgreSQL database: the key cache learns of the ot
     await sql`update tool_api_keys set revoked_at = now() where id = ${user.apiKeyId}`.execute(first.database.db);
     assert.equal(errorCode(await post(second, QR_PATH, user.auth, svg)), 'invalid_api_key');
     await waitFor('the listener to listen again', async () => second.root.areas.tools.keysListening(), 5_000);
-  });
-});
-
-const redisSkip = REAL_REDIS_URL ? false : 'REDIS_URL is not set: the two-instance test needs a Redis server';
-
-describe('two instances sharing Redis: exact quota', { skip: redisSkip }, () => {
-  let first: TestContext;
-  let second: TestContext;
-  const clock = new TestClock(Date.parse('2026-05-05T08:00:10.000Z'));
-
-  before(async () => {
-    const redisPrefix = randomBytes(6).toString('hex');
-    first = await createTestContext({ clock, redisPrefix });
-    second = await createTestContext({ clock, redisPrefix, database: first.database });
-  });
-  after(async () => {
-    await second?.close();
-    await first?.close();
-  });
-
-  it('50 concurrent requests over both instances with room for 20: exactly 20 succeed', async () => {
-    const user = await createToolUser(first, 'pro');
-    const answers = await concurrentClients((i) => post(i % 2 ? first : second, UTM_PATH, user.auth, utmBody(urls(50))), 50);
-    assert.equal(answers.filter((r) => r.statusCode === 200).length, 20);
-    for (const r of answers.filter((r) => r.statusCode !== 200)) assert.equal(errorCode(r), 'quota_exceeded');
   });
 });

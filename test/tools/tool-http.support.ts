@@ -54,3 +54,16 @@ export function errorCode(res: LightMyRequestResponse): string {
 
 /** A QR request that keeps a worker busy for several milliseconds. */
 export const HEAVY_QR = { text: 'x'.repeat(1800), format: 'png', size: 2048, errorCorrectionLevel: 'L' };
+
+/** `clients` callers each send one request, retrying while another request of the key runs (429 concurrency_limited). */
+export async function concurrentClients(send: (i: number) => ReturnType<typeof post>, clients: number) {
+  return Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      for (;;) {
+        const res = await send(i);
+        if (res.statusCode !== 429 || errorCode(res) !== 'concurrency_limited') return res;
+        await new Promise((r) => setTimeout(r, 10 + Math.random() * 30));
+      }
+    }),
+  );
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createTestContext, REAL_REDIS_URL, TestClock, type TestContext } from '../support/harness.js';
-import { createToolUser, errorCode, HEAVY_QR, post, QR_PATH, UTM_PATH, urls, utmBody } from './tool-http.support.js';
+import { concurrentClients, createToolUser, errorCode, HEAVY_QR, post, QR_PATH, UTM_PATH, urls, utmBody } from './tool-http.support.js';
 
 const skip = REAL_REDIS_URL ? false : 'REDIS_URL is not set: the Redis-shared counter test needs a Redis server';
 
@@ -36,6 +36,13 @@ describe('two app instances share one budget through Redis', { skip }, () => {
     }
     assert.equal(errorCode(await post(first, UTM_PATH, user.auth, utmBody(urls(1)))), 'rate_limited');
     assert.equal(errorCode(await post(second, UTM_PATH, user.auth, utmBody(urls(1)))), 'rate_limited');
+  });
+
+  it('50 concurrent requests over both instances with room for 20: exactly 20 succeed', async () => {
+    const user = await createToolUser(first, 'pro');
+    const answers = await concurrentClients((i) => post(i % 2 ? first : second, UTM_PATH, user.auth, utmBody(urls(50))), 50);
+    assert.equal(answers.filter((r) => r.statusCode === 200).length, 20);
+    for (const r of answers.filter((r) => r.statusCode !== 200)) assert.equal(errorCode(r), 'quota_exceeded');
   });
 
   it('one request at a time holds across instances', async () => {

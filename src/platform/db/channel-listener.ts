@@ -118,6 +118,8 @@ export class ChannelListener {
       if (this.client === client) this.client = null;
       this.listening = false;
       client.end().catch(() => {});
+      // a connection lost while it was set up: `lost` reported it and scheduled the retry already
+      if (this.retryTimer) return;
       this.onError(err as Error);
       this.scheduleRetry();
     }

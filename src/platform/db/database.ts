@@ -9,11 +9,14 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { parseTimestamptz, TIMESTAMPTZ_OID } from './pg-timestamp.js';
 import { PgliteDialect, PgliteLock } from './pglite-dialect.js';
 
 // COUNT(*) and BIGINT come back as strings from pg and as numbers from PGlite: parse int8 to number
 // in pg so repositories see one type (our counts stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+// timestamptz without pg's regular expressions (pg-timestamp.ts)
+pg.types.setTypeParser(TIMESTAMPTZ_OID, parseTimestamptz);
 
 /**
  * The database layer is generic over the schema: it knows no area's tables. The areas' Database type

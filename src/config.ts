@@ -72,6 +72,10 @@ export const EnvSchema = Type.Object({
     'Embedded mode: Unix socket on which the embedded database is served to the CLI and psql; default {SERVICE_DATA_DIR}/.s.PGSQL.5432.',
   ),
   SERVICE_DB_POOL_SIZE: Int(10, 'PostgreSQL pool size per process.', 1, 200),
+  DATABASE_PREPARED_STATEMENTS: Bool(
+    true,
+    'Run the most frequent statements as named prepared statements (parsed and planned once per connection). Set false behind a connection pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21 or without max_prepared_statements).',
+  ),
   REDIS_URL: Str('Redis URL. When set it backs every shared counter and readiness checks it.'),
 
   // ---- credentials and secrets

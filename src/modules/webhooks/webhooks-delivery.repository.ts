@@ -11,6 +11,7 @@
  * moving `claim_at` instead wrote an entry in each of the row's five indexes (migration 0029).
  */
 import { sql } from 'kysely';
+import { prepared } from '../../platform/db/prepared.js';
 import type { Executor } from '../database.js';
 
 /** A claimed delivery with its endpoint and event, everything one attempt needs. */
@@ -89,7 +90,9 @@ export const webhookDeliveryRepository = {
    * table that filled since its last analyze, expect a few dozen due rows and read and sort every due row
    * instead (420 ms a claim at a backlog of 30,000, against an index scan of the first rows). The scan
    * passes over the deliveries leased now (they keep their place): the few in flight, or for one lease's
-   * time the claims of a worker that died.
+   * time the claims of a worker that died. The limit is written into the text, so that the plan PostgreSQL
+   * keeps for the prepared statement reads the index's first rows: with a parameter it supposes a tenth of
+   * the table and the generic plan read and sorted every due row (8.8 against 1.3 ms a claim).
    */
   async claimDue(db: Executor, now: Date, leaseUntil: Date, limit: number, skipEndpoints: string[]): Promise<DeliveryContext[]> {
     const skip = skipEndpoints.length > 0 ? sql`and endpoint_id <> all(${skipEndpoints}::text[])` : sql``;
@@ -99,7 +102,7 @@ export const webhookDeliveryRepository = {
          where claim_at is not null and claim_at <= ${now} ${skip}
            and (leased_until is null or leased_until <= ${now})
          order by claim_at
-         limit ${limit}
+         limit ${sql.lit(Math.trunc(limit))}
          for update skip locked),
       claimed as (
         update webhook_deliveries d set leased_until = ${leaseUntil}
@@ -110,7 +113,7 @@ export const webhookDeliveryRepository = {
              v.id as event_id, v.type, v.data, v.sequence, v.created_at as event_created_at
         from claimed c
         join webhook_endpoints e on e.id = c.endpoint_id and e.organization_id = c.organization_id
-        join events v on v.id = c.event_id and v.organization_id = c.organization_id`.execute(db);
+        join events v on v.id = c.event_id and v.organization_id = c.organization_id${prepared}`.execute(db);
     return r.rows;
   },
 
@@ -163,7 +166,7 @@ export const webhookDeliveryRepository = {
          returning d.id)
       insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_excerpt, error_class, next_retry_at, created_at)
       select i.attempt_id, i.id, i.previous + 1, i.status_code, i.duration_ms, i.excerpt, null, null, i.at from i join u on u.id = i.id
-      returning delivery_id`.execute(db);
+      returning delivery_id${prepared}`.execute(db);
     return new Set(r.rows.map((x) => x.delivery_id));
   },
 

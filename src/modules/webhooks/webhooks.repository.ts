@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { keysetPage } from '../../platform/db/keyset.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { Executor } from '../database.js';
 import { DELIVERY_STATUSES } from './webhooks.schemas.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.tables.js';
@@ -48,17 +49,21 @@ export const webhooksRepository = {
    * event of the batch_job_events audience, only those that opted in.
    */
   async subscribers(db: Executor, organizationId: string, type: string, audience: string | null = null): Promise<{ id: string }[]> {
-    return db
-      .selectFrom('webhook_endpoints')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('enabled', '=', true)
-      .$if(audience === 'batch_job_events', (q) => q.where('batch_job_events', '=', true))
-      .where((eb) =>
-        eb.or([eb(sql`jsonb_array_length(event_types)`, '=', 0), eb(sql`event_types`, '@>', sql`${JSON.stringify([type])}::jsonb`)]),
-      )
-      .orderBy('id')
-      .execute();
+    return (
+      db
+        .selectFrom('webhook_endpoints')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('enabled', '=', true)
+        .$if(audience === 'batch_job_events', (q) => q.where('batch_job_events', '=', true))
+        .where((eb) =>
+          eb.or([eb(sql`jsonb_array_length(event_types)`, '=', 0), eb(sql`event_types`, '@>', sql`${JSON.stringify([type])}::jsonb`)]),
+        )
+        .orderBy('id')
+        // every recorded event asks this: planned once per connection
+        .modifyEnd(prepared)
+        .execute()
+    );
   },
 
   /** Enabled endpoints of these organizations with their event filters (empty: every event), in id order. */
@@ -83,7 +88,7 @@ export const webhooksRepository = {
   },
 
   async insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]) {
-    if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+    if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).modifyEnd(prepared).execute();
   },
 
   async listDeliveries(

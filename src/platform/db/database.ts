@@ -11,6 +11,7 @@ import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely
 import pg from 'pg';
 import { parseTimestamptz, TIMESTAMPTZ_OID } from './pg-timestamp.js';
 import { PgliteDialect, PgliteLock } from './pglite-dialect.js';
+import { PreparingClient } from './prepared.js';
 
 // COUNT(*) and BIGINT come back as strings from pg and as numbers from PGlite: parse int8 to number
 // in pg so repositories see one type (our counts stay far below 2^53).
@@ -99,8 +100,17 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
   };
 }
 
-export function openPostgres(connectionString: string, poolSize: number): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max: poolSize, application_name: 'service-api' });
+/**
+ * A pool on PostgreSQL. `preparedStatements` (default on): statements marked `prepared` run as named
+ * prepared statements (prepared.ts); off for a pooler that does not keep them.
+ */
+export function openPostgres(connectionString: string, poolSize: number, opts: { preparedStatements?: boolean } = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    application_name: 'service-api',
+    ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }),
+  });
   pool.on('error', () => {
     /* idle client errors surface on the next query; readiness reports them */
   });
@@ -147,7 +157,11 @@ export function embeddedSocketUrl(socketPath: string): string {
 
 /** The settings that choose the database (the service's Config is one; the platform reads no configuration itself). */
 export interface DatabaseSettings {
-  readonly env: { readonly DATABASE_URL?: string | undefined; readonly SERVICE_DB_POOL_SIZE: number };
+  readonly env: {
+    readonly DATABASE_URL?: string | undefined;
+    readonly SERVICE_DB_POOL_SIZE: number;
+    readonly DATABASE_PREPARED_STATEMENTS: boolean;
+  };
   readonly embedded: boolean;
   readonly dataDir: string;
   readonly dbSocketPath: string;
@@ -159,9 +173,14 @@ export interface DatabaseSettings {
  * else PGlite in-process.
  */
 export async function openDatabase(config: DatabaseSettings, opts: { preferSocket?: boolean } = {}): Promise<DatabaseHandle> {
-  if (config.env.DATABASE_URL) return openPostgres(config.env.DATABASE_URL, config.env.SERVICE_DB_POOL_SIZE);
+  if (config.env.DATABASE_URL) {
+    return openPostgres(config.env.DATABASE_URL, config.env.SERVICE_DB_POOL_SIZE, {
+      preparedStatements: config.env.DATABASE_PREPARED_STATEMENTS,
+    });
+  }
   if (opts.preferSocket && (await embeddedSocketAlive(config.dbSocketPath))) {
-    return openPostgres(embeddedSocketUrl(config.dbSocketPath), 1);
+    // a short-lived CLI connection: nothing a name would save
+    return openPostgres(embeddedSocketUrl(config.dbSocketPath), 1, { preparedStatements: false });
   }
   return openPglite(config.dataDir);
 }

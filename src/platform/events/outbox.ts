@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { AnyExecutor } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import { newId } from '../ids.js';
 import type { EventAudience, EventType } from './event-types.js';
 
@@ -109,6 +110,7 @@ export class EventOutbox {
           fanned_out_at: this.fanOut ? createdAt : null,
         })) as never,
       )
+      .modifyEnd(prepared)
       .execute();
     await this.notify(tx, recorded);
     return recorded;
@@ -141,6 +143,7 @@ export class EventOutbox {
         created_at: createdAt,
         fanned_out_at: this.fanOut ? createdAt : null,
       } as never)
+      .modifyEnd(prepared)
       .execute();
     const recorded = recordedEvent(id, event, sequence, createdAt);
     await this.notify(tx, [recorded]);

@@ -8,10 +8,14 @@
  *
  * A statement opts in by ending with the `prepared` marker (`.modifyEnd(prepared)` on a query builder,
  * `${prepared}` at the end of a `sql` template). Only statements whose plan does not depend on their
- * parameters' values should: the delivery claim (`claim_at <= $1 ... limit $2`) is not marked, because its
- * generic plan read and sorted every due row (8.8 against 1.3 ms a claim when every statement was prepared).
- * Texts that differ (a VALUES list of another length) are other statements, each prepared on first use; a
- * process names at most `MAX_NAMED` texts and runs the rest unnamed.
+ * parameters' values should: with `limit $2` the delivery claim's generic plan read and sorted every due row
+ * (8.8 against 1.3 ms a claim), so its limit is written into its text. Texts that differ (a VALUES list of
+ * another length, another limit) are other statements, each prepared on first use; a process names at most
+ * `MAX_NAMED` texts and runs the rest unnamed.
+ *
+ * Not for a statement that answers `*` of a table (`returning *`): once a migration adds a column, PostgreSQL
+ * refuses to run a prepared statement whose answer's columns changed ("cached plan must not change result
+ * type") until the connection ends, where an unnamed one simply answers the new column.
  *
  * `DATABASE_PREPARED_STATEMENTS=false` runs every statement unnamed: for a connection pooler in transaction
  * mode that does not keep prepared statements across server connections (PgBouncer before 1.21, or without

@@ -74,7 +74,7 @@ export const EnvSchema = Type.Object({
   SERVICE_DB_POOL_SIZE: Int(10, 'PostgreSQL pool size per process.', 1, 200),
   DATABASE_PREPARED_STATEMENTS: Bool(
     true,
-    'Run the most frequent statements as named prepared statements (parsed and planned once per connection). Set false behind a connection pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21 or without max_prepared_statements).',
+    'Run the most frequent statements as named prepared statements (parsed and planned once per connection). Set false behind a connection pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21 or without max_prepared_statements). Connections through a Unix socket (the embedded database served to a worker or the CLI) always run them unnamed.',
   ),
   REDIS_URL: Str('Redis URL. When set it backs every shared counter and readiness checks it.'),
 

@@ -149,6 +149,18 @@ export async function embeddedSocketAlive(socketPath: string): Promise<boolean> 
 }
 
 /** Connection string for pg clients (the CLI, psql) to the embedded database served on its socket. */
+/** Whether a connection string reaches its server through a Unix socket (a host that is a directory). */
+export function isUnixSocketUrl(connectionString: string): boolean {
+  if (connectionString.startsWith('socket:')) return true;
+  try {
+    const url = new URL(connectionString);
+    const host = url.searchParams.get('host') ?? decodeURIComponent(url.hostname);
+    return host.startsWith('/');
+  } catch {
+    return false;
+  }
+}
+
 export function embeddedSocketUrl(socketPath: string): string {
   const dir = path.dirname(socketPath);
   const port = /\.s\.PGSQL\.(\d+)$/.exec(socketPath)?.[1] ?? '5432';
@@ -175,7 +187,8 @@ export interface DatabaseSettings {
 export async function openDatabase(config: DatabaseSettings, opts: { preferSocket?: boolean } = {}): Promise<DatabaseHandle> {
   if (config.env.DATABASE_URL) {
     return openPostgres(config.env.DATABASE_URL, config.env.SERVICE_DB_POOL_SIZE, {
-      preparedStatements: config.env.DATABASE_PREPARED_STATEMENTS,
+      // the embedded database's socket serves one session to every connection: names would collide there
+      preparedStatements: config.env.DATABASE_PREPARED_STATEMENTS && !isUnixSocketUrl(config.env.DATABASE_URL),
     });
   }
   if (opts.preferSocket && (await embeddedSocketAlive(config.dbSocketPath))) {

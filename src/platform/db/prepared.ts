@@ -19,7 +19,8 @@
  *
  * `DATABASE_PREPARED_STATEMENTS=false` runs every statement unnamed: for a connection pooler in transaction
  * mode that does not keep prepared statements across server connections (PgBouncer before 1.21, or without
- * `max_prepared_statements`).
+ * `max_prepared_statements`). Connections through a Unix socket always do (database.ts): the embedded
+ * database's socket serves one session to all its connections, where two clients' names would collide.
  */
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -29,6 +30,21 @@ export const PREPARED_MARK = ' /* prepared */';
 
 /** appended to a statement that should run as a named prepared statement on PostgreSQL */
 export const prepared = sql.raw(PREPARED_MARK);
+
+/**
+ * Every column of a table type, listed by name: for a prepared statement that answers whole rows (in place of
+ * `*`, see above). The compiler refuses a list that leaves a column out.
+ */
+export function everyColumn<Table>() {
+  return <const C extends ReadonlyArray<keyof Table & string>>(
+    ...columns: C & ([Exclude<keyof Table, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof Table, C[number]> })
+  ): C => columns;
+}
+
+/** `alias.column, ...` of the given columns */
+export function columnsOf(alias: string, columns: ReadonlyArray<string>) {
+  return sql.join(columns.map((c) => sql.ref(`${alias}.${c}`)));
+}
 
 /** texts named by this process; beyond the limit, marked texts run unnamed */
 const MAX_NAMED = 1000;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { type DatabaseHandle, openPostgres } from '../../../src/platform/db/database.js';
+import { type DatabaseHandle, isUnixSocketUrl, openPostgres } from '../../../src/platform/db/database.js';
 import { PREPARED_MARK, prepared, preparedName } from '../../../src/platform/db/prepared.js';
 import { REAL_DATABASE_URL } from '../../support/harness.js';
 
@@ -71,5 +71,15 @@ describe('prepared statements', () => {
       assert.equal(r.rows[0]!.x, 42);
       assert.deepEqual(await preparedOn(unnamed), []);
     });
+  });
+});
+
+describe('connections through a Unix socket', () => {
+  it('are told apart from TCP ones (their statements run unnamed: the embedded socket shares one session)', () => {
+    assert.equal(isUnixSocketUrl('postgresql://postgres@localhost:5432/postgres?host=%2Ftmp%2Fdata'), true);
+    assert.equal(isUnixSocketUrl('postgresql://postgres@%2Fvar%2Frun%2Fpostgresql/test'), true);
+    assert.equal(isUnixSocketUrl('socket:/var/run/postgresql?db=test'), true);
+    assert.equal(isUnixSocketUrl('postgres://postgres@127.0.0.1:5432/test'), false);
+    assert.equal(isUnixSocketUrl('postgres://user:p%2Fss@db.internal/test?sslmode=require'), false);
   });
 });

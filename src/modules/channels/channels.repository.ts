@@ -1,7 +1,8 @@
 /** Kysely queries of channel accounts; every method takes the organization id. */
 
-import type { Selectable, Updateable } from 'kysely';
+import { type Selectable, sql, type Updateable } from 'kysely';
 import { keysetPage } from '../../platform/db/keyset.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { Platform } from '../../providers/provider.js';
 import type { Executor } from '../database.js';
 import type { ChannelAccountState } from './channel-states.js';
@@ -64,29 +65,29 @@ export const channelsRepository = {
    */
   async callColumns(db: Executor, refs: ReadonlyArray<{ organizationId: string; channelAccountId: string }>) {
     if (refs.length === 0) return [];
-    return db
-      .selectFrom('channel_accounts as c')
-      .leftJoin('provider_token_secrets as s', (j) =>
-        j.onRef('s.id', '=', 'c.access_token_ref').onRef('s.organization_id', '=', 'c.organization_id'),
-      )
-      .select([
-        'c.id',
-        'c.organization_id',
-        'c.platform',
-        'c.state',
-        'c.external_account_id',
-        'c.access_token_ref',
-        'c.additional_settings',
-        's.ciphertext as token_ciphertext',
-      ])
-      .where((eb) =>
-        eb(
-          eb.refTuple('c.organization_id', 'c.id'),
-          'in',
-          refs.map((r) => eb.tuple(r.organizationId, r.channelAccountId)),
-        ),
-      )
-      .execute();
+    return (
+      db
+        .selectFrom('channel_accounts as c')
+        .leftJoin('provider_token_secrets as s', (j) =>
+          j.onRef('s.id', '=', 'c.access_token_ref').onRef('s.organization_id', '=', 'c.organization_id'),
+        )
+        .select([
+          'c.id',
+          'c.organization_id',
+          'c.platform',
+          'c.state',
+          'c.external_account_id',
+          'c.access_token_ref',
+          'c.additional_settings',
+          's.ciphertext as token_ciphertext',
+        ])
+        // the pairs as two array parameters: one text for any number of pairs, prepared once per connection
+        .where(
+          sql<boolean>`(c.organization_id, c.id) in (select * from unnest(${refs.map((r) => r.organizationId)}::text[], ${refs.map((r) => r.channelAccountId)}::text[]))`,
+        )
+        .modifyEnd(prepared)
+        .execute()
+    );
   },
 
   /** Locks the row for the rest of the transaction (state changes are checked against the locked state). */

@@ -10,9 +10,10 @@
  * by key).
  */
 import { type RawBuilder, sql } from 'kysely';
+import { columnsOf, prepared } from '../../platform/db/prepared.js';
 import type { Executor } from '../database.js';
 import type { JobRow, TargetRow } from './publishing.repository.js';
-import type { StoredMedia, TargetError } from './publishing.tables.js';
+import { PUBLISH_TARGET_COLUMNS, type StoredMedia, type TargetError } from './publishing.tables.js';
 
 /** The claimed target with its job's media and lateness limit. */
 export type ClaimedRow = TargetRow & { job_media: StoredMedia[]; job_max_lateness: number | null };
@@ -82,14 +83,14 @@ export const publishEngineRepository = {
 				from i
 				where t.id = i.id and t.id = any(${ids}::text[]) and t.version = i.version
 					and (t.state || '') in (${sql.join(from)}) and t.organization_id = i.org
-				returning t.*
+				returning ${columnsOf('t', PUBLISH_TARGET_COLUMNS)}
 			), j as (
 				update publish_jobs pj set status = 'publishing', updated_at = ${now}
 				from (select distinct job_id, organization_id from c) cj
 				where pj.id = cj.job_id and pj.organization_id = cj.organization_id and pj.status <> 'publishing'
 			)
 			select c.*, pj.media as job_media, pj.max_lateness_minutes as job_max_lateness
-			from c join publish_jobs pj on pj.id = c.job_id and pj.organization_id = c.organization_id`.execute(db);
+			from c join publish_jobs pj on pj.id = c.job_id and pj.organization_id = c.organization_id${prepared}`.execute(db);
     return res.rows;
   },
 
@@ -124,7 +125,7 @@ export const publishEngineRepository = {
 				from i
 				where publish_targets.id = i.id and publish_targets.id = any(${ids}::text[]) and publish_targets.organization_id = i.org
 					and publish_targets.version = i.version and (publish_targets.state || '') in (${sql.join(from)})
-				returning publish_targets.*
+				returning ${columnsOf('publish_targets', PUBLISH_TARGET_COLUMNS)}
 			), j as (
 				update publish_jobs pj set status = ${jobStatus}, updated_at = ${now}
 				from t
@@ -132,7 +133,7 @@ export const publishEngineRepository = {
 					and not exists (select 1 from publish_targets o where o.job_id = pj.id and o.id <> t.id)
 				returning pj.id
 			)
-			select t.*, (t.job_id in (select id from j)) as job_updated from t`.execute(tx);
+			select t.*, (t.job_id in (select id from j)) as job_updated from t${prepared}`.execute(tx);
     return res.rows;
   },
 
@@ -151,7 +152,7 @@ export const publishEngineRepository = {
 			from i
 			where t.id = i.id and t.id = any(${ids}::text[]) and t.organization_id = i.org
 				and t.version = i.version and (t.state || '') in (${sql.join(from)})
-			returning t.id`.execute(db);
+			returning t.id${prepared}`.execute(db);
     return new Set(res.rows.map((r) => r.id));
   },
 

@@ -1,5 +1,6 @@
 /** Row types of the publishing tables (migration 0005-publishing). */
 import type { ColumnType, Generated } from 'kysely';
+import { everyColumn } from '../../platform/db/prepared.js';
 import type { Json, Timestamp } from '../../platform/db/schema.js';
 
 /** A media item as resolved when the job was created (library items keep their id for fresh URLs). */
@@ -111,6 +112,42 @@ export interface PublishTargetsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/** A target row's columns by name, for the engine's prepared statements that answer whole rows. */
+export const PUBLISH_TARGET_COLUMNS = everyColumn<PublishTargetsTable>()(
+  'id',
+  'organization_id',
+  'job_id',
+  'brand_id',
+  'channel_account_id',
+  'platform',
+  'position',
+  'text',
+  'settings',
+  'state',
+  'version',
+  'scheduled_at',
+  'due_at',
+  'next_attempt_at',
+  'attempts',
+  'lease_until',
+  'poll_token',
+  'last_error',
+  'state_reason',
+  'provider_post_id',
+  'provider_url',
+  'published_at',
+  'posted_post_id',
+  'posted_url',
+  'posted_at',
+  'first_comment',
+  'first_comment_state',
+  'first_comment_id',
+  'first_comment_attempts',
+  'first_comment_error',
+  'created_at',
+  'updated_at',
+);
 
 export interface PublishingTables {
   publish_jobs: PublishJobsTable;

@@ -102,14 +102,16 @@ export async function openPglite(dataDir: string, template?: Blob): Promise<Data
 
 /**
  * A pool on PostgreSQL. `preparedStatements` (default on): statements marked `prepared` run as named
- * prepared statements (prepared.ts); off for a pooler that does not keep them.
+ * prepared statements (prepared.ts); off for a pooler that does not keep them, and always through a Unix
+ * socket: the embedded database's socket serves one session to every connection, where names would collide.
  */
 export function openPostgres(connectionString: string, poolSize: number, opts: { preparedStatements?: boolean } = {}): DatabaseHandle {
+  const named = opts.preparedStatements !== false && !isUnixSocketUrl(connectionString);
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
     application_name: 'service-api',
-    ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }),
+    ...(named ? { Client: PreparingClient } : {}),
   });
   pool.on('error', () => {
     /* idle client errors surface on the next query; readiness reports them */
@@ -148,7 +150,6 @@ export async function embeddedSocketAlive(socketPath: string): Promise<boolean> 
   });
 }
 
-/** Connection string for pg clients (the CLI, psql) to the embedded database served on its socket. */
 /** Whether a connection string reaches its server through a Unix socket (a host that is a directory). */
 export function isUnixSocketUrl(connectionString: string): boolean {
   if (connectionString.startsWith('socket:')) return true;
@@ -161,6 +162,7 @@ export function isUnixSocketUrl(connectionString: string): boolean {
   }
 }
 
+/** Connection string for pg clients (the CLI, psql) to the embedded database served on its socket. */
 export function embeddedSocketUrl(socketPath: string): string {
   const dir = path.dirname(socketPath);
   const port = /\.s\.PGSQL\.(\d+)$/.exec(socketPath)?.[1] ?? '5432';
@@ -187,13 +189,11 @@ export interface DatabaseSettings {
 export async function openDatabase(config: DatabaseSettings, opts: { preferSocket?: boolean } = {}): Promise<DatabaseHandle> {
   if (config.env.DATABASE_URL) {
     return openPostgres(config.env.DATABASE_URL, config.env.SERVICE_DB_POOL_SIZE, {
-      // the embedded database's socket serves one session to every connection: names would collide there
-      preparedStatements: config.env.DATABASE_PREPARED_STATEMENTS && !isUnixSocketUrl(config.env.DATABASE_URL),
+      preparedStatements: config.env.DATABASE_PREPARED_STATEMENTS,
     });
   }
   if (opts.preferSocket && (await embeddedSocketAlive(config.dbSocketPath))) {
-    // a short-lived CLI connection: nothing a name would save
-    return openPostgres(embeddedSocketUrl(config.dbSocketPath), 1, { preparedStatements: false });
+    return openPostgres(embeddedSocketUrl(config.dbSocketPath), 1);
   }
   return openPglite(config.dataDir);
 }

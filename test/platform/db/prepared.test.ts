@@ -4,9 +4,14 @@
  * off. The PostgreSQL part reads the connection's own list of prepared statements.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { type DatabaseHandle, isUnixSocketUrl, openPostgres } from '../../../src/platform/db/database.js';
+import pino from 'pino';
+import { serveEmbeddedSocket } from '../../../src/main/runtime.js';
+import { type DatabaseHandle, embeddedSocketUrl, isUnixSocketUrl, openPglite, openPostgres } from '../../../src/platform/db/database.js';
 import { PREPARED_MARK, prepared, preparedName } from '../../../src/platform/db/prepared.js';
 import { REAL_DATABASE_URL } from '../../support/harness.js';
 
@@ -53,7 +58,7 @@ describe('prepared statements', () => {
       assert.ok(!list.some((s) => s.statement.includes('unmarked_test')), 'an unmarked statement is not prepared');
     });
 
-    it('a statement that fails runs again by its name once the error is gone (a transaction rolled back)', async () => {
+    it('a named statement whose execution failed (a duplicate key) runs again by its name', async () => {
       await sql`create temporary table prepared_probe (id int primary key)`.execute(named.db);
       const insert = (id: number) => sql`insert into prepared_probe (id) values (${id})${prepared}`.execute(named.db);
       await insert(1);
@@ -75,6 +80,26 @@ describe('prepared statements', () => {
 });
 
 describe('connections through a Unix socket', () => {
+  it('run marked statements unnamed: two pools on the embedded socket (one PGlite session) run the same one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prepared-socket-'));
+    const embedded = await openPglite(dir);
+    const socketPath = path.join(dir, '.s.PGSQL.5432');
+    const server = await serveEmbeddedSocket(embedded.pglite!, embedded.lock!, socketPath, pino({ level: 'silent' }));
+    try {
+      // a name prepared by the first pool would exist for the second ("prepared statement already exists")
+      for (const round of [1, 2]) {
+        const handle = openPostgres(embeddedSocketUrl(socketPath), 1);
+        const r = await sql<{ x: number }>`select ${round}::int * 2 as x, 'socket test' as label${prepared}`.execute(handle.db);
+        assert.equal(r.rows[0]!.x, round * 2);
+        await handle.close();
+      }
+    } finally {
+      await server.stop();
+      await embedded.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('are told apart from TCP ones (their statements run unnamed: the embedded socket shares one session)', () => {
     assert.equal(isUnixSocketUrl('postgresql://postgres@localhost:5432/postgres?host=%2Ftmp%2Fdata'), true);
     assert.equal(isUnixSocketUrl('postgresql://postgres@%2Fvar%2Frun%2Fpostgresql/test'), true);

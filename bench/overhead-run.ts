@@ -10,6 +10,7 @@ import { generateQr } from '../src/modules/tools/qrcode/qr-generator.js';
 import { defaultQrPoolSize, QrWorkerPool } from '../src/modules/tools/qrcode/qr-worker-pool.js';
 import { ToolKeysService } from '../src/modules/tools/tool-keys.service.js';
 import { buildUtm } from '../src/modules/tools/utm/utm-builder.js';
+import { startBrandsFloor } from './support/brands-floor.js';
 import { startBrandsBenchService } from './support/brands-service.js';
 import { median, percentile } from './support/stats.js';
 
@@ -20,7 +21,10 @@ const PER_ROUND = Number(process.env.PER_ROUND ?? 40);
 const IN_FLIGHT = 8;
 /** tool keys the UTM rounds take turns with (each key's daily quota is 100 requests of 100 links) */
 const TOOL_KEYS = Number(process.env.TOOL_KEYS ?? 400);
-/** BENCH_CASES=brands,utm,qr picks the comparisons (qr: an SVG QR code of 512 px) */
+/**
+ * BENCH_CASES=brands,floor,utm,qr picks the comparisons (floor: the brand list's features in plain code against the
+ * bare route, and the service against that plain code; qr: an SVG QR code of 512 px)
+ */
 const CASES = new Set((process.env.BENCH_CASES ?? 'brands,utm').split(','));
 /** names of this run's users (a PostgreSQL database outlives the run) */
 const RUN = Date.now().toString(36);
@@ -56,7 +60,7 @@ async function round(side: Side, n: number): Promise<number> {
  * ratio and difference. On a shared host whose speed moves by tens of percent within a minute, the ratio
  * of a pair holds still where the fastest or the median round of each side, taken apart, do not.
  */
-async function compare(label: string, ours: Side, bare: Side): Promise<void> {
+async function compare(label: string, ours: Side, bare: Side, names: [string, string] = ['ours', 'bare']): Promise<void> {
   // warm both (JIT, caches)
   for (let i = 0; i < 3; i++) {
     await round(bare, 400);
@@ -82,8 +86,8 @@ async function compare(label: string, ours: Side, bare: Side): Promise<void> {
     diff.push(x - y);
   }
   console.log(
-    `${label.padEnd(28)} CPU a request (medians): ours ${median(o).toFixed(0)} µs, bare ${median(b).toFixed(0)} µs | ` +
-      `per pair: bare/ours ${median(ratio).toFixed(1)}% (quartiles ${percentile(ratio, 25).toFixed(1)}-${percentile(ratio, 75).toFixed(1)}%), ` +
+    `${label.padEnd(28)} CPU a request (medians): ${names[0]} ${median(o).toFixed(0)} µs, ${names[1]} ${median(b).toFixed(0)} µs | ` +
+      `per pair: ${names[1]}/${names[0]} ${median(ratio).toFixed(1)}% (quartiles ${percentile(ratio, 25).toFixed(1)}-${percentile(ratio, 75).toFixed(1)}%), ` +
       `overhead ${median(diff).toFixed(1)} µs`,
   );
 }
@@ -134,6 +138,22 @@ try {
       { app, sent: 0, request: () => ({ method: 'GET', url: '/v1/brands', headers: brandsAuth }) },
       { app: bare, sent: 0, request: () => ({ method: 'GET', url: '/brands' }) },
     );
+
+  if (CASES.has('floor')) {
+    const floor = await startBrandsFloor(brands, organizationId, service.apiKey);
+    const floorSide = (): Side => ({ app: floor, sent: 0, request: () => ({ method: 'GET', url: '/brands', headers: brandsAuth }) });
+    await compare('GET /v1/brands, plain code', floorSide(), { app: bare, sent: 0, request: () => ({ method: 'GET', url: '/brands' }) }, [
+      'plain',
+      'bare',
+    ]);
+    await compare(
+      'GET /v1/brands / plain code',
+      { app, sent: 0, request: () => ({ method: 'GET', url: '/v1/brands', headers: brandsAuth }) },
+      floorSide(),
+      ['ours', 'plain'],
+    );
+    await floor.close();
+  }
 
   const utmBody = JSON.stringify({
     urls: Array.from({ length: 100 }, (_, i) => `https://shop.example.com/products/item-${i}?color=red&size=m#reviews`),

@@ -11,7 +11,8 @@
  * the same code; here the load generator's share and the sockets are out of the figure, so a change of a few
  * µs in the route's path shows. The rounds are short and paired, one of each side back to back, and the figure
  * is the median over the pairs (bench/overhead-run.ts). PAIRS (400) and PER_ROUND (40) size the run,
- * BENCH_CASES=brands,utm,qr picks the comparisons (brands,utm by default); DATABASE_URL selects
+ * BENCH_CASES=brands,floor,utm,qr picks the comparisons (brands,utm by default; floor: the brand list's features
+ * written as plain code, against the bare route and against the service); DATABASE_URL selects
  * PostgreSQL, the embedded database otherwise; BENCH_NODE_ARGS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof)
  * go to the measured process.
  */

@@ -63,6 +63,28 @@ describe('public API authentication (spec rules 1-6)', () => {
     assert.equal((await get(auth)).statusCode, 200);
   });
 
+  it('remembers an accepted key for 5 seconds: a revocation in the database applies once they pass; the scope is checked on every use', async () => {
+    const identity = new IdentityService(ctx.database.db);
+    const key = await identity.createApiKeyFor({ organizationId: org.organizationId, scopes: ['brands:read'] });
+    const auth = { authorization: `Bearer ${key.apiKey}` };
+    assert.equal((await get(auth)).statusCode, 200);
+    await ctx.database.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', key.apiKeyId).execute();
+    // answered from the process's memory, with the rate limit counted as on the first use
+    const remembered = await get(auth);
+    assert.equal(remembered.statusCode, 200);
+    assert.equal(Number(remembered.headers['x-ratelimit-remaining']), Number(remembered.headers['x-ratelimit-limit']) - 2);
+    ctx.clock.advance(5_001);
+    assert.equal((await get(auth)).json().error, 'public_api_token_forbidden');
+
+    const limited = await identity.createApiKeyFor({ organizationId: org.organizationId, scopes: ['media:read'] });
+    // accepted (media:read), then remembered: the remembered key still lacks brands:read
+    const media = await ctx.app.inject({ url: '/v1/media', headers: { authorization: `Bearer ${limited.apiKey}` } });
+    assert.notEqual(media.statusCode, 401);
+    const refused = await get({ authorization: `Bearer ${limited.apiKey}` });
+    assert.equal(refused.statusCode, 401);
+    assert.match(refused.json().message, /brands:read/);
+  });
+
   it('revoked keys are refused', async () => {
     const identity = new IdentityService(ctx.database.db);
     const key = await identity.createApiKeyFor({ organizationId: org.organizationId, scopes: ['brands:read'] });

@@ -38,6 +38,11 @@ export interface CounterStore {
   readonly kind: 'memory' | 'redis';
   /** Atomically adds `cost` when count + cost <= limit; the key expires ttlMs after it is first set. */
   consume(key: string, cost: number, limit: number, ttlMs: number): Promise<ConsumeResult>;
+  /**
+   * `consume` answered at once, by a store that keeps its counters in this process (no I/O, so no promise
+   * and no failure of a connection to observe); absent on stores behind a network.
+   */
+  consumeNow?(key: string, cost: number, limit: number, ttlMs: number): ConsumeResult;
   /** Adds `by` (may be negative) unconditionally; returns the new value. */
   increment(key: string, by: number, ttlMs: number): Promise<number>;
   get(key: string): Promise<number>;

@@ -33,7 +33,7 @@ export class MemoryCounterStore implements CounterStore {
     return this.consumeNow(key, cost, limit, ttlMs);
   }
 
-  private consumeNow(key: string, cost: number, limit: number, ttlMs: number): ConsumeResult {
+  consumeNow(key: string, cost: number, limit: number, ttlMs: number): ConsumeResult {
     const e = this.live(key);
     const current = e?.value ?? 0;
     if (current + cost > limit) return { allowed: false, count: current };

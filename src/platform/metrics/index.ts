@@ -19,8 +19,8 @@ export function metricsWithCounterStores(counters: Counters): Metrics {
 }
 
 const OBSERVED = Symbol('observedCounterStore');
-/** every operation of a store but its health probe and its close */
-type Operation = Exclude<keyof CounterStore, 'kind' | 'ping' | 'close'>;
+/** every operation of a store but its health probe, its close and the in-process store's synchronous consume */
+type Operation = Exclude<keyof CounterStore, 'kind' | 'ping' | 'close' | 'consumeNow'>;
 const OPERATIONS = [
   'consume',
   'increment',

@@ -17,6 +17,7 @@ import { ErrorResponse } from './http/shared-schemas.js';
 import { AJV_CUSTOM_OPTIONS, partAwareValidatorBuilder } from './http/validator.js';
 import type { AppDeps } from './modules/app-deps.js';
 import { MediaInput, PlanIssueSchema, PublishTargetErrorSchema, PublishTargetInput } from './modules/publishing/publishing.schemas.js';
+import { deferredChildLogger } from './platform/logging/deferred-child-logger.js';
 import { redactingLogOptions } from './platform/logging/redact.js';
 
 declare module 'fastify' {
@@ -96,6 +97,8 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
     frameworkErrors: errors.frameworkErrors,
     clientErrorHandler: errors.clientErrorHandler,
     requestIdHeader: false,
+    // the request's pino child is made when the request first logs at an enabled level (deferred-child-logger.ts)
+    childLoggerFactory: deferredChildLogger,
     // probes and the docs are logged by the hook below: debug when they succeed
     logController: new LogController({ disableRequestLogging: (req: { url?: string }) => isQuietUrl(req.url ?? '') }),
     genReqId: (req) => {

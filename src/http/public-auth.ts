@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { Clock } from '../platform/clock.js';
+import { type Clock, epochMs } from '../platform/clock.js';
 import type { ConsumeResult } from '../platform/counters/counter-store.js';
 import type { Counters } from '../platform/counters/index.js';
 import { selectStore } from '../platform/counters/store-selection.js';
@@ -61,16 +61,38 @@ function bearer(request: FastifyRequest): string | null {
  * RateLimit-Reset: seconds until the window resets (delta, as in the IETF RateLimit fields draft);
  * X-RateLimit-Reset: the reset time as Unix epoch seconds; Retry-After (429 only): seconds to wait.
  */
+/**
+ * The counter key of a principal's window, built once per window and kept: a string built on every request is
+ * flattened and hashed again by the counter store's lookup, a kept one carries its hash.
+ */
+const windowKeys = new Map<Principal['kind'], Map<string, { windowStart: number; key: string }>>();
+/** past this many principals of a kind the cache starts over (it only saves building strings) */
+const WINDOW_KEYS_MAX = 10_000;
+
+function windowKey(principal: Principal, windowStart: number): string {
+  let ofKind = windowKeys.get(principal.kind);
+  if (!ofKind) {
+    ofKind = new Map();
+    windowKeys.set(principal.kind, ofKind);
+  }
+  const kept = ofKind.get(principal.subjectId);
+  if (kept?.windowStart === windowStart) return kept.key;
+  if (ofKind.size >= WINDOW_KEYS_MAX) ofKind.clear();
+  const key = `rl:public:${principal.kind}:${principal.subjectId}:${windowStart}`;
+  ofKind.set(principal.subjectId, { windowStart, key });
+  return key;
+}
+
 function applyRateLimit(deps: PublicAuthDeps, principal: Principal, reply: FastifyReply): Promise<void> | undefined {
   const env = deps.config.env;
   if (env.SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED) return undefined;
   const store = selectStore(env.SERVICE_PUBLIC_API_RATE_LIMIT_STORE, deps.counters);
   const limit = env.SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS;
   const windowMs = env.SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS * 1000;
-  const now = deps.clock.now().getTime();
+  const now = epochMs(deps.clock);
   const windowStart = Math.floor(now / windowMs) * windowMs;
   const resetAt = windowStart + windowMs;
-  const key = `rl:public:${principal.kind}:${principal.subjectId}:${windowStart}`;
+  const key = windowKey(principal, windowStart);
   const answer = (result: ConsumeResult): void => {
     const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
     const remaining = Math.max(0, limit - result.count);

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../http/principal.js';
+import { epochMs } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { digest, digestMatches, keyPrefix } from '../../platform/secrets/api-key-secret.js';
 import type { AppDeps } from '../app-deps.js';
@@ -71,7 +72,7 @@ export class Authenticator {
    */
   cached(token: string): Principal | null {
     if (token.startsWith(`${DELEGATION_KIND}_`)) return this.delegations.get(token) ?? null;
-    return this.cachedByDigest(digest(token), this.deps.clock.now().getTime());
+    return this.cachedByDigest(digest(token), epochMs(this.deps.clock));
   }
 
   private cachedByDigest(tokenDigest: string, now: number): Principal | null {
@@ -89,7 +90,7 @@ export class Authenticator {
       return delegated;
     }
     const tokenDigest = digest(token);
-    const now = this.deps.clock.now().getTime();
+    const now = epochMs(this.deps.clock);
     const cached = this.cachedByDigest(tokenDigest, now);
     if (cached) return cached;
     const negativeOn = !this.deps.config.env.SERVICE_PUBLIC_API_NEGATIVE_CACHE_DISABLED;

@@ -4,6 +4,7 @@
  * authentication or rate limiting. Reports both ports and the credentials over IPC.
  */
 import Fastify from 'fastify';
+import { startBrandsFloor } from './support/brands-floor.js';
 import { startBrandsBenchService } from './support/brands-service.js';
 
 // production shape with DATABASE_URL (an API-only process); the embedded default runs API + worker
@@ -19,7 +20,11 @@ const bare = Fastify({ logger: false });
 bare.get('/baseline/brands', async () => brands.list(organizationId, {}));
 const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
 
-process.send!({ ours: runtime.address, baseline: bareAddress, apiKey });
+// BENCH_FLOOR=1: the same features written as plain code (bench/support/brands-floor.ts) on a port of its own
+const floor = process.env.BENCH_FLOOR === '1' ? await startBrandsFloor(brands, organizationId, apiKey) : null;
+const floorAddress = floor ? await floor.listen({ port: 0, host: '127.0.0.1' }) : null;
+
+process.send!({ ours: runtime.address, baseline: bareAddress, floor: floorAddress, apiKey });
 process.on('message', async (m) => {
   if (m === 'mark') {
     if (process.execArgv.includes('--cpu-prof')) process.stderr.write(`mark ${process.hrtime.bigint() / 1000n}\n`);
@@ -27,6 +32,7 @@ process.on('message', async (m) => {
   }
   if (m === 'stop') {
     await bare.close();
+    await floor?.close();
     await service.stop();
     process.exit(0);
   }

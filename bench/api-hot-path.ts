@@ -2,7 +2,8 @@
  * npm run bench:api — authenticated GET /v1/brands (auth, scope check, rate limit, validation,
  * serialization) against a bare Fastify route running the same query, in the same server process,
  * same run. Prints requests/s and p99 of both, the ratio, and the server process's peak RSS.
- * Targets: ours >= 95% of the baseline's throughput; peak RSS < 160 MB.
+ * Targets: ours >= 95% of the baseline's throughput; peak RSS < 160 MB. BENCH_FLOOR=1 also measures the same
+ * features written as plain Fastify code (bench/support/brands-floor.ts) against the bare route, in pairs of rounds.
  *
  * The two are measured in pairs of rounds (BENCH_ROUNDS pairs of BENCH_SECONDS a side, after a warm-up of
  * both; which side goes first alternates), so load that changes on the host during the run hits both alike.
@@ -36,7 +37,9 @@ const serverBundle = path.join(serverDir, 'api-hot-path-server.js');
 // the production setting documented in the README; BENCH_NODE_FLAGS='' measures V8's default heap sizing
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=128 --max-semi-space-size=2').split(' ').filter(Boolean);
 const child = fork(serverBundle, [], { execArgv: nodeFlags, stdio: 'inherit' });
-const info = await new Promise<{ ours: string; baseline: string; apiKey: string }>((resolve) => child.once('message', resolve as never));
+const info = await new Promise<{ ours: string; baseline: string; floor: string | null; apiKey: string }>((resolve) =>
+  child.once('message', resolve as never),
+);
 
 let peakRss = 0;
 const rssTimer = setInterval(() => {
@@ -84,6 +87,27 @@ for (let r = 0; r < ROUNDS; r++) {
   }
 }
 clearInterval(rssTimer);
+// BENCH_FLOOR=1: the brand list's features written as plain Fastify code (bench/support/brands-floor.ts), in pairs
+// with the bare route as above (after the peak RSS is read): what the features cost over HTTP however written
+const floorRatios: number[] = [];
+const floorCpuRatios: number[] = [];
+if (info.floor) {
+  const floorUrl = `${info.floor}/brands`;
+  await run(floorUrl, auth, 2);
+  for (let r = 0; r < ROUNDS; r++) {
+    let plain: Awaited<ReturnType<typeof run>>;
+    let bare: Awaited<ReturnType<typeof run>>;
+    if (r % 2 === 0) {
+      plain = await run(floorUrl, auth, DURATION);
+      bare = await run(baseUrl, {}, DURATION);
+    } else {
+      bare = await run(baseUrl, {}, DURATION);
+      plain = await run(floorUrl, auth, DURATION);
+    }
+    floorRatios.push(plain.rps / bare.rps);
+    floorCpuRatios.push(bare.cpuPerRequestMs / plain.cpuPerRequestMs);
+  }
+}
 /** mean req/s of the rounds; the worst round's p99 */
 const merged = (rounds: typeof oursRounds) => ({
   rps: rounds.reduce((a, r) => a + r.rps, 0) / rounds.length,
@@ -109,6 +133,10 @@ console.log(
   `ratio: ${(ratio * 100).toFixed(1)}% of baseline (target >= ${TARGET_RATIO * 100}%) ${ratio >= TARGET_RATIO ? 'OK' : 'MISSED'}; rounds: ${pairRatios.map((x) => `${(x * 100).toFixed(0)}%`).join(' ')}; server CPU per request, baseline/ours: ${((baseline.cpuPerRequestMs / ours.cpuPerRequestMs) * 100).toFixed(1)}%`,
 );
 console.log(`per pair of rounds: requests/s ${spread(pairRatios)}; server CPU per request, baseline/ours ${spread(pairCpuRatios)}`);
+if (info.floor)
+  console.log(
+    `the same features as plain code (BENCH_FLOOR), per pair of rounds with the bare route: requests/s ${spread(floorRatios)}; server CPU per request, baseline/plain ${spread(floorCpuRatios)}`,
+  );
 console.log(
   `${process.env.DATABASE_URL ? 'API process (PostgreSQL mode)' : 'service process (API + worker + embedded PGlite engine)'} peak RSS: ${(peakRss / 1048576).toFixed(0)} MB (target < ${TARGET_RSS_MB} MB) ${peakRss < TARGET_RSS_MB * 1048576 ? 'OK' : 'MISSED'}`,
 );

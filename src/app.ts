@@ -4,7 +4,7 @@
  * No infrastructure is created here (that is src/main/runtime.ts); tests call buildApp with a harness's root.
  */
 import { randomFillSync } from 'node:crypto';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { AreaModule } from './http/area-module.js';
 import { errorHandling } from './http/error-handler.js';
 import { waitForHandlersOnClose } from './http/handlers-in-flight.js';
@@ -51,6 +51,27 @@ function isQuietUrl(url: string): boolean {
   return url.startsWith('/v1/health/') || url.startsWith('/v1/docs') || url.startsWith('/v1/openapi.json');
 }
 
+/**
+ * Fastify's request lines, with its info lines (incoming, completed) not even called for when the level is
+ * above info (two calls and their objects on every request); error and warning lines as Fastify writes them.
+ */
+class RequestLogController extends LogController {
+  constructor(
+    private readonly infoLines: boolean,
+    options: ConstructorParameters<typeof LogController>[0],
+  ) {
+    super(options);
+  }
+
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (this.infoLines) super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error || this.infoLines) super.requestCompleted(error, request, reply);
+  }
+}
+
 /** What buildApp reads of the composition root: the infrastructure, the areas in order, identity's authenticator. */
 export interface AppRoot {
   deps: AppDeps;
@@ -84,9 +105,14 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
   // the areas' own error shapes (the tool API's) apply from the first byte: parser errors included
   const errors = errorHandling(root.modules.flatMap((m) => (m.errorEnvelope ? [m.errorEnvelope] : [])));
   const schemas = new LazySchemas();
+  // an object given by the caller (e.g. a stream) keeps the redaction of the defaults
+  const logger = opts.logger === undefined || opts.logger === true ? defaultLogger : opts.logger && { ...defaultLogger, ...opts.logger };
+  // Requests' own lines (Fastify's incoming and completed at info, the quiet URLs' at debug or info) are only
+  // written at info and below: above it, neither Fastify's calls for them nor the hook below run per request.
+  const level = logger ? ((logger as { level?: string }).level ?? 'info') : 'silent';
+  const requestLines = ['trace', 'debug', 'info'].includes(level);
   const app = Fastify({
-    // an object given by the caller (e.g. a stream) keeps the redaction of the defaults
-    logger: opts.logger === undefined || opts.logger === true ? defaultLogger : opts.logger && { ...defaultLogger, ...opts.logger },
+    logger,
     trustProxy: env.SERVICE_TRUST_PROXY,
     bodyLimit: env.SERVICE_BODY_LIMIT_BYTES,
     return503OnClosing: true,
@@ -100,7 +126,7 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
     // the request's pino child is made when the request first logs at an enabled level (deferred-child-logger.ts)
     childLoggerFactory: deferredChildLogger,
     // probes and the docs are logged by the hook below: debug when they succeed
-    logController: new LogController({ disableRequestLogging: (req: { url?: string }) => isQuietUrl(req.url ?? '') }),
+    logController: new RequestLogController(requestLines, { disableRequestLogging: (req: { url?: string }) => isQuietUrl(req.url ?? '') }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newRequestId();
@@ -127,13 +153,14 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
     reply.header('x-request-id', request.id);
     done();
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    if (isQuietUrl(request.url)) {
-      const level = reply.statusCode < 300 ? 'debug' : 'info';
-      request.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    }
-    done();
-  });
+  if (requestLines)
+    app.addHook('onResponse', (request, reply, done) => {
+      if (isQuietUrl(request.url)) {
+        const level = reply.statusCode < 300 ? 'debug' : 'info';
+        request.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+      }
+      done();
+    });
   // closing waits for the route handlers still running (a client that left takes its connection, not its handler)
   waitForHandlersOnClose(app, deps.config.env.SERVICE_SHUTDOWN_TIMEOUT_SECONDS * 1000);
   // bodies are JSON (routes that take more register their parsers); any other type answers 415

@@ -72,6 +72,8 @@ export class Authenticator {
    */
   cached(token: string): Principal | null {
     if (token.startsWith(`${DELEGATION_KIND}_`)) return this.delegations.get(token) ?? null;
+    // access tokens are never remembered (a revoked grant stops at once): no digest spent here on them
+    if (token.startsWith(`${ACCESS_TOKEN_KIND}_`)) return null;
     return this.cachedByDigest(digest(token), epochMs(this.deps.clock));
   }
 

@@ -19,8 +19,11 @@ const PAIRS = Number(process.env.PAIRS ?? 400);
 const PER_ROUND = Number(process.env.PER_ROUND ?? 40);
 /** requests in flight at once, on both sides */
 const IN_FLIGHT = 8;
-/** tool keys the UTM rounds take turns with (each key's daily quota is 100 requests of 100 links) */
-const TOOL_KEYS = Number(process.env.TOOL_KEYS ?? 400);
+/**
+ * tool keys the UTM rounds take turns with (each key's daily quota is 100 requests of 100 links): enough for the
+ * run's warm-up (1,200 requests) and rounds, with a tenth to spare
+ */
+const TOOL_KEYS = Number(process.env.TOOL_KEYS ?? Math.max(400, Math.ceil(((PAIRS * PER_ROUND + 1200) * 1.1) / 100)));
 /**
  * BENCH_CASES=brands,floor,utm,qr picks the comparisons (floor: the brand list's features in plain code against the
  * bare route, and the service against that plain code; qr: an SVG QR code of 512 px)

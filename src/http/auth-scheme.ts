@@ -22,7 +22,8 @@ export interface AuthScheme {
   readonly requirements: readonly string[];
   /**
    * Checks the request's credential against what the route requires, in the scheme's own order and with
-   * its own codes (throws AppError); sets the scheme's principal on the request.
+   * its own codes (throws AppError, or rejects); sets the scheme's principal on the request. Answers at once
+   * (no promise) when it needed nothing from outside the process.
    */
-  authorize(request: FastifyRequest, reply: FastifyReply, requirement: string): Promise<void>;
+  authorize(request: FastifyRequest, reply: FastifyReply, requirement: string): Promise<void> | undefined;
 }

@@ -52,6 +52,23 @@ describe('tool API authentication, tiers and request errors', () => {
     assert.equal(errorCode(res), 'invalid_api_key');
   });
 
+  it('a key remembered from its last request is checked in full again: secret, scope, body limit', async () => {
+    const user = await createToolUser(ctx, 'pro', ['tools:utm-builder:build']);
+    // this request reads the key and remembers it; the next ones are answered from memory
+    assert.equal((await post(ctx, UTM_PATH, user.auth, utmBody(urls(1)))).statusCode, 200);
+    const tampered = `${user.apiKey.slice(0, -1)}${user.apiKey.endsWith('A') ? 'B' : 'A'}`;
+    assert.equal(errorCode(await post(ctx, UTM_PATH, { authorization: `Bearer ${tampered}` }, utmBody(urls(1)))), 'invalid_api_key');
+    assert.equal(errorCode(await post(ctx, QR_PATH, user.auth, { text: 'hi', format: 'svg' })), 'insufficient_scope');
+    const tooLarge = await ctx.app.inject({
+      method: 'POST',
+      url: UTM_PATH,
+      headers: { ...user.auth, 'content-type': 'application/json', 'content-length': String(256 * 1024 + 1) },
+      payload: 'x'.repeat(256 * 1024 + 1),
+    });
+    assert.equal(errorCode(tooLarge), 'payload_too_large');
+    assert.equal((await post(ctx, UTM_PATH, user.auth, utmBody(urls(1)))).json().quota.remaining, 998);
+  });
+
   it('403 membership_required for Basic, and a tier change applies to the next request', async () => {
     const user = await createToolUser(ctx, 'basic');
     const refused = await post(ctx, QR_PATH, user.auth, { text: 'hi', format: 'svg' });

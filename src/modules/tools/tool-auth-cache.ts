@@ -42,6 +42,11 @@ export async function bumpToolAuthVersion(store: CounterStore): Promise<void> {
 
 /** The auth version as a counter in a store (the embedded database's in-process store). */
 export function storeAuthVersion(store: CounterStore): AuthVersion {
+  // the in-process store answers at once, so remembered keys are answered without a promise
+  if (store.getNow) {
+    const getNow = store.getNow.bind(store);
+    return () => String(getNow(TOOL_AUTH_VERSION_KEY));
+  }
   return async () => String(await store.get(TOOL_AUTH_VERSION_KEY));
 }
 
@@ -65,6 +70,22 @@ export class ToolAuthCache {
     users: Pick<UsersReadPort, 'tierOf'>,
   ) {
     this.lookup = new ToolKeyLookup(users);
+  }
+
+  /**
+   * The remembered key of this prefix, answered at once: null when the version cannot be read without waiting
+   * (then `findByPrefix` decides), when nothing is remembered, or when a writer changed the version since.
+   */
+  cached(prefix: string): ToolKeyRecord | null {
+    if (this.version === null) return null;
+    const version = this.version();
+    if (typeof version !== 'string') {
+      // a version read that waits is left to findByPrefix (its rejection, if any, is findByPrefix's to report)
+      if (version instanceof Promise) version.catch(() => {});
+      return null;
+    }
+    const hit = this.entries.get(prefix);
+    return hit && hit.version === version && hit.expiresAt > this.now() ? hit.record : null;
   }
 
   /** The key with its owner's current tier, from the cache while no writer changed the version. */

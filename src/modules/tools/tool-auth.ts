@@ -10,7 +10,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Db } from '../database.js';
 import { credentialFromHeaders, digestMatches, toolKeyPrefix } from './tool-api-key.rules.js';
 import type { ToolAuthCache } from './tool-auth-cache.js';
-import { toolKeysRepository } from './tool-keys.repository.js';
+import { type ToolKeyRecord, toolKeysRepository } from './tool-keys.repository.js';
 import { type MembershipTier, scopeAllows, type TierLimits, TOOL_SCOPES, type ToolName, tierLimits } from './tool-limits.js';
 
 declare module 'fastify' {
@@ -69,20 +69,17 @@ export class LastUsedWriter {
   }
 }
 
-async function authenticateToolRequest(
-  db: Db,
-  cache: ToolAuthCache,
-  lastUsed: LastUsedWriter,
-  request: FastifyRequest,
-  tool: ToolName,
-  now: Date,
-): Promise<ToolPrincipal> {
+/** The presented key and what it names, before the record is read (null prefix: not of a tool key's shape). */
+function presentedKey(request: FastifyRequest): { credential: string; prefix: string | null } {
   const credential = credentialFromHeaders(request.headers);
   if (credential === null) {
     throw new AppError('authentication_required', { message: 'Send the API key as Authorization: Bearer <key> or X-API-Key: <key>.' });
   }
-  const prefix = toolKeyPrefix(credential);
-  const record = prefix ? await cache.findByPrefix(db, prefix) : null;
+  return { credential, prefix: toolKeyPrefix(credential) };
+}
+
+/** The checks after the key's record is read, in the specification's order: key, membership, scope. */
+function principalOf(record: ToolKeyRecord | null, credential: string, tool: ToolName, lastUsed: LastUsedWriter, now: Date): ToolPrincipal {
   if (!record || record.revokedAt !== null || !digestMatches(credential, record.secretHash)) {
     throw new AppError('invalid_api_key');
   }
@@ -101,6 +98,18 @@ async function authenticateToolRequest(
   return { apiKeyId: record.id, userId: record.userId, tier: record.tier as MembershipTier, limits };
 }
 
+/** Sets the request's principal; a body the tier cannot take is refused from its declared length (413). */
+function admit(request: FastifyRequest, principal: ToolPrincipal): undefined {
+  request.toolPrincipal = principal;
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {
+    throw new AppError('payload_too_large', {
+      message: `The body is larger than the ${principal.limits.maxBodyBytes} bytes allowed for this tier.`,
+    });
+  }
+  return undefined;
+}
+
 /** The name tool routes give in `config.authBy.scheme`. */
 export const TOOL_AUTH_SCHEME = 'tool-api-key';
 
@@ -114,15 +123,15 @@ export function toolAuthScheme(db: Db, cache: ToolAuthCache, lastUsed: LastUsedW
     name: TOOL_AUTH_SCHEME,
     // the tools; the hook checks a route's requirement against them at registration
     requirements: Object.keys(TOOL_SCOPES),
-    async authorize(request, _reply, requirement) {
-      const principal = await authenticateToolRequest(db, cache, lastUsed, request, requirement as ToolName, now());
-      request.toolPrincipal = principal;
-      const declared = Number(request.headers['content-length']);
-      if (Number.isFinite(declared) && declared > principal.limits.maxBodyBytes) {
-        throw new AppError('payload_too_large', {
-          message: `The body is larger than the ${principal.limits.maxBodyBytes} bytes allowed for this tier.`,
-        });
-      }
+    // at once for a key remembered under the current version (most requests); a promise when it is read
+    authorize(request, _reply, requirement) {
+      const { credential, prefix } = presentedKey(request);
+      const tool = requirement as ToolName;
+      const remembered = prefix ? cache.cached(prefix) : null;
+      if (remembered) return admit(request, principalOf(remembered, credential, tool, lastUsed, now()));
+      return (prefix ? cache.findByPrefix(db, prefix) : Promise.resolve(null)).then((record) =>
+        admit(request, principalOf(record, credential, tool, lastUsed, now())),
+      );
     },
   };
 }

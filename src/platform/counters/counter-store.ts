@@ -43,6 +43,8 @@ export interface CounterStore {
    * and no failure of a connection to observe); absent on stores behind a network.
    */
   consumeNow?(key: string, cost: number, limit: number, ttlMs: number): ConsumeResult;
+  /** `get` answered at once, by a store that keeps its counters in this process (as `consumeNow`). */
+  getNow?(key: string): number;
   /** Adds `by` (may be negative) unconditionally; returns the new value. */
   increment(key: string, by: number, ttlMs: number): Promise<number>;
   get(key: string): Promise<number>;

@@ -53,6 +53,10 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async get(key: string): Promise<number> {
+    return this.getNow(key);
+  }
+
+  getNow(key: string): number {
     return this.live(key)?.value ?? 0;
   }
 

@@ -75,17 +75,24 @@ const auth = { authorization: `Bearer ${info.apiKey}` };
 // warm both paths (JIT, caches), then measure alternately
 await run(baseUrl, {}, 2);
 await run(oursUrl, auth, 2);
-const baselineRounds: Awaited<ReturnType<typeof run>>[] = [];
-const oursRounds: Awaited<ReturnType<typeof run>>[] = [];
-for (let r = 0; r < ROUNDS; r++) {
-  if (r % 2 === 0) {
-    baselineRounds.push(await run(baseUrl, {}, DURATION));
-    oursRounds.push(await run(oursUrl, auth, DURATION));
-  } else {
-    oursRounds.push(await run(oursUrl, auth, DURATION));
-    baselineRounds.push(await run(baseUrl, {}, DURATION));
+type Round = Awaited<ReturnType<typeof run>>;
+/** ROUNDS pairs of rounds of two sides, the side going first alternating: each side's rounds, pair by pair */
+async function pairedRounds(a: () => Promise<Round>, b: () => Promise<Round>): Promise<[Round[], Round[]]> {
+  const as: Round[] = [];
+  const bs: Round[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    if (r % 2 === 0) {
+      as.push(await a());
+      bs.push(await b());
+    } else {
+      bs.push(await b());
+      as.push(await a());
+    }
   }
+  return [as, bs];
 }
+const bareRound = () => run(baseUrl, {}, DURATION);
+const [baselineRounds, oursRounds] = await pairedRounds(bareRound, () => run(oursUrl, auth, DURATION));
 clearInterval(rssTimer);
 // BENCH_FLOOR=1: the brand list's features written as plain Fastify code (bench/support/brands-floor.ts), in pairs
 // with the bare route as above (after the peak RSS is read): what the features cost over HTTP however written
@@ -94,19 +101,11 @@ const floorCpuRatios: number[] = [];
 if (info.floor) {
   const floorUrl = `${info.floor}/brands`;
   await run(floorUrl, auth, 2);
-  for (let r = 0; r < ROUNDS; r++) {
-    let plain: Awaited<ReturnType<typeof run>>;
-    let bare: Awaited<ReturnType<typeof run>>;
-    if (r % 2 === 0) {
-      plain = await run(floorUrl, auth, DURATION);
-      bare = await run(baseUrl, {}, DURATION);
-    } else {
-      bare = await run(baseUrl, {}, DURATION);
-      plain = await run(floorUrl, auth, DURATION);
-    }
-    floorRatios.push(plain.rps / bare.rps);
-    floorCpuRatios.push(bare.cpuPerRequestMs / plain.cpuPerRequestMs);
-  }
+  const [bares, plains] = await pairedRounds(bareRound, () => run(floorUrl, auth, DURATION));
+  plains.forEach((plain, i) => {
+    floorRatios.push(plain.rps / bares[i]!.rps);
+    floorCpuRatios.push(bares[i]!.cpuPerRequestMs / plain.cpuPerRequestMs);
+  });
 }
 /** mean req/s of the rounds; the worst round's p99 */
 const merged = (rounds: typeof oursRounds) => ({

@@ -56,12 +56,6 @@ function bearer(request: FastifyRequest): string | null {
 }
 
 /**
- * Fixed-window rate limit per principal. Headers (on every authenticated answer):
- * RateLimit-Limit / X-RateLimit-Limit: requests per window; RateLimit-Remaining / X-RateLimit-Remaining;
- * RateLimit-Reset: seconds until the window resets (delta, as in the IETF RateLimit fields draft);
- * X-RateLimit-Reset: the reset time as Unix epoch seconds; Retry-After (429 only): seconds to wait.
- */
-/**
  * The counter key of a principal's window, built once per window and kept: a string built on every request is
  * flattened and hashed again by the counter store's lookup, a kept one carries its hash.
  */
@@ -83,6 +77,12 @@ function windowKey(principal: Principal, windowStart: number): string {
   return key;
 }
 
+/**
+ * Fixed-window rate limit per principal. Headers (on every authenticated answer):
+ * RateLimit-Limit / X-RateLimit-Limit: requests per window; RateLimit-Remaining / X-RateLimit-Remaining;
+ * RateLimit-Reset: seconds until the window resets (delta, as in the IETF RateLimit fields draft);
+ * X-RateLimit-Reset: the reset time as Unix epoch seconds; Retry-After (429 only): seconds to wait.
+ */
 function applyRateLimit(deps: PublicAuthDeps, principal: Principal, reply: FastifyReply): Promise<void> | undefined {
   const env = deps.config.env;
   if (env.SERVICE_PUBLIC_API_RATE_LIMIT_DISABLED) return undefined;
@@ -122,10 +122,11 @@ function applyRateLimit(deps: PublicAuthDeps, principal: Principal, reply: Fasti
 
 /** What the identity area provides: the credential check behind the bearer (API keys, OAuth tokens). */
 export interface PublicAuthenticator {
-  /** the principal of a credential accepted a moment ago, without a promise; null when `authenticate` must decide */
-  cached(token: string): Principal | null;
-  /** the principal of a presented credential; throws AppError when it is not valid */
-  authenticate(token: string): Promise<Principal>;
+  /**
+   * the principal of a presented credential, at once when nothing outside the process is needed (a credential
+   * accepted a moment ago), a promise otherwise; throws or rejects with AppError when it is not valid
+   */
+  authenticate(token: string): Principal | Promise<Principal>;
   /** drops cached accepted credentials (after a revocation) */
   forget(): void;
 }
@@ -163,9 +164,9 @@ export function installPublicAuth(
     }
     const token = bearer(request);
     if (!token) throw new AppError('public_api_token_required', { message: 'Send the API key as Authorization: Bearer <key>.' });
-    const cached = authenticator.cached(token);
-    if (cached) return admit(request, reply, cached, scope);
-    return authenticator.authenticate(token).then((principal) => admit(request, reply, principal, scope));
+    const principal = authenticator.authenticate(token);
+    if (principal instanceof Promise) return principal.then((p) => admit(request, reply, p, scope));
+    return admit(request, reply, principal, scope);
   };
   app.decorateRequest('principal', null);
   app.decorate('authorizePublic', async (request: FastifyRequest, reply: FastifyReply, scope: ScopeRequirement) =>

@@ -8,7 +8,6 @@ import type { AppDeps } from '../../src/modules/app-deps.js';
 // The one auth hook runs an area's own scheme for routes that name it (the tool API's keys); the public
 // checks are covered by public-auth.test.ts and the shared security suite.
 const noPublicCredentials: PublicAuthenticator = {
-  cached: () => null,
   authenticate: async () => {
     throw new Error('not used here');
   },

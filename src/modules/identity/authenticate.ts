@@ -67,25 +67,11 @@ export class Authenticator {
   }
 
   /**
-   * The principal of a credential this process accepted in the last POSITIVE_TTL_MS (or of a delegation),
-   * answered without a promise; null when `authenticate` has to decide. Most requests end here.
+   * The principal of a presented credential: answered at once (no promise) for a delegation or a key this
+   * process accepted in the last POSITIVE_TTL_MS, most requests; a promise when the database decides. Throws, or
+   * rejects with, 401 public_api_token_forbidden for unknown, revoked or expired credentials.
    */
-  cached(token: string): Principal | null {
-    if (token.startsWith(`${DELEGATION_KIND}_`)) return this.delegations.get(token) ?? null;
-    // access tokens are never remembered (a revoked grant stops at once): no digest spent here on them
-    if (token.startsWith(`${ACCESS_TOKEN_KIND}_`)) return null;
-    return this.cachedByDigest(digest(token), epochMs(this.deps.clock));
-  }
-
-  private cachedByDigest(tokenDigest: string, now: number): Principal | null {
-    const cached = this.positive.get(tokenDigest);
-    if (!cached || cached.expiresAt <= now) return null;
-    this.touch(cached, now);
-    return cached.principal;
-  }
-
-  /** Throws 401 public_api_token_forbidden for unknown, revoked or expired credentials. */
-  async authenticate(token: string): Promise<Principal> {
+  authenticate(token: string): Principal | Promise<Principal> {
     if (token.startsWith(`${DELEGATION_KIND}_`)) {
       const delegated = this.delegations.get(token);
       if (!delegated) throw forbidden();
@@ -93,8 +79,16 @@ export class Authenticator {
     }
     const tokenDigest = digest(token);
     const now = epochMs(this.deps.clock);
-    const cached = this.cachedByDigest(tokenDigest, now);
-    if (cached) return cached;
+    const cached = this.positive.get(tokenDigest);
+    if (cached && cached.expiresAt > now) {
+      this.touch(cached, now);
+      return cached.principal;
+    }
+    return this.authenticateStored(token, tokenDigest, now);
+  }
+
+  /** A credential not remembered: the negative cache, then the access token or API key in the database. */
+  private async authenticateStored(token: string, tokenDigest: string, now: number): Promise<Principal> {
     const negativeOn = !this.deps.config.env.SERVICE_PUBLIC_API_NEGATIVE_CACHE_DISABLED;
     const store = this.deps.counters.shared;
     if (negativeOn && (await store.hasFlag(this.negativeKey(tokenDigest)))) throw forbidden();

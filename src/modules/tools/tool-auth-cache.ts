@@ -73,35 +73,27 @@ export class ToolAuthCache {
   }
 
   /**
-   * The remembered key of this prefix, answered at once: null when the version cannot be read without waiting
-   * (then `findByPrefix` decides), when nothing is remembered, or when a writer changed the version since.
+   * The key with its owner's current tier, from the cache while no writer changed the version: answered at once
+   * (no promise) when the version is read in process and the key is remembered under it, most requests.
    */
-  cached(prefix: string): ToolKeyRecord | null {
-    if (this.version === null) return null;
-    const version = this.version();
-    if (typeof version !== 'string') {
-      // a version read that waits is left to findByPrefix (its rejection, if any, is findByPrefix's to report)
-      if (version instanceof Promise) version.catch(() => {});
-      return null;
-    }
-    const hit = this.entries.get(prefix);
-    return hit && hit.version === version && hit.expiresAt > this.now() ? hit.record : null;
+  findByPrefix(db: Db, prefix: string): ToolKeyRecord | null | Promise<ToolKeyRecord | null> {
+    const read = this.version === null ? null : this.version();
+    if (read instanceof Promise) return read.then((version) => this.findUnder(db, prefix, version));
+    return this.findUnder(db, prefix, read);
   }
 
-  /** The key with its owner's current tier, from the cache while no writer changed the version. */
-  async findByPrefix(db: Db, prefix: string): Promise<ToolKeyRecord | null> {
-    const read = this.version === null ? null : this.version();
-    const version = read instanceof Promise ? await read : read;
+  private findUnder(db: Db, prefix: string, version: string | null): ToolKeyRecord | null | Promise<ToolKeyRecord | null> {
     if (version === null) return this.lookup.findByPrefix(db, prefix);
-    const now = this.now();
     const hit = this.entries.get(prefix);
-    if (hit && hit.version === version && hit.expiresAt > now) return hit.record;
-    const record = await this.lookup.findByPrefix(db, prefix);
-    if (record && record.revokedAt === null) {
-      if (this.entries.size >= MAX_ENTRIES && !hit) this.evictSome(now);
-      this.entries.set(prefix, { record, version, expiresAt: now + ENTRY_TTL_MS });
-    } else this.entries.delete(prefix);
-    return record;
+    if (hit && hit.version === version && hit.expiresAt > this.now()) return hit.record;
+    return this.lookup.findByPrefix(db, prefix).then((record) => {
+      const now = this.now();
+      if (record && record.revokedAt === null) {
+        if (this.entries.size >= MAX_ENTRIES && !hit) this.evictSome(now);
+        this.entries.set(prefix, { record, version, expiresAt: now + ENTRY_TTL_MS });
+      } else this.entries.delete(prefix);
+      return record;
+    });
   }
 
   private evictSome(now: number): void {

@@ -127,11 +127,9 @@ export function toolAuthScheme(db: Db, cache: ToolAuthCache, lastUsed: LastUsedW
     authorize(request, _reply, requirement) {
       const { credential, prefix } = presentedKey(request);
       const tool = requirement as ToolName;
-      const remembered = prefix ? cache.cached(prefix) : null;
-      if (remembered) return admit(request, principalOf(remembered, credential, tool, lastUsed, now()));
-      return (prefix ? cache.findByPrefix(db, prefix) : Promise.resolve(null)).then((record) =>
-        admit(request, principalOf(record, credential, tool, lastUsed, now())),
-      );
+      const found = prefix ? cache.findByPrefix(db, prefix) : null;
+      if (found instanceof Promise) return found.then((record) => admit(request, principalOf(record, credential, tool, lastUsed, now())));
+      return admit(request, principalOf(found, credential, tool, lastUsed, now()));
     },
   };
 }

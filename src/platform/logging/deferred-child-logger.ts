@@ -10,14 +10,14 @@ import type { Bindings, ChildLoggerOptions } from 'pino';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
-/** the parent's pino method for a level check; absent on loggers that are not pino's */
-type Parent = FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+/** a pino logger: it tells whether a level writes (loggers that are not pino's may not) */
+type LevelAware = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
 class DeferredChildLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | null = null;
 
   constructor(
-    private readonly parent: Parent & { isLevelEnabled: (level: string) => boolean },
+    private readonly parent: LevelAware,
     private readonly bindings: Bindings,
     private readonly options: ChildLoggerOptions,
   ) {}
@@ -72,8 +72,11 @@ class DeferredChildLogger implements FastifyBaseLogger {
  * that change the child (a route's own level or serializers) and loggers other than pino's get the child at once.
  */
 export function deferredChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
-  const parent = logger as Parent;
-  if (typeof parent.isLevelEnabled !== 'function' || options.level !== undefined || options.serializers !== undefined)
+  if (
+    typeof (logger as Partial<LevelAware>).isLevelEnabled !== 'function' ||
+    options.level !== undefined ||
+    options.serializers !== undefined
+  )
     return logger.child(bindings, options);
-  return new DeferredChildLogger(parent as Parent & { isLevelEnabled: (level: string) => boolean }, bindings, options);
+  return new DeferredChildLogger(logger as LevelAware, bindings, options);
 }

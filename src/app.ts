@@ -6,6 +6,7 @@
 import { randomFillSync } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { AreaModule } from './http/area-module.js';
+import { type DashboardAuthPort, installDashboardAuth } from './http/dashboard-auth.js';
 import { errorHandling } from './http/error-handler.js';
 import { waitForHandlersOnClose } from './http/handlers-in-flight.js';
 import { formatsPlugin, requestLogSerializer } from './http/input-guards.js';
@@ -76,7 +77,7 @@ class RequestLogController extends LogController {
 export interface AppRoot {
   deps: AppDeps;
   modules: AreaModule<unknown>[];
-  areas: { identity: { read: { authenticator: PublicAuthenticator } } };
+  areas: { identity: { read: { authenticator: PublicAuthenticator; dashboardAuth: DashboardAuthPort } } };
 }
 
 export async function buildApp(root: AppRoot, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
@@ -174,13 +175,15 @@ export async function buildApp(root: AppRoot, opts: { logger?: boolean | object 
   app.addSchema(MediaInput);
   app.addSchema(PublishTargetInput);
   app.addSchema(PublishTargetErrorSchema);
-  await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
+  // the authentication checks are added to each route as it is added (onRoute): installed before any route
   installPublicAuth(
     app,
     deps,
     root.areas.identity.read.authenticator,
     root.modules.flatMap((m) => (m.authScheme ? [m.authScheme] : [])),
   );
+  installDashboardAuth(app, deps, root.areas.identity.read.dashboardAuth);
+  await registerOpenApi(app, { publicBaseUrl: deps.config.publicBaseUrl });
   for (const module of root.modules) await module.routes(app);
   return app;
 }

@@ -23,7 +23,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../platform/errors.js';
-import { endHookWhenSettled } from './callback-hooks.js';
+import { checkHook, prependOnRequest } from './callback-hooks.js';
 import type { ScopeRequirement } from './principal.js';
 
 /**
@@ -188,6 +188,10 @@ export function sessionToken(request: FastifyRequest): { token: string; via: 'co
   return bearer ? { token: bearer, via: 'bearer' } : null;
 }
 
+/**
+ * The policy check of every route declared with `requirePolicy` or `publicOrDashboard`, added to each such route
+ * as an onRequest hook of its own when the route is added: install it before any route.
+ */
 export function installDashboardAuth(app: FastifyInstance, deps: { config: Config }, port: DashboardAuthPort): void {
   const env = deps.config.env;
 
@@ -232,13 +236,24 @@ export function installDashboardAuth(app: FastifyInstance, deps: { config: Confi
 
   app.decorateRequest('actor', null);
   app.decorateRequest('actorPolicyCheck', null);
-  // `done` rather than async: every request runs this hook, most routes have nothing for it to do
-  app.addHook('onRequest', (request, _reply, done) => {
-    const config = request.routeOptions.config;
-    if (!config?.policy || (config.sessionAlternative && !takesDashboardPath(request))) return done();
-    endHookWhenSettled(authorize(request, config.policy), done, (actor) => {
-      request.actor = actor;
-      if (actor.kind === 'user') request.actorPolicyCheck = (policy) => port.roleReaches(actor.role, port.rule(policy).minimumRole);
-    });
+  /** the actor, on the request, of a check that passed */
+  const admitted = (request: FastifyRequest, actor: Actor): void => {
+    request.actor = actor;
+    if (actor.kind === 'user') request.actorPolicyCheck = (policy) => port.roleReaches(actor.role, port.rule(policy).minimumRole);
+  };
+  // each route's check is decided when the route is added: routes without a policy run no hook for it
+  app.addHook('onRoute', (route) => {
+    const policy = route.config?.policy;
+    if (!policy) return;
+    const sessionAlternative = route.config?.sessionAlternative === true;
+    prependOnRequest(
+      route,
+      checkHook((request) =>
+        // publicOrDashboard routes: the dashboard's check only for a request with the session cookie and no bearer
+        sessionAlternative && !takesDashboardPath(request)
+          ? undefined
+          : authorize(request, policy).then((actor) => admitted(request, actor)),
+      ),
+    );
   });
 }

@@ -14,14 +14,22 @@ type Handler = (this: unknown, request: FastifyRequest, reply: FastifyReply) => 
 class HandlersInFlight {
   private readonly running = new Set<FastifyReply>();
 
-  /** The handler, counted while the promise it returns is pending. */
+  /**
+   * The handler, counted while the promise it returns is pending. Fastify is handed the handler's own promise:
+   * the count is kept on a branch of its own (one reaction), not by a `finally` in between, which would cost
+   * three more promises and three more microtask turns before every answer is sent.
+   */
   wrap(handler: Handler): Handler {
     const running = this.running;
     return function (this: unknown, request, reply) {
       const result = handler.call(this, request, reply);
-      if (!(result instanceof Promise)) return result;
-      running.add(reply);
-      return result.finally(() => running.delete(reply));
+      if (result instanceof Promise) {
+        running.add(reply);
+        const settled = () => running.delete(reply);
+        // both outcomes handled: the branch never rejects (Fastify handles the handler's rejection)
+        result.then(settled, settled);
+      }
+      return result;
     };
   }
 

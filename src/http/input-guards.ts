@@ -97,9 +97,9 @@ function unstorableTextIssue(request: FastifyRequest): AppError | null {
   return path ? unstorableTextError(request, 'body', path) : null;
 }
 
-// The hooks below and the other hooks every request runs (app.ts, public-auth.ts, dashboard-auth.ts, the
-// metrics hook) take Fastify's `done` callback rather than being async: an async hook costs a promise and
-// a microtask turn per request even where it has nothing to do, and every request runs all of them.
+// The hooks below and the other hooks many requests run (app.ts, the checks of public-auth.ts and
+// dashboard-auth.ts, the metrics hook) take Fastify's `done` callback rather than being async: an async hook
+// costs a promise and a microtask turn per request even where it has nothing to do.
 function refuseUnstorableText(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   endHookWith(done, () => unstorableTextIssue(request));
 }

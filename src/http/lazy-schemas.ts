@@ -122,12 +122,12 @@ export class LazySchemas {
         // parent object so that a root value can be replaced (defaults, coercion)
         const stand: Compiled = validator
           ? (data: unknown, parent: unknown) => {
-              const fn = compile();
+              const fn = compiled ?? compile();
               const result = fn(data, parent);
               stand.errors = fn.errors;
               return result;
             }
-          : (data: unknown) => compile()(data);
+          : (data: unknown) => (compiled ?? compile())(data);
         if (validator) stand.schemaEnv = true;
         Object.defineProperty(stand, 'route', {
           value: `${route.method ?? ''} ${route.url ?? ''} ${route.httpPart ?? route.httpStatus ?? ''} ${route.contentType ?? ''}`.trim(),

@@ -4,8 +4,10 @@
  * credential valid and not negatively cached (401 forbidden) -> scope (401 forbidden) -> rate limit (429).
  * Routes declare their requirement with `config: { auth: { scope } }`; routes without it are public.
  * Routes the dashboard also calls use `config: publicOrDashboard(scope, policy)` (http/dashboard-auth.ts).
- * The same hook runs the other installed schemes (http/auth-scheme.ts) for routes that name one in
- * `config.authBy`: one authentication step for every route of the service.
+ * The same step runs the other installed schemes (http/auth-scheme.ts) for routes that name one in
+ * `config.authBy`: one authentication step for every route of the service. Each route gets its check as an
+ * onRequest hook of its own when it is added (so install this before any route): a route without a
+ * requirement runs none, and no request reads its route's options to find out.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
@@ -15,7 +17,7 @@ import type { Counters } from '../platform/counters/index.js';
 import { selectStore } from '../platform/counters/store-selection.js';
 import { AppError } from '../platform/errors.js';
 import type { AuthScheme } from './auth-scheme.js';
-import { endHookWhenSettled, endHookWith } from './callback-hooks.js';
+import { checkHook, prependOnRequest } from './callback-hooks.js';
 import { takesDashboardPath } from './dashboard-auth.js';
 import { hasScope, type Principal, type ScopeRequirement } from './principal.js';
 
@@ -91,33 +93,43 @@ function applyRateLimit(deps: PublicAuthDeps, principal: Principal, reply: Fasti
   const windowMs = env.SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS * 1000;
   const now = epochMs(deps.clock);
   const windowStart = Math.floor(now / windowMs) * windowMs;
-  const resetAt = windowStart + windowMs;
   const key = windowKey(principal, windowStart);
-  const answer = (result: ConsumeResult): void => {
-    const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
-    const remaining = Math.max(0, limit - result.count);
-    const headers: Record<string, string> = {
-      'ratelimit-limit': String(limit),
-      'ratelimit-remaining': String(remaining),
-      'ratelimit-reset': String(resetSeconds),
-      'x-ratelimit-limit': String(limit),
-      'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
-    };
-    reply.headers(headers);
-    if (!result.allowed) {
-      throw new AppError('public_api_rate_limited', {
-        message: `Rate limit of ${limit} requests per ${env.SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS} s exceeded; retry in ${resetSeconds} s.`,
-        headers: { ...headers, 'retry-after': String(resetSeconds) },
-      });
-    }
-  };
   // the in-process store answers at once: no promise on the path of every authenticated request
   if (store.consumeNow) {
-    answer(store.consumeNow(key, 1, limit, windowMs + 1000));
+    answerRateLimit(reply, env, now, windowStart + windowMs, store.consumeNow(key, 1, limit, windowMs + 1000));
     return undefined;
   }
-  return store.consume(key, 1, limit, windowMs + 1000).then(answer);
+  return store.consume(key, 1, limit, windowMs + 1000).then((result) => answerRateLimit(reply, env, now, windowStart + windowMs, result));
+}
+
+/** The rate-limit headers of a counted request; throws the 429 when it is over the limit. */
+function answerRateLimit(reply: FastifyReply, env: Config['env'], now: number, resetAt: number, result: ConsumeResult): void {
+  const limit = env.SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS;
+  const resetSeconds = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+  const limitText = String(limit);
+  const remaining = String(Math.max(0, limit - result.count));
+  const resetEpoch = String(Math.ceil(resetAt / 1000));
+  // one call a header: no object built and walked on every request
+  reply.header('ratelimit-limit', limitText);
+  reply.header('ratelimit-remaining', remaining);
+  reply.header('ratelimit-reset', resetSeconds);
+  reply.header('x-ratelimit-limit', limitText);
+  reply.header('x-ratelimit-remaining', remaining);
+  reply.header('x-ratelimit-reset', resetEpoch);
+  if (!result.allowed) {
+    throw new AppError('public_api_rate_limited', {
+      message: `Rate limit of ${limit} requests per ${env.SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS} s exceeded; retry in ${resetSeconds} s.`,
+      headers: {
+        'ratelimit-limit': limitText,
+        'ratelimit-remaining': remaining,
+        'ratelimit-reset': resetSeconds,
+        'x-ratelimit-limit': limitText,
+        'x-ratelimit-remaining': remaining,
+        'x-ratelimit-reset': resetEpoch,
+        'retry-after': resetSeconds,
+      },
+    });
+  }
 }
 
 /** What the identity area provides: the credential check behind the bearer (API keys, OAuth tokens). */
@@ -173,6 +185,7 @@ export function installPublicAuth(
     authorize(request, reply, scope),
   );
   app.decorate('forgetPublicCredentials', () => authenticator.forget());
+  // Each route's check is decided when the route is added: routes without one run no hook for it
   app.addHook('onRoute', (route) => {
     const by = route.config?.authBy;
     const scheme = by && schemes.get(by.scheme);
@@ -180,22 +193,23 @@ export function installPublicAuth(
     if (by && scheme && !scheme.requirements.includes(by.requirement))
       throw new Error(`${route.method} ${route.url}: the scheme "${by.scheme}" knows no requirement "${by.requirement}"`);
     if (by && route.config?.auth) throw new Error(`${route.method} ${route.url}: a route takes one of auth and authBy`);
-  });
-  // `done` rather than async: every request runs this hook, most routes have nothing for it to do
-  app.addHook('onRequest', (request, reply, done) => {
-    const config = request.routeOptions.config;
-    let checked: unknown = null;
-    try {
-      if (config?.authBy) checked = (schemes.get(config.authBy.scheme) as AuthScheme).authorize(request, reply, config.authBy.requirement);
-      // publicOrDashboard routes: a request with the session cookie and no bearer is the dashboard's to check
-      else if (config?.auth && !(config.sessionAlternative && takesDashboardPath(request)))
-        checked = authorize(request, reply, config.auth.scope);
-    } catch (err) {
-      return endHookWith(done, () => err);
+    if (by && scheme) {
+      const requirement = by.requirement;
+      prependOnRequest(
+        route,
+        checkHook((request, reply) => scheme.authorize(request, reply, requirement)),
+      );
+      return;
     }
-    // a principal decided at once, or nothing to check; a promise otherwise
-    if (!(checked instanceof Promise)) return done();
-    endHookWhenSettled(checked, done);
+    const scope = route.config?.auth?.scope;
+    if (scope === undefined) return;
+    prependOnRequest(
+      route,
+      route.config?.sessionAlternative
+        ? // publicOrDashboard routes: a request with the session cookie and no bearer is the dashboard's to check
+          checkHook((request, reply) => (takesDashboardPath(request) ? undefined : authorize(request, reply, scope)))
+        : checkHook((request, reply) => authorize(request, reply, scope)),
+    );
   });
 }
 

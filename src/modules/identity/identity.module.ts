@@ -1,7 +1,7 @@
 /** The identity area: sign-in, dashboard sessions and policies, developer credentials, the OAuth provider. */
 import type { FastifyInstance } from 'fastify';
 import type { AreaModule } from '../../http/area-module.js';
-import { installDashboardAuth } from '../../http/dashboard-auth.js';
+import type { DashboardAuthPort } from '../../http/dashboard-auth.js';
 import type { AppDeps } from '../app-deps.js';
 import type { PruneStep } from '../maintenance/maintenance.module.js';
 import { registerAuthRoutes } from './auth.routes.js';
@@ -35,6 +35,8 @@ export type UsersAdminPort = Pick<UsersPorts, 'create' | 'setTier'>;
 export interface IdentityRead {
   /** the public API's credential check (API keys and OAuth access tokens), the MCP endpoint's, and its in-process delegation */
   authenticator: Authenticator;
+  /** the dashboard's and internal routes' policy check (sessions, roles, service tokens), installed by the app */
+  dashboardAuth: DashboardAuthPort;
   sessions: SessionService;
   /** the tool API's users and their membership tiers */
   users: UsersReadPort;
@@ -66,7 +68,12 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
   const signIn = new SignInService(ports, sessions);
   const identityProvider = new IdentityProviderSignIn(ports, sessions);
   return {
-    read: { authenticator: new Authenticator(ports), sessions, users: usersReadPort },
+    read: {
+      authenticator: new Authenticator(ports),
+      dashboardAuth: dashboardPolicies((token) => sessions.resolve(token)),
+      sessions,
+      users: usersReadPort,
+    },
     usersAdmin: usersReadPort,
     service: new IdentityService(ports.database.db),
     credentials,
@@ -80,11 +87,6 @@ export function createIdentityModule(ports: IdentityPorts): IdentityModule {
       { name: 'auth_exchange_codes', prune: identityRetentionRepository.pruneExchangeCodes },
     ],
     routes(app: FastifyInstance) {
-      installDashboardAuth(
-        app,
-        ports,
-        dashboardPolicies((token) => sessions.resolve(token)),
-      );
       registerAuthRoutes(app, ports, sessions, signIn);
       registerIdentityProviderRoutes(app, ports, identityProvider);
       registerCredentialRoutes(app, credentials, () => app.forgetPublicCredentials());

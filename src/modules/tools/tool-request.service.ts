@@ -22,7 +22,9 @@ export type ToolPlan =
    * units: quota units the work will use (0 allowed); run: the work, returning an error message or a body
    * (`members`: the text of the body's members, at least one, without the braces, for a tool that writes it itself)
    */
-  | { kind: 'run'; units: number; run: () => Promise<{ ok: false; message: string } | ToolBody> };
+  | { kind: 'run'; units: number; run: () => ToolOutcome | Promise<ToolOutcome> };
+
+type ToolOutcome = { ok: false; message: string } | ToolBody;
 
 type ToolBody = { ok: true; body: Record<string, unknown> } | { ok: true; members: string };
 
@@ -123,7 +125,9 @@ export class ToolRequestRunner {
   private async runExclusive(principal: ToolPrincipal, tool: ToolName, body: unknown, plan: (body: unknown) => ToolPlan) {
     const { limiter } = this.deps;
     const { apiKeyId, limits } = principal;
-    const admission = await limiter.admit(apiKeyId, tool, limits);
+    // the limiter answers at once when its counters are in this process: awaited only when it returns a promise
+    const admitting = limiter.admit(apiKeyId, tool, limits);
+    const admission = admitting instanceof Promise ? await admitting : admitting;
     let snapshot = limiter.snapshot(limits, tool, admission.quotaUsed, admission.minuteUsed);
     if (admission.kind !== 'admitted') {
       if (admission.kind === 'busy') {
@@ -150,9 +154,12 @@ export class ToolRequestRunner {
         throw new AppError('invalid_request', { message: decision.message, headers: limitHeaders(snapshot) });
       }
       if (decision.units > snapshot.quota.remaining) throw quotaRefusal(decision.units, snapshot, limiter.retryAfterDay());
-      const result = await decision.run();
+      // work done at once (a UTM batch) is not awaited; work in the pool (a QR PNG) is
+      const running = decision.run();
+      const result = running instanceof Promise ? await running : running;
       if (!result.ok) throw new AppError('invalid_request', { message: result.message, headers: limitHeaders(snapshot) });
-      const charged = await limiter.settle(apiKeyId, tool, token, decision.units, limits.dailyQuota[tool]);
+      const settling = limiter.settle(apiKeyId, tool, token, decision.units, limits.dailyQuota[tool]);
+      const charged = settling instanceof Promise ? await settling : settling;
       turnOpen = false;
       snapshot = limiter.snapshot(limits, tool, charged.used, admission.minuteUsed);
       if (!charged.allowed) throw quotaRefusal(decision.units, snapshot, limiter.retryAfterDay());

@@ -11,6 +11,7 @@ import { toAppError } from '../../http/error-handler.js';
 import { noteJsonBodyText } from '../../http/input-guards.js';
 import { checkJsonShape, jsonShapeError } from '../../http/json-body.js';
 import { IDEMPOTENT_REPLAY } from '../../http/openapi-headers.js';
+import { epochMs } from '../../platform/clock.js';
 import { ChannelListener } from '../../platform/db/channel-listener.js';
 import { AppError } from '../../platform/errors.js';
 import type { AppDeps } from '../app-deps.js';
@@ -68,7 +69,7 @@ function renderToolError(request: FastifyRequest, reply: FastifyReply, err: unkn
 type ToolWork = Extract<ToolPlan, { kind: 'run' }>['run'];
 
 function resolved(body: Record<string, unknown>): ToolWork {
-  return async () => ({ ok: true, body });
+  return () => ({ ok: true, body });
 }
 
 function qrWork(qr: QrRequest, pool: () => QrWorkerPool): ToolWork {
@@ -115,7 +116,7 @@ export function createToolAuth(deps: ToolsPorts): ToolAuth {
         )
       : null;
   const version = changes ? () => changes.version() : deps.config.embedded ? storeAuthVersion(deps.counters.memory) : null;
-  const authCache = new ToolAuthCache(version, () => deps.clock.now().getTime(), deps.users);
+  const authCache = new ToolAuthCache(version, () => epochMs(deps.clock), deps.users);
   const lastUsed = new LastUsedWriter(db, now, (err) => warn(err, 'tool key last_used_at not written'));
   return {
     scheme: toolAuthScheme(db, authCache, lastUsed, now),
@@ -130,7 +131,7 @@ export function createToolAuth(deps: ToolsPorts): ToolAuth {
 export function registerToolRoutes(app: FastifyInstance, deps: ToolsPorts, auth: ToolAuth, opts: ToolRoutesOptions = {}): void {
   const db = deps.database.db;
   const now = () => deps.clock.now();
-  const limiter = new ToolLimiter(deps.counters.shared, () => deps.clock.now().getTime());
+  const limiter = new ToolLimiter(deps.counters.shared, () => epochMs(deps.clock));
   const runner = new ToolRequestRunner({ db, limiter, now });
   auth.logTo(app);
   const lastUsed = auth.lastUsed;

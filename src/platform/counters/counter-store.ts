@@ -63,6 +63,10 @@ export interface CounterStore {
   admit(slot: { key: string; max: number; ttlMs: number }, consume: ConsumeSpec, read: string): Promise<Admission>;
   /** Consumes `consume` (only reads it when its cost is 0) and releases the slot, in one round trip. */
   settle(consume: ConsumeSpec, slot: { key: string; token: string }): Promise<ConsumeResult>;
+  /** `admit` answered at once, by a store that keeps its counters in this process (as `consumeNow`). */
+  admitNow?(slot: { key: string; max: number; ttlMs: number }, consume: ConsumeSpec, read: string): Admission;
+  /** `settle` answered at once, by a store that keeps its counters in this process (as `consumeNow`). */
+  settleNow?(consume: ConsumeSpec, slot: { key: string; token: string }): ConsumeResult;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -97,6 +97,10 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async admit(slot: { key: string; max: number; ttlMs: number }, consume: ConsumeSpec, read: string): Promise<Admission> {
+    return this.admitNow(slot, consume, read);
+  }
+
+  admitNow(slot: { key: string; max: number; ttlMs: number }, consume: ConsumeSpec, read: string): Admission {
     const readValue = this.live(read)?.value ?? 0;
     const token = this.acquireSlotNow(slot.key, slot.max, slot.ttlMs);
     if (token === null) return { outcome: 'busy', token: null, consumed: this.live(consume.key)?.value ?? 0, read: readValue };
@@ -110,6 +114,10 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async settle(consume: ConsumeSpec, slot: { key: string; token: string }): Promise<ConsumeResult> {
+    return this.settleNow(consume, slot);
+  }
+
+  settleNow(consume: ConsumeSpec, slot: { key: string; token: string }): ConsumeResult {
     const result =
       consume.cost === 0
         ? { allowed: true, count: this.live(consume.key)?.value ?? 0 }

@@ -19,8 +19,8 @@ export function metricsWithCounterStores(counters: Counters): Metrics {
 }
 
 const OBSERVED = Symbol('observedCounterStore');
-/** every operation of a store but its health probe, its close and the in-process store's synchronous reads and consume */
-type Operation = Exclude<keyof CounterStore, 'kind' | 'ping' | 'close' | 'consumeNow' | 'getNow'>;
+/** every operation of a store but its health probe, its close and the in-process store's synchronous answers */
+type Operation = Exclude<keyof CounterStore, 'kind' | 'ping' | 'close' | 'consumeNow' | 'getNow' | 'admitNow' | 'settleNow'>;
 const OPERATIONS = [
   'consume',
   'increment',

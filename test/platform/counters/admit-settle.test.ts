@@ -91,3 +91,26 @@ for (const { name, make, skip } of stores) {
     });
   });
 }
+
+describe('the memory store answers admission and settlement at once', () => {
+  it('admitNow and settleNow return their answers, not promises, and share the counters with admit and settle', async () => {
+    const store = new MemoryCounterStore(now);
+    const admitted = store.admitNow(
+      { key: 's:lock', max: 1, ttlMs: 60_000 },
+      { key: 's:minute', cost: 1, limit: 5, ttlMs: 60_000 },
+      's:day',
+    );
+    assert.ok(!(admitted instanceof Promise));
+    assert.equal(admitted.outcome, 'admitted');
+    // the turn taken at once is seen by the promise form
+    assert.equal(
+      (await store.admit({ key: 's:lock', max: 1, ttlMs: 60_000 }, { key: 's:minute', cost: 1, limit: 5, ttlMs: 60_000 }, 's:day')).outcome,
+      'busy',
+    );
+    const settled = store.settleNow({ key: 's:day', cost: 4, limit: 100, ttlMs: 60_000 }, { key: 's:lock', token: admitted.token ?? '' });
+    assert.ok(!(settled instanceof Promise));
+    assert.deepEqual(settled, { allowed: true, count: 4 });
+    assert.equal(await store.slotCount('s:lock'), 0);
+    await store.close();
+  });
+});

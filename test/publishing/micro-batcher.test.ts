@@ -30,15 +30,18 @@ describe('micro-batcher', () => {
   });
 
   it('with a linger, gathers the calls of several turns within it into one statement', async () => {
-    const { statements, batcher } = recorder(undefined, 40);
+    // a linger far longer than the turns between the calls: a loaded host (CI runs two passes on two cores)
+    // delays a short timer past a short linger
+    const { statements, batcher } = recorder(undefined, 250);
     const started = Date.now();
     const first = batcher.submit(1);
     await tick();
     const second = batcher.submit(2);
-    await new Promise((r) => setTimeout(r, 10));
+    await tick();
+    await tick();
     const third = batcher.submit(3);
     assert.deepEqual(await Promise.all([first, second, third]), [10, 20, 30]);
-    assert.ok(Date.now() - started >= 35, `written after ${Date.now() - started} ms`);
+    assert.ok(Date.now() - started >= 245, `written after ${Date.now() - started} ms`);
     assert.deepEqual(statements, [[1, 2, 3]]);
     // without a linger, each turn's calls go on their own
     const plain = recorder();

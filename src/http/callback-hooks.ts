@@ -58,7 +58,7 @@ export function checkHook(check: (request: FastifyRequest, reply: FastifyReply) 
     try {
       checked = check(request, reply);
     } catch (err) {
-      return endHookWith(done, () => err);
+      return done(asError(err));
     }
     // decided at once; a promise otherwise
     if (!(checked instanceof Promise)) return done();

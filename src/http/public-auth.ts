@@ -106,28 +106,20 @@ function applyRateLimit(deps: PublicAuthDeps, principal: Principal, reply: Fasti
 function answerRateLimit(reply: FastifyReply, env: Config['env'], now: number, resetAt: number, result: ConsumeResult): void {
   const limit = env.SERVICE_PUBLIC_API_RATE_LIMIT_REQUESTS;
   const resetSeconds = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
-  const limitText = String(limit);
   const remaining = String(Math.max(0, limit - result.count));
-  const resetEpoch = String(Math.ceil(resetAt / 1000));
-  // one call a header: no object built and walked on every request
-  reply.header('ratelimit-limit', limitText);
-  reply.header('ratelimit-remaining', remaining);
-  reply.header('ratelimit-reset', resetSeconds);
-  reply.header('x-ratelimit-limit', limitText);
-  reply.header('x-ratelimit-remaining', remaining);
-  reply.header('x-ratelimit-reset', resetEpoch);
+  const headers: Record<string, string> = {
+    'ratelimit-limit': String(limit),
+    'ratelimit-remaining': remaining,
+    'ratelimit-reset': resetSeconds,
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': remaining,
+    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+  };
+  reply.headers(headers);
   if (!result.allowed) {
     throw new AppError('public_api_rate_limited', {
       message: `Rate limit of ${limit} requests per ${env.SERVICE_PUBLIC_API_RATE_LIMIT_WINDOW_SECONDS} s exceeded; retry in ${resetSeconds} s.`,
-      headers: {
-        'ratelimit-limit': limitText,
-        'ratelimit-remaining': remaining,
-        'ratelimit-reset': resetSeconds,
-        'x-ratelimit-limit': limitText,
-        'x-ratelimit-remaining': remaining,
-        'x-ratelimit-reset': resetEpoch,
-        'retry-after': resetSeconds,
-      },
+      headers: { ...headers, 'retry-after': resetSeconds },
     });
   }
 }

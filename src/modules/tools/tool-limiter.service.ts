@@ -6,7 +6,6 @@
  * after it): on Redis two round trips instead of five (turn, minute, quota read, charge, release), which
  * took the API process's CPU per UTM request from 1.06-1.08 to 0.97 ms (docs/operations.md).
  */
-
 import type { Admission, ConsumeResult } from '../../platform/counters/counter-store.js';
 import type { CounterStore } from '../../platform/counters/index.js';
 import type { TierLimits, ToolName } from './tool-limits.js';
